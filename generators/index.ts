@@ -1,0 +1,34 @@
+/**
+ * Runs every generator over the bundled description and writes their files into generated/.
+ * Each generator reads only generated/openapi.json and returns file name -> contents; nothing is
+ * written unless every generator succeeded, so a failure leaves no half-written output.
+ */
+import { renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadBundle, type OpenApiDocument } from "../src/openapi/document.ts";
+
+export type GeneratedFiles = Record<string, string>;
+export type Generator = (doc: OpenApiDocument) => GeneratedFiles | Promise<GeneratedFiles>;
+
+const generators: Array<[name: string, load: () => Promise<{ generate: Generator }>]> = [
+  // Each entry: [name, () => import("./<module>.ts")]; the module exports `generate`.
+];
+
+const outDir = "generated";
+const doc = loadBundle();
+const files: GeneratedFiles = {};
+for (const [name, load] of generators) {
+  try {
+    const produced = await (await load()).generate(doc);
+    for (const [file, text] of Object.entries(produced)) {
+      if (file in files) throw new Error(`${file} is produced twice`);
+      files[file] = text;
+    }
+  } catch (error) {
+    process.stderr.write(`generator ${name} failed: ${(error as Error).stack ?? String(error)}\n`);
+    process.exit(1);
+  }
+}
+for (const [file, text] of Object.entries(files)) writeFileSync(join(outDir, `${file}.tmp`), text);
+for (const file of Object.keys(files)) renameSync(join(outDir, `${file}.tmp`), join(outDir, file));
+console.log(`generated ${Object.keys(files).sort().join(", ") || "nothing"}`);

@@ -1,0 +1,48 @@
+import { readFileSync } from "node:fs";
+
+/**
+ * A deployment that knows the real model slugs substitutes them for the placeholder slugs
+ * (`i-a`, `v-b`, ...) here, at build time, in one place: a JSON object from placeholder to real
+ * slug, named by the MEDIA_SLUG_MAP environment variable.
+ */
+export type SlugMap = Readonly<Record<string, string>>;
+
+const SLUG = /^[a-z0-9][a-z0-9._-]*$/;
+
+export function readSlugMap(file: string | undefined): SlugMap {
+  if (!file) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`MEDIA_SLUG_MAP ${file}: not readable as JSON (${(error as Error).message})`);
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new Error(`MEDIA_SLUG_MAP ${file}: must be a JSON object from placeholder slug to real slug`);
+  }
+  for (const [from, to] of Object.entries(parsed)) {
+    if (typeof to !== "string" || !SLUG.test(to)) {
+      throw new Error(`MEDIA_SLUG_MAP ${file}: slug for "${from}" must be a string matching ${SLUG}`);
+    }
+  }
+  return parsed as SlugMap;
+}
+
+/** Renames concrete create paths `/v1/<area>/<placeholder>` to the real slug; templated poll paths stay. */
+export function applySlugMap(paths: Record<string, unknown>, map: SlugMap): Record<string, unknown> {
+  const known = new Set(Object.keys(paths).map((path) => path.split("/").at(-1)));
+  for (const placeholder of Object.keys(map)) {
+    if (!known.has(placeholder)) {
+      throw new Error(`MEDIA_SLUG_MAP: "${placeholder}" is not a slug of any path in the description`);
+    }
+  }
+  const renamed: Record<string, unknown> = {};
+  for (const [path, item] of Object.entries(paths)) {
+    const segments = path.split("/");
+    const last = segments.at(-1) ?? "";
+    const real = map[last];
+    if (real !== undefined) segments[segments.length - 1] = real;
+    renamed[segments.join("/")] = item;
+  }
+  return renamed;
+}

@@ -1,0 +1,25 @@
+import { deref, loadBundle, operations, type JsonSchema, type OpenApiDocument, type Operation } from "../../src/openapi/document.ts";
+import { createSchemaRegistry, describeErrors } from "../../src/openapi/schema-registry.ts";
+
+export const doc: OpenApiDocument = loadBundle();
+export const registry = createSchemaRegistry(doc);
+
+export function operation(path: string, method: "get" | "post" = "post"): Operation {
+  const op = doc.paths[path]?.[method];
+  if (!op) throw new Error(`no ${method.toUpperCase()} ${path} in the bundle`);
+  return op;
+}
+
+export function requestSchema(path: string): JsonSchema {
+  const schema = operation(path).requestBody?.content["application/json"]?.schema;
+  if (!schema) throw new Error(`POST ${path} has no JSON request schema`);
+  return deref(doc, schema);
+}
+
+/** Validates a request body of POST `path`; returns the error text, or "" when the body is valid. */
+export function bodyErrors(path: string, body: unknown): string {
+  const validate = registry.compile(requestSchema(path));
+  return validate(body) ? "" : describeErrors(validate.errors) || "invalid";
+}
+
+export { doc as bundle, operations };
