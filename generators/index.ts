@@ -1,20 +1,20 @@
 /**
- * Runs every generator over the bundled description and writes their files into generated/.
- * Each generator reads only generated/openapi.json and returns file name -> contents; nothing is
+ * Runs every generator over the bundled description and writes their files (into generated/, and
+ * the generated pages of docs/). Each generator reads only generated/openapi.json and returns
+ * path from the project root -> contents; nothing is
  * written unless every generator succeeded, so a failure leaves no half-written output.
  */
 import { renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { loadBundle, type OpenApiDocument } from "../src/openapi/document.ts";
 
 export type GeneratedFiles = Record<string, string>;
 export type Generator = (doc: OpenApiDocument) => GeneratedFiles | Promise<GeneratedFiles>;
 
 const generators: Array<[name: string, load: () => Promise<{ generate: Generator }>]> = [
-  // Each entry: [name, () => import("./<module>.ts")]; the module exports `generate`.
+  // Each entry: [name, () => import("./<module>.ts")]; the module exports `generate`, whose keys
+  // are paths from the project root such as "generated/types.ts".
 ];
 
-const outDir = "generated";
 const doc = loadBundle();
 const files: GeneratedFiles = {};
 for (const [name, load] of generators) {
@@ -29,6 +29,6 @@ for (const [name, load] of generators) {
     process.exit(1);
   }
 }
-for (const [file, text] of Object.entries(files)) writeFileSync(join(outDir, `${file}.tmp`), text);
-for (const file of Object.keys(files)) renameSync(join(outDir, `${file}.tmp`), join(outDir, file));
+for (const [file, text] of Object.entries(files)) writeFileSync(`${file}.tmp`, text);
+for (const file of Object.keys(files)) renameSync(`${file}.tmp`, file);
 console.log(`generated ${Object.keys(files).sort().join(", ") || "nothing"}`);
