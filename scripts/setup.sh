@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# One-command set-up of a fresh machine: system packages, Node dependencies from the lockfile,
+# then the main job (bundle the description and run the generators).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian's Chromium drives the docs browser test (playwright-core never downloads a browser).
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: chromium is missing and installing it needs root (apt-get install chromium)" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null
+fi
+
+npm ci --no-audit --no-fund
+npm run build
