@@ -1,0 +1,100 @@
+/**
+ * Starts the pinned Prism CLI (mock or validation proxy) as a child process bound to 127.0.0.1,
+ * and resolves once it listens. A child process rather than an in-process instance: Prism's
+ * libraries keep module-level state (Ajv caches, loggers), and a separate process is stopped cleanly.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+
+export const BUNDLE_YAML = fileURLToPath(new URL("../generated/openapi.yaml", import.meta.url));
+const PRISM_CLI = fileURLToPath(new URL("../node_modules/@stoplight/prism-cli/dist/index.js", import.meta.url));
+const HOST = "127.0.0.1";
+
+export interface PrismOptions {
+  /** Port to listen on; a free one when omitted. */
+  port?: number;
+  /** The description to serve; generated/openapi.yaml when omitted. */
+  document?: string;
+  /** Echo Prism's own log to this process's stderr. */
+  verbose?: boolean;
+}
+
+export interface PrismProxyOptions extends PrismOptions {
+  /** Base URL of the implementation Prism forwards to. */
+  upstream: string;
+}
+
+export interface RunningPrism {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** A port the OS reports free right now on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, HOST);
+  await once(server, "listening");
+  const address = server.address();
+  server.close();
+  await once(server, "close");
+  if (typeof address !== "object" || address === null) throw new Error("no port assigned");
+  return address.port;
+}
+
+/** The Prism mock of the description: every operation answers from its examples, requests are validated. */
+export function startMock(options: PrismOptions = {}): Promise<RunningPrism> {
+  return startPrism(["mock"], options);
+}
+
+/**
+ * Prism as a validation proxy in front of `upstream`: requests are forwarded, and every request or
+ * response violation of the description is reported in the `sl-violations` response header.
+ */
+export function startProxy(options: PrismProxyOptions): Promise<RunningPrism> {
+  return startPrism(["proxy"], options, options.upstream);
+}
+
+async function startPrism(command: string[], options: PrismOptions, upstream?: string): Promise<RunningPrism> {
+  const port = options.port ?? (await freePort());
+  const args = [PRISM_CLI, ...command, options.document ?? BUNDLE_YAML];
+  if (upstream) args.push(upstream);
+  args.push("--host", HOST, "--port", String(port), "--no-multiprocess", "--no-cors");
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const baseUrl = `http://${HOST}:${port}`;
+  try {
+    await listening(child, options.verbose ?? false);
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  return { baseUrl, stop: () => stopChild(child) };
+}
+
+/** Resolves on Prism's "listening" line; rejects with its log if it exits first. */
+function listening(child: ChildProcess, verbose: boolean): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let log = "";
+    const onData = (chunk: Buffer): void => {
+      const text = chunk.toString();
+      if (verbose) process.stderr.write(text);
+      else if (log.length < 20_000) log += text;
+      if (/Prism is listening on/.test(text)) resolve();
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code, signal) => reject(new Error(`Prism exited (${code ?? signal}) before listening:\n${log}`)));
+    child.once("error", reject);
+  });
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGTERM");
+  // Prism normally exits on SIGTERM at once; SIGKILL only guards against a hung child.
+  const guard = setTimeout(() => child.kill("SIGKILL"), 5_000);
+  await exited;
+  clearTimeout(guard);
+}
