@@ -1,0 +1,119 @@
+/**
+ * Checks a quote's body and media against the rules of the fields the pricing reads, so that a
+ * body the service would reject gets an error naming the field and the rule instead of a price.
+ * Cross-field rules of the request schema are the validator's business, not the quote's.
+ */
+import type { FieldRule, RoutePricing, Scalar } from "./pricing.ts";
+import { holds, type Inputs } from "./conditions.ts";
+import { QuoteError } from "./quote-error.ts";
+
+export type Body = Readonly<Record<string, unknown>>;
+/** Durations in seconds keyed by media field (one per item for arrays), and facts keyed by name. */
+export type MediaInputs = Readonly<Record<string, number | readonly number[] | Scalar | undefined>>;
+
+const list = (values: readonly Scalar[]): string => values.map(String).join(", ");
+
+function checkType(where: string, rule: FieldRule, value: unknown): void {
+  const ok =
+    rule.type === undefined ||
+    (rule.type === "array" && Array.isArray(value)) ||
+    (rule.type === "integer" && Number.isInteger(value)) ||
+    (rule.type === "number" && typeof value === "number" && Number.isFinite(value)) ||
+    ((rule.type === "string" || rule.type === "boolean") && typeof value === rule.type);
+  if (!ok) throw new QuoteError(where, `must be ${rule.type === "integer" || rule.type === "array" ? "an" : "a"} ${rule.type}`);
+}
+
+function checkRange(where: string, value: number, min: number | undefined, max: number | undefined, unit: string): void {
+  if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
+    const range =
+      min !== undefined && max !== undefined
+        ? `must be ${min} to ${max}`
+        : min !== undefined
+          ? `must be at least ${min}`
+          : `must be at most ${max}`;
+    throw new QuoteError(where, `${range}${unit}`);
+  }
+}
+
+function checkField(name: string, rule: FieldRule, value: unknown, bodyIn: string): void {
+  const where = `${bodyIn}.${name}`;
+  if (value === undefined) {
+    if (rule.required) throw new QuoteError(where, "is required");
+    return;
+  }
+  checkType(where, rule, value);
+  if (rule.enum && !rule.enum.includes(value as Scalar)) throw new QuoteError(where, `must be one of ${list(rule.enum)}`);
+  if (typeof value === "number") checkRange(where, value, rule.minimum, rule.maximum, "");
+  if (Array.isArray(value)) checkRange(where, value.length, rule.minItems, rule.maxItems, " items");
+}
+
+/** Throws a QuoteError for the first problem of the body; the body is otherwise left to the service. */
+export function checkBody(path: string, route: RoutePricing, body: unknown): asserts body is Body {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new QuoteError(route.bodyIn, `must be an object (the ${route.bodyIn === "body" ? "request body" : "query"} of ${path})`);
+  }
+  if (route.knownFields) {
+    for (const name of Object.keys(body)) {
+      if (!route.knownFields.includes(name)) {
+        throw new QuoteError(`${route.bodyIn}.${name}`, `is not a field of ${path} (its fields: ${route.knownFields.join(", ")})`);
+      }
+    }
+  }
+  for (const [name, rule] of Object.entries(route.fields)) checkField(name, rule, (body as Body)[name], route.bodyIn);
+}
+
+const isDuration = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
+
+/** The durations of media field `field`, one per item; throws when they do not match the body. */
+function durationsOf(route: RoutePricing, body: Body, field: string, given: unknown): number[] {
+  const where = `media.${field}`;
+  const item = body[field];
+  if (item === undefined) throw new QuoteError(where, `is given but body.${field} is absent`);
+  const rule = route.media[field];
+  if (rule?.list) {
+    const count = Array.isArray(item) ? item.length : 0;
+    if (!Array.isArray(given) || given.length !== count || !given.every(isDuration)) {
+      throw new QuoteError(where, `must list ${count} duration(s) in seconds, one per item of body.${field}`);
+    }
+    return [...given];
+  }
+  if (!isDuration(given)) throw new QuoteError(where, "must be a duration in seconds (a finite number, 0 or more)");
+  return [given];
+}
+
+export function checkMediaObject(media: unknown): asserts media is MediaInputs | undefined {
+  if (media !== undefined && (typeof media !== "object" || media === null || Array.isArray(media))) {
+    throw new QuoteError("media", "must be an object of durations in seconds keyed by body field, and facts");
+  }
+}
+
+/** Checks the media durations and facts; returns the durations by field. */
+export function checkMedia(path: string, inputs: Inputs): Map<string, number[]> {
+  const { route, body, media } = inputs;
+  const durations = new Map<string, number[]>();
+  for (const [key, given] of Object.entries(media)) {
+    if (given === undefined) continue;
+    const facts = route.facts[key];
+    if (facts) {
+      if (typeof given !== typeof facts[0]) throw new QuoteError(`media.${key}`, `must be a ${typeof facts[0]} fact (for example ${list(facts)})`);
+      continue;
+    }
+    const rule = route.media[key];
+    if (!rule) {
+      const expected = [...Object.keys(route.media), ...Object.keys(route.facts)];
+      throw new QuoteError(`media.${key}`, expected.length ? `is not a priced media field or fact of ${path} (expected ${expected.join(", ")})` : `${path} takes no media durations or facts`);
+    }
+    const seconds = durationsOf(route, body, key, given);
+    const max = Math.min(
+      rule.maxDurationSeconds ?? Infinity,
+      ...(rule.conditionalLimits ?? []).filter((limit) => holds(inputs, limit.when) === true).map((limit) => limit.limits.maxDurationSeconds ?? Infinity),
+    );
+    for (const value of seconds) checkRange(`media.${key}`, value, rule.minDurationSeconds, Number.isFinite(max) ? max : undefined, " seconds");
+    const total = seconds.reduce((sum, value) => sum + value, 0);
+    if (rule.maxCombinedDurationSeconds !== undefined && total > rule.maxCombinedDurationSeconds) {
+      throw new QuoteError(`media.${key}`, `must be at most ${rule.maxCombinedDurationSeconds} seconds combined`);
+    }
+    durations.set(key, seconds);
+  }
+  return durations;
+}

@@ -1,0 +1,41 @@
+/**
+ * Values the pricing reads: body fields with their schema defaults, and caller-supplied facts.
+ * A value that is neither given nor defaulted is unknown, and so is a condition on it: the quote
+ * then says what is missing rather than guess.
+ */
+import type { Body, MediaInputs } from "./check-input.ts";
+import type { Condition, RoutePricing } from "./pricing.ts";
+
+export const UNKNOWN = Symbol("unknown");
+export type Known<T> = T | typeof UNKNOWN;
+
+export interface Inputs {
+  readonly route: RoutePricing;
+  readonly body: Body;
+  readonly media: MediaInputs;
+}
+
+/** The body value of `field`, else its schema default, else UNKNOWN. */
+export function fieldValue({ route, body }: Inputs, field: string): Known<unknown> {
+  return body[field] ?? route.fields[field]?.default ?? UNKNOWN;
+}
+
+/** true / false, or UNKNOWN when it reads a value that is neither given nor defaulted. */
+export function holds(inputs: Inputs, condition: Condition): Known<boolean> {
+  if ("fact" in condition) {
+    const fact = inputs.media[condition.fact];
+    return fact === undefined ? UNKNOWN : fact === condition.equals;
+  }
+  if ("present" in condition) return (inputs.body[condition.field] !== undefined) === condition.present;
+  const value = fieldValue(inputs, condition.field);
+  return value === UNKNOWN ? UNKNOWN : value === condition.equals;
+}
+
+/** How a missing value is named in a quote's `missing` list. */
+export function describeMissing(route: RoutePricing, condition: Condition): string {
+  return "fact" in condition ? `media.${condition.fact} (a fact the body does not hold)` : missingField(route, condition.field);
+}
+
+export function missingField(route: RoutePricing, field: string): string {
+  return `${route.bodyIn}.${field} (omitted, and its default is not shown)`;
+}

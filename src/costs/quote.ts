@@ -1,0 +1,127 @@
+/**
+ * The offline quote: evaluates a route's `x-pricing` components over a request body (schema
+ * defaults apply to omitted fields) and the durations of its media inputs.
+ *
+ * - `credits` is the standard price before plan discounts (`POST /v1/cost` quotes the discounted
+ *   one).
+ * - `credits: null` when the specification shows no price for this request (`reason` is the
+ *   description's `x-not-shown.price` sentence), or when the price depends on something the caller
+ *   did not supply: a media duration, a fact, or a field omitted whose default is not shown
+ *   (`missing` names each, `reason` says so). A missing input is not an error because the request
+ *   itself may be valid: the service measures durations that the caller may not know.
+ * - An invalid request (unknown route, unknown field of a closed schema, a value outside its enum
+ *   or range, durations that do not match the body) throws a QuoteError naming the field and rule.
+ */
+import { checkBody, checkMedia, checkMediaObject, type Body, type MediaInputs } from "./check-input.ts";
+import { describeMissing, fieldValue, holds, missingField, UNKNOWN, type Inputs, type Known } from "./conditions.ts";
+import type { PriceTables, PricingComponent, RateTable } from "./pricing.ts";
+import { QuoteError } from "./quote-error.ts";
+
+export interface QuoteLine {
+  readonly label: string;
+  /** Credits per unit. */
+  readonly rate: number;
+  /** Units billed: images, seconds (after rounding, minimum and cap), items, or 1. */
+  readonly quantity: number;
+  readonly credits: number;
+}
+
+export interface Quote {
+  readonly path: string;
+  /** Standard credits before plan discounts; null when the price is not shown or an input is missing. */
+  readonly credits: number | null;
+  /** Why `credits` is null. */
+  readonly reason?: string;
+  /** The inputs a price depends on that the caller did not supply. */
+  readonly missing?: readonly string[];
+  /** When credits are charged; null where no price is shown. */
+  readonly charged: "on-success" | "per-request" | "free" | null;
+  readonly breakdown: readonly QuoteLine[];
+  readonly notes?: string;
+}
+
+/** Durations summed over items are sums of decimals; keep binary floating-point noise out of prices. */
+const clean = (value: number): number => Math.round(value * 1e6) / 1e6;
+
+/** The rate of a component: a number, UNKNOWN (a lookup field is missing), or undefined (no entry). */
+function rateOf(inputs: Inputs, component: PricingComponent, missing: string[]): Known<number | undefined> {
+  if (component.rate !== undefined) return component.rate;
+  const { fields, table } = component.rateBy!;
+  let node: number | RateTable | undefined = table;
+  for (const field of fields) {
+    const value = fieldValue(inputs, field);
+    if (value === UNKNOWN) {
+      missing.push(missingField(inputs.route, field));
+      return UNKNOWN;
+    }
+    node = typeof node === "object" ? node[String(value)] : undefined;
+  }
+  return typeof node === "number" ? node : undefined;
+}
+
+/** Units of a component, UNKNOWN when an input is missing, or 0 when nothing is billed. */
+function quantityOf(inputs: Inputs, component: PricingComponent, durations: Map<string, number[]>, missing: string[]): Known<number> {
+  const per = component.per;
+  if (per === undefined) return 1;
+  if ("field" in per) {
+    const value = fieldValue(inputs, per.field);
+    if (value === UNKNOWN) missing.push(missingField(inputs.route, per.field));
+    return value === UNKNOWN ? UNKNOWN : Number(value);
+  }
+  if ("itemsBeyond" in per) {
+    const items = inputs.body[per.itemsBeyond.field];
+    return Math.max(0, (Array.isArray(items) ? items.length : 0) - per.itemsBeyond.free);
+  }
+  // A media input the body does not carry is not billed, so neither is its minimum.
+  if (inputs.body[per.mediaSeconds] === undefined) return 0;
+  const seconds = durations.get(per.mediaSeconds);
+  if (!seconds) {
+    missing.push(`media.${per.mediaSeconds} (the duration in seconds of body.${per.mediaSeconds})`);
+    return UNKNOWN;
+  }
+  let billed = clean(seconds.reduce((sum, value) => sum + value, 0));
+  if (per.rounding === "up") billed = Math.ceil(billed);
+  if (per.minimum !== undefined) billed = Math.max(billed, per.minimum);
+  if (per.maximum !== undefined) billed = Math.min(billed, per.maximum);
+  return billed;
+}
+
+/** true when every condition holds; UNKNOWN (with what is missing) when none fails but some are unknown. */
+function applies(inputs: Inputs, component: PricingComponent, missing: string[]): Known<boolean> {
+  const results = (component.when ?? []).map((condition) => [condition, holds(inputs, condition)] as const);
+  if (results.some(([, result]) => result === false)) return false;
+  const unknown = results.filter(([, result]) => result === UNKNOWN);
+  for (const [condition] of unknown) missing.push(describeMissing(inputs.route, condition));
+  return unknown.length ? UNKNOWN : true;
+}
+
+export function quoteRoute(tables: PriceTables, path: string, body: unknown = {}, media?: unknown): Quote {
+  const route = Object.hasOwn(tables, path) ? tables[path] : undefined;
+  if (!route) throw new QuoteError("path", `${String(path)} is not a priced route (priced routes: ${Object.keys(tables).join(", ")})`);
+  checkBody(path, route, body);
+  checkMediaObject(media);
+  const inputs: Inputs = { route, body: body as Body, media: (media ?? {}) as MediaInputs };
+  const durations = checkMedia(path, inputs);
+  if (!route.pricing) return { path, credits: null, reason: route.notShown ?? "The price is not shown.", charged: null, breakdown: [] };
+
+  const { charged, notes } = route.pricing;
+  const missing: string[] = [];
+  const breakdown: QuoteLine[] = [];
+  let unpriced = false;
+  for (const component of route.pricing.components) {
+    if (applies(inputs, component, missing) !== true) continue;
+    const rate = rateOf(inputs, component, missing);
+    const quantity = quantityOf(inputs, component, durations, missing);
+    if (rate === undefined) unpriced = true;
+    if (rate === UNKNOWN || rate === undefined || quantity === UNKNOWN || quantity === 0) continue;
+    breakdown.push({ label: component.label, rate, quantity, credits: clean(rate * quantity) });
+  }
+  const common = { path, charged, breakdown, ...(notes ? { notes } : {}) };
+  if (missing.length) {
+    return { ...common, credits: null, missing, reason: `The price depends on inputs not supplied: ${missing.join("; ")}.` };
+  }
+  // Partly shown prices: a request none of whose shown rates applies has no shown price.
+  if (route.notShown !== null && (unpriced || breakdown.length === 0)) return { ...common, credits: null, reason: route.notShown };
+  if (unpriced) throw new Error(`price table of ${path} has no rate for this request although its price is fully shown`);
+  return { ...common, credits: clean(breakdown.reduce((sum, line) => sum + line.credits, 0)) };
+}

@@ -1,0 +1,192 @@
+/**
+ * The quote engine on small inline price tables: each rule of x-pricing on its own, with numbers
+ * worked out by hand.
+ */
+import { describe, expect, it } from "vitest";
+import type { PricingExtension, RoutePricing } from "../../src/costs/pricing.ts";
+import { quoteRoute } from "../../src/costs/quote.ts";
+
+function route(pricing: PricingExtension | null, extra: Partial<RoutePricing> = {}): RoutePricing {
+  return { method: "post", operationId: "op", summary: "fixture", pricing, notShown: null, bodyIn: "body", fields: {}, knownFields: null, media: {}, facts: {}, ...extra };
+}
+
+const sized = route(
+  {
+    charged: "on-success",
+    components: [
+      { label: "image", rateBy: { fields: ["size"], table: { S: 10, L: 30 } }, per: { field: "count" } },
+      { label: "search", rate: 5, per: { field: "count" }, when: [{ field: "search", equals: true }] },
+      { label: "flat add-on", rate: 7, when: [{ field: "extra", equals: true }] },
+    ],
+  },
+  {
+    fields: {
+      size: { type: "string", enum: ["S", "L"], default: "S", required: false },
+      count: { type: "integer", minimum: 1, maximum: 4, default: 1, required: false },
+      search: { type: "boolean", default: false, required: false },
+      extra: { type: "boolean", default: false, required: false },
+    },
+    knownFields: ["size", "count", "search", "extra", "prompt"],
+  },
+);
+
+const seconds = route(
+  {
+    charged: "on-success",
+    components: [
+      { label: "output", rateBy: { fields: ["quality", "fast"], table: { a: { true: 2, false: 3 }, b: { true: 4, false: 5 } } }, per: { field: "length" } },
+      { label: "input clip", rate: 10, per: { mediaSeconds: "clip", rounding: "up", minimum: 4 } },
+      { label: "source", rate: 100, per: { mediaSeconds: "source", maximum: 15 } },
+      { label: "references", rate: 1, per: { mediaSeconds: "refs" } },
+      { label: "extra pictures", rate: 50, per: { itemsBeyond: { field: "pictures", free: 2 } } },
+      { label: "no source", rate: 1000, when: [{ field: "source", present: false }, { field: "quality", equals: "b" }] },
+    ],
+  },
+  {
+    fields: {
+      quality: { type: "string", enum: ["a", "b"], default: "a", required: false },
+      fast: { type: "boolean", required: false },
+      length: { type: "integer", minimum: 1, maximum: 30, default: 5, required: false },
+      pictures: { type: "array", maxItems: 5, required: false },
+    },
+    media: {
+      clip: { list: false, maxDurationSeconds: 120 },
+      source: { list: false, minDurationSeconds: 1.6, maxDurationSeconds: 60 },
+      refs: { list: true, minDurationSeconds: 2, maxDurationSeconds: 15, maxCombinedDurationSeconds: 15 },
+    },
+  },
+);
+
+const partly = route(
+  {
+    charged: "on-success",
+    components: [{ label: "per second", rateBy: { fields: ["mode"], table: { slow: 2, fast: 3 } }, per: { mediaSeconds: "video" }, when: [{ fact: "result", equals: "1080p" }] }],
+  },
+  {
+    notShown: "Only the 1080p price is shown.",
+    fields: { mode: { type: "string", enum: ["slow", "fast"], required: false } },
+    media: { video: { list: false, maxDurationSeconds: 20, conditionalLimits: [{ when: { field: "mode", equals: "fast" }, limits: { maxDurationSeconds: 10 } }] } },
+    facts: { result: ["1080p"] },
+  },
+);
+
+const tables = {
+  "/sized": sized,
+  "/seconds": seconds,
+  "/partly": partly,
+  "/hidden": route(null, { notShown: "The price of X is not shown." }),
+  "/free": route({ charged: "free", components: [] }),
+  "/search": route({ charged: "per-request", components: [{ label: "search", rate: 10 }] }, { method: "get", bodyIn: "query" }),
+};
+const quote = (path: string, body?: unknown, media?: unknown) => quoteRoute(tables, path, body, media);
+
+describe("rates and per-field quantities", () => {
+  it("applies schema defaults to omitted fields", () => {
+    expect(quote("/sized", {})).toMatchObject({ credits: 10, breakdown: [{ label: "image", rate: 10, quantity: 1, credits: 10 }] });
+  });
+  it("looks the rate up by a field and multiplies by a numeric field", () => {
+    expect(quote("/sized", { size: "L", count: 3 }).credits).toBe(90);
+  });
+  it("adds a per-unit add-on only when its condition holds", () => {
+    expect(quote("/sized", { size: "L", count: 2, search: true }).credits).toBe(70);
+    expect(quote("/sized", { size: "L", count: 2, search: false }).credits).toBe(60);
+  });
+  it("adds a flat add-on once per request", () => {
+    expect(quote("/sized", { count: 4, extra: true }).credits).toBe(47);
+  });
+  it("answers null, naming the field, when a condition reads an omitted field without a default", () => {
+    const result = quote("/seconds", { quality: "a" });
+    expect(result.credits).toBeNull();
+    expect(result.missing).toEqual(["body.fast (omitted, and its default is not shown)"]);
+    expect(result.reason).toContain("body.fast");
+  });
+  it("looks the rate up by two fields, booleans keyed true/false", () => {
+    expect(quote("/seconds", { quality: "b", fast: true, length: 10 }).breakdown[0]).toEqual({ label: "output", rate: 4, quantity: 10, credits: 40 });
+  });
+  it("answers charged free with 0 credits and no lines", () => {
+    expect(quote("/free", {})).toEqual({ path: "/free", credits: 0, charged: "free", breakdown: [] });
+  });
+  it("bills a flat per-request price for a query", () => {
+    expect(quote("/search", { query: "cats" })).toMatchObject({ credits: 10, charged: "per-request" });
+  });
+});
+
+describe("media seconds", () => {
+  const base = { quality: "a", fast: false, length: 5 };
+  it("rounds up and applies the minimum", () => {
+    expect(quote("/seconds", { ...base, clip: "u" }, { clip: 2.2 }).breakdown[1]).toMatchObject({ quantity: 4, credits: 40 });
+    expect(quote("/seconds", { ...base, clip: "u" }, { clip: 4.01 }).breakdown[1]).toMatchObject({ quantity: 5, credits: 50 });
+    expect(quote("/seconds", { ...base, clip: "u" }, { clip: 7 }).credits).toBe(15 + 70);
+  });
+  it("caps at the maximum without rounding", () => {
+    expect(quote("/seconds", { ...base, source: "u" }, { source: 12.5 }).credits).toBe(15 + 1250);
+    expect(quote("/seconds", { ...base, source: "u" }, { source: 40 }).credits).toBe(15 + 1500);
+  });
+  it("sums the durations of an array field, free of floating-point noise", () => {
+    expect(quote("/seconds", { ...base, refs: ["a", "b"] }, { refs: [2.3, 4.1] }).breakdown[1]).toEqual({ label: "references", rate: 1, quantity: 6.4, credits: 6.4 });
+  });
+  it("does not bill a media field the body does not carry, not even its minimum", () => {
+    expect(quote("/seconds", base).breakdown.map((line) => line.label)).toEqual(["output"]);
+  });
+  it("answers null naming the duration when the body carries the media but no duration is given", () => {
+    const result = quote("/seconds", { ...base, clip: "u" });
+    expect(result.credits).toBeNull();
+    expect(result.missing).toEqual(["media.clip (the duration in seconds of body.clip)"]);
+  });
+  it("bills items beyond the free number", () => {
+    expect(quote("/seconds", { ...base, pictures: ["1", "2"] }).credits).toBe(15);
+    expect(quote("/seconds", { ...base, pictures: ["1", "2", "3", "4", "5"] }).credits).toBe(15 + 150);
+  });
+  it("applies a present: false condition", () => {
+    expect(quote("/seconds", { ...base, quality: "b" }).credits).toBe(25 + 1000);
+    expect(quote("/seconds", { ...base, quality: "b", source: "u" }, { source: 2 }).credits).toBe(25 + 200);
+  });
+});
+
+describe("prices not shown", () => {
+  it("answers null with the x-not-shown.price sentence", () => {
+    expect(quote("/hidden", {})).toEqual({ path: "/hidden", credits: null, reason: "The price of X is not shown.", charged: null, breakdown: [] });
+  });
+  it("prices a partly shown route where a shown rate applies", () => {
+    expect(quote("/partly", { mode: "fast", video: "u" }, { video: 8, result: "1080p" }).credits).toBe(24);
+  });
+  it("answers null with the sentence where no shown rate applies", () => {
+    expect(quote("/partly", { mode: "fast", video: "u" }, { video: 8, result: "4k" })).toMatchObject({ credits: null, reason: "Only the 1080p price is shown." });
+  });
+  it("names a missing fact", () => {
+    expect(quote("/partly", { mode: "slow", video: "u" }, { video: 8 }).missing).toEqual(["media.result (a fact the body does not hold)"]);
+  });
+});
+
+describe("invalid requests are errors naming the field and the rule", () => {
+  const cases: Array<[string, string, unknown, unknown, string]> = [
+    ["unknown route", "/nope", {}, undefined, "quote: path: /nope is not a priced route (priced routes: /sized,"],
+    ["body not an object", "/sized", [1], undefined, "quote: body: must be an object (the request body of /sized)"],
+    ["value outside the enum", "/sized", { size: "M" }, undefined, "quote: body.size: must be one of S, L"],
+    ["number above the range", "/sized", { count: 5 }, undefined, "quote: body.count: must be 1 to 4"],
+    ["number below the range", "/sized", { count: 0 }, undefined, "quote: body.count: must be 1 to 4"],
+    ["not an integer", "/sized", { count: 1.5 }, undefined, "quote: body.count: must be an integer"],
+    ["wrong type", "/sized", { search: "yes" }, undefined, "quote: body.search: must be a boolean"],
+    ["unknown field of a closed schema", "/sized", { sise: "L" }, undefined, "quote: body.sise: is not a field of /sized (its fields: size, count, search, extra, prompt)"],
+    ["too many items", "/seconds", { fast: true, pictures: [1, 2, 3, 4, 5, 6] }, undefined, "quote: body.pictures: must be at most 5 items"],
+    ["media not an object", "/seconds", { fast: true }, 3, "quote: media: must be an object"],
+    ["duration for an absent field", "/seconds", { fast: true }, { clip: 3 }, "quote: media.clip: is given but body.clip is absent"],
+    ["negative duration", "/seconds", { fast: true, clip: "u" }, { clip: -1 }, "quote: media.clip: must be a duration in seconds"],
+    ["duration above the media limit", "/seconds", { fast: true, clip: "u" }, { clip: 121 }, "quote: media.clip: must be at most 120 seconds"],
+    ["duration below the media limit", "/seconds", { fast: true, source: "u" }, { source: 1 }, "quote: media.source: must be 1.6 to 60 seconds"],
+    ["durations not one per item", "/seconds", { fast: true, refs: ["a", "b"] }, { refs: [3] }, "quote: media.refs: must list 2 duration(s) in seconds, one per item of body.refs"],
+    ["combined duration above the limit", "/seconds", { fast: true, refs: ["a", "b"] }, { refs: [10, 6] }, "quote: media.refs: must be at most 15 seconds combined"],
+    ["conditional duration limit", "/partly", { mode: "fast", video: "u" }, { video: 11, result: "1080p" }, "quote: media.video: must be at most 10 seconds"],
+    ["unknown media key", "/seconds", { fast: true }, { film: 3 }, "quote: media.film: is not a priced media field or fact of /seconds (expected clip, source, refs)"],
+    ["media on a route without media", "/sized", {}, { video: 3 }, "quote: media.video: /sized takes no media durations or facts"],
+    ["fact of the wrong type", "/partly", { mode: "fast", video: "u" }, { video: 3, result: 1080 }, "quote: media.result: must be a string fact (for example 1080p)"],
+  ];
+  for (const [rule, path, body, media, message] of cases) {
+    it(rule, () => {
+      expect(() => quote(path, body, media)).toThrow(message);
+    });
+  }
+  it("the conditional limit holds only when its condition does", () => {
+    expect(quote("/partly", { mode: "slow", video: "u" }, { video: 11, result: "1080p" }).credits).toBe(22);
+  });
+});
