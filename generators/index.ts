@@ -13,6 +13,7 @@ export type Generator = (doc: OpenApiDocument) => GeneratedFiles | Promise<Gener
 const generators: Array<[name: string, load: () => Promise<{ generate: Generator }>]> = [
   // Each entry: [name, () => import("./<module>.ts")]; the module exports `generate`, whose keys
   // are paths from the project root such as "generated/types.ts".
+  ["costs", () => import("./costs.ts")],
 ];
 
 const doc = loadBundle();

@@ -1,0 +1,10 @@
+/** Cost tables and the offline quote (generated/costs.ts), and the price page (docs/pricing.md). */
+import type { OpenApiDocument } from "../src/openapi/document.ts";
+import { costsModule } from "../src/costs/costs-module.ts";
+import { pricingPage } from "../src/costs/pricing-page.ts";
+import { priceTables } from "../src/costs/route-tables.ts";
+
+export function generate(doc: OpenApiDocument): Record<string, string> {
+  const tables = priceTables(doc);
+  return { "generated/costs.ts": costsModule(tables), "docs/pricing.md": pricingPage(tables) };
+}

@@ -1,0 +1,157 @@
+/**
+ * Reads the price tables off the bundled description: for every operation with `x-pricing` or
+ * `x-not-shown.price`, its pricing and the rules (type, enum, default, range, requiredness) of the
+ * fields its pricing reads. Fails, naming the route, when the pricing reads a field the request does
+ * not define, or when a fully shown rate table lacks a rate for some allowed value.
+ */
+import { deref, operations, type JsonSchema, type OpenApiDocument, type Operation } from "../openapi/document.ts";
+import type { Condition, FieldRule, MediaRule, PriceTables, PricingExtension, RateTable, RoutePricing, Scalar } from "./pricing.ts";
+
+type Properties = Record<string, JsonSchema>;
+
+interface RequestShape {
+  properties: Properties;
+  required: readonly string[];
+  closed: boolean;
+}
+
+function requestShape(doc: OpenApiDocument, method: string, operation: Operation): RequestShape {
+  if (method === "get") {
+    // The query of a search; parameters stay open since their full list is not always shown.
+    const properties: Properties = {};
+    const required: string[] = [];
+    for (const raw of operation.parameters ?? []) {
+      const parameter = deref(doc, raw);
+      if (parameter.in !== "query" || !parameter.name) continue;
+      properties[parameter.name] = parameter.schema ?? {};
+      if (parameter.required) required.push(parameter.name);
+    }
+    return { properties, required, closed: false };
+  }
+  const schema = deref(doc, operation.requestBody?.content["application/json"]?.schema ?? {});
+  return {
+    properties: Object.fromEntries(Object.entries((schema.properties ?? {}) as Properties).map(([name, value]) => [name, deref(doc, value)])),
+    required: (schema.required ?? []) as string[],
+    closed: schema.additionalProperties === false,
+  };
+}
+
+const conditionField = (condition: Condition): string | undefined => ("field" in condition ? condition.field : undefined);
+
+/** Every body field the pricing reads, with the media fields whose seconds it reads. */
+function fieldsRead(pricing: PricingExtension): { fields: Set<string>; media: Set<string> } {
+  const fields = new Set<string>();
+  const media = new Set<string>();
+  for (const component of pricing.components) {
+    for (const field of component.rateBy?.fields ?? []) fields.add(field);
+    for (const condition of component.when ?? []) {
+      const field = conditionField(condition);
+      if (field) fields.add(field);
+    }
+    const per = component.per;
+    if (per && "field" in per) fields.add(per.field);
+    if (per && "itemsBeyond" in per) fields.add(per.itemsBeyond.field);
+    if (per && "mediaSeconds" in per) media.add(per.mediaSeconds);
+  }
+  for (const field of media) fields.add(field);
+  return { fields, media };
+}
+
+const RULE_KEYS = ["enum", "default", "minimum", "maximum", "minItems", "maxItems"] as const;
+
+function fieldRule(schema: JsonSchema, required: boolean): FieldRule {
+  const rule: Record<string, unknown> = {};
+  if (typeof schema.type === "string") rule.type = schema.type;
+  for (const key of RULE_KEYS) if (schema[key] !== undefined) rule[key] = schema[key];
+  if (schema.const !== undefined) rule.enum = [schema.const];
+  rule.required = required;
+  return rule as unknown as FieldRule;
+}
+
+function mediaRule(schema: JsonSchema): MediaRule {
+  const media = (schema["x-media"] ?? {}) as Record<string, unknown>;
+  const rule: Record<string, unknown> = { list: schema.type === "array" };
+  for (const key of ["minDurationSeconds", "maxDurationSeconds", "maxCombinedDurationSeconds", "conditionalLimits"]) {
+    if (media[key] !== undefined) rule[key] = media[key];
+  }
+  return rule as unknown as MediaRule;
+}
+
+/** The values a rate table must be keyed by: an enum's values, or true/false. */
+function allowedValues(where: string, field: string, rule: FieldRule | undefined): string[] {
+  if (rule?.enum) return rule.enum.map(String);
+  if (rule?.type === "boolean") return ["true", "false"];
+  throw new Error(`${where}: x-pricing looks a rate up by ${field}, which has neither an enum nor type boolean`);
+}
+
+/** Fails when a fully shown price has no rate for some combination of allowed values. */
+function checkCoverage(where: string, pricing: PricingExtension, fields: Record<string, FieldRule>): void {
+  for (const component of pricing.components) {
+    if (!component.rateBy) continue;
+    const walk = (node: number | RateTable | undefined, depth: number, keys: string[]): void => {
+      const field = component.rateBy!.fields[depth];
+      if (field === undefined) {
+        if (typeof node !== "number") throw new Error(`${where}: x-pricing "${component.label}" has no rate for ${keys.join(", ")}`);
+        return;
+      }
+      for (const value of allowedValues(where, field, fields[field])) {
+        walk(typeof node === "object" ? node[value] : undefined, depth + 1, [...keys, `${field}=${value}`]);
+      }
+    };
+    walk(component.rateBy.table, 0, []);
+  }
+}
+
+function facts(pricing: PricingExtension): Record<string, Scalar[]> {
+  const found: Record<string, Scalar[]> = {};
+  for (const component of pricing.components) {
+    for (const condition of component.when ?? []) {
+      if (!("fact" in condition)) continue;
+      const values = (found[condition.fact] ??= []);
+      if (!values.includes(condition.equals)) values.push(condition.equals);
+    }
+  }
+  return found;
+}
+
+function routePricing(doc: OpenApiDocument, path: string, method: string, operation: Operation): RoutePricing {
+  const where = `${method.toUpperCase()} ${path}`;
+  const pricing = (operation["x-pricing"] ?? null) as PricingExtension | null;
+  const notShown = ((operation["x-not-shown"] ?? {}) as { price?: string }).price ?? null;
+  const shape = requestShape(doc, method, operation);
+  const read = pricing ? fieldsRead(pricing) : { fields: new Set<string>(), media: new Set<string>() };
+  const fields: Record<string, FieldRule> = {};
+  const media: Record<string, MediaRule> = {};
+  for (const field of read.fields) {
+    const schema = shape.properties[field];
+    if (!schema) throw new Error(`${where}: x-pricing reads ${field}, which the request does not define`);
+    fields[field] = fieldRule(schema, shape.required.includes(field));
+    if (read.media.has(field)) media[field] = mediaRule(schema);
+  }
+  if (pricing && notShown === null) checkCoverage(where, pricing, fields);
+  const model = operation["x-model-label"];
+  return {
+    method: method as "get" | "post",
+    operationId: operation.operationId,
+    ...(typeof model === "string" ? { model } : {}),
+    summary: operation.summary ?? "",
+    pricing,
+    notShown,
+    bodyIn: method === "get" ? "query" : "body",
+    fields,
+    knownFields: shape.closed ? Object.keys(shape.properties) : null,
+    media,
+    facts: pricing ? facts(pricing) : {},
+  };
+}
+
+/** The price tables of every priced route, keyed by path, in path order. */
+export function priceTables(doc: OpenApiDocument): PriceTables {
+  const tables: Record<string, RoutePricing> = {};
+  for (const { path, method, operation } of operations(doc)) {
+    if (operation["x-pricing"] === undefined && (operation["x-not-shown"] as { price?: string } | undefined)?.price === undefined) continue;
+    if (path in tables) throw new Error(`${path}: more than one priced operation; quote(path) could not tell them apart`);
+    tables[path] = routePricing(doc, path, method, operation);
+  }
+  return Object.fromEntries(Object.entries(tables).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
