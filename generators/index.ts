@@ -14,6 +14,8 @@ const generators: Array<[name: string, load: () => Promise<{ generate: Generator
   // Each entry: [name, () => import("./<module>.ts")]; the module exports `generate`, whose keys
   // are paths from the project root such as "generated/types.ts".
   ["costs", () => import("./costs.ts")],
+  ["types", () => import("./types.ts")],
+  ["client", () => import("./client.ts")],
 ];
 
 const doc = loadBundle();

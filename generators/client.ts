@@ -1,0 +1,146 @@
+/**
+ * generated/client.ts: the typed client, bound to generated/types.ts's `paths` and to the per-route
+ * data derived here from the description (area, slug, poll route, cadence, id field, media inputs,
+ * terminal and success statuses). The runtime is the hand-written src/client/.
+ */
+import { deref, operations, type JsonSchema, type OpenApiDocument, type Operation } from "../src/openapi/document.ts";
+import type { AreaRoutes, CreateRoute, InputForm, RouteTable } from "../src/client/route-table.ts";
+
+const CREATE_PREFIX = "create";
+const COST_OPERATION = "quoteCost";
+
+function fail(message: string): never {
+  throw new Error(`generators/client.ts: ${message}`);
+}
+
+function jsonSchema(doc: OpenApiDocument, content: Record<string, { schema?: JsonSchema }> | undefined): JsonSchema | undefined {
+  const schema = content?.["application/json"]?.schema;
+  return schema ? deref(doc, schema) : undefined;
+}
+
+/** The area's client name from the operationId convention `create<Area><Label>` (createModel3dDA: model3d). */
+function areaName(operation: Operation, label: string): string {
+  const suffix = label.replace(/-/g, "");
+  const id = operation.operationId;
+  if (!id.startsWith(CREATE_PREFIX) || !id.endsWith(suffix) || id.length <= CREATE_PREFIX.length + suffix.length) {
+    fail(`operationId ${id} does not follow create<Area><Label> for label ${label}`);
+  }
+  const area = id.slice(CREATE_PREFIX.length, id.length - suffix.length);
+  return area.charAt(0).toLowerCase() + area.slice(1);
+}
+
+/** The 200 response's poll link: the operation it names and the create-response field holding the id. */
+function pollLink(doc: OpenApiDocument, path: string, operation: Operation): { operationId: string; idField: string } | null {
+  const ok = deref(doc, operation.responses["200"] ?? fail(`POST ${path} has no 200 response`));
+  const links = Object.values(ok.links ?? {}).map((link) => deref(doc, link as { operationId?: string; parameters?: Record<string, string> }));
+  if (links.length === 0) return null;
+  if (links.length > 1) fail(`POST ${path}'s 200 response has ${links.length} links; one poll link expected`);
+  const [link] = links as [{ operationId?: string; parameters?: Record<string, string> }];
+  const expression = link.parameters?.id ?? fail(`the poll link of POST ${path} has no id parameter`);
+  const field = /^\$response\.body#\/([^/]+)$/.exec(expression)?.[1] ?? fail(`the poll link of POST ${path} reads ${expression}, not a top-level body field`);
+  return { operationId: link.operationId ?? fail(`the poll link of POST ${path} names no operationId`), idField: field };
+}
+
+function mediaInputs(doc: OpenApiDocument, path: string, operation: Operation): CreateRoute["media"] {
+  const schema = jsonSchema(doc, operation.requestBody?.content) ?? fail(`POST ${path} has no JSON request schema`);
+  const media: Record<string, readonly InputForm[] | null> = {};
+  for (const [field, property] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
+    const xMedia = deref(doc, property)["x-media"] as { forms?: InputForm[] } | undefined;
+    if (xMedia) media[field] = xMedia.forms ?? null;
+  }
+  return media;
+}
+
+/** The success status and the fields the poll schema requires with it (`if status const ... then required`). */
+function successRule(schema: JsonSchema): { status: string; fields: string[] } | null {
+  const condition = schema.if as { properties?: { status?: { const?: unknown } } } | undefined;
+  const status = condition?.properties?.status?.const;
+  if (typeof status !== "string") return null;
+  return { status, fields: ((schema.then as { required?: string[] } | undefined)?.required ?? []).slice() };
+}
+
+export function deriveRouteTable(doc: OpenApiDocument): RouteTable {
+  const all = operations(doc);
+  const byId = new Map(all.map((entry) => [entry.operation.operationId, entry]));
+  const areas: Record<string, { pollPath: string | null; routes: Record<string, CreateRoute> }> = {};
+  const segmentOf: Record<string, string> = {};
+
+  for (const { path, method, operation } of all) {
+    const label = operation["x-model-label"];
+    if (method !== "post" || typeof label !== "string") continue;
+    const segments = path.split("/");
+    const slug = segments.at(-1) ?? "";
+    const area = areaName(operation, label);
+    const entry = (areas[area] ??= { pollPath: null, routes: {} });
+    segmentOf[area] = segments.slice(0, -1).join("/");
+    const link = pollLink(doc, path, operation);
+    if (link) {
+      const target = byId.get(link.operationId) ?? fail(`the poll link of POST ${path} names unknown operation ${link.operationId}`);
+      if (entry.pollPath !== null && entry.pollPath !== target.path) fail(`${area} routes link to both ${entry.pollPath} and ${target.path}`);
+      entry.pollPath = target.path;
+    }
+    entry.routes[slug] = { path, label, idField: link?.idField ?? null, media: mediaInputs(doc, path, operation) };
+  }
+
+  let successStatus: string | null = null;
+  const resolved: Record<string, AreaRoutes> = {};
+  for (const [area, { pollPath, routes }] of Object.entries(areas)) {
+    // An area whose create responses show no id still has its templated poll route beside the create routes.
+    const path =
+      pollPath ??
+      all.find((entry) => entry.method === "get" && entry.path.startsWith(`${segmentOf[area]}/{`))?.path ??
+      fail(`no poll route for ${area}`);
+    const poll = doc.paths[path]?.get ?? fail(`no GET ${path}`);
+    const schema = jsonSchema(doc, deref(doc, poll.responses["200"] ?? fail(`GET ${path} has no 200 response`)).content);
+    const rule = schema ? successRule(schema) : null;
+    if (rule) {
+      if (successStatus !== null && successStatus !== rule.status) fail(`poll schemas disagree on the success status`);
+      successStatus = rule.status;
+    }
+    const polling = poll["x-polling"] as { minIntervalSeconds?: number; maxIntervalSeconds?: number } | undefined;
+    const min = polling?.minIntervalSeconds;
+    resolved[area] = {
+      pollPath: path,
+      intervalSeconds: min === undefined ? null : { min, max: polling?.maxIntervalSeconds ?? min },
+      resultFields: rule?.fields ?? [],
+      routes,
+    };
+  }
+
+  const terminal = doc.components.schemas?.JobStatus?.["x-terminal-values"];
+  if (!Array.isArray(terminal) || terminal.length === 0) fail("JobStatus has no x-terminal-values");
+  const cost = byId.get(COST_OPERATION) ?? fail(`no operation ${COST_OPERATION}`);
+  return {
+    terminalStatuses: terminal as string[],
+    successStatus: successStatus ?? fail("no poll schema states its success status"),
+    costPath: cost.path,
+    areas: resolved,
+  };
+}
+
+export function generate(doc: OpenApiDocument): Record<string, string> {
+  const table = JSON.stringify(deriveRouteTable(doc), null, 2);
+  return {
+    "generated/client.ts": `// Generated by generators/client.ts from generated/openapi.json. Do not edit.
+import { createMediaClient, type MediaClient } from "../src/client/media-client.ts";
+import type { ClientOptions } from "../src/client/options.ts";
+import type { RouteTable } from "../src/client/route-table.ts";
+import type { paths } from "./types.ts";
+
+export * from "../src/client/errors.ts";
+export type { CreateAndWaitOptions, CreateResult, JobResult, RequestOptions } from "../src/client/media-client.ts";
+export type { RateLimitInfo } from "../src/client/rate-limit.ts";
+export type { WaitOptions } from "../src/client/waiting.ts";
+
+/** Per-route data derived from the description. */
+export const routeTable = ${table} as const satisfies RouteTable;
+
+export type AreaName = keyof typeof routeTable.areas;
+export type MediaServiceClient = MediaClient<paths, typeof routeTable>;
+
+export function createClient(options: ClientOptions<AreaName>): MediaServiceClient {
+  return createMediaClient<paths, typeof routeTable>(routeTable, options);
+}
+`,
+  };
+}

@@ -1,0 +1,57 @@
+/** Turns an HTTP error response into the typed error the seed's Errors section distinguishes. */
+import {
+  ApiError,
+  AuthenticationError,
+  CooldownError,
+  InvalidRequestError,
+  ModelRetiredError,
+  ModerationBlockError,
+  PermissionError,
+  RateLimitedError,
+  TooManyRequestsError,
+  UnexpectedStatusError,
+} from "./errors.ts";
+import { retryAfterSeconds } from "./rate-limit.ts";
+
+type Fields = Record<string, unknown>;
+
+const asObject = (value: unknown): Fields | undefined =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
+const asString = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+/** `retry_after_seconds` of a cooldown body; the seed does not show whether it sits at the top or in `error`. */
+function cooldownSeconds(body: Fields | undefined): number | undefined {
+  const value = body?.retry_after_seconds ?? asObject(body?.error)?.retry_after_seconds;
+  return typeof value === "number" ? value : undefined;
+}
+
+export function errorFromResponse(status: number, headers: Headers, body: unknown): ApiError {
+  const top = asObject(body);
+  const error = asObject(top?.error);
+  const type = asString(error?.type) ?? "";
+  const code = asString(error?.code) ?? "";
+  const text = asString(error?.message) ?? asString(top?.error) ?? (typeof body === "string" ? body : "");
+  const message = `HTTP ${status}${code ? ` ${code}` : ""}${text ? `: ${text}` : ""}`;
+
+  switch (status) {
+    case 400: {
+      const reason = asString(top?.restriction_reason);
+      if (reason !== undefined) return new ModerationBlockError(message, status, headers, body, reason);
+      return new InvalidRequestError(message, status, headers, body, type, code);
+    }
+    case 401:
+      return new AuthenticationError(message, status, headers, body);
+    case 403:
+      return new PermissionError(message, status, headers, body);
+    case 410:
+      return new ModelRetiredError(message, status, headers, body);
+    case 429: {
+      if (code === "rate_limited") return new RateLimitedError(message, status, headers, body, retryAfterSeconds(headers));
+      const cooldown = cooldownSeconds(top);
+      if (cooldown !== undefined) return new CooldownError(message, status, headers, body, cooldown);
+      return new TooManyRequestsError(message, status, headers, body);
+    }
+    default:
+      return new UnexpectedStatusError(message, status, headers, body);
+  }
+}

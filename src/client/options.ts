@@ -1,0 +1,66 @@
+/** The client's options, their defaults, and the checks that name the bad field and the rule. */
+import { InvalidInputError } from "./errors.ts";
+import type { FetchFunction } from "./transport.ts";
+
+export interface ClientOptions<AreaNames extends string = string> {
+  /** Sent as `Authorization: Bearer <apiKey>`; never appears in errors or messages. */
+  apiKey: string;
+  /** The service's root address (routes start with /v1). */
+  baseUrl: string;
+  /** A fetch to use instead of globalThis.fetch. */
+  fetch?: FetchFunction;
+  /** Keep at most this many of this client's jobs in flight (the account's concurrency cap); off when absent. */
+  maxInFlight?: number;
+  /** Polling interval per area, overriding the description's cadence. */
+  pollIntervalMs?: Partial<Record<AreaNames, number>>;
+  /** Interval for areas whose cadence has no number in the description ("every few seconds" for images). */
+  defaultPollIntervalMs?: number;
+  /** Overall deadline of a wait. */
+  deadlineMs?: number;
+  /** Bound on resends: after a rate-limit 429, a transient poll failure, or a queue-full 429 with the limiter. */
+  maxRetries?: number;
+}
+
+/** "Every few seconds" (images) and cadences the seed does not show: a few seconds, configurable. */
+export const DEFAULT_POLL_INTERVAL_MS = 5_000;
+/** Video jobs poll every 10-30 s and 3D jobs take 2-5 minutes; half an hour leaves room for slow queues. */
+export const DEFAULT_DEADLINE_MS = 30 * 60_000;
+export const DEFAULT_MAX_RETRIES = 3;
+
+export type ResolvedOptions = Required<Omit<ClientOptions, "maxInFlight" | "pollIntervalMs">> & {
+  maxInFlight: number | null;
+  pollIntervalMs: Readonly<Record<string, number>>;
+};
+
+function positiveInteger(field: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new InvalidInputError(field, "must be a positive integer");
+  return value;
+}
+
+export function resolveOptions(options: ClientOptions, areas: readonly string[]): ResolvedOptions {
+  if (typeof options !== "object" || options === null) throw new InvalidInputError("options", "must be an object");
+  const { apiKey, baseUrl } = options;
+  if (typeof apiKey !== "string" || apiKey.trim() === "") throw new InvalidInputError("apiKey", "must be a non-empty string");
+  if (/\s/.test(apiKey)) throw new InvalidInputError("apiKey", "must not contain whitespace");
+  if (typeof baseUrl !== "string" || !/^https?:\/\/[^\s/]+/i.test(baseUrl) || !URL.canParse(baseUrl)) {
+    throw new InvalidInputError("baseUrl", "must be an absolute http(s) URL");
+  }
+  const pollIntervalMs: Record<string, number> = {};
+  for (const [area, ms] of Object.entries(options.pollIntervalMs ?? {})) {
+    if (!areas.includes(area)) throw new InvalidInputError(`pollIntervalMs.${area}`, `is not an area (${areas.join(", ")})`);
+    pollIntervalMs[area] = positiveInteger(`pollIntervalMs.${area}`, ms as number, 0);
+  }
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new InvalidInputError("maxRetries", "must be an integer of at least 0");
+  return {
+    apiKey,
+    baseUrl: baseUrl.replace(/\/+$/, ""),
+    fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
+    maxInFlight: options.maxInFlight === undefined ? null : positiveInteger("maxInFlight", options.maxInFlight, 0),
+    pollIntervalMs,
+    defaultPollIntervalMs: positiveInteger("defaultPollIntervalMs", options.defaultPollIntervalMs, DEFAULT_POLL_INTERVAL_MS),
+    deadlineMs: positiveInteger("deadlineMs", options.deadlineMs, DEFAULT_DEADLINE_MS),
+    maxRetries,
+  };
+}

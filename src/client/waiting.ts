@@ -1,0 +1,71 @@
+/**
+ * Waiting for a job: polls at the area's cadence until a terminal status, reports each status
+ * change, stops at an overall deadline, and ends in the typed outcome.
+ */
+import { JobFailedError, JobTimedOutError, MediaServiceError, WaitDeadlineError } from "./errors.ts";
+import { sleep } from "./sleep.ts";
+
+export interface WaitOptions<JobBody> {
+  signal?: AbortSignal;
+  /** Called with each new status (and the poll response that carried it). */
+  onStatus?: (status: string, job: JobBody | null) => void;
+  /** Overrides the area's polling interval. */
+  intervalMs?: number;
+  /** Overrides the client's overall deadline for this wait. */
+  deadlineMs?: number;
+}
+
+export interface PollPlan<JobBody> {
+  jobId: string;
+  intervalMs: number;
+  deadlineMs: number;
+  terminalStatuses: readonly string[];
+  successStatus: string;
+  resultFields: readonly string[];
+  /** The status already known (from the create response), reported once by the caller. */
+  knownStatus?: string;
+  poll(signal: AbortSignal): Promise<JobBody>;
+}
+
+/** The status the seed names for a job the service gave up on; every other non-success terminal status is a failure. */
+const TIMEOUT_STATUS = "timeout";
+
+export async function waitForTerminal<JobBody extends { status: string }>(
+  plan: PollPlan<JobBody>,
+  options: WaitOptions<JobBody>,
+): Promise<JobBody> {
+  let lastStatus: string | null = plan.knownStatus ?? null;
+  const controller = new AbortController();
+  // The deadline aborts whatever is under way, a poll request or a sleep, with its own error.
+  const deadline = setTimeout(
+    () => controller.abort(new WaitDeadlineError(plan.jobId, lastStatus, plan.deadlineMs)),
+    plan.deadlineMs,
+  );
+  const forward = () => controller.abort(options.signal?.reason);
+  if (options.signal?.aborted) forward();
+  options.signal?.addEventListener("abort", forward, { once: true });
+  try {
+    for (;;) {
+      const job = await plan.poll(controller.signal);
+      if (job.status !== lastStatus) {
+        lastStatus = job.status;
+        options.onStatus?.(job.status, job);
+      }
+      if (plan.terminalStatuses.includes(job.status)) return outcome(plan, job);
+      await sleep(plan.intervalMs, controller.signal);
+    }
+  } finally {
+    clearTimeout(deadline);
+    options.signal?.removeEventListener("abort", forward);
+  }
+}
+
+function outcome<JobBody extends { status: string }>(plan: PollPlan<JobBody>, job: JobBody): JobBody {
+  if (job.status === TIMEOUT_STATUS) throw new JobTimedOutError(plan.jobId, job);
+  if (job.status !== plan.successStatus) throw new JobFailedError(plan.jobId, job);
+  const missing = plan.resultFields.filter((field) => (job as Record<string, unknown>)[field] == null);
+  if (missing.length > 0) {
+    throw new MediaServiceError(`job ${plan.jobId} ${job.status} but its poll response lacks ${missing.join(", ")}`);
+  }
+  return job;
+}
