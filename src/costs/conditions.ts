@@ -15,9 +15,14 @@ export interface Inputs {
   readonly media: MediaInputs;
 }
 
-/** The body value of `field`, else its schema default, else UNKNOWN. */
+/**
+ * The body value of `field`, else its schema default, else its only allowed value (the
+ * specification's "exactly 1" is a range of 1 to 1, no default), else UNKNOWN.
+ */
 export function fieldValue({ route, body }: Inputs, field: string): Known<unknown> {
-  return body[field] ?? route.fields[field]?.default ?? UNKNOWN;
+  const rule = route.fields[field];
+  const only = rule?.enum?.length === 1 ? rule.enum[0] : rule?.minimum !== undefined && rule.minimum === rule.maximum ? rule.minimum : undefined;
+  return body[field] ?? rule?.default ?? only ?? UNKNOWN;
 }
 
 /** true / false, or UNKNOWN when it reads a value that is neither given nor defaulted. */

@@ -75,6 +75,10 @@ const tables = {
   "/seconds": seconds,
   "/partly": partly,
   "/hidden": route(null, { notShown: "The price of X is not shown." }),
+  "/single": route(
+    { charged: "on-success", components: [{ label: "single", rateBy: { fields: ["only"], table: { S: 100 } }, per: { field: "count" } }] },
+    { fields: { count: { type: "integer", minimum: 1, maximum: 1, required: false }, only: { type: "string", enum: ["S"], required: false } } },
+  ),
   "/free": route({ charged: "free", components: [] }),
   "/search": route({ charged: "per-request", components: [{ label: "search", rate: 10 }] }, { method: "get", bodyIn: "query" }),
 };
@@ -93,6 +97,9 @@ describe("rates and per-field quantities", () => {
   });
   it("adds a flat add-on once per request", () => {
     expect(quote("/sized", { count: 4, extra: true }).credits).toBe(47);
+  });
+  it("takes the only allowed value of an omitted field without a default", () => {
+    expect(quote("/single", {}).breakdown[0]).toEqual({ label: "single", rate: 100, quantity: 1, credits: 100 });
   });
   it("answers null, naming the field, when a condition reads an omitted field without a default", () => {
     const result = quote("/seconds", { quality: "a" });
