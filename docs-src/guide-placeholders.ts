@@ -1,0 +1,137 @@
+/**
+ * The guides' placeholders. A guide line such as `{{job-states}}` or `{{sample curl createImageIA}}`
+ * is replaced at build time by Markdown generated from the bundled description, so the facts the
+ * guides state cannot drift from it. An unknown placeholder, or one whose facts are missing from
+ * the description, fails the build.
+ */
+import { deref, operations, type OpenApiDocument } from "../src/openapi/document.ts";
+import { codeSamples, type SampleKind } from "./code-samples.ts";
+import {
+  enumFacts,
+  errorBodySchema,
+  errorResponses,
+  infoSection,
+  jobStatusSchema,
+  pollingFacts,
+  responsesWithStatus,
+  restrictionReasonSchema,
+  terminalStates,
+  type PollingFact,
+} from "./description-facts.ts";
+import { firstParagraph, jsonBlock, markdownTable } from "./markdown-table.ts";
+import { collectNotShown } from "./not-shown.ts";
+
+type Render = (doc: OpenApiDocument, args: string) => string;
+
+const PLACEHOLDER = /\{\{([a-z-]+)(?: ([^}]*))?\}\}/g;
+
+const SAMPLE_FENCE: Record<SampleKind, string> = { curl: "sh", client: "ts" };
+
+const RENDERERS: Record<string, Render> = {
+  version: (doc) => `\`${doc.info.version}\``,
+  "info-section": (doc, heading) => infoSection(doc, heading),
+  "info-item": (doc, args) => {
+    const [heading = "", lead = ""] = args.split("|").map((part) => part.trim());
+    const items = infoSection(doc, heading).split(/^\d+\. /m).slice(1);
+    const item = items.find((candidate) => candidate.startsWith(`**${lead}`));
+    if (!item) throw new Error(`{{info-item ${args}}}: no item starting "**${lead}" under "## ${heading}"`);
+    return item.trim().replace(/\s*\n\s*/g, " ");
+  },
+  "env-setup": (doc) => {
+    const server = doc.servers?.[0];
+    const base = server?.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? name);
+    if (!base) throw new Error("the description has no server");
+    return `\`\`\`sh\nexport BASE_URL=${base}\nexport API_KEY=...  # your API key\n\`\`\``;
+  },
+  authentication: (doc) => {
+    const schemes = Object.values((doc.components.securitySchemes ?? {}) as Record<string, { description?: string }>);
+    if (schemes.length === 0) throw new Error("the description has no security scheme");
+    return schemes.map((scheme) => (scheme.description ?? "").trim()).join("\n\n");
+  },
+  "job-states": (doc) => {
+    const terminal = new Set(terminalStates(doc));
+    const rows = enumFacts(jobStatusSchema(doc)).map((fact) => [`\`${fact.value}\``, terminal.has(fact.value) ? "yes" : "no", fact.description]);
+    return markdownTable(["State", "Terminal", "Meaning"], rows);
+  },
+  "terminal-states": (doc) => terminalStates(doc).map((state) => `\`${state}\``).join(", "),
+  polling: (doc) => markdownTable(["Poll route", "Cadence", "Interval", "Typical duration", "Result files kept"], pollingFacts(doc).map(pollingRow)),
+  "error-body": (doc) => {
+    const error = (errorBodySchema(doc).properties as Record<string, { required?: string[]; properties?: Record<string, { type?: string; description?: string }> }>).error;
+    if (!error?.properties) throw new Error("ErrorBody has no error object");
+    const required = new Set(error.required ?? []);
+    const rows = Object.entries(error.properties).map(([name, field]) => [`\`error.${name}\``, field.type ?? "", required.has(name) ? "yes" : "no", field.description ?? ""]);
+    return markdownTable(["Field", "Type", "Required", "Meaning"], rows);
+  },
+  "error-responses": (doc) =>
+    markdownTable(["HTTP status", "Meaning"], errorResponses(doc).map(({ status, response }) => [status, firstParagraph(response.description)])),
+  "moderation-reasons": (doc) => {
+    const schema = restrictionReasonSchema(doc);
+    const rows = enumFacts(schema).map((fact) => [`\`${fact.value}\``, fact.description]);
+    return `${String(schema.description ?? "")}\n\n${markdownTable(["restriction_reason", "Meaning"], rows)}`;
+  },
+  "too-many-requests": (doc) =>
+    responsesWithStatus(doc, "429")
+      .map((response) => {
+        const examples = Object.values(response.content?.["application/json"]?.examples ?? {}).map((raw) => deref(doc, raw));
+        const shown = examples.map((example) => `**${example.summary ?? ""}**\n\n${jsonBlock(example.value)}`);
+        return [response.description.trim(), ...shown].join("\n\n");
+      })
+      .join("\n\n"),
+  "rate-limit-headers": (doc) => {
+    const headers = new Map<string, string>();
+    for (const response of responsesWithStatus(doc, "429")) {
+      for (const [name, raw] of Object.entries(response.headers ?? {})) headers.set(name, firstParagraph(deref(doc, raw as { description?: string }).description));
+    }
+    return markdownTable(["Header", "Meaning"], [...headers].map(([name, meaning]) => [`\`${name}\``, meaning]));
+  },
+  "charged-when": (doc) => {
+    const byRule = new Map<string, string[]>();
+    for (const { path, method, operation } of operations(doc)) {
+      const charged = (operation["x-pricing"] as { charged?: string } | undefined)?.charged ?? "price not shown";
+      byRule.set(charged, [...(byRule.get(charged) ?? []), `\`${method.toUpperCase()} ${path}\``]);
+    }
+    return markdownTable(["Charged", "Operations"], [...byRule].map(([rule, ops]) => [rule, ops.join(", ")]));
+  },
+  sample: (doc, args) => {
+    const [kind, operationId] = args.split(" ") as [SampleKind, string];
+    const sample = codeSamples(doc).get(operationId)?.[kind];
+    if (!sample || !(kind in SAMPLE_FENCE)) throw new Error(`{{sample ${args}}}: no ${kind} sample for operation ${operationId}`);
+    return `\`\`\`${SAMPLE_FENCE[kind]}\n${sample.source}\n\`\`\``;
+  },
+  example: (doc, args) => {
+    const [operationId, status, name] = args.split(" ");
+    const found = operations(doc).find(({ operation }) => operation.operationId === operationId);
+    const raw = found?.operation.responses[status ?? ""];
+    const examples = (raw ? deref(doc, raw) : undefined)?.content?.["application/json"]?.examples ?? {};
+    const example = name ? examples[name] : Object.values(examples)[0];
+    if (!example) throw new Error(`{{example ${args}}}: no such response example`);
+    return jsonBlock(deref(doc, example).value);
+  },
+  "not-shown": (doc) => {
+    const markers = collectNotShown(doc);
+    const owners = [...new Set(markers.map((marker) => marker.owner))];
+    const sections = owners.map((owner) => {
+      const rows = markers.filter((marker) => marker.owner === owner).map((marker) => [marker.where || "(itself)", `\`${marker.key}\``, marker.sentence]);
+      return `### ${owner}\n\n${markdownTable(["Where", "What", "Left unstated"], rows)}`;
+    });
+    return [`The description carries **${markers.length}** \`x-not-shown\` markers.`, ...sections].join("\n\n");
+  },
+};
+
+function pollingRow({ path, polling }: PollingFact): string[] {
+  const interval = polling.minIntervalSeconds !== undefined ? `${polling.minIntervalSeconds} to ${polling.maxIntervalSeconds ?? "?"} s` : "—";
+  const typical = polling.typicalDurationSeconds ? `${polling.typicalDurationSeconds.min / 60} to ${polling.typicalDurationSeconds.max / 60} min` : "—";
+  const kept = polling.resultRetentionHours !== undefined ? `${polling.resultRetentionHours} hours` : "—";
+  return [`\`GET ${path}\``, polling.cadence ?? "—", interval, typical, kept];
+}
+
+export const PLACEHOLDER_NAMES = Object.keys(RENDERERS);
+
+/** Replaces every placeholder of a guide; throws on an unknown one. */
+export function fillPlaceholders(markdown: string, doc: OpenApiDocument, guide: string): string {
+  return markdown.replace(PLACEHOLDER, (_, name: string, args: string | undefined) => {
+    const render = RENDERERS[name];
+    if (!render) throw new Error(`${guide}: unknown placeholder {{${name}}}`);
+    return render(doc, args?.trim() ?? "");
+  });
+}

@@ -1,0 +1,62 @@
+/** A static file server for the built site, bound to 127.0.0.1 only: nothing is reachable from elsewhere. */
+import { createReadStream, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { extname, join, normalize, sep } from "node:path";
+
+export const HOST = "127.0.0.1";
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+};
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Maps a request path to a file under root, or undefined when it would leave root or is missing. */
+function fileFor(root: string, urlPath: string): string | undefined {
+  const decoded = decodeURIComponent(urlPath.split("?")[0] ?? "/");
+  const relative = normalize(decoded.endsWith("/") ? `${decoded}index.html` : decoded).replace(/^([/\\])+/, "");
+  const file = join(root, relative);
+  if (file !== root && !file.startsWith(root.endsWith(sep) ? root : root + sep)) return undefined;
+  try {
+    return statSync(file).isFile() ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function serveStatic(root: string, port: number): Promise<RunningServer> {
+  const server: Server = createServer((request, response) => {
+    let file: string | undefined;
+    try {
+      file = request.method === "GET" || request.method === "HEAD" ? fileFor(root, request.url ?? "/") : undefined;
+    } catch {
+      file = undefined; // a malformed %-escape is simply not found
+    }
+    if (!file) {
+      response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n");
+      return;
+    }
+    response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache" });
+    if (request.method === "HEAD") response.end();
+    else createReadStream(file).pipe(response);
+  });
+  return new Promise((resolvePromise, reject) => {
+    server.once("error", reject);
+    server.listen(port, HOST, () => {
+      const { port: bound } = server.address() as AddressInfo;
+      resolvePromise({
+        url: `http://${HOST}:${bound}/`,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      });
+    });
+  });
+}
