@@ -125,21 +125,26 @@ export function generate(doc: OpenApiDocument): Record<string, string> {
 import { createMediaClient, type MediaClient } from "../src/client/media-client.ts";
 import type { ClientOptions } from "../src/client/options.ts";
 import type { RouteTable } from "../src/client/route-table.ts";
+import { quote } from "./costs.ts";
 import type { paths } from "./types.ts";
 
 export * from "../src/client/errors.ts";
 export type { CreateAndWaitOptions, CreateResult, JobResult, RequestOptions } from "../src/client/media-client.ts";
 export type { RateLimitInfo } from "../src/client/rate-limit.ts";
 export type { WaitOptions } from "../src/client/waiting.ts";
+export { QuoteError, type Quote } from "./costs.ts";
 
 /** Per-route data derived from the description. */
 export const routeTable = ${table} as const satisfies RouteTable;
 
 export type AreaName = keyof typeof routeTable.areas;
-export type MediaServiceClient = MediaClient<paths, typeof routeTable>;
+export type MediaServiceClient = MediaClient<paths, typeof routeTable> & {
+  /** The standard price (before plan discounts) of a request, computed offline from the description. */
+  quote: typeof quote;
+};
 
 export function createClient(options: ClientOptions<AreaName>): MediaServiceClient {
-  return createMediaClient<paths, typeof routeTable>(routeTable, options);
+  return Object.assign(createMediaClient<paths, typeof routeTable>(routeTable, options), { quote });
 }
 `,
   };
