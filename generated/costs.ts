@@ -888,7 +888,7 @@ export const priceTables = {
     "summary": "Create a video with V-A (text, image, reference and extension modes)",
     "pricing": {
       "charged": "on-success",
-      "notes": "Output seconds are length_seconds (when extending, the seconds of new footage appended). Whether input media seconds are rounded is not shown.",
+      "notes": "Output seconds are billed on length_seconds (when extending, the seconds of new footage appended; the source's first 15 seconds are billed as input video). Whether input media seconds are rounded is not shown.",
       "components": [
         {
           "label": "output video",
