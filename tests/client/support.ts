@@ -1,0 +1,50 @@
+/** Shared set-up of the client's behaviour tests: a scripted server, a client on it, fake timers. */
+import { afterEach, beforeEach, expect, vi } from "vitest";
+import { createClient, type AreaName, type MediaServiceClient } from "../../generated/client.ts";
+import type { ClientOptions } from "../../src/client/options.ts";
+import { loadBundle } from "../../src/openapi/document.ts";
+import { startServer, type Handler, type ScriptedServer } from "./scripted-server.ts";
+
+export const API_KEY = "live_key_SECRET-PART-4711";
+
+/** The body of one of the description's named examples (#/components/examples). */
+export function example(name: string): unknown {
+  const found = loadBundle().components.examples?.[name];
+  if (!found) throw new Error(`no example ${name} in the description`);
+  return found.value;
+}
+
+const servers: ScriptedServer[] = [];
+
+export function useFakeClock(): void {
+  beforeEach(() => {
+    // Only the clock and timeouts are fake; real I/O (and setImmediate) keeps running.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: 1_000_000 });
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+}
+
+export async function clientOn(
+  handle: Handler,
+  options: Partial<ClientOptions<AreaName>> = {},
+): Promise<{ server: ScriptedServer; client: MediaServiceClient }> {
+  const server = await startServer(handle);
+  servers.push(server);
+  const client = createClient({ apiKey: API_KEY, baseUrl: server.baseUrl, fetch: server.fetch, ...options });
+  return { server, client };
+}
+
+export const created = (id: string) => ({ status: 200, body: { id, message: "Job accepted.", model: "model-identifier", status: "pending" } });
+export const job = (status: string, extra: Record<string, unknown> = {}) => ({ status: 200, body: { status, ...extra } });
+export const IMAGES = { images: [{ url: "https://files.example.com/img_1/0.png", position: 0 }] };
+
+/** Lets an hour pass on the fake clock and checks that the client sent nothing more (no poll or timer left running). */
+export async function expectNothingMoreSent(server: ScriptedServer): Promise<void> {
+  const sent = server.requests.length;
+  await vi.advanceTimersByTimeAsync(3_600_000);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  expect(server.requests).toHaveLength(sent);
+}
