@@ -1,0 +1,71 @@
+/** The run's report: failures on the console with their curl command, and JSON and JUnit XML files. */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { CheckResult, Outcome } from "./results.ts";
+
+export interface Summary {
+  target: string;
+  pass: number;
+  fail: number;
+  skip: number;
+  byGroup: Record<string, Record<Outcome, number>>;
+}
+
+export function summarize(target: string, results: CheckResult[]): Summary {
+  const byGroup: Summary["byGroup"] = {};
+  for (const result of results) {
+    const counts = (byGroup[result.group] ??= { pass: 0, fail: 0, skip: 0 });
+    counts[result.outcome]++;
+  }
+  const count = (outcome: Outcome): number => results.filter((result) => result.outcome === outcome).length;
+  return { target, pass: count("pass"), fail: count("fail"), skip: count("skip"), byGroup };
+}
+
+export function formatConsole(summary: Summary, results: CheckResult[]): string {
+  const lines: string[] = [];
+  for (const failure of results.filter((result) => result.outcome === "fail")) {
+    lines.push(`FAIL [${failure.group}] ${failure.route}: ${failure.name}`, `  rule broken: ${failure.detail ?? ""}`);
+    if (failure.curl) lines.push(`  reproduce:   ${failure.curl}`);
+  }
+  lines.push("", `conformance of ${summary.target}: ${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped`);
+  for (const [group, counts] of Object.entries(summary.byGroup)) {
+    lines.push(`  ${group.padEnd(20)} ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped`);
+  }
+  return lines.join("\n");
+}
+
+const xml = (text: string): string =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+
+export function junitXml(summary: Summary, results: CheckResult[]): string {
+  const suites = Object.keys(summary.byGroup).map((group) => {
+    const cases = results.filter((result) => result.group === group);
+    const counts = summary.byGroup[group] as Record<Outcome, number>;
+    const body = cases.map((result) => {
+      const name = xml(`${result.route}: ${result.name}`);
+      const open = `    <testcase classname="conformance.${xml(group)}" name="${name}">`;
+      if (result.outcome === "pass") return `    <testcase classname="conformance.${xml(group)}" name="${name}"/>`;
+      if (result.outcome === "skip") return `${open}<skipped message="${xml(result.detail ?? "")}"/></testcase>`;
+      const text = [result.detail, result.curl && `reproduce: ${result.curl}`].filter(Boolean).join("\n");
+      return `${open}<failure message="${xml(result.detail ?? "")}">${xml(text)}</failure></testcase>`;
+    });
+    return [
+      `  <testsuite name="${xml(group)}" tests="${cases.length}" failures="${counts.fail}" skipped="${counts.skip}">`,
+      ...body,
+      "  </testsuite>",
+    ].join("\n");
+  });
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="conformance" tests="${results.length}" failures="${summary.fail}" skipped="${summary.skip}">`,
+    ...suites,
+    "</testsuites>",
+    "",
+  ].join("\n");
+}
+
+export function writeReports(paths: { json: string; junit: string }, summary: Summary, results: CheckResult[]): void {
+  for (const file of [paths.json, paths.junit]) mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(paths.json, `${JSON.stringify({ summary, results }, null, 2)}\n`);
+  writeFileSync(paths.junit, junitXml(summary, results));
+}
