@@ -14,7 +14,7 @@ function defaultNote(route: RoutePricing, field: string): string {
 
 function per(route: RoutePricing, quantity: Quantity | undefined): string {
   if (quantity === undefined) return "request";
-  if ("field" in quantity) return `unit of ${code(quantity.field)}${defaultNote(route, quantity.field)}`;
+  if ("field" in quantity) return `${code(quantity.field)}${defaultNote(route, quantity.field)}`;
   if ("itemsBeyond" in quantity) return `item of ${code(quantity.itemsBeyond.field)} beyond the first ${quantity.itemsBeyond.free}`;
   const rules = [
     quantity.rounding === "up" ? "rounded up to whole seconds" : "",
@@ -29,6 +29,11 @@ function condition(route: RoutePricing, when: Condition): string {
   if ("fact" in when) return `the ${code(when.fact)} (supplied to the quote) is ${code(when.equals)}`;
   if ("present" in when) return `${code(when.field)} is ${when.present ? "given" : "not given"}`;
   return `${code(when.field)} is ${code(when.equals)}${defaultNote(route, when.field)}`;
+}
+
+/** A media input the body does not carry is not billed. */
+function given(quantity: Quantity | undefined): string {
+  return quantity && "mediaSeconds" in quantity ? `${code(quantity.mediaSeconds)} is given` : "always";
 }
 
 function rateCell(component: PricingComponent): string {
@@ -82,7 +87,7 @@ function section(path: string, route: RoutePricing): string[] {
     if (pricing.components.length) {
       lines.push("| billed item | credits | per | when |", "|---|---|---|---|");
       for (const component of pricing.components) {
-        const when = component.when?.map((item) => condition(route, item)).join(" and ") ?? "always";
+        const when = component.when?.map((item) => condition(route, item)).join(" and ") ?? given(component.per);
         lines.push(`| ${component.label} | ${rateCell(component)} | ${per(route, component.per)} | ${when} |`);
       }
       lines.push("", ...rateTables(route, pricing.components));
@@ -103,8 +108,15 @@ export function pricingPage(tables: PriceTables): string {
     "Standard credit prices before plan discounts, read off the `x-pricing` of each operation of the",
     "description. A plan's model discounts and active promotions apply to API charges: `POST /v1/cost`",
     "quotes the discounted price of a request, and `GET /v1/models` lists the current prices.",
-    "Offline, `quote(path, body, media)` of `generated/costs.ts` computes these standard prices; it",
-    "takes the durations in seconds of the media inputs a price depends on, keyed by body field.",
+    "",
+    "Offline, `quote(path, body, media)` of `generated/costs.ts` (also `client.quote`) computes these",
+    "standard prices. Omitted body fields take their defaults. `media` holds the durations in seconds",
+    "of the media inputs a price depends on, keyed by body field (`{ video: 12.5 }`,",
+    "`{ reference_videos: [4, 3] }`), and the facts a price depends on that the body does not hold",
+    "(such as the resolution of an upscale's result; each route below names its facts). The quote answers",
+    "`credits: null` with a reason where the price is not shown below, or where it depends on an input",
+    "that was not supplied (a duration, a fact, or a field omitted whose default is not shown); an",
+    "invalid request is an error naming the field and the rule.",
     "",
     "## Overview",
     "",

@@ -118,7 +118,9 @@ export function quoteRoute(tables: PriceTables, path: string, body: unknown = {}
   }
   const common = { path, charged, breakdown, ...(notes ? { notes } : {}) };
   if (missing.length) {
-    return { ...common, credits: null, missing, reason: `The price depends on inputs not supplied: ${missing.join("; ")}.` };
+    // Components that read the same input would name it twice.
+    const unique = [...new Set(missing)];
+    return { ...common, credits: null, missing: unique, reason: `The price depends on inputs not supplied: ${unique.join("; ")}.` };
   }
   // Partly shown prices: a request none of whose shown rates applies has no shown price.
   if (route.notShown !== null && (unpriced || breakdown.length === 0)) return { ...common, credits: null, reason: route.notShown };

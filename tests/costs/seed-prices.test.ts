@@ -221,7 +221,7 @@ describe("inputs the price depends on but the caller did not supply: credits nul
     it(name, () => {
       const result = quote(path, body, media as never);
       expect(result.credits).toBeNull();
-      expect([...new Set(result.missing)]).toEqual(missing);
+      expect(result.missing).toEqual(missing);
       expect(result.reason).toContain(missing[0]);
     });
   }
