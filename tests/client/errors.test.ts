@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import {
+  ApiError,
+  AuthenticationError,
+  CooldownError,
+  InvalidInputError,
+  InvalidRequestError,
+  ModelRetiredError,
+  ModerationBlockError,
+  PermissionError,
+  RateLimitedError,
+  TooManyRequestsError,
+  TransportError,
+  UnexpectedStatusError,
+  createClient,
+} from "../../generated/client.ts";
+import { drive, inOrder } from "./scripted-server.ts";
+import { API_KEY, clientOn, example, useFakeClock } from "./support.ts";
+
+useFakeClock();
+
+const RATE_HEADERS = { "X-RateLimit-Limit": "600", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "17" };
+
+/** Each error response of the seed, with its body taken from the description's examples. */
+const cases = [
+  { name: "401", status: 401, example: "Unauthorized", type: AuthenticationError, fields: {} },
+  { name: "403 plan gate", status: 403, example: "Forbidden", type: PermissionError, fields: {} },
+  {
+    name: "400 invalid request",
+    status: 400,
+    example: "InvalidRequest",
+    type: InvalidRequestError,
+    fields: { type: "invalid_request_error", code: "model_not_available" },
+  },
+  { name: "400 moderation block", status: 400, example: "ModerationInputCsam", type: ModerationBlockError, fields: { restrictionReason: "input_csam" } },
+  { name: "410 model retired", status: 410, example: "ModelRetired", type: ModelRetiredError, fields: {} },
+  {
+    name: "429 rate limited",
+    status: 429,
+    example: "RateLimited",
+    headers: { "Retry-After": "17" },
+    type: RateLimitedError,
+    fields: { retryAfterSeconds: 17 },
+  },
+  { name: "429 cooldown", status: 429, example: "Cooldown", headers: { "Retry-After": "600" }, type: CooldownError, fields: { retryAfterSeconds: 600 } },
+  { name: "429 queue full", status: 429, example: "QueueFull", type: TooManyRequestsError, fields: {} },
+  { name: "429 spend limit", status: 429, example: "SpendLimitReached", type: TooManyRequestsError, fields: {} },
+  { name: "502", status: 502, example: "InvalidRequest", type: UnexpectedStatusError, fields: {} },
+];
+
+describe("typed errors", () => {
+  for (const c of cases) {
+    it(`${c.name} is a ${c.type.name} that keeps status, headers and body and never shows the key`, async () => {
+      const body = example(c.example);
+      const { server, client } = await clientOn(inOrder({ status: c.status, body, headers: { ...RATE_HEADERS, ...c.headers } }), { maxRetries: 0 });
+      const error = await drive(server, client.image.create("i-a", { prompt: "x" })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(c.type);
+      expect(error).toBeInstanceOf(ApiError);
+      const apiError = error as ApiError;
+      expect(apiError.status).toBe(c.status);
+      expect(apiError.body).toEqual(body);
+      expect(apiError.headers.get("X-RateLimit-Limit")).toBe("600");
+      expect(error).toMatchObject(c.fields);
+      const shown = `${String(error)} ${apiError.stack ?? ""} ${JSON.stringify(error)} ${JSON.stringify([...apiError.headers])}`;
+      expect(shown).not.toContain(API_KEY);
+      expect(server.requests).toHaveLength(1);
+    });
+  }
+
+  it("only the one class matches: a moderation block is not an invalid request, a cooldown is not a rate limit", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 400, body: example("ModerationStrictModelNsfw") }));
+    const error = await drive(server, client.image.create("i-a", { prompt: "x" })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ModerationBlockError);
+    expect(error).not.toBeInstanceOf(InvalidRequestError);
+    expect((error as ModerationBlockError).restrictionReason).toBe("strict_model_nsfw");
+    expect(new CooldownError("m", 429, new Headers(), {}, 1)).not.toBeInstanceOf(RateLimitedError);
+  });
+
+  it("a fetch failure that echoes the key is reported without it", async () => {
+    const client = createClient({
+      apiKey: API_KEY,
+      baseUrl: "http://127.0.0.1:9",
+      maxRetries: 0,
+      fetch: async (request) => {
+        throw new Error(`could not send ${request.headers.get("authorization")}`);
+      },
+    });
+    const error = await client.video.get("vid_1").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(String(error)).not.toContain(API_KEY);
+    expect(String(error)).toContain("[redacted]");
+  });
+
+  it("the last response's rate-limit headers are readable", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 200, body: { status: "processing" }, headers: { ...RATE_HEADERS, "X-RateLimit-Remaining": "42" } }));
+    expect(client.rateLimit).toBeNull();
+    await drive(server, client.image.get("img_1"));
+    expect(client.rateLimit).toEqual({ limit: 600, remaining: 42, resetSeconds: 17 });
+  });
+});
+
+describe("bad input is refused before anything is sent, naming the field and the rule", () => {
+  it("a data URI in a media field that takes URLs only", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 500 }));
+    const error = await client.depthMap.create("dm-a", { video: "data:video/mp4;base64,AAAA" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidInputError);
+    expect(error).toMatchObject({ field: "body.video" });
+    expect(String(error)).toContain("public-url, uploaded-file-url");
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("raw base64 inside an array of URLs-only items names the item", async () => {
+    const { client } = await clientOn(inOrder({ status: 500 }));
+    const body = { prompt: "x", reference_videos: ["https://files.example.com/a.mp4", "AAAA"] };
+    await expect(client.video.create("v-a", body)).rejects.toMatchObject({ field: "body.reference_videos[1]" });
+  });
+
+  it("options: a missing key, a relative base URL, a bad limiter size", () => {
+    expect(() => createClient({ apiKey: "", baseUrl: "http://127.0.0.1:1" })).toThrow(/^apiKey: must be a non-empty string$/);
+    expect(() => createClient({ apiKey: API_KEY, baseUrl: "/v1" })).toThrow(/^baseUrl: must be an absolute http\(s\) URL$/);
+    expect(() => createClient({ apiKey: API_KEY, baseUrl: "http://127.0.0.1:1", maxInFlight: 0 })).toThrow(/^maxInFlight: must be a positive integer$/);
+  });
+
+  it("an unknown slug at run time (as from untyped JavaScript)", async () => {
+    const { client } = await clientOn(inOrder({ status: 500 }));
+    const create = client.image.create as (slug: string, body: unknown) => Promise<unknown>;
+    await expect(create("i-i", { prompt: "x" })).rejects.toThrow(/^slug: must be one of i-a, /);
+  });
+});

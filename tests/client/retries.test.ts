@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { RateLimitedError, TooManyRequestsError, TransportError, UnexpectedStatusError } from "../../generated/client.ts";
+import { drive, inOrder, type Handler } from "./scripted-server.ts";
+import { clientOn, created, example, expectNothingMoreSent, IMAGES, job, useFakeClock } from "./support.ts";
+
+useFakeClock();
+
+const rateLimited = (seconds: string) => ({ status: 429, body: example("RateLimited"), headers: { "Retry-After": seconds } });
+
+describe("retries follow the seed", () => {
+  it("after a 429 with Retry-After the whole client sends nothing for exactly that many seconds", async () => {
+    let posts = 0;
+    const handle: Handler = (request) => (request.method !== "POST" ? job("processing") : posts++ === 0 ? rateLimited("7") : created("img_1"));
+    const { server, client } = await clientOn(handle);
+    const both = (async () => {
+      const creating = client.image.create("i-a", { prompt: "x" });
+      // Another call of the same client, started once the pause holds, also waits for it.
+      while (client.pausedUntil === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      return Promise.all([creating, client.video.get("vid_1")]);
+    })();
+    const [{ jobId }] = await drive(server, both);
+    expect(jobId).toBe("img_1");
+    const times = server.requests.map((r) => r.at - 1_000_000);
+    expect(times[0]).toBe(0);
+    expect(times.slice(1)).toEqual([7_000, 7_000]);
+    expect(client.pausedUntil).toBe(1_007_000);
+  });
+
+  it("a create is resent after a rate-limit 429 (the service rejected it: no job) but only within the bound", async () => {
+    const { server, client } = await clientOn(inOrder(rateLimited("2")), { maxRetries: 2 });
+    await expect(drive(server, client.image.create("i-a", { prompt: "x" }))).rejects.toBeInstanceOf(RateLimitedError);
+    expect(server.requests.map((r) => r.at - 1_000_000)).toEqual([0, 2_000, 4_000]);
+  });
+
+  it("never sends a second create after a lost response", async () => {
+    const { server, client } = await clientOn(inOrder({ destroy: true }));
+    const error = await drive(server, client.image.createAndWait("i-a", { prompt: "x" })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).mayHaveCreatedJob).toBe(true);
+    expect(server.requests).toHaveLength(1);
+    await expectNothingMoreSent(server);
+  });
+
+  it("never resends a create after a 5xx (the job may exist)", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 503, body: {} }));
+    await expect(drive(server, client.video.create("v-e", { prompt: "x" }))).rejects.toBeInstanceOf(UnexpectedStatusError);
+    await expectNothingMoreSent(server);
+  });
+
+  it("never resends a queue-full or spend-limit 429 without the limiter's own running jobs", async () => {
+    for (const name of ["SpendLimitReached", "QueueFull"]) {
+      const { server, client } = await clientOn(inOrder({ status: 429, body: example(name) }), { maxInFlight: 3 });
+      await expect(drive(server, client.image.create("i-a", { prompt: "x" }))).rejects.toBeInstanceOf(TooManyRequestsError);
+      await expectNothingMoreSent(server);
+    }
+  });
+
+  it("retries a poll after a lost response and a 5xx, with backoff, within the bound", async () => {
+    const { server, client } = await clientOn(inOrder({ destroy: true }, { status: 502, body: {} }, job("succeeded", IMAGES)));
+    const result = await drive(server, client.image.wait("img_1"));
+    expect(result.job.status).toBe("succeeded");
+    expect(server.requests.map((r) => r.at - 1_000_000)).toEqual([0, 1_000, 3_000]);
+  });
+
+  it("gives up polling after the bound", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 500, body: {} }), { maxRetries: 1 });
+    await expect(drive(server, client.image.get("img_1"))).rejects.toBeInstanceOf(UnexpectedStatusError);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("an abort during the Retry-After pause ends the call at once", async () => {
+    const { server, client } = await clientOn(inOrder(rateLimited("30"), created("img_1")));
+    const controller = new AbortController();
+    const pending = client.image.create("i-a", { prompt: "x" }, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error("stop")), 5_000);
+    await expect(drive(server, pending)).rejects.toThrow("stop");
+    expect(Date.now() - 1_000_000).toBe(5_000);
+    await expectNothingMoreSent(server);
+  });
+});
