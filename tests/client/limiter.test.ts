@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { drive, type Handler } from "./scripted-server.ts";
+import { clientOn, example, IMAGES, job, useFakeClock } from "./support.ts";
+
+useFakeClock();
+
+/** A service whose jobs `img_<n>` succeed on their second poll; `refuse(n)` answers create n with a 429 instead. */
+function service(refuse: (create: number) => string | null): Handler {
+  let creates = 0;
+  const polls = new Map<string, number>();
+  return (request) => {
+    if (request.method === "POST") {
+      creates += 1;
+      const refusal = refuse(creates);
+      if (refusal) return { status: 429, body: example(refusal) };
+      return { status: 200, body: { id: `img_${creates}`, message: "ok", model: "m", status: "pending" } };
+    }
+    const id = request.path.split("/").at(-1) ?? "";
+    polls.set(id, (polls.get(id) ?? 0) + 1);
+    return polls.get(id) === 2 ? job("succeeded", IMAGES) : job("processing");
+  };
+}
+
+const order = (requests: Array<{ method: string; path: string }>) => requests.map((r) => `${r.method} ${r.path}`);
+
+describe("in-flight limiter", () => {
+  it("sends the next create only after one of its own jobs finished", async () => {
+    const { server, client } = await clientOn(service(() => null), { maxInFlight: 1 });
+    const first = client.image.createAndWait("i-a", { prompt: "a" });
+    const second = client.image.createAndWait("i-a", { prompt: "b" });
+    const results = await drive(server, Promise.all([first, second]));
+    expect(results.map((r) => r.jobId)).toEqual(["img_1", "img_2"]);
+    expect(order(server.requests)).toEqual([
+      "POST /v1/images/i-a",
+      "GET /v1/images/img_1",
+      "GET /v1/images/img_1",
+      "POST /v1/images/i-a",
+      "GET /v1/images/img_2",
+      "GET /v1/images/img_2",
+    ]);
+    expect(client.runningJobs).toEqual([]);
+  });
+
+  it("on a queue-full 429 waits for one of its own running jobs to finish, then submits again", async () => {
+    // The account's cap is shared with other keys: our second create is refused once.
+    const { server, client } = await clientOn(service((n) => (n === 2 ? "QueueFull" : null)), { maxInFlight: 5 });
+    const first = client.image.createAndWait("i-a", { prompt: "a" });
+    // Start the second create once the first job exists.
+    const both = (async () => {
+      while (client.runningJobs.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      return Promise.all([first, client.image.createAndWait("i-a", { prompt: "b" })]);
+    })();
+    const [, second] = await drive(server, both);
+    expect(second.jobId).toBe("img_3");
+    const sequence = order(server.requests);
+    const posts = sequence.flatMap((entry, index) => (entry.startsWith("POST") ? [index] : []));
+    const img1Terminal = sequence.lastIndexOf("GET /v1/images/img_1");
+    expect(posts).toHaveLength(3);
+    const [, refused = -1, resent = -1] = posts;
+    // Refused while img_1 ran, resent right after img_1's terminal poll: no fixed wait.
+    expect(refused).toBeLessThan(img1Terminal);
+    expect(resent).toBe(img1Terminal + 1);
+    expect(server.requests[resent]?.at).toBe(server.requests[img1Terminal]?.at);
+  });
+});
