@@ -84,19 +84,33 @@ function allowedValues(where: string, field: string, rule: FieldRule | undefined
   throw new Error(`${where}: x-pricing looks a rate up by ${field}, which has neither an enum nor type boolean`);
 }
 
-/** Fails when a fully shown price has no rate for some combination of allowed values. */
-function checkCoverage(where: string, pricing: PricingExtension, fields: Record<string, FieldRule>): void {
+/**
+ * Fails when a rate table is keyed by a value the field does not allow, when a fully shown price
+ * has no rate for some combination of allowed values, or when a condition compares a field with a
+ * value it cannot take: each would silently misprice.
+ */
+function checkAgainstSchema(where: string, pricing: PricingExtension, fields: Record<string, FieldRule>, fullyShown: boolean): void {
   for (const component of pricing.components) {
+    const what = `${where}: x-pricing "${component.label}"`;
+    for (const condition of component.when ?? []) {
+      if (!("field" in condition) || !("equals" in condition)) continue;
+      const rule = fields[condition.field]!;
+      const typeOk = rule.type === undefined || typeof condition.equals === (rule.type === "integer" ? "number" : rule.type);
+      if (!typeOk || (rule.enum && !rule.enum.includes(condition.equals))) {
+        throw new Error(`${what} compares ${condition.field} with ${JSON.stringify(condition.equals)}, which it cannot take`);
+      }
+    }
     if (!component.rateBy) continue;
     const walk = (node: number | RateTable | undefined, depth: number, keys: string[]): void => {
       const field = component.rateBy!.fields[depth];
       if (field === undefined) {
-        if (typeof node !== "number") throw new Error(`${where}: x-pricing "${component.label}" has no rate for ${keys.join(", ")}`);
+        if (typeof node !== "number" && fullyShown) throw new Error(`${what} has no rate for ${keys.join(", ")}`);
         return;
       }
-      for (const value of allowedValues(where, field, fields[field])) {
-        walk(typeof node === "object" ? node[value] : undefined, depth + 1, [...keys, `${field}=${value}`]);
-      }
+      const allowed = allowedValues(where, field, fields[field]);
+      const extra = typeof node === "object" ? Object.keys(node).filter((key) => !allowed.includes(key)) : [];
+      if (extra.length) throw new Error(`${what} has rates for ${field} = ${extra.join(", ")}, which ${field} does not allow (${allowed.join(", ")})`);
+      for (const value of allowed) walk(typeof node === "object" ? node[value] : undefined, depth + 1, [...keys, `${field}=${value}`]);
     };
     walk(component.rateBy.table, 0, []);
   }
@@ -128,7 +142,7 @@ function routePricing(doc: OpenApiDocument, path: string, method: string, operat
     fields[field] = fieldRule(schema, shape.required.includes(field));
     if (read.media.has(field)) media[field] = mediaRule(schema);
   }
-  if (pricing && notShown === null) checkCoverage(where, pricing, fields);
+  if (pricing) checkAgainstSchema(where, pricing, fields, notShown === null);
   const model = operation["x-model-label"];
   return {
     method: method as "get" | "post",

@@ -1,0 +1,95 @@
+/**
+ * Reading price tables off a description: what is extracted, and the description mistakes that
+ * stop the generator (each would otherwise misprice silently).
+ */
+import { describe, expect, it } from "vitest";
+import type { JsonSchema, OpenApiDocument, Operation } from "../../src/openapi/document.ts";
+import { priceTables } from "../../src/costs/route-tables.ts";
+
+const properties: Record<string, JsonSchema> = {
+  size: { type: "string", enum: ["S", "L"], default: "S" },
+  count: { type: "integer", minimum: 1, maximum: 4 },
+  hd: { type: "boolean" },
+  clip: { type: "string", "x-media": { kind: "video", maxDurationSeconds: 30, formats: ["mp4"] } },
+  prompt: { type: "string" },
+};
+
+function post(pricing: unknown, extra: Partial<Operation> = {}): Operation {
+  return {
+    operationId: "create",
+    summary: "Create",
+    "x-model-label": "X-A",
+    "x-pricing": pricing,
+    requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Body" } } } },
+    responses: {},
+    ...extra,
+  };
+}
+
+function documentOf(paths: OpenApiDocument["paths"]): OpenApiDocument {
+  return {
+    openapi: "3.1.0",
+    info: { title: "t", version: "1" },
+    paths,
+    components: { schemas: { Body: { type: "object", additionalProperties: false, required: ["clip"], properties } } },
+  };
+}
+
+const byLookup = (table: unknown) => ({ charged: "on-success", components: [{ label: "item", rateBy: { fields: ["size", "hd"], table }, per: { field: "count" } }] });
+
+describe("extraction", () => {
+  const tables = priceTables(
+    documentOf({
+      "/v1/x/b": { post: post(byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 } })) },
+      "/v1/x/a": { post: post({ charged: "on-success", components: [{ label: "clip", rate: 5, per: { mediaSeconds: "clip", rounding: "up" }, when: [{ fact: "tier", equals: "gold" }] }] }) },
+      "/v1/x/hidden": { post: post(undefined, { "x-not-shown": { price: "The price of X-C is not shown." } }) },
+      "/v1/search": { get: { operationId: "search", responses: {}, parameters: [{ name: "q", in: "query", schema: { type: "string" } }], "x-pricing": { charged: "per-request", components: [{ label: "search", rate: 10 }] } } },
+      "/v1/unpriced": { post: post(undefined) },
+    }),
+  );
+  it("lists every priced route in path order, and only those", () => {
+    expect(Object.keys(tables)).toEqual(["/v1/search", "/v1/x/a", "/v1/x/b", "/v1/x/hidden"]);
+  });
+  it("keeps the rules of the fields the pricing reads, with requiredness", () => {
+    expect(tables["/v1/x/b"]!.fields).toEqual({
+      size: { type: "string", enum: ["S", "L"], default: "S", required: false },
+      hd: { type: "boolean", required: false },
+      count: { type: "integer", minimum: 1, maximum: 4, required: false },
+    });
+    expect(tables["/v1/x/a"]!.fields).toEqual({ clip: { type: "string", required: true } });
+  });
+  it("lists the fields of a closed schema, and none for a query", () => {
+    expect(tables["/v1/x/b"]!.knownFields).toEqual(["size", "count", "hd", "clip", "prompt"]);
+    expect(tables["/v1/search"]).toMatchObject({ knownFields: null, bodyIn: "query", method: "get" });
+  });
+  it("keeps the duration limits of priced media and the facts with their values", () => {
+    expect(tables["/v1/x/a"]).toMatchObject({ media: { clip: { list: false, maxDurationSeconds: 30 } }, facts: { tier: ["gold"] }, model: "X-A" });
+  });
+  it("keeps the not-shown sentence with no pricing", () => {
+    expect(tables["/v1/x/hidden"]).toMatchObject({ pricing: null, notShown: "The price of X-C is not shown.", fields: {} });
+  });
+});
+
+describe("description mistakes stop the generator", () => {
+  const cases: Array<[string, unknown, string]> = [
+    ["a field the request does not define", { charged: "on-success", components: [{ label: "item", rate: 1, per: { field: "num" } }] }, 'POST /v1/x/a: x-pricing reads num, which the request does not define'],
+    ["a missing rate", byLookup({ S: { true: 2, false: 1 }, L: { true: 4 } }), 'POST /v1/x/a: x-pricing "item" has no rate for size=L, hd=false'],
+    ["a rate for a value the field does not allow", byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 }, XL: { true: 5, false: 5 } }), 'x-pricing "item" has rates for size = XL, which size does not allow (S, L)'],
+    ["a lookup by a field with no enum", { charged: "on-success", components: [{ label: "item", rateBy: { fields: ["prompt"], table: { a: 1 } } }] }, "x-pricing looks a rate up by prompt, which has neither an enum nor type boolean"],
+    ["a condition with a value outside the enum", { charged: "on-success", components: [{ label: "item", rate: 1, when: [{ field: "size", equals: "M" }] }] }, 'x-pricing "item" compares size with "M", which it cannot take'],
+    ["a condition with a value of the wrong type", { charged: "on-success", components: [{ label: "item", rate: 1, when: [{ field: "hd", equals: "true" }] }] }, 'x-pricing "item" compares hd with "true", which it cannot take'],
+  ];
+  for (const [name, pricing, message] of cases) {
+    it(name, () => {
+      expect(() => priceTables(documentOf({ "/v1/x/a": { post: post(pricing) } }))).toThrow(message);
+    });
+  }
+  it("two priced operations on one path", () => {
+    const pricing = { charged: "free", components: [] };
+    expect(() => priceTables(documentOf({ "/v1/x/a": { post: post(pricing), get: post(pricing) } }))).toThrow("/v1/x/a: more than one priced operation");
+  });
+  it("a partly shown price may lack rates", () => {
+    const tables = priceTables(documentOf({ "/v1/x/a": { post: post(byLookup({ S: { true: 2 } }), { "x-not-shown": { price: "Only S with hd is shown." } }) } }));
+    expect(tables["/v1/x/a"]!.notShown).toBe("Only S with hd is shown.");
+  });
+});
