@@ -1,0 +1,69 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { TARGET_DEFAULTS, type TargetConfig } from "../../conformance/config.ts";
+import { Contract } from "../../conformance/contract.ts";
+import type { CheckResult } from "../../conformance/results.ts";
+import { runConformance } from "../../conformance/run.ts";
+import { API_KEY, startFakeService, type Fault, type FakeService } from "./support/fake-service.ts";
+
+const contract = new Contract();
+
+/** The fake implements the image area's I-A route only; its jobs advance one state per poll. */
+const config: TargetConfig = {
+  ...TARGET_DEFAULTS,
+  areas: ["images"],
+  models: ["I-A"],
+  poll: { intervalMs: 0, maxPolls: 10, stablePolls: 2 },
+};
+
+let service: FakeService | undefined;
+afterEach(async () => {
+  await service?.stop();
+  service = undefined;
+});
+
+async function run(fault: Fault | undefined, proxy = false): Promise<CheckResult[]> {
+  service = await startFakeService(contract, fault);
+  const { results } = await runConformance({ target: service.baseUrl, apiKey: API_KEY, config, proxy, contract });
+  return results;
+}
+
+const failures = (results: CheckResult[]): string[] =>
+  results.filter((result) => result.outcome === "fail").map((result) => `[${result.group}] ${result.name}: ${result.detail}`);
+
+describe("the suite against a correct implementation of I-A", () => {
+  it("passes, including Prism's validation proxy, and skips what the target does not declare", async () => {
+    const results = await run(undefined, true);
+    expect(failures(results)).toEqual([]);
+    const lifecycle = results.filter((result) => result.group === "lifecycle" && result.outcome === "pass").map((result) => result.name);
+    expect(lifecycle).toContain("no return from a terminal state, terminal state stable");
+    expect(lifecycle).toContain("terminal job carries exactly its result fields");
+    expect(results.some((result) => result.group === "prism-proxy" && result.outcome === "pass")).toBe(true);
+    expect(results.some((result) => result.route === "POST /v1/videos/v-a" && result.outcome === "skip")).toBe(true);
+  });
+});
+
+/** Each fault, and what a failure naming it must say. */
+const FAULT_SIGNATURES: Record<Fault, RegExp> = {
+  "missing-required-field": /\[operations\] valid request .*must have required property 'model'/,
+  "wrong-enum-value": /\[lifecycle\] only the JobStatus values appear: status "done" is not one of/,
+  "accepts-invalid-body": /\[request-validation\] rejects a body breaking .*answered 200, not 400/,
+  "missing-rate-limit-header": /required header X-RateLimit-Remaining is missing/,
+  "accepts-unauthenticated": /\[auth\] 401 for no Authorization header: answered 200, not 401/,
+  "illegal-status-sequence": /\[lifecycle\] no return from a terminal state.*succeeded -> processing/,
+};
+
+describe("the suite against deliberately broken implementations", () => {
+  for (const [fault, signature] of Object.entries(FAULT_SIGNATURES) as Array<[Fault, RegExp]>) {
+    it(`fails and names the fault: ${fault}`, async () => {
+      const found = failures(await run(fault));
+      expect(found.length).toBeGreaterThan(0);
+      expect(found.some((line) => signature.test(line)), found.slice(0, 5).join("\n")).toBe(true);
+    });
+  }
+
+  it("reports Prism proxy violations beside its own (wrong enum value in a response)", async () => {
+    const results = await run("wrong-enum-value", true);
+    const proxy = results.filter((result) => result.group === "prism-proxy" && result.outcome === "fail");
+    expect(proxy.some((result) => /status.*allowed values/.test(result.detail ?? "")), JSON.stringify(proxy.slice(0, 3))).toBe(true);
+  });
+});
