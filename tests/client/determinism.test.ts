@@ -1,0 +1,15 @@
+import { readFileSync } from "node:fs";
+import { expect, it } from "vitest";
+import { generate as generateClient } from "../../generators/client.ts";
+import { generate as generateTypes } from "../../generators/types.ts";
+import { loadBundle } from "../../src/openapi/document.ts";
+
+it("generating twice gives byte-identical types and client, equal to the committed files", async () => {
+  const first = { ...(await generateTypes(loadBundle())), ...generateClient(loadBundle()) };
+  const second = { ...(await generateTypes(loadBundle())), ...generateClient(loadBundle()) };
+  expect(Object.keys(first).sort()).toEqual(["generated/client.ts", "generated/types.ts"]);
+  for (const [file, text] of Object.entries(first)) {
+    expect(second[file] === text, `${file} differs between two runs`).toBe(true);
+    expect(readFileSync(file, "utf8") === text, `${file} is stale: run npm run generate`).toBe(true);
+  }
+});
