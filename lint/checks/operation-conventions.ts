@@ -1,0 +1,40 @@
+import type { Check, Finding } from "../finding.ts";
+import { follow, isObject, type Json } from "../refs.ts";
+import { createRoutes, routes } from "../routes.ts";
+
+const JSON_MEDIA = "application/json";
+
+function hasExamples(media: unknown): boolean {
+  return isObject(media) && isObject(media.examples) && Object.keys(media.examples).length > 0;
+}
+
+/**
+ * Rule 8: a create operation's id is create<Area><label> (createImageIA, createModel3dDA); every
+ * JSON request body and every JSON success response has named examples.
+ */
+export const checkOperationConventions: Check = (doc) => {
+  const findings: Finding[] = [];
+  for (const { path, where, operation, label, area } of createRoutes(doc)) {
+    if (label === undefined || area === undefined) continue;
+    const expected = `create${area.name}${label.replace("-", "")}`;
+    if (operation.operationId !== expected) {
+      findings.push({ path: [...where, "operationId"], message: `POST ${path}: operationId must be ${expected} (create<Area><label> for x-model-label ${label}).` });
+    }
+  }
+  for (const { method, path, where, operation } of routes(doc)) {
+    const route = `${method.toUpperCase()} ${path}`;
+    const body = follow(doc, operation.requestBody, [...where, "requestBody"]);
+    const request = (body?.node.content as Json | undefined)?.[JSON_MEDIA];
+    if (body && request !== undefined && !hasExamples(request)) {
+      findings.push({ path: [...body.path, "content", JSON_MEDIA], message: `${route}: the request body has no examples: add named examples (examples: {<name>: {summary, value}}) covering its modes.` });
+    }
+    for (const [status, response] of Object.entries(operation.responses ?? {})) {
+      const target = follow(doc, response, [...where, "responses", status]);
+      const content = (target?.node.content as Json | undefined)?.[JSON_MEDIA];
+      if (target && status.startsWith("2") && content !== undefined && !hasExamples(content)) {
+        findings.push({ path: [...target.path, "content", JSON_MEDIA], message: `${route}: the ${status} response has no examples: add named examples (examples: {<name>: {summary, value}}).` });
+      }
+    }
+  }
+  return findings;
+};

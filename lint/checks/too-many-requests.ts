@@ -1,0 +1,47 @@
+import { CREATE_ERROR_RESPONSES } from "../conventions.ts";
+import type { Check, Finding } from "../finding.ts";
+import { follow, isObject, refOf, type Json } from "../refs.ts";
+import { registryOf } from "../registry.ts";
+import { routes } from "../routes.ts";
+
+const TOO_MANY_REQUESTS = "429";
+const RETRY_AFTER = "Retry-After";
+
+/**
+ * Rule 3: every 429 is the one shared response; it declares Retry-After, and its body is a union
+ * of the 429 variants with a named example for each variant, so clients see every case.
+ */
+export const checkTooManyRequests: Check = (doc) => {
+  const findings: Finding[] = [];
+  const shared = `#/components/responses/${CREATE_ERROR_RESPONSES[TOO_MANY_REQUESTS]}`;
+  for (const { method, path, where, operation } of routes(doc)) {
+    const response = operation.responses?.[TOO_MANY_REQUESTS];
+    if (response !== undefined && refOf(response) !== shared) {
+      findings.push({ path: [...where, "responses", TOO_MANY_REQUESTS], message: `${method.toUpperCase()} ${path}: the 429 must be $ref: '${shared}', the shared response with the four 429 variants.` });
+    }
+  }
+  const target = follow(doc, { $ref: shared }, []);
+  if (target === undefined) return findings;
+  const { node, path } = target;
+  if (!isObject(node.headers) || node.headers[RETRY_AFTER] === undefined) {
+    findings.push({ path, message: `The shared 429 must declare the ${RETRY_AFTER} header (seconds to wait): add headers.${RETRY_AFTER}.` });
+  }
+  for (const [mediaType, media] of Object.entries((node.content ?? {}) as Record<string, Json>)) {
+    const schema = follow(doc, media.schema, [...path, "content", mediaType, "schema"]);
+    const variants = [schema?.node.anyOf, schema?.node.oneOf].find(Array.isArray);
+    if (schema === undefined || variants === undefined) {
+      findings.push({ path: [...path, "content", mediaType, "schema"], message: "The shared 429 body must be a union (anyOf or oneOf) of the 429 variants, one branch per condition." });
+      continue;
+    }
+    const registry = registryOf(doc);
+    if (registry instanceof Error) continue;
+    const examples = Object.values((media.examples ?? {}) as Record<string, unknown>).map((example) => follow(doc, example, [])?.node.value);
+    variants.forEach((variant, index) => {
+      const validate = registry.compile(variant as Json);
+      if (!examples.some((value) => validate(value))) {
+        findings.push({ path: [...schema.path, variants === schema.node.anyOf ? "anyOf" : "oneOf", index], message: `The 429 variant ${refOf(variant) ?? `#${index}`} has no example: add a named example of it to the shared 429's examples.` });
+      }
+    });
+  }
+  return findings;
+};

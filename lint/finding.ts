@@ -1,0 +1,19 @@
+import type { OpenApiDocument } from "../src/openapi/document.ts";
+import type { SlugMap } from "../src/openapi/slug-map.ts";
+
+/** A JSON path into the linted document, as Spectral reports it. */
+export type JsonPath = Array<string | number>;
+
+/** One broken house rule: where, and a message that says how to fix it. */
+export interface Finding {
+  path: JsonPath;
+  message: string;
+}
+
+export interface CheckOptions {
+  /** Placeholder slug to real slug, as the bundle applied it (MEDIA_SLUG_MAP). */
+  slugMap: SlugMap;
+}
+
+/** A house rule: reads the whole (bundled, unresolved) document and returns what breaks it. */
+export type Check = (doc: OpenApiDocument, options: CheckOptions) => Finding[];
