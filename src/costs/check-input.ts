@@ -3,7 +3,8 @@
  * body the service would reject gets an error naming the field and the rule instead of a price.
  * Cross-field rules of the request schema are the validator's business, not the quote's.
  */
-import type { FieldRule, RoutePricing, Scalar } from "./pricing.ts";
+import { clean } from "./numbers.ts";
+import type { FieldRule, MediaRule, RoutePricing, Scalar } from "./pricing.ts";
 import { holds, type Inputs } from "./conditions.ts";
 import { QuoteError } from "./quote-error.ts";
 
@@ -65,12 +66,11 @@ export function checkBody(path: string, route: RoutePricing, body: unknown): ass
 const isDuration = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
 
 /** The durations of media field `field`, one per item; throws when they do not match the body. */
-function durationsOf(route: RoutePricing, body: Body, field: string, given: unknown): number[] {
+function durationsOf(rule: MediaRule, body: Body, field: string, given: unknown): number[] {
   const where = `media.${field}`;
   const item = body[field];
   if (item === undefined) throw new QuoteError(where, `is given but body.${field} is absent`);
-  const rule = route.media[field];
-  if (rule?.list) {
+  if (rule.list) {
     const count = Array.isArray(item) ? item.length : 0;
     if (!Array.isArray(given) || given.length !== count || !given.every(isDuration)) {
       throw new QuoteError(where, `must list ${count} duration(s) in seconds, one per item of body.${field}`);
@@ -87,10 +87,10 @@ export function checkMediaObject(media: unknown): asserts media is MediaInputs |
   }
 }
 
-/** Checks the media durations and facts; returns the durations by field. */
-export function checkMedia(path: string, inputs: Inputs): Map<string, number[]> {
+/** Checks the media durations and facts; returns the seconds of each media field, summed over items. */
+export function checkMedia(path: string, inputs: Inputs): Map<string, number> {
   const { route, body, media } = inputs;
-  const durations = new Map<string, number[]>();
+  const durations = new Map<string, number>();
   for (const [key, given] of Object.entries(media)) {
     if (given === undefined) continue;
     const facts = route.facts[key];
@@ -103,17 +103,17 @@ export function checkMedia(path: string, inputs: Inputs): Map<string, number[]> 
       const expected = [...Object.keys(route.media), ...Object.keys(route.facts)];
       throw new QuoteError(`media.${key}`, expected.length ? `is not a priced media field or fact of ${path} (expected ${expected.join(", ")})` : `${path} takes no media durations or facts`);
     }
-    const seconds = durationsOf(route, body, key, given);
+    const seconds = durationsOf(rule, body, key, given);
     const max = Math.min(
       rule.maxDurationSeconds ?? Infinity,
       ...(rule.conditionalLimits ?? []).filter((limit) => holds(inputs, limit.when) === true).map((limit) => limit.limits.maxDurationSeconds ?? Infinity),
     );
     for (const value of seconds) checkRange(`media.${key}`, value, rule.minDurationSeconds, Number.isFinite(max) ? max : undefined, " seconds");
-    const total = seconds.reduce((sum, value) => sum + value, 0);
+    const total = clean(seconds.reduce((sum, value) => sum + value, 0));
     if (rule.maxCombinedDurationSeconds !== undefined && total > rule.maxCombinedDurationSeconds) {
       throw new QuoteError(`media.${key}`, `must be at most ${rule.maxCombinedDurationSeconds} seconds combined`);
     }
-    durations.set(key, seconds);
+    durations.set(key, total);
   }
   return durations;
 }

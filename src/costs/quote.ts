@@ -14,6 +14,7 @@
  */
 import { checkBody, checkMedia, checkMediaObject, type Body, type MediaInputs } from "./check-input.ts";
 import { describeMissing, fieldValue, holds, missingField, UNKNOWN, type Inputs, type Known } from "./conditions.ts";
+import { clean } from "./numbers.ts";
 import type { PriceTables, PricingComponent, RateTable } from "./pricing.ts";
 import { QuoteError } from "./quote-error.ts";
 
@@ -40,8 +41,6 @@ export interface Quote {
   readonly notes?: string;
 }
 
-/** Durations summed over items are sums of decimals; keep binary floating-point noise out of prices. */
-const clean = (value: number): number => Math.round(value * 1e6) / 1e6;
 
 /** The rate of a component: a number, UNKNOWN (a lookup field is missing), or undefined (no entry). */
 function rateOf(inputs: Inputs, component: PricingComponent, missing: string[]): Known<number | undefined> {
@@ -60,7 +59,7 @@ function rateOf(inputs: Inputs, component: PricingComponent, missing: string[]):
 }
 
 /** Units of a component, UNKNOWN when an input is missing, or 0 when nothing is billed. */
-function quantityOf(inputs: Inputs, component: PricingComponent, durations: Map<string, number[]>, missing: string[]): Known<number> {
+function quantityOf(inputs: Inputs, component: PricingComponent, durations: Map<string, number>, missing: string[]): Known<number> {
   const per = component.per;
   if (per === undefined) return 1;
   if ("field" in per) {
@@ -75,11 +74,11 @@ function quantityOf(inputs: Inputs, component: PricingComponent, durations: Map<
   // A media input the body does not carry is not billed, so neither is its minimum.
   if (inputs.body[per.mediaSeconds] === undefined) return 0;
   const seconds = durations.get(per.mediaSeconds);
-  if (!seconds) {
+  if (seconds === undefined) {
     missing.push(`media.${per.mediaSeconds} (the duration in seconds of body.${per.mediaSeconds})`);
     return UNKNOWN;
   }
-  let billed = clean(seconds.reduce((sum, value) => sum + value, 0));
+  let billed = seconds;
   if (per.rounding === "up") billed = Math.ceil(billed);
   if (per.minimum !== undefined) billed = Math.max(billed, per.minimum);
   if (per.maximum !== undefined) billed = Math.min(billed, per.maximum);

@@ -132,6 +132,9 @@ describe("media seconds", () => {
   it("sums the durations of an array field, free of floating-point noise", () => {
     expect(quote("/seconds", { ...base, refs: ["a", "b"] }, { refs: [2.3, 4.1] }).breakdown[1]).toEqual({ label: "references", rate: 1, quantity: 6.4, credits: 6.4 });
   });
+  it("accepts a combined duration of exactly the limit despite float noise", () => {
+    expect(quote("/seconds", { ...base, refs: ["a", "b", "c"] }, { refs: [2.2, 5.9, 6.9] }).breakdown[1]).toMatchObject({ quantity: 15 });
+  });
   it("does not bill a media field the body does not carry, not even its minimum", () => {
     expect(quote("/seconds", base).breakdown.map((line) => line.label)).toEqual(["output"]);
   });
@@ -182,6 +185,7 @@ describe("invalid requests are errors naming the field and the rule", () => {
     ["duration above the media limit", "/seconds", { fast: true, clip: "u" }, { clip: 121 }, "quote: media.clip: must be at most 120 seconds"],
     ["duration below the media limit", "/seconds", { fast: true, source: "u" }, { source: 1 }, "quote: media.source: must be 1.6 to 60 seconds"],
     ["durations not one per item", "/seconds", { fast: true, refs: ["a", "b"] }, { refs: [3] }, "quote: media.refs: must list 2 duration(s) in seconds, one per item of body.refs"],
+    ["combined duration above the limit, summed without float noise", "/seconds", { fast: true, refs: ["a", "b"] }, { refs: [10.1, 5] }, "quote: media.refs: must be at most 15 seconds combined"],
     ["combined duration above the limit", "/seconds", { fast: true, refs: ["a", "b"] }, { refs: [10, 6] }, "quote: media.refs: must be at most 15 seconds combined"],
     ["conditional duration limit", "/partly", { mode: "fast", video: "u" }, { video: 11, result: "1080p" }, "quote: media.video: must be at most 10 seconds"],
     ["unknown media key", "/seconds", { fast: true }, { film: 3 }, "quote: media.film: is not a priced media field or fact of /seconds (expected clip, source, refs)"],
