@@ -52,12 +52,12 @@ export interface PollingFact {
   };
 }
 
-/** Every poll operation (one with `x-polling`), in document order. */
+/** Every poll operation (a GET of one job, `/v1/<area>/{id}`) with its `x-polling`, in document order. */
 export function pollingFacts(doc: OpenApiDocument): PollingFact[] {
   const found = operations(doc)
-    .filter(({ operation }) => operation["x-polling"] !== undefined)
-    .map(({ path, operation }) => ({ path, summary: operation.summary ?? "", polling: operation["x-polling"] as PollingFact["polling"] }));
-  if (found.length === 0) throw new Error("the description has no operation with x-polling");
+    .filter(({ path, method }) => method === "get" && /\{[^}]+\}$/.test(path))
+    .map(({ path, operation }) => ({ path, summary: operation.summary ?? "", polling: (operation["x-polling"] ?? {}) as PollingFact["polling"] }));
+  if (!found.some((fact) => Object.keys(fact.polling).length > 0)) throw new Error("no poll operation of the description has x-polling");
   return found;
 }
 

@@ -63,7 +63,7 @@ const RENDERERS: Record<string, Render> = {
     return markdownTable(["Field", "Type", "Required", "Meaning"], rows);
   },
   "error-responses": (doc) =>
-    markdownTable(["HTTP status", "Meaning"], errorResponses(doc).map(({ status, response }) => [status, firstParagraph(response.description)])),
+    markdownTable(["HTTP status", "Meaning"], errorResponses(doc).map(({ status, response }) => [status, firstParagraph(response.description).replace(/:$/, ".")])),
   "moderation-reasons": (doc) => {
     const schema = restrictionReasonSchema(doc);
     const rows = enumFacts(schema).map((fact) => [`\`${fact.value}\``, fact.description]);

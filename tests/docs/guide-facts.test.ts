@@ -1,0 +1,119 @@
+/**
+ * The guides' facts that come from the description match the bundle: job states and terminal
+ * states, cadences, moderation reasons, the 429 variants and the not-shown list are read here
+ * straight from generated/openapi.json (not through the docs code) and looked up in the built
+ * guides. Hand-written prose may only name identifiers the description holds.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { fillPlaceholders } from "../../docs-src/guide-placeholders.ts";
+import { guideMarkdown, PROJECT_ROOT } from "../../docs-src/site.ts";
+import { SITE_PAGES } from "../../docs-src/site-pages.ts";
+import { deref, HTTP_METHODS, loadBundle, operations, type JsonSchema, type ResponseObject } from "../../src/openapi/document.ts";
+
+const doc = loadBundle();
+const schemas = doc.components.schemas ?? {};
+const guide = (name: string): string => guideMarkdown(`docs/guides/${name}.md`, doc);
+const guideSources = SITE_PAGES.flatMap((page) => (page.kind === "markdown" && page.source.startsWith("docs/guides/") ? [page.source] : []));
+
+/** Table rows of a Markdown text, as arrays of trimmed cells. */
+function rows(markdown: string): string[][] {
+  return markdown
+    .split("\n")
+    .filter((line) => line.startsWith("| ") && !line.startsWith("| ---"))
+    .map((line) => line.slice(2, -2).split(" | ").map((cell) => cell.trim()));
+}
+
+describe("guides", () => {
+  it("have every placeholder filled", () => {
+    for (const source of guideSources) expect(guideMarkdown(source, doc), source).not.toMatch(/\{\{|\}\}/);
+  });
+
+  it("fail the build on an unknown placeholder or on facts missing from the description", () => {
+    expect(() => fillPlaceholders("{{no-such-fact}}", doc, "test.md")).toThrow(/unknown placeholder/);
+    const withoutTerminal = structuredClone(doc);
+    delete (withoutTerminal.components.schemas?.JobStatus as JsonSchema)["x-terminal-values"];
+    expect(() => fillPlaceholders("{{job-states}}", withoutTerminal, "test.md")).toThrow(/JobStatus/);
+    expect(() => fillPlaceholders("{{sample curl noSuchOperation}}", doc, "test.md")).toThrow(/noSuchOperation/);
+  });
+
+  it("state every job state with its terminal flag", () => {
+    const jobStatus = schemas.JobStatus as JsonSchema;
+    const terminal = jobStatus["x-terminal-values"] as string[];
+    const table = rows(guide("jobs-and-polling"));
+    for (const state of jobStatus.enum as string[]) {
+      expect(table).toContainEqual(expect.arrayContaining([`\`${state}\``, terminal.includes(state) ? "yes" : "no"]));
+    }
+    expect(terminal.length).toBeGreaterThan(0);
+    expect(guide("getting-started")).toContain(terminal.map((state) => `\`${state}\``).join(", "));
+  });
+
+  it("give every poll route with the cadence and retention of its x-polling", () => {
+    const table = rows(guide("jobs-and-polling"));
+    const polled = operations(doc).filter(({ operation }) => operation["x-polling"] !== undefined);
+    expect(polled.length).toBeGreaterThan(0);
+    for (const { path, operation } of polled) {
+      const polling = operation["x-polling"] as { cadence?: string; resultRetentionHours?: number };
+      const row = table.find((cells) => cells[0] === `\`GET ${path}\``);
+      expect(row, path).toBeDefined();
+      if (polling.cadence) expect(row?.[1]).toBe(polling.cadence);
+      if (polling.resultRetentionHours !== undefined) expect(row?.[4]).toBe(`${polling.resultRetentionHours} hours`);
+    }
+  });
+
+  it("list every moderation reason with its description", () => {
+    const reason = schemas.RestrictionReason as JsonSchema;
+    const descriptions = reason["x-enumDescriptions"] as Record<string, string>;
+    const table = rows(guide("errors"));
+    for (const value of reason.enum as string[]) expect(table).toContainEqual([`\`${value}\``, descriptions[value]]);
+  });
+
+  it("explain the four 429 variants with an example of each", () => {
+    const tooMany = deref(doc, operations(doc)[0]?.operation.responses["429"] as ResponseObject);
+    const variants = (schemas.TooManyRequestsBody as JsonSchema).anyOf as unknown[];
+    const examples = Object.values(tooMany.content?.["application/json"]?.examples ?? {}).map((raw) => deref(doc, raw));
+    expect(variants).toHaveLength(4);
+    expect(examples).toHaveLength(variants.length);
+    const errors = guide("errors");
+    expect(errors).toContain(tooMany.description.trim());
+    for (const example of examples) expect(errors).toContain(`**${example.summary}**\n\n\`\`\`json\n${JSON.stringify(example.value, null, 2)}`);
+  });
+
+  it("list every x-not-shown marker of the description, grouped by where it sits", () => {
+    const markers: Array<{ path: string[]; key: string; sentence: string }> = [];
+    const walk = (node: unknown, path: string[]): void => {
+      if (typeof node !== "object" || node === null) return;
+      for (const [key, value] of Object.entries(node)) {
+        if (key === "x-not-shown") for (const [what, sentence] of Object.entries(value as object)) markers.push({ path, key: what, sentence: String(sentence) });
+        else walk(value, [...path, key]);
+      }
+    };
+    walk(doc, []);
+    expect(markers.length).toBeGreaterThan(0);
+
+    const page = guide("not-shown");
+    expect(page).toContain(`**${markers.length}** \`x-not-shown\` markers`);
+    const table = rows(page);
+    expect(table).toHaveLength(markers.length + page.split("\n### ").length - 1); // one header row per section
+    for (const marker of markers) expect(table).toContainEqual(expect.arrayContaining([`\`${marker.key}\``, marker.sentence.replace(/\|/g, "\\|")]));
+
+    // Markers on operations sit under that operation's heading.
+    const sections = new Map(page.split("\n### ").slice(1).map((section) => [section.split("\n")[0] ?? "", section]));
+    for (const marker of markers) {
+      const [area, path, method] = marker.path;
+      if (area !== "paths" || !method || !(HTTP_METHODS as readonly string[]).includes(method)) continue;
+      expect(sections.get(`${method.toUpperCase()} ${path}`), `${method} ${path}`).toContain(marker.sentence);
+    }
+  });
+
+  it("name in their hand-written prose only identifiers the description holds", () => {
+    const description = JSON.stringify(doc);
+    const named = guideSources.flatMap((source) => {
+      const prose = readFileSync(join(PROJECT_ROOT, source), "utf8").replace(/\{\{[^}]*\}\}/g, "");
+      return [...prose.matchAll(/`([^`]+)`/g)].map((match) => ({ source, identifier: match[1] ?? "" }));
+    });
+    expect(named.length).toBeGreaterThan(0);
+    for (const { source, identifier } of named) expect(description, `${source} names \`${identifier}\``).toContain(identifier);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The built site without a browser: every operation gets curl and typed-client samples made from
+ * its own examples, the description itself is left untouched, Redoc's bundle refers to no CDN,
+ * every local link resolves, and the server answers only inside the site folder.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SAMPLE_LABELS, withCodeSamples, type CodeSample } from "../../docs-src/code-samples.ts";
+import { offlineRedocBundle } from "../../docs-src/redoc-bundle.ts";
+import { REFERENCE_SPEC_FILE } from "../../docs-src/site-pages.ts";
+import { deref, loadBundle, operations } from "../../src/openapi/document.ts";
+import { buildAndServe, type BuiltSite } from "./built-site.ts";
+
+const doc = loadBundle();
+let site: BuiltSite;
+
+beforeAll(async () => {
+  site = await buildAndServe(doc);
+});
+
+afterAll(async () => {
+  await site?.remove();
+});
+
+/** The JSON body of a curl sample (`-d '...'`), with the shell quoting undone. */
+function curlBody(source: string): unknown {
+  const match = /-d '([\s\S]*)'$/.exec(source);
+  return match ? JSON.parse((match[1] ?? "").replace(/'\\''/g, "'")) : undefined;
+}
+
+describe("code samples", () => {
+  const documented = withCodeSamples(doc);
+
+  it("are generated for every operation, from its own path and first request example", () => {
+    for (const { path, method, operation } of operations(documented)) {
+      const samples = operation["x-codeSamples"] as CodeSample[];
+      expect(samples.map((sample) => sample.label), operation.operationId).toEqual([SAMPLE_LABELS.curl, SAMPLE_LABELS.client]);
+      const [curl, client] = samples as [CodeSample, CodeSample];
+      const concretePath = path.replace("{id}", "");
+      expect(curl.source).toContain(`"$BASE_URL${concretePath}`);
+      expect(curl.source).toContain(method === "get" ? "curl \"" : `curl -X ${method.toUpperCase()} `);
+      expect(curl.source).toContain(`-H "Authorization: Bearer $API_KEY"`);
+      const examples = operation.requestBody?.content["application/json"]?.examples;
+      const firstExample = examples ? deref(doc, Object.values(examples)[0] ?? {}).value : undefined;
+      expect(curlBody(curl.source), operation.operationId).toEqual(firstExample);
+      expect(client.source).toContain("createClient(");
+      if (operation["x-model-label"]) expect(client.source).toContain(JSON.stringify(path.split("/").at(-1)));
+    }
+  });
+
+  it("are added to a docs-only copy, never to the description", () => {
+    for (const { operation } of operations(doc)) expect(operation["x-codeSamples"]).toBeUndefined();
+    const served = JSON.parse(readFileSync(join(site.dir, REFERENCE_SPEC_FILE), "utf8"));
+    expect(served).toEqual(documented);
+  });
+});
+
+describe("the built site", () => {
+  it("ships a Redoc bundle that refers to no CDN", () => {
+    const bundle = readFileSync(join(site.dir, "redoc.standalone.js"), "utf8");
+    // Compared as booleans and matches: a failure must not print a megabyte of minified code.
+    expect(bundle === offlineRedocBundle()).toBe(true);
+    expect(bundle.match(/https?:\/\/cdn\.[^"'`\s]*/g)).toBeNull();
+    expect(bundle.match(/\/\/# sourceMappingURL=\S*\s*$/)).toBeNull();
+  });
+
+  it("links only to files of the site (or to anchors)", () => {
+    const pages = readdirSync(site.dir).filter((file) => file.endsWith(".html"));
+    expect(pages.length).toBeGreaterThan(5);
+    for (const page of pages) {
+      const html = readFileSync(join(site.dir, page), "utf8");
+      for (const [, target] of html.matchAll(/(?:href|src|spec-url)="([^"#]+)(?:#[^"]*)?"/g)) {
+        if (target?.startsWith("data:")) continue;
+        expect(target, `${page} links to ${target}`).not.toMatch(/^[a-z]+:\/\//i);
+        expect(existsSync(join(site.dir, target ?? "")), `${page} links to ${target}`).toBe(true);
+      }
+    }
+  });
+
+  it("is served from 127.0.0.1, and nothing outside the site folder is", async () => {
+    expect(new URL(site.server.url).hostname).toBe("127.0.0.1");
+    const index = await fetch(`${site.server.url}index.html`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get("content-type")).toContain("text/html");
+    expect((await fetch(site.server.url)).status).toBe(200);
+    for (const escape of ["..%2Fpackage.json", "%2e%2e/%2e%2e/etc/passwd", "no-such-page.html"]) {
+      expect((await fetch(`${site.server.url}${escape}`)).status, escape).toBe(404);
+    }
+  });
+});
