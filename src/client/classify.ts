@@ -32,26 +32,27 @@ export function errorFromResponse(status: number, headers: Headers, body: unknow
   const code = asString(error?.code) ?? "";
   const text = asString(error?.message) ?? asString(top?.error) ?? (typeof body === "string" ? body : "");
   const message = `HTTP ${status}${code ? ` ${code}` : ""}${text ? `: ${text}` : ""}`;
+  const facts = { status, headers, body };
 
   switch (status) {
     case 400: {
       const reason = asString(top?.restriction_reason);
-      if (reason !== undefined) return new ModerationBlockError(message, status, headers, body, reason);
-      return new InvalidRequestError(message, status, headers, body, type, code);
+      if (reason !== undefined) return new ModerationBlockError(message, facts, reason);
+      return new InvalidRequestError(message, facts, type, code);
     }
     case 401:
-      return new AuthenticationError(message, status, headers, body);
+      return new AuthenticationError(message, facts);
     case 403:
-      return new PermissionError(message, status, headers, body);
+      return new PermissionError(message, facts);
     case 410:
-      return new ModelRetiredError(message, status, headers, body);
+      return new ModelRetiredError(message, facts);
     case 429: {
-      if (code === "rate_limited") return new RateLimitedError(message, status, headers, body, retryAfterSeconds(headers));
+      if (code === "rate_limited") return new RateLimitedError(message, facts, retryAfterSeconds(headers));
       const cooldown = cooldownSeconds(top);
-      if (cooldown !== undefined) return new CooldownError(message, status, headers, body, cooldown);
-      return new TooManyRequestsError(message, status, headers, body);
+      if (cooldown !== undefined) return new CooldownError(message, facts, cooldown);
+      return new TooManyRequestsError(message, facts);
     }
     default:
-      return new UnexpectedStatusError(message, status, headers, body);
+      return new UnexpectedStatusError(message, facts);
   }
 }

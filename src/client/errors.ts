@@ -7,16 +7,24 @@ export class MediaServiceError extends Error {
   override name = "MediaServiceError";
 }
 
+/** What every error response keeps: the status, the headers and the parsed body. */
+export interface ResponseFacts {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
 /** An HTTP error response. */
 export class ApiError extends MediaServiceError {
   override name = "ApiError";
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly headers: Headers,
-    readonly body: unknown,
-  ) {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: unknown;
+  constructor(message: string, { status, headers, body }: ResponseFacts) {
     super(message);
+    this.status = status;
+    this.headers = headers;
+    this.body = body;
   }
 }
 
@@ -33,29 +41,16 @@ export class PermissionError extends ApiError {
 /** 400 with the error body: malformed request or unavailable model. */
 export class InvalidRequestError extends ApiError {
   override name = "InvalidRequestError";
-  constructor(
-    message: string,
-    status: number,
-    headers: Headers,
-    body: unknown,
-    readonly type: string,
-    readonly code: string,
-  ) {
-    super(message, status, headers, body);
+  constructor(message: string, facts: ResponseFacts, readonly type: string, readonly code: string) {
+    super(message, facts);
   }
 }
 
 /** 400 with the moderation-block body: reword or change the input, branching on `restrictionReason`. */
 export class ModerationBlockError extends ApiError {
   override name = "ModerationBlockError";
-  constructor(
-    message: string,
-    status: number,
-    headers: Headers,
-    body: unknown,
-    readonly restrictionReason: string,
-  ) {
-    super(message, status, headers, body);
+  constructor(message: string, facts: ResponseFacts, readonly restrictionReason: string) {
+    super(message, facts);
   }
 }
 
@@ -67,28 +62,16 @@ export class ModelRetiredError extends ApiError {
 /** 429 `rate_limited`: the per-minute limit; the whole client waits `retryAfterSeconds`. */
 export class RateLimitedError extends ApiError {
   override name = "RateLimitedError";
-  constructor(
-    message: string,
-    status: number,
-    headers: Headers,
-    body: unknown,
-    readonly retryAfterSeconds: number | null,
-  ) {
-    super(message, status, headers, body);
+  constructor(message: string, facts: ResponseFacts, readonly retryAfterSeconds: number | null) {
+    super(message, facts);
   }
 }
 
 /** 429 with `retry_after_seconds`: the repeated-failure cooldown of the content-filtered model family. */
 export class CooldownError extends ApiError {
   override name = "CooldownError";
-  constructor(
-    message: string,
-    status: number,
-    headers: Headers,
-    body: unknown,
-    readonly retryAfterSeconds: number,
-  ) {
-    super(message, status, headers, body);
+  constructor(message: string, facts: ResponseFacts, readonly retryAfterSeconds: number) {
+    super(message, facts);
   }
 }
 

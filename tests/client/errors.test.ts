@@ -73,7 +73,7 @@ describe("typed errors", () => {
     expect(error).toBeInstanceOf(ModerationBlockError);
     expect(error).not.toBeInstanceOf(InvalidRequestError);
     expect((error as ModerationBlockError).restrictionReason).toBe("strict_model_nsfw");
-    expect(new CooldownError("m", 429, new Headers(), {}, 1)).not.toBeInstanceOf(RateLimitedError);
+    expect(new CooldownError("m", { status: 429, headers: new Headers(), body: {} }, 1)).not.toBeInstanceOf(RateLimitedError);
   });
 
   it("a fetch failure that echoes the key is reported without it", async () => {
