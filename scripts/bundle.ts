@@ -2,6 +2,8 @@
  * Bundles the modular description (openapi/openapi.yaml) with Redocly into
  * generated/openapi.yaml and generated/openapi.json. Redocly's own messages name the file and the
  * broken $ref; the outputs are written only when the whole bundle succeeded.
+ *
+ * Usage: tsx scripts/bundle.ts [root] [outDir]   (defaults: openapi/openapi.yaml, generated)
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -10,8 +12,8 @@ import { join } from "node:path";
 import { stringify } from "yaml";
 import { applySlugMap, readSlugMap } from "../src/openapi/slug-map.ts";
 
-const root = "openapi/openapi.yaml";
-const outDir = "generated";
+const root = process.argv[2] ?? "openapi/openapi.yaml";
+const outDir = process.argv[3] ?? "generated";
 const work = mkdtempSync(join(tmpdir(), "bundle-"));
 
 try {

@@ -1,0 +1,82 @@
+import { execFile } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const project = new URL("../../", import.meta.url).pathname;
+
+/** Runs the bundle script on a copy of the description; resolves with its exit code and output. */
+async function bundle(root: string, out: string, env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run("node_modules/.bin/tsx", ["scripts/bundle.ts", root, out], {
+      cwd: project,
+      env: { ...process.env, ...env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
+  }
+}
+
+describe("the bundle step", () => {
+  let work: string;
+  let root: string;
+  let out: string;
+  beforeEach(() => {
+    work = mkdtempSync(join(tmpdir(), "bundle-test-"));
+    cpSync(join(project, "openapi"), join(work, "openapi"), { recursive: true });
+    root = join(work, "openapi", "openapi.yaml");
+    out = join(work, "out");
+    mkdirSync(out);
+  });
+  afterEach(() => rmSync(work, { recursive: true, force: true }));
+
+  it("names the file and the broken $ref, and writes nothing", async () => {
+    const file = join(work, "openapi", "paths", "v1_images_i-a.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("ImageJobAccepted.yaml", "NoSuchResponse.yaml"));
+    const result = await bundle(root, out);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("v1_images_i-a.yaml");
+    expect(result.stderr).toContain("NoSuchResponse.yaml");
+    expect(result.stderr).toMatch(/Can't resolve \$ref/);
+    expect(existsSync(join(out, "openapi.json"))).toBe(false);
+  });
+
+  it("names the file and the line of invalid YAML", async () => {
+    writeFileSync(join(work, "openapi", "components", "schemas", "JobStatus.yaml"), "title: JobStatus\n  type: [oops\n");
+    const result = await bundle(root, out);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/JobStatus\.yaml:\d+:\d+/);
+    expect(existsSync(join(out, "openapi.yaml"))).toBe(false);
+  });
+
+  it("substitutes real slugs from MEDIA_SLUG_MAP in one place, leaving poll routes templated", async () => {
+    const map = join(work, "slugs.json");
+    writeFileSync(map, JSON.stringify({ "i-a": "real-image-model", "v-b": "real-video-model" }));
+    const result = await bundle(root, out, { MEDIA_SLUG_MAP: map });
+    expect(result.stderr).toBe("");
+    const paths = Object.keys(JSON.parse(readFileSync(join(out, "openapi.json"), "utf8")).paths);
+    expect(paths).toContain("/v1/images/real-image-model");
+    expect(paths).toContain("/v1/videos/real-video-model");
+    expect(paths).not.toContain("/v1/images/i-a");
+    expect(paths).toContain("/v1/images/{id}");
+    expect(readFileSync(join(out, "openapi.yaml"), "utf8")).toContain("/v1/images/real-image-model:");
+  });
+
+  it("rejects a slug map that names an unknown slug or an invalid slug, saying which", async () => {
+    const map = join(work, "slugs.json");
+    writeFileSync(map, JSON.stringify({ "i-z": "whatever" }));
+    const unknown = await bundle(root, out, { MEDIA_SLUG_MAP: map });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('"i-z" is not a slug of any path');
+    writeFileSync(map, JSON.stringify({ "i-a": "Not A Slug" }));
+    const invalid = await bundle(root, out, { MEDIA_SLUG_MAP: map });
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toContain('slug for "i-a" must be a string matching');
+    expect(existsSync(join(out, "openapi.json"))).toBe(false);
+  });
+});
