@@ -50,4 +50,11 @@ describe("the client against the Prism mock", () => {
       });
     }
   }
+
+  it("cost: the online quote posts the cost route's example; quote: the offline one needs no server", async () => {
+    const online = await client.cost(firstExample(routeTable.costPath) as never);
+    expect(online).toBeTypeOf("object");
+    // I-A at 2K is 19 credits per image in the seed.
+    expect(client.quote("/v1/images/i-a", { size: "2K", num_images: 2 }).credits).toBe(38);
+  });
 });
