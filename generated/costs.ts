@@ -92,7 +92,7 @@ export const priceTables = {
     "summary": "Convert an image to a 3D model with D-B (lighter, about 30K triangles; GLB, FBX, USDZ, STL)",
     "pricing": {
       "charged": "on-success",
-      "notes": "The create response's credits are held until the job finishes and charged on success only.\nThe types of rigging and animation are not shown, so their surcharges are conditioned on the\nfield being present.\n",
+      "notes": "The create response's credits are held until the job finishes and charged on success only.\nThe types of rigging and animation are not shown, so their surcharges are conditioned on the\nfield being present: omit a field to go without that option.\n",
       "components": [
         {
           "label": "3D model",
