@@ -1380,7 +1380,9 @@ export interface components {
          * @description What sets the queue-full and spend-limit 429s apart from the other two variants - not the rate limiter's code and no retry_after_seconds.
          */
         PlainTooManyRequests: {
+            /** @description The error; it carries no retry_after_seconds (that marks the cooldown variant). */
             error?: {
+                /** @description Any code but `rate_limited` (which marks the rate-limited variant); the actual codes are not shown. */
                 code?: unknown;
             } & {
                 [key: string]: unknown;
