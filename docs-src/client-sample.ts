@@ -1,38 +1,51 @@
 /**
- * The typed-client code sample of an operation (generated/client.ts, `createClient`): create
- * routes call their area's create method keyed by slug, every other route goes through the
- * client's typed request methods by path.
+ * The typed-client code sample of an operation (generated/client.ts). Which client method serves
+ * a route is read from the client's own route table, so the samples follow the client generator:
+ * create routes use their area's `createAndWait` (or `create` where the create response has no
+ * job id to poll), poll routes the area's `get`, the cost route `cost`, and every other route the
+ * typed openapi-fetch client `api`.
  */
+import { routeTable } from "../generated/client.ts";
 import { examplePath, type RequestExample } from "./request-example.ts";
+
+interface AreaRoutes {
+  pollPath: string;
+  routes: Record<string, { path: string; idField: string | null }>;
+}
+
+const areas: Record<string, AreaRoutes> = routeTable.areas;
 
 const SETUP = `import { createClient } from "./generated/client.ts";
 
 const client = createClient({ apiKey: process.env.API_KEY!, baseUrl: process.env.BASE_URL! });`;
 
-/** `motion-control` -> `motionControl`, the client's name for an area. */
-function areaKey(segment: string): string {
-  return segment.replace(/-([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+const literal = (value: unknown): string => JSON.stringify(value, null, 2);
+
+function call(request: RequestExample): string {
+  for (const [area, { pollPath, routes }] of Object.entries(areas)) {
+    for (const [slug, route] of Object.entries(routes)) {
+      if (route.path !== request.template || request.method !== "post") continue;
+      if (route.idField === null) {
+        return `// The create response shows no job id to poll.\nconst { created } = await client.${area}.create(${literal(slug)}, ${literal(request.body)});\nconsole.log(created);`;
+      }
+      return `// Creates the job once, then polls at the area's cadence until the status is terminal.\nconst { jobId, job } = await client.${area}.createAndWait(${literal(slug)}, ${literal(request.body)});\nconsole.log(jobId, job);`;
+    }
+    if (pollPath === request.template && request.method === "get") {
+      return `const job = await client.${area}.get(${literal(Object.values(request.pathParams)[0])});\nconsole.log(job.status);`;
+    }
+  }
+  if (request.template === routeTable.costPath && request.method === "post") {
+    return `const quote = await client.cost(${literal(request.body)});\nconsole.log(quote);`;
+  }
+  const params: string[] = [];
+  if (Object.keys(request.pathParams).length > 0) params.push(`path: ${literal(request.pathParams)}`);
+  if (Object.keys(request.query).length > 0) params.push(`query: ${literal(request.query)}`);
+  const init = params.length > 0 ? [`params: { ${params.join(", ")} }`] : [];
+  if (request.body !== undefined) init.push(`body: ${literal(request.body)}`);
+  const args = [literal(request.template), ...(init.length > 0 ? [`{ ${init.join(", ")} }`] : [])].join(", ");
+  return `// ${request.method.toUpperCase()} ${examplePath(request)}\nconst { data, error } = await client.api.${request.method.toUpperCase()}(${args});\nconsole.log(error ?? data);`;
 }
 
-function literal(value: unknown): string {
-  return JSON.stringify(value, null, 2);
-}
-
-export function clientSample(request: RequestExample, modelLabel: string | undefined): string {
-  const segments = request.template.split("/");
-  if (modelLabel !== undefined) {
-    const area = areaKey(segments[2] ?? "");
-    const slug = segments.at(-1) ?? "";
-    return `${SETUP}\n\nconst job = await client.${area}.create(${literal(slug)}, ${literal(request.body)});\nconsole.log(job);`;
-  }
-  const options: string[] = [];
-  if (Object.keys(request.pathParams).length > 0 || Object.keys(request.query).length > 0) {
-    const params: string[] = [];
-    if (Object.keys(request.pathParams).length > 0) params.push(`path: ${literal(request.pathParams)}`);
-    if (Object.keys(request.query).length > 0) params.push(`query: ${literal(request.query)}`);
-    options.push(`params: { ${params.join(", ")} }`);
-  }
-  if (request.body !== undefined) options.push(`body: ${literal(request.body)}`);
-  const args = [literal(request.template), ...(options.length > 0 ? [`{ ${options.join(", ")} }`] : [])].join(", ");
-  return `${SETUP}\n\n// ${request.method.toUpperCase()} ${examplePath(request)}\nconst { data, error } = await client.${request.method.toUpperCase()}(${args});\nconsole.log(error ?? data);`;
+export function clientSample(request: RequestExample): string {
+  return `${SETUP}\n\n${call(request)}`;
 }
