@@ -33,13 +33,15 @@ export const checkCreateResponses: Check = (doc) => {
     const accepted = area ? `${area.name}${JOB_ACCEPTED_SUFFIX}` : JOB_ACCEPTED_SUFFIX;
     const ok = refOf(responses["200"]);
     if (ok === undefined || !ok.startsWith(COMPONENT_RESPONSE) || !refName(ok).endsWith(accepted)) {
-      findings.push({ path: [...where, "responses", "200"], message: `POST ${path}: the 200 must be $ref: '${COMPONENT_RESPONSE}${accepted}', the area's shared job-accepted response.` });
+      findings.push({ path: [...where, "responses", "200"], message: `POST ${path}: set the 200 to $ref: '${COMPONENT_RESPONSE}${accepted}', the area's shared job-accepted response.` });
     }
     for (const [status, name] of Object.entries(CREATE_ERROR_RESPONSES)) {
       const expected = `${COMPONENT_RESPONSE}${name}`;
       if (refOf(responses[status]) !== expected) {
-        const what = responses[status] === undefined ? "is missing" : "is not the shared response";
-        findings.push({ path: [...where, "responses", status], message: `POST ${path}: response ${status} ${what}; every create operation answers ${status} with $ref: '${expected}'.` });
+        const missing = responses[status] === undefined;
+        const what = missing ? "is missing" : "is not the shared response";
+        // Spectral reports a path that does not exist at its nearest existing parent; say so directly.
+        findings.push({ path: [...where, "responses", ...(missing ? [] : [status])], message: `POST ${path}: response ${status} ${what}; every create operation answers ${status} through the shared response, so set it to $ref: '${expected}'.` });
       }
     }
   }

@@ -45,7 +45,7 @@ export const checkExtensions: Check = (doc) => {
     if (validate === undefined) {
       findings.push({ path, message: `Unknown extension ${name}: use only the documented ones (${EXTENSION_NAMES.join(", ")}); a new one is defined first in src/openapi/extensions.schema.json and docs/extensions.md.` });
     } else if (!validate(value)) {
-      findings.push({ path, message: `Malformed ${name}: ${explain(name, validate.errors ?? [])}. See its definition in src/openapi/extensions.schema.json.` });
+      findings.push({ path, message: `Malformed ${name}: ${explain(name, validate.errors ?? [])}. Fix it to match its definition in src/openapi/extensions.schema.json.` });
     }
   }
   return findings;

@@ -18,7 +18,7 @@ export const checkOperationConventions: Check = (doc) => {
     if (label === undefined || area === undefined) continue;
     const expected = `create${area.name}${label.replace("-", "")}`;
     if (operation.operationId !== expected) {
-      findings.push({ path: [...where, "operationId"], message: `POST ${path}: operationId must be ${expected} (create<Area><label> for x-model-label ${label}).` });
+      findings.push({ path: [...where, "operationId"], message: `POST ${path}: rename the operationId to ${expected} (create<Area><label> for x-model-label ${label}).` });
     }
   }
   for (const { method, path, where, operation } of routes(doc)) {

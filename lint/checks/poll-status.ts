@@ -25,7 +25,7 @@ export const checkPollStatus: Check = (doc) => {
   const findings: Finding[] = [];
   const jobStatus = jobStatusComponent(doc);
   if (jobStatus === undefined) {
-    return [{ path: ["components", "schemas"], message: `No job-status enum: the shared JobStatus schema must list its terminal statuses in ${TERMINAL}.` }];
+    return [{ path: ["components", "schemas"], message: `No job-status enum: add ${TERMINAL} with the terminal statuses to the shared JobStatus schema.` }];
   }
   for (const { path, where, operation } of pollRoutes(doc)) {
     const response = follow(doc, operation.responses?.["200"], [...where, "responses", "200"]);

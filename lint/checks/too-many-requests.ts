@@ -17,7 +17,7 @@ export const checkTooManyRequests: Check = (doc) => {
   for (const { method, path, where, operation } of routes(doc)) {
     const response = operation.responses?.[TOO_MANY_REQUESTS];
     if (response !== undefined && refOf(response) !== shared) {
-      findings.push({ path: [...where, "responses", TOO_MANY_REQUESTS], message: `${method.toUpperCase()} ${path}: the 429 must be $ref: '${shared}', the shared response with the four 429 variants.` });
+      findings.push({ path: [...where, "responses", TOO_MANY_REQUESTS], message: `${method.toUpperCase()} ${path}: set the 429 to $ref: '${shared}', the shared response with the four 429 variants.` });
     }
   }
   const target = follow(doc, { $ref: shared }, []);
@@ -30,7 +30,7 @@ export const checkTooManyRequests: Check = (doc) => {
     const schema = follow(doc, media.schema, [...path, "content", mediaType, "schema"]);
     const variants = [schema?.node.anyOf, schema?.node.oneOf].find(Array.isArray);
     if (schema === undefined || variants === undefined) {
-      findings.push({ path: [...path, "content", mediaType, "schema"], message: "The shared 429 body must be a union (anyOf or oneOf) of the 429 variants, one branch per condition." });
+      findings.push({ path: [...path, "content", mediaType, "schema"], message: "The shared 429 body is not a union: use anyOf (or oneOf) with one branch per 429 condition." });
       continue;
     }
     const registry = registryOf(doc);
