@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fillPlaceholders } from "../../docs-src/guide-placeholders.ts";
+import { generate as generatePricing } from "../../generators/costs.ts";
 import { guideMarkdown, PROJECT_ROOT } from "../../docs-src/site.ts";
 import { SITE_PAGES } from "../../docs-src/site-pages.ts";
 import { deref, HTTP_METHODS, loadBundle, operations, type JsonSchema, type ResponseObject } from "../../src/openapi/document.ts";
@@ -105,6 +106,21 @@ describe("guides", () => {
       if (area !== "paths" || !method || !(HTTP_METHODS as readonly string[]).includes(method)) continue;
       expect(sections.get(`${method.toUpperCase()} ${path}`), `${method} ${path}`).toContain(marker.sentence);
     }
+  });
+
+  it("say for every operation when it is charged, from its x-pricing", () => {
+    const table = rows(guide("billing"));
+    for (const { path, method, operation } of operations(doc)) {
+      const charged = (operation["x-pricing"] as { charged?: string } | undefined)?.charged ?? "price not shown";
+      const row = table.find((cells) => cells[0] === charged);
+      expect(row?.[1], `${method} ${path}`).toContain(`\`${method.toUpperCase()} ${path}\``);
+    }
+  });
+
+  it("show price tables that are the pricing generator's output for this bundle", () => {
+    const expected = generatePricing(doc)["docs/pricing.md"];
+    expect(expected).toBeDefined();
+    expect(readFileSync(join(PROJECT_ROOT, "docs", "pricing.md"), "utf8") === expected, "docs/pricing.md is stale: run npm run generate").toBe(true);
   });
 
   it("name in their hand-written prose only identifiers the description holds", () => {
