@@ -5,7 +5,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const BUNDLE_YAML = fileURLToPath(new URL("../generated/openapi.yaml", import.meta.url));
@@ -17,6 +20,12 @@ export interface PrismOptions {
   port?: number;
   /** The description to serve; generated/openapi.yaml when omitted. */
   document?: string;
+  /**
+   * Serve this parsed description instead, from a private copy. Prism reloads a document file
+   * whenever it changes, and other tools rebuild generated/ at any time, so a run that must not be
+   * interrupted (and must serve the very document its checks read) uses a snapshot.
+   */
+  snapshot?: object;
   /** Echo Prism's own log to this process's stderr. */
   verbose?: boolean;
 }
@@ -58,7 +67,13 @@ export function startProxy(options: PrismProxyOptions): Promise<RunningPrism> {
 
 async function startPrism(command: string[], options: PrismOptions, upstream?: string): Promise<RunningPrism> {
   const port = options.port ?? (await freePort());
-  const args = [PRISM_CLI, ...command, options.document ?? BUNDLE_YAML];
+  const snapshotDir = options.snapshot ? mkdtempSync(join(tmpdir(), "prism-snapshot-")) : undefined;
+  const document = snapshotDir ? join(snapshotDir, "openapi.json") : (options.document ?? BUNDLE_YAML);
+  if (snapshotDir) writeFileSync(document, JSON.stringify(options.snapshot));
+  const removeSnapshot = (): void => {
+    if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
+  };
+  const args = [PRISM_CLI, ...command, document];
   if (upstream) args.push(upstream);
   args.push("--host", HOST, "--port", String(port), "--no-multiprocess", "--no-cors");
   const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
@@ -67,9 +82,10 @@ async function startPrism(command: string[], options: PrismOptions, upstream?: s
     await listening(child, options.verbose ?? false);
   } catch (error) {
     await stopChild(child);
+    removeSnapshot();
     throw error;
   }
-  return { baseUrl, stop: () => stopChild(child) };
+  return { baseUrl, stop: () => stopChild(child).then(removeSnapshot) };
 }
 
 /** Resolves on Prism's "listening" line; rejects with its log if it exits first. */

@@ -29,11 +29,11 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
   const contract = options.contract ?? new Contract();
   const started: RunningPrism[] = [];
   try {
-    const mock = options.target ? undefined : await startMock();
+    const mock = options.target ? undefined : await startMock({ snapshot: contract.doc });
     if (mock) started.push(mock);
     const targetUrl = options.target ?? (mock as RunningPrism).baseUrl;
     const config = options.config ?? readTargetConfig(env, mock ? MOCK_CONFIG : TARGET_DEFAULTS);
-    const proxy = !mock && options.proxy !== false ? await startProxy({ upstream: targetUrl }) : undefined;
+    const proxy = !mock && options.proxy !== false ? await startProxy({ upstream: targetUrl, snapshot: contract.doc }) : undefined;
     if (proxy) started.push(proxy);
     const transport = { sendUrl: proxy?.baseUrl ?? targetUrl, targetUrl, apiKey: options.apiKey ?? "conformance-key" };
     const results = await runSuite(contract, config, transport, proxy !== undefined);

@@ -1,7 +1,4 @@
 import { Ajv } from "ajv";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MOCK_CONFIG } from "../../conformance/config.ts";
 import { Contract } from "../../conformance/contract.ts";
@@ -13,7 +10,7 @@ const contract = new Contract();
 let mock: RunningPrism;
 
 beforeAll(async () => {
-  mock = await startMock();
+  mock = await startMock({ snapshot: contract.doc });
 });
 afterAll(async () => {
   await mock?.stop();
@@ -68,10 +65,8 @@ describe("what the pinned Prism enforces", () => {
       expect(response.headers.get("sl-violations") ?? "").toContain(negative.constraint.keyword);
     }
     // Counter-proof: the same description without jsonSchemaDialect lets Prism accept the body.
-    const dir = mkdtempSync(join(tmpdir(), "draft07-"));
     const { jsonSchemaDialect: _dropped, ...withoutDialect } = contract.doc;
-    writeFileSync(join(dir, "openapi.json"), JSON.stringify(withoutDialect));
-    const draft07Mock = await startMock({ document: join(dir, "openapi.json") });
+    const draft07Mock = await startMock({ snapshot: withoutDialect });
     try {
       const { op, negative } = cases[0] as (typeof cases)[number];
       const response = await fetch(draft07Mock.baseUrl + op.path, {
@@ -82,7 +77,6 @@ describe("what the pinned Prism enforces", () => {
       expect(response.status).toBe(200);
     } finally {
       await draft07Mock.stop();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 
