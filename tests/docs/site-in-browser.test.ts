@@ -49,6 +49,8 @@ interface RenderedOperation {
   id: string;
   heading: string;
   tabs: string[];
+  /** Headings of the right-hand panel: "Request samples", "Response samples". */
+  panels: string[];
 }
 
 describe("docs site in chromium", () => {
@@ -60,6 +62,7 @@ describe("docs site in chromium", () => {
           id: section.getAttribute("data-section-id") ?? "",
           heading: section.querySelector("h2")?.textContent?.trim() ?? "",
           tabs: [...section.querySelectorAll('[role="tab"]')].map((tab) => tab.textContent ?? ""),
+          panels: [...section.querySelectorAll("h3")].map((heading) => heading.textContent?.trim() ?? ""),
         })),
       );
       const byId = new Map(rendered.map((operation) => [operation.id, operation]));
@@ -68,6 +71,10 @@ describe("docs site in chromium", () => {
         expect(shown, `${operation.operationId} is on the reference page`).toBeDefined();
         expect(shown?.heading).toBe(operation.summary);
         expect(shown?.tabs, `${operation.operationId} code samples`).toEqual(expect.arrayContaining([SAMPLE_LABELS.curl, SAMPLE_LABELS.client]));
+        // Redoc shows the request body example as the "Payload" tab beside the code samples.
+        if (operation.requestBody) expect(shown?.tabs, `${operation.operationId} request example`).toContain("Payload");
+        expect(shown?.panels, `${operation.operationId} panels`).toEqual(expect.arrayContaining(["Request samples", "Response samples"]));
+        for (const status of Object.keys(operation.responses)) expect(shown?.tabs, `${operation.operationId} response ${status}`).toContain(status);
       }
       expect(rendered).toHaveLength(operations(doc).length);
 
