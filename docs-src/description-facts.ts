@@ -42,7 +42,6 @@ export function errorBodySchema(doc: OpenApiDocument): JsonSchema {
 
 export interface PollingFact {
   path: string;
-  summary: string;
   polling: {
     cadence?: string;
     minIntervalSeconds?: number;
@@ -56,7 +55,7 @@ export interface PollingFact {
 export function pollingFacts(doc: OpenApiDocument): PollingFact[] {
   const found = operations(doc)
     .filter(({ path, method }) => method === "get" && /\{[^}]+\}$/.test(path))
-    .map(({ path, operation }) => ({ path, summary: operation.summary ?? "", polling: (operation["x-polling"] ?? {}) as PollingFact["polling"] }));
+    .map(({ path, operation }) => ({ path, polling: (operation["x-polling"] ?? {}) as PollingFact["polling"] }));
   if (!found.some((fact) => Object.keys(fact.polling).length > 0)) throw new Error("no poll operation of the description has x-polling");
   return found;
 }
