@@ -13,7 +13,7 @@ export interface Route {
 
 export interface CreateRoute extends Route {
   label: string | undefined;
-  /** The area of the label, else of the path's segment after /v1/. */
+  /** The area of the label; without a label, that of the path's segment after /v1/. */
   area: Area | undefined;
 }
 
@@ -34,7 +34,7 @@ export function createRoutes(doc: OpenApiDocument): CreateRoute[] {
     const label = route.operation["x-model-label"];
     const segments = route.path.split("/");
     const pathArea = segments.length === 4 && !isTemplated(segments[3]) ? areaOfSegment(segments[2] ?? "") : undefined;
-    if (typeof label === "string") return [{ ...route, label, area: areaOfLabel(label) ?? pathArea }];
+    if (typeof label === "string") return [{ ...route, label, area: areaOfLabel(label) }];
     return route.method === "post" && pathArea ? [{ ...route, label: undefined, area: pathArea }] : [];
   });
 }
