@@ -14,9 +14,8 @@ const CASES: Array<{ name: string; headers: Record<string, string>; needsKeyChec
 ];
 
 function secured(session: Session, op: ContractOperation): boolean {
-  // `security` is not in the shared Operation type; read it as the document's own field.
-  const security = (op.operation as { security?: unknown }).security ?? session.contract.doc.security;
-  return Array.isArray(security) && security.some((requirement) => Object.keys(requirement as object).length > 0);
+  const security = op.operation.security ?? session.contract.doc.security;
+  return Array.isArray(security) && security.some((requirement) => Object.keys(requirement).length > 0);
 }
 
 export async function checkAuth(session: Session): Promise<void> {

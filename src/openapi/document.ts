@@ -25,6 +25,7 @@ export interface Operation {
   parameters?: Array<{ name?: string; in?: string; required?: boolean; schema?: JsonSchema; $ref?: string }>;
   requestBody?: { required?: boolean; content: Record<string, MediaType> };
   responses: Record<string, ResponseObject>;
+  security?: Array<Record<string, string[]>>;
   [extension: `x-${string}`]: unknown;
 }
 
@@ -35,6 +36,7 @@ export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; [key: string]: unknown };
   servers?: Array<{ url: string; variables?: Record<string, { default: string }> }>;
+  security?: Array<Record<string, string[]>>;
   paths: Record<string, Partial<Record<HttpMethod, Operation>> & { [key: string]: unknown }>;
   components: {
     schemas?: Record<string, JsonSchema>;
