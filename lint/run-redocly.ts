@@ -16,9 +16,9 @@ interface RedoclyReport {
   problems: Array<{ ruleId: string; severity: "error" | "warn"; message: string; location: Array<{ pointer?: string }> }>;
 }
 
-/** Runs `redocly lint` with redocly.yaml on one file and returns its problems. */
-export function lintWithRedocly(file: string): RedoclyProblem[] {
-  const run = spawnSync(REDOCLY, ["lint", file, "--config", "redocly.yaml", "--format", "json", "--max-problems", "10000"], { cwd: ROOT, encoding: "utf8" });
+/** Runs `redocly lint` on one file with a configuration (redocly.yaml by default) and returns its problems. */
+export function lintWithRedocly(file: string, config = "redocly.yaml"): RedoclyProblem[] {
+  const run = spawnSync(REDOCLY, ["lint", file, "--config", config, "--format", "json", "--max-problems", "10000"], { cwd: ROOT, encoding: "utf8" });
   const start = run.stdout.indexOf("{");
   if (start < 0) throw new Error(`redocly lint ${file} printed no report (exit ${run.status}):\n${run.stderr}${run.stdout}`);
   const report = JSON.parse(run.stdout.slice(start)) as RedoclyReport;
