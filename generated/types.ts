@@ -1687,17 +1687,35 @@ export interface components {
     };
     parameters: {
         /**
-         * @description The opaque job id returned by the create call (for the legacy image response, its `job_id`).
+         * @description The opaque depth-map job id returned by the create call (starts with `dpt_`).
+         * @example dpt_abc123
+         */
+        DepthMapJobId: string;
+        /**
+         * @description The opaque image job id returned by the create call (starts with `img_`; for the legacy I-G response, its integer `job_id`).
          * @example img_abc123
          */
+        ImageJobId: string;
+        /**
+         * @description The opaque job id returned by the create call. Its prefix for this area is not shown.
+         * @example job-id-from-the-create-response
+         */
         JobId: string;
+        /**
+         * @description The opaque job id returned by the create call (starts with `mtn_`).
+         * @example mtn_abc123
+         */
+        MotionJobId: string;
         /** @description Only results of this category. The categories are not shown. */
         StockCategory: unknown;
         /** @description Only results at most this long. */
         StockMaxDuration: unknown;
         /** @description Only results at least this long. */
         StockMinDuration: unknown;
-        /** @description The search terms. */
+        /**
+         * @description The search terms.
+         * @example sunset over the sea
+         */
         StockQuery: unknown;
         /** @description The order of the results. The orders offered are not shown. */
         StockSort: unknown;
@@ -1737,8 +1755,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The opaque job id returned by the create call (for the legacy image response, its `job_id`).
-                 * @example img_abc123
+                 * @description The opaque job id returned by the create call. Its prefix for this area is not shown.
+                 * @example job-id-from-the-create-response
                  */
                 id: components["parameters"]["JobId"];
             };
@@ -1867,8 +1885,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The opaque job id returned by the create call (for the legacy image response, its `job_id`).
-                 * @example img_abc123
+                 * @description The opaque job id returned by the create call. Its prefix for this area is not shown.
+                 * @example job-id-from-the-create-response
                  */
                 id: components["parameters"]["JobId"];
             };
@@ -1975,10 +1993,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The opaque job id returned by the create call (for the legacy image response, its `job_id`).
-                 * @example img_abc123
+                 * @description The opaque depth-map job id returned by the create call (starts with `dpt_`).
+                 * @example dpt_abc123
                  */
-                id: components["parameters"]["JobId"];
+                id: components["parameters"]["DepthMapJobId"];
             };
             cookie?: never;
         };
@@ -2059,10 +2077,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The opaque job id returned by the create call (for the legacy image response, its `job_id`).
+                 * @description The opaque image job id returned by the create call (starts with `img_`; for the legacy I-G response, its integer `job_id`).
                  * @example img_abc123
                  */
-                id: components["parameters"]["JobId"];
+                id: components["parameters"]["ImageJobId"];
             };
             cookie?: never;
         };
@@ -2507,10 +2525,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The opaque job id returned by the create call (for the legacy image response, its `job_id`).
-                 * @example img_abc123
+                 * @description The opaque job id returned by the create call (starts with `mtn_`).
+                 * @example mtn_abc123
                  */
-                id: components["parameters"]["JobId"];
+                id: components["parameters"]["MotionJobId"];
             };
             cookie?: never;
         };
@@ -2609,10 +2627,10 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The opaque job id returned by the create call (for the legacy image response, its `job_id`).
-                 * @example img_abc123
+                 * @description The opaque job id returned by the create call (starts with `mtn_`).
+                 * @example mtn_abc123
                  */
-                id: components["parameters"]["JobId"];
+                id: components["parameters"]["MotionJobId"];
             };
             cookie?: never;
         };
@@ -2723,7 +2741,10 @@ export interface operations {
                 color?: unknown;
                 /** @description Only images of this orientation. The orientations offered are not shown. */
                 orientation?: unknown;
-                /** @description The search terms. */
+                /**
+                 * @description The search terms.
+                 * @example sunset over the sea
+                 */
                 query?: components["parameters"]["StockQuery"];
                 /** @description The order of the results. The orders offered are not shown. */
                 sort?: components["parameters"]["StockSort"];
@@ -2762,7 +2783,10 @@ export interface operations {
                 max_duration?: components["parameters"]["StockMaxDuration"];
                 /** @description Only results at least this long. */
                 min_duration?: components["parameters"]["StockMinDuration"];
-                /** @description The search terms. */
+                /**
+                 * @description The search terms.
+                 * @example sunset over the sea
+                 */
                 query?: components["parameters"]["StockQuery"];
                 /** @description The order of the results. The orders offered are not shown. */
                 sort?: components["parameters"]["StockSort"];
@@ -2799,7 +2823,10 @@ export interface operations {
                 max_duration?: components["parameters"]["StockMaxDuration"];
                 /** @description Only results at least this long. */
                 min_duration?: components["parameters"]["StockMinDuration"];
-                /** @description The search terms. */
+                /**
+                 * @description The search terms.
+                 * @example sunset over the sea
+                 */
                 query?: components["parameters"]["StockQuery"];
                 /** @description The order of the results. The orders offered are not shown. */
                 sort?: components["parameters"]["StockSort"];
@@ -2864,8 +2891,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The opaque job id returned by the create call (for the legacy image response, its `job_id`).
-                 * @example img_abc123
+                 * @description The opaque job id returned by the create call. Its prefix for this area is not shown.
+                 * @example job-id-from-the-create-response
                  */
                 id: components["parameters"]["JobId"];
             };
@@ -2929,8 +2956,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The opaque job id returned by the create call (for the legacy image response, its `job_id`).
-                 * @example img_abc123
+                 * @description The opaque job id returned by the create call. Its prefix for this area is not shown.
+                 * @example job-id-from-the-create-response
                  */
                 id: components["parameters"]["JobId"];
             };
