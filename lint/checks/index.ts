@@ -8,6 +8,7 @@ import { checkMediaFields } from "./media-fields.ts";
 import { checkOperationConventions } from "./operation-conventions.ts";
 import { checkPaths } from "./paths.ts";
 import { checkPollStatus } from "./poll-status.ts";
+import { checkPricingFields } from "./pricing-fields.ts";
 import { checkRateLimitHeaders } from "./rate-limit-headers.ts";
 import { checkNoDiscriminator, checkSchemasCompile } from "./schemas-compile.ts";
 import { checkTooManyRequests } from "./too-many-requests.ts";
@@ -20,6 +21,7 @@ export const CHECKS = {
   "rate-limit-headers": checkRateLimitHeaders,
   "media-fields": checkMediaFields,
   "create-pricing": checkCreatePricing,
+  "pricing-fields": checkPricingFields,
   "poll-status": checkPollStatus,
   descriptions: checkDescriptions,
   "operation-conventions": checkOperationConventions,
