@@ -26,7 +26,7 @@ export const checkNoDiscriminator: Check = (doc) =>
  */
 export const checkSchemasCompile: Check = (doc) => {
   const registry = registryOf(doc);
-  const fix = "Fix the keyword it names (JSON Schema 2020-12; OpenAPI's nullable and example-only keywords are not schema keywords).";
+  const fix = "Fix the keyword it names: JSON Schema 2020-12 keywords and our documented extensions only (OpenAPI 3.0's nullable is not one).";
   if (registry instanceof Error) {
     return [{ path: componentPath(registry.message), message: `The component schemas do not load under JSON Schema 2020-12: ${registry.message}. ${fix}` }];
   }
