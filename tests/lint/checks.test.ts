@@ -235,3 +235,11 @@ describe("pricing fields", () => {
     ]);
   });
 });
+
+describe("too many requests with a broken variant", () => {
+  it("leaves a variant that does not compile to the schemas-compile rule", () => {
+    const patch: PatchOperation[] = [{ op: "add", path: "/components/schemas/CooldownError/maxItem", value: 1 }];
+    expect(run(CHECKS["too-many-requests"], patch)).toEqual([]);
+    expect(run(CHECKS["schemas-compile"], patch)).toEqual([{ path: "components.schemas.CooldownError", message: expect.stringContaining('unknown keyword: "maxItem"') }]);
+  });
+});
