@@ -757,8 +757,8 @@ export interface paths {
         put?: never;
         /**
          * Upload input media and get an uploaded-file URL
-         * @description Uploads input media and returns an uploaded-file URL usable in media fields (every media
-         *     field accepts an uploaded-file URL). Free and unmetered. Limited to 60 uploads per minute per
+         * @description Uploads input media and returns an uploaded-file URL usable in media fields (each field
+         *     names the input forms it accepts in `x-media.forms`). Free and unmetered. Limited to 60 uploads per minute per
          *     account, a rolling window, on top of the per-key and per-IP limits; beyond it the answer is the
          *     same 429 with `Retry-After`. Plan-gated: not callable on the Free plan. The request's and the
          *     response's shapes are not shown.
@@ -1277,7 +1277,7 @@ export interface components {
         JobStatus: "pending" | "starting" | "processing" | "completing" | "succeeded" | "failed" | "timeout";
         /**
          * LegacyImageCreateResponse
-         * @description The legacy create response of image variant I-G. It has no `id`; poll with `job_id`.
+         * @description The legacy create response of image variant I-G. It has no `id`; `job_id` is the only job identifier it returns.
          */
         LegacyImageCreateResponse: {
             /** @description Estimated time until the job completes, as text. */
@@ -1692,7 +1692,7 @@ export interface components {
          */
         DepthMapJobId: string;
         /**
-         * @description The opaque image job id returned by the create call (starts with `img_`; for the legacy I-G response, its integer `job_id`).
+         * @description The opaque image job id returned by the create call (starts with `img_`). Which value of I-G's legacy response polls this route is not shown; its integer `job_id` is the only identifier it returns.
          * @example img_abc123
          */
         ImageJobId: string;
@@ -1968,7 +1968,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description The discounted price of the request, in credits; for depth maps, exact when `seconds` was sent. */
+                        /** @description Depth maps; the exact discounted price in credits when `seconds` was sent (the field of other quotes is not shown). */
                         credits?: unknown;
                         /** @description Depth maps; credits per second of input for the requested size. */
                         credits_per_second?: unknown;
@@ -2077,7 +2077,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The opaque image job id returned by the create call (starts with `img_`; for the legacy I-G response, its integer `job_id`).
+                 * @description The opaque image job id returned by the create call (starts with `img_`). Which value of I-G's legacy response polls this route is not shown; its integer `job_id` is the only identifier it returns.
                  * @example img_abc123
                  */
                 id: components["parameters"]["ImageJobId"];
@@ -2996,7 +2996,7 @@ export interface operations {
                      * @description Aspect ratio. `16:9` is the default for text-to-video. Image-to-video follows the
                      *     frame image and ignores it. Reference mode also accepts `adaptive` (its default).
                      *     Extension accepts `auto` (follow the source, its default) or a ratio to crop to.
-                     * @default 16:9
+                     *     The default depends on the mode, so the schema states none.
                      * @enum {string}
                      */
                     aspect_ratio?: "16:9" | "9:16" | "1:1" | "4:3" | "3:4" | "21:9" | "adaptive" | "auto";

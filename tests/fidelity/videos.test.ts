@@ -175,7 +175,8 @@ videoVariant({
   required: ["prompt"],
   closed: true,
   properties: ["prompt", "aspect_ratio", "audio", "end_image", "image", "length_seconds", "reference_audios", "reference_images", "reference_videos", "resolution", "seed", "video"],
-  defaults: { aspect_ratio: "16:9", length_seconds: 5, resolution: "768p" },
+  // aspect_ratio's default depends on the mode (16:9, adaptive or auto), so the schema states none.
+  defaults: { length_seconds: 5, resolution: "768p" },
   enums: { aspect_ratio: ["16:9", "9:16", "1:1", "4:3", "3:4", "21:9", "adaptive", "auto"], resolution: ["480p", "768p", "1080p", "2k"] },
   foreignValues: { aspect_ratio: ["2:3", "match_input_image"], resolution: ["720p", "4k", "2K"] },
   ranges: { length_seconds: [5, 15] },
@@ -207,6 +208,8 @@ videoVariant({
     "reference mode with audios alone": { ...vaBase, reference_audios: urls(1, "mp3") },
     "extension at 2k following the source": { ...vaBase, video: VIDEO, aspect_ratio: "auto", resolution: "2k", length_seconds: 15 },
     "extension cropping to a ratio": { ...vaBase, video: VIDEO, aspect_ratio: "9:16" },
+    "image-to-video ignores adaptive and auto rather than rejecting them": { ...vaBase, image: IMAGE, aspect_ratio: "adaptive" },
+    "end-keyframe generation with auto (ignored)": { ...vaBase, end_image: IMAGE, aspect_ratio: "auto" },
   },
   ruleQuotes: [
     "cannot be combined with reference media or `video`",
@@ -233,8 +236,8 @@ videoVariant({
     { rule: "2k on image-to-video", body: { ...vaBase, image: IMAGE, resolution: "2k" }, keyword: "required" },
     { rule: "adaptive on text-to-video (reference mode only)", body: { ...vaBase, aspect_ratio: "adaptive" }, keyword: "anyOf" },
     { rule: "adaptive when extending", body: { ...vaBase, video: VIDEO, aspect_ratio: "adaptive" }, keyword: "anyOf" },
-    { rule: "auto on text-to-video (extension only)", body: { ...vaBase, aspect_ratio: "auto" }, keyword: "required" },
-    { rule: "auto in reference mode", body: { ...vaBase, reference_images: urls(1), aspect_ratio: "auto" }, keyword: "required" },
+    { rule: "auto on text-to-video (extension only)", body: { ...vaBase, aspect_ratio: "auto" }, keyword: "anyOf" },
+    { rule: "auto in reference mode", body: { ...vaBase, reference_images: urls(1), aspect_ratio: "auto" }, keyword: "anyOf" },
   ],
 });
 
