@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import extensions from "../../src/openapi/extensions.schema.json" with { type: "json" };
 import { deref, operations, type MediaType, type ResponseObject } from "../../src/openapi/document.ts";
@@ -102,5 +103,23 @@ describe("vendor extensions", () => {
       const owner = deref<{ enum?: unknown[] }>(doc, { $ref: at.slice(0, -"/x-enumDescriptions".length) });
       expect(Object.keys(value as object).sort(), at).toEqual((owner.enum ?? []).map(String).sort());
     }
+  });
+});
+
+describe("docs/extensions.md", () => {
+  const page = readFileSync(new URL("../../docs/extensions.md", import.meta.url), "utf8");
+  it("documents exactly the extensions defined in extensions.schema.json", () => {
+    const documented = [...page.matchAll(/^\| \[`(x-[A-Za-z-]+)`\]/gm)].map((m) => m[1]!);
+    expect(documented.sort()).toEqual([...EXTENSION_NAMES].sort());
+    for (const name of EXTENSION_NAMES) expect(page, `a section for ${name}`).toContain(`## ${name}`);
+  });
+
+  it("documents exactly the x-not-shown vocabulary", () => {
+    const vocabulary = (extensions.$defs["x-not-shown"].propertyNames.enum as string[]).slice().sort();
+    const section = page.split(/^## x-not-shown/m)[1]!.split(/^## /m)[0]!;
+    const rowKeys = [...section.matchAll(/^\| (`[a-z-]+`(?: \/ `[a-z-]+`)*) \|/gm)].flatMap((m) =>
+      [...m[1]!.matchAll(/`([a-z-]+)`/g)].map((key) => key[1]!),
+    );
+    expect(rowKeys.sort()).toEqual(vocabulary);
   });
 });
