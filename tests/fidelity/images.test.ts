@@ -1,67 +1,29 @@
 import { describe, expect, it } from "vitest";
 import type { JsonSchema } from "../../src/openapi/document.ts";
 import { operation, requestSchema } from "../support/description.ts";
-import { accepts, rejects, type BadBody } from "../support/fidelity.ts";
+import {
+  accepts,
+  declared,
+  exampleUrls as images,
+  FOUR_FORMS,
+  missing,
+  outOfRange,
+  outsideEnum,
+  rejects,
+  requestProperties as properties,
+  tooManyItems,
+  unknownField,
+  wrongTypes,
+  type Body,
+} from "../support/fidelity.ts";
 
 /** Facts of the seed's "Image creation" section, checked against the bundled description. */
 
-type Body = Record<string, unknown>;
-
-const FOUR_FORMS = ["public-url", "data-uri", "raw-base64", "uploaded-file-url"];
 const IMAGE_URL = "https://files.example.com/input.png";
-const images = (count: number): string[] => Array.from({ length: count }, (_, i) => `https://files.example.com/${i}.png`);
 
 // Aspect ratios of I-A; other variants' lists are compared against it only by value.
 const I_A_RATIOS = ["auto", "1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "5:4", "4:5", "2:1", "1:2", "21:9", "9:21"];
 const FIVE_SIZES = ["768px", "1K", "1.5K", "2K", "4K"];
-
-// --- bad-body builders: each breaks exactly one rule of `base` ---
-
-function outsideEnum(base: Body, field: string, values: unknown[]): BadBody[] {
-  return values.map((value) => ({ rule: `${field} ${JSON.stringify(value)} is outside the enum`, body: { ...base, [field]: value }, keyword: "enum" }));
-}
-
-function outOfRange(base: Body, field: string, min: number, max: number): BadBody[] {
-  return [
-    { rule: `${field} below ${min}`, body: { ...base, [field]: min - 1 }, keyword: "minimum" },
-    { rule: `${field} above ${max}`, body: { ...base, [field]: max + 1 }, keyword: "maximum" },
-  ];
-}
-
-function tooManyItems(base: Body, field: string, max: number): BadBody {
-  return { rule: `${field} with ${max + 1} items (at most ${max})`, body: { ...base, [field]: images(max + 1) }, keyword: "maxItems" };
-}
-
-function wrongTypes(base: Body, values: Body): BadBody[] {
-  return Object.entries(values).map(([field, value]) => ({
-    rule: `${field} of the wrong type (${JSON.stringify(value)})`,
-    body: { ...base, [field]: value },
-    keyword: "type",
-  }));
-}
-
-function unknownField(base: Body): BadBody {
-  return { rule: "an unknown field on a closed schema", body: { ...base, negative_prompt: "blurry" }, keyword: "additionalProperties" };
-}
-
-function missing(base: Body, field: string): BadBody {
-  const { [field]: _dropped, ...rest } = base;
-  return { rule: `${field} missing (required)`, body: rest, keyword: "required" };
-}
-
-// --- the request schema's declared facts ---
-
-function properties(path: string): Record<string, JsonSchema> {
-  return requestSchema(path).properties as Record<string, JsonSchema>;
-}
-
-function pick(path: string, keyword: string): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(properties(path))
-      .filter(([, schema]) => keyword in schema)
-      .map(([name, schema]) => [name, schema[keyword]]),
-  );
-}
 
 interface SeedFacts {
   properties: string[];
@@ -97,25 +59,25 @@ function declaresSeedFacts(path: string, facts: SeedFacts): void {
   });
 
   it("declares exactly the seed's defaults", () => {
-    expect(pick(path, "default")).toEqual(facts.defaults);
+    expect(declared(path, "default")).toEqual(facts.defaults);
   });
 
   it("declares exactly the seed's enums, each value described where it has its own meaning", () => {
-    expect(pick(path, "enum")).toEqual(facts.enums);
+    expect(declared(path, "enum")).toEqual(facts.enums);
     for (const [name, schema] of Object.entries(properties(path))) {
       expect(schema.description, `${name} has no description`).toEqual(expect.stringMatching(/\w{3}/));
     }
   });
 
   it("declares exactly the seed's ranges and item limits", () => {
-    expect(pick(path, "minimum")).toEqual(facts.minimum);
-    expect(pick(path, "maximum")).toEqual(facts.maximum);
-    expect(pick(path, "minItems")).toEqual(facts.minItems ?? {});
-    expect(pick(path, "maxItems")).toEqual(facts.maxItems);
+    expect(declared(path, "minimum")).toEqual(facts.minimum);
+    expect(declared(path, "maximum")).toEqual(facts.maximum);
+    expect(declared(path, "minItems")).toEqual(facts.minItems ?? {});
+    expect(declared(path, "maxItems")).toEqual(facts.maxItems);
   });
 
   it("marks every media field with x-media and the seed's input forms", () => {
-    const media = pick(path, "x-media") as Record<string, { kind: string; forms?: string[] }>;
+    const media = declared(path, "x-media") as Record<string, { kind: string; forms?: string[] }>;
     expect(Object.keys(media).sort()).toEqual(Object.keys(facts.media).sort());
     for (const [name, forms] of Object.entries(facts.media)) {
       expect(media[name]?.kind).toBe("image");
@@ -125,7 +87,7 @@ function declaresSeedFacts(path: string, facts: SeedFacts): void {
   });
 
   it("marks exactly the implied names", () => {
-    expect(Object.keys(pick(path, "x-implied-name")).sort()).toEqual([...(facts.impliedNames ?? [])].sort());
+    expect(Object.keys(declared(path, "x-implied-name")).sort()).toEqual([...(facts.impliedNames ?? [])].sort());
   });
 
   it(facts.pricing ? "prices exactly as the seed" : "marks the price as not shown", () => {

@@ -5,37 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { deref, type JsonSchema, type Operation } from "../../src/openapi/document.ts";
 import { doc, operation, requestSchema } from "../support/description.ts";
-import { accepts, rejects, type BadBody } from "../support/fidelity.ts";
-
-const FOUR_FORMS = ["public-url", "data-uri", "raw-base64", "uploaded-file-url"];
-const URL_FORMS = ["public-url", "uploaded-file-url"];
+import { accepts, FOUR_FORMS, outsideEnum, rejects, unknownField, URL_FORMS, wrongTypes } from "../support/fidelity.ts";
 
 function property(path: string, name: string): JsonSchema {
   const schema = (requestSchema(path).properties as Record<string, JsonSchema> | undefined)?.[name];
   if (!schema) throw new Error(`POST ${path} has no request property ${name}`);
   return schema;
-}
-
-/** One bad body per field: `base` with that field set to a value of the wrong JSON type. */
-function wrongTypes(base: Record<string, unknown>, values: Record<string, unknown>): BadBody[] {
-  return Object.entries(values).map(([field, value]) => ({
-    rule: `${field} has the type the seed states`,
-    body: { ...base, [field]: value },
-    keyword: "type",
-  }));
-}
-
-/** One bad body per value: `base` with `field` set to a value outside its enum. */
-function outsideEnum(base: Record<string, unknown>, field: string, values: unknown[]): BadBody[] {
-  return values.map((value) => ({
-    rule: `${field} is one of the seed's values, not ${JSON.stringify(value)}`,
-    body: { ...base, [field]: value },
-    keyword: "enum",
-  }));
-}
-
-function unknownField(base: Record<string, unknown>): BadBody {
-  return { rule: "no field the seed does not list", body: { ...base, seed_lists_no_such_field: 1 }, keyword: "additionalProperties" };
 }
 
 /** The `default` of each named request property (undefined where none is declared). */

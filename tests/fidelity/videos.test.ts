@@ -2,7 +2,22 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { JsonSchema } from "../../src/openapi/document.ts";
 import { operation, requestSchema } from "../support/description.ts";
-import { accepts, rejects, type BadBody } from "../support/fidelity.ts";
+import {
+  accepts,
+  declared,
+  exampleUrls as urls,
+  FOUR_FORMS,
+  missing,
+  outOfRange,
+  outsideEnum,
+  rejects,
+  requestProperties as properties,
+  tooManyItems,
+  unknownField,
+  URL_FORMS,
+  type BadBody,
+  type Body,
+} from "../support/fidelity.ts";
 
 /**
  * Facts of the seed's "Video creation" section, checked against the bundled description. Each
@@ -11,16 +26,11 @@ import { accepts, rejects, type BadBody } from "../support/fidelity.ts";
  * the cross-field rules are listed by hand, one body per rule.
  */
 
-type Body = Record<string, unknown>;
-
-const FOUR_FORMS = ["public-url", "data-uri", "raw-base64", "uploaded-file-url"];
-const URL_FORMS = ["public-url", "uploaded-file-url"];
 const IMAGE = "https://files.example.com/frame.png";
 const END_IMAGE = "https://files.example.com/last.png";
 const VIDEO = "https://files.example.com/source.mp4";
 const AUDIO = "https://files.example.com/track.mp3";
 const SEED = readFileSync(new URL("../../../shared/seed/media-service-spec.md", import.meta.url), "utf8");
-const urls = (count: number, ext = "png"): string[] => Array.from({ length: count }, (_, i) => `https://files.example.com/${i}.${ext}`);
 
 interface VariantFacts {
   label: string;
@@ -54,39 +64,17 @@ interface VariantFacts {
   crossRules: BadBody[];
 }
 
-const properties = (path: string): Record<string, JsonSchema> => requestSchema(path).properties as Record<string, JsonSchema>;
-
-function pick(path: string, keyword: string): Body {
-  return Object.fromEntries(
-    Object.entries(properties(path))
-      .filter(([, schema]) => keyword in schema)
-      .map(([name, schema]) => [name, schema[keyword]]),
-  );
-}
 
 /** Bodies that each break one per-field rule of the table: enum, range, item limit, required, closedness. */
 function perFieldBreaks(facts: VariantFacts): BadBody[] {
   const { base } = facts;
-  const breaks: BadBody[] = [];
-  for (const [field, values] of Object.entries(facts.foreignValues)) {
-    for (const value of values) breaks.push({ rule: `${field} ${JSON.stringify(value)} is not one of its values`, body: { ...base, [field]: value }, keyword: "enum" });
-  }
-  for (const [field, [min, max]] of Object.entries(facts.ranges)) {
-    breaks.push(
-      { rule: `${field} ${min - 1} is below ${min}`, body: { ...base, [field]: min - 1 }, keyword: "minimum" },
-      { rule: `${field} ${max + 1} is above ${max}`, body: { ...base, [field]: max + 1 }, keyword: "maximum" },
-      { rule: `${field} is an integer`, body: { ...base, [field]: min + 0.5 }, keyword: "type" },
-    );
-  }
-  for (const [field, max] of Object.entries(facts.maxItems)) {
-    breaks.push({ rule: `${field} with ${max + 1} items (at most ${max})`, body: { ...base, [field]: urls(max + 1) }, keyword: "maxItems" });
-  }
-  for (const field of facts.required ?? []) {
-    const { [field]: _dropped, ...rest } = base;
-    breaks.push({ rule: `${field} is required`, body: rest, keyword: "required" });
-  }
-  if (facts.closed) breaks.push({ rule: "an unknown field on a closed schema", body: { ...base, negative_prompt: "blur" }, keyword: "additionalProperties" });
-  return breaks;
+  return [
+    ...Object.entries(facts.foreignValues).flatMap(([field, values]) => outsideEnum(base, field, values)),
+    ...Object.entries(facts.ranges).flatMap(([field, [min, max]]) => outOfRange(base, field, min, max)),
+    ...Object.entries(facts.maxItems).map(([field, max]) => tooManyItems(base, field, max)),
+    ...(facts.required ?? []).map((field) => missing(base, field)),
+    ...(facts.closed ? [unknownField(base)] : []),
+  ];
 }
 
 function videoVariant(facts: VariantFacts): void {
@@ -110,11 +98,11 @@ function videoVariant(facts: VariantFacts): void {
     });
 
     it("declares exactly the seed's defaults, enums, ranges and item limits", () => {
-      expect(pick(path, "default")).toEqual(facts.defaults);
-      expect(pick(path, "enum")).toEqual(facts.enums);
-      expect(pick(path, "minimum")).toEqual(Object.fromEntries(Object.entries(facts.ranges).map(([f, [min]]) => [f, min])));
-      expect(pick(path, "maximum")).toEqual(Object.fromEntries(Object.entries(facts.ranges).map(([f, [, max]]) => [f, max])));
-      expect(pick(path, "maxItems")).toEqual(facts.maxItems);
+      expect(declared(path, "default")).toEqual(facts.defaults);
+      expect(declared(path, "enum")).toEqual(facts.enums);
+      expect(declared(path, "minimum")).toEqual(Object.fromEntries(Object.entries(facts.ranges).map(([f, [min]]) => [f, min])));
+      expect(declared(path, "maximum")).toEqual(Object.fromEntries(Object.entries(facts.ranges).map(([f, [, max]]) => [f, max])));
+      expect(declared(path, "maxItems")).toEqual(facts.maxItems);
     });
 
     it("describes every property, and has exactly the seed's cross-field rules, each quoting the seed", () => {
@@ -126,7 +114,7 @@ function videoVariant(facts: VariantFacts): void {
     });
 
     it("marks every media field with the seed's x-media, and unstated input forms as not shown", () => {
-      expect(pick(path, "x-media")).toEqual(facts.media);
+      expect(declared(path, "x-media")).toEqual(facts.media);
       for (const [name, media] of Object.entries(facts.media)) {
         const notShown = properties(path)[name]!["x-not-shown"] as Body | undefined;
         expect(notShown?.["input-forms"], name).toEqual("forms" in media ? undefined : expect.any(String));
@@ -134,7 +122,7 @@ function videoVariant(facts: VariantFacts): void {
     });
 
     it("marks exactly the implied names", () => {
-      expect(Object.keys(pick(path, "x-implied-name")).sort()).toEqual([...facts.impliedNames].sort());
+      expect(Object.keys(declared(path, "x-implied-name")).sort()).toEqual([...facts.impliedNames].sort());
     });
 
     it(facts.pricing ? "prices exactly as the seed" : "marks the price as not shown", () => {
