@@ -6,10 +6,12 @@ import { routes } from "../routes.ts";
 
 const TOO_MANY_REQUESTS = "429";
 const RETRY_AFTER = "Retry-After";
+const RETRY_AFTER_FLAG = "x-retry-after";
 
 /**
  * Rule 3: every 429 is the one shared response; it declares Retry-After, and its body is a union
- * of the 429 variants with a named example for each variant, so clients see every case.
+ * of the 429 variants, each saying with x-retry-after whether it sends the header (the shared
+ * response cannot say it per variant) and shown by a named example, so clients see every case.
  */
 export const checkTooManyRequests: Check = (doc) => {
   const findings: Finding[] = [];
@@ -33,6 +35,13 @@ export const checkTooManyRequests: Check = (doc) => {
       findings.push({ path: [...path, "content", mediaType, "schema"], message: "The shared 429 body is not a union: use anyOf (or oneOf) with one branch per 429 condition." });
       continue;
     }
+    const variantsKey = variants === schema.node.anyOf ? "anyOf" : "oneOf";
+    variants.forEach((variant, index) => {
+      const definition = follow(doc, variant, [...schema.path, variantsKey, index]);
+      if (definition !== undefined && typeof definition.node[RETRY_AFTER_FLAG] !== "boolean") {
+        findings.push({ path: definition.path, message: `The 429 variant ${refOf(variant) ?? `#${index}`} does not say whether it sends ${RETRY_AFTER}: add ${RETRY_AFTER_FLAG}: true if a response with this body carries the header, false if not.` });
+      }
+    });
     const registry = registryOf(doc);
     if (registry instanceof Error) continue;
     const examples = Object.values((media.examples ?? {}) as Record<string, unknown>).map((example) => follow(doc, example, [])?.node.value);
@@ -44,7 +53,7 @@ export const checkTooManyRequests: Check = (doc) => {
         return; // a variant that does not compile is the schemas-compile rule's finding
       }
       if (!examples.some((value) => validate(value))) {
-        findings.push({ path: [...schema.path, variants === schema.node.anyOf ? "anyOf" : "oneOf", index], message: `The 429 variant ${refOf(variant) ?? `#${index}`} has no example: add a named example of it to the shared 429's examples.` });
+        findings.push({ path: [...schema.path, variantsKey, index], message: `The 429 variant ${refOf(variant) ?? `#${index}`} has no example: add a named example of it to the shared 429's examples.` });
       }
     });
   }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import extensions from "../../src/openapi/extensions.schema.json" with { type: "json" };
+import { EXTENSION_NAMES } from "../../src/openapi/schema-registry.ts";
 import type { OpenApiDocument } from "../../src/openapi/document.ts";
 import { AREAS, areaOfLabel, areaOfSegment } from "../../lint/areas.ts";
 import { CHECKS } from "../../lint/checks/index.ts";
@@ -164,6 +166,26 @@ describe("extensions", () => {
     ).toEqual([]);
   });
 
+  it("are all used by the golden document, so the whole ruleset is shown to accept each one", () => {
+    const text = JSON.stringify(golden());
+    expect(EXTENSION_NAMES.filter((name) => !text.includes(`"${name}":`))).toEqual([]);
+  });
+
+  it("accept every x-not-shown key and every conditional media limit their definitions list", () => {
+    const keys = extensions.$defs["x-not-shown"].propertyNames.enum;
+    const limits = extensions.$defs["x-media"].properties.conditionalLimits.items.properties.limits.properties;
+    const values: Record<string, unknown> = { maxDurationSeconds: 10, formats: ["png"] };
+    expect(Object.keys(limits).filter((limit) => !(limit in values))).toEqual([]);
+    const patch: PatchOperation[] = [
+      { op: "add", path: "/paths/~1v1~1images~1{id}/get/x-not-shown", value: Object.fromEntries(keys.map((key) => [key, `The ${key} is not shown.`])) },
+      ...Object.keys(limits).map((limit): PatchOperation => ({ op: "add", path: `${REQUEST}/properties/reference_images/x-media/conditionalLimits/-`, value: { when: { field: "size", equals: "2K" }, limits: { [limit]: values[limit] } } })),
+    ];
+    expect(run(CHECKS.extensions, patch)).toEqual([]);
+    expect(run(CHECKS.extensions, [{ op: "add", path: "/paths/~1v1~1images~1{id}/get/x-not-shown/no-such-key", value: "A key outside the vocabulary." }])).toEqual([
+      { path: "paths./v1/images/{id}.get.x-not-shown", message: expect.stringContaining("Malformed x-not-shown: x-not-shown must be equal to one of the allowed values") },
+    ]);
+  });
+
   it("checks extensions inside schemas too", () => {
     expect(run(CHECKS.extensions, [{ op: "add", path: "/components/schemas/ImageJob/x-model-label", value: "lower-case" }])).toEqual([
       { path: "components.schemas.ImageJob.x-model-label", message: expect.stringContaining('Malformed x-model-label: x-model-label must match pattern "^(I|V|D|A|MC|LS|DM|VU)-[A-K]$"') },
@@ -180,6 +202,17 @@ describe("enum extensions", () => {
 });
 
 describe("too many requests", () => {
+  it("asks each 429 variant for a boolean x-retry-after, wherever the variant is defined", () => {
+    expect(run(CHECKS["too-many-requests"], [{ op: "replace", path: "/components/schemas/RateLimitedError/x-retry-after", value: "yes" }])).toEqual([
+      { path: "components.schemas.RateLimitedError", message: expect.stringContaining("does not say whether it sends Retry-After") },
+    ]);
+    const inline = structuredClone(golden().components.schemas?.CooldownError);
+    delete inline?.["x-retry-after"];
+    expect(run(CHECKS["too-many-requests"], [{ op: "replace", path: "/components/schemas/TooManyRequestsBody/anyOf/1", value: inline }])).toEqual([
+      { path: "components.schemas.TooManyRequestsBody.anyOf.1", message: expect.stringContaining("The 429 variant #1 does not say whether it sends Retry-After") },
+    ]);
+  });
+
   it("reports a shared 429 body that is not a union of variants", () => {
     const findings = run(CHECKS["too-many-requests"], [{ op: "replace", path: "/components/responses/TooManyRequests/content/application~1json/schema", value: { $ref: "#/components/schemas/ErrorBody" } }]);
     expect(findings).toEqual([{ path: "components.responses.TooManyRequests.content.application/json.schema", message: expect.stringContaining("is not a union") }]);
