@@ -6,6 +6,7 @@ import { quote } from "./costs.ts";
 import type { paths } from "./types.ts";
 
 export * from "../src/client/errors.ts";
+export type { ClientOptions } from "../src/client/options.ts";
 export type { CreateAndWaitOptions, CreateResult, JobResult, RequestOptions } from "../src/client/media-client.ts";
 export type { RateLimitInfo } from "../src/client/rate-limit.ts";
 export type { WaitOptions } from "../src/client/waiting.ts";
@@ -13,6 +14,19 @@ export { QuoteError, type Quote } from "./costs.ts";
 
 /** Per-route data derived from the description. */
 export const routeTable = {
+  "errors": {
+    "moderation": {
+      "field": "restriction_reason",
+      "reasons": [
+        "input_csam",
+        "input_explicit_adult",
+        "input_upload_nudity",
+        "input_celebrity_likeness",
+        "strict_model_nsfw"
+      ]
+    },
+    "rateLimitedCode": "rate_limited"
+  },
   "terminalStatuses": [
     "succeeded",
     "failed",
@@ -420,12 +434,18 @@ export const routeTable = {
   }
 } as const satisfies RouteTable;
 
+/** The client's areas: `client.image`, `client.video`, ... */
 export type AreaName = keyof typeof routeTable.areas;
+/** The typed client: one property per area, each with create, createAndWait, get and wait. */
 export type MediaServiceClient = MediaClient<paths, typeof routeTable> & {
   /** The standard price (before plan discounts) of a request, computed offline from the description. */
   quote: typeof quote;
 };
 
+/**
+ * Creates the typed client. Every request carries `Authorization: Bearer <apiKey>`; the key never
+ * appears in an error or a message. Throws InvalidInputError, naming the option, on a bad option.
+ */
 export function createClient(options: ClientOptions<AreaName>): MediaServiceClient {
   return Object.assign(createMediaClient<paths, typeof routeTable>(routeTable, options), { quote });
 }

@@ -1634,7 +1634,9 @@ export interface components {
          *     4. **Cooldown** after repeated failures on the content-filtered model family: the body carries
          *        `retry_after_seconds` and `Retry-After` is sent.
          *
-         *     The codes of conditions 2, 3 and 4 are not shown.
+         *     The codes of conditions 2, 3 and 4 are not shown. This one shared response lists all four on
+         *     every route; which can occur where follows from the rules: polling never counts against the
+         *     concurrency cap, and the cooldown concerns only the content-filtered model family (I-B's).
          */
         TooManyRequests: {
             headers: {

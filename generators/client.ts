@@ -4,7 +4,7 @@
  * terminal and success statuses). The runtime is the hand-written src/client/.
  */
 import { deref, operations, type JsonSchema, type OpenApiDocument, type Operation } from "../src/openapi/document.ts";
-import type { AreaRoutes, CreateRoute, InputForm, RouteTable } from "../src/client/route-table.ts";
+import type { AreaRoutes, CreateRoute, ErrorShapes, InputForm, RouteTable } from "../src/client/route-table.ts";
 
 const CREATE_PREFIX = "create";
 const COST_OPERATION = "quoteCost";
@@ -59,6 +59,47 @@ function successRule(schema: JsonSchema): { status: string; fields: string[] } |
   return { status, fields: ((schema.then as { required?: string[] } | undefined)?.required ?? []).slice() };
 }
 
+/** The variant schemas of an error response's body (its `oneOf` or `anyOf`), dereferenced. */
+function bodyVariants(doc: OpenApiDocument, path: string, operation: Operation, status: string): JsonSchema[] {
+  const response = deref(doc, operation.responses[status] ?? fail(`POST ${path} has no ${status} response`));
+  const body = jsonSchema(doc, response.content) ?? fail(`POST ${path}'s ${status} response has no JSON schema`);
+  const variants = (body.oneOf ?? body.anyOf) as JsonSchema[] | undefined;
+  return (variants ?? fail(`POST ${path}'s ${status} body is not a oneOf/anyOf of variants`)).map((variant) => deref(doc, variant));
+}
+
+/** A schema and its `allOf` members, dereferenced. */
+function members(doc: OpenApiDocument, schema: JsonSchema): JsonSchema[] {
+  return [schema, ...((schema.allOf as JsonSchema[] | undefined) ?? []).map((member) => deref(doc, member))];
+}
+
+/**
+ * What tells the error bodies apart, read off a create operation's responses: the 400 variant with
+ * an enum property is the moderation block; the 429 variant that sends Retry-After and fixes
+ * `error.code` is the rate limiter's.
+ */
+function errorShapes(doc: OpenApiDocument, path: string, operation: Operation): ErrorShapes {
+  let moderation: ErrorShapes["moderation"] | null = null;
+  for (const variant of bodyVariants(doc, path, operation, "400")) {
+    for (const [field, property] of Object.entries((variant.properties ?? {}) as Record<string, JsonSchema>)) {
+      const values = deref(doc, property).enum;
+      if (Array.isArray(values)) moderation = { field, reasons: values.map(String) };
+    }
+  }
+  let rateLimitedCode: string | null = null;
+  for (const variant of bodyVariants(doc, path, operation, "429")) {
+    if (variant["x-retry-after"] !== true) continue;
+    for (const member of members(doc, variant)) {
+      const error = (member.properties as { error?: JsonSchema } | undefined)?.error;
+      const code = (error?.properties as { code?: { const?: unknown } } | undefined)?.code?.const;
+      if (typeof code === "string") rateLimitedCode = code;
+    }
+  }
+  return {
+    moderation: moderation ?? fail(`no 400 body variant of POST ${path} has an enum property (the moderation block)`),
+    rateLimitedCode: rateLimitedCode ?? fail(`no 429 body variant of POST ${path} with x-retry-after fixes error.code`),
+  };
+}
+
 export function deriveRouteTable(doc: OpenApiDocument): RouteTable {
   const all = operations(doc);
   const byId = new Map(all.map((entry) => [entry.operation.operationId, entry]));
@@ -82,6 +123,7 @@ export function deriveRouteTable(doc: OpenApiDocument): RouteTable {
     entry.routes[slug] = { path, label, idField: link?.idField ?? null, media: mediaInputs(doc, path, operation) };
   }
 
+  const firstCreate = all.find(({ method, operation }) => method === "post" && typeof operation["x-model-label"] === "string") ?? fail("no create operation");
   let successStatus: string | null = null;
   const resolved: Record<string, AreaRoutes> = {};
   for (const [area, { pollPath, routes }] of Object.entries(areas)) {
@@ -111,6 +153,7 @@ export function deriveRouteTable(doc: OpenApiDocument): RouteTable {
   if (!Array.isArray(terminal) || terminal.length === 0) fail("JobStatus has no x-terminal-values");
   const cost = byId.get(COST_OPERATION) ?? fail(`no operation ${COST_OPERATION}`);
   return {
+    errors: errorShapes(doc, firstCreate.path, firstCreate.operation),
     terminalStatuses: terminal as string[],
     successStatus: successStatus ?? fail("no poll schema states its success status"),
     costPath: cost.path,
@@ -129,6 +172,7 @@ import { quote } from "./costs.ts";
 import type { paths } from "./types.ts";
 
 export * from "../src/client/errors.ts";
+export type { ClientOptions } from "../src/client/options.ts";
 export type { CreateAndWaitOptions, CreateResult, JobResult, RequestOptions } from "../src/client/media-client.ts";
 export type { RateLimitInfo } from "../src/client/rate-limit.ts";
 export type { WaitOptions } from "../src/client/waiting.ts";
@@ -137,12 +181,18 @@ export { QuoteError, type Quote } from "./costs.ts";
 /** Per-route data derived from the description. */
 export const routeTable = ${table} as const satisfies RouteTable;
 
+/** The client's areas: \`client.image\`, \`client.video\`, ... */
 export type AreaName = keyof typeof routeTable.areas;
+/** The typed client: one property per area, each with create, createAndWait, get and wait. */
 export type MediaServiceClient = MediaClient<paths, typeof routeTable> & {
   /** The standard price (before plan discounts) of a request, computed offline from the description. */
   quote: typeof quote;
 };
 
+/**
+ * Creates the typed client. Every request carries \`Authorization: Bearer <apiKey>\`; the key never
+ * appears in an error or a message. Throws InvalidInputError, naming the option, on a bad option.
+ */
 export function createClient(options: ClientOptions<AreaName>): MediaServiceClient {
   return Object.assign(createMediaClient<paths, typeof routeTable>(routeTable, options), { quote });
 }

@@ -7,11 +7,15 @@ import {
   ModelRetiredError,
   ModerationBlockError,
   PermissionError,
+  type ResponseFacts,
+  type RestrictionReason,
   RateLimitedError,
   TooManyRequestsError,
   UnexpectedStatusError,
 } from "./errors.ts";
 import { retryAfterSeconds } from "./rate-limit.ts";
+import { redactBody, redactHeaders } from "./redact.ts";
+import type { ErrorShapes } from "./route-table.ts";
 
 type Fields = Record<string, unknown>;
 
@@ -25,18 +29,32 @@ function cooldownSeconds(body: Fields | undefined): number | undefined {
   return typeof value === "number" ? value : undefined;
 }
 
-export function errorFromResponse(status: number, headers: Headers, body: unknown): ApiError {
+/** The reason of a moderation-block body, when it is one the description lists. */
+function restrictionReason(body: Fields | undefined, { field, reasons }: ErrorShapes["moderation"]): RestrictionReason | undefined {
+  const value = body?.[field];
+  return typeof value === "string" && reasons.includes(value) ? (value as RestrictionReason) : undefined;
+}
+
+/**
+ * The typed error of an error response. Its body, headers and message have the API key redacted,
+ * should the service or a proxy echo it.
+ */
+export function errorFromResponse(response: ResponseFacts, shapes: ErrorShapes, apiKey: string): ApiError {
+  const status = response.status;
+  const headers = redactHeaders(response.headers, apiKey);
+  const body = redactBody(response.body, apiKey);
   const top = asObject(body);
   const error = asObject(top?.error);
   const type = asString(error?.type) ?? "";
   const code = asString(error?.code) ?? "";
   const text = asString(error?.message) ?? asString(top?.error) ?? (typeof body === "string" ? body : "");
+  // Built from the redacted body, so the message cannot hold the key either.
   const message = `HTTP ${status}${code ? ` ${code}` : ""}${text ? `: ${text}` : ""}`;
   const facts = { status, headers, body };
 
   switch (status) {
     case 400: {
-      const reason = asString(top?.restriction_reason);
+      const reason = restrictionReason(top, shapes.moderation);
       if (reason !== undefined) return new ModerationBlockError(message, facts, reason);
       return new InvalidRequestError(message, facts, type, code);
     }
@@ -47,7 +65,7 @@ export function errorFromResponse(status: number, headers: Headers, body: unknow
     case 410:
       return new ModelRetiredError(message, facts);
     case 429: {
-      if (code === "rate_limited") return new RateLimitedError(message, facts, retryAfterSeconds(headers));
+      if (code === shapes.rateLimitedCode) return new RateLimitedError(message, facts, retryAfterSeconds(headers));
       const cooldown = cooldownSeconds(top);
       if (cooldown !== undefined) return new CooldownError(message, facts, cooldown);
       return new TooManyRequestsError(message, facts);

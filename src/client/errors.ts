@@ -1,7 +1,12 @@
 /**
  * The client's typed errors. Every error from a response keeps its status, headers and parsed body;
- * messages are built from the body only, so the API key (sent in a request header) never appears.
+ * messages are built from the body only, and the key is redacted from all three (a service or proxy
+ * may echo it), so the API key (sent in a request header) never appears.
  */
+import type { components } from "../../generated/types.ts";
+
+/** Why moderation blocked a request: the description's RestrictionReason enum. */
+export type RestrictionReason = components["schemas"]["RestrictionReason"];
 
 export class MediaServiceError extends Error {
   override name = "MediaServiceError";
@@ -46,10 +51,13 @@ export class InvalidRequestError extends ApiError {
   }
 }
 
-/** 400 with the moderation-block body: reword or change the input, branching on `restrictionReason`. */
+/**
+ * 400 with the moderation-block body: reword or change the input, branching on `restrictionReason`.
+ * A reason the description does not list is an InvalidRequestError instead (regenerate the client).
+ */
 export class ModerationBlockError extends ApiError {
   override name = "ModerationBlockError";
-  constructor(message: string, facts: ResponseFacts, readonly restrictionReason: string) {
+  constructor(message: string, facts: ResponseFacts, readonly restrictionReason: RestrictionReason) {
     super(message, facts);
   }
 }

@@ -7,7 +7,7 @@ import { errorFromResponse } from "./classify.ts";
 import { InvalidInputError, MediaServiceError, RateLimitedError, TooManyRequestsError, TransportError, UnexpectedStatusError } from "./errors.ts";
 import { InFlightLimiter } from "./limiter.ts";
 import { checkMediaInputs } from "./media-inputs.ts";
-import { resolveOptions, type ClientOptions } from "./options.ts";
+import { MAX_TIMER_MS, positiveInteger, resolveOptions, type ClientOptions } from "./options.ts";
 import { RetryAfterGate, type RateLimitInfo } from "./rate-limit.ts";
 import type {
   AreaName,
@@ -103,7 +103,7 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
 
   async function call(method: string, path: string, init: Record<string, unknown>): Promise<unknown> {
     const { data, error, response } = await request(method, path, init);
-    if (!response.ok) throw errorFromResponse(response.status, response.headers, error);
+    if (!response.ok) throw errorFromResponse({ status: response.status, headers: response.headers, body: error }, table.errors, options.apiKey);
     return data;
   }
 
@@ -183,11 +183,13 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
     const job = await waitForTerminal(
       {
         jobId,
-        intervalMs:
-          waitOptions.intervalMs ??
-          options.pollIntervalMs[areaName] ??
-          (intervalSeconds ? intervalSeconds.min * 1000 : options.defaultPollIntervalMs),
-        deadlineMs: waitOptions.deadlineMs ?? options.deadlineMs,
+        intervalMs: positiveInteger(
+          "intervalMs",
+          waitOptions.intervalMs,
+          options.pollIntervalMs[areaName] ?? (intervalSeconds ? intervalSeconds.min * 1000 : options.defaultPollIntervalMs),
+          MAX_TIMER_MS,
+        ),
+        deadlineMs: positiveInteger("deadlineMs", waitOptions.deadlineMs, options.deadlineMs, MAX_TIMER_MS),
         terminalStatuses: table.terminalStatuses,
         successStatus: table.successStatus,
         resultFields,

@@ -32,9 +32,14 @@ export type ResolvedOptions = Required<Omit<ClientOptions, "maxInFlight" | "poll
   pollIntervalMs: Readonly<Record<string, number>>;
 };
 
-function positiveInteger(field: string, value: number | undefined, fallback: number): number {
+/** setTimeout's largest delay; a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** `value`, or `fallback` when absent; a duration also fits in a timer. */
+export function positiveInteger(field: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value <= 0) throw new InvalidInputError(field, "must be a positive integer");
+  if (value > max) throw new InvalidInputError(field, `must be at most ${max}`);
   return value;
 }
 
@@ -49,7 +54,8 @@ export function resolveOptions(options: ClientOptions, areas: readonly string[])
   const pollIntervalMs: Record<string, number> = {};
   for (const [area, ms] of Object.entries(options.pollIntervalMs ?? {})) {
     if (!areas.includes(area)) throw new InvalidInputError(`pollIntervalMs.${area}`, `is not an area (${areas.join(", ")})`);
-    pollIntervalMs[area] = positiveInteger(`pollIntervalMs.${area}`, ms as number, 0);
+    // An area given as undefined keeps the description's cadence (a fallback of 0 would poll in a tight loop).
+    if (ms !== undefined) pollIntervalMs[area] = positiveInteger(`pollIntervalMs.${area}`, ms, 0, MAX_TIMER_MS);
   }
   const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new InvalidInputError("maxRetries", "must be an integer of at least 0");
@@ -59,8 +65,8 @@ export function resolveOptions(options: ClientOptions, areas: readonly string[])
     fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
     maxInFlight: options.maxInFlight === undefined ? null : positiveInteger("maxInFlight", options.maxInFlight, 0),
     pollIntervalMs,
-    defaultPollIntervalMs: positiveInteger("defaultPollIntervalMs", options.defaultPollIntervalMs, DEFAULT_POLL_INTERVAL_MS),
-    deadlineMs: positiveInteger("deadlineMs", options.deadlineMs, DEFAULT_DEADLINE_MS),
+    defaultPollIntervalMs: positiveInteger("defaultPollIntervalMs", options.defaultPollIntervalMs, DEFAULT_POLL_INTERVAL_MS, MAX_TIMER_MS),
+    deadlineMs: positiveInteger("deadlineMs", options.deadlineMs, DEFAULT_DEADLINE_MS, MAX_TIMER_MS),
     maxRetries,
   };
 }

@@ -24,7 +24,16 @@ export interface AreaRoutes {
   readonly routes: Readonly<Record<string, CreateRoute>>;
 }
 
+/** How the error bodies the client branches on are told apart, from their schemas. */
+export interface ErrorShapes {
+  /** The ModerationBlock field holding the reason, and the reasons its enum lists. */
+  readonly moderation: { readonly field: string; readonly reasons: readonly string[] };
+  /** The `error.code` of the rate-limited 429 (the variant that sends Retry-After and has a fixed code). */
+  readonly rateLimitedCode: string;
+}
+
 export interface RouteTable {
+  readonly errors: ErrorShapes;
   /** JobStatus's x-terminal-values. */
   readonly terminalStatuses: readonly string[];
   /** The status whose poll response carries the result. */

@@ -5,6 +5,7 @@
  */
 import { TransportError } from "./errors.ts";
 import { readRateLimit, retryAfterSeconds, type RateLimitInfo, type RetryAfterGate } from "./rate-limit.ts";
+import { redact } from "./redact.ts";
 
 export type FetchFunction = (input: Request) => Promise<Response>;
 
@@ -13,11 +14,6 @@ export interface TransportOptions {
   gate: RetryAfterGate;
   apiKey: string;
   onRateLimit(info: RateLimitInfo): void;
-}
-
-/** Replaces every occurrence of the key, in case a fetch implementation echoes request headers. */
-export function redact(text: string, apiKey: string): string {
-  return apiKey ? text.split(apiKey).join("[redacted]") : text;
 }
 
 export function createTransport({ fetch, gate, apiKey, onRateLimit }: TransportOptions): FetchFunction {

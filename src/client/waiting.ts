@@ -5,13 +5,20 @@
 import { JobFailedError, JobTimedOutError, MediaServiceError, WaitDeadlineError } from "./errors.ts";
 import { sleep } from "./sleep.ts";
 
+/** The `status` of a poll response (the description's JobStatus). */
+type StatusOf<JobBody> = JobBody extends { status: infer Status } ? Status : string;
+
 export interface WaitOptions<JobBody> {
+  /** Aborts the wait, in a poll request or in a sleep, rejecting with the signal's reason. */
   signal?: AbortSignal;
-  /** Called with each new status (and the poll response that carried it). */
-  onStatus?: (status: string, job: JobBody | null) => void;
-  /** Overrides the area's polling interval. */
+  /**
+   * Called with each new status, and the poll response that carried it (null for the create
+   * response's status, reported first by `createAndWait`).
+   */
+  onStatus?: (status: StatusOf<JobBody>, job: JobBody | null) => void;
+  /** Overrides the area's polling interval, in milliseconds. */
   intervalMs?: number;
-  /** Overrides the client's overall deadline for this wait. */
+  /** Overrides the client's overall deadline for this wait, in milliseconds; then WaitDeadlineError. */
   deadlineMs?: number;
 }
 
@@ -49,7 +56,7 @@ export async function waitForTerminal<JobBody extends { status: string }>(
       const job = await plan.poll(controller.signal);
       if (job.status !== lastStatus) {
         lastStatus = job.status;
-        options.onStatus?.(job.status, job);
+        options.onStatus?.(job.status as StatusOf<JobBody>, job);
       }
       if (plan.terminalStatuses.includes(job.status)) return outcome(plan, job);
       await sleep(plan.intervalMs, controller.signal);

@@ -91,6 +91,25 @@ describe("typed errors", () => {
     expect(String(error)).toContain("[redacted]");
   });
 
+  it("a service that echoes the key in its body and headers: message, body and headers hold it redacted", async () => {
+    const echoed = { error: { type: "authentication_error", code: "invalid_key", message: `key ${API_KEY} is not valid` } };
+    const { server, client } = await clientOn(inOrder({ status: 401, body: echoed, headers: { "X-Echo": `Bearer ${API_KEY}` } }));
+    const error = (await drive(server, client.image.get("img_1")).catch((e: unknown) => e)) as AuthenticationError;
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error.message).toBe("HTTP 401 invalid_key: key [redacted] is not valid");
+    expect(error.body).toEqual({ error: { ...echoed.error, message: "key [redacted] is not valid" } });
+    expect(error.headers.get("X-Echo")).toBe("Bearer [redacted]");
+    expect(`${error.stack ?? ""} ${JSON.stringify(error)}`).not.toContain(API_KEY);
+  });
+
+  it("a moderation reason the description does not list is an InvalidRequestError, not a mistyped ModerationBlockError", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 400, body: { error: "blocked", restriction_reason: "input_unknown" } }));
+    const error = await drive(server, client.image.create("i-a", { prompt: "x" })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect(error).not.toBeInstanceOf(ModerationBlockError);
+    expect(error).toMatchObject({ message: "HTTP 400: blocked", body: { restriction_reason: "input_unknown" } });
+  });
+
   it("the last response's rate-limit headers are readable", async () => {
     const { server, client } = await clientOn(inOrder({ status: 200, body: { status: "processing" }, headers: { ...RATE_HEADERS, "X-RateLimit-Remaining": "42" } }));
     expect(client.rateLimit).toBeNull();
@@ -119,6 +138,14 @@ describe("bad input is refused before anything is sent, naming the field and the
     expect(() => createClient({ apiKey: "", baseUrl: "http://127.0.0.1:1" })).toThrow(/^apiKey: must be a non-empty string$/);
     expect(() => createClient({ apiKey: API_KEY, baseUrl: "/v1" })).toThrow(/^baseUrl: must be an absolute http\(s\) URL$/);
     expect(() => createClient({ apiKey: API_KEY, baseUrl: "http://127.0.0.1:1", maxInFlight: 0 })).toThrow(/^maxInFlight: must be a positive integer$/);
+  });
+
+  it("wait options: a zero interval (a tight poll loop) and a deadline beyond what a timer holds", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 500 }));
+    await expect(client.image.wait("img_1", { intervalMs: 0 })).rejects.toThrow(/^intervalMs: must be a positive integer$/);
+    await expect(client.image.wait("img_1", { deadlineMs: 2 ** 31 })).rejects.toThrow(/^deadlineMs: must be at most 2147483647$/);
+    expect(() => createClient({ apiKey: API_KEY, baseUrl: server.baseUrl, deadlineMs: 30 * 86_400_000 })).toThrow(/^deadlineMs: must be at most /);
+    expect(server.requests).toHaveLength(0);
   });
 
   it("an unknown slug at run time (as from untyped JavaScript)", async () => {

@@ -2,7 +2,7 @@
  * Type tests, checked by `npm run typecheck` (never run): valid calls compile, and each call marked
  * `@ts-expect-error` must fail to compile, or tsc reports the unused directive.
  */
-import { createClient, type MediaServiceClient } from "../../generated/client.ts";
+import { createClient, ModerationBlockError, type MediaServiceClient, type RestrictionReason } from "../../generated/client.ts";
 
 export async function validCalls(client: MediaServiceClient): Promise<void> {
   const { jobId, created } = await client.image.create("i-a", { prompt: "a lighthouse", size: "4K", num_images: 2, aspect_ratio: "21:9" });
@@ -24,7 +24,11 @@ export async function validCalls(client: MediaServiceClient): Promise<void> {
   const upscale = await client.videoUpscale.create("vu-a", { upscale_factor: 2 });
   const info = client.rateLimit?.remaining;
   const quoted = client.quote("/v1/images/i-a", { size: "2K", num_images: 2 });
-  void [idOrNull, model, legacyId, firstUrl, videoUrl, glb, credits, status, upscale, info, quoted];
+  // Status callbacks receive the description's JobStatus, so a switch over it can be exhaustive.
+  await client.video.wait("video-job-id", { onStatus: (polled: "pending" | "starting" | "processing" | "completing" | "succeeded" | "failed" | "timeout") => polled });
+  const error: unknown = null;
+  const reason: RestrictionReason | null = error instanceof ModerationBlockError ? error.restrictionReason : null;
+  void [idOrNull, model, legacyId, firstUrl, videoUrl, glb, credits, status, upscale, info, quoted, reason];
   createClient({ apiKey: "key", baseUrl: "http://127.0.0.1:4010", maxInFlight: 4, pollIntervalMs: { image: 2000 } });
 }
 
@@ -51,6 +55,11 @@ export async function invalidCalls(client: MediaServiceClient): Promise<void> {
   await client.wait("podcasts", "id");
   // @ts-expect-error pollIntervalMs names areas only
   createClient({ apiKey: "key", baseUrl: "http://127.0.0.1:4010", pollIntervalMs: { images: 2000 } });
+  // @ts-expect-error a status the description does not list
+  await client.image.wait("img_1", { onStatus: (polled) => polled === "done" });
+  const error: unknown = null;
+  // @ts-expect-error restrictionReason is the description's enum, not any string
+  if (error instanceof ModerationBlockError && error.restrictionReason === "nsfw") return;
   // @ts-expect-error apiKey is required
   createClient({ baseUrl: "http://127.0.0.1:4010" });
 }

@@ -74,6 +74,14 @@ describe("waiting for a job", () => {
     }
   });
 
+  it("an area's interval given as undefined keeps the description's cadence", async () => {
+    const { server, client } = await clientOn(inOrder(job("processing"), job("succeeded", { video_url: "https://v/1.mp4" })), {
+      pollIntervalMs: { video: undefined },
+    });
+    await drive(server, client.video.wait("vid_1"));
+    expect(server.requests.map((r) => r.at - 1_000_000)).toEqual([0, 10_000]);
+  });
+
   it("resumes waiting by id through the area-keyed wait", async () => {
     const { server, client } = await clientOn(inOrder(job("completing"), job("succeeded", { video_url: "https://v/1.mp4" })));
     const result = await drive(server, client.wait("video", "vid_1"));
