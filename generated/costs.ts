@@ -76,6 +76,7 @@ export const priceTables = {
         "required": false
       }
     },
+    "crossFieldRules": [],
     "knownFields": [
       "image",
       "detailed_geometry",
@@ -142,6 +143,7 @@ export const priceTables = {
         "required": false
       }
     },
+    "crossFieldRules": [],
     "knownFields": null,
     "media": {},
     "facts": {}
@@ -155,6 +157,7 @@ export const priceTables = {
     "notShown": "Priced per second of the input video's measured duration (whole seconds, 10-second minimum), on success only; the rate per second is not shown.",
     "bodyIn": "body",
     "fields": {},
+    "crossFieldRules": [],
     "knownFields": null,
     "media": {},
     "facts": {}
@@ -206,6 +209,7 @@ export const priceTables = {
         "required": false
       }
     },
+    "crossFieldRules": [],
     "knownFields": [
       "video",
       "size",
@@ -273,6 +277,7 @@ export const priceTables = {
         "required": false
       }
     },
+    "crossFieldRules": [],
     "knownFields": [
       "prompt",
       "aspect_ratio",
@@ -342,6 +347,7 @@ export const priceTables = {
         "required": false
       }
     },
+    "crossFieldRules": [],
     "knownFields": [
       "prompt",
       "aspect_ratio",
@@ -381,6 +387,7 @@ export const priceTables = {
         "required": false
       }
     },
+    "crossFieldRules": [],
     "knownFields": [
       "prompt",
       "aspect_ratio",
@@ -401,6 +408,7 @@ export const priceTables = {
     "notShown": "The price of I-D is not shown.",
     "bodyIn": "body",
     "fields": {},
+    "crossFieldRules": [],
     "knownFields": [
       "prompt",
       "reference_images",
@@ -439,6 +447,7 @@ export const priceTables = {
         "required": false
       }
     },
+    "crossFieldRules": [],
     "knownFields": [
       "prompt",
       "aspect_ratio",
@@ -457,6 +466,7 @@ export const priceTables = {
     "notShown": "The price of I-F is not shown.",
     "bodyIn": "body",
     "fields": {},
+    "crossFieldRules": [],
     "knownFields": [
       "prompt",
       "aspect_ratio",
@@ -475,6 +485,7 @@ export const priceTables = {
     "notShown": "The price of I-G is not shown.",
     "bodyIn": "body",
     "fields": {},
+    "crossFieldRules": [],
     "knownFields": [
       "prompt",
       "aspect_ratio",
@@ -495,6 +506,7 @@ export const priceTables = {
     "notShown": "The price of I-H is not shown.",
     "bodyIn": "body",
     "fields": {},
+    "crossFieldRules": [],
     "knownFields": [
       "prompt",
       "aspect_ratio",
@@ -555,6 +567,7 @@ export const priceTables = {
         "required": false
       }
     },
+    "crossFieldRules": [],
     "knownFields": null,
     "media": {},
     "facts": {}
@@ -638,6 +651,7 @@ export const priceTables = {
         "required": false
       }
     },
+    "crossFieldRules": [],
     "knownFields": null,
     "media": {},
     "facts": {}
@@ -670,6 +684,7 @@ export const priceTables = {
         "required": true
       }
     },
+    "crossFieldRules": [],
     "knownFields": [
       "audio",
       "image",
@@ -709,6 +724,7 @@ export const priceTables = {
         "required": false
       }
     },
+    "crossFieldRules": [],
     "knownFields": [
       "image",
       "video",
@@ -752,6 +768,7 @@ export const priceTables = {
     "notShown": null,
     "bodyIn": "query",
     "fields": {},
+    "crossFieldRules": [],
     "knownFields": null,
     "media": {},
     "facts": {}
@@ -772,6 +789,7 @@ export const priceTables = {
     "notShown": null,
     "bodyIn": "query",
     "fields": {},
+    "crossFieldRules": [],
     "knownFields": null,
     "media": {},
     "facts": {}
@@ -792,6 +810,7 @@ export const priceTables = {
     "notShown": null,
     "bodyIn": "query",
     "fields": {},
+    "crossFieldRules": [],
     "knownFields": null,
     "media": {},
     "facts": {}
@@ -807,6 +826,7 @@ export const priceTables = {
     "notShown": null,
     "bodyIn": "body",
     "fields": {},
+    "crossFieldRules": [],
     "knownFields": null,
     "media": {},
     "facts": {}
@@ -864,6 +884,7 @@ export const priceTables = {
         "required": false
       }
     },
+    "crossFieldRules": [],
     "knownFields": null,
     "media": {
       "video": {
@@ -976,6 +997,136 @@ export const priceTables = {
         "required": false
       }
     },
+    "crossFieldRules": [
+      {
+        "description": "image: \"cannot be combined with reference media or `video`\".",
+        "when": [
+          {
+            "field": "image",
+            "present": true
+          }
+        ],
+        "forbidden": [
+          "reference_images",
+          "reference_videos",
+          "reference_audios",
+          "video"
+        ]
+      },
+      {
+        "description": "reference_audios, reference_images, reference_videos: each \"cannot be combined with `image`/`end_image`\".",
+        "when": [
+          {
+            "field": "reference_images",
+            "present": true
+          }
+        ],
+        "forbidden": [
+          "image",
+          "end_image"
+        ]
+      },
+      {
+        "description": "reference_audios, reference_images, reference_videos: each \"cannot be combined with `image`/`end_image`\".",
+        "when": [
+          {
+            "field": "reference_videos",
+            "present": true
+          }
+        ],
+        "forbidden": [
+          "image",
+          "end_image"
+        ]
+      },
+      {
+        "description": "reference_audios, reference_images, reference_videos: each \"cannot be combined with `image`/`end_image`\".",
+        "when": [
+          {
+            "field": "reference_audios",
+            "present": true
+          }
+        ],
+        "forbidden": [
+          "image",
+          "end_image"
+        ]
+      },
+      {
+        "description": "video: \"cannot be combined with any other media input\".",
+        "when": [
+          {
+            "field": "video",
+            "present": true
+          }
+        ],
+        "forbidden": [
+          "image",
+          "end_image",
+          "audio",
+          "reference_images",
+          "reference_videos",
+          "reference_audios"
+        ]
+      },
+      {
+        "description": "audio: \"only for text-to-video or image-to-video\" (so not with reference media or `video`).",
+        "when": [
+          {
+            "field": "audio",
+            "present": true
+          }
+        ],
+        "forbidden": [
+          "reference_images",
+          "reference_videos",
+          "reference_audios",
+          "video"
+        ]
+      },
+      {
+        "description": "resolution: \"`2k` only when extending\" (with `video`).",
+        "when": [
+          {
+            "field": "resolution",
+            "equals": "2k"
+          }
+        ],
+        "required": [
+          "video"
+        ]
+      },
+      {
+        "description": "aspect_ratio: \"Reference mode also accepts `adaptive`\" (with reference media; image-to-video \"follows the frame image and ignores it\").",
+        "when": [
+          {
+            "field": "aspect_ratio",
+            "equals": "adaptive"
+          }
+        ],
+        "requiredOneOf": [
+          "reference_images",
+          "reference_videos",
+          "reference_audios",
+          "image",
+          "end_image"
+        ]
+      },
+      {
+        "description": "aspect_ratio: \"Extension accepts `auto`\" (with `video`; image-to-video \"follows the frame image and ignores it\").",
+        "when": [
+          {
+            "field": "aspect_ratio",
+            "equals": "auto"
+          }
+        ],
+        "requiredOneOf": [
+          "video",
+          "image",
+          "end_image"
+        ]
+      }
+    ],
     "knownFields": [
       "prompt",
       "aspect_ratio",
@@ -1014,6 +1165,7 @@ export const priceTables = {
     "notShown": "V-B is priced per output second by resolution, but the rates are not shown.",
     "bodyIn": "body",
     "fields": {},
+    "crossFieldRules": [],
     "knownFields": null,
     "media": {},
     "facts": {}
@@ -1027,6 +1179,7 @@ export const priceTables = {
     "notShown": "V-C's per-second rates are not shown; resolution prices differ, and video-edit input is billed on the input duration at half the output per-second rate, in addition to the output.",
     "bodyIn": "body",
     "fields": {},
+    "crossFieldRules": [],
     "knownFields": null,
     "media": {},
     "facts": {}
@@ -1040,6 +1193,7 @@ export const priceTables = {
     "notShown": "V-D's price is not shown; generate_audio raises the 720p/1080p per-second rate (no price impact at 4K).",
     "bodyIn": "body",
     "fields": {},
+    "crossFieldRules": [],
     "knownFields": [
       "prompt",
       "aspect_ratio",
@@ -1063,6 +1217,7 @@ export const priceTables = {
     "notShown": "V-E's price is not shown; generate_audio raises the per-second rate (no price impact at 4K), and POST /v1/cost quotes it.",
     "bodyIn": "body",
     "fields": {},
+    "crossFieldRules": [],
     "knownFields": [
       "prompt",
       "aspect_ratio",
@@ -1155,6 +1310,22 @@ export const priceTables = {
         "required": false
       }
     },
+    "crossFieldRules": [
+      {
+        "description": "\"an extension adds 5 to 15 s\" (with `video`, length_seconds is at most 15).",
+        "when": [
+          {
+            "field": "video",
+            "present": true
+          }
+        ],
+        "limits": {
+          "length_seconds": {
+            "maximum": 15
+          }
+        }
+      }
+    ],
     "knownFields": null,
     "media": {},
     "facts": {}
@@ -1220,6 +1391,7 @@ export const priceTables = {
         "required": false
       }
     },
+    "crossFieldRules": [],
     "knownFields": null,
     "media": {},
     "facts": {}

@@ -1,10 +1,10 @@
 /**
  * Checks a quote's body and media against the rules of the fields the pricing reads, so that a
  * body the service would reject gets an error naming the field and the rule instead of a price.
- * Cross-field rules of the request schema are the validator's business, not the quote's.
+ * Cross-field rules of the request schema are checked where they involve a field the pricing reads.
  */
 import { clean } from "./numbers.ts";
-import type { FieldRule, MediaRule, RoutePricing, Scalar } from "./pricing.ts";
+import type { CrossFieldRule, FieldCondition, FieldRule, MediaRule, RoutePricing, Scalar } from "./pricing.ts";
 import { holds, type Inputs } from "./conditions.ts";
 import { QuoteError } from "./quote-error.ts";
 
@@ -14,7 +14,7 @@ export type MediaInputs = Readonly<Record<string, number | readonly number[] | S
 
 const list = (values: readonly Scalar[]): string => values.map(String).join(", ");
 
-function checkType(where: string, rule: FieldRule, value: unknown): void {
+function checkType(where: string, rule: Pick<FieldRule, "type">, value: unknown): void {
   const ok =
     rule.type === undefined ||
     (rule.type === "array" && Array.isArray(value)) ||
@@ -36,16 +36,39 @@ function checkRange(where: string, value: number, min: number | undefined, max: 
   }
 }
 
+/** Checks a given value against its rule; `context` ends each message (a cross-field rule's condition). */
+function checkValue(where: string, rule: Omit<FieldRule, "required">, value: unknown, context = ""): void {
+  checkType(where, rule, value);
+  if (rule.enum && !rule.enum.includes(value as Scalar)) throw new QuoteError(where, `must be one of ${list(rule.enum)}${context}`);
+  if (typeof value === "number") checkRange(where, value, rule.minimum, rule.maximum, context);
+  if (Array.isArray(value)) checkRange(where, value.length, rule.minItems, rule.maxItems, ` items${context}`);
+}
+
 function checkField(name: string, rule: FieldRule, value: unknown, bodyIn: string): void {
   const where = `${bodyIn}.${name}`;
   if (value === undefined) {
     if (rule.required) throw new QuoteError(where, "is required");
     return;
   }
-  checkType(where, rule, value);
-  if (rule.enum && !rule.enum.includes(value as Scalar)) throw new QuoteError(where, `must be one of ${list(rule.enum)}`);
-  if (typeof value === "number") checkRange(where, value, rule.minimum, rule.maximum, "");
-  if (Array.isArray(value)) checkRange(where, value.length, rule.minItems, rule.maxItems, " items");
+  checkValue(where, rule, value);
+}
+
+/** Cross-field conditions bind given fields only, as `required` does in the schema's `if`. */
+const given = (body: Body, condition: FieldCondition): boolean =>
+  body[condition.field] !== undefined && (!("equals" in condition) || body[condition.field] === condition.equals);
+
+function checkCrossField(route: RoutePricing, rule: CrossFieldRule, body: Body): void {
+  if (!rule.when.every((condition) => given(body, condition))) return;
+  const trigger = rule.when.map((condition) => ("equals" in condition ? `${condition.field} is ${String(condition.equals)}` : `${condition.field} is given`));
+  const context = ` when ${trigger.join(" and ")} (${rule.description})`;
+  for (const field of rule.required ?? []) if (body[field] === undefined) throw new QuoteError(`body.${field}`, `is required${context}`);
+  for (const field of rule.forbidden ?? []) if (body[field] !== undefined) throw new QuoteError(`body.${field}`, `must be omitted${context}`);
+  if (rule.requiredOneOf && !rule.requiredOneOf.some((field) => body[field] !== undefined)) {
+    throw new QuoteError(`body.${rule.requiredOneOf.join("|")}`, `one of them is required${context}`);
+  }
+  for (const [field, limits] of Object.entries(rule.limits ?? {})) {
+    if (body[field] !== undefined) checkValue(`body.${field}`, { ...route.fields[field], ...limits }, body[field], context);
+  }
 }
 
 /** Throws a QuoteError for the first problem of the body; the body is otherwise left to the service. */
@@ -61,6 +84,7 @@ export function checkBody(path: string, route: RoutePricing, body: unknown): ass
     }
   }
   for (const [name, rule] of Object.entries(route.fields)) checkField(name, rule, (body as Body)[name], route.bodyIn);
+  for (const rule of route.crossFieldRules) checkCrossField(route, rule, body as Body);
 }
 
 const isDuration = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;

@@ -11,6 +11,9 @@ export type Condition =
   | { readonly field: string; readonly present: boolean }
   | { readonly fact: string; readonly equals: Scalar };
 
+/** A condition on a body field. */
+export type FieldCondition = Extract<Condition, { readonly field: string }>;
+
 export interface RateTable {
   readonly [value: string]: number | RateTable;
 }
@@ -51,6 +54,25 @@ export interface FieldRule {
   readonly required: boolean;
 }
 
+/** The limits a cross-field rule can put on a field. */
+export type FieldLimits = Pick<FieldRule, "enum" | "minimum" | "maximum" | "minItems" | "maxItems">;
+
+/**
+ * A cross-field rule of the request schema (an `if`/`then` or `dependentRequired` of its `allOf`)
+ * that involves a field the pricing reads: a body that breaks it is invalid, not a price.
+ */
+export interface CrossFieldRule {
+  /** The rule's `description` in the request schema, which quotes the specification. */
+  readonly description: string;
+  /** The rule holds when each of these fields is given (with this value, where `equals`). */
+  readonly when: readonly FieldCondition[];
+  readonly required?: readonly string[];
+  /** At least one of these fields must be given. */
+  readonly requiredOneOf?: readonly string[];
+  readonly forbidden?: readonly string[];
+  readonly limits?: { readonly [field: string]: FieldLimits };
+}
+
 /** Duration limits of a media field whose seconds the pricing reads (from `x-media`). */
 export interface MediaRule {
   /** The body field is an array: the caller gives one duration per item. */
@@ -76,6 +98,8 @@ export interface RoutePricing {
   readonly bodyIn: "body" | "query";
   /** The fields the pricing reads. */
   readonly fields: { readonly [name: string]: FieldRule };
+  /** The request schema's cross-field rules that involve a field the pricing reads. */
+  readonly crossFieldRules: readonly CrossFieldRule[];
   /** All field names when the schema is closed (`additionalProperties: false`); null when open. */
   readonly knownFields: readonly string[] | null;
   /** The media fields whose durations the pricing reads. */

@@ -6,11 +6,12 @@
  *   one).
  * - `credits: null` when the specification shows no price for this request (`reason` is the
  *   description's `x-not-shown.price` sentence), or when the price depends on something the caller
- *   did not supply: a media duration, a fact, or a field omitted whose default is not shown
- *   (`missing` names each, `reason` says so). A missing input is not an error because the request
+ *   did not supply: a media duration, a fact, a field omitted whose default is not shown, or the
+ *   media input whose seconds are the only billed item (`missing` names each, `reason` says so). A missing input is not an error because the request
  *   itself may be valid: the service measures durations that the caller may not know.
  * - An invalid request (unknown route, unknown field of a closed schema, a value outside its enum
- *   or range, durations that do not match the body) throws a QuoteError naming the field and rule.
+ *   or range, a broken cross-field rule involving a priced field, durations that do not match the
+ *   body) throws a QuoteError naming the field and rule.
  */
 import { checkBody, checkMedia, checkMediaObject, type Body, type MediaInputs } from "./check-input.ts";
 import { describeMissing, fieldValue, holds, missingField, UNKNOWN, type Inputs, type Known } from "./conditions.ts";
@@ -106,14 +107,21 @@ export function quoteRoute(tables: PriceTables, path: string, body: unknown = {}
   const { charged, notes } = route.pricing;
   const missing: string[] = [];
   const breakdown: QuoteLine[] = [];
+  const absentMedia: string[] = [];
   let unpriced = false;
   for (const component of route.pricing.components) {
     if (applies(inputs, component, missing) !== true) continue;
     const rate = rateOf(inputs, component, missing);
     const quantity = quantityOf(inputs, component, durations, missing);
     if (rate === undefined) unpriced = true;
+    if (quantity === 0 && component.per && "mediaSeconds" in component.per) absentMedia.push(component.per.mediaSeconds);
     if (rate === UNKNOWN || rate === undefined || quantity === UNKNOWN || quantity === 0) continue;
     breakdown.push({ label: component.label, rate, quantity, credits: clean(rate * quantity) });
+  }
+  // A request whose only billed item is the seconds of a media input it lacks (a depth map without
+  // its video) is not free: its price is unknown until the input is there.
+  if (breakdown.length === 0 && missing.length === 0 && charged !== "free") {
+    for (const field of absentMedia) missing.push(`${route.bodyIn}.${field} (absent; the price is per second of it)`);
   }
   const common = { path, charged, breakdown, ...(notes ? { notes } : {}) };
   if (missing.length) {

@@ -5,6 +5,7 @@
  * not define, or when a fully shown rate table lacks a rate for some allowed value.
  */
 import { deref, operations, type JsonSchema, type OpenApiDocument, type Operation } from "../openapi/document.ts";
+import { crossFieldRules } from "./cross-field-rules.ts";
 import type { Condition, FieldRule, MediaRule, PriceTables, PricingExtension, RateTable, RoutePricing, Scalar } from "./pricing.ts";
 
 type Properties = Record<string, JsonSchema>;
@@ -13,6 +14,8 @@ interface RequestShape {
   properties: Properties;
   required: readonly string[];
   closed: boolean;
+  /** The schema's `allOf`, where its cross-field rules live. */
+  allOf: readonly JsonSchema[];
 }
 
 function requestShape(doc: OpenApiDocument, method: string, operation: Operation): RequestShape {
@@ -26,13 +29,14 @@ function requestShape(doc: OpenApiDocument, method: string, operation: Operation
       properties[parameter.name] = parameter.schema ?? {};
       if (parameter.required) required.push(parameter.name);
     }
-    return { properties, required, closed: false };
+    return { properties, required, closed: false, allOf: [] };
   }
   const schema = deref(doc, operation.requestBody?.content["application/json"]?.schema ?? {});
   return {
     properties: Object.fromEntries(Object.entries((schema.properties ?? {}) as Properties).map(([name, value]) => [name, deref(doc, value)])),
     required: (schema.required ?? []) as string[],
     closed: schema.additionalProperties === false,
+    allOf: (schema.allOf ?? []) as JsonSchema[],
   };
 }
 
@@ -153,6 +157,7 @@ function routePricing(doc: OpenApiDocument, path: string, method: string, operat
     notShown,
     bodyIn: method === "get" ? "query" : "body",
     fields,
+    crossFieldRules: crossFieldRules(where, shape.allOf, read.fields),
     knownFields: shape.closed ? Object.keys(shape.properties) : null,
     media,
     facts: pricing ? facts(pricing) : {},

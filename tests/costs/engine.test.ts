@@ -7,7 +7,7 @@ import type { PricingExtension, RoutePricing } from "../../src/costs/pricing.ts"
 import { quoteRoute } from "../../src/costs/quote.ts";
 
 function route(pricing: PricingExtension | null, extra: Partial<RoutePricing> = {}): RoutePricing {
-  return { method: "post", operationId: "op", summary: "fixture", pricing, notShown: null, bodyIn: "body", fields: {}, knownFields: null, media: {}, facts: {}, ...extra };
+  return { method: "post", operationId: "op", summary: "fixture", pricing, notShown: null, bodyIn: "body", fields: {}, crossFieldRules: [], knownFields: null, media: {}, facts: {}, ...extra };
 }
 
 const sized = route(
@@ -80,6 +80,21 @@ const tables = {
     { fields: { count: { type: "integer", minimum: 1, maximum: 1, required: false }, only: { type: "string", enum: ["S"], required: false } } },
   ),
   "/free": route({ charged: "free", components: [] }),
+  "/clip-only": route(
+    { charged: "on-success", components: [{ label: "clip", rate: 3, per: { mediaSeconds: "clip", minimum: 5 } }] },
+    { fields: { clip: { type: "string", required: false } }, media: { clip: { list: false } } },
+  ),
+  "/ruled": route(
+    { charged: "on-success", components: [{ label: "output", rateBy: { fields: ["tier"], table: { base: 1, top: 2 } }, per: { field: "length" } }] },
+    {
+      fields: { tier: { type: "string", enum: ["base", "top"], required: false }, length: { type: "integer", minimum: 1, maximum: 30, required: false } },
+      crossFieldRules: [
+        { description: "top needs a source", when: [{ field: "tier", equals: "top" }], required: ["source"] },
+        { description: "a source shortens", when: [{ field: "source", present: true }], limits: { length: { maximum: 10 } }, forbidden: ["frame"] },
+        { description: "wide needs media", when: [{ field: "shape", equals: "wide" }], requiredOneOf: ["frame", "source"] },
+      ],
+    },
+  ),
   "/search": route({ charged: "per-request", components: [{ label: "search", rate: 10 }] }, { method: "get", bodyIn: "query" }),
 };
 const quote = (path: string, body?: unknown, media?: unknown) => quoteRoute(tables, path, body, media);
@@ -150,6 +165,33 @@ describe("media seconds", () => {
   it("applies a present: false condition", () => {
     expect(quote("/seconds", { ...base, quality: "b" }).credits).toBe(25 + 1000);
     expect(quote("/seconds", { ...base, quality: "b", source: "u" }, { source: 2 }).credits).toBe(25 + 200);
+  });
+});
+
+describe("cross-field rules of the request schema", () => {
+  const cases: Array<[string, unknown, string]> = [
+    ["a required field", { tier: "top", length: 5 }, "quote: body.source: is required when tier is top (top needs a source)"],
+    ["a conditional range, with the base range", { tier: "base", length: 12, source: "s" }, "quote: body.length: must be 1 to 10 when source is given (a source shortens)"],
+    ["a forbidden field", { tier: "base", length: 5, source: "s", frame: "f" }, "quote: body.frame: must be omitted when source is given (a source shortens)"],
+    ["one of several fields", { tier: "base", length: 5, shape: "wide" }, "quote: body.frame|source: one of them is required when shape is wide (wide needs media)"],
+  ];
+  for (const [rule, body, message] of cases) {
+    it(rule, () => {
+      expect(() => quote("/ruled", body)).toThrow(message);
+    });
+  }
+  it("binds only when its fields are given: no default triggers it", () => {
+    expect(quote("/ruled", { tier: "base", length: 30 }).credits).toBe(30);
+    expect(quote("/ruled", { tier: "top", length: 10, source: "s", shape: "tall" }).credits).toBe(20);
+  });
+});
+
+describe("the media input of the only billed item is absent", () => {
+  it("answers null naming it, not 0 credits nor the minimum", () => {
+    expect(quote("/clip-only", {})).toMatchObject({ credits: null, missing: ["body.clip (absent; the price is per second of it)"] });
+  });
+  it("prices it once given", () => {
+    expect(quote("/clip-only", { clip: "c" }, { clip: 2 }).credits).toBe(15);
   });
 });
 

@@ -65,6 +65,22 @@ describe("extraction", () => {
   it("keeps the duration limits of priced media and the facts with their values", () => {
     expect(tables["/v1/x/a"]).toMatchObject({ media: { clip: { list: false, maxDurationSeconds: 30 } }, facts: { tier: ["gold"] }, model: "X-A" });
   });
+  it("keeps the cross-field rules that involve a priced field, one per alternative of their if", () => {
+    const ruled = documentOf({ "/v1/x/b": { post: post(byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 } })) } });
+    ruled.components.schemas!.Body = {
+      ...ruled.components.schemas!.Body,
+      allOf: [
+        { description: "L needs a clip", if: { required: ["size"], properties: { size: { const: "L" } } }, then: { required: ["clip"] } },
+        { description: "hd or a prompt: at most 2", if: { anyOf: [{ required: ["hd"] }, { required: ["prompt"] }] }, then: { properties: { count: { maximum: 2 } }, not: { anyOf: [{ required: ["extra"] }] } } },
+        { description: "unpriced fields only", dependentRequired: { prompt: ["extra"] } },
+      ],
+    };
+    expect(priceTables(ruled)["/v1/x/b"]!.crossFieldRules).toEqual([
+      { description: "L needs a clip", when: [{ field: "size", equals: "L" }], required: ["clip"] },
+      { description: "hd or a prompt: at most 2", when: [{ field: "hd", present: true }], limits: { count: { maximum: 2 } }, forbidden: ["extra"] },
+      { description: "hd or a prompt: at most 2", when: [{ field: "prompt", present: true }], limits: { count: { maximum: 2 } }, forbidden: ["extra"] },
+    ]);
+  });
   it("keeps the not-shown sentence with no pricing", () => {
     expect(tables["/v1/x/hidden"]).toMatchObject({ pricing: null, notShown: "The price of X-C is not shown.", fields: {} });
   });
@@ -87,6 +103,11 @@ describe("description mistakes stop the generator", () => {
   it("two priced operations on one path", () => {
     const pricing = { charged: "free", components: [] };
     expect(() => priceTables(documentOf({ "/v1/x/a": { post: post(pricing), get: post(pricing) } }))).toThrow("/v1/x/a: more than one priced operation");
+  });
+  it("a cross-field rule on a priced field in a shape the quote cannot check", () => {
+    const odd = documentOf({ "/v1/x/a": { post: post(byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 } })) } });
+    odd.components.schemas!.Body = { ...odd.components.schemas!.Body, allOf: [{ description: "odd rule", if: { required: ["hd"] }, then: { oneOf: [{ required: ["size"] }] } }] };
+    expect(() => priceTables(odd)).toThrow("POST /v1/x/a: a cross-field rule of the request involves a priced field in a shape the quote cannot check: odd rule");
   });
   it("a partly shown price may lack rates", () => {
     const tables = priceTables(documentOf({ "/v1/x/a": { post: post(byLookup({ S: { true: 2 } }), { "x-not-shown": { price: "Only S with hd is shown." } }) } }));

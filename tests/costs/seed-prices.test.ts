@@ -215,6 +215,13 @@ describe("inputs the price depends on but the caller did not supply: credits nul
     ["I-B without quality (no default is shown)", "/v1/images/i-b", { size: "1K" }, undefined, ["body.quality (omitted, and its default is not shown)"]],
     ["I-C without num_images (no default is shown)", "/v1/images/i-c", { size: "1K" }, undefined, ["body.num_images (omitted, and its default is not shown)"]],
     ["D-B without texture (no default is shown)", "/v1/3d/d-b", {}, undefined, ["body.texture (omitted, and its default is not shown)"]],
+    ["I-J without size (no default is shown)", "/v1/images/i-j", { num_images: 1 }, undefined, ["body.size (omitted, and its default is not shown)"]],
+    ["I-K without num_images (no default is shown)", "/v1/images/i-k", { size: "1K" }, undefined, ["body.num_images (omitted, and its default is not shown)"]],
+    ["V-F without resolution (no default is shown)", "/v1/videos/v-f", { length_seconds: 5 }, undefined, ["body.resolution (omitted, and its default is not shown)"]],
+    ["V-G without mode (no default is shown)", "/v1/videos/v-g", { resolution: "480p", length_seconds: 5 }, undefined, ["body.mode (omitted, and its default is not shown)"]],
+    ["V-G without length_seconds (no default is shown)", "/v1/videos/v-g", { resolution: "480p", mode: "cost" }, undefined, ["body.length_seconds (omitted, and its default is not shown)"]],
+    ["motion control without its reference video", "/v1/motion-control/mc-a", { image: "i" }, undefined, ["body.video (absent; the price is per second of it)"]],
+    ["depth map without its video (not the 5-second minimum)", "/v1/depth-maps/dm-a", { size: "large" }, undefined, ["body.video (absent; the price is per second of it)"]],
     ["upscale without the result's resolution and mode", "/v1/video-upscales/vu-a", { video: "v" }, { video: 10 }, ["media.result_resolution (a fact the body does not hold)", "media.mode (a fact the body does not hold)"]],
   ];
   for (const [name, path, body, media, missing] of cases) {
@@ -242,6 +249,9 @@ describe("invalid requests are errors naming the field and the rule", () => {
     ["V-A reference clips over 15 s combined", "/v1/videos/v-a", { prompt: "p", reference_videos: ["a", "b"] }, { reference_videos: [10, 6] }, "quote: media.reference_videos: must be at most 15 seconds combined"],
     ["V-A one duration for two clips", "/v1/videos/v-a", { prompt: "p", reference_videos: ["a", "b"] }, { reference_videos: [10] }, "quote: media.reference_videos: must list 2 duration(s)"],
     ["V-A source over 60 s", "/v1/videos/v-a", { prompt: "p", video: "v" }, { video: 61 }, "quote: media.video: must be 1.6 to 60 seconds"],
+    ["V-A 2k is only for extending", "/v1/videos/v-a", { prompt: "p", resolution: "2k" }, undefined, "quote: body.video: is required when resolution is 2k"],
+    ["V-A extension cannot take reference clips", "/v1/videos/v-a", { prompt: "p", video: "v", reference_videos: ["a"] }, { video: 10, reference_videos: [3] }, "quote: body.reference_videos: must be omitted when video is given"],
+    ["V-F an extension adds at most 15 s", "/v1/videos/v-f", { resolution: "720p", length_seconds: 20, video: "v" }, undefined, "quote: body.length_seconds: must be 5 to 15 when video is given"],
     ["V-G unknown mode", "/v1/videos/v-g", { resolution: "480p", mode: "turbo", length_seconds: 5 }, undefined, "quote: body.mode: must be one of cost, speed, quality"],
     ["lip sync without audio", "/v1/lip-sync/ls-a", { image: "i" }, undefined, "quote: body.audio: is required"],
     ["lip sync audio over 120 s", "/v1/lip-sync/ls-a", { audio: "a", image: "i" }, { audio: 121 }, "quote: media.audio: must be at most 120 seconds"],
