@@ -12,17 +12,18 @@ function defaultNote(route: RoutePricing, field: string): string {
   return value === undefined ? "" : ` (default ${code(value)})`;
 }
 
-function per(route: RoutePricing, quantity: Quantity | undefined): string {
-  if (quantity === undefined) return "request";
-  if ("field" in quantity) return `${code(quantity.field)}${defaultNote(route, quantity.field)}`;
-  if ("itemsBeyond" in quantity) return `item of ${code(quantity.itemsBeyond.field)} beyond the first ${quantity.itemsBeyond.free}`;
+/** How many units a component bills, as a finance reader would say it. */
+function quantityCell(route: RoutePricing, quantity: Quantity | undefined): string {
+  if (quantity === undefined) return "once per request";
+  if ("field" in quantity) return `the value of ${code(quantity.field)}${defaultNote(route, quantity.field)}`;
+  if ("itemsBeyond" in quantity) return `each item of ${code(quantity.itemsBeyond.field)} beyond the first ${quantity.itemsBeyond.free}`;
   const rules = [
     quantity.rounding === "up" ? "rounded up to whole seconds" : "",
     quantity.minimum !== undefined ? `at least ${quantity.minimum}` : "",
     quantity.maximum !== undefined ? `at most ${quantity.maximum}` : "",
   ].filter(Boolean);
   const list = route.media[quantity.mediaSeconds]?.list ? ", summed over its items" : "";
-  return `second of ${code(quantity.mediaSeconds)}${list}${rules.length ? ` (${rules.join(", ")})` : ""}`;
+  return `each second of ${code(quantity.mediaSeconds)}${list}${rules.length ? ` (${rules.join(", ")})` : ""}`;
 }
 
 function condition(route: RoutePricing, when: Condition): string {
@@ -40,28 +41,40 @@ function rateCell(component: PricingComponent): string {
   return component.rate !== undefined ? String(component.rate) : `by ${component.rateBy!.fields.map(code).join(" and ")}, below`;
 }
 
+function valueCell(route: RoutePricing, field: string, value: string): string {
+  return `${code(value)}${String(route.fields[field]?.default) === value ? " (default)" : ""}`;
+}
+
 function rateRows(route: RoutePricing, fields: readonly string[], table: RateTable, keys: string[] = []): string[] {
   return Object.entries(table).flatMap(([key, node]) => {
     const row = [...keys, key];
     if (typeof node === "object") return rateRows(route, fields, node, row);
-    const cells = row.map((value, index) => {
-      const field = fields[index]!;
-      return `${code(value)}${String(route.fields[field]?.default) === value ? " (default)" : ""}`;
-    });
-    return [`| ${[...cells, node].join(" | ")} |`];
+    return [`| ${[...row.map((value, index) => valueCell(route, fields[index]!, value)), node].join(" | ")} |`];
   });
+}
+
+/** Two lookup fields read best as a grid: one per row, the other per column. */
+function rateGrid(route: RoutePricing, [rows, columns]: readonly [string, string], table: RateTable): string[] {
+  const keys = [...new Set(Object.values(table).flatMap((node) => (typeof node === "object" ? Object.keys(node) : [])))];
+  return [
+    `| ${code(rows)} \\ ${code(columns)} | ${keys.map((key) => valueCell(route, columns, key)).join(" | ")} |`,
+    `|${"---|".repeat(keys.length + 1)}`,
+    ...Object.entries(table).map(([key, node]) => {
+      const cells = keys.map((column) => (typeof node === "object" && typeof node[column] === "number" ? String(node[column]) : "not shown"));
+      return `| ${valueCell(route, rows, key)} | ${cells.join(" | ")} |`;
+    }),
+  ];
 }
 
 function rateTables(route: RoutePricing, components: readonly PricingComponent[]): string[] {
   return components.flatMap((component) => {
     if (!component.rateBy) return [];
     const { fields, table } = component.rateBy;
+    const grid = fields.length === 2 ? rateGrid(route, [fields[0]!, fields[1]!], table) : undefined;
     return [
-      `Credits for **${component.label}** by ${fields.map(code).join(" and ")}:`,
+      `Credits for **${component.label}** by ${fields.map(code).join(grid ? " (rows) and " : " and ")}${grid ? " (columns)" : ""}:`,
       "",
-      `| ${[...fields.map(code), "credits"].join(" | ")} |`,
-      `|${"---|".repeat(fields.length + 1)}`,
-      ...rateRows(route, fields, table),
+      ...(grid ?? [`| ${[...fields.map(code), "credits"].join(" | ")} |`, `|${"---|".repeat(fields.length + 1)}`, ...rateRows(route, fields, table)]),
       "",
     ];
   });
@@ -85,10 +98,10 @@ function section(path: string, route: RoutePricing): string[] {
   if (pricing) {
     lines.push(CHARGED[pricing.charged], "");
     if (pricing.components.length) {
-      lines.push("| billed item | credits | per | when |", "|---|---|---|---|");
+      lines.push("| billed item | credits each | quantity | applies when |", "|---|---|---|---|");
       for (const component of pricing.components) {
         const when = component.when?.map((item) => condition(route, item)).join(" and ") ?? given(component.per);
-        lines.push(`| ${component.label} | ${rateCell(component)} | ${per(route, component.per)} | ${when} |`);
+        lines.push(`| ${component.label} | ${rateCell(component)} | ${quantityCell(route, component.per)} | ${when} |`);
       }
       lines.push("", ...rateTables(route, pricing.components));
     }
