@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { generate } from "../../generators/costs.ts";
 import { priceTables, quote, type PricedPath } from "../../generated/costs.ts";
 import type { PriceTables, RateTable } from "../../src/costs/pricing.ts";
+import { deref } from "../../src/openapi/document.ts";
 import { doc, operation } from "../support/description.ts";
 
 // Read through the general table type: the generated constant's literal types differ per route.
@@ -125,6 +126,38 @@ describe("GET /v1/models and POST /v1/cost examples agree with the tables", () =
       expect(body.credits_per_second).toBe(tableOf("DM-A")[size!]);
       expect(body.min_seconds).toBe(per.minimum);
       expect(body.credits).toBe(quote("/v1/depth-maps/dm-a", { video: "v", size: size! }, { video: Number(seconds) }).credits);
+      const sent = Object.values(operation("/v1/cost", "post").requestBody?.content["application/json"]?.examples ?? {}).map((example) => (example.value as { seconds?: number }).seconds);
+      expect(sent, "a POST /v1/cost request example sends the seconds this quote is for").toContain(Number(seconds));
     }
   });
+});
+
+/** The `credits` (and `seconds`) of a create route's 200 example: what the job charges on success. */
+function acceptedExamples(path: string): Array<{ credits: number; seconds?: number }> {
+  const response = deref(doc, operation(path).responses["200"] ?? {}) as { content?: Record<string, { examples?: Record<string, Example> }> };
+  return Object.values(response.content?.["application/json"]?.examples ?? {})
+    .map((example) => example.value as { credits?: unknown; seconds?: number })
+    .filter((value): value is { credits: number; seconds?: number } => typeof value.credits === "number");
+}
+
+describe("create responses' credits examples are prices of their route", () => {
+  const routes = Object.keys(tables).filter((path) => tables[path]!.method === "post" && acceptedExamples(path).length);
+  it("some create responses state credits", () => {
+    expect(routes.length).toBeGreaterThan(2);
+  });
+  const check = (path: string) => () => {
+    const requests = Object.values(operation(path).requestBody?.content["application/json"]?.examples ?? {}).map((example) => example.value);
+    for (const { credits, seconds } of acceptedExamples(path)) {
+      // With `seconds` (motion control, lip sync) the credits are the billed seconds times the rate.
+      const media = seconds === undefined ? undefined : { [Object.keys(tables[path]!.media)[0]!]: seconds };
+      const quoted = requests.map((body) => quote(path as PricedPath, body as never, media as never).credits);
+      expect(quoted, `${path}: ${credits} credits is not the price of any of its request examples`).toContain(credits);
+    }
+  };
+  for (const path of routes) {
+    // D-B shares the 3D area's accepted response, whose example states D-A's 400 credits; reported to
+    // the lead (the description must give D-B an example of its own). Flips to failing once fixed.
+    if (path === "/v1/3d/d-b") it.fails(`${path} (known drift: the shared 3D example states D-A's price)`, check(path));
+    else it(path, check(path));
+  }
 });
