@@ -5,6 +5,7 @@
  * the description, fails the build.
  */
 import { deref, operations, type OpenApiDocument } from "../src/openapi/document.ts";
+import { chargeRows } from "./charging.ts";
 import { codeSamples, type SampleKind } from "./code-samples.ts";
 import {
   enumFacts,
@@ -84,14 +85,11 @@ const RENDERERS: Record<string, Render> = {
     }
     return markdownTable(["Header", "Meaning"], [...headers].map(([name, meaning]) => [`\`${name}\``, meaning]));
   },
-  "charged-when": (doc) => {
-    const byRule = new Map<string, string[]>();
-    for (const { path, method, operation } of operations(doc)) {
-      const charged = (operation["x-pricing"] as { charged?: string } | undefined)?.charged ?? "price not shown";
-      byRule.set(charged, [...(byRule.get(charged) ?? []), `\`${method.toUpperCase()} ${path}\``]);
-    }
-    return markdownTable(["Charged", "Operations"], [...byRule].map(([rule, ops]) => [rule, ops.join(", ")]));
-  },
+  "charged-when": (doc) =>
+    markdownTable(
+      ["Charged", "When", "Operations"],
+      chargeRows(doc).map(({ label, meaning, operations: routes }) => [label, meaning, routes.map((route) => `\`${route}\``).join(", ")]),
+    ),
   sample: (doc, args) => {
     const [kind, operationId] = args.split(" ") as [SampleKind, string];
     const sample = codeSamples(doc).get(operationId)?.[kind];

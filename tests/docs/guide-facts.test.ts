@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import extensions from "../../src/openapi/extensions.schema.json" with { type: "json" };
 import { fillPlaceholders } from "../../docs-src/guide-placeholders.ts";
 import { generate as generatePricing } from "../../generators/costs.ts";
 import { guideMarkdown, PROJECT_ROOT } from "../../docs-src/site.ts";
@@ -108,13 +109,21 @@ describe("guides", () => {
     }
   });
 
-  it("say for every operation when it is charged, from its x-pricing", () => {
+  it("say for every operation when it is charged, from its x-pricing, and claim no price marker the description lacks", () => {
     const table = rows(guide("billing"));
     for (const { path, method, operation } of operations(doc)) {
-      const charged = (operation["x-pricing"] as { charged?: string } | undefined)?.charged ?? "price not shown";
-      const row = table.find((cells) => cells[0] === charged);
-      expect(row?.[1], `${method} ${path}`).toContain(`\`${method.toUpperCase()} ${path}\``);
+      const charged = (operation["x-pricing"] as { charged?: string } | undefined)?.charged;
+      const marked = (operation["x-not-shown"] as Record<string, unknown> | undefined)?.price !== undefined;
+      const rule = charged === undefined ? (marked ? "price not shown" : "no price stated") : `\`${charged}\``;
+      const row = table.find((cells) => cells[0] === rule);
+      expect(row?.[2], `${method} ${path}`).toContain(`\`${method.toUpperCase()} ${path}\``);
+      expect(row?.[1], rule).not.toBe("");
     }
+    // Each charging mode is explained in the words of its definition in the extension schema.
+    const chargedDefinition = extensions.$defs["x-pricing"].properties.charged;
+    const modeRows = table.filter((cells) => chargedDefinition.enum.some((mode) => cells[0] === `\`${mode}\``));
+    expect(modeRows.length).toBeGreaterThan(0);
+    for (const [mode, meaning] of modeRows) expect(chargedDefinition.description).toContain(`${mode?.replace(/`/g, "")}: ${meaning}`);
   });
 
   it("show price tables that are the pricing generator's output for this bundle", () => {
