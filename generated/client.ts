@@ -25,7 +25,8 @@ export const routeTable = {
         "strict_model_nsfw"
       ]
     },
-    "rateLimitedCode": "rate_limited"
+    "rateLimitedCode": "rate_limited",
+    "cooldownField": "retry_after_seconds"
   },
   "terminalStatuses": [
     "succeeded",
@@ -33,6 +34,7 @@ export const routeTable = {
     "timeout"
   ],
   "successStatus": "succeeded",
+  "timeoutStatus": "timeout",
   "costPath": "/v1/cost",
   "areas": {
     "image": {

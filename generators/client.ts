@@ -8,6 +8,8 @@ import type { AreaRoutes, CreateRoute, ErrorShapes, InputForm, RouteTable } from
 
 const CREATE_PREFIX = "create";
 const COST_OPERATION = "quoteCost";
+/** The terminal status of a job the service gave up on, which the client reports as JobTimedOutError. */
+const TIMEOUT_STATUS = "timeout";
 
 function fail(message: string): never {
   throw new Error(`generators/client.ts: ${message}`);
@@ -74,8 +76,8 @@ function members(doc: OpenApiDocument, schema: JsonSchema): JsonSchema[] {
 
 /**
  * What tells the error bodies apart, read off a create operation's responses: the 400 variant with
- * an enum property is the moderation block; the 429 variant that sends Retry-After and fixes
- * `error.code` is the rate limiter's.
+ * an enum property is the moderation block; of the 429 variants that send Retry-After, the one
+ * that fixes `error.code` is the rate limiter's and the one with a number property the cooldown's.
  */
 function errorShapes(doc: OpenApiDocument, path: string, operation: Operation): ErrorShapes {
   let moderation: ErrorShapes["moderation"] | null = null;
@@ -86,17 +88,22 @@ function errorShapes(doc: OpenApiDocument, path: string, operation: Operation): 
     }
   }
   let rateLimitedCode: string | null = null;
+  let cooldownField: string | null = null;
   for (const variant of bodyVariants(doc, path, operation, "429")) {
     if (variant["x-retry-after"] !== true) continue;
     for (const member of members(doc, variant)) {
-      const error = (member.properties as { error?: JsonSchema } | undefined)?.error;
-      const code = (error?.properties as { code?: { const?: unknown } } | undefined)?.code?.const;
+      const properties = (member.properties ?? {}) as Record<string, JsonSchema>;
+      const code = (properties.error?.properties as { code?: { const?: unknown } } | undefined)?.code?.const;
       if (typeof code === "string") rateLimitedCode = code;
+      // The other variant that sends Retry-After carries its wait as a number in the body.
+      const seconds = Object.keys(properties).find((field) => deref(doc, properties[field] ?? {}).type === "number");
+      if (seconds !== undefined) cooldownField = seconds;
     }
   }
   return {
     moderation: moderation ?? fail(`no 400 body variant of POST ${path} has an enum property (the moderation block)`),
     rateLimitedCode: rateLimitedCode ?? fail(`no 429 body variant of POST ${path} with x-retry-after fixes error.code`),
+    cooldownField: cooldownField ?? fail(`no 429 body variant of POST ${path} with x-retry-after has a number property (the cooldown)`),
   };
 }
 
@@ -151,11 +158,13 @@ export function deriveRouteTable(doc: OpenApiDocument): RouteTable {
 
   const terminal = doc.components.schemas?.JobStatus?.["x-terminal-values"];
   if (!Array.isArray(terminal) || terminal.length === 0) fail("JobStatus has no x-terminal-values");
+  if (!terminal.includes(TIMEOUT_STATUS)) fail(`JobStatus's x-terminal-values lack ${TIMEOUT_STATUS}`);
   const cost = byId.get(COST_OPERATION) ?? fail(`no operation ${COST_OPERATION}`);
   return {
     errors: errorShapes(doc, firstCreate.path, firstCreate.operation),
     terminalStatuses: terminal as string[],
     successStatus: successStatus ?? fail("no poll schema states its success status"),
+    timeoutStatus: TIMEOUT_STATUS,
     costPath: cost.path,
     areas: resolved,
   };

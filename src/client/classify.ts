@@ -23,9 +23,9 @@ const asObject = (value: unknown): Fields | undefined =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
 const asString = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
-/** `retry_after_seconds` of a cooldown body; the seed does not show whether it sits at the top or in `error`. */
-function cooldownSeconds(body: Fields | undefined): number | undefined {
-  const value = body?.retry_after_seconds ?? asObject(body?.error)?.retry_after_seconds;
+/** The seconds of a cooldown body; the seed does not show whether they sit at the top or in `error`. */
+function cooldownSeconds(body: Fields | undefined, field: string): number | undefined {
+  const value = body?.[field] ?? asObject(body?.error)?.[field];
   return typeof value === "number" ? value : undefined;
 }
 
@@ -66,7 +66,7 @@ export function errorFromResponse(response: ResponseFacts, shapes: ErrorShapes, 
       return new ModelRetiredError(message, facts);
     case 429: {
       if (code === shapes.rateLimitedCode) return new RateLimitedError(message, facts, retryAfterSeconds(headers));
-      const cooldown = cooldownSeconds(top);
+      const cooldown = cooldownSeconds(top, shapes.cooldownField);
       if (cooldown !== undefined) return new CooldownError(message, facts, cooldown);
       return new TooManyRequestsError(message, facts);
     }

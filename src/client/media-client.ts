@@ -192,6 +192,7 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
         deadlineMs: positiveInteger("deadlineMs", waitOptions.deadlineMs, options.deadlineMs, MAX_TIMER_MS),
         terminalStatuses: table.terminalStatuses,
         successStatus: table.successStatus,
+        timeoutStatus: table.timeoutStatus,
         resultFields,
         ...(knownStatus === undefined ? {} : { knownStatus }),
         poll: (signal) => get(areaName, jobId, { signal }),

@@ -9,7 +9,13 @@ export interface ClientOptions<AreaNames extends string = string> {
   baseUrl: string;
   /** A fetch to use instead of globalThis.fetch. */
   fetch?: FetchFunction;
-  /** Keep at most this many of this client's jobs in flight (the account's concurrency cap); off when absent. */
+  /**
+   * Keep at most this many of this client's jobs in flight (the account's concurrency cap); off when
+   * absent. A job's slot is freed when this client sees it terminal (get, wait, createAndWait), so
+   * poll the jobs you create. On a 429 without Retry-After while its own jobs run, the create is sent
+   * again once one finishes (at most maxRetries times): the description cannot tell a full queue from
+   * the spend limit, so a spend-limit 429 is then resent that often before it is thrown.
+   */
   maxInFlight?: number;
   /** Polling interval per area, overriding the description's cadence. */
   pollIntervalMs?: Partial<Record<AreaNames, number>>;
@@ -23,7 +29,7 @@ export interface ClientOptions<AreaNames extends string = string> {
 
 /** "Every few seconds" (images) and cadences the seed does not show: a few seconds, configurable. */
 export const DEFAULT_POLL_INTERVAL_MS = 5_000;
-/** Video jobs poll every 10-30 s and 3D jobs take 2-5 minutes; half an hour leaves room for slow queues. */
+/** Well beyond the typical job durations of the description's x-polling, leaving room for slow queues. */
 export const DEFAULT_DEADLINE_MS = 30 * 60_000;
 export const DEFAULT_MAX_RETRIES = 3;
 

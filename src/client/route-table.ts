@@ -30,6 +30,8 @@ export interface ErrorShapes {
   readonly moderation: { readonly field: string; readonly reasons: readonly string[] };
   /** The `error.code` of the rate-limited 429 (the variant that sends Retry-After and has a fixed code). */
   readonly rateLimitedCode: string;
+  /** The cooldown 429's body field holding the seconds to wait (at the top of the body or in `error`). */
+  readonly cooldownField: string;
 }
 
 export interface RouteTable {
@@ -38,6 +40,8 @@ export interface RouteTable {
   readonly terminalStatuses: readonly string[];
   /** The status whose poll response carries the result. */
   readonly successStatus: string;
+  /** The terminal status of a job the service gave up on; every other non-success terminal status is a failure. */
+  readonly timeoutStatus: string;
   readonly costPath: string;
   readonly areas: Readonly<Record<string, AreaRoutes>>;
 }

@@ -28,14 +28,12 @@ export interface PollPlan<JobBody> {
   deadlineMs: number;
   terminalStatuses: readonly string[];
   successStatus: string;
+  timeoutStatus: string;
   resultFields: readonly string[];
   /** The status already known (from the create response), reported once by the caller. */
   knownStatus?: string;
   poll(signal: AbortSignal): Promise<JobBody>;
 }
-
-/** The status the seed names for a job the service gave up on; every other non-success terminal status is a failure. */
-const TIMEOUT_STATUS = "timeout";
 
 export async function waitForTerminal<JobBody extends { status: string }>(
   plan: PollPlan<JobBody>,
@@ -68,7 +66,7 @@ export async function waitForTerminal<JobBody extends { status: string }>(
 }
 
 function outcome<JobBody extends { status: string }>(plan: PollPlan<JobBody>, job: JobBody): JobBody {
-  if (job.status === TIMEOUT_STATUS) throw new JobTimedOutError(plan.jobId, job);
+  if (job.status === plan.timeoutStatus) throw new JobTimedOutError(plan.jobId, job);
   if (job.status !== plan.successStatus) throw new JobFailedError(plan.jobId, job);
   const missing = plan.resultFields.filter((field) => (job as Record<string, unknown>)[field] == null);
   if (missing.length > 0) {

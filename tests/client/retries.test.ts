@@ -32,6 +32,13 @@ describe("retries follow the seed", () => {
     expect(server.requests.map((r) => r.at - 1_000_000)).toEqual([0, 2_000, 4_000]);
   });
 
+  it("a rate-limit 429 without Retry-After is resent after a backoff of 1 s, then 2 s, and pauses nothing else", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 429, body: example("RateLimited") }), { maxRetries: 2 });
+    await expect(drive(server, client.image.create("i-a", { prompt: "x" }))).rejects.toBeInstanceOf(RateLimitedError);
+    expect(server.requests.map((r) => r.at - 1_000_000)).toEqual([0, 1_000, 3_000]);
+    expect(client.pausedUntil).toBe(0);
+  });
+
   it("never sends a second create after a lost response", async () => {
     const { server, client } = await clientOn(inOrder({ destroy: true }));
     const error = await drive(server, client.image.createAndWait("i-a", { prompt: "x" })).catch((e: unknown) => e);
