@@ -48,6 +48,7 @@ export interface PollingFact {
     maxIntervalSeconds?: number;
     typicalDurationSeconds?: { min: number; max: number };
     resultRetentionHours?: number;
+    resultRetentionApproximate?: boolean;
   };
 }
 

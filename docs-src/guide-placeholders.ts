@@ -116,10 +116,14 @@ const RENDERERS: Record<string, Render> = {
   },
 };
 
+export function retention(hours: number, approximate = false): string {
+  return `${approximate ? "about " : ""}${hours} hours`;
+}
+
 function pollingRow({ path, polling }: PollingFact): string[] {
   const interval = polling.minIntervalSeconds !== undefined ? `${polling.minIntervalSeconds} to ${polling.maxIntervalSeconds ?? "?"} s` : "—";
   const typical = polling.typicalDurationSeconds ? `${polling.typicalDurationSeconds.min / 60} to ${polling.typicalDurationSeconds.max / 60} min` : "—";
-  const kept = polling.resultRetentionHours !== undefined ? `${polling.resultRetentionHours} hours` : "—";
+  const kept = polling.resultRetentionHours !== undefined ? retention(polling.resultRetentionHours, polling.resultRetentionApproximate) : "—";
   return [`\`GET ${path}\``, polling.cadence ?? "—", interval, typical, kept];
 }
 

@@ -56,11 +56,13 @@ describe("guides", () => {
     const polled = operations(doc).filter(({ operation }) => operation["x-polling"] !== undefined);
     expect(polled.length).toBeGreaterThan(0);
     for (const { path, operation } of polled) {
-      const polling = operation["x-polling"] as { cadence?: string; resultRetentionHours?: number };
+      const polling = operation["x-polling"] as { cadence?: string; resultRetentionHours?: number; resultRetentionApproximate?: boolean };
       const row = table.find((cells) => cells[0] === `\`GET ${path}\``);
       expect(row, path).toBeDefined();
       if (polling.cadence) expect(row?.[1]).toBe(polling.cadence);
-      if (polling.resultRetentionHours !== undefined) expect(row?.[4]).toBe(`${polling.resultRetentionHours} hours`);
+      if (polling.resultRetentionHours !== undefined) {
+        expect(row?.[4]).toBe(`${polling.resultRetentionApproximate ? "about " : ""}${polling.resultRetentionHours} hours`);
+      }
     }
   });
 
