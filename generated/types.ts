@@ -1572,6 +1572,18 @@ export interface components {
                 "application/json": components["schemas"]["LegacyImageCreateResponse"];
             };
         };
+        /** @description Job accepted. `credits` is the price D-B charges on success, held until the job finishes. */
+        LighterModel3dJobAccepted: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
+                "X-RateLimit-Remaining": components["headers"]["XRateLimitRemaining"];
+                "X-RateLimit-Reset": components["headers"]["XRateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Model3dCreateResponse"];
+            };
+        };
         /** @description Job accepted. */
         LipSyncJobAccepted: {
             headers: {
@@ -1584,7 +1596,7 @@ export interface components {
                 "application/json": components["schemas"]["MotionCreateResponse"];
             };
         };
-        /** @description Job accepted. */
+        /** @description Job accepted. `credits` is the price D-A charges on success, held until the job finishes. */
         Model3dJobAccepted: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["XRateLimitLimit"];
@@ -1833,11 +1845,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Animation for humanoid characters; optional; adds 160 credits. */
+                    /** @description Animation for humanoid characters; optional; adds 160 credits. Its type is not shown, so a quote charges it whenever the field is sent; omit it to go without. */
                     animation?: unknown;
                     /** @description The picture to convert to a 3D model. */
                     image?: string;
-                    /** @description Rigging for humanoid characters; optional; adds 270 credits. */
+                    /** @description Rigging for humanoid characters; optional; adds 270 credits. Its type is not shown, so a quote charges it whenever the field is sent; omit it to go without. */
                     rigging?: unknown;
                     /** @description Textured model (1600 credits) or model without texture (1080 credits). */
                     texture?: boolean;
@@ -1847,7 +1859,7 @@ export interface operations {
             };
         };
         responses: {
-            200: components["responses"]["Model3dJobAccepted"];
+            200: components["responses"]["LighterModel3dJobAccepted"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];

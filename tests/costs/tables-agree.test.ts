@@ -154,10 +154,5 @@ describe("create responses' credits examples are prices of their route", () => {
       expect(quoted, `${path}: ${credits} credits is not the price of any of its request examples`).toContain(credits);
     }
   };
-  for (const path of routes) {
-    // D-B shares the 3D area's accepted response, whose example states D-A's 400 credits; reported to
-    // the lead (the description must give D-B an example of its own). Flips to failing once fixed.
-    if (path === "/v1/3d/d-b") it.fails(`${path} (known drift: the shared 3D example states D-A's price)`, check(path));
-    else it(path, check(path));
-  }
+  for (const path of routes) it(path, check(path));
 });
