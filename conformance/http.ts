@@ -57,7 +57,7 @@ export async function send(transport: Transport, request: RequestSpec): Promise<
   };
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -6,8 +6,12 @@ import { parseArgs } from "node:util";
 import { startMock } from "./prism.ts";
 
 const { values } = parseArgs({ options: { port: { type: "string" } } });
-const port = Number(values.port ?? process.env.MOCK_PORT ?? 4010);
-if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${values.port ?? process.env.MOCK_PORT}`);
+const given = values.port ?? process.env.MOCK_PORT ?? "4010";
+const port = Number(given);
+if (!/^\d+$/.test(given) || port > 65535) {
+  console.error(`${values.port !== undefined ? "--port" : "MOCK_PORT"}: "${given}" is not a port number (an integer from 0 to 65535)`);
+  process.exit(2);
+}
 
 const mock = await startMock({ port, verbose: true });
 console.log(`mock of generated/openapi.yaml listening on ${mock.baseUrl}`);

@@ -10,9 +10,14 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { constants } from "node:os";
+import { loadBundle } from "../src/openapi/document.ts";
+import { Contract } from "./contract.ts";
+import { startMockFront } from "./mock-front.ts";
 
 export const BUNDLE_YAML = fileURLToPath(new URL("../generated/openapi.yaml", import.meta.url));
 const PRISM_CLI = fileURLToPath(new URL("../node_modules/@stoplight/prism-cli/dist/index.js", import.meta.url));
+const EXITS_WITH_PARENT = fileURLToPath(new URL("./prism-exits-with-parent.cjs", import.meta.url));
 const HOST = "127.0.0.1";
 
 export interface PrismOptions {
@@ -52,9 +57,21 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** The Prism mock of the description: every operation answers from its examples, requests are validated. */
-export function startMock(options: PrismOptions = {}): Promise<RunningPrism> {
-  return startPrism(["mock"], options);
+/**
+ * The Prism mock of the description: every operation answers from its examples, requests are
+ * validated. Prism listens on a private port behind the front of mock-front.ts, which serves the
+ * requested port.
+ */
+export async function startMock(options: PrismOptions = {}): Promise<RunningPrism> {
+  const contract = new Contract((options.snapshot ?? loadBundle()) as Contract["doc"]);
+  const prism = await startPrism(["mock"], { ...options, port: await freePort() });
+  try {
+    const front = await startMockFront(contract, prism.baseUrl, options.port ?? 0, HOST);
+    return { baseUrl: `http://${HOST}:${front.port}`, stop: () => front.close().then(prism.stop) };
+  } catch (error) {
+    await prism.stop();
+    throw error;
+  }
 }
 
 /**
@@ -73,19 +90,51 @@ async function startPrism(command: string[], options: PrismOptions, upstream?: s
   const removeSnapshot = (): void => {
     if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
   };
-  const args = [PRISM_CLI, ...command, document];
+  const args = ["--require", EXITS_WITH_PARENT, PRISM_CLI, ...command, document];
   if (upstream) args.push(upstream);
   args.push("--host", HOST, "--port", String(port), "--no-multiprocess", "--no-cors");
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
   const baseUrl = `http://${HOST}:${port}`;
+  const stopNow = (): void => {
+    child.kill("SIGTERM");
+    removeSnapshot();
+  };
+  leftRunning.add(stopNow);
+  guardProcessExit();
+  const stop = async (): Promise<void> => {
+    await stopChild(child);
+    removeSnapshot();
+    leftRunning.delete(stopNow);
+  };
   try {
     await listening(child, options.verbose ?? false);
   } catch (error) {
-    await stopChild(child);
-    removeSnapshot();
+    await stop();
     throw error;
   }
-  return { baseUrl, stop: () => stopChild(child).then(removeSnapshot) };
+  return { baseUrl, stop };
+}
+
+/** Prism children not stopped yet, each with a synchronous way to stop it. */
+const leftRunning = new Set<() => void>();
+let guarded = false;
+
+/**
+ * Stops every Prism child when this process ends first (an uncaught error, Ctrl-C, a CI job
+ * cancelled with SIGTERM): otherwise the child outlives it and keeps its port. A signal with no
+ * other listener ends the process as the default action would, after the cleanup.
+ */
+function guardProcessExit(): void {
+  if (guarded) return;
+  guarded = true;
+  process.once("exit", () => {
+    for (const stopNow of leftRunning) stopNow();
+  });
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.once(signal, () => {
+      if (process.listenerCount(signal) === 0) process.exit(128 + constants.signals[signal]);
+    });
+  }
 }
 
 /** Resolves on Prism's "listening" line; rejects with its log if it exits first. */

@@ -3,42 +3,24 @@
  * `Retry-After` must be present exactly for the variants that send it. Every 429 seen in the run
  * is checked; a target may also ask for a burst that provokes the rate limiter.
  */
-import type { JsonSchema } from "../../src/openapi/document.ts";
 import type { ContractOperation } from "../contract.ts";
 import type { Exchange } from "../http.ts";
-import { documentedResponse, schemaProblems } from "../response-check.ts";
+import { documentedResponse } from "../response-check.ts";
+import { retryAfterFor, variantsOf } from "../retry-after.ts";
 import type { Session } from "../session.ts";
 
 export const GROUP = "rate-limits";
 
-/** The names of the component schemas the 429 body's anyOf/oneOf lists. */
-function variantNames(session: Session, op: ContractOperation): string[] {
-  const schema = documentedResponse(op, 429)?.content?.["application/json"]?.schema;
-  if (!schema) return [];
-  const union = session.contract.deref(schema);
-  const members = (union.anyOf ?? union.oneOf ?? []) as Array<{ $ref?: string }>;
-  return members.map((member) => (member.$ref ?? "").split("/").at(-1) ?? "");
-}
-
-/**
- * Whether a 429 with this variant's body carries Retry-After, from the variant schema's
- * x-retry-after (the seed: only the rate limiter and the cooldown send it).
- */
-function sendsRetryAfter(session: Session, name: string): boolean {
-  const flag = session.contract.deref<JsonSchema>({ $ref: `#/components/schemas/${name}` })["x-retry-after"];
-  if (typeof flag !== "boolean") throw new Error(`429 variant ${name} does not say whether it sends Retry-After (x-retry-after)`);
-  return flag;
-}
-
 export function checkTooManyRequests(session: Session, op: ContractOperation, exchange: Exchange): void {
   if (!session.runs(GROUP)) return;
   const curl = session.curl(exchange.request);
-  const names = variantNames(session, op);
-  if (names.length === 0) {
+  const schema = documentedResponse(op, 429)?.content?.["application/json"]?.schema;
+  if (!schema) {
     session.results.fail(GROUP, op.route, "429 is documented", `${op.route} answered 429, which it does not document`, curl);
     return;
   }
-  const matching = names.filter((name) => !schemaProblems(session.contract, { $ref: `#/components/schemas/${name}` }, exchange.json));
+  const names = variantsOf(session.contract, schema);
+  const { matching, sends } = retryAfterFor(session.contract, names, exchange.json);
   const prefer = exchange.request.headers.prefer;
   const label = `429 variant${prefer ? ` (${prefer})` : ""}`;
   session.results.expect(
@@ -49,24 +31,19 @@ export function checkTooManyRequests(session: Session, op: ContractOperation, ex
     curl,
   );
   if (matching.length === 0) return;
-  const wanted = matching.map((name) => sendsRetryAfter(session, name));
-  if (prefer) {
-    session.results.skip(
-      GROUP,
-      op.route,
-      `${label}: Retry-After exactly where the seed sends it`,
-      "Prism sends every header declared on the 429 response, whichever example the Prefer header selects",
-    );
+  const name = `${label}: Retry-After exactly where the seed sends it`;
+  if (sends === undefined) {
+    session.results.skip(GROUP, op.route, name, `the body matches ${matching.join(", ")}, which disagree on Retry-After (x-retry-after)`);
     return;
   }
   const present = exchange.headers.has("retry-after");
   const problems =
-    wanted.every((value) => value) && !present
+    sends && !present
       ? [`Retry-After is missing on a ${matching.join("/")} 429`]
-      : wanted.every((value) => !value) && present
+      : !sends && present
         ? [`Retry-After is sent on a ${matching.join("/")} 429, which the seed sends without it`]
         : [];
-  session.results.expect(GROUP, op.route, `${label}: Retry-After exactly where the seed sends it`, problems, curl);
+  session.results.expect(GROUP, op.route, name, problems, curl);
 }
 
 /** Provokes the rate limiter with X-RateLimit-Limit + 1 requests to the cheapest route. */

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -55,19 +56,54 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
   }
 });
 
+/** Pids of the Prism processes whose parent is `parent` (read from /proc). */
+function prismChildren(parent: number): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return ppid === parent && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("prism-cli");
+      } catch {
+        return false; // the process ended while being read
+      }
+    })
+    .map(Number);
+}
+
+/** Starts the mock in one process (tsx as a loader, no tsx supervisor) and resolves once it listens. */
+async function startMockProcess(port: number): Promise<ReturnType<typeof spawn>> {
+  const child = spawn(process.execPath, ["--import", "tsx", "conformance/mock-cli.ts", "--port", String(port)], { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(`listening on http://127.0.0.1:${port}`)) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`mock exited (${code}): ${output}`)));
+  });
+  return child;
+}
+
 describe("npm run mock (conformance/mock-cli.ts)", () => {
+  it("leaves no Prism running when its process is killed outright (SIGKILL, no cleanup code runs)", { timeout: 60_000 }, async () => {
+    const child = await startMockProcess(await freePort());
+    const [prism] = prismChildren(child.pid as number);
+    expect(prism, "a Prism child runs").toBeTypeOf("number");
+    const exited = once(child, "exit");
+    child.kill("SIGKILL");
+    await exited;
+    // The child notices its parent is gone (stdin ends) and exits; the test's timeout bounds the wait.
+    while (existsSync(`/proc/${prism}`) && !readFileSync(`/proc/${prism}/stat`, "utf8").includes(") Z ")) await sleep(50);
+    expect(existsSync(`/proc/${prism}/cmdline`) && readFileSync(`/proc/${prism}/cmdline`, "utf8").includes("prism-cli")).toBe(false);
+  });
+
+
   it("serves the description on 127.0.0.1 at the --port given", { timeout: 60_000 }, async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "conformance/mock-cli.ts", "--port", String(port)], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = await startMockProcess(port);
     try {
-      let output = "";
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on("data", (chunk: Buffer) => {
-          output += chunk.toString();
-          if (output.includes(`listening on http://127.0.0.1:${port}`)) resolve();
-        });
-        child.once("exit", (code) => reject(new Error(`mock exited (${code}): ${output}`)));
-      });
       const response = await fetch(`http://127.0.0.1:${port}/v1/account/credits`, { headers: { authorization: "Bearer k", prefer: "code=403" } });
       expect(response.status).toBe(403);
     } finally {
