@@ -6,6 +6,7 @@
  * CONFORMANCE_REPORT_JUNIT. Exits 1 when any contract check fails.
  */
 import { join } from "node:path";
+import { DeclarationError } from "./config.ts";
 import { formatConsole, writeReports } from "./report.ts";
 import { runConformance } from "./run.ts";
 
@@ -30,6 +31,7 @@ try {
   console.log(`reports: ${paths.json}, ${paths.junit}`);
   process.exitCode = summary.fail > 0 ? 1 : 0;
 } catch (error) {
-  console.error(`conformance run failed: ${(error as Error).stack ?? error}`);
+  const shown = error instanceof DeclarationError ? error.message : ((error as Error).stack ?? String(error));
+  console.error(`conformance run failed: ${shown}`);
   process.exitCode = 2;
 }

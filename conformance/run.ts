@@ -27,12 +27,12 @@ export interface RunOutcome {
 
 export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv = {}): Promise<RunOutcome> {
   const contract = options.contract ?? new Contract();
+  const config = options.config ?? readTargetConfig(env, options.target ? TARGET_DEFAULTS : MOCK_CONFIG, contract);
   const started: RunningPrism[] = [];
   try {
     const mock = options.target ? undefined : await startMock({ snapshot: contract.doc });
     if (mock) started.push(mock);
     const targetUrl = options.target ?? (mock as RunningPrism).baseUrl;
-    const config = options.config ?? readTargetConfig(env, mock ? MOCK_CONFIG : TARGET_DEFAULTS);
     const proxy = !mock && options.proxy !== false ? await startProxy({ upstream: targetUrl, snapshot: contract.doc }) : undefined;
     if (proxy) started.push(proxy);
     const transport = { sendUrl: proxy?.baseUrl ?? targetUrl, targetUrl, apiKey: options.apiKey ?? "conformance-key" };
