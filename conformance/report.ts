@@ -27,6 +27,13 @@ export function formatConsole(summary: Summary, results: CheckResult[]): string 
     lines.push(`FAIL [${failure.group}] ${failure.route}: ${failure.name}`, `  rule broken: ${failure.detail ?? ""}`);
     if (failure.curl) lines.push(`  reproduce:   ${failure.curl}`);
   }
+  // Skips are many and repetitive (one per route): one line per group and reason keeps them readable.
+  const skips = new Map<string, number>();
+  for (const skip of results.filter((result) => result.outcome === "skip")) {
+    const key = `[${skip.group}] ${skip.detail ?? ""}`;
+    skips.set(key, (skips.get(key) ?? 0) + 1);
+  }
+  for (const [key, count] of skips) lines.push(`SKIP ${key} (${count} check${count === 1 ? "" : "s"})`);
   lines.push("", `conformance of ${summary.target}: ${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped`);
   for (const [group, counts] of Object.entries(summary.byGroup)) {
     lines.push(`  ${group.padEnd(20)} ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped`);
@@ -34,8 +41,14 @@ export function formatConsole(summary: Summary, results: CheckResult[]): string 
   return lines.join("\n");
 }
 
+/** Escapes text for XML 1.0, dropping the characters it cannot hold (C0 controls, U+FFFE/U+FFFF, lone surrogates). */
 const xml = (text: string): string =>
-  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+  text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "");
 
 export function junitXml(summary: Summary, results: CheckResult[]): string {
   const suites = Object.keys(summary.byGroup).map((group) => {

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { formatConsole, junitXml, summarize } from "../../conformance/report.ts";
+import type { CheckResult } from "../../conformance/results.ts";
+
+const results: CheckResult[] = [
+  { group: "auth", route: "POST /v1/images/i-a", name: "401 for no Authorization header", outcome: "pass" },
+  {
+    group: "operations",
+    route: "POST /v1/images/i-a",
+    name: 'valid request "a<b>" accepted',
+    outcome: "fail",
+    detail: 'body "x" & <y>\u0001\ud800 \uffff end',
+    curl: "curl -sS -i -X POST 'http://127.0.0.1:1/v1/images/i-a'",
+  },
+  { group: "auth", route: "POST /v1/images/i-a", name: "401 for unknown bearer key", outcome: "skip", detail: "the target accepts any key" },
+  { group: "auth", route: "POST /v1/images/i-b", name: "401 for unknown bearer key", outcome: "skip", detail: "the target accepts any key" },
+];
+const summary = summarize("a target", results);
+
+describe("the JUnit XML report", () => {
+  const xml = junitXml(summary, results);
+
+  it("has one testsuite per group with its counts, and a failure and skipped element with messages", () => {
+    expect(xml).toMatch(/<testsuites name="conformance" tests="4" failures="1" skipped="2">/);
+    expect(xml).toMatch(/<testsuite name="auth" tests="3" failures="0" skipped="2">/);
+    expect(xml).toMatch(/<testcase classname="conformance.auth" name="POST \/v1\/images\/i-a: 401 for unknown bearer key"><skipped message="the target accepts any key"\/><\/testcase>/);
+    expect(xml).toContain("<failure message=\"body &quot;x&quot; &amp; &lt;y&gt; ");
+    expect(xml).toContain("reproduce: curl -sS -i -X POST 'http://127.0.0.1:1/v1/images/i-a'</failure>");
+  });
+
+  it("escapes markup and drops the characters XML 1.0 cannot hold", () => {
+    expect(xml).toContain('name="POST /v1/images/i-a: valid request &quot;a&lt;b&gt;&quot; accepted"');
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udfff]/);
+  });
+});
+
+describe("the console report", () => {
+  it("prints each failure with route, rule and curl, and each skip reason once with its count", () => {
+    const text = formatConsole(summary, results);
+    expect(text).toContain('FAIL [operations] POST /v1/images/i-a: valid request "a<b>" accepted');
+    expect(text).toContain("  reproduce:   curl -sS -i -X POST 'http://127.0.0.1:1/v1/images/i-a'");
+    expect(text).toContain("SKIP [auth] the target accepts any key (2 checks)");
+    expect(text).toContain("conformance of a target: 1 passed, 1 failed, 2 skipped");
+  });
+});
