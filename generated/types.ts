@@ -1739,7 +1739,9 @@ export interface components {
         /**
          * @description Seconds to wait. Sent only by the per-minute rate limiter (and the uploads limiter) and by the
          *     repeated-failure cooldown; absent on queue-full and spend-limit 429s. After a 429 with
-         *     `Retry-After` the client waits the full number of seconds before sending anything else.
+         *     `Retry-After` the client waits the full number of seconds before sending anything else. The
+         *     example value is illustrative; whether the cooldown's header equals the body's
+         *     `retry_after_seconds` is not shown.
          * @example 17
          */
         RetryAfter: number;
