@@ -12,7 +12,7 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null
+  apt-get install -y -qq chromium fonts-liberation >/dev/null
 fi
 
 npm ci --no-audit --no-fund
