@@ -12,8 +12,8 @@ import {
   type OpenApiDocument,
   type Operation,
   type ResponseObject,
-} from "../src/openapi/document.ts";
-import { createSchemaRegistry, type SchemaRegistry } from "../src/openapi/schema-registry.ts";
+} from "../model/document.ts";
+import { createSchemaRegistry, type SchemaRegistry } from "../model/schema-registry.ts";
 
 export interface Parameter {
   name: string;

@@ -6,8 +6,8 @@
  * the same schema with only that constraint removed. Candidates are small edits of the
  * description's own valid examples.
  */
-import type { JsonSchema } from "../src/openapi/document.ts";
-import type { SchemaRegistry } from "../src/openapi/schema-registry.ts";
+import type { JsonSchema } from "../model/document.ts";
+import type { SchemaRegistry } from "../model/schema-registry.ts";
 
 type Json = unknown;
 /** An instance path; `*` stands for the first item of an array. */

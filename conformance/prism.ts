@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants } from "node:os";
-import { loadBundle } from "../src/openapi/document.ts";
+import { loadBundle } from "../model/document.ts";
 import { Contract } from "./contract.ts";
 import { startMockFront } from "./mock-front.ts";
 

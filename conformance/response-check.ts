@@ -3,8 +3,8 @@
  * documented, the body validates against that status's schema (our own Ajv 2020-12 registry,
  * independent of Prism) and every declared header is present where required and well-typed.
  */
-import type { JsonSchema, ResponseObject } from "../src/openapi/document.ts";
-import { describeErrors } from "../src/openapi/schema-registry.ts";
+import type { JsonSchema, ResponseObject } from "../model/document.ts";
+import { describeErrors } from "../model/schema-registry.ts";
 import type { Contract, ContractOperation } from "./contract.ts";
 import type { Exchange } from "./http.ts";
 

@@ -2,7 +2,7 @@
  * Which 429 bodies carry `Retry-After`, read from `x-retry-after` on the 429 variant schemas. The
  * conformance check and the mock both decide it here, from the body the response carries.
  */
-import type { JsonSchema } from "../src/openapi/document.ts";
+import type { JsonSchema } from "../model/document.ts";
 import type { Contract } from "./contract.ts";
 import { schemaProblems } from "./response-check.ts";
 

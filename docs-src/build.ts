@@ -1,6 +1,6 @@
 /** `npm run docs`: builds the docs site from generated/openapi.json into docs/site/ (or the folder given as argument). */
 import { resolve } from "node:path";
-import { loadBundle } from "../src/openapi/document.ts";
+import { loadBundle } from "../model/document.ts";
 import { buildSite, DEFAULT_SITE_DIR } from "./site.ts";
 
 const outDir = process.argv[2] ? resolve(process.argv[2]) : DEFAULT_SITE_DIR;

@@ -4,8 +4,8 @@
  * description marks it so; and "no price stated" where it records neither, so the guide never
  * claims a marker the description does not carry.
  */
-import extensions from "../src/openapi/extensions.schema.json" with { type: "json" };
-import { operations, type OpenApiDocument, type Operation } from "../src/openapi/document.ts";
+import extensions from "../model/extensions.schema.json" with { type: "json" };
+import { operations, type OpenApiDocument, type Operation } from "../model/document.ts";
 
 export const PRICE_NOT_SHOWN = "price not shown";
 export const NO_PRICE_STATED = "no price stated";

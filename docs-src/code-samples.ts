@@ -3,7 +3,7 @@
  * client. They are injected as `x-codeSamples` into the docs-only copy of the bundle and used by
  * the guides' `{{sample ...}}` placeholders.
  */
-import { operations, type OpenApiDocument } from "../src/openapi/document.ts";
+import { operations, type OpenApiDocument } from "../model/document.ts";
 import { clientSample } from "./client-sample.ts";
 import { curlSample } from "./curl-sample.ts";
 import { requestExample } from "./request-example.ts";

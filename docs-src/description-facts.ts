@@ -3,7 +3,7 @@
  * moderation reasons, error responses, the 429 variants. Each function throws when the
  * description no longer holds what it looks for, so the docs build fails instead of drifting.
  */
-import { deref, operations, type JsonSchema, type OpenApiDocument, type ResponseObject } from "../src/openapi/document.ts";
+import { deref, operations, type JsonSchema, type OpenApiDocument, type ResponseObject } from "../model/document.ts";
 
 export function schemaWhere(doc: OpenApiDocument, what: string, test: (schema: JsonSchema) => boolean): JsonSchema {
   const found = Object.values(doc.components.schemas ?? {}).find(test);

@@ -4,7 +4,7 @@
  * guides state cannot drift from it. An unknown placeholder, or one whose facts are missing from
  * the description, fails the build.
  */
-import { deref, operations, type OpenApiDocument } from "../src/openapi/document.ts";
+import { deref, operations, type OpenApiDocument } from "../model/document.ts";
 import { chargeRows } from "./charging.ts";
 import { codeSamples, type SampleKind } from "./code-samples.ts";
 import {

@@ -2,7 +2,7 @@
  * Collects every `x-not-shown` marker of the bundled description with a readable location, in
  * document order, for the "what the specification leaves unstated" page.
  */
-import { HTTP_METHODS, type OpenApiDocument } from "../src/openapi/document.ts";
+import { HTTP_METHODS, type OpenApiDocument } from "../model/document.ts";
 
 export interface NotShownMarker {
   /** JSON pointer of the object that carries the marker. */

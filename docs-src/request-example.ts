@@ -3,7 +3,7 @@
  * filled from their examples, the query parameters that have examples, and the first named
  * request-body example. Both code samples (curl and the typed client) are built from it.
  */
-import { deref, type OpenApiDocument, type Operation } from "../src/openapi/document.ts";
+import { deref, type OpenApiDocument, type Operation } from "../model/document.ts";
 
 interface Parameter {
   name: string;

@@ -6,7 +6,7 @@
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { OpenApiDocument } from "../src/openapi/document.ts";
+import type { OpenApiDocument } from "../model/document.ts";
 import { withCodeSamples } from "./code-samples.ts";
 import { fillPlaceholders } from "./guide-placeholders.ts";
 import { renderMarkdown } from "./markdown-page.ts";

@@ -6,11 +6,11 @@
  * with a reason where the specification shows no price or an input the price depends on is
  * missing. POST /v1/cost quotes the discounted price online.
  */
-import type { PriceTables } from "../src/costs/pricing.ts";
-import { quoteRoute, type Quote } from "../src/costs/quote.ts";
+import type { PriceTables } from "../runtime/costs/pricing.ts";
+import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
 
-export type { Quote, QuoteLine } from "../src/costs/quote.ts";
-export { QuoteError } from "../src/costs/quote-error.ts";
+export type { Quote, QuoteLine } from "../runtime/costs/quote.ts";
+export { QuoteError } from "../runtime/costs/quote-error.ts";
 
 export const priceTables = {
   "/v1/3d/d-a": {

@@ -5,7 +5,7 @@
  * written unless every generator succeeded, so a failure leaves no half-written output.
  */
 import { renameSync, writeFileSync } from "node:fs";
-import { loadBundle, type OpenApiDocument } from "../src/openapi/document.ts";
+import { loadBundle, type OpenApiDocument } from "../model/document.ts";
 
 export type GeneratedFiles = Record<string, string>;
 export type Generator = (doc: OpenApiDocument) => GeneratedFiles | Promise<GeneratedFiles>;

@@ -8,7 +8,7 @@ const outfile = fileURLToPath(new URL("./.functions/house.js", import.meta.url))
 /**
  * Spectral evaluates the bundled ruleset as a CommonJS function body, where `import.meta.url` has
  * no value. Each module gets its own source file's URL in its place, so code such as
- * src/openapi/document.ts behaves in the built function exactly as under tsx.
+ * model/document.ts behaves in the built function exactly as under tsx.
  */
 const sourceUrls: Plugin = {
   name: "source-import-meta-url",

@@ -1,5 +1,5 @@
-import type { OpenApiDocument } from "../src/openapi/document.ts";
-import type { SlugMap } from "../src/openapi/slug-map.ts";
+import type { OpenApiDocument } from "../model/document.ts";
+import type { SlugMap } from "../model/slug-map.ts";
 
 /** A JSON path into the linted document, as Spectral reports it. */
 export type JsonPath = Array<string | number>;

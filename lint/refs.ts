@@ -1,4 +1,4 @@
-import { resolvePointer, type OpenApiDocument } from "../src/openapi/document.ts";
+import { resolvePointer, type OpenApiDocument } from "../model/document.ts";
 import type { JsonPath } from "./finding.ts";
 
 export type Json = { [key: string]: unknown };

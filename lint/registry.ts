@@ -1,5 +1,5 @@
-import type { OpenApiDocument } from "../src/openapi/document.ts";
-import { createSchemaRegistry, type SchemaRegistry } from "../src/openapi/schema-registry.ts";
+import type { OpenApiDocument } from "../model/document.ts";
+import { createSchemaRegistry, type SchemaRegistry } from "../model/schema-registry.ts";
 
 const registries = new WeakMap<OpenApiDocument, SchemaRegistry | Error>();
 

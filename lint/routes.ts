@@ -1,4 +1,4 @@
-import { operations, type HttpMethod, type OpenApiDocument, type Operation } from "../src/openapi/document.ts";
+import { operations, type HttpMethod, type OpenApiDocument, type Operation } from "../model/document.ts";
 import { areaOfLabel, areaOfSegment, type Area } from "./areas.ts";
 import type { JsonPath } from "./finding.ts";
 import { follow, type Json } from "./refs.ts";

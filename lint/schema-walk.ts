@@ -1,4 +1,4 @@
-import type { JsonSchema, OpenApiDocument } from "../src/openapi/document.ts";
+import type { JsonSchema, OpenApiDocument } from "../model/document.ts";
 import type { JsonPath } from "./finding.ts";
 import { isObject } from "./refs.ts";
 

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { stringify } from "yaml";
-import { applySlugMap, readSlugMap } from "../src/openapi/slug-map.ts";
+import { applySlugMap, readSlugMap } from "../model/slug-map.ts";
 
 const root = process.argv[2] ?? "openapi/openapi.yaml";
 const outDir = process.argv[3] ?? "generated";

@@ -4,7 +4,7 @@
  * the poll schema's if/then rules give the result fields a terminal status carries.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { JsonSchema } from "../../src/openapi/document.ts";
+import type { JsonSchema } from "../../model/document.ts";
 import { requestPath, type Contract, type ContractOperation } from "../contract.ts";
 import type { Exchange, RequestSpec } from "../http.ts";
 import { responseProblems } from "../response-check.ts";

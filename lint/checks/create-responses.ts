@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from "../../src/openapi/document.ts";
+import type { OpenApiDocument } from "../../model/document.ts";
 import { CREATE_ERROR_RESPONSES, ERROR_BODY_SCHEMAS, JOB_ACCEPTED_SUFFIX } from "../conventions.ts";
 import type { Check, Finding } from "../finding.ts";
 import { follow, refName, refOf, type Json } from "../refs.ts";

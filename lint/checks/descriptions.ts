@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from "../../src/openapi/document.ts";
+import type { OpenApiDocument } from "../../model/document.ts";
 import type { Check, Finding } from "../finding.ts";
 import { follow, refOf } from "../refs.ts";
 import { schemaRoots, subschemas, type SchemaNode } from "../schema-walk.ts";

@@ -1,6 +1,6 @@
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
-import extensions from "../../src/openapi/extensions.schema.json" with { type: "json" };
-import { EXTENSION_NAMES } from "../../src/openapi/schema-registry.ts";
+import extensions from "../../model/extensions.schema.json" with { type: "json" };
+import { EXTENSION_NAMES } from "../../model/schema-registry.ts";
 import type { Check, Finding, JsonPath } from "../finding.ts";
 import { isObject } from "../refs.ts";
 
@@ -35,7 +35,7 @@ function* extensionsIn(node: unknown, path: JsonPath, keysAreNames: boolean): Ge
 }
 
 /**
- * Rule 10: every x- extension is one of ours (src/openapi/extensions.schema.json) and its value
+ * Rule 10: every x- extension is one of ours (model/extensions.schema.json) and its value
  * matches its definition there.
  */
 export const checkExtensions: Check = (doc) => {
@@ -43,9 +43,9 @@ export const checkExtensions: Check = (doc) => {
   for (const { name, value, path } of extensionsIn(doc, [], false)) {
     const validate = EXTENSION_NAMES.includes(name) ? ajv.getSchema(`${extensions.$id}#/$defs/${name}`) : undefined;
     if (validate === undefined) {
-      findings.push({ path, message: `Unknown extension ${name}: use only the documented extensions (docs/extensions.md); a new one is defined first in src/openapi/extensions.schema.json.` });
+      findings.push({ path, message: `Unknown extension ${name}: use only the documented extensions (docs/extensions.md); a new one is defined first in model/extensions.schema.json.` });
     } else if (!validate(value)) {
-      findings.push({ path, message: `Malformed ${name}: ${explain(name, validate.errors ?? [])}. Fix it to match its definition in src/openapi/extensions.schema.json.` });
+      findings.push({ path, message: `Malformed ${name}: ${explain(name, validate.errors ?? [])}. Fix it to match its definition in model/extensions.schema.json.` });
     }
   }
   return findings;

@@ -1,5 +1,5 @@
-import extensions from "../../src/openapi/extensions.schema.json" with { type: "json" };
-import type { OpenApiDocument } from "../../src/openapi/document.ts";
+import extensions from "../../model/extensions.schema.json" with { type: "json" };
+import type { OpenApiDocument } from "../../model/document.ts";
 import type { Check, Finding } from "../finding.ts";
 import { follow, isObject, type Json } from "../refs.ts";
 import { routes } from "../routes.ts";

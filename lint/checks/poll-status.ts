@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from "../../src/openapi/document.ts";
+import type { OpenApiDocument } from "../../model/document.ts";
 import type { Check, Finding } from "../finding.ts";
 import { follow, isObject, refOf, type Json } from "../refs.ts";
 import { pollRoutes } from "../routes.ts";

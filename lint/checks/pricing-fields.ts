@@ -1,4 +1,4 @@
-import type { JsonSchema, OpenApiDocument, Operation } from "../../src/openapi/document.ts";
+import type { JsonSchema, OpenApiDocument, Operation } from "../../model/document.ts";
 import type { Check, Finding, JsonPath } from "../finding.ts";
 import { follow, isObject, type Json } from "../refs.ts";
 import { routes } from "../routes.ts";

@@ -4,8 +4,8 @@
  * lint/build-functions.ts compiles this file into lint/.functions/house.js.
  */
 import { createRulesetFunction } from "@stoplight/spectral-core";
-import type { OpenApiDocument } from "../../src/openapi/document.ts";
-import { readSlugMap } from "../../src/openapi/slug-map.ts";
+import type { OpenApiDocument } from "../../model/document.ts";
+import { readSlugMap } from "../../model/slug-map.ts";
 import { CHECKS, type CheckName } from "../checks/index.ts";
 
 export default createRulesetFunction<unknown, { check: CheckName }>(

@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningPrism } from "../../conformance/prism.ts";
 import { createClient, routeTable, type MediaServiceClient } from "../../generated/client.ts";
-import type { AreaClient } from "../../src/client/media-client.ts";
-import type { RouteTable } from "../../src/client/route-table.ts";
-import { loadBundle } from "../../src/openapi/document.ts";
+import type { AreaClient } from "../../runtime/client/media-client.ts";
+import type { RouteTable } from "../../runtime/client/route-table.ts";
+import { loadBundle } from "../../model/document.ts";
 
 const doc = loadBundle();
 const statuses = doc.components.schemas?.JobStatus?.enum as string[];

@@ -1,8 +1,8 @@
 /** Shared set-up of the client's behaviour tests: a scripted server, a client on it, fake timers. */
 import { afterEach, beforeEach, expect, vi } from "vitest";
 import { createClient, type AreaName, type MediaServiceClient } from "../../generated/client.ts";
-import type { ClientOptions } from "../../src/client/options.ts";
-import { loadBundle } from "../../src/openapi/document.ts";
+import type { ClientOptions } from "../../runtime/client/options.ts";
+import { loadBundle } from "../../model/document.ts";
 import { startServer, type Handler, type ScriptedServer } from "./scripted-server.ts";
 
 export const API_KEY = "live_key_SECRET-PART-4711";

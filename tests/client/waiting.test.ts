@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { JobFailedError, JobTimedOutError, routeTable, WaitDeadlineError } from "../../generated/client.ts";
-import { DEFAULT_POLL_INTERVAL_MS } from "../../src/client/options.ts";
+import { DEFAULT_POLL_INTERVAL_MS } from "../../runtime/client/options.ts";
 import { drive, inOrder } from "./scripted-server.ts";
 import { API_KEY, clientOn, created, expectNothingMoreSent, IMAGES, job, useFakeClock } from "./support.ts";
 

@@ -3,8 +3,8 @@
  * worked out by hand.
  */
 import { describe, expect, it } from "vitest";
-import type { PricingExtension, RoutePricing } from "../../src/costs/pricing.ts";
-import { quoteRoute } from "../../src/costs/quote.ts";
+import type { PricingExtension, RoutePricing } from "../../runtime/costs/pricing.ts";
+import { quoteRoute } from "../../runtime/costs/quote.ts";
 
 function route(pricing: PricingExtension | null, extra: Partial<RoutePricing> = {}): RoutePricing {
   return { method: "post", operationId: "op", summary: "fixture", pricing, notShown: null, bodyIn: "body", fields: {}, crossFieldRules: [], knownFields: null, media: {}, facts: {}, ...extra };

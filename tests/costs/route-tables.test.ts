@@ -3,8 +3,8 @@
  * stop the generator (each would otherwise misprice silently).
  */
 import { describe, expect, it } from "vitest";
-import type { JsonSchema, OpenApiDocument, Operation } from "../../src/openapi/document.ts";
-import { priceTables } from "../../src/costs/route-tables.ts";
+import type { JsonSchema, OpenApiDocument, Operation } from "../../model/document.ts";
+import { priceTables } from "../../generators/costs/route-tables.ts";
 
 const properties: Record<string, JsonSchema> = {
   size: { type: "string", enum: ["S", "L"], default: "S" },

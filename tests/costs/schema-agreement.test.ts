@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { priceTables, quote, QuoteError, type PricedPath } from "../../generated/costs.ts";
-import type { FieldRule, PriceTables } from "../../src/costs/pricing.ts";
+import type { FieldRule, PriceTables } from "../../runtime/costs/pricing.ts";
 import { bodyErrors, operation } from "../support/description.ts";
 
 const tables: PriceTables = priceTables;

@@ -8,8 +8,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../generators/costs.ts";
 import { priceTables, quote, type PricedPath } from "../../generated/costs.ts";
-import type { PriceTables, RateTable } from "../../src/costs/pricing.ts";
-import { deref } from "../../src/openapi/document.ts";
+import type { PriceTables, RateTable } from "../../runtime/costs/pricing.ts";
+import { deref } from "../../model/document.ts";
 import { doc, operation } from "../support/description.ts";
 
 // Read through the general table type: the generated constant's literal types differ per route.

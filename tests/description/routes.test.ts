@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { operations } from "../../src/openapi/document.ts";
+import { operations } from "../../model/document.ts";
 import { doc } from "../support/description.ts";
 
 const shared = (name: string) => readFileSync(new URL(`../../../shared/${name}`, import.meta.url), "utf8");

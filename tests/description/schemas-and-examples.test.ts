@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import extensions from "../../src/openapi/extensions.schema.json" with { type: "json" };
-import { deref, operations, type MediaType, type ResponseObject } from "../../src/openapi/document.ts";
-import { describeErrors, EXTENSION_NAMES } from "../../src/openapi/schema-registry.ts";
+import extensions from "../../model/extensions.schema.json" with { type: "json" };
+import { deref, operations, type MediaType, type ResponseObject } from "../../model/document.ts";
+import { describeErrors, EXTENSION_NAMES } from "../../model/schema-registry.ts";
 import { doc, registry } from "../support/description.ts";
 
 /** Every media type object of the document: request bodies and responses, with where it sits. */

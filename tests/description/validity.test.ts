@@ -1,6 +1,6 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import { BUNDLE_JSON } from "../../src/openapi/document.ts";
+import { BUNDLE_JSON } from "../../model/document.ts";
 import { doc } from "../support/description.ts";
 
 describe("the bundled description", () => {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildSite } from "../../docs-src/site.ts";
 import { serveStatic, type RunningServer } from "../../docs-src/static-server.ts";
-import type { OpenApiDocument } from "../../src/openapi/document.ts";
+import type { OpenApiDocument } from "../../model/document.ts";
 
 export interface BuiltSite {
   dir: string;

@@ -10,7 +10,7 @@ import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
 import { codeSamples } from "../../docs-src/code-samples.ts";
 import { PROJECT_ROOT } from "../../docs-src/site.ts";
-import { loadBundle } from "../../src/openapi/document.ts";
+import { loadBundle } from "../../model/document.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "client-samples-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

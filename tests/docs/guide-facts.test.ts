@@ -7,12 +7,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import extensions from "../../src/openapi/extensions.schema.json" with { type: "json" };
+import extensions from "../../model/extensions.schema.json" with { type: "json" };
 import { fillPlaceholders } from "../../docs-src/guide-placeholders.ts";
 import { generate as generatePricing } from "../../generators/costs.ts";
 import { guideMarkdown, PROJECT_ROOT } from "../../docs-src/site.ts";
 import { SITE_PAGES } from "../../docs-src/site-pages.ts";
-import { deref, HTTP_METHODS, loadBundle, operations, type JsonSchema, type ResponseObject } from "../../src/openapi/document.ts";
+import { deref, HTTP_METHODS, loadBundle, operations, type JsonSchema, type ResponseObject } from "../../model/document.ts";
 
 const doc = loadBundle();
 const schemas = doc.components.schemas ?? {};

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_LABELS, withCodeSamples, type CodeSample } from "../../docs-src/code-samples.ts";
 import { offlineRedocBundle } from "../../docs-src/redoc-bundle.ts";
 import { REFERENCE_SPEC_FILE } from "../../docs-src/site-pages.ts";
-import { deref, loadBundle, operations } from "../../src/openapi/document.ts";
+import { deref, loadBundle, operations } from "../../model/document.ts";
 import { buildAndServe, type BuiltSite } from "./built-site.ts";
 
 const doc = loadBundle();

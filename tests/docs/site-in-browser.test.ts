@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_LABELS } from "../../docs-src/code-samples.ts";
 import { restrictionReasonSchema } from "../../docs-src/description-facts.ts";
 import { PROJECT_ROOT } from "../../docs-src/site.ts";
-import { loadBundle, operations } from "../../src/openapi/document.ts";
+import { loadBundle, operations } from "../../model/document.ts";
 import { launchChromium, openRecorded, staysLocal, type RecordedPage } from "./browser-session.ts";
 import { buildAndServe, type BuiltSite } from "./built-site.ts";
 

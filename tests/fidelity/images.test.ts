@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { JsonSchema } from "../../src/openapi/document.ts";
+import type { JsonSchema } from "../../model/document.ts";
 import { operation, requestSchema } from "../support/description.ts";
 import {
   accepts,

@@ -3,7 +3,7 @@
  * broken alone), defaults, requiredness, media limits, stock filters and standard prices.
  */
 import { describe, expect, it } from "vitest";
-import { deref, type JsonSchema, type Operation } from "../../src/openapi/document.ts";
+import { deref, type JsonSchema, type Operation } from "../../model/document.ts";
 import { doc, operation, requestSchema } from "../support/description.ts";
 import { accepts, FOUR_FORMS, outsideEnum, rejects, unknownField, URL_FORMS, wrongTypes } from "../support/fidelity.ts";
 

@@ -4,7 +4,7 @@
  * them, and must be found where a reader or a tool looks for them in the description.
  */
 import { describe, expect, it } from "vitest";
-import { deref, operations, type JsonSchema, type ResponseObject } from "../../src/openapi/document.ts";
+import { deref, operations, type JsonSchema, type ResponseObject } from "../../model/document.ts";
 import { doc, operation } from "../support/description.ts";
 
 const schema = (name: string): JsonSchema => doc.components.schemas![name]!;

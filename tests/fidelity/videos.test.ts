@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { JsonSchema } from "../../src/openapi/document.ts";
+import type { JsonSchema } from "../../model/document.ts";
 import { operation, requestSchema } from "../support/description.ts";
 import {
   accepts,

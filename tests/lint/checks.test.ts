@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import extensions from "../../src/openapi/extensions.schema.json" with { type: "json" };
-import { EXTENSION_NAMES } from "../../src/openapi/schema-registry.ts";
-import type { OpenApiDocument } from "../../src/openapi/document.ts";
+import extensions from "../../model/extensions.schema.json" with { type: "json" };
+import { EXTENSION_NAMES } from "../../model/schema-registry.ts";
+import type { OpenApiDocument } from "../../model/document.ts";
 import { AREAS, areaOfLabel, areaOfSegment } from "../../lint/areas.ts";
 import { CHECKS } from "../../lint/checks/index.ts";
 import { isErrorBodySchema } from "../../lint/checks/create-responses.ts";

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Spectral } from "@stoplight/spectral-core";
 import { parse, stringify } from "yaml";
-import type { OpenApiDocument } from "../../src/openapi/document.ts";
+import type { OpenApiDocument } from "../../model/document.ts";
 import type { JsonPath } from "../../lint/finding.ts";
 import { lintText, loadSpectral } from "../../lint/run-spectral.ts";
 

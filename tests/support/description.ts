@@ -1,5 +1,5 @@
-import { deref, loadBundle, operations, type JsonSchema, type OpenApiDocument, type Operation } from "../../src/openapi/document.ts";
-import { createSchemaRegistry, describeErrors } from "../../src/openapi/schema-registry.ts";
+import { deref, loadBundle, operations, type JsonSchema, type OpenApiDocument, type Operation } from "../../model/document.ts";
+import { createSchemaRegistry, describeErrors } from "../../model/schema-registry.ts";
 
 export const doc: OpenApiDocument = loadBundle();
 export const registry = createSchemaRegistry(doc);

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import type { JsonSchema } from "../../src/openapi/document.ts";
+import type { JsonSchema } from "../../model/document.ts";
 import { bodyErrors, requestSchema } from "./description.ts";
 
 /**

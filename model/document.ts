@@ -49,7 +49,7 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
-export const BUNDLE_JSON = fileURLToPath(new URL("../../generated/openapi.json", import.meta.url));
+export const BUNDLE_JSON = fileURLToPath(new URL("../generated/openapi.json", import.meta.url));
 
 export function loadBundle(file: string = BUNDLE_JSON): OpenApiDocument {
   return JSON.parse(readFileSync(file, "utf8")) as OpenApiDocument;

@@ -1,9 +1,9 @@
 /**
  * The text of generated/costs.ts: the price tables as typed data, and `quote` typed so that the
  * path is one of the priced routes and the media argument names that route's media fields and facts.
- * The logic lives in src/costs/quote.ts, which the generated module imports.
+ * The logic lives in runtime/costs/quote.ts, which the generated module imports.
  */
-import type { PriceTables, RoutePricing } from "./pricing.ts";
+import type { PriceTables, RoutePricing } from "../../runtime/costs/pricing.ts";
 
 function mediaType(route: RoutePricing): string {
   const entries = [
@@ -23,11 +23,11 @@ export function costsModule(tables: PriceTables): string {
  * with a reason where the specification shows no price or an input the price depends on is
  * missing. POST /v1/cost quotes the discounted price online.
  */
-import type { PriceTables } from "../src/costs/pricing.ts";
-import { quoteRoute, type Quote } from "../src/costs/quote.ts";
+import type { PriceTables } from "../runtime/costs/pricing.ts";
+import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
 
-export type { Quote, QuoteLine } from "../src/costs/quote.ts";
-export { QuoteError } from "../src/costs/quote-error.ts";
+export type { Quote, QuoteLine } from "../runtime/costs/quote.ts";
+export { QuoteError } from "../runtime/costs/quote-error.ts";
 
 export const priceTables = ${JSON.stringify(tables, null, 2)} as const satisfies PriceTables;
 

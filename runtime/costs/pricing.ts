@@ -1,5 +1,5 @@
 /**
- * The shape of the `x-pricing` extension (src/openapi/extensions.schema.json, docs/extensions.md)
+ * The shape of the `x-pricing` extension (model/extensions.schema.json, docs/extensions.md)
  * and of the per-route price tables that generated/costs.ts holds.
  */
 

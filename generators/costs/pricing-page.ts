@@ -3,7 +3,7 @@
  * rate tables, add-ons, minimums, caps and rounding, and "not shown" where the specification shows
  * no price.
  */
-import type { Condition, PricingComponent, Quantity, RateTable, RoutePricing, PriceTables } from "./pricing.ts";
+import type { Condition, PricingComponent, Quantity, RateTable, RoutePricing, PriceTables } from "../../runtime/costs/pricing.ts";
 
 const code = (value: unknown): string => `\`${String(value)}\``;
 
