@@ -11,7 +11,6 @@ export interface Balance {
   readonly extra: number;
   /** Monthly remaining plus extra, less held credits. */
   readonly totalAvailable: number;
-  readonly held: number;
 }
 
 export class Ledger {
@@ -63,7 +62,6 @@ export class Ledger {
       monthlyRemaining,
       extra,
       totalAvailable: monthlyRemaining + extra - this.held,
-      held: this.held,
     };
   }
 }

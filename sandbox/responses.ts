@@ -109,7 +109,7 @@ export class Responses {
   }
 
   /** The create response's fields: those its schema requires, or the common shape where none is shown. */
-  createFields(route: CreateRouteModel): readonly string[] {
+  private createFields(route: CreateRouteModel): readonly string[] {
     const fields = route.responseFields.length ? route.responseFields : this.commonCreateFields;
     return route.idField === null || fields.includes(route.idField) ? fields : [route.idField, ...fields];
   }

@@ -15,7 +15,7 @@ import { Router } from "./router.ts";
 import { RULES, type Call, type Rule } from "./rules.ts";
 import { SandboxState } from "./state.ts";
 
-export const HOST = "127.0.0.1";
+const HOST = "127.0.0.1";
 /** Bodies carry data URIs and base64 media; past this the request is refused rather than buffered. */
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 
@@ -44,7 +44,7 @@ export class PortInUseError extends Error {
   }
 }
 
-export function configOf(config: unknown, model: ServiceModel): SandboxConfig {
+function configOf(config: unknown, model: ServiceModel): SandboxConfig {
   if (config === undefined) return readConfigFile(DEFAULT_CONFIG_FILE, model);
   if (typeof config === "string") return readConfigFile(config, model);
   return resolveConfig(config, model);
