@@ -145,7 +145,8 @@ export const RULES: readonly Rule[] = [
       try {
         call.quote = quoteRoute(state.model.priceTables, call.op.path, input, mediaDurations(input, table.media, state.config.media.defaultDurationSeconds));
       } catch (error) {
-        if (error instanceof QuoteError) return state.responses.invalidRequest(`${error.field}: ${error.rule}`);
+        // The quote names a duration `media.<field>`; the request carries it in body.<field>'s #duration.
+        if (error instanceof QuoteError) return state.responses.invalidRequest(`${error.field.replace(/^media\.(.+)$/, "body.$1 (#duration)")}: ${error.rule}`);
         throw error;
       }
       return undefined;

@@ -36,6 +36,7 @@ function ruleOf(schema: object | undefined, schemaPath: string): string | undefi
 
 export function describeProblem(root: string, error: ErrorObject, schema?: object): string {
   const rule = ruleOf(schema, error.schemaPath);
+  if (rule && error.keyword === "not") return `${fieldAt(root, error.instancePath)}: breaks the rule ${rule}`;
   const text = describeLeaf(root, error);
   return rule ? `${text}; rule: ${rule}` : text;
 }
