@@ -120,8 +120,11 @@ const models: Handler = (call, state) => {
  */
 const cost: Handler = (call, state) => {
   const request = call.body as { model?: unknown; body?: unknown; seconds?: unknown; media?: unknown };
+  const slugs = state.model.createRoutes.map((candidate) => candidate.slug).join(", ");
+  // The description's shape has no required field, so a request that names no model is valid: it gets no price.
+  if (request.model === undefined) return { status: 200, body: { credits: null, reason: `Name the model to quote in body.model (${slugs}) and its request in body.body.` } };
   const route = state.model.createRoutes.find((candidate) => candidate.slug === request.model);
-  if (!route) return state.responses.invalidRequest(`body.model: must be a model slug (${state.model.createRoutes.map((r) => r.slug).join(", ")})`);
+  if (!route) return state.responses.invalidRequest(`body.model: must be a model slug (${slugs})`);
   const body = (request.body ?? {}) as Record<string, unknown>;
   const schema = state.requestSchemas.get(route.operationId);
   if (schema && !schema.validate(body)) return state.responses.invalidRequest(describeProblems("body.body", schema.validate.errors, schema.schema).join("; "));

@@ -103,6 +103,8 @@ describe("prices", () => {
       const created = await sb.send("POST", route.path, { body });
       if ("credits" in created.json) expect(created.json.credits, route.slug).toBe(quote.credits ?? 0);
     }
+    const unnamed = await sb.send("POST", "/v1/cost", { body: { seconds: 12 } });
+    expect(unnamed.json).toMatchObject({ credits: null, reason: expect.stringContaining("body.model") });
     const withSeconds = await sb.send("POST", "/v1/cost", { body: { model: heldPerSecond.slug, body: example(heldPerSecond.path), seconds: 12 } });
     expect(withSeconds.json.credits).toBe(quoteRoute(priceTables, heldPerSecond.path, example(heldPerSecond.path), { [perSecondField]: 12 }).credits);
   });
