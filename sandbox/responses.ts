@@ -20,6 +20,7 @@ export const SANDBOX_CODES = {
   forbidden: { type: "permission_error", code: "not_permitted" },
   insufficientCredits: { type: "permission_error", code: "insufficient_credits" },
   notFound: { type: "invalid_request_error", code: "not_found" },
+  internal: { type: "api_error", code: "sandbox_error" },
   "queue-full": { code: "queue_full" },
   "spend-limit": { code: "spend_limit_reached" },
   cooldown: { code: "model_family_cooldown" },

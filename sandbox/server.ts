@@ -10,7 +10,7 @@ import { loadServiceModel, type ServiceModel } from "../model/service-model.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { DEFAULT_CONFIG_FILE, readConfigFile, resolveConfig, type SandboxConfig } from "./config.ts";
 import { handlersFor, type Handler } from "./handlers.ts";
-import type { Reply } from "./responses.ts";
+import { SANDBOX_CODES, type Reply } from "./responses.ts";
 import { Router } from "./router.ts";
 import { RULES, type Call, type Rule } from "./rules.ts";
 import { SandboxState } from "./state.ts";
@@ -89,22 +89,22 @@ function createHandler(state: SandboxState, rules: readonly Rule[]) {
     try {
       const text = await readBody(request);
       const match = router.match(request.method ?? "GET", url.pathname);
-      if (!match) {
-        const window = state.ipWindows.peek(ip, now);
-        reply = state.responses.error(404, "invalid_request_error", "not_found", `${request.method} ${url.pathname} is not a route of the description.`);
-        return send(response, reply, { [rateLimitHeaders.limit]: window.limit, [rateLimitHeaders.remaining]: window.remaining, [rateLimitHeaders.reset]: window.resetSeconds });
+      if (match) {
+        const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1] ?? null;
+        call = { op: match.op, params: match.params, query: url.searchParams, ip, key: bearer, now, text, account: null, body: undefined, window: null, quote: null, outcome: null };
+        reply = applyRules(call, state, rules) ?? handlers.get(match.op.operationId)!(call, state);
+        if (reply.status === 200 && call.quote?.charged === "per-request") call.account!.ledger.charge(call.quote.credits ?? 0);
+      } else {
+        // Not a route of the description: answered, with the window's headers, but not counted in it.
+        const { type, code } = SANDBOX_CODES.notFound;
+        reply = state.responses.error(404, type, code, `${request.method} ${url.pathname} is not a route of the description.`);
       }
-      const authorization = request.headers.authorization ?? "";
-      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? null;
-      call = { op: match.op, params: match.params, query: url.searchParams, ip, key: bearer, now, text, account: null, body: undefined, window: null, quote: null, outcome: null };
-      reply = applyRules(call, state, rules) ?? handlers.get(match.op.operationId)!(call, state);
-      if (reply.status === 200 && call.quote?.charged === "per-request") call.account!.ledger.charge(call.quote.credits ?? 0);
     } catch (error) {
       if (!(error instanceof BodyTooLarge)) console.error(error);
       reply =
         error instanceof BodyTooLarge
           ? state.responses.invalidRequest(`body: larger than the sandbox accepts (${MAX_BODY_BYTES} bytes)`)
-          : state.responses.error(500, "api_error", "sandbox_error", `The sandbox failed: ${(error as Error).message}`);
+          : state.responses.error(500, SANDBOX_CODES.internal.type, SANDBOX_CODES.internal.code, `The sandbox failed: ${(error as Error).message}`);
     }
     const window = call?.window ?? state.ipWindows.peek(ip, now);
     send(response, reply, { [rateLimitHeaders.limit]: window.limit, [rateLimitHeaders.remaining]: window.remaining, [rateLimitHeaders.reset]: window.resetSeconds });

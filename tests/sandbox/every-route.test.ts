@@ -68,6 +68,13 @@ describe("every route of the description, every response valid", () => {
     expect([...covered].sort()).toEqual(model.operations.map((op) => op.operationId).sort());
   });
 
+  it("answers a path outside the description with 404, still with the X-RateLimit-* headers", async () => {
+    const sb = await sandbox({ accounts });
+    const missing = await sb.send("GET", "/v1/not-a-route");
+    expect(missing.status).toBe(404);
+    for (const header of Object.values(model.rateLimitHeaders)) expect(missing.headers.has(header), header).toBe(true);
+  });
+
   it("answers each documented error status of every operation with a valid body and headers", async () => {
     const sb = await sandbox({
       accounts: { ...accounts, main: { ...accounts.main, retiredModels: model.createRoutes.map((route) => route.slug) } },
