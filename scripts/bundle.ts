@@ -30,7 +30,7 @@ try {
     process.exit(1);
   }
   const bundled = JSON.parse(readFileSync(tmpJson, "utf8")) as { paths: Record<string, unknown> };
-  bundled.paths = applySlugMap(bundled.paths, readSlugMap(process.env.MEDIA_SLUG_MAP));
+  bundled.paths = applySlugMap(bundled.paths, readSlugMap(process.env.MEDIA_SLUG_MAP), `MEDIA_SLUG_MAP ${process.env.MEDIA_SLUG_MAP}`);
 
   const outputs: Record<string, string> = {
     "openapi.json": `${JSON.stringify(bundled, null, 2)}\n`,
