@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_SITE_DIR, PROJECT_ROOT } from "../docs-src/site.ts";
 import { serveStatic } from "../docs-src/static-server.ts";
+import { slugMapFile } from "../model/slug-map.ts";
 import { DevLoop, type PassResult } from "../tools/dev-loop.ts";
 import { portProblem, stopWhenAsked } from "../tools/process-lifecycle.ts";
 
@@ -27,7 +28,7 @@ function report(result: PassResult, trigger: string): void {
   for (const message of result.messages) console.log(`  ${message}`);
 }
 
-const loop = new DevLoop({ root: PROJECT_ROOT, siteDir: DEFAULT_SITE_DIR, slugMap: process.env.MEDIA_SLUG_MAP });
+const loop = new DevLoop({ root: PROJECT_ROOT, siteDir: DEFAULT_SITE_DIR, slugMap: slugMapFile() });
 report(await loop.pass(), "start");
 
 let server;

@@ -28,7 +28,7 @@ export async function bundleDescription(root: string, outDir: string, slugMapFil
       throw new BundleError(`bundle failed for ${root}:\n${stderr}${stdout}`);
     }
     const bundled = JSON.parse(readFileSync(tmpJson, "utf8")) as { paths: Record<string, unknown> };
-    bundled.paths = applySlugMap(bundled.paths, readSlugMap(slugMapFile), `MEDIA_SLUG_MAP ${slugMapFile}`);
+    bundled.paths = applySlugMap(bundled.paths, readSlugMap(slugMapFile), `slug map ${slugMapFile}`);
     const outputs: Record<string, string> = {
       "openapi.json": `${JSON.stringify(bundled, null, 2)}\n`,
       "openapi.yaml": stringify(bundled, { lineWidth: 0, aliasDuplicateObjects: false }),

@@ -5,10 +5,11 @@
 import { describe, expect, it } from "vitest";
 import type { JsonSchema, OpenApiDocument } from "../../model/document.ts";
 import { readServiceModel } from "../../model/service-model.ts";
-import { doc, model } from "../support/description.ts";
+import { builtPath, doc, model } from "../support/description.ts";
 
 const area = (id: string) => model.areas.find((candidate) => candidate.id === id)!;
-const route = (slug: string) => model.createRoutes.find((candidate) => candidate.slug === slug)!;
+/** A create route by its label (slugs may be real ones, from a slug map). */
+const route = (label: string) => model.createRoutes.find((candidate) => candidate.label === label)!;
 
 describe("the service model of the description", () => {
   it("has the eight model areas with their segments, label prefixes and the id prefixes the seed shows", () => {
@@ -30,9 +31,9 @@ describe("the service model of the description", () => {
       expect(candidate.poll.path).toBe(`/v1/${candidate.segment}/{id}`);
       for (const created of candidate.createRoutes) expect(created.path).toBe(`/v1/${candidate.segment}/${created.slug}`);
     }
-    expect(route("i-g")).toMatchObject({ idField: "job_id", idType: "integer" });
-    expect(route("i-a")).toMatchObject({ idField: "id", idType: "string", responseFields: ["id", "message", "model", "status"] });
-    expect(route("ls-a").responseFields).toEqual(["id", "message", "model", "status", "credits", "seconds"]);
+    expect(route("I-G")).toMatchObject({ idField: "job_id", idType: "integer" });
+    expect(route("I-A")).toMatchObject({ idField: "id", idType: "string", responseFields: ["id", "message", "model", "status"] });
+    expect(route("LS-A").responseFields).toEqual(["id", "message", "model", "status", "credits", "seconds"]);
   });
 
   it("reads cadences, result fields and retention per area", () => {
@@ -96,7 +97,7 @@ describe("a description that lacks a fact", () => {
 
   it.each([
     ["no tag with x-area", (copy: OpenApiDocument) => (copy.tags as Array<Record<string, unknown>>).forEach((tag) => delete tag["x-area"]), /no tag carries x-area/],
-    ["a label outside its area", (copy: OpenApiDocument) => (copy.paths["/v1/images/i-a"]!.post!["x-model-label"] = "V-Z"), /label V-Z does not start with area image's prefix I-/],
+    ["a label outside its area", (copy: OpenApiDocument) => (copy.paths[builtPath("/v1/images/i-a")]!.post!["x-model-label"] = "V-Z"), /label V-Z does not start with area image's prefix I-/],
     ["x-limits naming an unknown variant", (copy: OpenApiDocument) => ((copy.info["x-limits"] as { concurrency: { variant: string } }).concurrency.variant = "NoSuchError"), /x-limits\.concurrency\.variant names NoSuchError/],
     ["a 429 variant without x-retry-after", (copy: OpenApiDocument) => delete schemas(copy).QueueFullError!["x-retry-after"], /QueueFullError does not say with x-retry-after/],
     ["JobStatus without x-terminal-values", (copy: OpenApiDocument) => delete schemas(copy).JobStatus!["x-terminal-values"], /x-terminal-values/],

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveStatic } from "../../docs-src/static-server.ts";
+import { slugMapFile } from "../../model/slug-map.ts";
 import { DevLoop } from "../../tools/dev-loop.ts";
 
 const project = new URL("../../", import.meta.url).pathname;
@@ -20,7 +21,8 @@ describe("the dev loop", () => {
     mkdirSync(join(root, "generated"));
     mkdirSync(join(root, "docs"));
     original = readFileSync(pathFile(), "utf8");
-    loop = new DevLoop({ root, siteDir: join(root, "site"), slugMap: undefined });
+    // The project's generated files are compared with the loop's, so the loop uses the same slug map.
+    loop = new DevLoop({ root, siteDir: join(root, "site"), slugMap: slugMapFile() });
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
