@@ -20,6 +20,7 @@ export const priceTables = {
     "summary": "Convert an image to a textured 3D model with D-A (GLB with PBR materials)",
     "pricing": {
       "charged": "on-success",
+      "held": true,
       "notes": "The create response's credits are held until the job finishes and charged on success only.",
       "components": [
         {
@@ -93,6 +94,7 @@ export const priceTables = {
     "summary": "Convert an image to a 3D model with D-B (lighter, about 30K triangles; GLB, FBX, USDZ, STL)",
     "pricing": {
       "charged": "on-success",
+      "held": true,
       "notes": "The create response's credits are held until the job finishes and charged on success only.\nThe types of rigging and animation are not shown, so their surcharges are conditioned on the\nfield being present: omit a field to go without that option.\n",
       "components": [
         {
@@ -663,6 +665,7 @@ export const priceTables = {
     "summary": "Make the person, character or pet in an image speak an audio track with LS-A",
     "pricing": {
       "charged": "on-success",
+      "held": true,
       "notes": "The quoted price is reserved when the job is created; the charge on success equals the POST /v1/cost quote.",
       "components": [
         {

@@ -1,14 +1,14 @@
 /**
  * Runs every generator over the bundled description and writes their files (into generated/, and
- * the generated pages of docs/). Each generator reads only generated/openapi.json and returns
+ * the generated pages of docs/). Each generator reads the service model of generated/openapi.json (model/) and returns
  * path from the project root -> contents; nothing is
  * written unless every generator succeeded, so a failure leaves no half-written output.
  */
 import { renameSync, writeFileSync } from "node:fs";
-import { loadBundle, type OpenApiDocument } from "../model/document.ts";
+import { loadServiceModel, type ServiceModel } from "../model/service-model.ts";
 
 export type GeneratedFiles = Record<string, string>;
-export type Generator = (doc: OpenApiDocument) => GeneratedFiles | Promise<GeneratedFiles>;
+export type Generator = (model: ServiceModel) => GeneratedFiles | Promise<GeneratedFiles>;
 
 const generators: Array<[name: string, load: () => Promise<{ generate: Generator }>]> = [
   // Each entry: [name, () => import("./<module>.ts")]; the module exports `generate`, whose keys
@@ -18,11 +18,11 @@ const generators: Array<[name: string, load: () => Promise<{ generate: Generator
   ["client", () => import("./client.ts")],
 ];
 
-const doc = loadBundle();
+const model = loadServiceModel();
 const files: GeneratedFiles = {};
 for (const [name, load] of generators) {
   try {
-    const produced = await (await load()).generate(doc);
+    const produced = await (await load()).generate(model);
     for (const [file, text] of Object.entries(produced)) {
       if (file in files) throw new Error(`${file} is produced twice`);
       files[file] = text;

@@ -38,6 +38,8 @@ export interface PricingComponent {
 
 export interface PricingExtension {
   readonly charged: "on-success" | "per-request" | "free";
+  /** The price is reserved when the job is created and held until it ends. */
+  readonly held?: boolean;
   readonly components: readonly PricingComponent[];
   readonly notes?: string;
 }

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { JsonSchema, OpenApiDocument, Operation } from "../../model/document.ts";
-import { priceTables } from "../../generators/costs/route-tables.ts";
+import { priceTables } from "../../model/price-tables.ts";
 
 const properties: Record<string, JsonSchema> = {
   size: { type: "string", enum: ["S", "L"], default: "S" },

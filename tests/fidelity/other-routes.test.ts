@@ -111,6 +111,7 @@ describe("POST /v1/3d/d-a", () => {
   it("prices 400 textured, 270 without texture, 540 detailed; detailed geometry adds 270", () => {
     expect(pricing(path)).toEqual({
       charged: "on-success",
+      held: true,
       notes: expect.any(String),
       components: [
         {

@@ -1,7 +1,10 @@
 import { deref, loadBundle, operations, type JsonSchema, type OpenApiDocument, type Operation } from "../../model/document.ts";
+import { readServiceModel } from "../../model/service-model.ts";
 import { createSchemaRegistry, describeErrors } from "../../model/schema-registry.ts";
 
 export const doc: OpenApiDocument = loadBundle();
+/** The service model of the bundle, as every tool reads it. */
+export const model = readServiceModel(doc);
 export const registry = createSchemaRegistry(doc);
 
 export function operation(path: string, method: "get" | "post" = "post"): Operation {

@@ -5,8 +5,8 @@
  * matter to a quote (V-A's `2k` "only when extending", V-F's "an extension adds 5 to 15 s"); such a
  * rule in a shape this reader does not know stops the generator rather than being left unchecked.
  */
-import type { JsonSchema } from "../../model/document.ts";
-import type { CrossFieldRule, FieldCondition, FieldLimits, Scalar } from "../../runtime/costs/pricing.ts";
+import type { JsonSchema } from "./document.ts";
+import type { CrossFieldRule, FieldCondition, FieldLimits, Scalar } from "../runtime/costs/pricing.ts";
 
 const LIMIT_KEYS = ["enum", "minimum", "maximum", "minItems", "maxItems"] as const;
 

@@ -4,9 +4,9 @@
  * fields its pricing reads. Fails, naming the route, when the pricing reads a field the request does
  * not define, or when a fully shown rate table lacks a rate for some allowed value.
  */
-import { deref, operations, type JsonSchema, type OpenApiDocument, type Operation } from "../../model/document.ts";
+import { deref, operations, type JsonSchema, type OpenApiDocument, type Operation } from "./document.ts";
 import { crossFieldRules } from "./cross-field-rules.ts";
-import type { Condition, FieldRule, MediaRule, PriceTables, PricingExtension, RateTable, RoutePricing, Scalar } from "../../runtime/costs/pricing.ts";
+import type { Condition, FieldRule, MediaRule, PriceTables, PricingExtension, RateTable, RoutePricing, Scalar } from "../runtime/costs/pricing.ts";
 
 type Properties = Record<string, JsonSchema>;
 
