@@ -127,6 +127,9 @@ function priceEntries(before: DomainFacts, after: DomainFacts): ChangelogEntry[]
     if (from.pricing && to.pricing && from.pricing.charged !== to.pricing.charged) {
       entry(`now charged ${CHARGED[to.pricing.charged]} (was ${CHARGED[from.pricing.charged]}).`);
     }
+    if (from.pricing && to.pricing && Boolean(from.pricing.held) !== Boolean(to.pricing.held)) {
+      entry(to.pricing.held ? "the price is now reserved when the job is created and held until it ends." : "the price is no longer held when the job is created.");
+    }
     const [was, now] = [rates(from.pricing), rates(to.pricing)];
     for (const [name, rate] of now) {
       const old = was.get(name);
@@ -145,7 +148,7 @@ function flatten(value: unknown, prefix = ""): Map<string, unknown> {
   return new Map(Object.entries(value).flatMap(([key, inner]) => [...flatten(inner, prefix ? `${prefix}.${key}` : key)]));
 }
 
-function limitEntries(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): ChangelogEntry[] {
+function limitEntries(before: DomainFacts["limits"], after: DomainFacts["limits"]): ChangelogEntry[] {
   const [from, to] = [flatten(before), flatten(after)];
   const entries: ChangelogEntry[] = [];
   const entry = (subject: string, line: string): void => void entries.push({ topic: "limits", subject, line: `Limit ${code(subject)}: ${line}` });

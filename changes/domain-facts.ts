@@ -1,12 +1,12 @@
 /**
- * The domain facts the changelog compares: the interface version, the routes and the models, the
+ * The domain facts the comparison reads: the interface version, the routes and the models, the
  * standard prices, the service limits and the "not shown" markers. This is the one module of
- * changes/ that reads them off a description, through the modules that already derive them, so
- * that moving to the service model (model/service-model.ts) is an edit of this file alone.
+ * changes/ that reads them, through the service model (and the docs' marker collector, the one
+ * reader of `x-not-shown`), so no fact is derived here a second time.
  */
 import { collectNotShown, type NotShownMarker } from "../docs-src/not-shown.ts";
-import { priceTables } from "../generators/costs/route-tables.ts";
-import { operations, type OpenApiDocument } from "../model/document.ts";
+import type { OpenApiDocument } from "../model/document.ts";
+import { readServiceModel, type LimitsModel } from "../model/service-model.ts";
 import type { PriceTables } from "../runtime/costs/pricing.ts";
 
 export interface DomainFacts {
@@ -17,19 +17,19 @@ export interface DomainFacts {
   readonly models: ReadonlyArray<{ readonly label: string; readonly route: string }>;
   /** The price table of every priced route (and of those whose price is not shown), by path. */
   readonly prices: PriceTables;
-  /** The service limits (`x-limits` on `info`), as stated. */
-  readonly limits: Readonly<Record<string, unknown>>;
+  readonly limits: LimitsModel;
   readonly notShown: readonly NotShownMarker[];
 }
 
 export function domainFacts(doc: OpenApiDocument): DomainFacts {
-  const prices = priceTables(doc);
+  const model = readServiceModel(doc);
   return {
-    version: doc.info.version,
-    routes: operations(doc).map(({ method, path }) => `${method.toUpperCase()} ${path}`),
-    models: Object.entries(prices).flatMap(([path, route]) => (route.model ? [{ label: route.model, route: `${route.method.toUpperCase()} ${path}` }] : [])),
-    prices,
-    limits: (doc.info["x-limits"] ?? {}) as Record<string, unknown>,
+    version: model.version,
+    routes: model.operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`),
+    // The service model's create routes are the POSTs with a model label.
+    models: model.createRoutes.map((create) => ({ label: create.label, route: `POST ${create.path}` })),
+    prices: model.priceTables,
+    limits: model.limits,
     notShown: collectNotShown(doc),
   };
 }

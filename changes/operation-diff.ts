@@ -52,15 +52,16 @@ function viaComponent<T>(sides: Sides, collector: ChangeCollector, kind: string,
   }
 }
 
-export function compareRoutes(sides: Sides, collector: ChangeCollector): void {
+/** `modelOf` gives the label of the model a create route serves, so an added or removed route says which model. */
+export function compareRoutes(sides: Sides, collector: ChangeCollector, modelOf: (route: string) => string | undefined): void {
   const [before, after] = [routes(sides.before), routes(sides.after)];
   const keys = [...new Set([...before.keys(), ...after.keys()])].sort();
   for (const key of keys) {
     const [from, to] = [before.get(key), after.get(key)];
     const route = (to ?? from)!;
     collector.forRoute(route.label, () => {
-      const model = route.operation["x-model-label"];
-      const detail = typeof model === "string" ? { detail: model } : {};
+      const model = modelOf(route.label);
+      const detail = model === undefined ? {} : { detail: model };
       if (!to) return collector.report({ rule: "route-removed", location: route.label, ...detail });
       if (!from) return collector.report({ rule: "route-added", location: route.label, ...detail });
       compareOperation(sides, collector, route.label, from, to);
