@@ -1,6 +1,7 @@
 /** Compares two descriptions: the changes for client code and the changelog for readers. */
 import type { OpenApiDocument } from "../model/document.ts";
 import { ChangeCollector, type Change } from "./change.ts";
+import { hasCounterpart } from "./counterpart.ts";
 import { domainChangelog, type ChangelogEntry } from "./domain-changelog.ts";
 import { domainFacts, type DomainFacts } from "./domain-facts.ts";
 import { InputError } from "./input-error.ts";
@@ -37,6 +38,8 @@ export function compareDescriptions(before: Side, after: Side): Comparison {
     before: { source: before.source, version: facts.before.version },
     after: { source: after.source, version: facts.after.version },
     changes: collector.changes(),
-    changelog: domainChangelog(facts.before, facts.after),
+    changelog: domainChangelog(facts.before, facts.after, (pointer, side) =>
+      side === "before" ? hasCounterpart(before.doc, after.doc, pointer) : hasCounterpart(after.doc, before.doc, pointer),
+    ),
   };
 }

@@ -26,13 +26,20 @@ export const TOPIC_TITLES: Record<Topic, string> = {
 
 const code = (value: unknown): string => `\`${typeof value === "string" ? value : JSON.stringify(value)}\``;
 
-export function domainChangelog(before: DomainFacts, after: DomainFacts): ChangelogEntry[] {
+/**
+ * Whether the object that carries a marker of one side (at `pointer`) is on the other side too.
+ * A marker whose field or route went away is not a fact now stated; those changes are reported
+ * with the field or route.
+ */
+export type Carried = (pointer: string, side: "before" | "after") => boolean;
+
+export function domainChangelog(before: DomainFacts, after: DomainFacts, carried: Carried): ChangelogEntry[] {
   return [
     ...(before.version === after.version ? [] : [{ topic: "version" as const, subject: "version", line: `Interface version ${code(before.version)} → ${code(after.version)}.` }]),
     ...modelEntries(before, after),
     ...priceEntries(before, after),
     ...limitEntries(before.limits, after.limits),
-    ...notShownEntries(before, after),
+    ...notShownEntries(before, after, carried),
   ];
 }
 
@@ -160,18 +167,16 @@ function limitEntries(before: DomainFacts["limits"], after: DomainFacts["limits"
   return entries;
 }
 
-function notShownEntries(before: DomainFacts, after: DomainFacts): ChangelogEntry[] {
+function notShownEntries(before: DomainFacts, after: DomainFacts, carried: Carried): ChangelogEntry[] {
   const keyed = (facts: DomainFacts): Map<string, DomainFacts["notShown"][number]> =>
     new Map(facts.notShown.map((marker) => [`${marker.owner}${marker.where ? ` › ${marker.where}` : ""} (${marker.key})`, marker]));
   const [from, to] = [keyed(before), keyed(after)];
-  // Markers of a route that came or went belong to that route's entry, not here.
-  const kept = (owner: string): boolean => !/^[A-Z]+ \//.test(owner) || (before.routes.includes(owner) && after.routes.includes(owner));
   const entries: ChangelogEntry[] = [];
   for (const [subject, marker] of from) {
-    if (!to.has(subject) && kept(marker.owner)) entries.push({ topic: "not-shown", subject, line: `Now stated: ${subject}; was not shown ("${marker.sentence}").` });
+    if (!to.has(subject) && carried(marker.pointer, "before")) entries.push({ topic: "not-shown", subject, line: `Now stated: ${subject}; was not shown ("${marker.sentence}").` });
   }
   for (const [subject, marker] of to) {
-    if (!from.has(subject) && kept(marker.owner)) entries.push({ topic: "not-shown", subject, line: `Now marked not shown: ${subject}: "${marker.sentence}"` });
+    if (!from.has(subject) && carried(marker.pointer, "after")) entries.push({ topic: "not-shown", subject, line: `Now marked not shown: ${subject}: "${marker.sentence}"` });
   }
   return entries;
 }

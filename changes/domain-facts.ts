@@ -1,5 +1,5 @@
 /**
- * The domain facts the comparison reads: the interface version, the routes and the models, the
+ * The domain facts the comparison reads: the interface version, the models, the
  * standard prices, the service limits and the "not shown" markers. This is the one module of
  * changes/ that reads them, through the service model (and the docs' marker collector, the one
  * reader of `x-not-shown`), so no fact is derived here a second time.
@@ -11,8 +11,6 @@ import type { PriceTables } from "../runtime/costs/pricing.ts";
 
 export interface DomainFacts {
   readonly version: string;
-  /** Every route, `POST /v1/images/i-a`. */
-  readonly routes: readonly string[];
   /** Each model's label and its create route. */
   readonly models: ReadonlyArray<{ readonly label: string; readonly route: string }>;
   /** The price table of every priced route (and of those whose price is not shown), by path. */
@@ -25,7 +23,6 @@ export function domainFacts(doc: OpenApiDocument): DomainFacts {
   const model = readServiceModel(doc);
   return {
     version: model.version,
-    routes: model.operations.map((operation) => `${operation.method.toUpperCase()} ${operation.path}`),
     // The service model's create routes are the POSTs with a model label.
     models: model.createRoutes.map((create) => ({ label: create.label, route: `POST ${create.path}` })),
     prices: model.priceTables,
