@@ -161,19 +161,21 @@ function compareResponses(sides: Sides, collector: ChangeCollector, label: strin
 function compareResponse(sides: Sides, collector: ChangeCollector, before: ResponseObject, after: ResponseObject, location: string): void {
   const scope = schemaScope(sides, collector, "response");
   // Header names are case-insensitive in HTTP.
-  const headers = (response: ResponseObject, doc: OpenApiDocument): Map<string, [string, Header]> =>
-    new Map(Object.entries(response.headers ?? {}).map(([name, raw]) => [name.toLowerCase(), [name, deref(doc, raw as Header | { $ref: string })]]));
-  const [from, to] = [headers(before, sides.before), headers(after, sides.after)];
+  const headers = (response: ResponseObject): Map<string, [string, Header]> =>
+    new Map(Object.entries(response.headers ?? {}).map(([name, raw]) => [name.toLowerCase(), [name, raw]]));
+  const [from, to] = [headers(before), headers(after)];
   for (const [key, [name]] of from) if (!to.has(key)) collector.report({ rule: "response-header-removed", location, detail: name });
-  for (const [key, [name, header]] of to) {
+  for (const [key, [name, raw]] of to) {
     const old = from.get(key)?.[1];
     if (!old) {
       collector.report({ rule: "response-header-added", location, detail: name });
       continue;
     }
-    if (old.required && !header.required) collector.report({ rule: "response-header-became-optional", location, detail: name });
-    if (!old.required && header.required) collector.report({ rule: "response-header-became-required", location, detail: name });
-    compareSchemas(scope, old.schema, header.schema, `${location} header ${name}`);
+    viaComponent(sides, collector, "headers", old, raw, `${location} header ${name}`, (was, now, at) => {
+      if (was.required && !now.required) collector.report({ rule: "response-header-became-optional", location: at, detail: name });
+      if (!was.required && now.required) collector.report({ rule: "response-header-became-required", location: at, detail: name });
+      compareSchemas(scope, was.schema, now.schema, at);
+    });
   }
   compareContent(before.content, after.content, `${location} body`, "response-media-type-added", "response-media-type-removed", collector, (was, now, at) => compareSchemas(scope, was, now, at));
 }

@@ -234,6 +234,22 @@ export const PLANTED: PlantedKind[] = [
     changelog: [],
   },
   {
+    kind: "shared header made optional",
+    plant: (d) => { d.components.headers.XRateLimitReset.required = false; },
+    changes: [
+      ["response-header-became-optional@header XRateLimitReset=X-RateLimit-Reset", "breaking", "`header XRateLimitReset`: header `X-RateLimit-Reset` is no longer always sent"],
+    ],
+    changelog: [],
+  },
+  {
+    kind: "shared header range widened",
+    plant: (d) => { d.components.headers.XRateLimitRemaining.schema.minimum = -1; },
+    changes: [
+      ["response-minimum-decreased@header XRateLimitRemaining", "breaking", "`header XRateLimitRemaining`: minimum lowered, `0` → `-1`"],
+    ],
+    changelog: [],
+  },
+  {
     kind: "request type changed",
     plant: (d) => { prop(d, "/v1/videos/v-a", "seed").type = "string"; },
     changes: [
