@@ -28,21 +28,31 @@ export function readSlugMap(file: string | undefined): SlugMap {
   return parsed as SlugMap;
 }
 
-/** Renames concrete create paths `/v1/<area>/<placeholder>` to the real slug; templated poll paths stay. */
-export function applySlugMap(paths: Record<string, unknown>, map: SlugMap): Record<string, unknown> {
+/**
+ * Renames concrete create paths `/v1/<area>/<placeholder>` to the real slug; templated poll paths
+ * stay. `source` names the map in errors. A placeholder the description lacks, or two slugs that
+ * would end as one path (which would drop an operation), is an error naming both.
+ */
+export function applySlugMap(paths: Record<string, unknown>, map: SlugMap, source = "the slug map"): Record<string, unknown> {
   const known = new Set(Object.keys(paths).map((path) => path.split("/").at(-1)));
-  for (const placeholder of Object.keys(map)) {
-    if (!known.has(placeholder)) {
-      throw new Error(`MEDIA_SLUG_MAP: "${placeholder}" is not a slug of any path in the description`);
-    }
+  const unknown = Object.keys(map).filter((placeholder) => !known.has(placeholder));
+  if (unknown.length > 0) {
+    throw new Error(`${source}: ${unknown.map((slug) => `"${slug}"`).join(", ")} ${unknown.length === 1 ? "is not a slug" : "are not slugs"} of any path in the description`);
   }
   const renamed: Record<string, unknown> = {};
+  const origin = new Map<string, string>();
   for (const [path, item] of Object.entries(paths)) {
     const segments = path.split("/");
     const last = segments.at(-1) ?? "";
     const real = map[last];
     if (real !== undefined) segments[segments.length - 1] = real;
-    renamed[segments.join("/")] = item;
+    const target = segments.join("/");
+    const earlier = origin.get(target);
+    if (earlier !== undefined) {
+      throw new Error(`${source}: ${earlier} and ${path} would both become ${target}; every real slug must be unique within its area`);
+    }
+    origin.set(target, path);
+    renamed[target] = item;
   }
   return renamed;
 }

@@ -79,4 +79,17 @@ describe("the bundle step", () => {
     expect(invalid.stderr).toContain('slug for "i-a" must be a string matching');
     expect(existsSync(join(out, "openapi.json"))).toBe(false);
   });
+
+  it("rejects two slugs that would become one path, naming the map file and both routes", async () => {
+    const map = join(work, "slugs.json");
+    writeFileSync(map, JSON.stringify({ "i-a": "real-image-model", "i-b": "real-image-model" }));
+    const collision = await bundle(root, out, { MEDIA_SLUG_MAP: map });
+    expect(collision.code).toBe(1);
+    expect(collision.stderr).toContain(`MEDIA_SLUG_MAP ${map}: /v1/images/i-a and /v1/images/i-b would both become /v1/images/real-image-model`);
+    writeFileSync(map, JSON.stringify({ "i-a": "i-b" }));
+    const onExisting = await bundle(root, out, { MEDIA_SLUG_MAP: map });
+    expect(onExisting.code).toBe(1);
+    expect(onExisting.stderr).toContain("would both become /v1/images/i-b");
+    expect(existsSync(join(out, "openapi.json"))).toBe(false);
+  });
 });
