@@ -38,7 +38,7 @@ export function readAcknowledgements(file: string, label = file): Acknowledgemen
   return parseAcknowledgements(parsed, label);
 }
 
-export function parseAcknowledgements(parsed: unknown, file: string): Acknowledgement[] {
+function parseAcknowledgements(parsed: unknown, file: string): Acknowledgement[] {
   if (!isObject(parsed) || !Array.isArray(parsed.acknowledged)) throw new InputError(`${file}: must be an object with an "acknowledged" array`);
   const extra = Object.keys(parsed).filter((key) => key !== "acknowledged");
   if (extra.length) throw new InputError(`${file}: unknown key "${extra[0]}"; the file holds only "acknowledged"`);

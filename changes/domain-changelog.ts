@@ -1,13 +1,14 @@
 /**
  * The changelog for readers: what changed in the service's facts, as opposed to its shapes.
  * The interface version, new and retired models, each price per model and per rate, the service
- * limits, and the facts that moved from "not shown" to stated (or back).
+ * limits, polling, the routes the Free plan may call, and the facts that moved from "not shown" to
+ * stated (or back).
  */
 import type { PricingComponent, PricingExtension, Quantity, RateTable, RoutePricing } from "../runtime/costs/pricing.ts";
 import type { DomainFacts } from "./domain-facts.ts";
 import { canonical, isObject } from "./schema-shape.ts";
 
-export type Topic = "version" | "models" | "prices" | "limits" | "not-shown";
+export type Topic = "version" | "models" | "prices" | "limits" | "polling" | "plans" | "not-shown";
 
 export interface ChangelogEntry {
   readonly topic: Topic;
@@ -21,6 +22,8 @@ export const TOPIC_TITLES: Record<Topic, string> = {
   models: "Models",
   prices: "Prices",
   limits: "Limits",
+  polling: "Polling",
+  plans: "Plans",
   "not-shown": "Not shown and stated",
 };
 
@@ -38,7 +41,9 @@ export function domainChangelog(before: DomainFacts, after: DomainFacts, carried
     ...(before.version === after.version ? [] : [{ topic: "version" as const, subject: "version", line: `Interface version ${code(before.version)} → ${code(after.version)}.` }]),
     ...modelEntries(before, after),
     ...priceEntries(before, after),
-    ...limitEntries(before.limits, after.limits),
+    ...statedEntries("limits", "Limit", before.limits, after.limits),
+    ...statedEntries("polling", "Polling", before.polling, after.polling),
+    ...freePlanEntries(before.freePlan, after.freePlan),
     ...notShownEntries(before, after, carried),
   ];
 }
@@ -149,22 +154,30 @@ function priceEntries(before: DomainFacts, after: DomainFacts): ChangelogEntry[]
   return entries;
 }
 
-/** Limits as `a.b.c` paths to their values, so nested limits compare one by one. */
+/** Nested facts as `a.b.c` paths to their values, so they compare one by one. */
 function flatten(value: unknown, prefix = ""): Map<string, unknown> {
   if (!isObject(value)) return new Map(prefix ? [[prefix, value]] : []);
   return new Map(Object.entries(value).flatMap(([key, inner]) => [...flatten(inner, prefix ? `${prefix}.${key}` : key)]));
 }
 
-function limitEntries(before: DomainFacts["limits"], after: DomainFacts["limits"]): ChangelogEntry[] {
+/** Stated values (limits, polling) added, changed or dropped, one line per value. */
+function statedEntries(topic: Topic, noun: string, before: unknown, after: unknown): ChangelogEntry[] {
   const [from, to] = [flatten(before), flatten(after)];
   const entries: ChangelogEntry[] = [];
-  const entry = (subject: string, line: string): void => void entries.push({ topic: "limits", subject, line: `Limit ${code(subject)}: ${line}` });
+  const entry = (subject: string, line: string): void => void entries.push({ topic, subject, line: `${noun} ${code(subject)}: ${line}` });
   for (const [name, value] of to) {
     if (!from.has(name)) entry(name, `now ${code(value)}.`);
     else if (canonical(from.get(name)) !== canonical(value)) entry(name, `${code(from.get(name))} → ${code(value)}.`);
   }
   for (const [name, value] of from) if (!to.has(name)) entry(name, `no longer stated (was ${code(value)}).`);
   return entries;
+}
+
+function freePlanEntries(before: readonly string[], after: readonly string[]): ChangelogEntry[] {
+  return [
+    ...after.filter((route) => !before.includes(route)).map((route) => ({ topic: "plans" as const, subject: route, line: `The Free plan may now call ${code(route)}.` })),
+    ...before.filter((route) => !after.includes(route)).map((route) => ({ topic: "plans" as const, subject: route, line: `The Free plan may no longer call ${code(route)}.` })),
+  ];
 }
 
 function notShownEntries(before: DomainFacts, after: DomainFacts, carried: Carried): ChangelogEntry[] {

@@ -46,7 +46,7 @@ function readText(spec: string, role: string, cwd: string): { source: string; te
 }
 
 /** Checks the parts of a description the comparison reads, naming the first that is wrong. */
-export function checkDescription(value: unknown, where: string): OpenApiDocument {
+function checkDescription(value: unknown, where: string): OpenApiDocument {
   if (!isObject(value)) throw new InputError(`${where}: must be an OpenAPI document (a JSON object)`);
   if (typeof value.openapi !== "string" || !/^3\.1\.\d+$/.test(value.openapi)) {
     throw new InputError(`${where}: openapi must be a 3.1.x version string, got ${JSON.stringify(value.openapi)}; this tool reads OpenAPI 3.1 only`);

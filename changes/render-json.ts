@@ -2,7 +2,7 @@
 import type { Report } from "./acknowledgements.ts";
 
 /** Bumped when a field's meaning changes, so CI scripts can tell. */
-export const JSON_FORMAT_VERSION = 1;
+const JSON_FORMAT_VERSION = 1;
 
 export function renderJson(report: Report): string {
   const { before, after, summary, changes, changelog } = report;

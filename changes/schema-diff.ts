@@ -194,7 +194,7 @@ function compareItems(scope: SchemaScope, before: Schema, after: Schema, locatio
  * description (a cross-field rule quotes the specification), then by equal shape; one branch left
  * on each side is the same branch, changed.
  */
-export function pairBranches(before: unknown[], after: unknown[]): { pairs: Array<[number, number]>; removed: number[]; added: number[] } {
+function pairBranches(before: unknown[], after: unknown[]): { pairs: Array<[number, number]>; removed: number[]; added: number[] } {
   const pairs: Array<[number, number]> = [];
   const [leftBefore, leftAfter] = [new Set(before.keys()), new Set(after.keys())];
   const identity = (node: unknown): string | undefined => {

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDiff } from "../../changes/diff-command.ts";
-import { PROJECT_ROOT } from "../../changes/releases.ts";
+import { changelogPageIsFresh } from "../../changes/changelog-page.ts";
+import { latestRelease, PROJECT_ROOT } from "../../changes/releases.ts";
 import { loadBundle } from "../../model/document.ts";
 
 const QUEUED = 'response-enum-value-added@schema JobStatus="queued"';
@@ -83,10 +84,12 @@ describe("npm run diff", () => {
     expect(stdout).toContain("No changes.");
   });
 
-  it("with --check, passes on the repository: no unacknowledged break since the latest release, and a fresh changelog page", () => {
-    const { status, stderr } = run(["--check"], PROJECT_ROOT);
-    expect(stderr).toBe("");
-    expect(status).toBe(0);
+  it("with no sides compares the latest release with the bundle; --check also requires a fresh changelog page", () => {
+    const plain = run([], PROJECT_ROOT);
+    expect(plain.stdout).toContain(`Compared \`${latestRelease().label}\` with \`generated/openapi.json\``);
+    const check = run(["--check"], PROJECT_ROOT);
+    expect(check.stdout).toBe(plain.stdout);
+    expect(check.status).toBe(plain.status === 0 && changelogPageIsFresh() ? 0 : 1);
   });
 
   it("exits with the status it reports when run as a command", () => {

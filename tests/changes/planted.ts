@@ -491,6 +491,30 @@ export const PLANTED: PlantedKind[] = [
     ],
   },
   {
+    kind: "free plan narrowed",
+    plant: (d) => { delete d.paths["/v1/stock/music"].get["x-free-plan"]; },
+    changes: [],
+    changelog: [
+      "The Free plan may no longer call `GET /v1/stock/music`.",
+    ],
+  },
+  {
+    kind: "polling interval changed",
+    plant: (d) => { d.paths["/v1/videos/{id}"].get["x-polling"].maxIntervalSeconds = 60; },
+    changes: [],
+    changelog: [
+      "Polling `video.intervalSeconds.max`: `30` → `60`.",
+    ],
+  },
+  {
+    kind: "result retention changed",
+    plant: (d) => { d.paths["/v1/depth-maps/{id}"].get["x-polling"].resultRetentionHours = 48; },
+    changes: [],
+    changelog: [
+      "Polling `depthMap.retention.hours`: `24` → `48`.",
+    ],
+  },
+  {
     kind: "not shown now stated",
     plant: (d) => { delete schema(d, "JobStatus")["x-not-shown"]; },
     changes: [],
