@@ -8,7 +8,8 @@ import { cutRelease, shownPath } from "./releases.ts";
 
 const args = process.argv.slice(2);
 try {
-  if (args.some((arg) => arg !== "--page")) throw new Error(`unknown argument; usage: npm run release [-- --page]`);
+  const unknown = args.find((arg) => arg !== "--page");
+  if (unknown !== undefined) throw new Error(`unknown argument ${JSON.stringify(unknown)}; usage: npm run release [-- --page]`);
   if (!args.includes("--page")) {
     const target = cutRelease();
     console.log(target ? `release: wrote ${shownPath(target)}` : "release: this description is already released");
