@@ -1,6 +1,7 @@
 /**
- * Reads the facts the guides state out of the bundled description: job states, polling,
- * moderation reasons, error responses, the 429 variants. Each function throws when the
+ * Reads the docs-only facts the guides state out of the bundled description: the error body's
+ * fields, the error responses, the 429 variants, info sections. Job states, polling and moderation
+ * reasons come from the service model (model/). Each function throws when the
  * description no longer holds what it looks for, so the docs build fails instead of drifting.
  */
 import { deref, operations, type JsonSchema, type OpenApiDocument, type ResponseObject } from "../model/document.ts";
@@ -11,54 +12,8 @@ export function schemaWhere(doc: OpenApiDocument, what: string, test: (schema: J
   return found;
 }
 
-export interface EnumFact {
-  value: string;
-  description: string;
-}
-
-/** Enum values with their `x-enumDescriptions`. */
-export function enumFacts(schema: JsonSchema): EnumFact[] {
-  const values = schema.enum as string[] | undefined;
-  if (!values) throw new Error(`schema ${String(schema.title)} has no enum`);
-  const descriptions = (schema["x-enumDescriptions"] ?? {}) as Record<string, string>;
-  return values.map((value) => ({ value, description: descriptions[value] ?? "" }));
-}
-
-export function jobStatusSchema(doc: OpenApiDocument): JsonSchema {
-  return schemaWhere(doc, "JobStatus (with x-terminal-values)", (schema) => Array.isArray(schema["x-terminal-values"]));
-}
-
-export function terminalStates(doc: OpenApiDocument): string[] {
-  return jobStatusSchema(doc)["x-terminal-values"] as string[];
-}
-
-export function restrictionReasonSchema(doc: OpenApiDocument): JsonSchema {
-  return schemaWhere(doc, "RestrictionReason", (schema) => schema.title === "RestrictionReason");
-}
-
 export function errorBodySchema(doc: OpenApiDocument): JsonSchema {
   return schemaWhere(doc, "ErrorBody", (schema) => schema.title === "ErrorBody");
-}
-
-export interface PollingFact {
-  path: string;
-  polling: {
-    cadence?: string;
-    minIntervalSeconds?: number;
-    maxIntervalSeconds?: number;
-    typicalDurationSeconds?: { min: number; max: number };
-    resultRetentionHours?: number;
-    resultRetentionApproximate?: boolean;
-  };
-}
-
-/** Every poll operation (a GET of one job, `/v1/<area>/{id}`) with its `x-polling`, in document order. */
-export function pollingFacts(doc: OpenApiDocument): PollingFact[] {
-  const found = operations(doc)
-    .filter(({ path, method }) => method === "get" && /\{[^}]+\}$/.test(path))
-    .map(({ path, operation }) => ({ path, polling: (operation["x-polling"] ?? {}) as PollingFact["polling"] }));
-  if (!found.some((fact) => Object.keys(fact.polling).length > 0)) throw new Error("no poll operation of the description has x-polling");
-  return found;
 }
 
 /** The distinct error responses (status >= 400) of all operations, resolved, by status. */

@@ -7,18 +7,8 @@
 import { deref, operations, type OpenApiDocument } from "../model/document.ts";
 import { chargeRows } from "./charging.ts";
 import { codeSamples, type SampleKind } from "./code-samples.ts";
-import {
-  enumFacts,
-  errorBodySchema,
-  errorResponses,
-  infoSection,
-  jobStatusSchema,
-  pollingFacts,
-  responsesWithStatus,
-  restrictionReasonSchema,
-  terminalStates,
-  type PollingFact,
-} from "./description-facts.ts";
+import { errorBodySchema, errorResponses, infoSection, responsesWithStatus } from "./description-facts.ts";
+import { readServiceModel, type PollFacts } from "../model/service-model.ts";
 import { firstParagraph, jsonBlock, markdownTable } from "./markdown-table.ts";
 import { collectNotShown } from "./not-shown.ts";
 
@@ -50,12 +40,13 @@ const RENDERERS: Record<string, Render> = {
     return schemes.map((scheme) => (scheme.description ?? "").trim()).join("\n\n");
   },
   "job-states": (doc) => {
-    const terminal = new Set(terminalStates(doc));
-    const rows = enumFacts(jobStatusSchema(doc)).map((fact) => [`\`${fact.value}\``, terminal.has(fact.value) ? "yes" : "no", fact.description]);
+    const { values, terminal, descriptions } = readServiceModel(doc).jobStatus;
+    const rows = values.map((value) => [`\`${value}\``, terminal.includes(value) ? "yes" : "no", descriptions[value] ?? ""]);
     return markdownTable(["State", "Terminal", "Meaning"], rows);
   },
-  "terminal-states": (doc) => terminalStates(doc).map((state) => `\`${state}\``).join(", "),
-  polling: (doc) => markdownTable(["Poll route", "Cadence", "Interval", "Typical duration", "Result files kept"], pollingFacts(doc).map(pollingRow)),
+  "terminal-states": (doc) => readServiceModel(doc).jobStatus.terminal.map((state) => `\`${state}\``).join(", "),
+  polling: (doc) =>
+    markdownTable(["Poll route", "Cadence", "Interval", "Typical duration", "Result files kept"], readServiceModel(doc).areas.map((area) => pollingRow(area.poll))),
   "error-body": (doc) => {
     const error = (errorBodySchema(doc).properties as Record<string, { required?: string[]; properties?: Record<string, { type?: string; description?: string }> }>).error;
     if (!error?.properties) throw new Error("ErrorBody has no error object");
@@ -66,9 +57,9 @@ const RENDERERS: Record<string, Render> = {
   "error-responses": (doc) =>
     markdownTable(["HTTP status", "Meaning"], errorResponses(doc).map(({ status, response }) => [status, firstParagraph(response.description).replace(/:$/, ".")])),
   "moderation-reasons": (doc) => {
-    const schema = restrictionReasonSchema(doc);
-    const rows = enumFacts(schema).map((fact) => [`\`${fact.value}\``, fact.description]);
-    return `${String(schema.description ?? "")}\n\n${markdownTable(["restriction_reason", "Meaning"], rows)}`;
+    const { reasonField, reasons, description, reasonDescriptions } = readServiceModel(doc).errors.moderation;
+    const rows = reasons.map((reason) => [`\`${reason}\``, reasonDescriptions[reason] ?? ""]);
+    return `${description}\n\n${markdownTable([reasonField, "Meaning"], rows)}`;
   },
   "too-many-requests": (doc) =>
     responsesWithStatus(doc, "429")
@@ -120,11 +111,10 @@ export function retention(hours: number, approximate = false): string {
   return `${approximate ? "about " : ""}${hours} hours`;
 }
 
-function pollingRow({ path, polling }: PollingFact): string[] {
-  const interval = polling.minIntervalSeconds !== undefined ? `${polling.minIntervalSeconds} to ${polling.maxIntervalSeconds ?? "?"} s` : "—";
-  const typical = polling.typicalDurationSeconds ? `${polling.typicalDurationSeconds.min / 60} to ${polling.typicalDurationSeconds.max / 60} min` : "—";
-  const kept = polling.resultRetentionHours !== undefined ? retention(polling.resultRetentionHours, polling.resultRetentionApproximate) : "—";
-  return [`\`GET ${path}\``, polling.cadence ?? "—", interval, typical, kept];
+function pollingRow({ path, cadence, intervalSeconds, typicalDurationSeconds, retention: kept }: PollFacts): string[] {
+  const interval = intervalSeconds ? `${intervalSeconds.min} to ${intervalSeconds.max} s` : "—";
+  const typical = typicalDurationSeconds ? `${typicalDurationSeconds.min / 60} to ${typicalDurationSeconds.max / 60} min` : "—";
+  return [`\`GET ${path}\``, cadence ?? "—", interval, typical, kept ? retention(kept.hours, kept.approximate) : "—"];
 }
 
 export const PLACEHOLDER_NAMES = Object.keys(RENDERERS);

@@ -43,8 +43,15 @@ function moderation(doc: OpenApiDocument, where: string, operation: Operation): 
     const reason = Object.entries(properties).find(([, schemas]) => schemas.some((candidate) => Array.isArray(candidate.enum)));
     if (!reason) continue;
     const messageField = mergedRequired(doc, schema).find((field) => field !== reason[0]) ?? fail(`the moderation body of ${where} has no message field`);
-    const reasons = reason[1].find((candidate) => Array.isArray(candidate.enum))!.enum as string[];
-    return { status: 400, messageField, reasonField: reason[0], reasons };
+    const reasonSchema = reason[1].find((candidate) => Array.isArray(candidate.enum))!;
+    return {
+      status: 400,
+      messageField,
+      reasonField: reason[0],
+      reasons: reasonSchema.enum as string[],
+      description: String(reasonSchema.description ?? ""),
+      reasonDescriptions: (reasonSchema["x-enumDescriptions"] ?? {}) as Record<string, string>,
+    };
   }
   return fail(`no 400 body variant of ${where} has an enum property (the moderation block)`);
 }

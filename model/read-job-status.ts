@@ -33,5 +33,6 @@ export function readJobStatus(doc: OpenApiDocument): JobStatusModel {
   if (!terminal.includes(TIMEOUT_STATUS)) fail(`JobStatus's x-terminal-values lack ${TIMEOUT_STATUS}`);
   const initial = initialStatus(doc);
   if (!values.includes(initial) || terminal.includes(initial)) fail(`the initial status ${initial} is not a non-terminal JobStatus`);
-  return { values, terminal, success, timeout: TIMEOUT_STATUS, initial, failure: terminal.filter((value) => value !== success) };
+  const descriptions = (schema["x-enumDescriptions"] ?? {}) as Record<string, string>;
+  return { values, terminal, success, timeout: TIMEOUT_STATUS, initial, failure: terminal.filter((value) => value !== success), descriptions };
 }

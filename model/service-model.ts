@@ -120,6 +120,8 @@ export interface JobStatusModel {
   readonly initial: string;
   /** Terminal statuses other than success: nothing is charged. */
   readonly failure: readonly string[];
+  /** Each status's meaning (x-enumDescriptions). */
+  readonly descriptions: Readonly<Record<string, string>>;
 }
 
 export type TooManyCondition = "rate-limited" | "queue-full" | "spend-limit" | "cooldown";
@@ -142,7 +144,15 @@ export interface ErrorModel {
   /** The fields of the error body's `error` object, all required. */
   readonly bodyFields: readonly string[];
   readonly invalidRequest: { readonly status: 400; readonly type: string; readonly code: string };
-  readonly moderation: { readonly status: 400; readonly messageField: string; readonly reasonField: string; readonly reasons: readonly string[] };
+  readonly moderation: {
+    readonly status: 400;
+    readonly messageField: string;
+    readonly reasonField: string;
+    readonly reasons: readonly string[];
+    /** The reason enum's description and each reason's meaning (x-enumDescriptions). */
+    readonly description: string;
+    readonly reasonDescriptions: Readonly<Record<string, string>>;
+  };
   readonly unauthorized: { readonly status: 401 };
   readonly forbidden: { readonly status: 403 };
   readonly retired: { readonly status: 410; readonly code: string };
@@ -158,7 +168,16 @@ export interface LimitsModel {
   readonly stockResultsPerPage: number;
 }
 
+const models = new WeakMap<OpenApiDocument, ServiceModel>();
+
+/** The service model of a document, read once per document object. */
 export function readServiceModel(doc: OpenApiDocument): ServiceModel {
+  let model = models.get(doc);
+  if (!model) models.set(doc, (model = buildServiceModel(doc)));
+  return model;
+}
+
+function buildServiceModel(doc: OpenApiDocument): ServiceModel {
   const jobStatus = readJobStatus(doc);
   const areas = readAreas(doc);
   const limits = readLimits(doc);

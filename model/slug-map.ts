@@ -1,11 +1,20 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 /**
  * A deployment that knows the real model slugs substitutes them for the placeholder slugs
  * (`i-a`, `v-b`, ...) here, at build time, in one place: a JSON object from placeholder to real
- * slug, named by the MEDIA_SLUG_MAP environment variable.
+ * slug: `slug-map.json` at the project root when it exists, or the file the MEDIA_SLUG_MAP
+ * environment variable names (which wins). Every build, test and tool then uses the same map.
  */
 export type SlugMap = Readonly<Record<string, string>>;
+
+export const PROJECT_SLUG_MAP = fileURLToPath(new URL("../slug-map.json", import.meta.url));
+
+/** The slug map file in effect, or undefined for the placeholder slugs. */
+export function slugMapFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.MEDIA_SLUG_MAP || (existsSync(PROJECT_SLUG_MAP) ? PROJECT_SLUG_MAP : undefined);
+}
 
 const SLUG = /^[a-z0-9][a-z0-9._-]*$/;
 
@@ -15,34 +24,44 @@ export function readSlugMap(file: string | undefined): SlugMap {
   try {
     parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new Error(`MEDIA_SLUG_MAP ${file}: not readable as JSON (${(error as Error).message})`);
+    throw new Error(`slug map ${file}: not readable as JSON (${(error as Error).message})`);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new Error(`MEDIA_SLUG_MAP ${file}: must be a JSON object from placeholder slug to real slug`);
+    throw new Error(`slug map ${file}: must be a JSON object from placeholder slug to real slug`);
   }
   for (const [from, to] of Object.entries(parsed)) {
     if (typeof to !== "string" || !SLUG.test(to)) {
-      throw new Error(`MEDIA_SLUG_MAP ${file}: slug for "${from}" must be a string matching ${SLUG}`);
+      throw new Error(`slug map ${file}: slug for "${from}" must be a string matching ${SLUG}`);
     }
   }
   return parsed as SlugMap;
 }
 
-/** Renames concrete create paths `/v1/<area>/<placeholder>` to the real slug; templated poll paths stay. */
-export function applySlugMap(paths: Record<string, unknown>, map: SlugMap): Record<string, unknown> {
+/**
+ * Renames concrete create paths `/v1/<area>/<placeholder>` to the real slug; templated poll paths
+ * stay. `source` names the map in errors. A placeholder the description lacks, or two slugs that
+ * would end as one path (which would drop an operation), is an error naming both.
+ */
+export function applySlugMap(paths: Record<string, unknown>, map: SlugMap, source = "the slug map"): Record<string, unknown> {
   const known = new Set(Object.keys(paths).map((path) => path.split("/").at(-1)));
-  for (const placeholder of Object.keys(map)) {
-    if (!known.has(placeholder)) {
-      throw new Error(`MEDIA_SLUG_MAP: "${placeholder}" is not a slug of any path in the description`);
-    }
+  const unknown = Object.keys(map).filter((placeholder) => !known.has(placeholder));
+  if (unknown.length > 0) {
+    throw new Error(`${source}: ${unknown.map((slug) => `"${slug}"`).join(", ")} ${unknown.length === 1 ? "is not a slug" : "are not slugs"} of any path in the description`);
   }
   const renamed: Record<string, unknown> = {};
+  const origin = new Map<string, string>();
   for (const [path, item] of Object.entries(paths)) {
     const segments = path.split("/");
     const last = segments.at(-1) ?? "";
     const real = map[last];
     if (real !== undefined) segments[segments.length - 1] = real;
-    renamed[segments.join("/")] = item;
+    const target = segments.join("/");
+    const earlier = origin.get(target);
+    if (earlier !== undefined) {
+      throw new Error(`${source}: ${earlier} and ${path} would both become ${target}; every real slug must be unique within its area`);
+    }
+    origin.set(target, path);
+    renamed[target] = item;
   }
   return renamed;
 }

@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { operations } from "../../model/document.ts";
-import { doc } from "../support/description.ts";
+import { builtPath, doc } from "../support/description.ts";
 
-const shared = (name: string) => readFileSync(new URL(`../../../shared/${name}`, import.meta.url), "utf8");
+const spec = (name: string) => readFileSync(new URL(`../../spec/${name}`, import.meta.url), "utf8");
 
-/** The placeholder slug table of shared/README.md: area create route -> slugs, ranges expanded. */
+/** The placeholder slug table of spec/placeholder-slugs.md: area create route -> slugs, ranges expanded. */
 function slugTable(): Map<string, string[]> {
   const table = new Map<string, string[]>();
-  for (const line of shared("README.md").split("\n")) {
+  for (const line of spec("placeholder-slugs.md").split("\n")) {
     const route = /`POST (\/v1\/[a-z0-9-]+)\/\{slug\}`/.exec(line)?.[1];
     if (!route) continue;
     const cell = line.split("|")[3] ?? "";
@@ -32,21 +32,21 @@ describe("routes", () => {
   const table = slugTable();
   const declared = new Set(operations(doc).map(({ path, method }) => `${method.toUpperCase()} ${path}`));
 
-  it("reads the whole slug table of shared/README.md", () => {
+  it("reads the whole slug table of spec/placeholder-slugs.md", () => {
     expect([...table.keys()]).toHaveLength(8);
     expect(table.get("/v1/images")).toEqual(["i-a", "i-b", "i-c", "i-d", "i-e", "i-f", "i-g", "i-h", "i-j", "i-k"]);
     expect(table.get("/v1/videos")).toHaveLength(7);
   });
 
   it("has a concrete POST route for every slug of the table, and no other create route", () => {
-    const expected = [...table].flatMap(([route, slugs]) => slugs.map((slug) => `POST ${route}/${slug}`));
+    const expected = [...table].flatMap(([route, slugs]) => slugs.map((slug) => `POST ${builtPath(`${route}/${slug}`)}`));
     for (const route of expected) expect(declared, route).toContain(route);
     const creates = [...declared].filter((r) => r.startsWith("POST") && [...table.keys()].some((k) => r.startsWith(`POST ${k}/`)));
     expect(creates.sort()).toEqual(expected.sort());
   });
 
   it("has every route the seed names", () => {
-    const seed = shared("seed/media-service-spec.md");
+    const seed = spec("media-service-spec.md");
     // "POST /v1/audios/..." is how the seed writes a route whose exact path is not shown.
     const named = new Set(
       [...seed.matchAll(/\b(GET|POST) (\/v1\/[A-Za-z0-9/{}._-]*[A-Za-z0-9}])(\/\.\.\.)?/g)].map(
@@ -59,7 +59,7 @@ describe("routes", () => {
       if (path.endsWith("/{slug}")) {
         const slugs = table.get(path.slice(0, -"/{slug}".length));
         expect(slugs, `${route}: area missing from the slug table`).toBeDefined();
-        for (const slug of slugs!) expect(declared).toContain(`${method} ${path.replace("{slug}", slug)}`);
+        for (const slug of slugs!) expect(declared).toContain(`${method} ${builtPath(path.replace("{slug}", slug))}`);
       } else {
         expect(declared, route).toContain(route);
       }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_LABELS } from "../../docs-src/code-samples.ts";
-import { restrictionReasonSchema } from "../../docs-src/description-facts.ts";
+import { readServiceModel } from "../../model/service-model.ts";
 import { PROJECT_ROOT } from "../../docs-src/site.ts";
 import { loadBundle, operations } from "../../model/document.ts";
 import { launchChromium, openRecorded, staysLocal, type RecordedPage } from "./browser-session.ts";
@@ -93,7 +93,7 @@ describe("docs site in chromium", () => {
     await onPage("errors.html", async ({ page }) => {
       expect(await page.locator("h1").textContent()).toBe("Errors");
       const cells = await page.locator("main table td code").allTextContents();
-      for (const reason of restrictionReasonSchema(doc).enum as string[]) expect(cells).toContain(reason);
+      for (const reason of readServiceModel(doc).errors.moderation.reasons) expect(cells).toContain(reason);
       const nav = await page.locator("nav.site-nav a").allTextContents();
       expect(nav).toEqual(expect.arrayContaining(["API reference", "Price tables", "Not shown"]));
       expect(await page.locator('nav.site-nav a[aria-current="page"]').textContent()).toBe("Errors");

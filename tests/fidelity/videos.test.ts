@@ -30,7 +30,7 @@ const IMAGE = "https://files.example.com/frame.png";
 const END_IMAGE = "https://files.example.com/last.png";
 const VIDEO = "https://files.example.com/source.mp4";
 const AUDIO = "https://files.example.com/track.mp3";
-const SEED = readFileSync(new URL("../../../shared/seed/media-service-spec.md", import.meta.url), "utf8");
+const SEED = readFileSync(new URL("../../spec/media-service-spec.md", import.meta.url), "utf8");
 
 interface VariantFacts {
   label: string;
