@@ -1,0 +1,23 @@
+/**
+ * `npm run bench`: runs every measurement of bench/measurements (listed below, one file each) and
+ * prints one table, with the machine's core count. Each measurement is bounded in time.
+ */
+import { availableParallelism } from "node:os";
+import type { Figure, Measurement } from "./measurement.ts";
+import { sandboxMemory } from "./measurements/sandbox-memory.ts";
+import { sandboxVsPrism } from "./measurements/sandbox-vs-prism.ts";
+
+/** Add a measurement here (and its file under measurements/). */
+const MEASUREMENTS: readonly Measurement[] = [sandboxVsPrism, sandboxMemory];
+
+const rows: Array<Figure & { measurement: string }> = [];
+for (const measurement of MEASUREMENTS) {
+  console.error(`bench: ${measurement.name} ...`);
+  for (const figure of await measurement.run()) rows.push({ measurement: measurement.name, ...figure });
+}
+
+const format = (value: number) => value.toLocaleString("en");
+console.log(`\n${availableParallelism()} cores, Node ${process.version}\n`);
+console.log("| measurement | figure | value | how |");
+console.log("|---|---|---|---|");
+for (const row of rows) console.log(`| ${row.measurement} | ${row.label} | ${format(row.value)} ${row.unit} | ${row.note ?? ""} |`);
