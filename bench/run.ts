@@ -4,11 +4,13 @@
  */
 import { availableParallelism } from "node:os";
 import type { Figure, Measurement } from "./measurement.ts";
+import { descriptionDiff } from "./measurements/description-diff.ts";
 import { sandboxMemory } from "./measurements/sandbox-memory.ts";
 import { sandboxVsPrism } from "./measurements/sandbox-vs-prism.ts";
+import { workingLoop } from "./measurements/working-loop.ts";
 
 /** Add a measurement here (and its file under measurements/). */
-const MEASUREMENTS: readonly Measurement[] = [sandboxVsPrism, sandboxMemory];
+const MEASUREMENTS: readonly Measurement[] = [sandboxVsPrism, sandboxMemory, descriptionDiff, workingLoop];
 
 const rows: Array<Figure & { measurement: string }> = [];
 for (const measurement of MEASUREMENTS) {
