@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: runs every measurement of bench/measurements (listed below, one file each) and
- * prints one table, with the machine's core count. Each measurement is bounded in time.
+ * `npm run bench [-- NAME ...]`: runs every measurement of bench/measurements (listed below, one
+ * file each), or those whose name contains one of the NAMEs, and prints one table, with the
+ * machine's core count. Each measurement is bounded in time.
  */
 import { availableParallelism } from "node:os";
 import type { Figure, Measurement } from "./measurement.ts";
@@ -12,8 +13,15 @@ import { workingLoop } from "./measurements/working-loop.ts";
 /** Add a measurement here (and its file under measurements/). */
 const MEASUREMENTS: readonly Measurement[] = [sandboxVsPrism, sandboxMemory, descriptionDiff, workingLoop];
 
+const wanted = process.argv.slice(2);
+const chosen = MEASUREMENTS.filter((measurement) => wanted.length === 0 || wanted.some((name) => measurement.name.includes(name)));
+if (chosen.length === 0) {
+  console.error(`bench: no measurement matches ${wanted.join(", ")}; there are: ${MEASUREMENTS.map((measurement) => measurement.name).join(", ")}`);
+  process.exit(2);
+}
+
 const rows: Array<Figure & { measurement: string }> = [];
-for (const measurement of MEASUREMENTS) {
+for (const measurement of chosen) {
   console.error(`bench: ${measurement.name} ...`);
   for (const figure of await measurement.run()) rows.push({ measurement: measurement.name, ...figure });
 }
