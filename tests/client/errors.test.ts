@@ -42,7 +42,7 @@ const cases = [
     type: RateLimitedError,
     fields: { retryAfterSeconds: 17 },
   },
-  { name: "429 cooldown", status: 429, example: "Cooldown", headers: { "Retry-After": "600" }, type: CooldownError, fields: { retryAfterSeconds: 600 } },
+  { name: "429 cooldown", status: 429, example: "Cooldown", headers: { "Retry-After": "17" }, type: CooldownError, fields: { retryAfterSeconds: 17 } },
   { name: "429 queue full", status: 429, example: "QueueFull", type: TooManyRequestsError, fields: {} },
   { name: "429 spend limit", status: 429, example: "SpendLimitReached", type: TooManyRequestsError, fields: {} },
   { name: "502", status: 502, example: "InvalidRequest", type: UnexpectedStatusError, fields: {} },
