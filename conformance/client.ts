@@ -5,7 +5,7 @@
  * may be the per-IP one) and resends a request the rate limiter refused, after the wait. Every
  * response goes through the session's observers.
  */
-import { ChargeLock, Slots } from "./coordination.ts";
+import { Charges, Slots } from "./coordination.ts";
 import type { ContractOperation } from "./contract.ts";
 import { bearer, send, type Exchange, type RequestSpec } from "./http.ts";
 import type { Job } from "./jobs.ts";
@@ -30,11 +30,15 @@ const RESENDS = 2;
 
 export class Client {
   readonly slots: Slots;
-  readonly charges = new ChargeLock();
+  readonly charges = new Charges();
   /** The suite's jobs on this key not yet seen in a terminal status. */
   readonly jobs = new Set<Job>();
+  /** Jobs the suite stopped following without a terminal status: the target may still count them. */
+  unsure = 0;
   /** Nothing is sent with this key before then (Retry-After). */
   blockedUntil = 0;
+  /** Requests sent with this client. */
+  sent = 0;
   private window: { remaining: number; resetAt: number } | null = null;
   private pending = 0;
 
@@ -63,6 +67,7 @@ export class Client {
   private async sendOnce(op: ContractOperation, spec: RequestSpec, options: SendOptions): Promise<Exchange> {
     await this.ready(options);
     this.pending++;
+    this.sent++;
     let exchange: Exchange;
     try {
       exchange = await this.session.requests.use(() => send(options.positive ? this.session.transport.sendUrl : this.session.transport.targetUrl, spec, this.session.signal));

@@ -1,7 +1,7 @@
 /**
  * The few primitives the checks coordinate with while they run concurrently: a counting semaphore
- * (requests in flight), concurrency slots (jobs in flight on an account), a first-come shared /
- * exclusive lock (the billing check needs an account no other check charges meanwhile) and stages
+ * (requests in flight), concurrency slots (jobs in flight on an account), an account's charges as
+ * the billing check measures them (charges it cannot add up wait until it is done) and stages
  * (checks whose last request starts a long wait run after all others).
  */
 
@@ -55,7 +55,8 @@ export class Slots {
         held = false;
         this.inFlight--;
         for (const resolve of this.onRelease.splice(0)) resolve();
-        this.waiting.shift()?.();
+        // Every waiter looks again: slots taken past the cap may leave none free yet.
+        for (const resolve of this.waiting.splice(0)) resolve();
       },
     };
   }
@@ -71,41 +72,95 @@ export class Slots {
   }
 }
 
-/** Shared or exclusive use of an account's balance, granted in the order asked. */
-export class ChargeLock {
-  private readers = 0;
-  private writer = false;
-  private readonly queue: Array<{ exclusive: boolean; grant: () => void }> = [];
+/** Waits until a predicate holds, re-checked whenever the state it reads changes (`notify`). */
+class Condition {
+  private readonly waiting: Array<{ holds: () => boolean; resolve: () => void }> = [];
 
-  shared<T>(work: () => Promise<T>): Promise<T> {
-    return this.hold(false, work);
+  /** Runs `act` once `holds()` is true, in the same turn as that test, so that nothing changes the state between them. */
+  async when<T>(holds: () => boolean, act: () => T): Promise<T> {
+    while (!holds()) await new Promise<void>((resolve) => this.waiting.push({ holds, resolve }));
+    return act();
   }
 
-  exclusive<T>(work: () => Promise<T>): Promise<T> {
-    return this.hold(true, work);
+  notify(): void {
+    for (const waiter of [...this.waiting]) {
+      if (!waiter.holds()) continue;
+      this.waiting.splice(this.waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
   }
+}
 
-  private async hold<T>(exclusive: boolean, work: () => Promise<T>): Promise<T> {
-    await new Promise<void>((grant) => {
-      this.queue.push({ exclusive, grant });
-      this.grant();
-    });
+/** A charge that ran while the billing check measured: its price, and whether it was charged. */
+export interface MeasuredCharge {
+  readonly what: string;
+  readonly credits: number;
+  charged(): boolean;
+}
+
+interface Measurement {
+  open: boolean;
+  /** Charges that may still join. */
+  room: number;
+  /** Joined charges still running. */
+  running: number;
+  readonly charges: MeasuredCharge[];
+}
+
+/**
+ * An account's balance as the billing check reads it. The check measures once no charge runs;
+ * while it measures, up to the room it opens, charges of an exact price may run beside it and
+ * report what they charge, and every other charge waits until it is done.
+ */
+export class Charges {
+  private running = 0;
+  private measurement: Measurement | null = null;
+  private readonly changed = new Condition();
+
+  /** Runs work that may charge `credits` (null: a price not known exactly); `report` tells a measurement what was charged. */
+  async charge<T>(credits: number | null, work: (report: (charge: MeasuredCharge) => void) => Promise<T>): Promise<T> {
+    const measurement = await this.changed.when(
+      () => this.measurement === null || (this.measurement.open && credits !== null && this.measurement.room > 0),
+      () => {
+        this.running++;
+        if (this.measurement) {
+          this.measurement.room--;
+          this.measurement.running++;
+        }
+        return this.measurement;
+      },
+    );
     try {
-      return await work();
+      return await work((charge) => measurement?.charges.push(charge));
     } finally {
-      if (exclusive) this.writer = false;
-      else this.readers--;
-      this.grant();
+      this.running--;
+      if (measurement) measurement.running--;
+      this.changed.notify();
     }
   }
 
-  private grant(): void {
-    for (let next = this.queue[0]; next && !this.writer; next = this.queue[0]) {
-      if (next.exclusive && this.readers > 0) return;
-      this.queue.shift();
-      if (next.exclusive) this.writer = true;
-      else this.readers++;
-      next.grant();
+  /**
+   * Runs the billing check's measurement. `open(room)` lets that many charges of exact price join;
+   * `settled()` waits for them to end and says what they charged.
+   */
+  async measure<T>(work: (window: { open(room: number): void; settled(): Promise<MeasuredCharge[]> }) => Promise<T>): Promise<T> {
+    const measurement: Measurement = { open: false, room: 0, running: 0, charges: [] };
+    await this.changed.when(() => this.measurement === null, () => (this.measurement = measurement));
+    await this.changed.when(() => this.running === 0, () => undefined);
+    try {
+      return await work({
+        open: (room) => {
+          Object.assign(measurement, { open: true, room });
+          this.changed.notify();
+        },
+        settled: async () => {
+          measurement.room = 0;
+          return this.changed.when(() => measurement.running === 0, () => measurement.charges);
+        },
+      });
+    } finally {
+      this.measurement = null;
+      this.changed.notify();
     }
   }
 }

@@ -111,7 +111,10 @@ export class Spend {
 
   jobEnded(job: Job): void {
     if (job.terminal !== this.contract.model.jobStatus.success) return;
-    this.record(job.client.name, job.create, job.created);
+    // A create response that states the job's credits names the charge better than a bound.
+    const stated = (job.created.json as { credits?: unknown } | undefined)?.credits;
+    if (typeof stated === "number") this.spent.push({ key: job.client.name, what: job.create.route, price: { credits: stated, atMost: false } });
+    else this.record(job.client.name, job.create, job.created);
   }
 
   /** A priced request that is charged per request (a stock search), answered 2xx. */

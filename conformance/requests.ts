@@ -4,7 +4,7 @@
  * request (unstated.ts), in which case a documented refusal is reported as a skip with the reason.
  */
 import type { Client } from "./client.ts";
-import type { ContractOperation, NamedExample } from "./contract.ts";
+import { requestPath, type ContractOperation, type NamedExample } from "./contract.ts";
 import { priceOf, quotedBody, type Price } from "./cost.ts";
 import type { Exchange, RequestSpec } from "./http.ts";
 import { accepted, createJob } from "./jobs.ts";
@@ -22,7 +22,7 @@ export interface NamedRequest {
 
 /** One request per named example (or one without a body); the declared upload body for the uploads route. */
 export function validRequests(session: Session, op: ContractOperation, client: Client, examples: NamedExample[] = op.requestExamples): NamedRequest[] {
-  const path = session.contract.requestPath(op);
+  const path = requestPath(session.contract, op);
   const headers = client.authorized();
   if (!op.requestSchema) return [{ name: "(no body)", spec: { method: op.method, path, headers } }];
   const upload = session.config.uploadRequest;

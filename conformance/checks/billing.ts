@@ -1,6 +1,6 @@
 /**
- * Billing, read off the account's credits (`total_available`) while no other check charges the
- * account: a held price (lip sync, 3D) is reserved when its job is created; a succeeded job is
+ * Billing, read off the account's credits (`total_available`) while the account's other charges
+ * are only jobs of exact price whose charge is added up: a held price (lip sync, 3D) is reserved when its job is created; a succeeded job is
  * charged exactly its quote; a failed or timed-out job and a request blocked by moderation are
  * charged nothing; a search priced per request is charged each time. The jobs run at once; where
  * the balance moves by something else than expected, the quotes that explain the difference are
@@ -48,8 +48,8 @@ export const billing: Check = {
   },
   async run({ session, status }) {
     const client = session.main;
-    // No other check charges the account meanwhile: the balance moves only by what this check does.
-    await client.charges.exclusive(async () => {
+    // Only charges this check can add up run meanwhile: the balance moves by what it expects.
+    await client.charges.measure(async (window) => {
       status("reading the balance");
       const before = await balanceOf(session, client);
       if (typeof before === "string") return void session.results.fail(GROUP, "*", "the balance can be read", before);
@@ -74,7 +74,10 @@ export const billing: Check = {
           jobs.push(watch(session, role, created.job, outcome));
         }
       }
-      status(`following ${roles.length} jobs`);
+      const own = roles.filter((role) => role.ends !== null).length;
+      // The other checks' jobs of exact price may fill the cap's other slots meanwhile.
+      window.open(Math.max(0, client.slots.cap - own));
+      status(`following ${own} jobs`);
       for (const role of roles.filter((candidate) => !outcome.has(candidate))) {
         jobs.push(
           createJob(client, role.op, role.spec, role.ends === null ? "reject" : "accept").then((created) => {
@@ -88,9 +91,11 @@ export const billing: Check = {
         );
       }
       await Promise.all(jobs);
+      const beside = await window.settled();
       const after = await balanceOf(session, client);
       if (typeof after === "string") return void session.results.fail(GROUP, "*", "the balance can be read", after);
-      judge(session, roles.filter((role) => outcome.has(role)), before - after, outcome);
+      const others = beside.filter((charge) => charge.charged()).reduce((sum, charge) => sum + charge.credits, 0);
+      judge(session, roles.filter((role) => outcome.has(role)), before - after - others, outcome, others);
       await searchCharge(session, client, after);
     });
   },
@@ -115,14 +120,17 @@ function chooseRoles(session: Session): Role[] {
   // Failures go to a model outside any family, whose failures could start a cooldown.
   const prompted = pricedCreates(session, false).filter((request) => hasPrompt(request.op) && request.op.create?.family === null && request.price.credits !== null && !request.price.atMost);
   const { failed, timeout, moderation } = config.outcomeMarkers;
-  const failure = (name: string, marker: string | undefined, ends: string | null, index: number): void => {
-    const request = prompted[index % Math.max(prompted.length, 1)];
+  const failure = (name: string, marker: string | undefined, ends: string | null): void => {
+    // Each price above the sum of those before it: then one set of roles alone adds up to any fall.
+    const sum = roles.reduce((total, role) => total + (role.credits ?? 0), 0);
+    const unused = prompted.filter((request) => !roles.some((role) => role.op === request.op));
+    const request = unused.find((candidate) => (candidate.price.credits ?? 0) > sum) ?? unused[0];
     if (!marker || !request) return void session.results.skip(GROUP, "*", name, marker ? "no implemented create route takes a prompt for the marker" : "the declaration gives no outcomeMarkers for it");
     roles.push({ name, op: request.op, spec: marked(request.spec, marker), credits: request.price.credits, ends, charged: false });
   };
-  failure("a failed job is charged nothing", failed, jobStatus.failure.find((status) => status !== jobStatus.timeout) ?? null, 1);
-  failure("a timed-out job is charged nothing", timeout, jobStatus.timeout, 2);
-  failure("a request blocked by moderation is charged nothing", moderation?.replace("{reason}", errors.moderation.reasons[0] ?? ""), null, 3);
+  failure("a failed job is charged nothing", failed, jobStatus.failure.find((status) => status !== jobStatus.timeout) ?? null);
+  failure("a timed-out job is charged nothing", timeout, jobStatus.timeout);
+  failure("a request blocked by moderation is charged nothing", moderation?.replace("{reason}", errors.moderation.reasons[0] ?? ""), null);
   return roles;
 }
 
@@ -130,7 +138,7 @@ function chooseRoles(session: Session): Role[] {
  * Compares the fall of the balance with what the roles should have charged. Where they disagree,
  * the one set of roles whose quotes add up to the fall says which were charged.
  */
-function judge(session: Session, roles: Role[], fell: number, outcome: Map<Role, Exchange>): void {
+function judge(session: Session, roles: Role[], fell: number, outcome: Map<Role, Exchange>, others: number): void {
   const expected = roles.filter((role) => role.charged).reduce((sum, role) => sum + (role.credits ?? 0), 0);
   const explaining = subsets(roles).filter((subset) => subset.reduce((sum, role) => sum + (role.credits ?? 0), 0) === fell);
   const charged = fell === expected ? new Set(roles.filter((role) => role.charged)) : explaining.length === 1 ? new Set(explaining[0]) : undefined;
@@ -147,11 +155,11 @@ function judge(session: Session, roles: Role[], fell: number, outcome: Map<Role,
       }
     }
     if (!charged) {
-      session.results.fail(GROUP, role.op.route, role.name, `total_available fell by ${fell}; the quotes say ${expected} (${roles.map((other) => `${other.name}: ${other.credits}`).join("; ")})`, curl);
+      session.results.fail(GROUP, role.op.route, role.name, `total_available fell by ${fell + others}, ${others} of it for other checks' succeeded jobs; the quotes say ${expected} for these (${roles.map((other) => `${other.name}: ${other.credits}`).join("; ")})`, curl);
       continue;
     }
     const was = charged.has(role);
-    session.results.expect(GROUP, role.op.route, role.name, was === role.charged ? [] : [`total_available fell by ${fell}, which is ${was ? "" : "not "}explained by charging its ${role.credits} credits`], curl);
+    session.results.expect(GROUP, role.op.route, role.name, was === role.charged ? [] : [`total_available fell by ${fell} for this check's requests, which is ${was ? "" : "not "}explained by charging its ${role.credits} credits`], curl);
   }
 }
 

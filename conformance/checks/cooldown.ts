@@ -7,7 +7,7 @@
  */
 import { STAGE, type Check } from "../check.ts";
 import { numericHeader } from "../client.ts";
-import { createJob } from "../jobs.ts";
+import { chargedJob, createJob } from "../jobs.ts";
 import { followable, hasPrompt, marked, pricedCreates } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
 import { conditionsOf } from "../retry-after.ts";
@@ -36,22 +36,21 @@ export const cooldown: Check = {
     const { consecutiveFailures, pauseSeconds } = contract.model.limits.cooldown;
     const failed = contract.model.jobStatus.failure.find((candidate) => candidate !== contract.model.jobStatus.timeout);
     const key = config.cooldownApiKey as string;
-    const client = key === session.main.apiKey ? session.main : session.client(key, "cooldown");
+    const client = key === session.main.apiKey ? session.main : session.client(key);
     // Another job of the family on the same account would end the run of failures.
     if (client === session.main) await stage(STAGE.late);
     const request = familyCreate(session)!;
-    const spec = marked(request.spec, config.outcomeMarkers.failed as string);
+    const spec = marked({ ...request.spec, headers: client.authorized() }, config.outcomeMarkers.failed as string);
     const route = request.op.route;
     let lastCreated = 0;
     for (let failures = 0; failures < consecutiveFailures; failures++) {
       status(`failed job ${failures + 1} of ${consecutiveFailures}`);
       lastCreated = Date.now();
-      const created = await client.charges.shared(() => createJob(client, request.op, spec, "accept"));
+      const created = await chargedJob(client, request.op, spec, request.price.atMost ? null : request.price.credits, (job) => job);
       if (!created.job) {
         session.results.fail(GROUP, route, `creates are accepted until ${consecutiveFailures} consecutive failures`, `refused after ${failures}: ${created.exchange.status} ${created.exchange.text.slice(0, 200)}`, session.curl(spec));
         return;
       }
-      await created.job.done;
       if (created.job.terminal !== failed) {
         session.results.fail(GROUP, route, "the declared failed marker makes a job fail", `the job ended ${created.job.terminal ?? created.job.stoppedBy}`, session.curl(spec));
         return;

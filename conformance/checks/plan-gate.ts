@@ -10,12 +10,11 @@ import { responseProblems } from "../response-check.ts";
 import type { Session } from "../session.ts";
 
 const GROUP = "plan-gate";
-const KEY = "free plan";
 
 /** The operations tried: polls need a job of the Free-plan account, which cannot create one. */
 const gated = (session: Session) => session.selected().filter((op) => op.facts.kind !== "poll");
 
-const freeClient = (session: Session) => session.client(session.config.freePlanKey as string, KEY);
+const freeClient = (session: Session) => session.client(session.config.freePlanKey as string);
 
 export const planGate: Check = {
   group: GROUP,
@@ -24,7 +23,7 @@ export const planGate: Check = {
   spend: (session) =>
     gated(session)
       .filter((op) => op.facts.freePlan)
-      .flatMap((op) => validRequests(session, op, freeClient(session)).slice(0, 1).map((request) => ({ key: KEY, what: `${op.route} (plan gate)`, price: priceOf(session.contract, op, quotedBody(request.spec)) })))
+      .flatMap((op) => validRequests(session, op, freeClient(session)).slice(0, 1).map((request) => ({ key: freeClient(session).name, what: `${op.route} (plan gate)`, price: priceOf(session.contract, op, quotedBody(request.spec)) })))
       .filter((spend) => spend.price.credits !== 0),
   async run({ session }) {
     const client = freeClient(session);

@@ -19,7 +19,7 @@ export const retiredModel: Check = {
   async run({ session }) {
     const op = retiredOp(session)!;
     const apiKey = session.config.retiredModel?.apiKey;
-    const client = apiKey ? session.client(apiKey, "retired model") : session.main;
+    const client = apiKey ? session.client(apiKey) : session.main;
     const request = validRequests(session, op, client)[0];
     if (!request) return;
     const exchange = await sendInvalid(session, client, op, request.spec);
