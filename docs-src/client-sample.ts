@@ -2,8 +2,8 @@
  * The typed-client code sample of an operation (generated/client.ts). Which client method serves
  * a route is read from the client's own route table, so the samples follow the client generator:
  * create routes use their area's `createAndWait` (or `create` where the create response has no
- * job id to poll), poll routes the area's `get`, the cost route `cost`, and every other route the
- * typed openapi-fetch client `api`.
+ * job id to poll), poll routes the area's `get`, every other operation the method named after its
+ * operationId, and a route the generated client does not know the raw openapi-fetch client `api`.
  */
 import { routeTable } from "../generated/client.ts";
 import { examplePath, type RequestExample } from "./request-example.ts";
@@ -14,6 +14,7 @@ interface AreaRoutes {
 }
 
 const areas: Record<string, AreaRoutes> = routeTable.areas;
+const operations: Record<string, { method: string; path: string; input: string }> = routeTable.operations;
 
 const SETUP = `import { createClient } from "./generated/client.ts";
 
@@ -34,9 +35,13 @@ function call(request: RequestExample): string {
       return `const job = await client.${area}.get(${literal(Object.values(request.pathParams)[0])});\nconsole.log(job.status);`;
     }
   }
-  if (request.template === routeTable.costPath && request.method === "post") {
-    return `const quote = await client.cost(${literal(request.body)});\nconsole.log(quote);`;
+  for (const [operationId, { method, path, input }] of Object.entries(operations)) {
+    if (path !== request.template || method !== request.method) continue;
+    const argument = input === "body" ? request.body : input === "query" && Object.keys(request.query).length > 0 ? request.query : undefined;
+    const args = argument === undefined ? "" : literal(argument);
+    return `// ${request.method.toUpperCase()} ${examplePath(request)}\nconst result = await client.${operationId}(${args});\nconsole.log(result);`;
   }
+  // A route the generated client does not know yet (the description is newer): the raw openapi-fetch client.
   const params: string[] = [];
   if (Object.keys(request.pathParams).length > 0) params.push(`path: ${literal(request.pathParams)}`);
   if (Object.keys(request.query).length > 0) params.push(`query: ${literal(request.query)}`);

@@ -1,16 +1,43 @@
 /**
  * generated/client.ts: the typed client, bound to generated/types.ts's `paths` and to the per-route
- * data derived here from the description (area, slug, poll route, cadence, id field, media inputs,
- * terminal and success statuses). The runtime is the hand-written runtime/client/.
+ * data derived here from the service model (area, slug, poll route, cadence, id field, media inputs,
+ * terminal and success statuses, and every other operation). The runtime is the hand-written
+ * runtime/client/; the offline quote is generated/costs.ts, a separate entry point that the client
+ * only names in types.
  */
+import { deref, type OpenApiDocument, type Operation } from "../model/document.ts";
 import type { ServiceModel } from "../model/service-model.ts";
-import type { AreaRoutes, CreateRoute, ErrorShapes, InputForm, RouteTable } from "../runtime/client/route-table.ts";
+import type { AreaRoutes, CreateRoute, ErrorShapes, InputForm, OperationRoute, RouteTable } from "../runtime/client/route-table.ts";
 
-/** The online quote the client's `cost` method calls. */
-const COST_OPERATION = "quoteCost";
+const INPUT_FORMS: readonly InputForm[] = ["public-url", "data-uri", "raw-base64", "uploaded-file-url"];
+
+/** Members of the client besides the areas and the operations. */
+const CLIENT_MEMBERS = ["wait", "rateLimit", "pausedUntil", "runningJobs", "api"];
 
 function fail(message: string): never {
   throw new Error(`generators/client.ts: ${message}`);
+}
+
+/**
+ * The example values that stand for an error type or code the description marks as not shown
+ * (x-not-shown `error-type` / `error-code` on a response): a mock sends them back verbatim.
+ */
+function placeholders(model: ServiceModel): string[] {
+  const { invalidRequest, retired, tooManyRequests } = model.errors;
+  const shown = new Set([invalidRequest.type, invalidRequest.code, retired.code, ...tooManyRequests.variants.flatMap((variant) => [variant.type, variant.code])]);
+  const found = new Set<string>();
+  for (const response of Object.values(model.doc.components.responses ?? {})) {
+    const notShown = ((response as { "x-not-shown"?: Record<string, string> })["x-not-shown"] ?? {}) as Record<string, string>;
+    const fields = (["type", "code"] as const).filter((field) => `error-${field}` in notShown);
+    for (const example of Object.values(response.content?.["application/json"]?.examples ?? {})) {
+      const error = (deref(model.doc, example as { value?: { error?: Record<string, unknown> } }).value ?? {}).error;
+      for (const field of fields) {
+        const value = error?.[field];
+        if (typeof value === "string" && !shown.has(value)) found.add(value);
+      }
+    }
+  }
+  return [...found].sort();
 }
 
 /** What tells the error bodies the client branches on apart. */
@@ -23,7 +50,29 @@ function errorShapes(model: ServiceModel): ErrorShapes {
     moderation: { field: reasonField, reasons },
     rateLimitedCode: rateLimited?.code ?? fail("the rate-limited 429 variant fixes no error.code"),
     cooldownField: cooldown?.secondsField ?? fail("the cooldown 429 variant carries no seconds field"),
+    placeholders: placeholders(model),
   };
+}
+
+/** Whether the operation takes a JSON body, query parameters, or neither. */
+function inputOf(doc: OpenApiDocument, operation: Operation): OperationRoute["input"] {
+  if (operation.requestBody) return "body";
+  const parameters = (operation.parameters ?? []).map((parameter) => deref(doc, parameter as { in?: string; $ref: string }));
+  return parameters.some((parameter) => parameter.in === "query") ? "query" : "none";
+}
+
+/** The operations outside the areas' create and poll routes: one client method each, named by operationId. */
+function otherOperations(model: ServiceModel, taken: ReadonlySet<string>): Record<string, OperationRoute> {
+  const operations: Record<string, OperationRoute> = {};
+  for (const { path, method, operationId, kind } of model.operations) {
+    if (kind !== "other") continue;
+    if (taken.has(operationId)) fail(`operationId ${operationId} would shadow the client member of the same name`);
+    const operation = model.doc.paths[path]?.[method] ?? fail(`${method.toUpperCase()} ${path} is not in the description`);
+    // A lost response to a request that is charged per request, or that may have changed something, is not resent.
+    const charged = model.priceTables[path]?.pricing?.charged;
+    operations[operationId] = { method, path, input: inputOf(model.doc, operation), resend: method === "get" && charged !== "per-request" };
+  }
+  return operations;
 }
 
 /** The client's per-route table: the service model's facts that the runtime in runtime/client/ reads. */
@@ -32,20 +81,20 @@ export function deriveRouteTable(model: ServiceModel): RouteTable {
   for (const area of model.areas) {
     const routes: Record<string, CreateRoute> = {};
     for (const route of area.createRoutes) {
-      const media: Record<string, readonly InputForm[] | null> = {};
-      for (const [field, { forms }] of Object.entries(route.media)) media[field] = forms;
+      const media: Record<string, readonly InputForm[]> = {};
+      // A field that accepts every form, or whose forms are not shown, has nothing to check.
+      for (const [field, { forms }] of Object.entries(route.media)) if (forms && !INPUT_FORMS.every((form) => forms.includes(form))) media[field] = forms;
       routes[route.slug] = { path: route.path, label: route.label, idField: route.idField, media };
     }
     areas[area.id] = { pollPath: area.poll.path, intervalSeconds: area.poll.intervalSeconds, resultFields: area.resultFields, routes };
   }
-  const costPath = model.operations.find((operation) => operation.operationId === COST_OPERATION)?.path;
   return {
     errors: errorShapes(model),
     terminalStatuses: model.jobStatus.terminal,
     successStatus: model.jobStatus.success,
     timeoutStatus: model.jobStatus.timeout,
-    costPath: costPath ?? fail(`no operation ${COST_OPERATION}`),
     areas,
+    operations: otherOperations(model, new Set([...CLIENT_MEMBERS, ...Object.keys(areas)])),
   };
 }
 
@@ -53,36 +102,50 @@ export function generate(model: ServiceModel): Record<string, string> {
   const table = JSON.stringify(deriveRouteTable(model), null, 2);
   return {
     "generated/client.ts": `// Generated by generators/client.ts from generated/openapi.json. Do not edit.
-import { createMediaClient, type MediaClient } from "../runtime/client/media-client.ts";
+import { createMediaClient, type MediaClient, type QuotingClient } from "../runtime/client/media-client.ts";
+import { ModerationBlockError as AnyModerationBlockError, type ModerationBlockErrorClass } from "../runtime/client/errors.ts";
 import type { ClientOptions } from "../runtime/client/options.ts";
 import type { RouteTable } from "../runtime/client/route-table.ts";
-import { quote } from "./costs.ts";
-import type { paths } from "./types.ts";
+// Types only: the price tables stay out of a bundle that does not import "./costs.ts" itself.
+import type { quote, Quote, QuoteMedia } from "./costs.ts";
+import type { components, paths } from "./types.ts";
 
 export * from "../runtime/client/errors.ts";
-export type { ClientOptions } from "../runtime/client/options.ts";
-export type { CreateAndWaitOptions, CreateResult, JobResult, RequestOptions } from "../runtime/client/media-client.ts";
+export type { ClientOptions, RequestOptions } from "../runtime/client/options.ts";
+export type { CreateAndWaitOptions, CreateResult, JobResult } from "../runtime/client/media-client.ts";
 export type { RateLimitInfo } from "../runtime/client/rate-limit.ts";
 export type { WaitOptions } from "../runtime/client/waiting.ts";
-export { QuoteError, type Quote } from "./costs.ts";
+export type { Middleware } from "openapi-fetch";
+export type { components, operations, paths } from "./types.ts";
+
+/** Why moderation blocked a request: the description's RestrictionReason enum. */
+export type RestrictionReason = components["schemas"]["RestrictionReason"];
+/** 400 with the moderation-block body; \`restrictionReason\` is the description's enum. */
+export const ModerationBlockError: ModerationBlockErrorClass<RestrictionReason> = AnyModerationBlockError;
+export type ModerationBlockError = AnyModerationBlockError<RestrictionReason>;
 
 /** Per-route data derived from the description. */
 export const routeTable = ${table} as const satisfies RouteTable;
 
 /** The client's areas: \`client.image\`, \`client.video\`, ... */
 export type AreaName = keyof typeof routeTable.areas;
-/** The typed client: one property per area, each with create, createAndWait, get and wait. */
-export type MediaServiceClient = MediaClient<paths, typeof routeTable> & {
-  /** The standard price (before plan discounts) of a request, computed offline from the description. */
-  quote: typeof quote;
-};
+/**
+ * The typed client: one property per area (create, createAndWait, get, wait) and one method per
+ * other operation, named after its operationId.
+ */
+export type MediaServiceClient = MediaClient<paths, typeof routeTable>;
+/** The typed client given the offline quote: each area also has \`quote(slug, body, media)\`. */
+export type QuotingMediaServiceClient = QuotingClient<paths, typeof routeTable, QuoteMedia, Quote>;
 
 /**
  * Creates the typed client. Every request carries \`Authorization: Bearer <apiKey>\`; the key never
  * appears in an error or a message. Throws InvalidInputError, naming the option, on a bad option.
+ * Given \`quote\` (from the price-table entry point), each area quotes offline as well.
  */
+export function createClient(options: ClientOptions<AreaName> & { quote: typeof quote }): QuotingMediaServiceClient;
+export function createClient(options: ClientOptions<AreaName>): MediaServiceClient;
 export function createClient(options: ClientOptions<AreaName>): MediaServiceClient {
-  return Object.assign(createMediaClient<paths, typeof routeTable>(routeTable, options), { quote });
+  return createMediaClient<paths, typeof routeTable>(routeTable, options);
 }
 `,
   };

@@ -8,7 +8,6 @@ import {
   ModerationBlockError,
   PermissionError,
   type ResponseFacts,
-  type RestrictionReason,
   RateLimitedError,
   TooManyRequestsError,
   UnexpectedStatusError,
@@ -30,9 +29,9 @@ function cooldownSeconds(body: Fields | undefined, field: string): number | unde
 }
 
 /** The reason of a moderation-block body, when it is one the description lists. */
-function restrictionReason(body: Fields | undefined, { field, reasons }: ErrorShapes["moderation"]): RestrictionReason | undefined {
+function restrictionReason(body: Fields | undefined, { field, reasons }: ErrorShapes["moderation"]): string | undefined {
   const value = body?.[field];
-  return typeof value === "string" && reasons.includes(value) ? (value as RestrictionReason) : undefined;
+  return typeof value === "string" && reasons.includes(value) ? value : undefined;
 }
 
 /**
@@ -45,18 +44,23 @@ export function errorFromResponse(response: ResponseFacts, shapes: ErrorShapes, 
   const body = redactBody(response.body, apiKey);
   const top = asObject(body);
   const error = asObject(top?.error);
-  const type = asString(error?.type) ?? "";
-  const code = asString(error?.code) ?? "";
-  const text = asString(error?.message) ?? asString(top?.error) ?? (typeof body === "string" ? body : "");
+  // A mock answers with the description's examples, whose unshown type and code are a stand-in text.
+  const shown = (value: unknown) => {
+    const text = asString(value);
+    return text && !shapes.placeholders.includes(text) ? text : undefined;
+  };
+  const type = shown(error?.type);
+  const code = shown(error?.code);
+  const text = shown(error?.message) ?? shown(top?.error) ?? (typeof body === "string" ? body : "");
   // Built from the redacted body, so the message cannot hold the key either.
   const message = `HTTP ${status}${code ? ` ${code}` : ""}${text ? `: ${text}` : ""}`;
-  const facts = { status, headers, body };
+  const facts = { status, headers, body, type, code };
 
   switch (status) {
     case 400: {
       const reason = restrictionReason(top, shapes.moderation);
       if (reason !== undefined) return new ModerationBlockError(message, facts, reason);
-      return new InvalidRequestError(message, facts, type, code);
+      return new InvalidRequestError(message, facts);
     }
     case 401:
       return new AuthenticationError(message, facts);

@@ -3,20 +3,19 @@
  * messages are built from the body only, and the key is redacted from all three (a service or proxy
  * may echo it), so the API key (sent in a request header) never appears.
  */
-import type { components } from "../../generated/types.ts";
-
-/** Why moderation blocked a request: the description's RestrictionReason enum. */
-export type RestrictionReason = components["schemas"]["RestrictionReason"];
 
 export class MediaServiceError extends Error {
   override name = "MediaServiceError";
 }
 
-/** What every error response keeps: the status, the headers and the parsed body. */
+/** What every error response keeps: the status, the headers, the parsed body, and its error type and code. */
 export interface ResponseFacts {
   status: number;
   headers: Headers;
   body: unknown;
+  /** `error.type` and `error.code` of the body, where it has them (never the description's "not shown" stand-in). */
+  type?: string | undefined;
+  code?: string | undefined;
 }
 
 /** An HTTP error response. */
@@ -25,11 +24,17 @@ export class ApiError extends MediaServiceError {
   readonly status: number;
   readonly headers: Headers;
   readonly body: unknown;
-  constructor(message: string, { status, headers, body }: ResponseFacts) {
+  /** `error.type` of the body, where the response has one. */
+  readonly type: string | undefined;
+  /** `error.code` of the body, where the response has one. */
+  readonly code: string | undefined;
+  constructor(message: string, { status, headers, body, type, code }: ResponseFacts) {
     super(message);
     this.status = status;
     this.headers = headers;
     this.body = body;
+    this.type = type;
+    this.code = code;
   }
 }
 
@@ -46,20 +51,24 @@ export class PermissionError extends ApiError {
 /** 400 with the error body: malformed request or unavailable model. */
 export class InvalidRequestError extends ApiError {
   override name = "InvalidRequestError";
-  constructor(message: string, facts: ResponseFacts, readonly type: string, readonly code: string) {
-    super(message, facts);
-  }
 }
 
 /**
  * 400 with the moderation-block body: reword or change the input, branching on `restrictionReason`.
  * A reason the description does not list is an InvalidRequestError instead (regenerate the client).
+ * `Reason` is the description's RestrictionReason enum, bound by generated/client.ts.
  */
-export class ModerationBlockError extends ApiError {
+export class ModerationBlockError<Reason extends string = string> extends ApiError {
   override name = "ModerationBlockError";
-  constructor(message: string, facts: ResponseFacts, readonly restrictionReason: RestrictionReason) {
+  constructor(message: string, facts: ResponseFacts, readonly restrictionReason: Reason) {
     super(message, facts);
   }
+}
+
+/** ModerationBlockError with its reason bound, so that `instanceof` narrows to the bound reason type. */
+export interface ModerationBlockErrorClass<Reason extends string> {
+  new (message: string, facts: ResponseFacts, restrictionReason: Reason): ModerationBlockError<Reason>;
+  readonly prototype: ModerationBlockError<Reason>;
 }
 
 /** 410: the model is retired; use a current model of the same kind. */
@@ -97,8 +106,9 @@ export class UnexpectedStatusError extends ApiError {
 }
 
 /**
- * No response arrived (connection refused or reset, response lost). For a create call the job may
- * exist anyway, so it is never resent: a duplicate create is charged twice.
+ * No usable response arrived: the connection was refused or reset, or dropped while the body
+ * streamed. After a POST the request may have taken effect (a create's job may exist), so it is never
+ * resent: a duplicate create is charged twice.
  */
 export class TransportError extends MediaServiceError {
   override name = "TransportError";
@@ -110,7 +120,7 @@ export class TransportError extends MediaServiceError {
   }
 }
 
-/** A job reached the terminal status `failed` (not charged). */
+/** A job reached the terminal status `failed` (not charged). `job` is its poll response, the API key redacted. */
 export class JobFailedError extends MediaServiceError {
   override name = "JobFailedError";
   constructor(
@@ -121,7 +131,7 @@ export class JobFailedError extends MediaServiceError {
   }
 }
 
-/** A job reached the terminal status `timeout` on the service (not charged). */
+/** A job reached the terminal status `timeout` on the service (not charged). `job` is its poll response, the API key redacted. */
 export class JobTimedOutError extends MediaServiceError {
   override name = "JobTimedOutError";
   constructor(

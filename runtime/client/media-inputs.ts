@@ -9,11 +9,11 @@ function formsOf(value: string): readonly InputForm[] {
   return ["raw-base64"];
 }
 
-export function checkMediaInputs(body: unknown, media: Readonly<Record<string, readonly InputForm[] | null>>): void {
+export function checkMediaInputs(body: unknown, media: Readonly<Record<string, readonly InputForm[]>>): void {
   if (typeof body !== "object" || body === null) throw new InvalidInputError("body", "must be a JSON object");
   for (const [field, accepted] of Object.entries(media)) {
     const value = (body as Record<string, unknown>)[field];
-    if (accepted === null || value === undefined) continue;
+    if (value === undefined) continue;
     const items = Array.isArray(value) ? value.map((item, index) => [`${field}[${index}]`, item] as const) : [[field, value] as const];
     for (const [name, item] of items) {
       if (typeof item !== "string") throw new InvalidInputError(`body.${name}`, "must be a string");

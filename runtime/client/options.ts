@@ -1,6 +1,21 @@
 /** The client's options, their defaults, and the checks that name the bad field and the rule. */
 import { InvalidInputError } from "./errors.ts";
-import type { FetchFunction } from "./transport.ts";
+
+export type FetchFunction = (input: Request) => Promise<Response>;
+
+/** Options of one call. */
+export interface RequestOptions {
+  /** Aborts the call, rejecting with the signal's reason. */
+  signal?: AbortSignal;
+  /** Headers of this call only (a request id), on top of the client's. */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The offline quote of the price-table entry point (`quote` of generated/costs.ts). Its parameters
+ * are `any` so that the generic, per-route typed function is accepted as it is.
+ */
+export type QuoteFunction = (path: any, body?: any, media?: any) => unknown;
 
 export interface ClientOptions<AreaNames extends string = string> {
   /** Sent as `Authorization: Bearer <apiKey>`; never appears in errors or messages. */
@@ -9,6 +24,13 @@ export interface ClientOptions<AreaNames extends string = string> {
   baseUrl: string;
   /** A fetch to use instead of globalThis.fetch. */
   fetch?: FetchFunction;
+  /** Headers sent with every request (a request id, a user agent); `Authorization` is always the key's. */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * The offline quote, imported from the separate price-table entry point: with it, each area has
+   * `quote(slug, body, media)`. Without it the price tables are not bundled.
+   */
+  quote?: QuoteFunction;
   /**
    * Keep at most this many of this client's jobs in flight (the account's concurrency cap); off when
    * absent. A job's slot is freed when this client sees it terminal (get, wait, createAndWait), so
@@ -23,7 +45,11 @@ export interface ClientOptions<AreaNames extends string = string> {
   defaultPollIntervalMs?: number;
   /** Overall deadline of a wait. */
   deadlineMs?: number;
-  /** Bound on resends: after a rate-limit 429, a transient poll failure, or a queue-full 429 with the limiter. */
+  /**
+   * Bound on the resends of one call: after a rate-limit 429, after a transient failure of a request
+   * that is safe to resend (polls and reads; never creates, posts or per-request charged searches),
+   * or after a queue-full 429 with the limiter.
+   */
   maxRetries?: number;
 }
 
@@ -33,7 +59,7 @@ export const DEFAULT_POLL_INTERVAL_MS = 5_000;
 export const DEFAULT_DEADLINE_MS = 30 * 60_000;
 export const DEFAULT_MAX_RETRIES = 3;
 
-export type ResolvedOptions = Required<Omit<ClientOptions, "maxInFlight" | "pollIntervalMs">> & {
+export type ResolvedOptions = Required<Omit<ClientOptions, "maxInFlight" | "pollIntervalMs" | "quote">> & {
   maxInFlight: number | null;
   pollIntervalMs: Readonly<Record<string, number>>;
 };
@@ -69,6 +95,7 @@ export function resolveOptions(options: ClientOptions, areas: readonly string[])
     apiKey,
     baseUrl: baseUrl.replace(/\/+$/, ""),
     fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
+    headers: options.headers ?? {},
     maxInFlight: options.maxInFlight === undefined ? null : positiveInteger("maxInFlight", options.maxInFlight, 0),
     pollIntervalMs,
     defaultPollIntervalMs: positiveInteger("defaultPollIntervalMs", options.defaultPollIntervalMs, DEFAULT_POLL_INTERVAL_MS, MAX_TIMER_MS),

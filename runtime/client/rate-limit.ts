@@ -18,14 +18,16 @@ function numberHeader(headers: Headers, name: string): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
-/** The rate-limit headers of a response, or null when it carries none of them. */
-export function readRateLimit(headers: Headers): RateLimitInfo | null {
-  const info = {
-    limit: numberHeader(headers, "X-RateLimit-Limit"),
-    remaining: numberHeader(headers, "X-RateLimit-Remaining"),
-    resetSeconds: numberHeader(headers, "X-RateLimit-Reset"),
-  };
-  return info.limit === null && info.remaining === null && info.resetSeconds === null ? null : info;
+const LIMIT = "X-RateLimit-Limit";
+const REMAINING = "X-RateLimit-Remaining";
+const RESET = "X-RateLimit-Reset";
+
+/** Whether a response carries any rate-limit header (its values are read only when asked for). */
+export const carriesRateLimit = (headers: Headers): boolean => headers.has(REMAINING) || headers.has(LIMIT) || headers.has(RESET);
+
+/** The rate-limit headers of a response. */
+export function readRateLimit(headers: Headers): RateLimitInfo {
+  return { limit: numberHeader(headers, LIMIT), remaining: numberHeader(headers, REMAINING), resetSeconds: numberHeader(headers, RESET) };
 }
 
 /** `Retry-After` in seconds (the seed sends seconds), or null. */
@@ -51,7 +53,12 @@ export class RetryAfterGate {
     return this.#until;
   }
 
-  async pass(signal?: AbortSignal | null): Promise<void> {
-    while (Date.now() < this.#until) await sleep(this.#until - Date.now(), signal ?? undefined);
+  /** Resolves once the gate is open; undefined (no promise to await) when it is open already. */
+  pass(signal?: AbortSignal | null): Promise<void> | undefined {
+    return Date.now() < this.#until ? this.#wait(signal ?? undefined) : undefined;
+  }
+
+  async #wait(signal?: AbortSignal): Promise<void> {
+    while (Date.now() < this.#until) await sleep(this.#until - Date.now(), signal);
   }
 }

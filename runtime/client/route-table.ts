@@ -11,8 +11,8 @@ export interface CreateRoute {
   readonly label: string;
   /** The create response's field holding the job id (from its poll link), or null when none is shown. */
   readonly idField: string | null;
-  /** Media input fields (x-media) and their accepted forms; null where the forms are not shown. */
-  readonly media: Readonly<Record<string, readonly InputForm[] | null>>;
+  /** Media input fields (x-media) that accept only some input forms, and those forms. */
+  readonly media: Readonly<Record<string, readonly InputForm[]>>;
 }
 
 export interface AreaRoutes {
@@ -24,6 +24,16 @@ export interface AreaRoutes {
   readonly routes: Readonly<Record<string, CreateRoute>>;
 }
 
+/** An operation outside the areas' create and poll routes, served by a client method named after its operationId. */
+export interface OperationRoute {
+  readonly method: "get" | "post";
+  readonly path: string;
+  /** What the method's first argument is: the JSON request body, the query parameters, or nothing. */
+  readonly input: "body" | "query" | "none";
+  /** Resent after a transient failure (no response, 5xx): it neither creates anything nor is charged per request. */
+  readonly resend: boolean;
+}
+
 /** How the error bodies the client branches on are told apart, from their schemas. */
 export interface ErrorShapes {
   /** The ModerationBlock field holding the reason, and the reasons its enum lists. */
@@ -32,6 +42,11 @@ export interface ErrorShapes {
   readonly rateLimitedCode: string;
   /** The cooldown 429's body field holding the seconds to wait (at the top of the body or in `error`). */
   readonly cooldownField: string;
+  /**
+   * The description's stand-ins for an error type or code it does not show (`(not shown)` in its
+   * examples, which a mock sends back): read as no type or code at all.
+   */
+  readonly placeholders: readonly string[];
 }
 
 export interface RouteTable {
@@ -42,37 +57,39 @@ export interface RouteTable {
   readonly successStatus: string;
   /** The terminal status of a job the service gave up on; every other non-success terminal status is a failure. */
   readonly timeoutStatus: string;
-  readonly costPath: string;
   readonly areas: Readonly<Record<string, AreaRoutes>>;
+  /** Every other operation, keyed by operationId. */
+  readonly operations: Readonly<Record<string, OperationRoute>>;
 }
 
 type JsonContent<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
 type PathItem<Paths, P> = P extends keyof Paths ? Paths[P] : never;
+type OperationOf<Paths, P, Method extends "get" | "post"> = PathItem<Paths, P> extends { [M in Method]: infer Op } ? Op : never;
 
 /** The JSON request body of POST `P`. */
-export type RequestBodyOf<Paths, P> =
-  PathItem<Paths, P> extends { post: { requestBody?: infer Body } } ? JsonContent<NonNullable<Body>> : never;
+export type RequestBodyOf<Paths, P> = OperationOf<Paths, P, "post"> extends { requestBody?: infer Body } ? JsonContent<NonNullable<Body>> : never;
 /** The JSON 200 body of `Method` `P`. */
 export type ResponseOf<Paths, P, Method extends "get" | "post"> =
-  PathItem<Paths, P> extends { [M in Method]: { responses: { 200: infer Ok } } } ? JsonContent<Ok> : never;
+  OperationOf<Paths, P, Method> extends { responses: { 200: infer Ok } } ? JsonContent<Ok> : never;
+/** The query parameters of GET `P`; optional unless one of them is required. */
+type QueryArgument<Paths, P> =
+  OperationOf<Paths, P, "get"> extends { parameters: { query: infer Query } }
+    ? [query: Query]
+    : OperationOf<Paths, P, "get"> extends { parameters: { query?: infer Query } }
+      ? [query?: Query]
+      : [];
 
 export type AreaName<T extends RouteTable> = keyof T["areas"] & string;
 export type Area<T extends RouteTable, A extends AreaName<T>> = T["areas"][A];
 export type Slug<T extends RouteTable, A extends AreaName<T>> = keyof Area<T, A>["routes"] & string;
+export type CreatePath<T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = Area<T, A>["routes"][S]["path"];
 /** Slugs whose create response names a job id, so the job can be waited on. */
 export type WaitableSlug<T extends RouteTable, A extends AreaName<T>> = {
   [S in Slug<T, A>]: Area<T, A>["routes"][S]["idField"] extends string ? S : never;
 }[Slug<T, A>];
 
-export type CreateBody<Paths, T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = RequestBodyOf<
-  Paths,
-  Area<T, A>["routes"][S]["path"]
->;
-export type Created<Paths, T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = ResponseOf<
-  Paths,
-  Area<T, A>["routes"][S]["path"],
-  "post"
->;
+export type CreateBody<Paths, T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = RequestBodyOf<Paths, CreatePath<T, A, S>>;
+export type Created<Paths, T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = ResponseOf<Paths, CreatePath<T, A, S>, "post">;
 export type Job<Paths, T extends RouteTable, A extends AreaName<T>> = ResponseOf<Paths, Area<T, A>["pollPath"], "get">;
 
 /** A succeeded poll response: its result fields are present. */
@@ -81,3 +98,13 @@ export type SucceededJob<Paths, T extends RouteTable, A extends AreaName<T>> = J
 } & {
   [F in Area<T, A>["resultFields"][number] & keyof Job<Paths, T, A>]-?: NonNullable<Job<Paths, T, A>[F]>;
 };
+
+export type OperationName<T extends RouteTable> = keyof T["operations"] & string;
+
+/** The arguments of an operation's method before its request options: its body, its query, or none. */
+export type OperationArguments<Paths, O extends OperationRoute> = O["input"] extends "body"
+  ? [body: RequestBodyOf<Paths, O["path"]>]
+  : O["input"] extends "query"
+    ? QueryArgument<Paths, O["path"]>
+    : [];
+export type OperationResult<Paths, O extends OperationRoute> = ResponseOf<Paths, O["path"], O["method"]>;

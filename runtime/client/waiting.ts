@@ -3,14 +3,15 @@
  * change, stops at an overall deadline, and ends in the typed outcome.
  */
 import { JobFailedError, JobTimedOutError, MediaServiceError, WaitDeadlineError } from "./errors.ts";
+import type { RequestOptions } from "./options.ts";
+import { redactBody } from "./redact.ts";
 import { sleep } from "./sleep.ts";
 
 /** The `status` of a poll response (the description's JobStatus). */
 type StatusOf<JobBody> = JobBody extends { status: infer Status } ? Status : string;
 
-export interface WaitOptions<JobBody> {
-  /** Aborts the wait, in a poll request or in a sleep, rejecting with the signal's reason. */
-  signal?: AbortSignal;
+/** `signal` aborts the wait, in a poll request or in a sleep; `headers` go with each poll (and the create of `createAndWait`). */
+export interface WaitOptions<JobBody> extends RequestOptions {
   /**
    * Called with each new status, and the poll response that carried it (null for the create
    * response's status, reported first by `createAndWait`).
@@ -32,6 +33,10 @@ export interface PollPlan<JobBody> {
   resultFields: readonly string[];
   /** The status already known (from the create response), reported once by the caller. */
   knownStatus?: string;
+  /** Sleep one interval before the first poll: the job was created a moment ago. */
+  justCreated: boolean;
+  /** Redacted from the poll response kept on a JobFailedError or JobTimedOutError. */
+  apiKey: string;
   poll(signal: AbortSignal): Promise<JobBody>;
 }
 
@@ -50,6 +55,7 @@ export async function waitForTerminal<JobBody extends { status: string }>(
   if (options.signal?.aborted) forward();
   options.signal?.addEventListener("abort", forward, { once: true });
   try {
+    if (plan.justCreated) await sleep(plan.intervalMs, controller.signal);
     for (;;) {
       const job = await plan.poll(controller.signal);
       if (job.status !== lastStatus) {
@@ -66,8 +72,8 @@ export async function waitForTerminal<JobBody extends { status: string }>(
 }
 
 function outcome<JobBody extends { status: string }>(plan: PollPlan<JobBody>, job: JobBody): JobBody {
-  if (job.status === plan.timeoutStatus) throw new JobTimedOutError(plan.jobId, job);
-  if (job.status !== plan.successStatus) throw new JobFailedError(plan.jobId, job);
+  if (job.status === plan.timeoutStatus) throw new JobTimedOutError(plan.jobId, redactBody(job, plan.apiKey));
+  if (job.status !== plan.successStatus) throw new JobFailedError(plan.jobId, redactBody(job, plan.apiKey));
   const missing = plan.resultFields.filter((field) => (job as Record<string, unknown>)[field] == null);
   if (missing.length > 0) {
     throw new MediaServiceError(`job ${plan.jobId} ${job.status} but its poll response lacks ${missing.join(", ")}`);
