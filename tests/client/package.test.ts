@@ -1,0 +1,168 @@
+/**
+ * The client as another repository gets it: the package is built from a bundle made with a slug map,
+ * packed, installed from its tarball into a fresh project (offline: openapi-fetch comes from its own
+ * packed copy), type-checked as a strict consumer under `moduleResolution: nodenext` and `bundler`,
+ * and run against a mock of that same description.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMock, type RunningPrism } from "../../conformance/prism.ts";
+import { loadBundle } from "../../model/document.ts";
+import { buildClientPackage, PACKAGE_NAME, type BuiltPackage } from "../../packages/client/build.ts";
+
+const run = promisify(execFile);
+const project = new URL("../../", import.meta.url).pathname;
+const bin = (name: string) => join(project, "node_modules/.bin", name);
+
+/** Real slugs for two routes; the others keep their placeholders. */
+const SLUG_MAP = { "i-a": "imagegen-4-ultra", "d-a": "mesh-pro-2" };
+const IMAGE_SLUG = SLUG_MAP["i-a"];
+
+/**
+ * A strict consumer: it compiles only if the package's types carry the real slugs, reject the
+ * placeholder and a wrong enum value, and type each operation; `run` is what the test executes.
+ */
+const CONSUMER = `import { createClient, ModerationBlockError, type RestrictionReason, type paths } from "${PACKAGE_NAME}";
+import { quote, type Quote } from "${PACKAGE_NAME}/prices";
+
+export const REAL: keyof paths = "/v1/images/${IMAGE_SLUG}";
+
+export async function run(baseUrl: string, apiKey: string) {
+  const client = createClient({ apiKey, baseUrl, quote, headers: { "X-Request-Id": "pack-test" } });
+  const { jobId, created } = await client.image.create("${IMAGE_SLUG}", { prompt: "A lighthouse at dawn", size: "2K" });
+  const job = jobId === null ? null : await client.image.get(jobId);
+  const credits = await client.getAccountCredits();
+  await client.listModels({ type: "3d" });
+  const quoted: Quote = client.image.quote("${IMAGE_SLUG}", { size: "2K", num_images: 2 });
+  const standalone: number | null = quote("/v1/3d/${SLUG_MAP["d-a"]}", { texture_quality: "detailed" }).credits;
+  const reason: RestrictionReason | null = null;
+  return { jobId, model: created.model, status: job?.status ?? null, total: credits.total_available, quoted: quoted.credits, standalone, reason, moderation: ModerationBlockError.name };
+}
+
+export async function wrongCalls(): Promise<void> {
+  const client = createClient({ apiKey: "k", baseUrl: "http://127.0.0.1:1" });
+  // @ts-expect-error the placeholder slug is gone from a package built with the real slugs
+  await client.image.create("i-a", { prompt: "x" });
+  // @ts-expect-error no size 3K
+  await client.image.create("${IMAGE_SLUG}", { prompt: "x", size: "3K" });
+  // @ts-expect-error a stock filter the description does not document
+  await client.searchStockMusic({ category: "jazz" });
+  // @ts-expect-error a client given no quote has none
+  client.image.quote("${IMAGE_SLUG}", {});
+}
+`;
+
+const STRICT = { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: false, target: "ES2022", lib: ["ES2022", "DOM"], types: [] };
+const TSCONFIGS = {
+  "tsconfig.nodenext.json": { compilerOptions: { ...STRICT, module: "NodeNext", moduleResolution: "NodeNext", outDir: "out" }, files: ["consumer.ts"] },
+  "tsconfig.bundler.json": { compilerOptions: { ...STRICT, module: "ESNext", moduleResolution: "Bundler", noEmit: true }, files: ["consumer.ts"] },
+};
+
+/** `npm pack` of a folder into `into`; the tarball's path. */
+async function pack(folder: string, into: string): Promise<string> {
+  const { stdout } = await run("npm", ["pack", folder, "--pack-destination", into, "--ignore-scripts", "--json"], { cwd: into });
+  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
+  return join(into, filename);
+}
+
+/** The files of a package that `import` reaches from `entry`, following relative specifiers; bare ones are listed apart. */
+function reached(entry: string): { files: Set<string>; bare: Set<string> } {
+  const files = new Set<string>();
+  const bare = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const [, specifier] of readFileSync(file, "utf8").matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\sfrom\s*["']([^"']+)["']/g)) {
+      if (specifier!.startsWith(".")) visit(resolve(dirname(file), specifier!));
+      else bare.add(specifier!);
+    }
+  };
+  visit(entry);
+  return { files, bare };
+}
+
+let work: string;
+let built: BuiltPackage;
+let consumer: string;
+let mock: RunningPrism;
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), "client-package-test-"));
+  const bundle = join(work, "bundle");
+  mkdirSync(bundle);
+  writeFileSync(join(work, "slugs.json"), JSON.stringify(SLUG_MAP));
+  await run(bin("tsx"), ["scripts/bundle.ts", "openapi/openapi.yaml", bundle], { cwd: project, env: { ...process.env, MEDIA_SLUG_MAP: join(work, "slugs.json") } });
+  built = await buildClientPackage(bundle, join(work, "package"));
+  const tarballs = [
+    await pack(built.dir, work),
+    await pack(join(project, "node_modules/openapi-fetch"), work),
+    await pack(join(project, "node_modules/openapi-typescript-helpers"), work),
+  ];
+  consumer = join(work, "consumer");
+  mkdirSync(consumer);
+  writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  await run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", ...tarballs], { cwd: consumer });
+  writeFileSync(join(consumer, "consumer.ts"), CONSUMER);
+  for (const [name, config] of Object.entries(TSCONFIGS)) writeFileSync(join(consumer, name), JSON.stringify(config));
+  mock = await startMock({ snapshot: loadBundle(join(bundle, "openapi.json")) });
+}, 300_000);
+
+afterAll(async () => {
+  await mock?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("the client package", () => {
+  it("is versioned from the description and ships only its build, the description and a README", async () => {
+    expect(built.version).toBe(loadBundle().info.version.split("-").map(Number).join("."));
+    const { stdout } = await run("npm", ["pack", built.dir, "--dry-run", "--json", "--ignore-scripts"], { cwd: work });
+    const [{ files }] = JSON.parse(stdout) as [{ files: Array<{ path: string }> }];
+    const paths = files.map((file) => file.path);
+    expect(paths.filter((path) => !/^dist\/.+\.(js|d\.ts)$/.test(path)).sort()).toEqual(["README.md", "openapi.json", "openapi.yaml", "package.json"]);
+    expect(paths).toContain("dist/generated/client.js");
+  });
+
+  it("imports nothing outside itself but openapi-fetch, and the client entry does not reach the price tables", () => {
+    const installed = join(consumer, "node_modules", PACKAGE_NAME);
+    const client = reached(join(installed, "dist/generated/client.js"));
+    const prices = reached(join(installed, "dist/generated/costs.js"));
+    for (const file of [...client.files, ...prices.files]) expect(relative(installed, file)).not.toMatch(/^\.\./);
+    expect([...client.bare]).toEqual(["openapi-fetch"]);
+    expect([...prices.bare]).toEqual([]);
+    expect([...client.files].some((file) => file.endsWith("costs.js"))).toBe(false);
+    expect([...prices.files].some((file) => file.endsWith("costs.js"))).toBe(true);
+  });
+
+  it("publishes the bundled description it was generated from, real slugs included", async () => {
+    const { stdout } = await run("node", ["--input-type=module", "-e", `import("${PACKAGE_NAME}/openapi.json", { with: { type: "json" } }).then((m) => console.log(Object.keys(m.default.paths).join("\\n")))`], { cwd: consumer });
+    expect(stdout.split("\n")).toContain(`/v1/images/${IMAGE_SLUG}`);
+    expect(stdout.split("\n")).not.toContain("/v1/images/i-a");
+    expect(readFileSync(join(consumer, "node_modules", PACKAGE_NAME, "README.md"), "utf8")).toContain(IMAGE_SLUG);
+  });
+
+  for (const config of Object.keys(TSCONFIGS)) {
+    it(`type-checks a strict consumer with ${config}: real slugs compile, the placeholder and wrong values do not`, async () => {
+      const result = await run(bin("tsc"), ["-p", config], { cwd: consumer }).then(
+        () => "",
+        (error: { stdout: string }) => error.stdout,
+      );
+      expect(result).toBe("");
+    });
+  }
+
+  it("runs the installed package against a mock of its description", async () => {
+    await run(bin("tsc"), ["-p", "tsconfig.nodenext.json"], { cwd: consumer });
+    expect(readdirSync(join(consumer, "out"))).toContain("consumer.js");
+    const script = `import("./out/consumer.js").then((m) => m.run(${JSON.stringify(mock.baseUrl)}, "live_pack_test_key")).then((r) => console.log(JSON.stringify(r)))`;
+    const { stdout } = await run("node", ["--input-type=module", "-e", script], { cwd: consumer });
+    const result = JSON.parse(stdout) as Record<string, unknown>;
+    expect(result).toMatchObject({ quoted: 38, standalone: 540, reason: null, moderation: "ModerationBlockError" });
+    expect(result.jobId).toMatch(/^img_/);
+    expect(typeof result.status).toBe("string");
+    expect(typeof result.total).toBe("number");
+  });
+});
