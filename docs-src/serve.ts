@@ -1,25 +1,32 @@
 /**
- * `npm run docs:serve`: serves the built site (docs/site/) on 127.0.0.1. The port is
- * `--port N`, else the DOCS_PORT environment variable, else 8080; 0 picks a free port.
+ * `npm run docs:serve [-- --port N --dir DIR]`: serves the built site (docs/site/, or DIR) on
+ * 127.0.0.1. The port is `--port N`, else the DOCS_PORT environment variable, else 8080; 0 picks a
+ * free port. Stops on SIGINT/SIGTERM and when the npm process that launched it dies.
  */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { portProblem, stopWhenAsked } from "../tools/process-lifecycle.ts";
 import { DEFAULT_SITE_DIR } from "./site.ts";
 import { serveStatic } from "./static-server.ts";
 
-function portFrom(argv: string[], env: NodeJS.ProcessEnv): number {
-  const flag = argv.indexOf("--port");
-  const raw = flag >= 0 ? argv[flag + 1] : env.DOCS_PORT;
+function portFrom(given: string | undefined): number {
+  const raw = given ?? process.env.DOCS_PORT;
   const port = raw === undefined ? 8080 : Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port ${raw}`);
+  if (!/^\d+$/.test(raw ?? "8080") || port > 65535) throw new Error(`${given !== undefined ? "--port" : "DOCS_PORT"}: "${raw}" is not a port number (an integer from 0 to 65535)`);
   return port;
 }
 
+let port = 0;
 try {
-  if (!existsSync(join(DEFAULT_SITE_DIR, "index.html"))) throw new Error(`${DEFAULT_SITE_DIR} has no built site; run npm run docs first`);
-  const server = await serveStatic(DEFAULT_SITE_DIR, portFrom(process.argv.slice(2), process.env));
-  console.log(`docs: serving ${DEFAULT_SITE_DIR} at ${server.url} (Ctrl-C to stop)`);
+  const { values } = parseArgs({ options: { port: { type: "string" }, dir: { type: "string" } } });
+  const dir = values.dir ? resolve(values.dir) : DEFAULT_SITE_DIR;
+  if (!existsSync(join(dir, "index.html"))) throw new Error(`${dir} has no built site; run npm run docs first`);
+  port = portFrom(values.port);
+  const server = await serveStatic(dir, port);
+  stopWhenAsked(() => server.close());
+  console.log(`docs: serving ${dir} at ${server.url} (Ctrl-C to stop)`);
 } catch (error) {
-  process.stderr.write(`docs:serve failed: ${(error as Error).message}\n`);
+  process.stderr.write(`docs:serve: ${portProblem(error, port, "--port N or DOCS_PORT") ?? (error as Error).message}\n`);
   process.exit(1);
 }

@@ -1,6 +1,6 @@
 /** A static file server for the built site, bound to 127.0.0.1 only: nothing is reachable from elsewhere. */
-import { createReadStream, statSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createReadStream, readFileSync, statSync } from "node:fs";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, sep } from "node:path";
 
@@ -18,7 +18,13 @@ const CONTENT_TYPES: Record<string, string> = {
 export interface RunningServer {
   url: string;
   close(): Promise<void>;
+  /** Tells every open page to reload (only with liveReload). */
+  reload(): void;
 }
+
+/** The path of the live-reload event stream, and the script each HTML page gets to follow it. */
+const RELOAD_PATH = "/__reload";
+const RELOAD_SCRIPT = `<script>new EventSource("${RELOAD_PATH}").onmessage = () => location.reload();</script>`;
 
 /** Maps a request path to a file under root, or undefined when it would leave root or is missing. */
 function fileFor(root: string, urlPath: string): string | undefined {
@@ -33,8 +39,15 @@ function fileFor(root: string, urlPath: string): string | undefined {
   }
 }
 
-export function serveStatic(root: string, port: number): Promise<RunningServer> {
+export function serveStatic(root: string, port: number, { liveReload = false } = {}): Promise<RunningServer> {
+  const listeners = new Set<ServerResponse>();
   const server: Server = createServer((request, response) => {
+    if (liveReload && request.url === RELOAD_PATH) {
+      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" }).write(": connected\n\n");
+      listeners.add(response);
+      request.on("close", () => listeners.delete(response));
+      return;
+    }
     let file: string | undefined;
     try {
       file = request.method === "GET" || request.method === "HEAD" ? fileFor(root, request.url ?? "/") : undefined;
@@ -47,6 +60,7 @@ export function serveStatic(root: string, port: number): Promise<RunningServer> 
     }
     response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache" });
     if (request.method === "HEAD") response.end();
+    else if (liveReload && extname(file) === ".html") response.end(readFileSync(file, "utf8").replace("</body>", `${RELOAD_SCRIPT}</body>`));
     else createReadStream(file).pipe(response);
   });
   return new Promise((resolvePromise, reject) => {
@@ -55,7 +69,13 @@ export function serveStatic(root: string, port: number): Promise<RunningServer> 
       const { port: bound } = server.address() as AddressInfo;
       resolvePromise({
         url: `http://${HOST}:${bound}/`,
-        close: () => new Promise<void>((done) => server.close(() => done())),
+        close: () => {
+          for (const listener of listeners) listener.end();
+          return new Promise<void>((done) => server.close(() => done()));
+        },
+        reload: () => {
+          for (const listener of listeners) listener.write("data: reload\n\n");
+        },
       });
     });
   });

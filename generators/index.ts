@@ -1,14 +1,18 @@
 /**
- * Runs every generator over the bundled description and writes their files (into generated/, and
- * the generated pages of docs/). Each generator reads the service model of generated/openapi.json (model/) and returns
- * path from the project root -> contents; nothing is
- * written unless every generator succeeded, so a failure leaves no half-written output.
+ * Runs every generator over the service model of the bundled description and writes their files
+ * (into generated/, and the generated pages of docs/). Each generator returns path from the project
+ * root -> contents; nothing is written unless every generator succeeded, so a failure leaves no
+ * half-written output.
  */
 import { renameSync, writeFileSync } from "node:fs";
-import { loadServiceModel, type ServiceModel } from "../model/service-model.ts";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ServiceModel } from "../model/service-model.ts";
 
 export type GeneratedFiles = Record<string, string>;
 export type Generator = (model: ServiceModel) => GeneratedFiles | Promise<GeneratedFiles>;
+
+const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 const generators: Array<[name: string, load: () => Promise<{ generate: Generator }>]> = [
   // Each entry: [name, () => import("./<module>.ts")]; the module exports `generate`, whose keys
@@ -18,20 +22,27 @@ const generators: Array<[name: string, load: () => Promise<{ generate: Generator
   ["client", () => import("./client.ts")],
 ];
 
-const model = loadServiceModel();
-const files: GeneratedFiles = {};
-for (const [name, load] of generators) {
-  try {
-    const produced = await (await load()).generate(model);
-    for (const [file, text] of Object.entries(produced)) {
-      if (file in files) throw new Error(`${file} is produced twice`);
-      files[file] = text;
+export class GeneratorError extends Error {}
+
+/** Every generator's files; throws GeneratorError naming the generator that failed. */
+export async function generateAll(model: ServiceModel): Promise<GeneratedFiles> {
+  const files: GeneratedFiles = {};
+  for (const [name, load] of generators) {
+    try {
+      const produced = await (await load()).generate(model);
+      for (const [file, text] of Object.entries(produced)) {
+        if (file in files) throw new Error(`${file} is produced twice`);
+        files[file] = text;
+      }
+    } catch (error) {
+      throw new GeneratorError(`generator ${name} failed: ${(error as Error).stack ?? String(error)}`);
     }
-  } catch (error) {
-    process.stderr.write(`generator ${name} failed: ${(error as Error).stack ?? String(error)}\n`);
-    process.exit(1);
   }
+  return files;
 }
-for (const [file, text] of Object.entries(files)) writeFileSync(`${file}.tmp`, text);
-for (const file of Object.keys(files)) renameSync(`${file}.tmp`, file);
-console.log(`generated ${Object.keys(files).sort().join(", ") || "nothing"}`);
+
+/** Writes the files under `root` (the project's), each beside its target first, then renamed into place. */
+export function writeGenerated(files: GeneratedFiles, root = PROJECT_ROOT): void {
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(root, `${file}.tmp`), text);
+  for (const file of Object.keys(files)) renameSync(join(root, `${file}.tmp`), join(root, file));
+}

@@ -1,11 +1,20 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 /**
  * A deployment that knows the real model slugs substitutes them for the placeholder slugs
  * (`i-a`, `v-b`, ...) here, at build time, in one place: a JSON object from placeholder to real
- * slug, named by the MEDIA_SLUG_MAP environment variable.
+ * slug: `slug-map.json` at the project root when it exists, or the file the MEDIA_SLUG_MAP
+ * environment variable names (which wins). Every build, test and tool then uses the same map.
  */
 export type SlugMap = Readonly<Record<string, string>>;
+
+export const PROJECT_SLUG_MAP = fileURLToPath(new URL("../slug-map.json", import.meta.url));
+
+/** The slug map file in effect, or undefined for the placeholder slugs. */
+export function slugMapFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.MEDIA_SLUG_MAP || (existsSync(PROJECT_SLUG_MAP) ? PROJECT_SLUG_MAP : undefined);
+}
 
 const SLUG = /^[a-z0-9][a-z0-9._-]*$/;
 
@@ -15,14 +24,14 @@ export function readSlugMap(file: string | undefined): SlugMap {
   try {
     parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    throw new Error(`MEDIA_SLUG_MAP ${file}: not readable as JSON (${(error as Error).message})`);
+    throw new Error(`slug map ${file}: not readable as JSON (${(error as Error).message})`);
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw new Error(`MEDIA_SLUG_MAP ${file}: must be a JSON object from placeholder slug to real slug`);
+    throw new Error(`slug map ${file}: must be a JSON object from placeholder slug to real slug`);
   }
   for (const [from, to] of Object.entries(parsed)) {
     if (typeof to !== "string" || !SLUG.test(to)) {
-      throw new Error(`MEDIA_SLUG_MAP ${file}: slug for "${from}" must be a string matching ${SLUG}`);
+      throw new Error(`slug map ${file}: slug for "${from}" must be a string matching ${SLUG}`);
     }
   }
   return parsed as SlugMap;

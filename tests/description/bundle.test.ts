@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { PROJECT_SLUG_MAP, slugMapFile } from "../../model/slug-map.ts";
 
 const run = promisify(execFile);
 const project = new URL("../../", import.meta.url).pathname;
@@ -85,11 +86,19 @@ describe("the bundle step", () => {
     writeFileSync(map, JSON.stringify({ "i-a": "real-image-model", "i-b": "real-image-model" }));
     const collision = await bundle(root, out, { MEDIA_SLUG_MAP: map });
     expect(collision.code).toBe(1);
-    expect(collision.stderr).toContain(`MEDIA_SLUG_MAP ${map}: /v1/images/i-a and /v1/images/i-b would both become /v1/images/real-image-model`);
+    expect(collision.stderr).toContain(`slug map ${map}: /v1/images/i-a and /v1/images/i-b would both become /v1/images/real-image-model`);
     writeFileSync(map, JSON.stringify({ "i-a": "i-b" }));
     const onExisting = await bundle(root, out, { MEDIA_SLUG_MAP: map });
     expect(onExisting.code).toBe(1);
     expect(onExisting.stderr).toContain("would both become /v1/images/i-b");
     expect(existsSync(join(out, "openapi.json"))).toBe(false);
+  });
+});
+
+describe("the slug map in effect", () => {
+  it("is MEDIA_SLUG_MAP when set, else slug-map.json at the project root when it exists, else none", () => {
+    expect(slugMapFile({ MEDIA_SLUG_MAP: "/somewhere/slugs.json" })).toBe("/somewhere/slugs.json");
+    expect(slugMapFile({})).toBe(existsSync(PROJECT_SLUG_MAP) ? PROJECT_SLUG_MAP : undefined);
+    expect(PROJECT_SLUG_MAP).toBe(join(project, "slug-map.json"));
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { operations } from "../../model/document.ts";
-import { doc } from "../support/description.ts";
+import { builtPath, doc } from "../support/description.ts";
 
 const spec = (name: string) => readFileSync(new URL(`../../spec/${name}`, import.meta.url), "utf8");
 
@@ -39,7 +39,7 @@ describe("routes", () => {
   });
 
   it("has a concrete POST route for every slug of the table, and no other create route", () => {
-    const expected = [...table].flatMap(([route, slugs]) => slugs.map((slug) => `POST ${route}/${slug}`));
+    const expected = [...table].flatMap(([route, slugs]) => slugs.map((slug) => `POST ${builtPath(`${route}/${slug}`)}`));
     for (const route of expected) expect(declared, route).toContain(route);
     const creates = [...declared].filter((r) => r.startsWith("POST") && [...table.keys()].some((k) => r.startsWith(`POST ${k}/`)));
     expect(creates.sort()).toEqual(expected.sort());
@@ -59,7 +59,7 @@ describe("routes", () => {
       if (path.endsWith("/{slug}")) {
         const slugs = table.get(path.slice(0, -"/{slug}".length));
         expect(slugs, `${route}: area missing from the slug table`).toBeDefined();
-        for (const slug of slugs!) expect(declared).toContain(`${method} ${path.replace("{slug}", slug)}`);
+        for (const slug of slugs!) expect(declared).toContain(`${method} ${builtPath(path.replace("{slug}", slug))}`);
       } else {
         expect(declared, route).toContain(route);
       }

@@ -7,8 +7,19 @@ export const doc: OpenApiDocument = loadBundle();
 export const model = readServiceModel(doc);
 export const registry = createSchemaRegistry(doc);
 
+/**
+ * The path a route has in this build. Tests name create routes by their placeholder slug; a build
+ * with a slug map (MEDIA_SLUG_MAP) replaced it, and the model label keeps it (I-A is i-a).
+ */
+export function builtPath(path: string): string {
+  if (doc.paths[path]) return path;
+  const area = path.slice(0, path.lastIndexOf("/") + 1);
+  const slug = path.slice(area.length);
+  return model.createRoutes.find((route) => route.label.toLowerCase() === slug && route.path.startsWith(area))?.path ?? path;
+}
+
 export function operation(path: string, method: "get" | "post" = "post"): Operation {
-  const op = doc.paths[path]?.[method];
+  const op = doc.paths[builtPath(path)]?.[method];
   if (!op) throw new Error(`no ${method.toUpperCase()} ${path} in the bundle`);
   return op;
 }

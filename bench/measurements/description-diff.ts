@@ -1,0 +1,53 @@
+/**
+ * How long a comparison of two full descriptions takes (changes/), in process (loading excluded): the latest release with the bundle, and the bundle with a copy in which every numeric
+ * bound moves and every enum of a shared component gains a value (request enums are left alone:
+ * a new value would need a price), so that most schemas differ.
+ */
+import type { OpenApiDocument } from "../../model/document.ts";
+import { compareDescriptions, type Side } from "../../changes/compare.ts";
+import { loadSide } from "../../changes/load-side.ts";
+import { BUNDLE_FILE, latestRelease, releaseSide } from "../../changes/releases.ts";
+import { BOUNDS } from "../../changes/rules.ts";
+import { isObject } from "../../changes/schema-shape.ts";
+import type { Figure, Measurement } from "../measurement.ts";
+
+const RUNS = 20;
+
+function schemasChanged(doc: OpenApiDocument): OpenApiDocument {
+  const copy = structuredClone(doc);
+  const visit = (node: unknown, enums: boolean): void => {
+    if (Array.isArray(node)) return node.forEach((item) => visit(item, enums));
+    if (!isObject(node)) return;
+    if (enums && Array.isArray(node.enum)) node.enum.push("bench-value");
+    for (const { keyword } of BOUNDS) if (typeof node[keyword] === "number") node[keyword] = (node[keyword] as number) + 1;
+    Object.values(node).forEach((value) => visit(value, enums));
+  };
+  visit(copy.paths, false);
+  visit(copy.components, true);
+  return copy;
+}
+
+function median(before: Side, after: Side): { ms: number; changes: number } {
+  const times: number[] = [];
+  let changes = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const start = performance.now();
+    changes = compareDescriptions(before, after).changes.length;
+    times.push(performance.now() - start);
+  }
+  return { ms: [...times].sort((a, b) => a - b)[Math.floor(RUNS / 2)]!, changes };
+}
+
+export const descriptionDiff: Measurement = {
+  name: "npm run diff",
+  async run(): Promise<Figure[]> {
+    const release = releaseSide(latestRelease());
+    const bundle = loadSide(BUNDLE_FILE, "bundle");
+    const same = median(release, bundle);
+    const changed = median(bundle, { source: "changed", doc: schemasChanged(bundle.doc) });
+    return [
+      { label: "diff of two full descriptions, latest release -> bundle", value: Number(same.ms.toFixed(1)), unit: "ms", note: `median of ${RUNS} in-process runs, loading excluded; ${same.changes} changes` },
+      { label: "diff of the bundle with a copy whose schemas all changed", value: Number(changed.ms.toFixed(1)), unit: "ms", note: `median of ${RUNS}; ${changed.changes} changes` },
+    ];
+  },
+};

@@ -1,0 +1,33 @@
+/**
+ * `npm run bench [-- NAME ...]`: runs every measurement of bench/measurements (listed below, one
+ * file each), or those whose name contains one of the NAMEs, and prints one table, with the
+ * machine's core count. Each measurement is bounded in time.
+ */
+import { availableParallelism } from "node:os";
+import type { Figure, Measurement } from "./measurement.ts";
+import { descriptionDiff } from "./measurements/description-diff.ts";
+import { sandboxMemory } from "./measurements/sandbox-memory.ts";
+import { sandboxVsPrism } from "./measurements/sandbox-vs-prism.ts";
+import { workingLoop } from "./measurements/working-loop.ts";
+
+/** Add a measurement here (and its file under measurements/). */
+const MEASUREMENTS: readonly Measurement[] = [sandboxVsPrism, sandboxMemory, descriptionDiff, workingLoop];
+
+const wanted = process.argv.slice(2);
+const chosen = MEASUREMENTS.filter((measurement) => wanted.length === 0 || wanted.some((name) => measurement.name.includes(name)));
+if (chosen.length === 0) {
+  console.error(`bench: no measurement matches ${wanted.join(", ")}; there are: ${MEASUREMENTS.map((measurement) => measurement.name).join(", ")}`);
+  process.exit(2);
+}
+
+const rows: Array<Figure & { measurement: string }> = [];
+for (const measurement of chosen) {
+  console.error(`bench: ${measurement.name} ...`);
+  for (const figure of await measurement.run()) rows.push({ measurement: measurement.name, ...figure });
+}
+
+const format = (value: number) => value.toLocaleString("en");
+console.log(`\n${availableParallelism()} cores, Node ${process.version}\n`);
+console.log("| measurement | figure | value | how |");
+console.log("|---|---|---|---|");
+for (const row of rows) console.log(`| ${row.measurement} | ${row.label} | ${format(row.value)} ${row.unit} | ${row.note ?? ""} |`);

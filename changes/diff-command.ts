@@ -1,0 +1,109 @@
+/**
+ * `npm run diff -- [OLD [NEW]] [--format markdown|json] [--out FILE] [--ack FILE] [--check]`.
+ * Returns the exit status: 0 no unacknowledged breaking change, 1 an unacknowledged breaking
+ * change (or, with --check, a stale changelog page), 2 a usage or input error.
+ */
+import { existsSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { applyAcknowledgements, readAcknowledgements, type Acknowledgement } from "./acknowledgements.ts";
+import { CHANGELOG_PAGE, changelogPageIsFresh } from "./changelog-page.ts";
+import { compareDescriptions, type Side } from "./compare.ts";
+import { InputError } from "./input-error.ts";
+import { loadSide } from "./load-side.ts";
+import { ACKNOWLEDGEMENTS_FILE, BUNDLE_FILE, latestRelease, PROJECT_ROOT, releaseSide, shownPath } from "./releases.ts";
+import { renderJson } from "./render-json.ts";
+import { renderMarkdown } from "./render-markdown.ts";
+
+export const USAGE = `usage: npm run diff -- [OLD [NEW]] [--format markdown|json] [--out FILE] [--ack FILE] [--check]
+
+OLD and NEW are description files (JSON or YAML), git refs (whose committed
+generated/openapi.json is read) or REF:path. With no OLD, the latest release in
+releases/ is compared with generated/openapi.json, acknowledged by
+changes/acknowledged.json; with no NEW, OLD is compared with generated/openapi.json.
+
+  --format markdown|json  release notes (default) or JSON for CI
+  --out FILE              write the report to FILE instead of standard output
+  --ack FILE              acknowledgements file naming the accepted breaking changes
+  --check                 CI: the default comparison, and docs/changelog.md must be fresh
+
+exit status: 0 no unacknowledged breaking change; 1 an unacknowledged breaking change
+(or a stale changelog page with --check); 2 a usage or input error`;
+
+export interface CommandIo {
+  readonly cwd: string;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+const FORMATS = ["markdown", "json"] as const;
+
+function options(argv: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: { format: { type: "string" }, out: { type: "string" }, ack: { type: "string" }, check: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+    });
+  } catch (error) {
+    throw new InputError(`${(error as Error).message}\n${USAGE}`);
+  }
+}
+
+function sides(positionals: string[], io: CommandIo): [Side, Side] {
+  const bundle = (): Side => loadSide(shownPath(BUNDLE_FILE), "NEW", PROJECT_ROOT);
+  const [old, now, ...extra] = positionals;
+  if (extra.length) throw new InputError(`expected at most OLD and NEW, got ${positionals.length} arguments\n${USAGE}`);
+  if (old === undefined) return [releaseSide(latestRelease()), bundle()];
+  return [loadSide(old, "OLD", io.cwd), now === undefined ? bundle() : loadSide(now, "NEW", io.cwd)];
+}
+
+function acknowledgements(file: string | undefined, defaultComparison: boolean, io: CommandIo): { list: Acknowledgement[]; label: string } {
+  if (file !== undefined) {
+    const path = resolve(io.cwd, file);
+    if (!existsSync(path)) throw new InputError(`--ack ${file}: no such file`);
+    return { list: readAcknowledgements(path, file), label: file };
+  }
+  // The repository's file acknowledges changes since the latest release, so only that comparison reads it.
+  const label = shownPath(ACKNOWLEDGEMENTS_FILE);
+  return defaultComparison && existsSync(ACKNOWLEDGEMENTS_FILE) ? { list: readAcknowledgements(ACKNOWLEDGEMENTS_FILE, label), label } : { list: [], label };
+}
+
+export function runDiff(argv: readonly string[], io: CommandIo): number {
+  try {
+    const { values, positionals } = options(argv);
+    if (values.help) {
+      io.stdout(`${USAGE}\n`);
+      return 0;
+    }
+    const format = values.format ?? "markdown";
+    if (!(FORMATS as readonly string[]).includes(format)) throw new InputError(`--format must be one of ${FORMATS.join(", ")}, got ${JSON.stringify(format)}`);
+    if (values.check && positionals.length) throw new InputError("--check compares the latest release with generated/openapi.json; it takes no OLD or NEW");
+    const [before, after] = sides(positionals, io);
+    const acks = acknowledgements(values.ack, positionals.length === 0, io);
+    const report = applyAcknowledgements(compareDescriptions(before, after), acks.list, acks.label);
+    const text = format === "json" ? renderJson(report) : renderMarkdown(report);
+    const { summary } = report;
+    const counts = `${summary.breaking} breaking (${summary.acknowledged} acknowledged), ${summary.compatible} compatible, ${report.changelog.length} changelog entries`;
+    if (values.out !== undefined) {
+      writeFileSync(resolve(io.cwd, values.out), text);
+      io.stdout(`diff: ${before.source} → ${after.source}: ${counts}; report in ${values.out}\n`);
+    } else {
+      io.stdout(text);
+    }
+    let status = 0;
+    if (summary.unacknowledged) {
+      io.stderr(`diff: ${summary.unacknowledged} unacknowledged breaking change(s); acknowledge each by id in ${acks.label} with a reason, or undo it\n`);
+      status = 1;
+    }
+    if (values.check && !changelogPageIsFresh()) {
+      io.stderr(`diff: ${shownPath(CHANGELOG_PAGE)} is not what releases/ produce; run npm run release -- --page and commit it\n`);
+      status = 1;
+    }
+    return status;
+  } catch (error) {
+    io.stderr(`diff: ${(error as Error).message}\n`);
+    return 2;
+  }
+}

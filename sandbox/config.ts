@@ -1,0 +1,153 @@
+/**
+ * The sandbox's configuration: accounts with their keys, plan, credits, concurrency cap, spend limit
+ * and retired models; the job clock; and overrides of the description's limits (so tests can run
+ * them in seconds). The file is checked against config.schema.json and against the description
+ * before the sandbox listens; each problem names the field and the rule.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import type { ServiceModel } from "../model/service-model.ts";
+import schema from "./config.schema.json" with { type: "json" };
+import { describeProblems } from "./validation.ts";
+
+export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL("./default-config.json", import.meta.url));
+
+export interface AccountConfig {
+  readonly keys: readonly string[];
+  /** Free-plan keys may call only the operations the description opens to the Free plan. */
+  readonly plan: "free" | "paid";
+  readonly credits: { readonly monthlyLimit: number; readonly extra: number };
+  /** Jobs in flight at once, shared by the account's keys. */
+  readonly concurrency: number;
+  readonly monthlySpendLimit: number | null;
+  /** Slugs that answer 410 to this account. */
+  readonly retiredModels: readonly string[];
+  /** The terminal status of this account's jobs whose request carries no outcome marker. */
+  readonly outcome: string;
+}
+
+export interface SandboxConfig {
+  readonly accounts: Readonly<Record<string, AccountConfig>>;
+  /** How many times faster than real time jobs progress and expire. */
+  readonly clock: { readonly speed: number };
+  readonly jobs: {
+    /** A job's run time where the description shows no typical duration. */
+    readonly defaultDurationSeconds: number;
+    /** How long a finished job can be polled where the description shows no retention. */
+    readonly defaultRetentionHours: number;
+  };
+  /** The duration of a media input whose URL names none (see README: durations). */
+  readonly media: { readonly defaultDurationSeconds: number };
+  readonly limits: {
+    readonly requests: { readonly perKey: number; readonly perSourceIp: number; readonly windowSeconds: number };
+    readonly uploads: { readonly perAccount: number; readonly windowSeconds: number };
+    readonly cooldown: {
+      readonly consecutiveFailures: number;
+      readonly withinSeconds: number;
+      readonly pauseSeconds: number;
+      readonly growthSeconds: number;
+    };
+  };
+}
+
+/** The sandbox's own defaults, for what the description does not fix. */
+const SANDBOX_DEFAULTS = { speed: 1, jobSeconds: 10, retentionHours: 24, mediaSeconds: 10 };
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+  constructor(
+    readonly source: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`${source}: ${problems.join("; ")}`);
+  }
+}
+
+const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
+
+type Raw = {
+  accounts: Record<string, Partial<AccountConfig> & Pick<AccountConfig, "keys" | "plan" | "credits">>;
+  clock?: Partial<SandboxConfig["clock"]>;
+  jobs?: Partial<SandboxConfig["jobs"]>;
+  media?: Partial<SandboxConfig["media"]>;
+  limits?: { [K in keyof SandboxConfig["limits"]]?: Partial<SandboxConfig["limits"][K]> };
+};
+
+/** Checks a parsed config and fills in the defaults; throws ConfigError naming each problem. */
+export function resolveConfig(raw: unknown, model: ServiceModel, source = "config"): SandboxConfig {
+  if (!validate(raw)) throw new ConfigError(source, describeProblems("config", validate.errors, schema));
+  const input = raw as Raw;
+  const problems: string[] = [];
+  const owner = new Map<string, string>();
+  const slugs = new Set(model.createRoutes.map((route) => route.slug));
+  const accounts: Record<string, AccountConfig> = {};
+  for (const [name, account] of Object.entries(input.accounts)) {
+    const at = `config.accounts.${name}`;
+    account.keys.forEach((key, index) => {
+      const other = owner.get(key);
+      if (other !== undefined) problems.push(`${at}.keys[${index}]: is already a key of account ${other} (a key belongs to one account)`);
+      owner.set(key, name);
+    });
+    (account.retiredModels ?? []).forEach((slug, index) => {
+      if (!slugs.has(slug)) problems.push(`${at}.retiredModels[${index}]: "${slug}" is not a model slug of the description (${[...slugs].join(", ")})`);
+    });
+    if (account.outcome !== undefined && !model.jobStatus.terminal.includes(account.outcome)) {
+      problems.push(`${at}.outcome: must be one of ${model.jobStatus.terminal.join(", ")}`);
+    }
+    accounts[name] = {
+      keys: account.keys,
+      plan: account.plan,
+      credits: account.credits,
+      concurrency: account.concurrency ?? model.limits.concurrency.maxOnUltra,
+      monthlySpendLimit: account.monthlySpendLimit ?? null,
+      retiredModels: account.retiredModels ?? [],
+      outcome: account.outcome ?? model.jobStatus.success,
+    };
+  }
+  if (problems.length) throw new ConfigError(source, problems);
+  const { requests, uploads, cooldown } = model.limits;
+  return {
+    accounts,
+    clock: { speed: input.clock?.speed ?? SANDBOX_DEFAULTS.speed },
+    jobs: {
+      defaultDurationSeconds: input.jobs?.defaultDurationSeconds ?? SANDBOX_DEFAULTS.jobSeconds,
+      defaultRetentionHours: input.jobs?.defaultRetentionHours ?? SANDBOX_DEFAULTS.retentionHours,
+    },
+    media: { defaultDurationSeconds: input.media?.defaultDurationSeconds ?? SANDBOX_DEFAULTS.mediaSeconds },
+    limits: {
+      requests: {
+        perKey: input.limits?.requests?.perKey ?? requests.perKey,
+        perSourceIp: input.limits?.requests?.perSourceIp ?? requests.perSourceIp,
+        windowSeconds: input.limits?.requests?.windowSeconds ?? requests.windowSeconds,
+      },
+      uploads: {
+        perAccount: input.limits?.uploads?.perAccount ?? uploads.perAccount,
+        windowSeconds: input.limits?.uploads?.windowSeconds ?? uploads.windowSeconds,
+      },
+      cooldown: {
+        consecutiveFailures: input.limits?.cooldown?.consecutiveFailures ?? cooldown.consecutiveFailures,
+        withinSeconds: input.limits?.cooldown?.withinSeconds ?? cooldown.withinSeconds,
+        pauseSeconds: input.limits?.cooldown?.pauseSeconds ?? cooldown.pauseSeconds,
+        growthSeconds: input.limits?.cooldown?.growthSeconds ?? cooldown.growthSeconds,
+      },
+    },
+  };
+}
+
+/** Reads and checks a config file; unreadable or non-JSON files are ConfigErrors too. */
+export function readConfigFile(file: string, model: ServiceModel): SandboxConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ConfigError(file, [`cannot be read (${(error as Error).message})`]);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(file, [`is not JSON (${(error as Error).message})`]);
+  }
+  return resolveConfig(raw, model, file);
+}

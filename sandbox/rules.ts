@@ -1,0 +1,179 @@
+/**
+ * The service's rules, one per entry, applied in order to every request before its handler. Each
+ * rule either lets the request on (undefined) or answers it. Keeping them separate and named lets a
+ * later fault-injection option wrap or reorder any one of them without touching the others.
+ */
+import type { OperationModel } from "../model/service-model.ts";
+import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
+import { QuoteError } from "../runtime/costs/quote-error.ts";
+import type { Account } from "./accounts.ts";
+import { mediaDurations, MarkerError, outcomeOf, type Outcome } from "./markers.ts";
+import type { WindowState } from "./rate-windows.ts";
+import { SANDBOX_CODES, type Reply } from "./responses.ts";
+import type { SandboxState } from "./state.ts";
+import { describeProblems } from "./validation.ts";
+
+export interface Call {
+  readonly op: OperationModel;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  readonly ip: string;
+  /** The bearer token, or null when none was sent. */
+  readonly key: string | null;
+  readonly now: number;
+  /** The request body's text ("" when none). */
+  readonly text: string;
+  account: Account | null;
+  /** The parsed JSON body. */
+  body: unknown;
+  /** The window nearest its limit, reported in the X-RateLimit-* headers. */
+  window: WindowState | null;
+  /** The price of the request, where the description prices it. */
+  quote: Quote | null;
+  /** Create routes: the outcome asked for. */
+  outcome: Outcome | null;
+}
+
+export interface Rule {
+  readonly name: string;
+  check(call: Call, state: SandboxState): Reply | undefined;
+}
+
+/** The window of the two that is nearer its limit (the per-key one on a tie). */
+const nearer = (a: WindowState, b: WindowState): WindowState => (b.remaining < a.remaining ? b : a);
+
+const isCreate = (call: Call): boolean => call.op.kind === "create";
+
+const credits = (call: Call): number => call.quote?.credits ?? 0;
+
+export const RULES: readonly Rule[] = [
+  {
+    // Fixed windows per key and per source IP; every request counts, rejected ones included.
+    name: "request-windows",
+    check(call, state) {
+      const ip = state.ipWindows.hit(call.ip, call.now);
+      const key = call.key !== null && state.accounts.byKey.has(call.key) ? state.keyWindows.hit(call.key, call.now) : null;
+      call.window = key ? nearer(key, ip) : ip;
+      const over = [key, ip].find((window) => window?.exceeded);
+      if (!over) return undefined;
+      return state.responses.tooMany("rate-limited", `Rate limit exceeded. Retry in ${over.resetSeconds} seconds.`, over.resetSeconds);
+    },
+  },
+  {
+    name: "authentication",
+    check(call, state) {
+      const account = call.key === null ? undefined : state.accounts.byKey.get(call.key);
+      if (!account) return state.responses.unauthorized(call.key === null ? "Missing API key: send Authorization: Bearer <API_KEY>." : "Invalid API key.");
+      call.account = account;
+      state.catchUp(account, call.now);
+      return undefined;
+    },
+  },
+  {
+    name: "plan-gate",
+    check(call, state) {
+      if (call.account!.config.plan !== "free" || call.op.freePlan) return undefined;
+      return state.responses.forbidden(`Keys on the Free plan may not call ${call.op.method.toUpperCase()} ${call.op.path}.`);
+    },
+  },
+  {
+    name: "request-body",
+    check(call, state) {
+      const request = state.requestSchemas.get(call.op.operationId);
+      if (!request) return undefined;
+      if (call.text.trim() === "") {
+        call.body = undefined;
+        return request.required ? state.responses.invalidRequest("body: is required (a JSON object)") : undefined;
+      }
+      try {
+        call.body = JSON.parse(call.text);
+      } catch (error) {
+        return state.responses.invalidRequest(`body: is not JSON (${(error as Error).message})`);
+      }
+      if (request.validate(call.body)) return undefined;
+      return state.responses.invalidRequest(describeProblems("body", request.validate.errors, request.schema).join("; "));
+    },
+  },
+  {
+    // The uploads window is rolling and per account, on top of the request windows; only accepted uploads count.
+    name: "uploads-window",
+    check(call, state) {
+      if (call.op.operationId !== state.model.limits.uploads.operationId) return undefined;
+      const taken = state.uploads.take(call.account!.name, call.now);
+      if (taken.allowed) return undefined;
+      return state.responses.tooMany("rate-limited", `Upload limit exceeded. Retry in ${taken.retryAfterSeconds} seconds.`, taken.retryAfterSeconds);
+    },
+  },
+  {
+    name: "retired-model",
+    check(call, state) {
+      const route = isCreate(call) ? state.routes.get(call.op.path) : undefined;
+      return route && call.account!.config.retiredModels.includes(route.slug) ? state.responses.retired(route.slug) : undefined;
+    },
+  },
+  {
+    name: "cooldown",
+    check(call, state) {
+      const family = isCreate(call) ? state.routes.get(call.op.path)?.family : null;
+      if (!family) return undefined;
+      const seconds = state.cooldowns.pausedFor(state.cooldownId(call.account!, family), call.now);
+      if (seconds === null) return undefined;
+      return state.responses.tooMany("cooldown", `Requests to this model family are paused after repeated failures. Retry in ${seconds} seconds.`, seconds);
+    },
+  },
+  {
+    // Markers ask for outcomes; a moderation marker blocks the request before any job exists.
+    name: "outcome-marker",
+    check(call, state) {
+      if (!isCreate(call)) return undefined;
+      try {
+        call.outcome = outcomeOf(state.model, call.body);
+      } catch (error) {
+        if (error instanceof MarkerError) return state.responses.invalidRequest(error.message);
+        throw error;
+      }
+      return call.outcome && "moderation" in call.outcome ? state.responses.moderationBlock(call.outcome.moderation) : undefined;
+    },
+  },
+  {
+    // The description's quote; per-second prices read media durations from the URLs (README: durations).
+    name: "price",
+    check(call, state) {
+      const table = state.model.priceTables[call.op.path];
+      if (!table || table.method !== call.op.method) return undefined;
+      const input = (call.op.method === "get" ? Object.fromEntries(call.query) : (call.body ?? {})) as Record<string, unknown>;
+      try {
+        call.quote = quoteRoute(state.model.priceTables, call.op.path, input, mediaDurations(input, table.media, state.config.media.defaultDurationSeconds));
+      } catch (error) {
+        // The quote names a duration `media.<field>`; the request carries it in body.<field>'s #duration.
+        if (error instanceof QuoteError) return state.responses.invalidRequest(`${error.field.replace(/^media\.(.+)$/, "body.$1 (#duration)")}: ${error.rule}`);
+        throw error;
+      }
+      return undefined;
+    },
+  },
+  {
+    name: "spend-limit",
+    check(call, state) {
+      if (!call.quote || !call.account!.ledger.overSpendLimit(credits(call))) return undefined;
+      return state.responses.tooMany("spend-limit", "The monthly spend limit set by the account owner is reached; raise or remove it in the billing area.");
+    },
+  },
+  {
+    // Polling never counts: only a create needs a free slot.
+    name: "concurrency",
+    check(call, state) {
+      const account = call.account!;
+      if (!isCreate(call) || account.inFlight < account.config.concurrency) return undefined;
+      return state.responses.tooMany("queue-full", `As many generations are in flight as the account's concurrency cap (${account.config.concurrency}) allows.`);
+    },
+  },
+  {
+    // The specification does not say what happens when credits run out: the sandbox refuses with 403.
+    name: "credits",
+    check(call, state) {
+      if (!call.quote || call.account!.ledger.covers(credits(call))) return undefined;
+      return state.responses.forbidden(`Not enough credits: the request costs ${credits(call)}.`, SANDBOX_CODES.insufficientCredits);
+    },
+  },
+];

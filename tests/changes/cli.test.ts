@@ -1,0 +1,175 @@
+/**
+ * `npm run diff`: sides from files and git refs, exit statuses, the acknowledgements file, the
+ * JSON report, and a clear error (exit 2) for each kind of bad input.
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runDiff } from "../../changes/diff-command.ts";
+import { changelogPageIsFresh } from "../../changes/changelog-page.ts";
+import { latestRelease, PROJECT_ROOT } from "../../changes/releases.ts";
+import { loadBundle } from "../../model/document.ts";
+
+const QUEUED = 'response-enum-value-added@schema JobStatus="queued"';
+let dir: string;
+
+function run(args: string[], cwd = dir): { status: number; stdout: string; stderr: string } {
+  let [stdout, stderr] = ["", ""];
+  const status = runDiff(args, { cwd, stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) });
+  return { status, stdout, stderr };
+}
+
+const write = (name: string, value: unknown): string => {
+  writeFileSync(join(dir, name), typeof value === "string" ? value : JSON.stringify(value));
+  return name;
+};
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "changes-cli-"));
+  const base = loadBundle();
+  write("before.json", base);
+  const compatible = structuredClone(base) as any;
+  compatible.components.schemas.AccountCredits.properties.bonus_credits = { type: "integer", description: "Bonus credits." };
+  write("compatible.json", compatible);
+  const breaking = structuredClone(compatible);
+  breaking.components.schemas.JobStatus.enum.push("queued");
+  write("breaking.json", breaking);
+  write("ack.json", { acknowledged: [{ id: QUEUED, reason: "Jobs may now wait in a queue; the client treats unknown statuses as pending." }] });
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("npm run diff", () => {
+  it("exits 0 and prints release notes when nothing breaks", () => {
+    const { status, stdout, stderr } = run(["before.json", "compatible.json"]);
+    expect(stderr).toBe("");
+    expect(status).toBe(0);
+    expect(stdout).toContain("**0 breaking**, 1 compatible");
+    expect(stdout).toContain("- `schema AccountCredits.bonus_credits`: new optional field");
+  });
+
+  it("exits 1 on a breaking change and prints its id to acknowledge", () => {
+    const { status, stdout, stderr } = run(["before.json", "breaking.json"]);
+    expect(status).toBe(1);
+    expect(stdout).toContain(`id \`${QUEUED}\``);
+    expect(stderr).toMatch(/1 unacknowledged breaking change/);
+  });
+
+  it("exits 0 when the acknowledgements file names the breaking change, and shows the reason", () => {
+    const { status, stdout } = run(["before.json", "breaking.json", "--ack", "ack.json"]);
+    expect(status).toBe(0);
+    expect(stdout).toContain("**1 breaking** (1 acknowledged)");
+    expect(stdout).toContain("**acknowledged**: Jobs may now wait in a queue");
+  });
+
+  it("writes JSON for CI to --out", () => {
+    const { status, stdout } = run(["before.json", "breaking.json", "--format", "json", "--out", "report.json", "--ack", "ack.json"]);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/^diff: before\.json → breaking\.json: 1 breaking \(1 acknowledged\), 1 compatible/);
+    const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
+    expect(report.summary).toEqual({ breaking: 1, acknowledged: 1, unacknowledged: 0, compatible: 1 });
+    expect(report.before).toEqual({ source: "before.json", version: "2026-06-20" });
+    const queued = report.changes.find((change: { id: string }) => change.id === QUEUED);
+    expect(queued.severity).toBe("breaking");
+    expect(queued.acknowledged).toMatch(/queue/);
+    expect(queued.routes).toContain("GET /v1/images/{id}");
+  });
+
+  it("reads git refs: REF (its committed bundle) and REF:path", () => {
+    const { status, stdout } = run(["HEAD", "HEAD:generated/openapi.json"], PROJECT_ROOT);
+    expect(status).toBe(0);
+    expect(stdout).toContain("Compared `HEAD:generated/openapi.json` with `HEAD:generated/openapi.json`");
+    expect(stdout).toContain("No changes.");
+  });
+
+  it("with no sides compares the latest release with the bundle; --check also requires a fresh changelog page", () => {
+    const plain = run([], PROJECT_ROOT);
+    expect(plain.stdout).toContain(`Compared \`${latestRelease().label}\` with \`generated/openapi.json\``);
+    const check = run(["--check"], PROJECT_ROOT);
+    expect(check.stdout).toBe(plain.stdout);
+    expect(check.status).toBe(plain.status === 0 && changelogPageIsFresh() ? 0 : 1);
+  });
+
+  it("exits with the status it reports when run as a command", () => {
+    const cli = join(PROJECT_ROOT, "changes", "cli.ts");
+    const tsx = join(PROJECT_ROOT, "node_modules", ".bin", "tsx");
+    const breaking = spawnSync(tsx, [cli, "before.json", "breaking.json"], { cwd: dir, encoding: "utf8" });
+    expect(breaking.status).toBe(1);
+    const bad = spawnSync(tsx, [cli, "before.json", "breaking.json", "--format", "yaml"], { cwd: dir, encoding: "utf8" });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--format must be one of markdown, json, got "yaml"');
+  });
+});
+
+describe("bad input exits 2 with an error naming what is wrong", () => {
+  it.each([
+    ["a side that is neither a file nor a ref", ["nothing-here.json", "before.json"], /OLD nothing-here\.json: no such file, and not a git ref/],
+    ["a REF:path git cannot show", ["HEAD:no/such.json", "before.json"], /OLD HEAD:no\/such\.json: no such file, and git cannot show it/],
+    ["three sides", ["before.json", "before.json", "before.json"], /expected at most OLD and NEW, got 3 arguments/],
+    ["an unknown option", ["before.json", "--colour"], /Unknown option '--colour'/],
+    ["--check with sides", ["--check", "before.json"], /--check .* takes no OLD or NEW/],
+    ["a missing acknowledgements file", ["before.json", "breaking.json", "--ack", "none.json"], /--ack none\.json: no such file/],
+  ])("%s", (_, args, message) => {
+    const { status, stderr } = run(args);
+    expect(status).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+
+  it("a description that is not JSON, or not OpenAPI 3.1", () => {
+    write("broken.json", "{ not json");
+    expect(run(["broken.json", "before.json"]).stderr).toMatch(/OLD broken\.json: not readable as JSON/);
+    const old = structuredClone(loadBundle()) as any;
+    old.openapi = "3.0.3";
+    write("old.json", old);
+    const { status, stderr } = run(["old.json", "before.json"]);
+    expect(status).toBe(2);
+    expect(stderr).toContain('OLD old.json: openapi must be a 3.1.x version string, got "3.0.3"');
+    delete old.info.version;
+    old.openapi = "3.1.0";
+    write("old.json", old);
+    expect(run(["before.json", "old.json"]).stderr).toContain("NEW old.json: info.version must be a non-empty string");
+  });
+
+  it("a description the service model cannot read", () => {
+    const doc = structuredClone(loadBundle()) as any;
+    delete doc.info["x-limits"];
+    write("no-limits.json", doc);
+    const { status, stderr } = run(["before.json", "no-limits.json"]);
+    expect(status).toBe(2);
+    expect(stderr).toMatch(/no-limits\.json: the service model cannot read it: .*x-limits/);
+  });
+
+  it("a git ref whose commit has no bundle", () => {
+    const repo = mkdtempSync(join(tmpdir(), "changes-repo-"));
+    try {
+      const git = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: repo, encoding: "utf8" });
+      git("init", "-q");
+      writeFileSync(join(repo, "README.md"), "no bundle here\n");
+      git("add", "README.md");
+      git("commit", "-q", "-m", "no bundle");
+      const { status, stderr } = run(["HEAD", join(dir, "before.json")], repo);
+      expect(status).toBe(2);
+      expect(stderr).toContain("OLD HEAD: the commit has no generated/openapi.json");
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ["not JSON", "{", /ack-bad\.json: not readable as JSON/],
+    ["no acknowledged array", { acknowledges: [] }, /ack-bad\.json: must be an object with an "acknowledged" array/],
+    ["an entry without an id", { acknowledged: [{ reason: "r" }] }, /ack-bad\.json: acknowledged\[0\]\.id must be a non-empty string/],
+    ["an entry without a reason", { acknowledged: [{ id: QUEUED, reason: " " }] }, /acknowledged\[0\]\.reason must be a non-empty string saying why/],
+    ["an unknown key", { acknowledged: [{ id: QUEUED, reason: "r", ticket: 4 }] }, /acknowledged\[0\] has unknown key "ticket" \(allowed: id, reason\)/],
+    ["an id twice", { acknowledged: [{ id: QUEUED, reason: "r" }, { id: QUEUED, reason: "r" }] }, /acknowledged\[1\]\.id repeats acknowledged\[0\]\.id/],
+    ["an id of no change", { acknowledged: [{ id: "route-removed@GET /v1/nowhere", reason: "r" }] }, /acknowledged\[0\]\.id "route-removed@GET \/v1\/nowhere" names no change between before\.json and breaking\.json/],
+    ["an id of a compatible change", { acknowledged: [{ id: "response-property-added@schema AccountCredits.bonus_credits", reason: "r" }] }, /names a compatible change; only breaking changes are acknowledged/],
+  ])("an acknowledgements file with %s", (_, content, message) => {
+    write("ack-bad.json", content);
+    const { status, stderr } = run(["before.json", "breaking.json", "--ack", "ack-bad.json"]);
+    expect(status).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * Each kind of change planted alone into a copy of the bundled description: the comparison reports
+ * exactly the expected changes, classified for client code, with their release-note lines, and
+ * exactly the expected changelog lines.
+ */
+import { describe, expect, it } from "vitest";
+import { compareDescriptions, type Comparison } from "../../changes/compare.ts";
+import { loadBundle } from "../../model/document.ts";
+import { PLANTED, type PlantedKind } from "./planted.ts";
+
+const base = loadBundle();
+const pristine = JSON.stringify(base);
+
+function compareWith(kind: PlantedKind): Comparison {
+  const planted = structuredClone(base);
+  kind.plant(planted);
+  return compareDescriptions({ source: "before", doc: base }, { source: "after", doc: planted });
+}
+
+describe("planted changes", () => {
+  it("cover at least 25 kinds, each reporting something", () => {
+    expect(new Set(PLANTED.map((kind) => kind.kind)).size).toBe(PLANTED.length);
+    expect(PLANTED.length).toBeGreaterThanOrEqual(25);
+    for (const kind of PLANTED) expect(kind.changes.length + kind.changelog.length, kind.kind).toBeGreaterThan(0);
+    const breaking = PLANTED.flatMap((kind) => kind.changes).filter(([, severity]) => severity === "breaking");
+    expect(breaking.length).toBeGreaterThanOrEqual(25);
+  });
+
+  it.each(PLANTED.map((kind) => [kind.kind, kind] as const))("%s", (_, kind) => {
+    const comparison = compareWith(kind);
+    expect(comparison.changes.map((change) => [change.id, change.severity, change.message])).toEqual(kind.changes);
+    expect(comparison.changelog.map((entry) => entry.line)).toEqual(kind.changelog);
+  });
+
+  it("leave the description they are compared with untouched", () => {
+    expect(JSON.stringify(base) === pristine).toBe(true);
+  });
+});
+
+describe("the comparison", () => {
+  it("finds nothing between a description and a copy of it", () => {
+    const comparison = compareDescriptions({ source: "a", doc: base }, { source: "b", doc: structuredClone(base) });
+    expect(comparison.changes).toEqual([]);
+    expect(comparison.changelog).toEqual([]);
+  });
+
+  it("reports a change to a shared schema once, with every route that reaches it", () => {
+    const kind = PLANTED.find((candidate) => candidate.kind === "response enum value added")!;
+    const [change, ...others] = compareWith(kind).changes;
+    expect(others).toEqual([]);
+    const polls = Object.keys(base.paths).filter((path) => path.endsWith("/{id}")).map((path) => `GET ${path}`);
+    expect(polls.length).toBeGreaterThan(5);
+    expect(change!.routes).toEqual(expect.arrayContaining([...polls, "POST /v1/images/i-a", "POST /v1/videos/v-a"]));
+    // Routes whose responses never reach JobStatus are not listed.
+    expect(change!.routes).not.toContain("GET /v1/account/credits");
+  });
+
+  it("classifies the same edit by direction: a new enum value is compatible in a request, breaking in a response", () => {
+    const severity = (name: string): string => compareWith(PLANTED.find((kind) => kind.kind === name)!).changes[0]!.severity;
+    expect(severity("request enum value added")).toBe("compatible");
+    expect(severity("response enum value added")).toBe("breaking");
+    expect(severity("request enum value removed")).toBe("breaking");
+    expect(severity("response enum value removed")).toBe("compatible");
+  });
+
+  it("finds each planted change again when all of them are planted into one copy", () => {
+    // Kinds that edit the same spot as another are left out; the rest must not mask each other.
+    const overlapping = new Set(["request max widened", "request field made optional", "price now stated", "request opened"]);
+    const kinds = PLANTED.filter((kind) => !overlapping.has(kind.kind));
+    const planted = structuredClone(base);
+    for (const kind of kinds) kind.plant(planted);
+    const comparison = compareDescriptions({ source: "before", doc: base }, { source: "after", doc: planted });
+    const ids = comparison.changes.map((change) => change.id);
+    for (const kind of kinds) for (const [id] of kind.changes) expect(ids, kind.kind).toContain(id);
+    const lines = comparison.changelog.map((entry) => entry.line);
+    for (const kind of kinds) for (const line of kind.changelog) expect(lines, kind.kind).toContain(line);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The service model reads the specification's facts where the description states them, and fails
+ * naming the spot when a fact it needs is gone. The expected values are the seed's.
+ */
+import { describe, expect, it } from "vitest";
+import type { JsonSchema, OpenApiDocument } from "../../model/document.ts";
+import { readServiceModel } from "../../model/service-model.ts";
+import { builtPath, doc, model } from "../support/description.ts";
+
+const area = (id: string) => model.areas.find((candidate) => candidate.id === id)!;
+/** A create route by its label (slugs may be real ones, from a slug map). */
+const route = (label: string) => model.createRoutes.find((candidate) => candidate.label === label)!;
+
+describe("the service model of the description", () => {
+  it("has the eight model areas with their segments, label prefixes and the id prefixes the seed shows", () => {
+    expect(model.areas.map(({ id, segment, labelPrefix, jobIdPrefix }) => [id, segment, labelPrefix, jobIdPrefix])).toEqual([
+      ["image", "images", "I", "img_"],
+      ["video", "videos", "V", null],
+      ["audio", "audios", "A", null],
+      ["model3d", "3d", "D", null],
+      ["motionControl", "motion-control", "MC", "mtn_"],
+      ["lipSync", "lip-sync", "LS", "mtn_"],
+      ["depthMap", "depth-maps", "DM", "dpt_"],
+      ["videoUpscale", "video-upscales", "VU", null],
+    ]);
+  });
+
+  it("has every create route once, each in its area, polled at the area's poll route", () => {
+    expect(model.createRoutes).toHaveLength(24);
+    for (const candidate of model.areas) {
+      expect(candidate.poll.path).toBe(`/v1/${candidate.segment}/{id}`);
+      for (const created of candidate.createRoutes) expect(created.path).toBe(`/v1/${candidate.segment}/${created.slug}`);
+    }
+    expect(route("I-G")).toMatchObject({ idField: "job_id", idType: "integer" });
+    expect(route("I-A")).toMatchObject({ idField: "id", idType: "string", responseFields: ["id", "message", "model", "status"] });
+    expect(route("LS-A").responseFields).toEqual(["id", "message", "model", "status", "credits", "seconds"]);
+  });
+
+  it("reads cadences, result fields and retention per area", () => {
+    expect(area("video").poll.intervalSeconds).toEqual({ min: 10, max: 30 });
+    expect(area("model3d").poll).toMatchObject({ intervalSeconds: { min: 15, max: 30 }, retention: { hours: 24, approximate: true } });
+    expect(area("depthMap").poll.retention).toEqual({ hours: 24, approximate: false });
+    expect(area("image").poll.intervalSeconds).toBeNull();
+    expect(area("image").resultFields).toEqual(["images"]);
+    expect(area("model3d").resultFields).toEqual(["model_url"]);
+  });
+
+  it("reads job statuses: seven values, three terminal, the success, timeout and initial ones", () => {
+    expect(model.jobStatus).toMatchObject({
+      values: ["pending", "starting", "processing", "completing", "succeeded", "failed", "timeout"],
+      terminal: ["succeeded", "failed", "timeout"],
+      success: "succeeded",
+      timeout: "timeout",
+      initial: "pending",
+      failure: ["failed", "timeout"],
+    });
+  });
+
+  it("reads the errors: 400 causes, 410 code, and each 429 variant with its Retry-After", () => {
+    expect(model.errors.invalidRequest).toEqual({ status: 400, type: "invalid_request_error", code: "model_not_available" });
+    expect(model.errors.moderation).toMatchObject({ messageField: "error", reasonField: "restriction_reason" });
+    expect(model.errors.moderation.reasons).toEqual(["input_csam", "input_explicit_adult", "input_upload_nudity", "input_celebrity_likeness", "strict_model_nsfw"]);
+    expect(model.errors.retired.code).toBe("model_retired");
+    expect(model.errors.tooManyRequests.variants.map(({ condition, retryAfter, code }) => [condition, retryAfter, code])).toEqual([
+      ["rate-limited", true, "rate_limited"],
+      ["queue-full", false, null],
+      ["spend-limit", false, null],
+      ["cooldown", true, null],
+    ]);
+    expect(model.errors.tooManyRequests.variants.find((variant) => variant.condition === "cooldown")?.secondsField).toBe("retry_after_seconds");
+  });
+
+  it("reads the limits, the plan gate, the cooldown family and held prices", () => {
+    expect(model.limits).toEqual({
+      requests: { perKey: 600, perSourceIp: 1200, windowSeconds: 60, window: "fixed", rejectedRequestsCount: true },
+      uploads: { perAccount: 60, windowSeconds: 60, window: "rolling", operationId: "createUpload" },
+      concurrency: { maxOnUltra: 10, pollingCounts: false },
+      spendLimit: { period: "month" },
+      cooldown: { family: "content-filtered", consecutiveFailures: 3, withinSeconds: 3600, pauseSeconds: 600, growthSeconds: 600 },
+      stockResultsPerPage: 20,
+    });
+    expect(model.operations.filter((operation) => operation.freePlan).map((operation) => operation.path)).toEqual(["/v1/stock/images", "/v1/stock/sound-effects", "/v1/stock/music"]);
+    expect(model.createRoutes.filter((created) => created.family === "content-filtered").map((created) => created.label)).toEqual(["I-B"]);
+    expect(model.createRoutes.filter((created) => created.priceHeld).map((created) => created.label)).toEqual(["D-A", "D-B", "LS-A"]);
+    expect(model.rateLimitHeaders).toEqual({ limit: "X-RateLimit-Limit", remaining: "X-RateLimit-Remaining", reset: "X-RateLimit-Reset" });
+    expect(model.retryAfterHeader).toBe("Retry-After");
+  });
+});
+
+describe("a description that lacks a fact", () => {
+  const broken = (change: (copy: OpenApiDocument) => void) => {
+    const copy = structuredClone(doc);
+    change(copy);
+    return () => readServiceModel(copy);
+  };
+  const schemas = (copy: OpenApiDocument) => copy.components.schemas as Record<string, JsonSchema>;
+
+  it.each([
+    ["no tag with x-area", (copy: OpenApiDocument) => (copy.tags as Array<Record<string, unknown>>).forEach((tag) => delete tag["x-area"]), /no tag carries x-area/],
+    ["a label outside its area", (copy: OpenApiDocument) => (copy.paths[builtPath("/v1/images/i-a")]!.post!["x-model-label"] = "V-Z"), /label V-Z does not start with area image's prefix I-/],
+    ["x-limits naming an unknown variant", (copy: OpenApiDocument) => ((copy.info["x-limits"] as { concurrency: { variant: string } }).concurrency.variant = "NoSuchError"), /x-limits\.concurrency\.variant names NoSuchError/],
+    ["a 429 variant without x-retry-after", (copy: OpenApiDocument) => delete schemas(copy).QueueFullError!["x-retry-after"], /QueueFullError does not say with x-retry-after/],
+    ["JobStatus without x-terminal-values", (copy: OpenApiDocument) => delete schemas(copy).JobStatus!["x-terminal-values"], /x-terminal-values/],
+  ])("fails naming the spot: %s", (_what, change, message) => {
+    expect(broken(change)).toThrow(message);
+  });
+});

@@ -1,0 +1,49 @@
+/** Config checks: each problem names the field and the rule; the shipped default config is valid. */
+import { describe, expect, it } from "vitest";
+import { ConfigError, DEFAULT_CONFIG_FILE, readConfigFile, resolveConfig } from "../../sandbox/config.ts";
+import { model } from "./support.ts";
+
+const account = { keys: ["k"], plan: "paid", credits: { monthlyLimit: 10, extra: 0 } };
+
+function problems(raw: unknown): string {
+  try {
+    resolveConfig(raw, model);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems.join("\n");
+    throw error;
+  }
+  throw new Error("the config was accepted");
+}
+
+describe("sandbox config", () => {
+  it("fills in the description's limits and the sandbox's defaults", () => {
+    const config = resolveConfig({ accounts: { a: account } }, model);
+    expect(config.limits.requests).toEqual({ perKey: model.limits.requests.perKey, perSourceIp: model.limits.requests.perSourceIp, windowSeconds: model.limits.requests.windowSeconds });
+    expect(config.accounts.a!.concurrency).toBe(model.limits.concurrency.maxOnUltra);
+    expect(config.accounts.a!.outcome).toBe(model.jobStatus.success);
+  });
+
+  it("ships a valid default config", () => {
+    expect(Object.keys(readConfigFile(DEFAULT_CONFIG_FILE, model).accounts).length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    [{}, "config.accounts: is required"],
+    [{ accounts: {} }, "config.accounts: must NOT have fewer than 1 properties"],
+    [{ accounts: { a: { ...account, plan: "gold" } } }, "config.accounts.a.plan: must be one of free, paid"],
+    [{ accounts: { a: { ...account, credits: { monthlyLimit: -1, extra: 0 } } } }, "config.accounts.a.credits.monthlyLimit: must be >= 0"],
+    [{ accounts: { a: { ...account, keys: [] } } }, "config.accounts.a.keys: must NOT have fewer than 1 items"],
+    [{ accounts: { a: account, b: account } }, "config.accounts.b.keys[0]: is already a key of account a"],
+    [{ accounts: { a: { ...account, retiredModels: ["no-such-model"] } } }, 'config.accounts.a.retiredModels[0]: "no-such-model" is not a model slug of the description'],
+    [{ accounts: { a: { ...account, outcome: "exploded" } } }, `config.accounts.a.outcome: must be one of ${model.jobStatus.terminal.join(", ")}`],
+    [{ accounts: { a: account }, clock: { speed: 0 } }, "config.clock.speed: must be > 0"],
+    [{ accounts: { a: account }, limits: { requests: { perKey: 1.5 } } }, "config.limits.requests.perKey: must be integer"],
+    [{ accounts: { a: account }, colour: "blue" }, "config.colour: is not a known field"],
+  ])("rejects %j naming the field and the rule", (raw, expected) => {
+    expect(problems(raw)).toContain(expected);
+  });
+
+  it("names the file when it cannot be read or is not JSON", () => {
+    expect(() => readConfigFile("/nonexistent/sandbox.json", model)).toThrow(/\/nonexistent\/sandbox\.json: cannot be read/);
+  });
+});

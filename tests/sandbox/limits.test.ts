@@ -1,0 +1,172 @@
+/**
+ * The limits through HTTP: fixed windows per key and per source IP (rejected requests count,
+ * X-RateLimit-* on every response, 429 rate_limited with Retry-After and the seconds in its
+ * message), the rolling uploads window, the concurrency cap, the monthly spend limit, the
+ * cooldown of the content-filtered family, and retired models.
+ */
+import { describe, expect, it } from "vitest";
+import { quoteRoute } from "../../runtime/costs/quote.ts";
+import { SANDBOX_CODES } from "../../sandbox/responses.ts";
+import { configWith, example, KEY, model, routeWhere, sandbox, type Sent } from "./support.ts";
+
+const { rateLimitHeaders, retryAfterHeader } = model;
+const variant = (condition: string) => model.errors.tooManyRequests.variants.find((candidate) => candidate.condition === condition)!;
+const rateLimitedCode = variant("rate-limited").code;
+const cheap = routeWhere((route) => route.family === null && route.idType === "string" && route.areaId === "image");
+const family = routeWhere((route) => route.family === model.limits.cooldown.family);
+const familyBody = example(family.path);
+const uploads = model.operations.find((op) => op.operationId === model.limits.uploads.operationId)!;
+const credits = "/v1/account/credits";
+
+const remaining = (sent: Sent) => Number(sent.headers.get(rateLimitHeaders.remaining));
+
+function expectRateLimited(sent: Sent): number {
+  expect(sent.status).toBe(429);
+  expect(sent.json.error.code).toBe(rateLimitedCode);
+  const seconds = Number(sent.headers.get(retryAfterHeader));
+  expect(seconds).toBeGreaterThan(0);
+  expect(sent.json.error.message).toContain(`${seconds} seconds`);
+  return seconds;
+}
+
+describe("request windows", () => {
+  it("per key: a fixed window, rejected requests count, X-RateLimit-* on every response, 429 with Retry-After until the window resets", async () => {
+    const sb = await sandbox(configWith({ keys: [KEY, "second-key"] }, { limits: { requests: { perKey: 3, perSourceIp: 100, windowSeconds: 60 } } }));
+    sb.advance(15_000);
+    const bad = await sb.send("POST", cheap.path, { body: { not_a_field: 1 } });
+    expect(bad.status).toBe(400);
+    expect(remaining(bad)).toBe(2);
+    expect([remaining(await sb.send("GET", credits)), remaining(await sb.send("GET", credits))]).toEqual([1, 0]);
+    const limited = await sb.send("GET", credits);
+    expect(expectRateLimited(limited)).toBe(45);
+    expect(limited.headers.get(rateLimitHeaders.reset)).toBe("45");
+    expect(limited.headers.get(rateLimitHeaders.limit)).toBe("3");
+    // The key's other requests stay limited, and another key of the same account has its own window.
+    expect((await sb.send("GET", credits)).status).toBe(429);
+    expect((await sb.send("GET", credits, { key: "second-key" })).status).toBe(200);
+    sb.advance(45_000);
+    const next = await sb.send("GET", credits);
+    expect(next.status).toBe(200);
+    expect(remaining(next)).toBe(2);
+  });
+
+  it("per source IP: whichever limit is hit first applies; unauthenticated requests count; another address has its own window", async () => {
+    const sb = await sandbox({
+      accounts: {
+        a: { keys: ["key-a"], plan: "paid", credits: { monthlyLimit: 10, extra: 0 } },
+        b: { keys: ["key-b"], plan: "paid", credits: { monthlyLimit: 10, extra: 0 } },
+      },
+      limits: { requests: { perKey: 100, perSourceIp: 3, windowSeconds: 60 } },
+    });
+    expect((await sb.send("GET", credits, { key: null })).status).toBe(401);
+    expect((await sb.send("GET", credits, { key: "key-a" })).status).toBe(200);
+    const last = await sb.send("GET", credits, { key: "key-b" });
+    expect(last.headers.get(rateLimitHeaders.limit)).toBe("3");
+    expect(remaining(last)).toBe(0);
+    expectRateLimited(await sb.send("GET", credits, { key: "key-b" }));
+    expect((await sb.send("GET", credits, { key: "key-b", from: "127.0.0.2" })).status).toBe(200);
+  });
+});
+
+describe("uploads", () => {
+  it("allow a number per rolling window per account, shared by its keys, with Retry-After until the oldest leaves the window", async () => {
+    const sb = await sandbox(configWith({ keys: [KEY, "second-key"] }, { limits: { uploads: { perAccount: 2, windowSeconds: 10 } } }));
+    const upload = (key = KEY) => sb.send("POST", uploads.path, { key, body: {} });
+    expect((await upload()).status).toBe(200);
+    sb.advance(5_000);
+    expect((await upload("second-key")).status).toBe(200);
+    sb.advance(1_000);
+    expect(expectRateLimited(await upload())).toBe(4);
+    sb.advance(4_000);
+    expect((await upload()).status).toBe(200);
+    sb.advance(1_000);
+    expect(expectRateLimited(await upload("second-key"))).toBe(4);
+  });
+});
+
+describe("concurrency", () => {
+  it("caps jobs in flight per account across its keys; queue full is a 429 without Retry-After; polling never counts", async () => {
+    const sb = await sandbox(configWith({ keys: [KEY, "second-key"], concurrency: 2 }, { jobs: { defaultDurationSeconds: 10 } }));
+    const body = example(cheap.path);
+    const first = await sb.send("POST", cheap.path, { body });
+    expect((await sb.send("POST", cheap.path, { body, key: "second-key" })).status).toBe(200);
+    const area = model.areas.find((candidate) => candidate.id === cheap.areaId)!;
+    for (let poll = 0; poll < 5; poll += 1) expect((await sb.send("GET", area.poll.path.replace("{id}", first.json.id))).status).toBe(200);
+    const full = await sb.send("POST", cheap.path, { body });
+    expect(full.status).toBe(429);
+    expect(full.json.error.code).toBe(SANDBOX_CODES["queue-full"].code);
+    expect(full.headers.has(retryAfterHeader)).toBe(false);
+    sb.advance(10_000);
+    expect((await sb.send("POST", cheap.path, { body })).status).toBe(200);
+  });
+});
+
+describe("monthly spend limit", () => {
+  it("answers 429 without Retry-After once the month's charges and reservations would pass it; retrying does not clear it", async () => {
+    const body = example(cheap.path);
+    const price = quoteRoute(model.priceTables, cheap.path, body).credits!;
+    const sb = await sandbox(configWith({ monthlySpendLimit: price * 2 }, { jobs: { defaultDurationSeconds: 1 } }));
+    expect((await sb.send("POST", cheap.path, { body })).status).toBe(200);
+    expect((await sb.send("POST", cheap.path, { body })).status).toBe(200);
+    sb.advance(60_000);
+    for (let retry = 0; retry < 2; retry += 1) {
+      const refused = await sb.send("POST", cheap.path, { body });
+      expect(refused.status).toBe(429);
+      expect(refused.json.error.code).toBe(SANDBOX_CODES["spend-limit"].code);
+      expect(refused.headers.has(retryAfterHeader)).toBe(false);
+    }
+    expect((await sb.send("GET", credits)).json.monthly_used).toBe(price * 2);
+  });
+});
+
+describe("cooldown of the content-filtered family", () => {
+  const { consecutiveFailures, pauseSeconds, growthSeconds, withinSeconds } = model.limits.cooldown;
+  const failing = { ...familyBody, prompt: `${String(familyBody.prompt ?? "")} [sandbox:failed]` };
+  const run = 5_000;
+
+  async function failTimes(sb: Awaited<ReturnType<typeof sandbox>>, times: number): Promise<void> {
+    for (let failure = 0; failure < times; failure += 1) {
+      expect((await sb.send("POST", family.path, { body: failing })).status).toBe(200);
+      sb.advance(run);
+    }
+  }
+
+  it("pauses the family after consecutive failures within the window, grows with each further failure, spares other models, and a success clears it", async () => {
+    const sb = await sandbox(configWith({ concurrency: 10 }, { jobs: { defaultDurationSeconds: run / 1000 } }));
+    await failTimes(sb, consecutiveFailures);
+    const paused = await sb.send("POST", family.path, { body: familyBody });
+    expect(paused.status).toBe(429);
+    const secondsField = variant("cooldown").secondsField!;
+    expect(paused.json[secondsField]).toBe(pauseSeconds);
+    expect(paused.headers.get(retryAfterHeader)).toBe(String(pauseSeconds));
+    expect((await sb.send("POST", cheap.path, { body: example(cheap.path) })).status).toBe(200);
+
+    sb.advance(pauseSeconds * 1000);
+    await failTimes(sb, 1);
+    expect((await sb.send("POST", family.path, { body: familyBody })).json[secondsField]).toBe(pauseSeconds + growthSeconds);
+
+    sb.advance((pauseSeconds + growthSeconds) * 1000);
+    expect((await sb.send("POST", family.path, { body: familyBody })).status).toBe(200);
+    sb.advance(run);
+    await failTimes(sb, consecutiveFailures - 1);
+    expect((await sb.send("POST", family.path, { body: familyBody })).status).toBe(200);
+  });
+
+  it("counts only failures within the window", async () => {
+    const sb = await sandbox(configWith({}, { jobs: { defaultDurationSeconds: run / 1000 } }));
+    await failTimes(sb, consecutiveFailures - 1);
+    sb.advance(withinSeconds * 1000);
+    await failTimes(sb, 1);
+    expect((await sb.send("POST", family.path, { body: familyBody })).status).toBe(200);
+  });
+});
+
+describe("retired models", () => {
+  it("answer 410 with the retired code to the accounts that retire them, and only for those models", async () => {
+    const sb = await sandbox(configWith({ retiredModels: [family.slug] }));
+    const retired = await sb.send("POST", family.path, { body: familyBody });
+    expect(retired.status).toBe(410);
+    expect(retired.json.error.code).toBe(model.errors.retired.code);
+    expect((await sb.send("POST", cheap.path, { body: example(cheap.path) })).status).toBe(200);
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * The README's quick start, run as written: the typed-client script and the curl script create an
+ * image, wait for it, and see the quote charged. Both files appear verbatim in README.md.
+ */
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { quoteRoute } from "../../runtime/costs/quote.ts";
+import { startSandbox } from "../../sandbox/server.ts";
+import { model } from "./support.ts";
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const read = (file: string) => readFileSync(`${ROOT}/${file}`, "utf8");
+/** The quick start's request (both scripts send the same one). */
+const price = quoteRoute(model.priceTables, "/v1/images/i-a", { prompt: "A lighthouse at dawn", num_images: 2 }).credits;
+
+async function withSandbox(test: (url: string) => Promise<void>): Promise<void> {
+  const sandbox = await startSandbox({ config: { accounts: { demo: { keys: ["sandbox-demo-key"], plan: "paid", credits: { monthlyLimit: 1_000, extra: 0 } } }, clock: { speed: 20 } }, model });
+  try {
+    await test(sandbox.url);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+describe("the README's sandbox quick start", () => {
+  it("shows both scripts verbatim", () => {
+    const readme = read("README.md");
+    expect(readme).toContain(read("sandbox/quickstart.ts"));
+    expect(readme).toContain(read("sandbox/quickstart.sh"));
+  });
+
+  it("typed client: creates an image, waits, and sees the quote charged", { timeout: 60_000 }, async () => {
+    await withSandbox(async (url) => {
+      const { stdout } = await run(process.execPath, ["--import", "tsx", "sandbox/quickstart.ts"], { cwd: ROOT, env: { ...process.env, SANDBOX_URL: url } });
+      expect(stdout).toContain(model.jobStatus.success);
+      expect(stdout).toContain(`charged ${price} credits; the offline quote says ${price}`);
+    });
+  });
+
+  it("curl: the same", { timeout: 60_000 }, async () => {
+    await withSandbox(async (url) => {
+      const { stdout } = await run("bash", ["sandbox/quickstart.sh"], { cwd: ROOT, env: { ...process.env, SANDBOX_URL: url } });
+      const lines = stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(lines[2]?.status).toBe(model.jobStatus.success);
+      expect(Number(lines.at(-1)!.monthly_used) - Number(lines[0]!.monthly_used)).toBe(price);
+    });
+  });
+});

@@ -1,0 +1,78 @@
+/** The working loop of `npm run dev` on a copy of the project: rebuilds, reports faults by file, reloads pages. */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveStatic } from "../../docs-src/static-server.ts";
+import { slugMapFile } from "../../model/slug-map.ts";
+import { DevLoop } from "../../tools/dev-loop.ts";
+
+const project = new URL("../../", import.meta.url).pathname;
+
+describe("the dev loop", () => {
+  let root: string;
+  let loop: DevLoop;
+  const pathFile = () => join(root, "openapi", "paths", "v1_images_i-a.yaml");
+  let original: string;
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), "dev-loop-"));
+    cpSync(join(project, "openapi"), join(root, "openapi"), { recursive: true });
+    mkdirSync(join(root, "generated"));
+    mkdirSync(join(root, "docs"));
+    original = readFileSync(pathFile(), "utf8");
+    // The project's generated files are compared with the loop's, so the loop uses the same slug map.
+    loop = new DevLoop({ root, siteDir: join(root, "site"), slugMap: slugMapFile() });
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("bundles, regenerates, lints and builds the docs of a clean description", async () => {
+    const result = await loop.pass();
+    expect(result.messages).toEqual([]);
+    expect(result.ok).toBe(true);
+    expect(result.timings.map(([step]) => step)).toEqual(["bundle", "generate", "lint", "docs"]);
+    expect(readFileSync(join(root, "generated", "client.ts"), "utf8")).toBe(readFileSync(join(project, "generated", "client.ts"), "utf8"));
+    expect(readFileSync(join(root, "site", "index.html"), "utf8")).toContain("<html");
+  });
+
+  it("reports a broken $ref by file and leaves the last good output", async () => {
+    writeFileSync(pathFile(), original.replace("ImageJobAccepted.yaml", "NoSuchResponse.yaml"));
+    const before = readFileSync(join(root, "generated", "openapi.json"), "utf8");
+    const result = await loop.pass();
+    expect(result.ok).toBe(false);
+    expect(result.messages.join("\n")).toMatch(/v1_images_i-a\.yaml[\s\S]*NoSuchResponse\.yaml/);
+    expect(readFileSync(join(root, "generated", "openapi.json"), "utf8")).toBe(before);
+  });
+
+  it("reports a lint finding after an edit, and passes again once it is mended", async () => {
+    writeFileSync(pathFile(), original.replace("  summary: Create an image with I-A (text-to-image and editing, five sizes)\n", ""));
+    const broken = await loop.pass();
+    expect(broken.ok).toBe(false);
+    expect(broken.messages.join("\n")).toMatch(/summary/i);
+    writeFileSync(pathFile(), original);
+    expect((await loop.pass()).ok).toBe(true);
+  });
+});
+
+describe("live reload", () => {
+  it("tells an open page to reload, and injects the listener into HTML pages only", async () => {
+    const site = mkdtempSync(join(tmpdir(), "site-"));
+    writeFileSync(join(site, "index.html"), "<html><body>page</body></html>");
+    writeFileSync(join(site, "app.js"), "console.log('</body>')");
+    const server = await serveStatic(site, 0, { liveReload: true });
+    try {
+      expect(await (await fetch(server.url)).text()).toContain('new EventSource("/__reload")');
+      expect(await (await fetch(`${server.url}app.js`)).text()).toBe("console.log('</body>')");
+      const events = await fetch(`${server.url}__reload`);
+      const reader = events.body!.getReader();
+      await reader.read(); // the connection comment
+      server.reload();
+      const { value } = await reader.read();
+      expect(new TextDecoder().decode(value)).toBe("data: reload\n\n");
+      await reader.cancel();
+    } finally {
+      await server.close();
+      rmSync(site, { recursive: true, force: true });
+    }
+  });
+});
