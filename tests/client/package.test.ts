@@ -2,7 +2,7 @@
  * The client as another repository gets it: the package is built from a bundle made with a slug map,
  * packed, installed from its tarball into a fresh project (offline: openapi-fetch comes from its own
  * packed copy), type-checked as a strict consumer under `moduleResolution: nodenext` and `bundler`,
- * and run against a mock of that same description.
+ * and run against the sandbox serving that same description.
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,9 +10,11 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock, type RunningPrism } from "../../conformance/prism.ts";
 import { loadBundle } from "../../model/document.ts";
+import { readServiceModel } from "../../model/service-model.ts";
 import { buildClientPackage, PACKAGE_NAME, type BuiltPackage } from "../../packages/client/build.ts";
+import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
+import { bundleDescription } from "../../tools/bundle-description.ts";
 
 const run = promisify(execFile);
 const project = new URL("../../", import.meta.url).pathname;
@@ -32,15 +34,21 @@ import { quote, type Quote } from "${PACKAGE_NAME}/prices";
 export const REAL: keyof paths = "/v1/images/${IMAGE_SLUG}";
 
 export async function run(baseUrl: string, apiKey: string) {
-  const client = createClient({ apiKey, baseUrl, quote, headers: { "X-Request-Id": "pack-test" } });
-  const { jobId, created } = await client.image.create("${IMAGE_SLUG}", { prompt: "A lighthouse at dawn", size: "2K" });
-  const job = jobId === null ? null : await client.image.get(jobId);
-  const credits = await client.getAccountCredits();
+  const client = createClient({ apiKey, baseUrl, quote, pollIntervalMs: { image: 50 }, headers: { "X-Request-Id": "pack-test" } });
+  const before = (await client.getAccountCredits()).total_available;
+  const body = { prompt: "A lighthouse at dawn", size: "2K", num_images: 2 } as const;
+  const { jobId, job, created } = await client.image.createAndWait("${IMAGE_SLUG}", body);
+  const after = (await client.getAccountCredits()).total_available;
   await client.listModels({ type: "3d" });
-  const quoted: Quote = client.image.quote("${IMAGE_SLUG}", { size: "2K", num_images: 2 });
+  const quoted: Quote = client.image.quote("${IMAGE_SLUG}", body);
   const standalone: number | null = quote("/v1/3d/${SLUG_MAP["d-a"]}", { texture_quality: "detailed" }).credits;
-  const reason: RestrictionReason | null = null;
-  return { jobId, model: created.model, status: job?.status ?? null, total: credits.total_available, quoted: quoted.credits, standalone, reason, moderation: ModerationBlockError.name };
+  let refused = "nothing";
+  try {
+    await createClient({ apiKey: "not-a-key", baseUrl, maxRetries: 0 }).image.create("${IMAGE_SLUG}", body);
+  } catch (error) {
+    refused = error instanceof ModerationBlockError ? error.restrictionReason satisfies RestrictionReason : (error as Error).name;
+  }
+  return { jobId, model: created.model, status: job.status, images: job.images.length, charged: before - after, quoted: quoted.credits, standalone, refused };
 }
 
 export async function wrongCalls(): Promise<void> {
@@ -88,14 +96,15 @@ function reached(entry: string): { files: Set<string>; bare: Set<string> } {
 let work: string;
 let built: BuiltPackage;
 let consumer: string;
-let mock: RunningPrism;
+let sandbox: RunningSandbox;
+const KEY = "live_pack_test_key";
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "client-package-test-"));
   const bundle = join(work, "bundle");
   mkdirSync(bundle);
   writeFileSync(join(work, "slugs.json"), JSON.stringify(SLUG_MAP));
-  await run(bin("tsx"), ["scripts/bundle.ts", "openapi/openapi.yaml", bundle], { cwd: project, env: { ...process.env, MEDIA_SLUG_MAP: join(work, "slugs.json") } });
+  await bundleDescription(join(project, "openapi/openapi.yaml"), bundle, join(work, "slugs.json"));
   built = await buildClientPackage(bundle, join(work, "package"));
   const tarballs = [
     await pack(built.dir, work),
@@ -108,11 +117,14 @@ beforeAll(async () => {
   await run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", ...tarballs], { cwd: consumer });
   writeFileSync(join(consumer, "consumer.ts"), CONSUMER);
   for (const [name, config] of Object.entries(TSCONFIGS)) writeFileSync(join(consumer, name), JSON.stringify(config));
-  mock = await startMock({ snapshot: loadBundle(join(bundle, "openapi.json")) });
+  sandbox = await startSandbox({
+    model: readServiceModel(loadBundle(join(bundle, "openapi.json"))),
+    config: { accounts: { pack: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 100_000, extra: 0 } } }, clock: { speed: 1_000 } },
+  });
 }, 300_000);
 
 afterAll(async () => {
-  await mock?.stop();
+  await sandbox?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -154,15 +166,13 @@ describe("the client package", () => {
     });
   }
 
-  it("runs the installed package against a mock of its description", async () => {
+  it("runs the installed package against the sandbox serving its description: the job created by its real slug, charged as quoted", async () => {
     await run(bin("tsc"), ["-p", "tsconfig.nodenext.json"], { cwd: consumer });
     expect(readdirSync(join(consumer, "out"))).toContain("consumer.js");
-    const script = `import("./out/consumer.js").then((m) => m.run(${JSON.stringify(mock.baseUrl)}, "live_pack_test_key")).then((r) => console.log(JSON.stringify(r)))`;
+    const script = `import("./out/consumer.js").then((m) => m.run(${JSON.stringify(sandbox.url)}, ${JSON.stringify(KEY)})).then((r) => console.log(JSON.stringify(r)))`;
     const { stdout } = await run("node", ["--input-type=module", "-e", script], { cwd: consumer });
     const result = JSON.parse(stdout) as Record<string, unknown>;
-    expect(result).toMatchObject({ quoted: 38, standalone: 540, reason: null, moderation: "ModerationBlockError" });
+    expect(result).toMatchObject({ model: IMAGE_SLUG, status: "succeeded", images: 2, quoted: 38, charged: 38, standalone: 540, refused: "AuthenticationError" });
     expect(result.jobId).toMatch(/^img_/);
-    expect(typeof result.status).toBe("string");
-    expect(typeof result.total).toBe("number");
   });
 });
