@@ -5,7 +5,6 @@
  * runtime/client/; the offline quote is generated/costs.ts, a separate entry point that the client
  * only names in types.
  */
-import { deref, type OpenApiDocument, type Operation } from "../model/document.ts";
 import type { ServiceModel } from "../model/service-model.ts";
 import type { AreaRoutes, CreateRoute, ErrorShapes, InputForm, OperationRoute, RouteTable } from "../runtime/client/route-table.ts";
 
@@ -18,28 +17,6 @@ function fail(message: string): never {
   throw new Error(`generators/client.ts: ${message}`);
 }
 
-/**
- * The example values that stand for an error type or code the description marks as not shown
- * (x-not-shown `error-type` / `error-code` on a response): a mock sends them back verbatim.
- */
-function placeholders(model: ServiceModel): string[] {
-  const { invalidRequest, retired, tooManyRequests } = model.errors;
-  const shown = new Set([invalidRequest.type, invalidRequest.code, retired.code, ...tooManyRequests.variants.flatMap((variant) => [variant.type, variant.code])]);
-  const found = new Set<string>();
-  for (const response of Object.values(model.doc.components.responses ?? {})) {
-    const notShown = ((response as { "x-not-shown"?: Record<string, string> })["x-not-shown"] ?? {}) as Record<string, string>;
-    const fields = (["type", "code"] as const).filter((field) => `error-${field}` in notShown);
-    for (const example of Object.values(response.content?.["application/json"]?.examples ?? {})) {
-      const error = (deref(model.doc, example as { value?: { error?: Record<string, unknown> } }).value ?? {}).error;
-      for (const field of fields) {
-        const value = error?.[field];
-        if (typeof value === "string" && !shown.has(value)) found.add(value);
-      }
-    }
-  }
-  return [...found].sort();
-}
-
 /** What tells the error bodies the client branches on apart. */
 function errorShapes(model: ServiceModel): ErrorShapes {
   const variants = model.errors.tooManyRequests.variants;
@@ -50,27 +27,20 @@ function errorShapes(model: ServiceModel): ErrorShapes {
     moderation: { field: reasonField, reasons },
     rateLimitedCode: rateLimited?.code ?? fail("the rate-limited 429 variant fixes no error.code"),
     cooldownField: cooldown?.secondsField ?? fail("the cooldown 429 variant carries no seconds field"),
-    placeholders: placeholders(model),
+    placeholders: model.errors.notShownPlaceholders,
   };
-}
-
-/** Whether the operation takes a JSON body, query parameters, or neither. */
-function inputOf(doc: OpenApiDocument, operation: Operation): OperationRoute["input"] {
-  if (operation.requestBody) return "body";
-  const parameters = (operation.parameters ?? []).map((parameter) => deref(doc, parameter as { in?: string; $ref: string }));
-  return parameters.some((parameter) => parameter.in === "query") ? "query" : "none";
 }
 
 /** The operations outside the areas' create and poll routes: one client method each, named by operationId. */
 function otherOperations(model: ServiceModel, taken: ReadonlySet<string>): Record<string, OperationRoute> {
   const operations: Record<string, OperationRoute> = {};
-  for (const { path, method, operationId, kind } of model.operations) {
+  for (const { path, method, operationId, kind, requestBody, queryParameters } of model.operations) {
     if (kind !== "other") continue;
     if (taken.has(operationId)) fail(`operationId ${operationId} would shadow the client member of the same name`);
-    const operation = model.doc.paths[path]?.[method] ?? fail(`${method.toUpperCase()} ${path} is not in the description`);
+    const input = requestBody ? "body" : queryParameters.length > 0 ? "query" : "none";
     // A lost response to a request that is charged per request, or that may have changed something, is not resent.
     const charged = model.priceTables[path]?.pricing?.charged;
-    operations[operationId] = { method, path, input: inputOf(model.doc, operation), resend: method === "get" && charged !== "per-request" };
+    operations[operationId] = { method, path, input, resend: method === "get" && charged !== "per-request" };
   }
   return operations;
 }

@@ -5,6 +5,7 @@
 import { JobFailedError, JobTimedOutError, MediaServiceError, WaitDeadlineError } from "./errors.ts";
 import type { RequestOptions } from "./options.ts";
 import { redactBody } from "./redact.ts";
+import type { RouteTable } from "./route-table.ts";
 import { sleep } from "./sleep.ts";
 
 /** The `status` of a poll response (the description's JobStatus). */
@@ -27,9 +28,8 @@ export interface PollPlan<JobBody> {
   jobId: string;
   intervalMs: number;
   deadlineMs: number;
-  terminalStatuses: readonly string[];
-  successStatus: string;
-  timeoutStatus: string;
+  /** The description's terminal, success and timeout statuses. */
+  statuses: Pick<RouteTable, "terminalStatuses" | "successStatus" | "timeoutStatus">;
   resultFields: readonly string[];
   /** The status already known (from the create response), reported once by the caller. */
   knownStatus?: string;
@@ -55,15 +55,14 @@ export async function waitForTerminal<JobBody extends { status: string }>(
   if (options.signal?.aborted) forward();
   options.signal?.addEventListener("abort", forward, { once: true });
   try {
-    if (plan.justCreated) await sleep(plan.intervalMs, controller.signal);
-    for (;;) {
+    for (let sleepFirst = plan.justCreated; ; sleepFirst = true) {
+      if (sleepFirst) await sleep(plan.intervalMs, controller.signal);
       const job = await plan.poll(controller.signal);
       if (job.status !== lastStatus) {
         lastStatus = job.status;
         options.onStatus?.(job.status as StatusOf<JobBody>, job);
       }
-      if (plan.terminalStatuses.includes(job.status)) return outcome(plan, job);
-      await sleep(plan.intervalMs, controller.signal);
+      if (plan.statuses.terminalStatuses.includes(job.status)) return outcome(plan, job);
     }
   } finally {
     clearTimeout(deadline);
@@ -72,8 +71,8 @@ export async function waitForTerminal<JobBody extends { status: string }>(
 }
 
 function outcome<JobBody extends { status: string }>(plan: PollPlan<JobBody>, job: JobBody): JobBody {
-  if (job.status === plan.timeoutStatus) throw new JobTimedOutError(plan.jobId, redactBody(job, plan.apiKey));
-  if (job.status !== plan.successStatus) throw new JobFailedError(plan.jobId, redactBody(job, plan.apiKey));
+  if (job.status === plan.statuses.timeoutStatus) throw new JobTimedOutError(plan.jobId, redactBody(job, plan.apiKey));
+  if (job.status !== plan.statuses.successStatus) throw new JobFailedError(plan.jobId, redactBody(job, plan.apiKey));
   const missing = plan.resultFields.filter((field) => (job as Record<string, unknown>)[field] == null);
   if (missing.length > 0) {
     throw new MediaServiceError(`job ${plan.jobId} ${job.status} but its poll response lacks ${missing.join(", ")}`);
