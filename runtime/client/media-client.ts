@@ -100,7 +100,7 @@ export type MediaClient<Paths extends {}, T extends RouteTable> = { [A in AreaNa
   readonly api: Client<Paths>;
 };
 
-/** An area client with its quote. */
+/** The client given the offline quote: each area has `quote` as well. */
 export type QuotingClient<Paths extends {}, T extends RouteTable, Media, Result> = MediaClient<Paths, T> & {
   [A in AreaName<T>]: AreaQuote<Paths, T, A, Media, Result>;
 };
@@ -152,9 +152,9 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
    * TransportError when no usable response came. `resend`: whether a lost response may be resent,
    * or "create" (never, but a full queue clears when one of the client's own jobs finishes).
    */
-  async function call(method: "get" | "post", path: string, route: Init, options: RequestOptions | undefined, resend: boolean | "create"): Promise<unknown> {
+  async function call(method: "get" | "post", path: string, route: Init, requestOptions: RequestOptions | undefined, resend: boolean | "create"): Promise<unknown> {
     // Request options become openapi-fetch's init only when given: absent keys cost nothing per call.
-    const init: Init = options ? { ...route, ...options } : route;
+    const init: Init = requestOptions ? { ...route, ...requestOptions } : route;
     for (let resends = 0; ; resends += 1) {
       let failure: unknown;
       try {
