@@ -2,13 +2,13 @@ import { readFile, rename } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build, type Plugin } from "esbuild";
 
-const entry = fileURLToPath(new URL("./spectral/house.ts", import.meta.url));
-const outfile = fileURLToPath(new URL("./.functions/house.js", import.meta.url));
+const entry = fileURLToPath(new URL("./spectral/house-rules.ts", import.meta.url));
+const outfile = fileURLToPath(new URL("./.functions/house-rules.js", import.meta.url));
 
 /**
  * Spectral evaluates the bundled ruleset as a CommonJS function body, where `import.meta.url` has
  * no value. Each module gets its own source file's URL in its place, so code such as
- * model/document.ts behaves in the built function exactly as under tsx.
+ * model/document.ts behaves in the built ruleset exactly as under tsx.
  */
 const sourceUrls: Plugin = {
   name: "source-import-meta-url",
@@ -21,9 +21,9 @@ const sourceUrls: Plugin = {
 };
 
 /**
- * Compiles the TypeScript house function into the JavaScript file .spectral.yaml's functionsDir
- * points at. Packages stay imports (Spectral resolves them from node_modules); our own modules are
- * inlined. Written beside the target and renamed, so a concurrent load never reads half a file.
+ * Compiles the TypeScript house rules into the JavaScript ruleset .spectral.yaml extends. Packages
+ * stay imports (Spectral resolves them from node_modules); our own modules are inlined. Written
+ * beside the target and renamed, so a concurrent load never reads half a file.
  */
 export async function buildSpectralFunctions(): Promise<void> {
   const temporary = `${outfile}.${process.pid}.tmp`;

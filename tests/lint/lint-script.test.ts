@@ -23,9 +23,9 @@ describe("scripts/lint.ts (npm run lint)", () => {
 
   it("prints each finding and exits non-zero on a warning alone", () => {
     const file = join(dir, "warning.yaml");
-    writeFileSync(file, stringify(applyPatch(golden(), [{ op: "replace", path: "/paths/~1v1~1images~1{id}/get/tags", value: ["Jobs"] }])));
+    writeFileSync(file, stringify(applyPatch(golden(), [{ op: "remove", path: "/paths/~1v1~1images~1{id}/get/description" }])));
     const { status, stdout } = lintScript(file);
-    expect(stdout).toMatch(/warn spectral operation-tag-defined Operation tags must be defined in global tags\. \[paths\.\/v1\/images\/\{id\}\.get\.tags\.0\]/);
+    expect(stdout).toMatch(/warn spectral operation-description Operation "description" must be present and non-empty string\. \[paths\.\/v1\/images\/\{id\}\.get\]/);
     expect(stdout).not.toMatch(/ error /);
     expect(status).toBe(1);
   });
