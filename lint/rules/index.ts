@@ -17,3 +17,4 @@ export { default as "no-discriminator" } from "./no-discriminator/check.ts";
 export { default as "schemas-compile" } from "./schemas-compile/check.ts";
 export { default as "extensions" } from "./extensions/check.ts";
 export { default as "enum-extensions" } from "./enum-extensions/check.ts";
+export { default as "limits" } from "./limits/check.ts";

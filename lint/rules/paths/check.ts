@@ -16,6 +16,14 @@ const rule: HouseRule = {
     }
     const known = areas(doc);
     const tags = known.map((area) => area.tag).join(", ");
+    for (const field of ["name", "labelPrefix", "segment"] as const) {
+      const first = new Map<string, string>();
+      for (const area of known) {
+        const other = first.get(area[field]);
+        if (other === undefined) first.set(area[field], area.tag);
+        else findings.push({ path: [...area.where, "x-area", field], message: `Tags ${other} and ${area.tag} both have x-area.${field} ${area[field]}: correct one, since routes, labels and operation ids tell areas apart by it.` });
+      }
+    }
     for (const { path, method, where, label, area } of createRoutes(doc)) {
       const route = `${method.toUpperCase()} ${path}`;
       if (area === undefined) {

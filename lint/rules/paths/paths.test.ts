@@ -57,4 +57,13 @@ describe("areas of routes (the tags' x-area)", () => {
     ]);
     expect(findings(rule.check, [{ op: "remove", path: "/paths/~1v1~1images~1{id}" }])).toEqual([{ path: "tags.0", message: expect.stringMatching(/^Area Images has no poll route: keep exactly one, GET \/v1\/images\/\{id\} tagged Images/) }]);
   });
+
+  it("tells areas apart by name, label prefix and segment", () => {
+    const twin: PatchOperation = { op: "add", path: "/tags/-", value: { name: "Pictures", description: "Pictures.", "x-area": { name: "Picture", labelPrefix: "I", segment: "images" } } };
+    expect(findings(rule.check, [twin]).map(({ path, message }) => [path, message.split(":")[0]])).toEqual([
+      ["tags.2.x-area.labelPrefix", "Tags Images and Pictures both have x-area.labelPrefix I"],
+      ["tags.2.x-area.segment", "Tags Images and Pictures both have x-area.segment images"],
+      ["tags.2", "Area Pictures has no poll route"],
+    ]);
+  });
 });
