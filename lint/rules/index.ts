@@ -18,3 +18,4 @@ export { default as "schemas-compile" } from "./schemas-compile/check.ts";
 export { default as "extensions" } from "./extensions/check.ts";
 export { default as "enum-extensions" } from "./enum-extensions/check.ts";
 export { default as "limits" } from "./limits/check.ts";
+export { default as "examples" } from "./examples/check.ts";

@@ -1,7 +1,8 @@
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import extensions from "../../../model/extensions.schema.json" with { type: "json" };
 import { EXTENSION_NAMES } from "../../../model/schema-registry.ts";
 import type { Finding, HouseRule, JsonPath } from "../../finding.ts";
+import { explainErrors } from "../../ajv-errors.ts";
 import { isObject } from "../../refs.ts";
 
 /** Objects whose keys are names (paths, properties, status codes, media types), not fields. */
@@ -12,15 +13,6 @@ const DATA = new Set(["value", "example", "enum", "const", "default"]);
 // strictTypes off as in the schema registry: the definitions use union types and if/then on arrays.
 const ajv = new Ajv2020({ allErrors: true, strictTypes: false });
 ajv.addSchema(extensions);
-
-function explain(name: string, errors: ErrorObject[]): string {
-  return errors
-    .map((error) => {
-      const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
-      return `${name}${error.instancePath} ${error.message ?? error.keyword}${allowed ? ` (${allowed.join(", ")})` : ""}`;
-    })
-    .join("; ");
-}
 
 function* extensionsIn(node: unknown, path: JsonPath, keysAreNames: boolean): Generator<{ name: string; value: unknown; path: JsonPath }> {
   if (Array.isArray(node)) {
@@ -48,7 +40,7 @@ const rule: HouseRule = {
       if (validate === undefined) {
         findings.push({ path, message: `Unknown extension ${name}: use only the documented extensions (docs/extensions.md); a new one is defined first in model/extensions.schema.json.` });
       } else if (!validate(value)) {
-        findings.push({ path, message: `Malformed ${name}: ${explain(name, validate.errors ?? [])}. Fix it to match its definition in model/extensions.schema.json.` });
+        findings.push({ path, message: `Malformed ${name}: ${explainErrors(name, validate.errors ?? []).join("; ")}. Fix it to match its definition in model/extensions.schema.json.` });
       }
     }
     return findings;
