@@ -58,8 +58,8 @@ function nearest(map: SourceMap, path: JsonPath): SourceLocation | undefined {
 }
 
 export async function lintDescription(bundle: string, source?: SourceRoot): Promise<LintReport> {
-  const redocly = lintWithRedocly(bundle);
-  const results = await lintText(await loadSpectral(), readFileSync(bundle, "utf8"), bundle);
+  // Redocly's CLI starts in its own process at once and lints on the other core while Spectral loads and runs here.
+  const [results, problems] = await Promise.all([loadSpectral().then((spectral) => lintText(spectral, readFileSync(bundle, "utf8"), bundle)), lintWithRedocly(bundle)]);
   const file = resolve(bundle);
   const sources = source && new SourceMap(resolve(source.root), source.slugMap);
   const locate = (path: JsonPath, fallback: () => SourceLocation | undefined): SourceLocation =>
@@ -72,7 +72,6 @@ export async function lintDescription(bundle: string, source?: SourceRoot): Prom
       message,
     }),
   );
-  const problems = await redocly;
   for (const { pointer, start, severity, ruleId, message } of problems) {
     const path = pointer === "#/" ? [] : pointerPath(pointer);
     findings.push({ location: locate(path, () => start && { file, line: start.line, column: start.col }), severity, code: `redocly:${ruleId}`, message });
