@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fails, formatFinding, lintDescription } from "../lint/lint-description.ts";
-import { readSlugMap } from "../model/slug-map.ts";
+import { readSlugMap, slugMapFile } from "../model/slug-map.ts";
 
 const [given, givenRoot] = process.argv.slice(2);
 const bundle = given ?? "generated/openapi.yaml";
@@ -30,7 +30,7 @@ function changedSince(folder: string, time: number): string[] {
     .filter((file) => statSync(file).isFile() && statSync(file).mtimeMs > time);
 }
 
-const { findings, spectralResults, redoclyProblems } = await lintDescription(bundle, root === undefined ? undefined : { root, slugMap: readSlugMap(process.env.MEDIA_SLUG_MAP) });
+const { findings, spectralResults, redoclyProblems } = await lintDescription(bundle, root === undefined ? undefined : { root, slugMap: readSlugMap(slugMapFile()) });
 for (const finding of findings) console.log(formatFinding(finding));
 const changed = root === undefined ? [] : changedSince(dirname(root), statSync(bundle).mtimeMs);
 if (changed.length > 0) {

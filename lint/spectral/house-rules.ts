@@ -5,7 +5,7 @@
  */
 import { createRulesetFunction, type RuleDefinition, type RulesetDefinition } from "@stoplight/spectral-core";
 import type { OpenApiDocument } from "../../model/document.ts";
-import { readSlugMap } from "../../model/slug-map.ts";
+import { readSlugMap, slugMapFile } from "../../model/slug-map.ts";
 import type { HouseRule } from "../finding.ts";
 import * as HOUSE_RULES from "../rules/index.ts";
 
@@ -15,7 +15,7 @@ import * as HOUSE_RULES from "../rules/index.ts";
  */
 function spectralRule({ description, check }: HouseRule): RuleDefinition {
   const run = createRulesetFunction<unknown, null>({ input: null, options: null }, (input) =>
-    check(input as OpenApiDocument, { slugMap: readSlugMap(process.env.MEDIA_SLUG_MAP) }),
+    check(input as OpenApiDocument, { slugMap: readSlugMap(slugMapFile()) }),
   );
   return { description, message: "{{error}}", severity: "error", given: "$", resolved: false, then: { function: run } };
 }

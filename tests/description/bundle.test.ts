@@ -96,8 +96,9 @@ describe("the bundle step", () => {
 });
 
 describe("the slug map in effect", () => {
-  it("is MEDIA_SLUG_MAP when set, else slug-map.json at the project root when it exists, else none", () => {
+  it("is MEDIA_SLUG_MAP when set (none: the placeholders), else slug-map.json at the project root when it exists, else none", () => {
     expect(slugMapFile({ MEDIA_SLUG_MAP: "/somewhere/slugs.json" })).toBe("/somewhere/slugs.json");
+    expect(slugMapFile({ MEDIA_SLUG_MAP: "none" })).toBeUndefined();
     expect(slugMapFile({})).toBe(existsSync(PROJECT_SLUG_MAP) ? PROJECT_SLUG_MAP : undefined);
     expect(PROJECT_SLUG_MAP).toBe(join(project, "slug-map.json"));
   });
