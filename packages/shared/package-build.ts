@@ -6,6 +6,7 @@
 import { copyFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { OpenApiDocument } from "../../model/document.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -24,6 +25,15 @@ export function packageVersion(infoVersion: string): string {
   if (date) return date.slice(1).map(Number).join(".");
   if (/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/.test(infoVersion)) return infoVersion;
   throw new Error(`info.version ${JSON.stringify(infoVersion)} is neither a date (YYYY-MM-DD) nor semver`);
+}
+
+/** Inline code in a README. */
+export const code = (text: string) => `\`${text}\``;
+
+/** The first named request example of POST `path`, for a README's usage sample. */
+export function firstExample(doc: OpenApiDocument, path: string): unknown {
+  const examples = doc.paths[path]?.post?.requestBody?.content["application/json"]?.examples ?? {};
+  return Object.values(examples)[0]?.value ?? {};
 }
 
 export interface BuiltPackage {

@@ -83,6 +83,7 @@ describe("the tools package", () => {
     const paths = await exportedDescriptionPaths(project, PACKAGE_NAME);
     expect(paths).toContain(`/v1/images/${IMAGE_SLUG}`);
     expect(paths).not.toContain("/v1/images/i-a");
+    expect(readFileSync(join(project, "node_modules", PACKAGE_NAME, "README.md"), "utf8")).toContain(`/v1/images/${IMAGE_SLUG} `);
     const script = `import("${PACKAGE_NAME}/sandbox/default-config.json", { with: { type: "json" } }).then((m) => console.log(Object.keys(m.default.accounts)))`;
     expect((await run("node", ["--input-type=module", "-e", script], { cwd: project })).stdout).toContain("demo");
   });
