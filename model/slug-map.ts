@@ -67,3 +67,17 @@ export function applySlugMap(paths: Record<string, unknown>, map: SlugMap, sourc
   }
   return renamed;
 }
+
+/**
+ * The paths with every create route back at its placeholder slug, which its model label keeps
+ * (I-A is i-a): what applySlugMap undone gives. Releases are kept in this form, so that they compare
+ * with a build under any slug map.
+ */
+export function placeholderPaths(paths: Record<string, unknown>): Record<string, unknown> {
+  const renamed: Record<string, unknown> = {};
+  for (const [path, item] of Object.entries(paths)) {
+    const label = (item as { post?: { "x-model-label"?: unknown } }).post?.["x-model-label"];
+    renamed[typeof label === "string" ? `${path.slice(0, path.lastIndexOf("/"))}/${label.toLowerCase()}` : path] = item;
+  }
+  return renamed;
+}

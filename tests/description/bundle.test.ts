@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PROJECT_SLUG_MAP, slugMapFile } from "../../model/slug-map.ts";
+import { loadBundle } from "../../model/document.ts";
+import { applySlugMap, placeholderPaths, PROJECT_SLUG_MAP, slugMapFile } from "../../model/slug-map.ts";
 import { bundleDescription } from "../../tools/bundle-description.ts";
 
 const run = promisify(execFile);
@@ -109,5 +110,16 @@ describe("the slug map in effect", () => {
     expect(slugMapFile({ MEDIA_SLUG_MAP: "none" })).toBeUndefined();
     expect(slugMapFile({})).toBe(existsSync(PROJECT_SLUG_MAP) ? PROJECT_SLUG_MAP : undefined);
     expect(PROJECT_SLUG_MAP).toBe(join(project, "slug-map.json"));
+  });
+});
+
+describe("placeholder paths", () => {
+  it("undo a slug map by the model labels, leaving every other path as it is", () => {
+    const paths = loadBundle().paths;
+    const placeholders = placeholderPaths(paths);
+    const mapped = applySlugMap(placeholders, { "i-a": "real-image-model", "v-b": "real-video-model" });
+    expect(Object.keys(mapped)).toContain("/v1/images/real-image-model");
+    expect(placeholderPaths(mapped)).toEqual(placeholders);
+    expect(Object.keys(placeholders)).toContain("/v1/images/{id}");
   });
 });
