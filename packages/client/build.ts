@@ -14,7 +14,7 @@
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { generate as generateClient } from "../../generators/client.ts";
@@ -22,6 +22,7 @@ import { generate as generateCosts } from "../../generators/costs.ts";
 import { generate as generateTypes } from "../../generators/types.ts";
 import { loadBundle } from "../../model/document.ts";
 import { readServiceModel, type ServiceModel } from "../../model/service-model.ts";
+import { COMMON_FILES, DESCRIPTION_EXPORTS, finishPackage, packageVersion, runBuildScript, type BuiltPackage } from "../shared/package-build.ts";
 import { packageReadme } from "./readme.ts";
 
 export const PACKAGE_NAME = "@media-service/client";
@@ -30,14 +31,6 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const RUNTIME = ["runtime/client", "runtime/costs"];
 /** The generated modules of the package; the client's and the price tables' are its entry points. */
 const GENERATED = ["generated/client.ts", "generated/costs.ts", "generated/types.ts"];
-
-/** npm needs semver: the description's date version `2026-06-20` becomes `2026.6.20`. */
-export function packageVersion(infoVersion: string): string {
-  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(infoVersion);
-  if (date) return date.slice(1).map(Number).join(".");
-  if (/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/.test(infoVersion)) return infoVersion;
-  throw new Error(`info.version ${JSON.stringify(infoVersion)} is neither a date (YYYY-MM-DD) nor semver`);
-}
 
 /** Relative `./x.ts` specifiers become `./x.js`: tsc rewrites them in JavaScript, not in declarations. */
 const jsSpecifiers = (text: string): string => text.replace(/((?:from|import)\s*\(?\s*["'])(\.{1,2}\/[^"']+)\.ts(["'])/g, "$1$2.js$3");
@@ -99,21 +92,13 @@ function packageJson(model: ServiceModel, openapiFetchVersion: string): object {
     exports: {
       ".": entry("generated/client"),
       "./prices": entry("generated/costs"),
-      "./openapi.json": "./openapi.json",
-      "./openapi.yaml": "./openapi.yaml",
-      "./package.json": "./package.json",
+      ...DESCRIPTION_EXPORTS,
     },
     types: "./dist/generated/client.d.ts",
-    files: ["dist", "openapi.json", "openapi.yaml", "README.md"],
+    files: ["dist", ...COMMON_FILES],
     engines: { node: ">=20" },
     dependencies: { "openapi-fetch": openapiFetchVersion },
   };
-}
-
-export interface BuiltPackage {
-  dir: string;
-  name: string;
-  version: string;
 }
 
 /** Builds the package of the bundle in `bundleDir` (openapi.json and openapi.yaml) into `outDir`, replacing it. */
@@ -127,17 +112,9 @@ export async function buildClientPackage(bundleDir: string, outDir: string): Pro
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  for (const name of ["openapi.json", "openapi.yaml"]) copyFileSync(join(bundleDir, name), join(outDir, name));
   const { version: openapiFetchVersion } = JSON.parse(readFileSync(join(ROOT, "node_modules/openapi-fetch/package.json"), "utf8")) as { version: string };
   const manifest = packageJson(model, openapiFetchVersion) as { name: string; version: string };
-  writeFileSync(join(outDir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-  writeFileSync(join(outDir, "README.md"), packageReadme(model, manifest.name, manifest.version));
-  return { dir: outDir, name: manifest.name, version: manifest.version };
+  return finishPackage(bundleDir, outDir, manifest, packageReadme(model, manifest.name, manifest.version));
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const bundleDir = resolve(process.argv[2] ?? join(ROOT, "generated"));
-  const outDir = resolve(process.argv[3] ?? join(ROOT, "packages/client/package"));
-  const built = await buildClientPackage(bundleDir, outDir);
-  console.log(`built ${built.name}@${built.version} from ${relative(process.cwd(), bundleDir) || "."} into ${relative(process.cwd(), outDir)} (npm pack ${relative(process.cwd(), outDir)})`);
-}
+await runBuildScript(import.meta.url, buildClientPackage);

@@ -2,16 +2,9 @@
  * The README of the client package, written from the service model it was built from, so that its
  * slugs, areas and methods are the package's own (real slugs included, with a slug map).
  */
-import type { OpenApiDocument } from "../../model/document.ts";
 import type { ServiceModel } from "../../model/service-model.ts";
+import { code, firstExample } from "../shared/package-build.ts";
 
-/** The first named request example of POST `path`, for the usage sample. */
-function firstExample(doc: OpenApiDocument, path: string): unknown {
-  const examples = doc.paths[path]?.post?.requestBody?.content["application/json"]?.examples ?? {};
-  return Object.values(examples)[0]?.value ?? {};
-}
-
-const code = (text: string) => `\`${text}\``;
 
 export function packageReadme(model: ServiceModel, name: string, version: string): string {
   const waitable = model.createRoutes.find((route) => route.idField !== null) ?? model.createRoutes[0];

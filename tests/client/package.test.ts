@@ -4,21 +4,17 @@
  * packed copy), type-checked as a strict consumer under `moduleResolution: nodenext` and `bundler`,
  * and run against the sandbox serving that same description.
  */
-import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadBundle } from "../../model/document.ts";
 import { readServiceModel } from "../../model/service-model.ts";
-import { buildClientPackage, PACKAGE_NAME, type BuiltPackage } from "../../packages/client/build.ts";
+import { buildClientPackage, PACKAGE_NAME } from "../../packages/client/build.ts";
+import type { BuiltPackage } from "../../packages/shared/package-build.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
-import { bundleDescription } from "../../tools/bundle-description.ts";
+import { exportedDescriptionPaths, installInFreshProject, pack, packedFiles, PROJECT, run, workWithBundle } from "../support/packages.ts";
 
-const run = promisify(execFile);
-const project = new URL("../../", import.meta.url).pathname;
-const bin = (name: string) => join(project, "node_modules/.bin", name);
+const bin = (name: string) => join(PROJECT, "node_modules/.bin", name);
 
 /** Real slugs for two routes; the others keep their placeholders. */
 const SLUG_MAP = { "i-a": "imagegen-4-ultra", "d-a": "mesh-pro-2" };
@@ -70,13 +66,6 @@ const TSCONFIGS = {
   "tsconfig.bundler.json": { compilerOptions: { ...STRICT, module: "ESNext", moduleResolution: "Bundler", noEmit: true }, files: ["consumer.ts"] },
 };
 
-/** `npm pack` of a folder into `into`; the tarball's path. */
-async function pack(folder: string, into: string): Promise<string> {
-  const { stdout } = await run("npm", ["pack", folder, "--pack-destination", into, "--ignore-scripts", "--json"], { cwd: into });
-  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
-  return join(into, filename);
-}
-
 /** The files of a package that `import` reaches from `entry`, following relative specifiers; bare ones are listed apart. */
 function reached(entry: string): { files: Set<string>; bare: Set<string> } {
   const files = new Set<string>();
@@ -100,21 +89,15 @@ let sandbox: RunningSandbox;
 const KEY = "live_pack_test_key";
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), "client-package-test-"));
-  const bundle = join(work, "bundle");
-  mkdirSync(bundle);
-  writeFileSync(join(work, "slugs.json"), JSON.stringify(SLUG_MAP));
-  await bundleDescription(join(project, "openapi/openapi.yaml"), bundle, join(work, "slugs.json"));
+  let bundle: string;
+  ({ work, bundle } = await workWithBundle("client-package-test-", SLUG_MAP));
   built = await buildClientPackage(bundle, join(work, "package"));
   const tarballs = [
     await pack(built.dir, work),
-    await pack(join(project, "node_modules/openapi-fetch"), work),
-    await pack(join(project, "node_modules/openapi-typescript-helpers"), work),
+    await pack(join(PROJECT, "node_modules/openapi-fetch"), work),
+    await pack(join(PROJECT, "node_modules/openapi-typescript-helpers"), work),
   ];
-  consumer = join(work, "consumer");
-  mkdirSync(consumer);
-  writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  await run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", ...tarballs], { cwd: consumer });
+  consumer = await installInFreshProject(work, "consumer", tarballs);
   writeFileSync(join(consumer, "consumer.ts"), CONSUMER);
   for (const [name, config] of Object.entries(TSCONFIGS)) writeFileSync(join(consumer, name), JSON.stringify(config));
   sandbox = await startSandbox({
@@ -131,9 +114,7 @@ afterAll(async () => {
 describe("the client package", () => {
   it("is versioned from the description and ships only its build, the description and a README", async () => {
     expect(built.version).toBe(loadBundle().info.version.split("-").map(Number).join("."));
-    const { stdout } = await run("npm", ["pack", built.dir, "--dry-run", "--json", "--ignore-scripts"], { cwd: work });
-    const [{ files }] = JSON.parse(stdout) as [{ files: Array<{ path: string }> }];
-    const paths = files.map((file) => file.path);
+    const paths = await packedFiles(built.dir);
     expect(paths.filter((path) => !/^dist\/.+\.(js|d\.ts)$/.test(path)).sort()).toEqual(["README.md", "openapi.json", "openapi.yaml", "package.json"]);
     expect(paths).toContain("dist/generated/client.js");
   });
@@ -150,9 +131,9 @@ describe("the client package", () => {
   });
 
   it("publishes the bundled description it was generated from, real slugs included", async () => {
-    const { stdout } = await run("node", ["--input-type=module", "-e", `import("${PACKAGE_NAME}/openapi.json", { with: { type: "json" } }).then((m) => console.log(Object.keys(m.default.paths).join("\\n")))`], { cwd: consumer });
-    expect(stdout.split("\n")).toContain(`/v1/images/${IMAGE_SLUG}`);
-    expect(stdout.split("\n")).not.toContain("/v1/images/i-a");
+    const paths = await exportedDescriptionPaths(consumer, PACKAGE_NAME);
+    expect(paths).toContain(`/v1/images/${IMAGE_SLUG}`);
+    expect(paths).not.toContain("/v1/images/i-a");
     expect(readFileSync(join(consumer, "node_modules", PACKAGE_NAME, "README.md"), "utf8")).toContain(IMAGE_SLUG);
   });
 
