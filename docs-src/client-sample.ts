@@ -6,11 +6,12 @@
  * operationId, and a route the generated client does not know the raw openapi-fetch client `api`.
  */
 import { routeTable } from "../generated/client.ts";
+import { createPath } from "../runtime/client/route-table.ts";
 import { examplePath, type RequestExample } from "./request-example.ts";
 
 interface AreaRoutes {
   pollPath: string;
-  routes: Record<string, { path: string; idField: string | null }>;
+  routes: Record<string, { idField: string | null }>;
 }
 
 const areas: Record<string, AreaRoutes> = routeTable.areas;
@@ -25,7 +26,7 @@ const literal = (value: unknown): string => JSON.stringify(value, null, 2);
 function call(request: RequestExample): string {
   for (const [area, { pollPath, routes }] of Object.entries(areas)) {
     for (const [slug, route] of Object.entries(routes)) {
-      if (route.path !== request.template || request.method !== "post") continue;
+      if (createPath(pollPath, slug) !== request.template || request.method !== "post") continue;
       if (route.idField === null) {
         return `// The create response shows no job id to poll.\nconst { created } = await client.${area}.create(${literal(slug)}, ${literal(request.body)});\nconsole.log(created);`;
       }

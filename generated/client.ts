@@ -9,9 +9,8 @@ import type { components, paths } from "./types.ts";
 
 export * from "../runtime/client/errors.ts";
 export type { ClientOptions, RequestOptions } from "../runtime/client/options.ts";
-export type { CreateAndWaitOptions, CreateResult, JobResult } from "../runtime/client/media-client.ts";
+export type { CreateAndWaitOptions, CreateResult, JobResult, WaitOptions } from "../runtime/client/media-client.ts";
 export type { RateLimitInfo } from "../runtime/client/rate-limit.ts";
-export type { WaitOptions } from "../runtime/client/waiting.ts";
 export type { Middleware } from "openapi-fetch";
 export type { components, operations, paths } from "./types.ts";
 
@@ -56,62 +55,42 @@ export const routeTable = {
       ],
       "routes": {
         "i-a": {
-          "path": "/v1/images/i-a",
-          "label": "I-A",
           "idField": "id",
           "media": {}
         },
         "i-b": {
-          "path": "/v1/images/i-b",
-          "label": "I-B",
           "idField": "id",
           "media": {}
         },
         "i-c": {
-          "path": "/v1/images/i-c",
-          "label": "I-C",
           "idField": "id",
           "media": {}
         },
         "i-d": {
-          "path": "/v1/images/i-d",
-          "label": "I-D",
           "idField": "id",
           "media": {}
         },
         "i-e": {
-          "path": "/v1/images/i-e",
-          "label": "I-E",
           "idField": "id",
           "media": {}
         },
         "i-f": {
-          "path": "/v1/images/i-f",
-          "label": "I-F",
           "idField": "id",
           "media": {}
         },
         "i-g": {
-          "path": "/v1/images/i-g",
-          "label": "I-G",
           "idField": "job_id",
           "media": {}
         },
         "i-h": {
-          "path": "/v1/images/i-h",
-          "label": "I-H",
           "idField": "id",
           "media": {}
         },
         "i-j": {
-          "path": "/v1/images/i-j",
-          "label": "I-J",
           "idField": "id",
           "media": {}
         },
         "i-k": {
-          "path": "/v1/images/i-k",
-          "label": "I-K",
           "idField": "id",
           "media": {}
         }
@@ -128,8 +107,6 @@ export const routeTable = {
       ],
       "routes": {
         "v-a": {
-          "path": "/v1/videos/v-a",
-          "label": "V-A",
           "idField": "id",
           "media": {
             "audio": [
@@ -151,8 +128,6 @@ export const routeTable = {
           }
         },
         "v-b": {
-          "path": "/v1/videos/v-b",
-          "label": "V-B",
           "idField": "id",
           "media": {
             "reference_audios": [
@@ -166,8 +141,6 @@ export const routeTable = {
           }
         },
         "v-c": {
-          "path": "/v1/videos/v-c",
-          "label": "V-C",
           "idField": "id",
           "media": {
             "audio": [
@@ -181,8 +154,6 @@ export const routeTable = {
           }
         },
         "v-d": {
-          "path": "/v1/videos/v-d",
-          "label": "V-D",
           "idField": "id",
           "media": {
             "video": [
@@ -192,20 +163,14 @@ export const routeTable = {
           }
         },
         "v-e": {
-          "path": "/v1/videos/v-e",
-          "label": "V-E",
           "idField": "id",
           "media": {}
         },
         "v-f": {
-          "path": "/v1/videos/v-f",
-          "label": "V-F",
           "idField": "id",
           "media": {}
         },
         "v-g": {
-          "path": "/v1/videos/v-g",
-          "label": "V-G",
           "idField": "id",
           "media": {}
         }
@@ -219,8 +184,6 @@ export const routeTable = {
       ],
       "routes": {
         "a-a": {
-          "path": "/v1/audios/a-a",
-          "label": "A-A",
           "idField": "id",
           "media": {}
         }
@@ -237,14 +200,10 @@ export const routeTable = {
       ],
       "routes": {
         "d-a": {
-          "path": "/v1/3d/d-a",
-          "label": "D-A",
           "idField": "id",
           "media": {}
         },
         "d-b": {
-          "path": "/v1/3d/d-b",
-          "label": "D-B",
           "idField": "id",
           "media": {}
         }
@@ -258,8 +217,6 @@ export const routeTable = {
       ],
       "routes": {
         "mc-a": {
-          "path": "/v1/motion-control/mc-a",
-          "label": "MC-A",
           "idField": "id",
           "media": {
             "video": [
@@ -276,8 +233,6 @@ export const routeTable = {
       "resultFields": [],
       "routes": {
         "ls-a": {
-          "path": "/v1/lip-sync/ls-a",
-          "label": "LS-A",
           "idField": "id",
           "media": {}
         }
@@ -291,8 +246,6 @@ export const routeTable = {
       ],
       "routes": {
         "dm-a": {
-          "path": "/v1/depth-maps/dm-a",
-          "label": "DM-A",
           "idField": "id",
           "media": {
             "video": [
@@ -309,8 +262,6 @@ export const routeTable = {
       "resultFields": [],
       "routes": {
         "vu-a": {
-          "path": "/v1/video-upscales/vu-a",
-          "label": "VU-A",
           "idField": null,
           "media": {}
         }

@@ -21,20 +21,18 @@ export interface ResponseFacts {
 /** An HTTP error response. */
 export class ApiError extends MediaServiceError {
   override name = "ApiError";
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: unknown;
+  // Declared, not initialised: the constructor copies the facts in one go (a caller's own facts
+  // object may carry more, which the error then keeps too).
+  declare readonly status: number;
+  declare readonly headers: Headers;
+  declare readonly body: unknown;
   /** `error.type` of the body, where the response has one. */
-  readonly type: string | undefined;
+  declare readonly type: string | undefined;
   /** `error.code` of the body, where the response has one. */
-  readonly code: string | undefined;
-  constructor(message: string, { status, headers, body, type, code }: ResponseFacts) {
+  declare readonly code: string | undefined;
+  constructor(message: string, facts: ResponseFacts) {
     super(message);
-    this.status = status;
-    this.headers = headers;
-    this.body = body;
-    this.type = type;
-    this.code = code;
+    Object.assign(this, facts);
   }
 }
 

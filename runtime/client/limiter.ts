@@ -3,65 +3,44 @@
  * cap. A slot is taken before a create is sent and given back when the job is seen terminal (or the
  * create failed), so polling, which never counts against the cap, needs no slot.
  */
-export class InFlightLimiter {
-  #used = 0;
-  #jobs = new Set<string>();
-  #waiters: Array<() => void> = [];
+import { abortable } from "./sleep.ts";
 
-  constructor(readonly max: number) {}
-
-  /** Slots taken: creates being sent plus jobs not yet seen terminal. */
-  get inFlight(): number {
-    return this.#used;
-  }
-
-  /** Job ids created through this client and not yet seen terminal. */
-  get runningJobs(): readonly string[] {
-    return [...this.#jobs];
-  }
-
+export interface InFlightLimiter {
+  /** Job ids created through this client and not yet seen terminal; a created job's id is added to hold its slot. */
+  readonly jobs: Set<string>;
   /** Waits for a free slot and takes it. */
-  async acquire(signal?: AbortSignal): Promise<void> {
-    while (this.#used >= this.max) await this.nextRelease(signal);
-    this.#used += 1;
-  }
-
-  /** Marks a taken slot as held by a created job, released when `finished(jobId)` is called. */
-  hold(jobId: string): void {
-    this.#jobs.add(jobId);
-  }
-
-  /** Gives back a slot that holds no job (the create failed, or its response names no job). */
-  giveBack(): void {
-    this.#used -= 1;
-    this.#wake();
-  }
-
-  /** The job was seen terminal: its slot is free. Unknown ids (other clients' jobs) are ignored. */
-  finished(jobId: string): void {
-    if (this.#jobs.delete(jobId)) this.giveBack();
-  }
-
+  acquire(signal?: AbortSignal): Promise<void>;
+  /**
+   * Gives a slot back: without an id, the slot of a create that failed or named no job; with one,
+   * that job's slot, now that it is terminal (an id it does not hold, another client's job, is ignored).
+   */
+  release(jobId?: string): void;
   /** Resolves the next time any slot is given back; rejects with the signal's reason on abort. */
-  nextRelease(signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = () => {
-        this.#waiters = this.#waiters.filter((waiter) => waiter !== onRelease);
-        reject(signal?.reason);
-      };
-      const onRelease = () => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      };
-      this.#waiters.push(onRelease);
-      signal?.addEventListener("abort", onAbort, { once: true });
-    });
-  }
+  nextRelease(signal?: AbortSignal): Promise<void>;
+}
 
-  #wake(): void {
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const waiter of waiters) waiter();
-  }
+export function inFlightLimiter(max: number): InFlightLimiter {
+  let used = 0;
+  const jobs = new Set<string>();
+  const waiters = new Set<() => void>();
+  const nextRelease = (signal?: AbortSignal) =>
+    abortable(signal, (done) => {
+      waiters.add(done);
+      return () => waiters.delete(done);
+    });
+  return {
+    jobs,
+    async acquire(signal) {
+      while (used >= max) await nextRelease(signal);
+      used += 1;
+    },
+    release(jobId) {
+      if (jobId !== undefined && !jobs.delete(jobId)) return;
+      used -= 1;
+      // Resolving settles each waiter's promise later, so none of them touches the set meanwhile.
+      for (const waiter of waiters) waiter();
+      waiters.clear();
+    },
+    nextRelease,
+  };
 }

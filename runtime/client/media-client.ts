@@ -4,30 +4,47 @@
  */
 import createFetchClient, { type Client } from "openapi-fetch";
 import { errorFromResponse } from "./classify.ts";
-import { InvalidInputError, MediaServiceError, TransportError } from "./errors.ts";
-import { InFlightLimiter } from "./limiter.ts";
+import { InvalidInputError, JobFailedError, JobTimedOutError, MediaServiceError, TransportError, WaitDeadlineError } from "./errors.ts";
+import { inFlightLimiter } from "./limiter.ts";
 import { checkMediaInputs } from "./media-inputs.ts";
-import { serviceMiddleware } from "./middleware.ts";
-import { MAX_TIMER_MS, positiveInteger, resolveOptions, type ClientOptions, type RequestOptions } from "./options.ts";
-import { readRateLimit, RetryAfterGate, type RateLimitInfo } from "./rate-limit.ts";
-import { redact } from "./redact.ts";
-import { retryDecision } from "./retry-policy.ts";
-import type {
-  AreaName,
-  CreateBody,
-  Created,
-  CreatePath,
-  Job,
-  OperationArguments,
-  OperationName,
-  OperationResult,
-  RouteTable,
-  Slug,
-  SucceededJob,
-  WaitableSlug,
+import { serviceMiddleware, type ServiceState } from "./middleware.ts";
+import { integer, oneOf, resolveOptions, type ClientOptions, type RequestOptions } from "./options.ts";
+import { readRateLimit, type RateLimitInfo } from "./rate-limit.ts";
+import { redact, redactBody } from "./redact.ts";
+import { retryDecision, type Resend } from "./retry-policy.ts";
+import {
+  createPath,
+  type AreaName,
+  type AreaRoutes,
+  type CreateBody,
+  type Created,
+  type CreatePath,
+  type Job,
+  type OperationArguments,
+  type OperationName,
+  type OperationResult,
+  type RouteTable,
+  type Slug,
+  type SucceededJob,
+  type WaitableSlug,
 } from "./route-table.ts";
 import { sleep } from "./sleep.ts";
-import { waitForTerminal, type WaitOptions } from "./waiting.ts";
+
+/** The `status` of a poll response (the description's JobStatus). */
+type StatusOf<JobBody> = JobBody extends { status: infer Status } ? Status : string;
+
+/** `signal` aborts the wait, in a poll request or in a sleep; `headers` go with each poll (and the create of `createAndWait`). */
+export interface WaitOptions<JobBody> extends RequestOptions {
+  /**
+   * Called with each new status, and the poll response that carried it (null for the create
+   * response's status, reported first by `createAndWait`).
+   */
+  onStatus?: (status: StatusOf<JobBody>, job: JobBody | null) => void;
+  /** Overrides the area's polling interval, in milliseconds. */
+  intervalMs?: number;
+  /** Overrides the client's overall deadline for this wait, in milliseconds; then WaitDeadlineError. */
+  deadlineMs?: number;
+}
 
 export interface CreateResult<Body> {
   /** The id to poll; null where the create response shows none. */
@@ -121,72 +138,70 @@ type Init = {
   headers?: Readonly<Record<string, string>> | undefined;
 };
 
+type Method = "get" | "post";
+
 /** A failure before a usable response: the connection failed, or dropped while the body streamed. */
-function lostResponse(method: "get" | "post", path: string, init: Init, cause: unknown, apiKey: string): TransportError {
-  const where = `${method.toUpperCase()} ${path.replace("{id}", init.params?.path?.id ?? "{id}")}`;
-  const reason = cause instanceof Error ? `${cause.message}${cause.cause instanceof Error ? ` (${cause.cause.message})` : ""}` : String(cause);
+function lostResponse(method: Method, path: string, init: Init, cause: unknown, apiKey: string): TransportError {
+  const reason = cause instanceof Error ? cause.message + (cause.cause instanceof Error ? ` (${cause.cause.message})` : "") : String(cause);
   const sent = method === "post";
-  const effect = sent ? "; the request may have taken effect (a create's job may exist), so it is not resent" : "";
+  const effect = sent ? "; it may have taken effect (a create's job may exist), so it is not resent" : "";
+  // Only a poll has a path parameter: its id.
+  const where = `${method.toUpperCase()} ${path.replace("{id}", init.params?.path?.id as string)}`;
   return new TransportError(redact(`${where}: no usable response (${reason})${effect}`, apiKey), sent);
 }
 
+/** The job id a create response names in `field` (an integer `job_id` in the legacy image shape). */
+function jobIdOf(created: unknown, field: string, path: string): string {
+  const value = (created as Record<string, unknown> | null)?.[field];
+  if ((typeof value === "string" && value !== "") || (typeof value === "number" && Number.isFinite(value))) return String(value);
+  throw new MediaServiceError(`POST ${path}: the response names no job id in ${field}; the job may exist, so it is not resent`);
+}
+
 export function createMediaClient<Paths extends {}, T extends RouteTable>(table: T, clientOptions: ClientOptions<AreaName<T>>): MediaClient<Paths, T> {
-  const areaNames = Object.keys(table.areas);
-  const options = resolveOptions(clientOptions, areaNames);
+  const { areas, operations, terminalStatuses } = table as RouteTable;
+  const options = resolveOptions(clientOptions, areas);
   const { apiKey, maxRetries } = options;
-  const gate = new RetryAfterGate();
-  const limiter = options.maxInFlight === null ? null : new InFlightLimiter(options.maxInFlight);
-  let rateLimitHeaders: Headers | null = null;
+  const limiter = options.maxInFlight ? inFlightLimiter(options.maxInFlight) : null;
+  const state: ServiceState = { pausedUntil: 0, rateLimitHeaders: null };
 
   const api = createFetchClient<Paths>({
     baseUrl: options.baseUrl,
-    headers: { ...options.headers, Authorization: `Bearer ${options.apiKey}` },
+    headers: { ...options.headers, Authorization: `Bearer ${apiKey}` },
     fetch: options.fetch,
   });
-  api.use(serviceMiddleware(gate, (headers) => (rateLimitHeaders = headers)));
+  api.use(serviceMiddleware(state));
   // The same client seen through route-agnostic paths: code generic over Paths cannot name a typed route.
   const untyped = api as unknown as Client<AnyPaths>;
 
   /**
    * Sends under the retry policy (retry-policy.ts); throws the typed error of an error response, or a
-   * TransportError when no usable response came. `resend`: whether a lost response may be resent,
-   * or "create" (never, but a full queue clears when one of the client's own jobs finishes).
+   * TransportError when no usable response came.
    */
-  async function call(method: "get" | "post", path: string, route: Init, requestOptions: RequestOptions | undefined, resend: boolean | "create"): Promise<unknown> {
-    // Request options become openapi-fetch's init only when given: absent keys cost nothing per call.
-    const init: Init = requestOptions ? { ...route, ...requestOptions } : route;
+  async function call(method: Method, path: string, route: Init, requestOptions: RequestOptions | undefined, resend: Resend): Promise<unknown> {
+    // Only the request options' own keys reach openapi-fetch, and only when given: absent keys cost nothing per call.
+    const init: Init = requestOptions ? { ...route, signal: requestOptions.signal, headers: requestOptions.headers } : route;
     for (let resends = 0; ; resends += 1) {
       let failure: unknown;
       try {
         // openapi-fetch reads the body inside: a connection dropped while it streams fails here too.
         const { data, error, response } = await (method === "get" ? untyped.GET(path, init) : untyped.POST(path, init));
         if (response.ok) return data;
-        failure = errorFromResponse({ status: response.status, headers: response.headers, body: error }, table.errors, apiKey);
+        failure = errorFromResponse(response.status, response.headers, error, table.errors, apiKey);
       } catch (error) {
         if (init.signal?.aborted) throw init.signal.reason;
         failure = lostResponse(method, path, init, error, apiKey);
       }
-      const decision = retryDecision(failure, {
-        resends,
-        maxResends: maxRetries,
-        resendable: resend === true,
-        ownJobsRunning: resend === "create" && (limiter?.runningJobs.length ?? 0) > 0,
-      });
+      const decision = retryDecision(failure, resends, maxRetries, resend, !!limiter?.jobs.size);
       if (decision === null) throw failure;
       await (decision === "own-job-finished" ? limiter?.nextRelease(init.signal) : sleep(decision, init.signal));
     }
   }
 
-  function area(name: string) {
-    const found = table.areas[name];
-    if (!found) throw new InvalidInputError("area", `must be one of ${areaNames.join(", ")}`);
-    return found;
-  }
+  const area = (name: string): AreaRoutes => oneOf("area", areas, name);
 
   function route(areaName: string, slug: string) {
-    const found = area(areaName).routes[slug];
-    if (!found) throw new InvalidInputError("slug", `must be one of ${Object.keys(area(areaName).routes).join(", ")} for ${areaName}`);
-    return found;
+    const { pollPath, routes } = area(areaName);
+    return { ...oneOf("slug", routes, slug), path: createPath(pollPath, slug) };
   }
 
   function checkId(id: unknown): string {
@@ -195,53 +210,65 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
   }
 
   async function create(areaName: string, slug: string, body: unknown, requestOptions?: RequestOptions): Promise<CreateResult<unknown>> {
-    const { path, idField, media } = route(areaName, slug);
+    const { idField, media, path } = route(areaName, slug);
     checkMediaInputs(body, media);
     await limiter?.acquire(requestOptions?.signal);
+    let jobId: string | null = null;
     try {
       const created = await call("post", path, { body }, requestOptions, "create");
-      const jobId = idField === null ? null : jobIdOf(created, idField, path);
-      if (jobId === null) limiter?.giveBack();
-      else limiter?.hold(jobId);
+      jobId = idField === null ? null : jobIdOf(created, idField, path);
       return { jobId, created };
-    } catch (error) {
-      limiter?.giveBack();
-      throw error;
+    } finally {
+      // A created job holds its slot until it is seen terminal; a failed create, or one that names no job, none.
+      if (jobId === null) limiter?.release();
+      else limiter?.jobs.add(jobId);
     }
   }
 
   async function get(areaName: string, id: string, requestOptions?: RequestOptions): Promise<{ status: string }> {
-    const { pollPath } = area(areaName);
     const jobId = checkId(id);
-    const job = (await call("get", pollPath, { params: { path: { id: jobId } } }, requestOptions, true)) as { status: string };
-    if (table.terminalStatuses.includes(job.status)) limiter?.finished(jobId);
+    const job = (await call("get", area(areaName).pollPath, { params: { path: { id: jobId } } }, requestOptions, true)) as { status: string };
+    if (terminalStatuses.includes(job.status)) limiter?.release(jobId);
     return job;
   }
 
-  async function wait(areaName: string, id: string, waitOptions: WaitOptions<unknown> = {}, created?: { status?: unknown }): Promise<JobResult<unknown>> {
+  /** Polls until a terminal status; `created`: the create response of a job created a moment ago (then the first poll waits one interval). */
+  async function wait(created: { status?: unknown } | undefined, areaName: string, id: string, waitOptions: WaitOptions<unknown> = {}): Promise<JobResult<unknown>> {
     const { intervalSeconds, resultFields } = area(areaName);
     const jobId = checkId(id);
-    const knownStatus = typeof created?.status === "string" ? created.status : undefined;
-    const job = await waitForTerminal(
-      {
-        jobId,
-        intervalMs: positiveInteger(
-          "intervalMs",
-          waitOptions.intervalMs,
-          options.pollIntervalMs[areaName] ?? (intervalSeconds ? intervalSeconds.min * 1000 : options.defaultPollIntervalMs),
-          MAX_TIMER_MS,
-        ),
-        deadlineMs: positiveInteger("deadlineMs", waitOptions.deadlineMs, options.deadlineMs, MAX_TIMER_MS),
-        statuses: table,
-        resultFields,
-        ...(knownStatus === undefined ? {} : { knownStatus }),
-        justCreated: created !== undefined,
-        apiKey,
-        poll: (signal) => get(areaName, jobId, { signal, headers: waitOptions.headers }),
-      },
-      waitOptions,
+    const { signal, onStatus } = waitOptions;
+    const intervalMs = integer(
+      "intervalMs",
+      waitOptions.intervalMs,
+      options.pollIntervalMs[areaName] ?? (intervalSeconds ? intervalSeconds.min * 1000 : options.defaultPollIntervalMs),
     );
-    return { jobId, job };
+    const deadlineMs = integer("deadlineMs", waitOptions.deadlineMs, options.deadlineMs);
+    let lastStatus = typeof created?.status === "string" ? created.status : null;
+    // The deadline and the caller's signal abort whatever is under way, a poll request or a sleep.
+    const controller = new AbortController();
+    const deadline = setTimeout(() => controller.abort(new WaitDeadlineError(jobId, lastStatus, deadlineMs)), deadlineMs);
+    const forward = () => controller.abort(signal?.reason);
+    if (signal?.aborted) forward();
+    signal?.addEventListener("abort", forward, { once: true });
+    try {
+      for (let sleepFirst = created !== undefined; ; sleepFirst = true) {
+        if (sleepFirst) await sleep(intervalMs, controller.signal);
+        const job = (await get(areaName, jobId, { signal: controller.signal, headers: waitOptions.headers })) as { status: string } & Record<string, unknown>;
+        if (job.status !== lastStatus) {
+          lastStatus = job.status;
+          onStatus?.(lastStatus, job);
+        }
+        if (!terminalStatuses.includes(job.status)) continue;
+        if (job.status === table.timeoutStatus) throw new JobTimedOutError(jobId, redactBody(job, apiKey));
+        if (job.status !== table.successStatus) throw new JobFailedError(jobId, redactBody(job, apiKey));
+        const missing = resultFields.filter((field) => job[field] == null);
+        if (missing.length > 0) throw new MediaServiceError(`job ${jobId} ${job.status} but its poll response lacks ${missing.join(", ")}`);
+        return { jobId, job };
+      }
+    } finally {
+      clearTimeout(deadline);
+      signal?.removeEventListener("abort", forward);
+    }
   }
 
   async function createAndWait(
@@ -253,49 +280,44 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
     if (route(areaName, slug).idField === null) {
       throw new InvalidInputError("slug", `${slug}'s create response shows no job id, so its job cannot be waited on`);
     }
-    const { jobId, created } = await create(areaName, slug, body, { signal: waitOptions.signal, headers: waitOptions.headers });
+    const { jobId, created } = await create(areaName, slug, body, waitOptions);
     const id = jobId as string;
+    const { status } = created as { status?: unknown };
     waitOptions.onJob?.(id, created);
-    const status = (created as { status?: unknown }).status;
     if (typeof status === "string") waitOptions.onStatus?.(status, null);
-    return { ...(await wait(areaName, id, waitOptions, created as { status?: unknown })), created };
+    return { ...(await wait(created as { status?: unknown }, areaName, id, waitOptions)), created };
   }
 
-  const client: Record<string, unknown> = {
-    wait: (areaName: string, id: string, waitOptions?: WaitOptions<unknown>) => wait(areaName, id, waitOptions),
-    api,
-  };
-  Object.defineProperties(client, {
-    rateLimit: { get: () => rateLimitHeaders && readRateLimit(rateLimitHeaders), enumerable: true },
-    pausedUntil: { get: () => gate.blockedUntil, enumerable: true },
-    runningJobs: { get: () => limiter?.runningJobs ?? [], enumerable: true },
-  });
   const { quote } = clientOptions;
-  for (const name of areaNames) {
+  const client: Record<string, unknown> = {
+    wait: wait.bind(null, undefined),
+    api,
+    get rateLimit() {
+      return state.rateLimitHeaders && readRateLimit(state.rateLimitHeaders);
+    },
+    get pausedUntil() {
+      return state.pausedUntil;
+    },
+    get runningJobs() {
+      return [...(limiter?.jobs ?? [])];
+    },
+  };
+  for (const name in areas) {
     client[name] = {
-      create: (slug: string, body: unknown, requestOptions?: RequestOptions) => create(name, slug, body, requestOptions),
-      createAndWait: (slug: string, body: unknown, waitOptions?: CreateAndWaitOptions<unknown, unknown>) =>
-        createAndWait(name, slug, body, waitOptions),
-      get: (id: string, requestOptions?: RequestOptions) => get(name, id, requestOptions),
-      wait: (id: string, waitOptions?: WaitOptions<unknown>) => wait(name, id, waitOptions),
+      create: create.bind(null, name),
+      createAndWait: createAndWait.bind(null, name),
+      get: get.bind(null, name),
+      wait: wait.bind(null, undefined, name),
       ...(quote && { quote: (slug: string, body: unknown, media?: unknown) => quote(route(name, slug).path, body, media) }),
     };
   }
-  for (const [name, { method, path, input, resend }] of Object.entries(table.operations)) {
-    const send = (init: Init, requestOptions?: RequestOptions) => call(method, path, init, requestOptions, resend);
+  for (const [name, { method, path, input, resend }] of Object.entries(operations)) {
+    // The first argument is the body or the query; an operation that takes neither has only the request options.
     client[name] =
       input === "none"
-        ? (options?: RequestOptions) => send({}, options)
-        : input === "body"
-          ? (body: unknown, options?: RequestOptions) => send({ body }, options)
-          : (query: Record<string, unknown> | undefined, options?: RequestOptions) => send({ params: { query } }, options);
+        ? (requestOptions?: RequestOptions) => call(method, path, {}, requestOptions, resend)
+        : (argument: unknown, requestOptions?: RequestOptions) =>
+            call(method, path, input === "body" ? { body: argument } : { params: { query: argument as Record<string, unknown> } }, requestOptions, resend);
   }
   return client as MediaClient<Paths, T>;
-}
-
-/** The job id a create response names in `field` (an integer `job_id` in the legacy image shape). */
-function jobIdOf(created: unknown, field: string, path: string): string {
-  const value = (created as Record<string, unknown> | null)?.[field];
-  if ((typeof value === "string" && value !== "") || (typeof value === "number" && Number.isFinite(value))) return String(value);
-  throw new MediaServiceError(`POST ${path}: the response names no job id in ${field}; the job may exist, so it is not resent`);
 }

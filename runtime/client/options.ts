@@ -59,47 +59,50 @@ export const DEFAULT_POLL_INTERVAL_MS = 5_000;
 export const DEFAULT_DEADLINE_MS = 30 * 60_000;
 export const DEFAULT_MAX_RETRIES = 3;
 
-export type ResolvedOptions = Required<Omit<ClientOptions, "maxInFlight" | "pollIntervalMs" | "quote">> & {
-  maxInFlight: number | null;
+/** The options with their defaults; `maxInFlight` 0: no limiter. */
+export type ResolvedOptions = Required<Omit<ClientOptions, "pollIntervalMs" | "quote">> & {
   pollIntervalMs: Readonly<Record<string, number>>;
 };
 
-/** setTimeout's largest delay; a longer one fires at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** `record[key]`; InvalidInputError naming `field` and the keys there are, when `key` is none of them. */
+export function oneOf<V>(field: string, record: Readonly<Record<string, V>>, key: string): V {
+  if (Object.hasOwn(record, key)) return record[key] as V;
+  throw new InvalidInputError(field, `must be one of ${Object.keys(record).join(", ")}`);
+}
 
-/** `value`, or `fallback` when absent; a duration also fits in a timer. */
-export function positiveInteger(field: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+/**
+ * `value`, a whole number from `min` on, or `fallback` when absent. Every such option is a count or
+ * a duration, and setTimeout's largest delay bounds them all: a longer delay fires at once.
+ */
+export function integer(field: string, value: number | undefined, fallback: number, min = 1): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new InvalidInputError(field, "must be a positive integer");
-  if (value > max) throw new InvalidInputError(field, `must be at most ${max}`);
+  if (!Number.isInteger(value) || value < min) throw new InvalidInputError(field, `must be a ${min ? "positive" : "non-negative"} integer`);
+  if (value > 2 ** 31 - 1) throw new InvalidInputError(field, `must be at most ${2 ** 31 - 1}`);
   return value;
 }
 
-export function resolveOptions(options: ClientOptions, areas: readonly string[]): ResolvedOptions {
-  if (typeof options !== "object" || options === null) throw new InvalidInputError("options", "must be an object");
+export function resolveOptions(options: ClientOptions, areas: Readonly<Record<string, unknown>>): ResolvedOptions {
   const { apiKey, baseUrl } = options;
-  if (typeof apiKey !== "string" || apiKey.trim() === "") throw new InvalidInputError("apiKey", "must be a non-empty string");
-  if (/\s/.test(apiKey)) throw new InvalidInputError("apiKey", "must not contain whitespace");
-  if (typeof baseUrl !== "string" || !/^https?:\/\/[^\s/]+/i.test(baseUrl) || !URL.canParse(baseUrl)) {
-    throw new InvalidInputError("baseUrl", "must be an absolute http(s) URL");
-  }
+  // A header value cannot hold whitespace around or inside the key.
+  if (typeof apiKey !== "string" || !/^\S+$/.test(apiKey)) throw new InvalidInputError("apiKey", `must be a non-empty string${apiKey ? " without whitespace" : ""}`);
+  // Tested as text, so that anything but a string fails as well.
+  if (!/^https?:\/\/[^\s/]/i.test(baseUrl) || !URL.canParse(baseUrl)) throw new InvalidInputError("baseUrl", "must be an absolute http(s) URL");
   const pollIntervalMs: Record<string, number> = {};
   for (const [area, ms] of Object.entries(options.pollIntervalMs ?? {})) {
-    if (!areas.includes(area)) throw new InvalidInputError(`pollIntervalMs.${area}`, `is not an area (${areas.join(", ")})`);
+    const field = `pollIntervalMs.${area}`;
+    oneOf(field, areas, area);
     // An area given as undefined keeps the description's cadence (a fallback of 0 would poll in a tight loop).
-    if (ms !== undefined) pollIntervalMs[area] = positiveInteger(`pollIntervalMs.${area}`, ms, 0, MAX_TIMER_MS);
+    if (ms !== undefined) pollIntervalMs[area] = integer(field, ms, 0);
   }
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new InvalidInputError("maxRetries", "must be an integer of at least 0");
   return {
     apiKey,
     baseUrl: baseUrl.replace(/\/+$/, ""),
     fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
     headers: options.headers ?? {},
-    maxInFlight: options.maxInFlight === undefined ? null : positiveInteger("maxInFlight", options.maxInFlight, 0),
+    maxInFlight: integer("maxInFlight", options.maxInFlight, 0),
     pollIntervalMs,
-    defaultPollIntervalMs: positiveInteger("defaultPollIntervalMs", options.defaultPollIntervalMs, DEFAULT_POLL_INTERVAL_MS, MAX_TIMER_MS),
-    deadlineMs: positiveInteger("deadlineMs", options.deadlineMs, DEFAULT_DEADLINE_MS, MAX_TIMER_MS),
-    maxRetries,
+    defaultPollIntervalMs: integer("defaultPollIntervalMs", options.defaultPollIntervalMs, DEFAULT_POLL_INTERVAL_MS),
+    deadlineMs: integer("deadlineMs", options.deadlineMs, DEFAULT_DEADLINE_MS),
+    maxRetries: integer("maxRetries", options.maxRetries, DEFAULT_MAX_RETRIES, 0),
   };
 }

@@ -1,14 +1,12 @@
 /**
  * The shape of the per-route data generators/client.ts derives from the description and writes into
- * generated/client.ts, and the types computed from it and from generated/types.ts's `paths`.
+ * generated/client.ts, and the types computed from it and from generated/types.ts's `paths`. The
+ * table holds only what the runtime reads: a create route's path follows from its area's poll path.
  */
 
 export type InputForm = "public-url" | "data-uri" | "raw-base64" | "uploaded-file-url";
 
 export interface CreateRoute {
-  readonly path: string;
-  /** The model's label in the seed (x-model-label). */
-  readonly label: string;
   /** The create response's field holding the job id (from its poll link), or null when none is shown. */
   readonly idField: string | null;
   /** Media input fields (x-media) that accept only some input forms, and those forms. */
@@ -16,6 +14,7 @@ export interface CreateRoute {
 }
 
 export interface AreaRoutes {
+  /** `/v1/<segment>/{id}`; the area's create routes are `/v1/<segment>/<slug>` (see `createPath`). */
   readonly pollPath: string;
   /** Polling cadence from x-polling; null where the seed gives no number. */
   readonly intervalSeconds: { readonly min: number; readonly max: number } | null;
@@ -62,6 +61,9 @@ export interface RouteTable {
   readonly operations: Readonly<Record<string, OperationRoute>>;
 }
 
+/** The create path of `slug`: its area's poll path with the slug for the id, as the description lays them out. */
+export const createPath = (pollPath: string, slug: string): string => pollPath.replace("{id}", slug);
+
 type JsonContent<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
 type PathItem<Paths, P> = P extends keyof Paths ? Paths[P] : never;
 type OperationOf<Paths, P, Method extends "get" | "post"> = PathItem<Paths, P> extends { [M in Method]: infer Op } ? Op : never;
@@ -82,7 +84,9 @@ type QueryArgument<Paths, P> =
 export type AreaName<T extends RouteTable> = keyof T["areas"] & string;
 export type Area<T extends RouteTable, A extends AreaName<T>> = T["areas"][A];
 export type Slug<T extends RouteTable, A extends AreaName<T>> = keyof Area<T, A>["routes"] & string;
-export type CreatePath<T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = Area<T, A>["routes"][S]["path"];
+/** `createPath` as a type: `/v1/images/{id}` and `i-a` make `/v1/images/i-a`. */
+export type CreatePath<T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> =
+  Area<T, A>["pollPath"] extends `${infer Head}{id}` ? `${Head}${S}` : never;
 /** Slugs whose create response names a job id, so the job can be waited on. */
 export type WaitableSlug<T extends RouteTable, A extends AreaName<T>> = {
   [S in Slug<T, A>]: Area<T, A>["routes"][S]["idField"] extends string ? S : never;

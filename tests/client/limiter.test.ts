@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { routeTable } from "../../generated/client.ts";
-import { slug } from "./labels.ts";
+import { pathOf, slug } from "./labels.ts";
 import { drive, type Handler } from "./scripted-server.ts";
 import { clientOn, example, IMAGES, job, useFakeClock } from "./support.ts";
 
@@ -24,7 +23,7 @@ function service(refuse: (create: number) => string | null): Handler {
 }
 
 const IA = slug("image", "I-A");
-const CREATE = `POST ${routeTable.areas.image.routes[IA].path}`;
+const CREATE = `POST ${pathOf("I-A")}`;
 
 const order = (requests: Array<{ method: string; path: string }>) => requests.map((r) => `${r.method} ${r.path}`);
 

@@ -2,7 +2,7 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { JobFailedError, JobTimedOutError, routeTable, WaitDeadlineError } from "../../generated/client.ts";
 import { DEFAULT_POLL_INTERVAL_MS } from "../../runtime/client/options.ts";
-import { slug } from "./labels.ts";
+import { pathOf, slug } from "./labels.ts";
 import { drive, inOrder } from "./scripted-server.ts";
 import { API_KEY, clientOn, created, expectNothingMoreSent, IMAGES, job, useFakeClock } from "./support.ts";
 
@@ -36,7 +36,7 @@ describe("waiting for a job", () => {
     expect(result.jobId).toBe("img_1");
     expect(result.job.images[0]?.url).toBe(IMAGES.images[0]?.url);
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      `POST ${routeTable.areas.image.routes[IA].path}`,
+      `POST ${pathOf("I-A")}`,
       ...Array(4).fill("GET /v1/images/img_1"),
     ]);
     expect(server.requests[0]?.body).toEqual({ prompt: "a lighthouse" });
