@@ -11,11 +11,12 @@ import { examplePath, type RequestExample } from "./request-example.ts";
 
 interface AreaRoutes {
   pollPath: string;
-  routes: Record<string, { idField: string | null }>;
+  /** Each slug's job-id field, null where its create response shows none. */
+  routes: Record<string, string | null>;
 }
 
 const areas: Record<string, AreaRoutes> = routeTable.areas;
-const operations: Record<string, { method: string; path: string; input: string }> = routeTable.operations;
+const operations: Record<string, readonly [method: string, path: string, input: string, resend: boolean]> = routeTable.operations;
 
 const SETUP = `import { createClient } from "./generated/client.ts";
 
@@ -25,9 +26,9 @@ const literal = (value: unknown): string => JSON.stringify(value, null, 2);
 
 function call(request: RequestExample): string {
   for (const [area, { pollPath, routes }] of Object.entries(areas)) {
-    for (const [slug, route] of Object.entries(routes)) {
+    for (const [slug, idField] of Object.entries(routes)) {
       if (createPath(pollPath, slug) !== request.template || request.method !== "post") continue;
-      if (route.idField === null) {
+      if (idField === null) {
         return `// The create response shows no job id to poll.\nconst { created } = await client.${area}.create(${literal(slug)}, ${literal(request.body)});\nconsole.log(created);`;
       }
       return `// Creates the job once, then polls at the area's cadence until the status is terminal.\nconst { jobId, job } = await client.${area}.createAndWait(${literal(slug)}, ${literal(request.body)});\nconsole.log(jobId, job);`;
@@ -36,7 +37,7 @@ function call(request: RequestExample): string {
       return `const job = await client.${area}.get(${literal(Object.values(request.pathParams)[0])});\nconsole.log(job.status);`;
     }
   }
-  for (const [operationId, { method, path, input }] of Object.entries(operations)) {
+  for (const [operationId, [method, path, input]] of Object.entries(operations)) {
     if (path !== request.template || method !== request.method) continue;
     const argument = input === "body" ? request.body : input === "query" && Object.keys(request.query).length > 0 ? request.query : undefined;
     const args = argument === undefined ? "" : literal(argument);

@@ -20,7 +20,7 @@ export type RestrictionReason = components["schemas"]["RestrictionReason"];
 export const ModerationBlockError: ModerationBlockErrorClass<RestrictionReason> = AnyModerationBlockError;
 export type ModerationBlockError = AnyModerationBlockError<RestrictionReason>;
 
-/** Per-route data derived from the description. */
+/** Per-route data derived from the description: what the client reads at run time (runtime/client/route-table.ts). */
 export const routeTable = {
   "errors": {
     "moderation": {
@@ -49,274 +49,140 @@ export const routeTable = {
   "areas": {
     "image": {
       "pollPath": "/v1/images/{id}",
-      "intervalSeconds": null,
       "resultFields": [
         "images"
       ],
       "routes": {
-        "i-a": {
-          "idField": "id",
-          "media": {}
-        },
-        "i-b": {
-          "idField": "id",
-          "media": {}
-        },
-        "i-c": {
-          "idField": "id",
-          "media": {}
-        },
-        "i-d": {
-          "idField": "id",
-          "media": {}
-        },
-        "i-e": {
-          "idField": "id",
-          "media": {}
-        },
-        "i-f": {
-          "idField": "id",
-          "media": {}
-        },
-        "i-g": {
-          "idField": "job_id",
-          "media": {}
-        },
-        "i-h": {
-          "idField": "id",
-          "media": {}
-        },
-        "i-j": {
-          "idField": "id",
-          "media": {}
-        },
-        "i-k": {
-          "idField": "id",
-          "media": {}
-        }
+        "i-a": "id",
+        "i-b": "id",
+        "i-c": "id",
+        "i-d": "id",
+        "i-e": "id",
+        "i-f": "id",
+        "i-g": "job_id",
+        "i-h": "id",
+        "i-j": "id",
+        "i-k": "id"
       }
     },
     "video": {
       "pollPath": "/v1/videos/{id}",
-      "intervalSeconds": {
-        "min": 10,
-        "max": 30
-      },
+      "intervalMs": 10000,
       "resultFields": [
         "video_url"
       ],
       "routes": {
-        "v-a": {
-          "idField": "id",
-          "media": {
-            "audio": [
-              "public-url",
-              "uploaded-file-url"
-            ],
-            "reference_audios": [
-              "public-url",
-              "uploaded-file-url"
-            ],
-            "reference_videos": [
-              "public-url",
-              "uploaded-file-url"
-            ],
-            "video": [
-              "public-url",
-              "uploaded-file-url"
-            ]
-          }
-        },
-        "v-b": {
-          "idField": "id",
-          "media": {
-            "reference_audios": [
-              "public-url",
-              "uploaded-file-url"
-            ],
-            "reference_videos": [
-              "public-url",
-              "uploaded-file-url"
-            ]
-          }
-        },
-        "v-c": {
-          "idField": "id",
-          "media": {
-            "audio": [
-              "public-url",
-              "uploaded-file-url"
-            ],
-            "video": [
-              "public-url",
-              "uploaded-file-url"
-            ]
-          }
-        },
-        "v-d": {
-          "idField": "id",
-          "media": {
-            "video": [
-              "public-url",
-              "uploaded-file-url"
-            ]
-          }
-        },
-        "v-e": {
-          "idField": "id",
-          "media": {}
-        },
-        "v-f": {
-          "idField": "id",
-          "media": {}
-        },
-        "v-g": {
-          "idField": "id",
-          "media": {}
-        }
+        "v-a": "id",
+        "v-b": "id",
+        "v-c": "id",
+        "v-d": "id",
+        "v-e": "id",
+        "v-f": "id",
+        "v-g": "id"
       }
     },
     "audio": {
       "pollPath": "/v1/audios/{id}",
-      "intervalSeconds": null,
       "resultFields": [
         "audio_url"
       ],
       "routes": {
-        "a-a": {
-          "idField": "id",
-          "media": {}
-        }
+        "a-a": "id"
       }
     },
     "model3d": {
       "pollPath": "/v1/3d/{id}",
-      "intervalSeconds": {
-        "min": 15,
-        "max": 30
-      },
+      "intervalMs": 15000,
       "resultFields": [
         "model_url"
       ],
       "routes": {
-        "d-a": {
-          "idField": "id",
-          "media": {}
-        },
-        "d-b": {
-          "idField": "id",
-          "media": {}
-        }
+        "d-a": "id",
+        "d-b": "id"
       }
     },
     "motionControl": {
       "pollPath": "/v1/motion-control/{id}",
-      "intervalSeconds": null,
       "resultFields": [
         "video_url"
       ],
       "routes": {
-        "mc-a": {
-          "idField": "id",
-          "media": {
-            "video": [
-              "public-url",
-              "uploaded-file-url"
-            ]
-          }
-        }
+        "mc-a": "id"
       }
     },
     "lipSync": {
       "pollPath": "/v1/lip-sync/{id}",
-      "intervalSeconds": null,
       "resultFields": [],
       "routes": {
-        "ls-a": {
-          "idField": "id",
-          "media": {}
-        }
+        "ls-a": "id"
       }
     },
     "depthMap": {
       "pollPath": "/v1/depth-maps/{id}",
-      "intervalSeconds": null,
       "resultFields": [
         "video_url"
       ],
       "routes": {
-        "dm-a": {
-          "idField": "id",
-          "media": {
-            "video": [
-              "public-url",
-              "uploaded-file-url"
-            ]
-          }
-        }
+        "dm-a": "id"
       }
     },
     "videoUpscale": {
       "pollPath": "/v1/video-upscales/{id}",
-      "intervalSeconds": null,
       "resultFields": [],
       "routes": {
-        "vu-a": {
-          "idField": null,
-          "media": {}
-        }
+        "vu-a": null
       }
     }
   },
   "operations": {
-    "getAccountCredits": {
-      "method": "get",
-      "path": "/v1/account/credits",
-      "input": "none",
-      "resend": true
-    },
-    "listModels": {
-      "method": "get",
-      "path": "/v1/models",
-      "input": "query",
-      "resend": true
-    },
-    "quoteCost": {
-      "method": "post",
-      "path": "/v1/cost",
-      "input": "body",
-      "resend": false
-    },
-    "createUpload": {
-      "method": "post",
-      "path": "/v1/uploads",
-      "input": "body",
-      "resend": false
-    },
-    "createPost": {
-      "method": "post",
-      "path": "/v1/posts",
-      "input": "body",
-      "resend": false
-    },
-    "searchStockImages": {
-      "method": "get",
-      "path": "/v1/stock/images",
-      "input": "query",
-      "resend": false
-    },
-    "searchStockSoundEffects": {
-      "method": "get",
-      "path": "/v1/stock/sound-effects",
-      "input": "query",
-      "resend": false
-    },
-    "searchStockMusic": {
-      "method": "get",
-      "path": "/v1/stock/music",
-      "input": "query",
-      "resend": false
-    }
+    "getAccountCredits": [
+      "get",
+      "/v1/account/credits",
+      "none",
+      true
+    ],
+    "listModels": [
+      "get",
+      "/v1/models",
+      "query",
+      true
+    ],
+    "quoteCost": [
+      "post",
+      "/v1/cost",
+      "body",
+      false
+    ],
+    "createUpload": [
+      "post",
+      "/v1/uploads",
+      "body",
+      false
+    ],
+    "createPost": [
+      "post",
+      "/v1/posts",
+      "body",
+      false
+    ],
+    "searchStockImages": [
+      "get",
+      "/v1/stock/images",
+      "query",
+      false
+    ],
+    "searchStockSoundEffects": [
+      "get",
+      "/v1/stock/sound-effects",
+      "query",
+      false
+    ],
+    "searchStockMusic": [
+      "get",
+      "/v1/stock/music",
+      "query",
+      false
+    ]
   }
 } as const satisfies RouteTable;
 

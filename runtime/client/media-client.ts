@@ -1,17 +1,15 @@
 /**
  * The typed client over openapi-fetch. generated/client.ts binds it to the generated `paths` and the
- * route table derived from the description; everything here is generic over both.
+ * route table derived from the description; everything here is generic over both. Written with an
+ * eye on the minified bundle every user ships: closures rather than classes and plan objects.
  */
 import createFetchClient, { type Client } from "openapi-fetch";
 import { errorFromResponse } from "./classify.ts";
 import { InvalidInputError, JobFailedError, JobTimedOutError, MediaServiceError, TransportError, WaitDeadlineError } from "./errors.ts";
-import { inFlightLimiter } from "./limiter.ts";
-import { checkMediaInputs } from "./media-inputs.ts";
-import { serviceMiddleware, type ServiceState } from "./middleware.ts";
 import { integer, oneOf, resolveOptions, type ClientOptions, type RequestOptions } from "./options.ts";
-import { readRateLimit, type RateLimitInfo } from "./rate-limit.ts";
+import { carriesRateLimit, readRateLimit, retryAfterSeconds, type RateLimitInfo } from "./rate-limit.ts";
 import { redact, redactBody } from "./redact.ts";
-import { retryDecision, type Resend } from "./retry-policy.ts";
+import { retryDelay } from "./retry-policy.ts";
 import {
   createPath,
   type AreaName,
@@ -108,8 +106,6 @@ export type MediaClient<Paths extends {}, T extends RouteTable> = { [A in AreaNa
   readonly rateLimit: RateLimitInfo | null;
   /** Epoch milliseconds until which a `Retry-After` pause holds every request (0: none yet). */
   readonly pausedUntil: number;
-  /** Job ids of this client's limiter not yet seen terminal (empty without `maxInFlight`). */
-  readonly runningJobs: readonly string[];
   /**
    * The underlying openapi-fetch client: it shares the key, the headers and the `Retry-After` pause,
    * and its `use()` adds middleware that every typed method's requests pass as well.
@@ -141,133 +137,136 @@ type Init = {
 type Method = "get" | "post";
 
 /** A failure before a usable response: the connection failed, or dropped while the body streamed. */
-function lostResponse(method: Method, path: string, init: Init, cause: unknown, apiKey: string): TransportError {
-  const reason = cause instanceof Error ? cause.message + (cause.cause instanceof Error ? ` (${cause.cause.message})` : "") : String(cause);
+function lostResponse(method: Method, path: string, cause: unknown, apiKey: string): TransportError {
+  // fetch's own failure names the network error as its cause ("fetch failed" alone says little).
+  const reason = `${cause}${(cause as Error | undefined)?.cause ? ` (${(cause as Error).cause})` : ""}`;
   const sent = method === "post";
-  const effect = sent ? "; it may have taken effect (a create's job may exist), so it is not resent" : "";
-  // Only a poll has a path parameter: its id.
-  const where = `${method.toUpperCase()} ${path.replace("{id}", init.params?.path?.id as string)}`;
-  return new TransportError(redact(`${where}: no usable response (${reason})${effect}`, apiKey), sent);
+  return new TransportError(redact(`${method.toUpperCase()} ${path}: no usable response (${reason})${sent ? "; it may have taken effect (a create's job may exist)" : ""}`, apiKey), sent);
 }
 
 /** The job id a create response names in `field` (an integer `job_id` in the legacy image shape). */
 function jobIdOf(created: unknown, field: string, path: string): string {
   const value = (created as Record<string, unknown> | null)?.[field];
-  if ((typeof value === "string" && value !== "") || (typeof value === "number" && Number.isFinite(value))) return String(value);
-  throw new MediaServiceError(`POST ${path}: the response names no job id in ${field}; the job may exist, so it is not resent`);
+  if ((typeof value === "string" && value) || Number.isFinite(value)) return String(value);
+  throw new MediaServiceError(`POST ${path}: no job id in ${field}, though the job may exist`);
 }
 
 export function createMediaClient<Paths extends {}, T extends RouteTable>(table: T, clientOptions: ClientOptions<AreaName<T>>): MediaClient<Paths, T> {
   const { areas, operations, terminalStatuses } = table as RouteTable;
-  const options = resolveOptions(clientOptions, areas);
-  const { apiKey, maxRetries } = options;
-  const limiter = options.maxInFlight ? inFlightLimiter(options.maxInFlight) : null;
-  const state: ServiceState = { pausedUntil: 0, rateLimitHeaders: null };
+  const { apiKey, limiter, checkMediaInputs, quote } = clientOptions;
+  const { pollIntervalMs, deadlineMs: clientDeadlineMs, maxRetries } = resolveOptions(clientOptions, areas);
+  /** Epoch milliseconds until which a `Retry-After` pause holds every request. */
+  let pausedUntil = 0;
+  /** The headers of the last response that carried rate-limit headers (read only when asked for). */
+  let rateLimitHeaders: Headers | null = null;
 
-  const api = createFetchClient<Paths>({
-    baseUrl: options.baseUrl,
-    headers: { ...options.headers, Authorization: `Bearer ${apiKey}` },
-    fetch: options.fetch,
+  // Route-agnostic paths: code generic over Paths cannot name a typed route. The client hands it out
+  // typed with Paths as `api`.
+  const api = createFetchClient<AnyPaths>({
+    baseUrl: clientOptions.baseUrl,
+    headers: { ...clientOptions.headers, Authorization: `Bearer ${apiKey}` },
+    // Looked up per request, so that a fetch replaced later (a test's mock) is the one used.
+    fetch: clientOptions.fetch ?? ((request) => globalThis.fetch(request)),
   });
-  api.use(serviceMiddleware(state));
-  // The same client seen through route-agnostic paths: code generic over Paths cannot name a typed route.
-  const untyped = api as unknown as Client<AnyPaths>;
+  // Every request passes this, the typed methods' and the raw `api` client's alike: after a 429 with
+  // Retry-After the seed says the client waits the full time before sending anything else.
+  api.use({
+    async onRequest({ request }) {
+      // A later 429 may lengthen the pause while a request waits it out.
+      while (Date.now() < pausedUntil) await sleep(pausedUntil - Date.now(), request.signal);
+    },
+    onResponse({ response: { status, headers } }) {
+      if (carriesRateLimit(headers)) rateLimitHeaders = headers;
+      const seconds = status === 429 ? retryAfterSeconds(headers) : null;
+      // A later, shorter Retry-After never shortens the pause.
+      if (seconds !== null) pausedUntil = Math.max(pausedUntil, Date.now() + seconds * 1000);
+    },
+  });
 
   /**
    * Sends under the retry policy (retry-policy.ts); throws the typed error of an error response, or a
    * TransportError when no usable response came.
    */
-  async function call(method: Method, path: string, route: Init, requestOptions: RequestOptions | undefined, resend: Resend): Promise<unknown> {
+  async function call(method: Method, path: string, route: Init, requestOptions: RequestOptions | undefined, resendable: boolean): Promise<unknown> {
     // Only the request options' own keys reach openapi-fetch, and only when given: absent keys cost nothing per call.
     const init: Init = requestOptions ? { ...route, signal: requestOptions.signal, headers: requestOptions.headers } : route;
     for (let resends = 0; ; resends += 1) {
       let failure: unknown;
       try {
         // openapi-fetch reads the body inside: a connection dropped while it streams fails here too.
-        const { data, error, response } = await (method === "get" ? untyped.GET(path, init) : untyped.POST(path, init));
+        const { data, error, response } = await api.request(method, path, init);
         if (response.ok) return data;
-        failure = errorFromResponse(response.status, response.headers, error, table.errors, apiKey);
+        failure = errorFromResponse(response, error, table.errors, apiKey);
       } catch (error) {
         if (init.signal?.aborted) throw init.signal.reason;
-        failure = lostResponse(method, path, init, error, apiKey);
+        failure = lostResponse(method, path, error, apiKey);
       }
-      const decision = retryDecision(failure, resends, maxRetries, resend, !!limiter?.jobs.size);
-      if (decision === null) throw failure;
-      await (decision === "own-job-finished" ? limiter?.nextRelease(init.signal) : sleep(decision, init.signal));
+      const delay = retryDelay(failure, resends, maxRetries, resendable);
+      if (delay === null) throw failure;
+      await sleep(delay, init.signal);
     }
   }
 
   const area = (name: string): AreaRoutes => oneOf("area", areas, name);
 
-  function route(areaName: string, slug: string) {
+  /** A create route's job-id field and path. */
+  function route(areaName: string, slug: string): [idField: string | null, path: string] {
     const { pollPath, routes } = area(areaName);
-    return { ...oneOf("slug", routes, slug), path: createPath(pollPath, slug) };
+    return [oneOf("slug", routes, slug), createPath(pollPath, slug)];
   }
 
-  function checkId(id: unknown): string {
-    if (typeof id !== "string" || id === "") throw new InvalidInputError("id", "must be a non-empty string");
-    return id;
+  /** `toWait`: refuse a route whose create response names no job id before sending (charged) anything. */
+  async function create(areaName: string, slug: string, body: unknown, requestOptions?: RequestOptions, toWait?: boolean): Promise<CreateResult<unknown>> {
+    const [idField, path] = route(areaName, slug);
+    if (toWait && idField === null) throw new InvalidInputError("slug", `${slug}'s create response names no job id to wait on`);
+    checkMediaInputs?.(path, body);
+    const send = async (): Promise<[unknown, string | null]> => {
+      const created = await call("post", path, { body }, requestOptions, false);
+      return [created, idField === null ? null : jobIdOf(created, idField, path)];
+    };
+    const [created, jobId] = await (limiter ? limiter.create(send, maxRetries, requestOptions?.signal) : send());
+    return { jobId, created };
   }
 
-  async function create(areaName: string, slug: string, body: unknown, requestOptions?: RequestOptions): Promise<CreateResult<unknown>> {
-    const { idField, media, path } = route(areaName, slug);
-    checkMediaInputs(body, media);
-    await limiter?.acquire(requestOptions?.signal);
-    let jobId: string | null = null;
-    try {
-      const created = await call("post", path, { body }, requestOptions, "create");
-      jobId = idField === null ? null : jobIdOf(created, idField, path);
-      return { jobId, created };
-    } finally {
-      // A created job holds its slot until it is seen terminal; a failed create, or one that names no job, none.
-      if (jobId === null) limiter?.release();
-      else limiter?.jobs.add(jobId);
-    }
-  }
-
-  async function get(areaName: string, id: string, requestOptions?: RequestOptions): Promise<{ status: string }> {
-    const jobId = checkId(id);
+  /** One poll; a terminal status frees the job's limiter slot. */
+  async function get(areaName: string, jobId: string, requestOptions?: RequestOptions): Promise<{ status: string }> {
     const job = (await call("get", area(areaName).pollPath, { params: { path: { id: jobId } } }, requestOptions, true)) as { status: string };
     if (terminalStatuses.includes(job.status)) limiter?.release(jobId);
     return job;
   }
 
-  /** Polls until a terminal status; `created`: the create response of a job created a moment ago (then the first poll waits one interval). */
-  async function wait(created: { status?: unknown } | undefined, areaName: string, id: string, waitOptions: WaitOptions<unknown> = {}): Promise<JobResult<unknown>> {
-    const { intervalSeconds, resultFields } = area(areaName);
-    const jobId = checkId(id);
-    const { signal, onStatus } = waitOptions;
-    const intervalMs = integer(
-      "intervalMs",
-      waitOptions.intervalMs,
-      options.pollIntervalMs[areaName] ?? (intervalSeconds ? intervalSeconds.min * 1000 : options.defaultPollIntervalMs),
-    );
-    const deadlineMs = integer("deadlineMs", waitOptions.deadlineMs, options.deadlineMs);
-    let lastStatus = typeof created?.status === "string" ? created.status : null;
+  /** Polls until a terminal status; `created`: the create response of a job created a moment ago. */
+  async function wait(created: { status?: string } | undefined, areaName: string, jobId: string, waitOptions: WaitOptions<unknown> = {}): Promise<JobResult<unknown>> {
+    const { resultFields } = area(areaName);
+    const intervalMs = integer("intervalMs", waitOptions.intervalMs, pollIntervalMs[areaName] as number);
+    const deadlineMs = integer("deadlineMs", waitOptions.deadlineMs, clientDeadlineMs);
+    let lastStatus = created?.status ?? null;
+    // The create response's status is reported first, with no poll response to go with it.
+    if (lastStatus) waitOptions.onStatus?.(lastStatus, null);
     // The deadline and the caller's signal abort whatever is under way, a poll request or a sleep.
-    const controller = new AbortController();
-    const deadline = setTimeout(() => controller.abort(new WaitDeadlineError(jobId, lastStatus, deadlineMs)), deadlineMs);
-    const forward = () => controller.abort(signal?.reason);
-    if (signal?.aborted) forward();
-    signal?.addEventListener("abort", forward, { once: true });
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new WaitDeadlineError(jobId, lastStatus, deadlineMs)), deadlineMs);
+    const signal = AbortSignal.any([deadline.signal, waitOptions.signal ?? deadline.signal]);
     try {
-      for (let sleepFirst = created !== undefined; ; sleepFirst = true) {
-        if (sleepFirst) await sleep(intervalMs, controller.signal);
-        const job = (await get(areaName, jobId, { signal: controller.signal, headers: waitOptions.headers })) as { status: string } & Record<string, unknown>;
-        if (job.status !== lastStatus) {
-          lastStatus = job.status;
-          onStatus?.(lastStatus, job);
+      // A job created a moment ago is first polled one interval later; a resumed wait polls at once.
+      if (created) await sleep(intervalMs, signal);
+      for (;;) {
+        const job = (await get(areaName, jobId, { signal, headers: waitOptions.headers })) as { status: string } & Record<string, unknown>;
+        const { status } = job;
+        if (status !== lastStatus) {
+          lastStatus = status;
+          waitOptions.onStatus?.(status, job);
         }
-        if (!terminalStatuses.includes(job.status)) continue;
-        if (job.status === table.timeoutStatus) throw new JobTimedOutError(jobId, redactBody(job, apiKey));
-        if (job.status !== table.successStatus) throw new JobFailedError(jobId, redactBody(job, apiKey));
-        const missing = resultFields.filter((field) => job[field] == null);
-        if (missing.length > 0) throw new MediaServiceError(`job ${jobId} ${job.status} but its poll response lacks ${missing.join(", ")}`);
-        return { jobId, job };
+        if (status === table.successStatus) {
+          const missing = resultFields.filter((field) => job[field] == null);
+          if (missing.length) throw new MediaServiceError(`job ${jobId} ${status} but lacks ${missing}`);
+          return { jobId, job };
+        }
+        if (terminalStatuses.includes(status)) throw new (status === table.timeoutStatus ? JobTimedOutError : JobFailedError)(jobId, redactBody(job, apiKey));
+        await sleep(intervalMs, signal);
       }
     } finally {
-      clearTimeout(deadline);
-      signal?.removeEventListener("abort", forward);
+      clearTimeout(timer);
     }
   }
 
@@ -277,29 +276,19 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
     body: unknown,
     waitOptions: CreateAndWaitOptions<unknown, unknown> = {},
   ): Promise<JobResult<unknown> & { created: unknown }> {
-    if (route(areaName, slug).idField === null) {
-      throw new InvalidInputError("slug", `${slug}'s create response shows no job id, so its job cannot be waited on`);
-    }
-    const { jobId, created } = await create(areaName, slug, body, waitOptions);
-    const id = jobId as string;
-    const { status } = created as { status?: unknown };
-    waitOptions.onJob?.(id, created);
-    if (typeof status === "string") waitOptions.onStatus?.(status, null);
-    return { ...(await wait(created as { status?: unknown }, areaName, id, waitOptions)), created };
+    const { jobId, created } = (await create(areaName, slug, body, waitOptions, true)) as { jobId: string; created: { status?: string } };
+    waitOptions.onJob?.(jobId, created);
+    return { ...(await wait(created, areaName, jobId, waitOptions)), created };
   }
 
-  const { quote } = clientOptions;
   const client: Record<string, unknown> = {
     wait: wait.bind(null, undefined),
     api,
     get rateLimit() {
-      return state.rateLimitHeaders && readRateLimit(state.rateLimitHeaders);
+      return rateLimitHeaders && readRateLimit(rateLimitHeaders);
     },
     get pausedUntil() {
-      return state.pausedUntil;
-    },
-    get runningJobs() {
-      return [...(limiter?.jobs ?? [])];
+      return pausedUntil;
     },
   };
   for (const name in areas) {
@@ -308,10 +297,10 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
       createAndWait: createAndWait.bind(null, name),
       get: get.bind(null, name),
       wait: wait.bind(null, undefined, name),
-      ...(quote && { quote: (slug: string, body: unknown, media?: unknown) => quote(route(name, slug).path, body, media) }),
+      ...(quote && { quote: (slug: string, body: unknown, media?: unknown) => quote(route(name, slug)[1], body, media) }),
     };
   }
-  for (const [name, { method, path, input, resend }] of Object.entries(operations)) {
+  for (const [name, [method, path, input, resend]] of Object.entries(operations)) {
     // The first argument is the body or the query; an operation that takes neither has only the request options.
     client[name] =
       input === "none"

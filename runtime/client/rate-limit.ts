@@ -1,6 +1,6 @@
 /** The rate-limit headers of a response, and its `Retry-After`. */
 
-/** The `X-RateLimit-*` headers of a response (null where absent or not a number). */
+/** The `X-RateLimit-*` headers of a response (null where absent or not a number of at least 0). */
 export interface RateLimitInfo {
   /** Requests allowed in the current window. */
   limit: number | null;
@@ -10,10 +10,11 @@ export interface RateLimitInfo {
   resetSeconds: number | null;
 }
 
+/** A header's number, or null where absent or not a finite number of at least 0 (none of these is negative). */
 function numberHeader(headers: Headers, name: string): number | null {
-  const raw = headers.get(name);
-  const value = raw?.trim() ? Number(raw) : NaN;
-  return Number.isFinite(value) ? value : null;
+  // Header values come trimmed: an empty one is as absent (Number("") would be 0).
+  const value = Number(headers.get(name) || NaN);
+  return value >= 0 && value < Infinity ? value : null;
 }
 
 /** In the order of RateLimitInfo's fields. */
@@ -24,12 +25,9 @@ export const carriesRateLimit = (headers: Headers): boolean => RATE_LIMIT_HEADER
 
 /** The rate-limit headers of a response. */
 export function readRateLimit(headers: Headers): RateLimitInfo {
-  const [limit = null, remaining = null, resetSeconds = null] = RATE_LIMIT_HEADERS.map((name) => numberHeader(headers, name));
+  const [limit, remaining, resetSeconds] = RATE_LIMIT_HEADERS.map((name) => numberHeader(headers, name)) as [number | null, number | null, number | null];
   return { limit, remaining, resetSeconds };
 }
 
 /** `Retry-After` in seconds (the seed sends seconds), or null. */
-export function retryAfterSeconds(headers: Headers): number | null {
-  const seconds = numberHeader(headers, "Retry-After");
-  return seconds !== null && seconds >= 0 ? seconds : null;
-}
+export const retryAfterSeconds = (headers: Headers): number | null => numberHeader(headers, "Retry-After");

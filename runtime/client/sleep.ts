@@ -1,25 +1,15 @@
-/**
- * Waiting that an `AbortSignal` ends at once: `start` begins the wait (a timer, a place in a queue),
- * calls `done` when it is over, and returns how to undo it should the signal abort first; the
- * promise then rejects with the signal's reason.
- */
-export function abortable(signal: AbortSignal | undefined, start: (done: () => void) => () => void): Promise<void> {
-  return new Promise((resolve, reject) => {
+/** An abortable sleep: rejects with the signal's reason as soon as the signal aborts. */
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
-      undo();
+      clearTimeout(timer);
       reject(signal?.reason);
     };
-    const undo = start(() => {
+    const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
-    });
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  abortable(signal, (done) => {
-    const timer = setTimeout(done, ms);
-    return () => clearTimeout(timer);
+    }, ms);
+    // Left in place once it ran: a signal aborts only once.
+    signal?.addEventListener("abort", onAbort);
   });

@@ -41,7 +41,7 @@ describe("the client against the Prism mock", () => {
         const areaClient = (client as unknown as Record<string, AnyAreaClient>)[area] as AnyAreaClient;
         const { jobId, created } = await areaClient.create(slug, firstExample(path) as never);
         expect(created).toBeTypeOf("object");
-        if (route.idField === null) {
+        if (route === null) {
           expect(jobId).toBeNull();
           return;
         }
@@ -53,7 +53,7 @@ describe("the client against the Prism mock", () => {
     }
   }
 
-  for (const [operationId, { method, path, input }] of Object.entries(routeTable.operations)) {
+  for (const [operationId, [method, path, input]] of Object.entries(routeTable.operations)) {
     it(`${operationId}: ${method.toUpperCase()} ${path} answers with its documented response`, async () => {
       const call = (client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[operationId]!;
       const result = await call(...(input === "body" ? [firstExample(path, method)] : []));
