@@ -6,15 +6,17 @@
  * operationId, and a route the generated client does not know the raw openapi-fetch client `api`.
  */
 import { routeTable } from "../generated/client.ts";
+import { createPath } from "../runtime/client/route-table.ts";
 import { examplePath, type RequestExample } from "./request-example.ts";
 
 interface AreaRoutes {
   pollPath: string;
-  routes: Record<string, { path: string; idField: string | null }>;
+  /** Each slug's job-id field, null where its create response shows none. */
+  routes: Record<string, string | null>;
 }
 
 const areas: Record<string, AreaRoutes> = routeTable.areas;
-const operations: Record<string, { method: string; path: string; input: string }> = routeTable.operations;
+const operations: Record<string, readonly [method: string, path: string, input: string, resend: boolean]> = routeTable.operations;
 
 const SETUP = `import { createClient } from "./generated/client.ts";
 
@@ -24,9 +26,9 @@ const literal = (value: unknown): string => JSON.stringify(value, null, 2);
 
 function call(request: RequestExample): string {
   for (const [area, { pollPath, routes }] of Object.entries(areas)) {
-    for (const [slug, route] of Object.entries(routes)) {
-      if (route.path !== request.template || request.method !== "post") continue;
-      if (route.idField === null) {
+    for (const [slug, idField] of Object.entries(routes)) {
+      if (createPath(pollPath, slug) !== request.template || request.method !== "post") continue;
+      if (idField === null) {
         return `// The create response shows no job id to poll.\nconst { created } = await client.${area}.create(${literal(slug)}, ${literal(request.body)});\nconsole.log(created);`;
       }
       return `// Creates the job once, then polls at the area's cadence until the status is terminal.\nconst { jobId, job } = await client.${area}.createAndWait(${literal(slug)}, ${literal(request.body)});\nconsole.log(jobId, job);`;
@@ -35,7 +37,7 @@ function call(request: RequestExample): string {
       return `const job = await client.${area}.get(${literal(Object.values(request.pathParams)[0])});\nconsole.log(job.status);`;
     }
   }
-  for (const [operationId, { method, path, input }] of Object.entries(operations)) {
+  for (const [operationId, [method, path, input]] of Object.entries(operations)) {
     if (path !== request.template || method !== request.method) continue;
     const argument = input === "body" ? request.body : input === "query" && Object.keys(request.query).length > 0 ? request.query : undefined;
     const args = argument === undefined ? "" : literal(argument);

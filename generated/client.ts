@@ -9,9 +9,8 @@ import type { components, paths } from "./types.ts";
 
 export * from "../runtime/client/errors.ts";
 export type { ClientOptions, RequestOptions } from "../runtime/client/options.ts";
-export type { CreateAndWaitOptions, CreateResult, JobResult } from "../runtime/client/media-client.ts";
+export type { CreateAndWaitOptions, CreateResult, JobResult, WaitOptions } from "../runtime/client/media-client.ts";
 export type { RateLimitInfo } from "../runtime/client/rate-limit.ts";
-export type { WaitOptions } from "../runtime/client/waiting.ts";
 export type { Middleware } from "openapi-fetch";
 export type { components, operations, paths } from "./types.ts";
 
@@ -21,7 +20,7 @@ export type RestrictionReason = components["schemas"]["RestrictionReason"];
 export const ModerationBlockError: ModerationBlockErrorClass<RestrictionReason> = AnyModerationBlockError;
 export type ModerationBlockError = AnyModerationBlockError<RestrictionReason>;
 
-/** Per-route data derived from the description. */
+/** Per-route data derived from the description: what the client reads at run time (runtime/client/route-table.ts). */
 export const routeTable = {
   "errors": {
     "moderation": {
@@ -50,322 +49,140 @@ export const routeTable = {
   "areas": {
     "image": {
       "pollPath": "/v1/images/{id}",
-      "intervalSeconds": null,
       "resultFields": [
         "images"
       ],
       "routes": {
-        "i-a": {
-          "path": "/v1/images/i-a",
-          "label": "I-A",
-          "idField": "id",
-          "media": {}
-        },
-        "i-b": {
-          "path": "/v1/images/i-b",
-          "label": "I-B",
-          "idField": "id",
-          "media": {}
-        },
-        "i-c": {
-          "path": "/v1/images/i-c",
-          "label": "I-C",
-          "idField": "id",
-          "media": {}
-        },
-        "i-d": {
-          "path": "/v1/images/i-d",
-          "label": "I-D",
-          "idField": "id",
-          "media": {}
-        },
-        "i-e": {
-          "path": "/v1/images/i-e",
-          "label": "I-E",
-          "idField": "id",
-          "media": {}
-        },
-        "i-f": {
-          "path": "/v1/images/i-f",
-          "label": "I-F",
-          "idField": "id",
-          "media": {}
-        },
-        "i-g": {
-          "path": "/v1/images/i-g",
-          "label": "I-G",
-          "idField": "job_id",
-          "media": {}
-        },
-        "i-h": {
-          "path": "/v1/images/i-h",
-          "label": "I-H",
-          "idField": "id",
-          "media": {}
-        },
-        "i-j": {
-          "path": "/v1/images/i-j",
-          "label": "I-J",
-          "idField": "id",
-          "media": {}
-        },
-        "i-k": {
-          "path": "/v1/images/i-k",
-          "label": "I-K",
-          "idField": "id",
-          "media": {}
-        }
+        "i-a": "id",
+        "i-b": "id",
+        "i-c": "id",
+        "i-d": "id",
+        "i-e": "id",
+        "i-f": "id",
+        "i-g": "job_id",
+        "i-h": "id",
+        "i-j": "id",
+        "i-k": "id"
       }
     },
     "video": {
       "pollPath": "/v1/videos/{id}",
-      "intervalSeconds": {
-        "min": 10,
-        "max": 30
-      },
+      "intervalMs": 10000,
       "resultFields": [
         "video_url"
       ],
       "routes": {
-        "v-a": {
-          "path": "/v1/videos/v-a",
-          "label": "V-A",
-          "idField": "id",
-          "media": {
-            "audio": [
-              "public-url",
-              "uploaded-file-url"
-            ],
-            "reference_audios": [
-              "public-url",
-              "uploaded-file-url"
-            ],
-            "reference_videos": [
-              "public-url",
-              "uploaded-file-url"
-            ],
-            "video": [
-              "public-url",
-              "uploaded-file-url"
-            ]
-          }
-        },
-        "v-b": {
-          "path": "/v1/videos/v-b",
-          "label": "V-B",
-          "idField": "id",
-          "media": {
-            "reference_audios": [
-              "public-url",
-              "uploaded-file-url"
-            ],
-            "reference_videos": [
-              "public-url",
-              "uploaded-file-url"
-            ]
-          }
-        },
-        "v-c": {
-          "path": "/v1/videos/v-c",
-          "label": "V-C",
-          "idField": "id",
-          "media": {
-            "audio": [
-              "public-url",
-              "uploaded-file-url"
-            ],
-            "video": [
-              "public-url",
-              "uploaded-file-url"
-            ]
-          }
-        },
-        "v-d": {
-          "path": "/v1/videos/v-d",
-          "label": "V-D",
-          "idField": "id",
-          "media": {
-            "video": [
-              "public-url",
-              "uploaded-file-url"
-            ]
-          }
-        },
-        "v-e": {
-          "path": "/v1/videos/v-e",
-          "label": "V-E",
-          "idField": "id",
-          "media": {}
-        },
-        "v-f": {
-          "path": "/v1/videos/v-f",
-          "label": "V-F",
-          "idField": "id",
-          "media": {}
-        },
-        "v-g": {
-          "path": "/v1/videos/v-g",
-          "label": "V-G",
-          "idField": "id",
-          "media": {}
-        }
+        "v-a": "id",
+        "v-b": "id",
+        "v-c": "id",
+        "v-d": "id",
+        "v-e": "id",
+        "v-f": "id",
+        "v-g": "id"
       }
     },
     "audio": {
       "pollPath": "/v1/audios/{id}",
-      "intervalSeconds": null,
       "resultFields": [
         "audio_url"
       ],
       "routes": {
-        "a-a": {
-          "path": "/v1/audios/a-a",
-          "label": "A-A",
-          "idField": "id",
-          "media": {}
-        }
+        "a-a": "id"
       }
     },
     "model3d": {
       "pollPath": "/v1/3d/{id}",
-      "intervalSeconds": {
-        "min": 15,
-        "max": 30
-      },
+      "intervalMs": 15000,
       "resultFields": [
         "model_url"
       ],
       "routes": {
-        "d-a": {
-          "path": "/v1/3d/d-a",
-          "label": "D-A",
-          "idField": "id",
-          "media": {}
-        },
-        "d-b": {
-          "path": "/v1/3d/d-b",
-          "label": "D-B",
-          "idField": "id",
-          "media": {}
-        }
+        "d-a": "id",
+        "d-b": "id"
       }
     },
     "motionControl": {
       "pollPath": "/v1/motion-control/{id}",
-      "intervalSeconds": null,
       "resultFields": [
         "video_url"
       ],
       "routes": {
-        "mc-a": {
-          "path": "/v1/motion-control/mc-a",
-          "label": "MC-A",
-          "idField": "id",
-          "media": {
-            "video": [
-              "public-url",
-              "uploaded-file-url"
-            ]
-          }
-        }
+        "mc-a": "id"
       }
     },
     "lipSync": {
       "pollPath": "/v1/lip-sync/{id}",
-      "intervalSeconds": null,
       "resultFields": [],
       "routes": {
-        "ls-a": {
-          "path": "/v1/lip-sync/ls-a",
-          "label": "LS-A",
-          "idField": "id",
-          "media": {}
-        }
+        "ls-a": "id"
       }
     },
     "depthMap": {
       "pollPath": "/v1/depth-maps/{id}",
-      "intervalSeconds": null,
       "resultFields": [
         "video_url"
       ],
       "routes": {
-        "dm-a": {
-          "path": "/v1/depth-maps/dm-a",
-          "label": "DM-A",
-          "idField": "id",
-          "media": {
-            "video": [
-              "public-url",
-              "uploaded-file-url"
-            ]
-          }
-        }
+        "dm-a": "id"
       }
     },
     "videoUpscale": {
       "pollPath": "/v1/video-upscales/{id}",
-      "intervalSeconds": null,
       "resultFields": [],
       "routes": {
-        "vu-a": {
-          "path": "/v1/video-upscales/vu-a",
-          "label": "VU-A",
-          "idField": null,
-          "media": {}
-        }
+        "vu-a": null
       }
     }
   },
   "operations": {
-    "getAccountCredits": {
-      "method": "get",
-      "path": "/v1/account/credits",
-      "input": "none",
-      "resend": true
-    },
-    "listModels": {
-      "method": "get",
-      "path": "/v1/models",
-      "input": "query",
-      "resend": true
-    },
-    "quoteCost": {
-      "method": "post",
-      "path": "/v1/cost",
-      "input": "body",
-      "resend": false
-    },
-    "createUpload": {
-      "method": "post",
-      "path": "/v1/uploads",
-      "input": "body",
-      "resend": false
-    },
-    "createPost": {
-      "method": "post",
-      "path": "/v1/posts",
-      "input": "body",
-      "resend": false
-    },
-    "searchStockImages": {
-      "method": "get",
-      "path": "/v1/stock/images",
-      "input": "query",
-      "resend": false
-    },
-    "searchStockSoundEffects": {
-      "method": "get",
-      "path": "/v1/stock/sound-effects",
-      "input": "query",
-      "resend": false
-    },
-    "searchStockMusic": {
-      "method": "get",
-      "path": "/v1/stock/music",
-      "input": "query",
-      "resend": false
-    }
+    "getAccountCredits": [
+      "get",
+      "/v1/account/credits",
+      "none",
+      true
+    ],
+    "listModels": [
+      "get",
+      "/v1/models",
+      "query",
+      true
+    ],
+    "quoteCost": [
+      "post",
+      "/v1/cost",
+      "body",
+      false
+    ],
+    "createUpload": [
+      "post",
+      "/v1/uploads",
+      "body",
+      false
+    ],
+    "createPost": [
+      "post",
+      "/v1/posts",
+      "body",
+      false
+    ],
+    "searchStockImages": [
+      "get",
+      "/v1/stock/images",
+      "query",
+      false
+    ],
+    "searchStockSoundEffects": [
+      "get",
+      "/v1/stock/sound-effects",
+      "query",
+      false
+    ],
+    "searchStockMusic": [
+      "get",
+      "/v1/stock/music",
+      "query",
+      false
+    ]
   }
 } as const satisfies RouteTable;
 

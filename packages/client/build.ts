@@ -1,9 +1,9 @@
 /**
  * Builds the typed client as a standalone npm package: ESM JavaScript and `.d.ts` of the generated
- * client, price tables and types and of the runtime they import, a package.json whose exports map
- * names the client (`.`), the price tables (`./prices`, a separate entry so that a client that does
- * not quote does not ship them) and the bundled description it was generated from
- * (`./openapi.json`, `./openapi.yaml`), and a README. It imports nothing outside itself but its one
+ * client, price tables, media-input check and types and of the runtime they import, a package.json
+ * whose exports map names the client (`.`), its optional parts, each a separate entry so that a
+ * client without it does not ship it (`./prices`, `./limiter`, `./media-inputs`), and the bundled
+ * description it was generated from (`./openapi.json`, `./openapi.yaml`), and a README. It imports nothing outside itself but its one
  * dependency, openapi-fetch. Its version is the description's `info.version` (`2026-06-20` is
  * `2026.6.20`).
  *
@@ -29,8 +29,15 @@ export const PACKAGE_NAME = "@media-service/client";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The runtime folders the generated modules import, copied as they are. */
 const RUNTIME = ["runtime/client", "runtime/costs"];
-/** The generated modules of the package; the client's and the price tables' are its entry points. */
-const GENERATED = ["generated/client.ts", "generated/costs.ts", "generated/types.ts"];
+/** The generated modules of the package; all but the types are entry points. */
+const GENERATED = ["generated/client.ts", "generated/costs.ts", "generated/media-inputs.ts", "generated/types.ts"];
+/** The entry points of the package: export name -> module (without its extension). */
+const ENTRIES = {
+  ".": "generated/client",
+  "./prices": "generated/costs",
+  "./limiter": "runtime/client/limiter",
+  "./media-inputs": "generated/media-inputs",
+};
 
 /** Relative `./x.ts` specifiers become `./x.js`: tsc rewrites them in JavaScript, not in declarations. */
 const jsSpecifiers = (text: string): string => text.replace(/((?:from|import)\s*\(?\s*["'])(\.{1,2}\/[^"']+)\.ts(["'])/g, "$1$2.js$3");
@@ -69,7 +76,7 @@ function compile(sourceDir: string, outDir: string): void {
     outDir,
   };
   const program = ts.createProgram(
-    GENERATED.map((file) => join(sourceDir, file)),
+    Object.values(ENTRIES).map((file) => join(sourceDir, `${file}.ts`)),
     options,
   );
   const result = program.emit();
@@ -90,8 +97,7 @@ function packageJson(model: ServiceModel, openapiFetchVersion: string): object {
     type: "module",
     sideEffects: false,
     exports: {
-      ".": entry("generated/client"),
-      "./prices": entry("generated/costs"),
+      ...Object.fromEntries(Object.entries(ENTRIES).map(([name, file]) => [name, entry(file)])),
       ...DESCRIPTION_EXPORTS,
     },
     types: "./dist/generated/client.d.ts",

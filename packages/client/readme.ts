@@ -42,6 +42,8 @@ const { jobId, job } = await client.${area}.createAndWait(${JSON.stringify(waita
 |---|---|
 | ${code(name)} | ${code("createClient")}, the typed errors, the types of every request and response (${code("paths")}, ${code("components")}) |
 | ${code(`${name}/prices`)} | the price tables and the offline ${code("quote(path, body, media)")}; a client given it quotes per route, and a client that does not import it does not ship the tables |
+| ${code(`${name}/limiter`)} | ${code("inFlightLimiter(n)")}: given as ${code("limiter")}, keeps at most n jobs in flight (the account's concurrency cap) |
+| ${code(`${name}/media-inputs`)} | ${code("checkMediaInputs")}: given as such, refuses a media field in a form the route does not accept before anything is sent |
 | ${code(`${name}/openapi.json`)}, ${code(`${name}/openapi.yaml`)} | the bundled description the client was generated from |
 
 ## Methods
@@ -86,8 +88,16 @@ ${code("JobTimedOutError")} or ${code("WaitDeadlineError")}. The API key never a
 
 After a 429 with ${code("Retry-After")} the whole client waits the full time, then resends. Polls and
 other reads are resent after a lost response or a 5xx with jittered backoff; creates, posts,
-uploads and searches charged per request never are. ${code("maxInFlight")} keeps the client's jobs
-under the account's concurrency cap.
+uploads and searches charged per request never are. The optional parts are entry points of their
+own, so that a client without them ships none of their code:
+
+\`\`\`ts
+import { inFlightLimiter } from "${name}/limiter";
+import { checkMediaInputs } from "${name}/media-inputs";
+
+const limiter = inFlightLimiter(4); // one per account: clients sharing it share its 4 slots
+const client = createClient({ apiKey, baseUrl, limiter, checkMediaInputs });
+\`\`\`
 
 ${code("headers")} (client option, or per call) adds headers such as a request id; middleware added
 with ${code("client.api.use(...)")} sees every request of the client.

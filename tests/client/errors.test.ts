@@ -15,6 +15,8 @@ import {
   createClient,
   routeTable,
 } from "../../generated/client.ts";
+import { inFlightLimiter } from "../../runtime/client/limiter.ts";
+import { checkMediaInputs } from "../../generated/media-inputs.ts";
 import { slug } from "./labels.ts";
 import { drive, inOrder } from "./scripted-server.ts";
 import { API_KEY, clientOn, example, useFakeClock } from "./support.ts";
@@ -144,8 +146,8 @@ describe("typed errors", () => {
 });
 
 describe("bad input is refused before anything is sent, naming the field and the rule", () => {
-  it("a data URI in a media field that takes URLs only", async () => {
-    const { server, client } = await clientOn(inOrder({ status: 500 }));
+  it("a data URI in a media field that takes URLs only, with the media-input check", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 500 }), { checkMediaInputs });
     const error = await client.depthMap.create(slug("depthMap", "DM-A"), { video: "data:video/mp4;base64,AAAA" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidInputError);
     expect(error).toMatchObject({ field: "body.video" });
@@ -154,15 +156,22 @@ describe("bad input is refused before anything is sent, naming the field and the
   });
 
   it("raw base64 inside an array of URLs-only items names the item", async () => {
-    const { client } = await clientOn(inOrder({ status: 500 }));
+    const { client } = await clientOn(inOrder({ status: 500 }), { checkMediaInputs });
     const body = { prompt: "x", reference_videos: ["https://files.example.com/a.mp4", "AAAA"] };
     await expect(client.video.create(slug("video", "V-A"), body)).rejects.toMatchObject({ field: "body.reference_videos[1]" });
+  });
+
+  it("without the media-input check, the service judges the media fields", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 400, body: example("InvalidRequest") }));
+    await expect(client.depthMap.create(slug("depthMap", "DM-A"), { video: "data:video/mp4;base64,AAAA" })).rejects.toBeInstanceOf(InvalidRequestError);
+    expect(server.requests).toHaveLength(1);
   });
 
   it("options: a missing key, a relative base URL, a bad limiter size", () => {
     expect(() => createClient({ apiKey: "", baseUrl: "http://127.0.0.1:1" })).toThrow(/^apiKey: must be a non-empty string$/);
     expect(() => createClient({ apiKey: API_KEY, baseUrl: "/v1" })).toThrow(/^baseUrl: must be an absolute http\(s\) URL$/);
-    expect(() => createClient({ apiKey: API_KEY, baseUrl: "http://127.0.0.1:1", maxInFlight: 0 })).toThrow(/^maxInFlight: must be a positive integer$/);
+    expect(() => inFlightLimiter(0)).toThrow(/^maxInFlight: must be a positive integer$/);
+    expect(() => createClient({ apiKey: "a key", baseUrl: "http://127.0.0.1:1" })).toThrow(/^apiKey: must be a non-empty string without whitespace$/);
   });
 
   it("wait options: a zero interval (a tight poll loop) and a deadline beyond what a timer holds", async () => {

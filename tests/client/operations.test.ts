@@ -25,7 +25,7 @@ describe("one typed method per operation", () => {
     expect(others.length).toBeGreaterThan(0);
     expect(Object.keys(routeTable.operations).sort()).toEqual(others.map((operation) => operation.operationId).sort());
     for (const { operationId, path, method } of others) {
-      expect(routeTable.operations[operationId as keyof typeof routeTable.operations]).toMatchObject({ path, method });
+      expect(routeTable.operations[operationId as keyof typeof routeTable.operations].slice(0, 2)).toEqual([method, path]);
       expect(typeof (client as unknown as Record<string, unknown>)[operationId]).toBe("function");
     }
     for (const area of model.areas) {

@@ -26,11 +26,14 @@ const IMAGE_SLUG = SLUG_MAP["i-a"];
  */
 const CONSUMER = `import { createClient, ModerationBlockError, type RestrictionReason, type paths } from "${PACKAGE_NAME}";
 import { quote, type Quote } from "${PACKAGE_NAME}/prices";
+import { inFlightLimiter } from "${PACKAGE_NAME}/limiter";
+import { checkMediaInputs } from "${PACKAGE_NAME}/media-inputs";
 
 export const REAL: keyof paths = "/v1/images/${IMAGE_SLUG}";
 
 export async function run(baseUrl: string, apiKey: string) {
-  const client = createClient({ apiKey, baseUrl, quote, pollIntervalMs: { image: 50 }, headers: { "X-Request-Id": "pack-test" } });
+  const limiter = inFlightLimiter(2);
+  const client = createClient({ apiKey, baseUrl, quote, limiter, checkMediaInputs, pollIntervalMs: { image: 50 }, headers: { "X-Request-Id": "pack-test" } });
   const before = (await client.getAccountCredits()).total_available;
   const body = { prompt: "A lighthouse at dawn", size: "2K", num_images: 2 } as const;
   const { jobId, job, created } = await client.image.createAndWait("${IMAGE_SLUG}", body);
@@ -44,7 +47,7 @@ export async function run(baseUrl: string, apiKey: string) {
   } catch (error) {
     refused = error instanceof ModerationBlockError ? error.restrictionReason satisfies RestrictionReason : (error as Error).name;
   }
-  return { jobId, model: created.model, status: job.status, images: job.images.length, charged: before - after, quoted: quoted.credits, standalone, refused };
+  return { jobId, model: created.model, status: job.status, images: job.images.length, charged: before - after, quoted: quoted.credits, standalone, refused, running: limiter.jobs.size };
 }
 
 export async function wrongCalls(): Promise<void> {
@@ -119,15 +122,18 @@ describe("the client package", () => {
     expect(paths).toContain("dist/generated/client.js");
   });
 
-  it("imports nothing outside itself but openapi-fetch, and the client entry does not reach the price tables", () => {
+  it("imports nothing outside itself but openapi-fetch, and the client entry reaches none of the optional entries", () => {
     const installed = join(consumer, "node_modules", PACKAGE_NAME);
-    const client = reached(join(installed, "dist/generated/client.js"));
-    const prices = reached(join(installed, "dist/generated/costs.js"));
-    for (const file of [...client.files, ...prices.files]) expect(relative(installed, file)).not.toMatch(/^\.\./);
-    expect([...client.bare]).toEqual(["openapi-fetch"]);
-    expect([...prices.bare]).toEqual([]);
-    expect([...client.files].some((file) => file.endsWith("costs.js"))).toBe(false);
-    expect([...prices.files].some((file) => file.endsWith("costs.js"))).toBe(true);
+    const [client, ...optional] = ["generated/client", "generated/costs", "runtime/client/limiter", "generated/media-inputs"].map((entry) =>
+      reached(join(installed, `dist/${entry}.js`)),
+    );
+    for (const { files } of [client!, ...optional]) for (const file of files) expect(relative(installed, file)).not.toMatch(/^\.\./);
+    expect([...client!.bare]).toEqual(["openapi-fetch"]);
+    for (const { bare } of optional) expect([...bare]).toEqual([]);
+    for (const name of ["costs.js", "limiter.js", "media-inputs.js"]) {
+      expect([...client!.files].some((file) => file.endsWith(name))).toBe(false);
+      expect(optional.some(({ files }) => [...files].some((file) => file.endsWith(name)))).toBe(true);
+    }
   });
 
   it("publishes the bundled description it was generated from, real slugs included", async () => {
@@ -153,7 +159,7 @@ describe("the client package", () => {
     const script = `import("./out/consumer.js").then((m) => m.run(${JSON.stringify(sandbox.url)}, ${JSON.stringify(KEY)})).then((r) => console.log(JSON.stringify(r)))`;
     const { stdout } = await run("node", ["--input-type=module", "-e", script], { cwd: consumer });
     const result = JSON.parse(stdout) as Record<string, unknown>;
-    expect(result).toMatchObject({ model: IMAGE_SLUG, status: "succeeded", images: 2, quoted: 38, charged: 38, standalone: 540, refused: "AuthenticationError" });
+    expect(result).toMatchObject({ model: IMAGE_SLUG, status: "succeeded", images: 2, quoted: 38, charged: 38, standalone: 540, refused: "AuthenticationError", running: 0 });
     expect(result.jobId).toMatch(/^img_/);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { RateLimitedError, TooManyRequestsError, TransportError, UnexpectedStatusError } from "../../generated/client.ts";
+import { inFlightLimiter } from "../../runtime/client/limiter.ts";
 import { slug } from "./labels.ts";
 import { drive, inOrder, type Handler } from "./scripted-server.ts";
 import { clientOn, created, example, expectNothingMoreSent, IMAGES, job, useFakeClock } from "./support.ts";
@@ -69,7 +70,7 @@ describe("retries follow the seed", () => {
 
   it("never resends a queue-full or spend-limit 429 without the limiter's own running jobs", async () => {
     for (const name of ["SpendLimitReached", "QueueFull"]) {
-      const { server, client } = await clientOn(inOrder({ status: 429, body: example(name) }), { maxInFlight: 3 });
+      const { server, client } = await clientOn(inOrder({ status: 429, body: example(name) }), { limiter: inFlightLimiter(3) });
       await expect(drive(server, client.image.create(IA, { prompt: "x" }))).rejects.toBeInstanceOf(TooManyRequestsError);
       await expectNothingMoreSent(server);
     }

@@ -11,6 +11,8 @@ import {
   type RestrictionReason,
 } from "../../generated/client.ts";
 import { quote } from "../../generated/costs.ts";
+import { inFlightLimiter } from "../../runtime/client/limiter.ts";
+import { checkMediaInputs } from "../../generated/media-inputs.ts";
 import { pathOf, slug } from "./labels.ts";
 
 const IA = slug("image", "I-A");
@@ -61,7 +63,7 @@ export async function validCalls(client: MediaServiceClient, quoting: QuotingMed
   const standalone = quote(pathOf("I-A"), {});
   await quoting.image.create(IH, { prompt: "x", num_images: 2 });
   void [idOrNull, model, legacyId, firstUrl, videoUrl, glb, credits, status, upscale, info, reason, balance, quoted, lipSync, standalone];
-  createClient({ apiKey: "key", baseUrl: "http://127.0.0.1:4010", maxInFlight: 4, pollIntervalMs: { image: 2000 }, headers: { "User-Agent": "batch" } });
+  createClient({ apiKey: "key", baseUrl: "http://127.0.0.1:4010", limiter: inFlightLimiter(4), checkMediaInputs, pollIntervalMs: { image: 2000 }, headers: { "User-Agent": "batch" } });
   const withQuote: QuotingMediaServiceClient = createClient({ apiKey: "key", baseUrl: "http://127.0.0.1:4010", quote });
   void withQuote;
 }

@@ -2,7 +2,7 @@ import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { JobFailedError, JobTimedOutError, routeTable, WaitDeadlineError } from "../../generated/client.ts";
 import { DEFAULT_POLL_INTERVAL_MS } from "../../runtime/client/options.ts";
-import { slug } from "./labels.ts";
+import { pathOf, slug } from "./labels.ts";
 import { drive, inOrder } from "./scripted-server.ts";
 import { API_KEY, clientOn, created, expectNothingMoreSent, IMAGES, job, useFakeClock } from "./support.ts";
 
@@ -36,13 +36,13 @@ describe("waiting for a job", () => {
     expect(result.jobId).toBe("img_1");
     expect(result.job.images[0]?.url).toBe(IMAGES.images[0]?.url);
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      `POST ${routeTable.areas.image.routes[IA].path}`,
+      `POST ${pathOf("I-A")}`,
       ...Array(4).fill("GET /v1/images/img_1"),
     ]);
     expect(server.requests[0]?.body).toEqual({ prompt: "a lighthouse" });
     expect(server.requests.every((r) => r.authorization === `Bearer ${API_KEY}`)).toBe(true);
     // The description gives images no number ("every few seconds"): the documented client default applies.
-    expect(routeTable.areas.image.intervalSeconds).toBeNull();
+    expect("intervalMs" in routeTable.areas.image).toBe(false);
     const times = server.requests.map((r) => r.at);
     expect(times.slice(1).map((at, i) => at - (times[i] ?? 0))).toEqual(Array(4).fill(DEFAULT_POLL_INTERVAL_MS));
     await expectNothingMoreSent(server);
@@ -50,7 +50,7 @@ describe("waiting for a job", () => {
 
   it("polls video jobs at the description's minimum cadence (10 s) and 3D jobs at 15 s; a resumed wait polls at once", async () => {
     for (const [area, seconds] of [["video", 10], ["model3d", 15]] as const) {
-      expect(routeTable.areas[area].intervalSeconds?.min).toBe(seconds);
+      expect(routeTable.areas[area].intervalMs).toBe(seconds * 1000);
       const { server, client } = await clientOn(inOrder(job("processing"), job("processing"), job("failed")));
       const start = Date.now();
       await expect(drive(server, client.wait(area, "job-1"))).rejects.toBeInstanceOf(JobFailedError);
