@@ -9,6 +9,8 @@ import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyAcknowledgements, EMPTY_ACKNOWLEDGEMENTS, readAcknowledgements, type Report } from "./acknowledgements.ts";
 import { compareDescriptions, type Side } from "./compare.ts";
+import type { OpenApiDocument } from "../model/document.ts";
+import { applySlugMap, placeholderPaths, readSlugMap, slugMapFile } from "../model/slug-map.ts";
 import { InputError } from "./input-error.ts";
 import { loadSide } from "./load-side.ts";
 
@@ -59,8 +61,12 @@ export function latestRelease(dir = RELEASES_DIR): Release {
 }
 
 /** A release as a side of a comparison; its folder must be named after its info.version. */
+/** A release under the slug map in effect: releases keep the placeholder slugs (cutRelease). */
 export function releaseSide(release: Release): Side {
-  const side = { ...loadSide(release.file, "release"), source: release.label };
+  const loaded = loadSide(release.file, "release");
+  const file = slugMapFile();
+  const paths = applySlugMap(loaded.doc.paths, readSlugMap(file), `slug map ${file}`) as OpenApiDocument["paths"];
+  const side: Side = { source: release.label, doc: { ...loaded.doc, paths } };
   if (side.doc.info.version !== release.version) {
     throw new InputError(`${release.label}: info.version is ${JSON.stringify(side.doc.info.version)}, but the release folder is ${release.version}`);
   }
@@ -92,8 +98,8 @@ export interface CutOptions {
  * when this exact description is already released.
  */
 export function cutRelease({ bundle = BUNDLE_FILE, dir = RELEASES_DIR, acknowledgementsFile = ACKNOWLEDGEMENTS_FILE }: CutOptions = {}): string | undefined {
-  const text = readFileSync(bundle, "utf8");
   const side = loadSide(bundle, "bundle");
+  const text = `${JSON.stringify({ ...side.doc, paths: placeholderPaths(side.doc.paths) }, null, 2)}\n`;
   const version = side.doc.info.version;
   const target = join(dir, version);
   if (existsSync(join(target, RELEASE_FILE))) {

@@ -2,18 +2,21 @@
  * The typed-client code sample of an operation (generated/client.ts). Which client method serves
  * a route is read from the client's own route table, so the samples follow the client generator:
  * create routes use their area's `createAndWait` (or `create` where the create response has no
- * job id to poll), poll routes the area's `get`, the cost route `cost`, and every other route the
- * typed openapi-fetch client `api`.
+ * job id to poll), poll routes the area's `get`, every other operation the method named after its
+ * operationId, and a route the generated client does not know the raw openapi-fetch client `api`.
  */
 import { routeTable } from "../generated/client.ts";
+import { createPath } from "../runtime/client/route-table.ts";
 import { examplePath, type RequestExample } from "./request-example.ts";
 
 interface AreaRoutes {
   pollPath: string;
-  routes: Record<string, { path: string; idField: string | null }>;
+  /** Each slug's job-id field, null where its create response shows none. */
+  routes: Record<string, string | null>;
 }
 
 const areas: Record<string, AreaRoutes> = routeTable.areas;
+const operations: Record<string, readonly [method: string, path: string, input: string, resend: boolean]> = routeTable.operations;
 
 const SETUP = `import { createClient } from "./generated/client.ts";
 
@@ -23,9 +26,9 @@ const literal = (value: unknown): string => JSON.stringify(value, null, 2);
 
 function call(request: RequestExample): string {
   for (const [area, { pollPath, routes }] of Object.entries(areas)) {
-    for (const [slug, route] of Object.entries(routes)) {
-      if (route.path !== request.template || request.method !== "post") continue;
-      if (route.idField === null) {
+    for (const [slug, idField] of Object.entries(routes)) {
+      if (createPath(pollPath, slug) !== request.template || request.method !== "post") continue;
+      if (idField === null) {
         return `// The create response shows no job id to poll.\nconst { created } = await client.${area}.create(${literal(slug)}, ${literal(request.body)});\nconsole.log(created);`;
       }
       return `// Creates the job once, then polls at the area's cadence until the status is terminal.\nconst { jobId, job } = await client.${area}.createAndWait(${literal(slug)}, ${literal(request.body)});\nconsole.log(jobId, job);`;
@@ -34,9 +37,13 @@ function call(request: RequestExample): string {
       return `const job = await client.${area}.get(${literal(Object.values(request.pathParams)[0])});\nconsole.log(job.status);`;
     }
   }
-  if (request.template === routeTable.costPath && request.method === "post") {
-    return `const quote = await client.cost(${literal(request.body)});\nconsole.log(quote);`;
+  for (const [operationId, [method, path, input]] of Object.entries(operations)) {
+    if (path !== request.template || method !== request.method) continue;
+    const argument = input === "body" ? request.body : input === "query" && Object.keys(request.query).length > 0 ? request.query : undefined;
+    const args = argument === undefined ? "" : literal(argument);
+    return `// ${request.method.toUpperCase()} ${examplePath(request)}\nconst result = await client.${operationId}(${args});\nconsole.log(result);`;
   }
+  // A route the generated client does not know yet (the description is newer): the raw openapi-fetch client.
   const params: string[] = [];
   if (Object.keys(request.pathParams).length > 0) params.push(`path: ${literal(request.pathParams)}`);
   if (Object.keys(request.query).length > 0) params.push(`query: ${literal(request.query)}`);

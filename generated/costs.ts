@@ -8,6 +8,7 @@
  */
 import type { PriceTables } from "../runtime/costs/pricing.ts";
 import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
+import type { paths } from "./types.ts";
 
 export type { Quote, QuoteLine } from "../runtime/costs/quote.ts";
 export { QuoteError } from "../runtime/costs/quote-error.ts";
@@ -1404,8 +1405,44 @@ export const priceTables = {
 /** The routes quote() knows: every operation with a price, or a marker that its price is not shown. */
 export type PricedPath = keyof typeof priceTables;
 
-/** The request body of a create route, or the query of a search. */
-export type QuoteBody = Readonly<Record<string, unknown>>;
+type JsonBody<Content> = Content extends { content: { "application/json": infer Body } } ? Body : never;
+type RequestBody<P extends keyof paths> = paths[P] extends { post: { requestBody?: infer Content } } ? JsonBody<NonNullable<Content>> : never;
+type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Fields } } } ? NonNullable<Fields> : never;
+
+/**
+ * Per route: what quote() reads, the request body of a create route or the query of a search, each
+ * field optional (the price reads only some of them; the schema's defaults apply to the others).
+ */
+export interface QuoteBodies {
+  "/v1/3d/d-a": Partial<RequestBody<"/v1/3d/d-a">>;
+  "/v1/3d/d-b": Partial<RequestBody<"/v1/3d/d-b">>;
+  "/v1/audios/a-a": Partial<RequestBody<"/v1/audios/a-a">>;
+  "/v1/depth-maps/dm-a": Partial<RequestBody<"/v1/depth-maps/dm-a">>;
+  "/v1/images/i-a": Partial<RequestBody<"/v1/images/i-a">>;
+  "/v1/images/i-b": Partial<RequestBody<"/v1/images/i-b">>;
+  "/v1/images/i-c": Partial<RequestBody<"/v1/images/i-c">>;
+  "/v1/images/i-d": Partial<RequestBody<"/v1/images/i-d">>;
+  "/v1/images/i-e": Partial<RequestBody<"/v1/images/i-e">>;
+  "/v1/images/i-f": Partial<RequestBody<"/v1/images/i-f">>;
+  "/v1/images/i-g": Partial<RequestBody<"/v1/images/i-g">>;
+  "/v1/images/i-h": Partial<RequestBody<"/v1/images/i-h">>;
+  "/v1/images/i-j": Partial<RequestBody<"/v1/images/i-j">>;
+  "/v1/images/i-k": Partial<RequestBody<"/v1/images/i-k">>;
+  "/v1/lip-sync/ls-a": Partial<RequestBody<"/v1/lip-sync/ls-a">>;
+  "/v1/motion-control/mc-a": Partial<RequestBody<"/v1/motion-control/mc-a">>;
+  "/v1/stock/images": Partial<Query<"/v1/stock/images">>;
+  "/v1/stock/music": Partial<Query<"/v1/stock/music">>;
+  "/v1/stock/sound-effects": Partial<Query<"/v1/stock/sound-effects">>;
+  "/v1/uploads": Partial<RequestBody<"/v1/uploads">>;
+  "/v1/video-upscales/vu-a": Partial<RequestBody<"/v1/video-upscales/vu-a">>;
+  "/v1/videos/v-a": Partial<RequestBody<"/v1/videos/v-a">>;
+  "/v1/videos/v-b": Partial<RequestBody<"/v1/videos/v-b">>;
+  "/v1/videos/v-c": Partial<RequestBody<"/v1/videos/v-c">>;
+  "/v1/videos/v-d": Partial<RequestBody<"/v1/videos/v-d">>;
+  "/v1/videos/v-e": Partial<RequestBody<"/v1/videos/v-e">>;
+  "/v1/videos/v-f": Partial<RequestBody<"/v1/videos/v-f">>;
+  "/v1/videos/v-g": Partial<RequestBody<"/v1/videos/v-g">>;
+}
 
 /**
  * Per route: the durations in seconds of the media inputs the price depends on, keyed by body field
@@ -1442,6 +1479,6 @@ export interface QuoteMedia {
   "/v1/videos/v-g": { readonly [field: string]: never };
 }
 
-export function quote<P extends PricedPath>(path: P, body: QuoteBody = {}, media?: QuoteMedia[P]): Quote {
+export function quote<P extends PricedPath>(path: P, body: QuoteBodies[P] = {}, media?: QuoteMedia[P]): Quote {
   return quoteRoute(priceTables, path, body, media);
 }

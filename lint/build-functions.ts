@@ -1,14 +1,19 @@
-import { readFile, rename } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { build, type Plugin } from "esbuild";
+import type { Plugin } from "esbuild";
 
-const entry = fileURLToPath(new URL("./spectral/house.ts", import.meta.url));
-const outfile = fileURLToPath(new URL("./.functions/house.js", import.meta.url));
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const entry = fileURLToPath(new URL("./spectral/house-rules.ts", import.meta.url));
+const outfile = fileURLToPath(new URL("./.functions/house-rules.js", import.meta.url));
+/** The files the last build read, each with a digest of its content: unchanged files need no new build. */
+const inputsFile = `${outfile}.inputs.json`;
 
 /**
  * Spectral evaluates the bundled ruleset as a CommonJS function body, where `import.meta.url` has
  * no value. Each module gets its own source file's URL in its place, so code such as
- * model/document.ts behaves in the built function exactly as under tsx.
+ * model/document.ts behaves in the built ruleset exactly as under tsx.
  */
 const sourceUrls: Plugin = {
   name: "source-import-meta-url",
@@ -20,13 +25,47 @@ const sourceUrls: Plugin = {
   },
 };
 
+async function digest(file: string): Promise<string> {
+  return createHash("sha256").update(await readFile(join(ROOT, file))).digest("hex");
+}
+
+async function upToDate(): Promise<boolean> {
+  try {
+    const inputs = JSON.parse(await readFile(inputsFile, "utf8")) as Record<string, string>;
+    const now = await Promise.all(Object.entries(inputs).map(async ([file, hash]) => (await digest(file)) === hash));
+    await readFile(outfile);
+    return now.every(Boolean);
+  } catch {
+    return false; // no build yet, or an input is gone
+  }
+}
+
 /**
- * Compiles the TypeScript house function into the JavaScript file .spectral.yaml's functionsDir
- * points at. Packages stay imports (Spectral resolves them from node_modules); our own modules are
- * inlined. Written beside the target and renamed, so a concurrent load never reads half a file.
+ * Compiles the TypeScript house rules into the JavaScript ruleset .spectral.yaml extends, unless
+ * no file it is built from changed since the last build. Packages stay imports (Spectral resolves
+ * them from node_modules); our own modules are inlined. Written beside the target and renamed, so
+ * a concurrent load never reads half a file.
  */
 export async function buildSpectralFunctions(): Promise<void> {
-  const temporary = `${outfile}.${process.pid}.tmp`;
-  await build({ entryPoints: [entry], outfile: temporary, bundle: true, packages: "external", format: "esm", platform: "node", target: "node20", logLevel: "error", plugins: [sourceUrls] });
-  await rename(temporary, outfile);
+  if (await upToDate()) return;
+  // Loaded only when a build is needed: it starts esbuild's service process.
+  const { build } = await import("esbuild");
+  const temporary = `.${process.pid}.tmp`;
+  const { metafile } = await build({
+    entryPoints: [entry],
+    outfile: `${outfile}${temporary}`,
+    absWorkingDir: ROOT,
+    metafile: true,
+    bundle: true,
+    packages: "external",
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    logLevel: "error",
+    plugins: [sourceUrls],
+  });
+  const inputs = Object.fromEntries(await Promise.all(Object.keys(metafile.inputs).map(async (file) => [file, await digest(file)] as const)));
+  await writeFile(`${inputsFile}${temporary}`, JSON.stringify(inputs, null, 1));
+  await rename(`${outfile}${temporary}`, outfile);
+  await rename(`${inputsFile}${temporary}`, inputsFile);
 }

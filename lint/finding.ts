@@ -15,5 +15,11 @@ export interface CheckOptions {
   slugMap: SlugMap;
 }
 
-/** A house rule: reads the whole (bundled, unresolved) document and returns what breaks it. */
+/** Reads the whole (bundled, unresolved) document and returns what breaks the rule. */
 export type Check = (doc: OpenApiDocument, options: CheckOptions) => Finding[];
+
+/** A house rule: Spectral reports it as `house-<name>` with this description of why it exists. */
+export interface HouseRule {
+  readonly description: string;
+  readonly check: Check;
+}

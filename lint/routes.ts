@@ -1,7 +1,20 @@
 import { operations, type HttpMethod, type OpenApiDocument, type Operation } from "../model/document.ts";
-import { areaOfLabel, areaOfSegment, type Area } from "./areas.ts";
+import { areaTags, isPollPath } from "../model/read-routes.ts";
 import type { JsonPath } from "./finding.ts";
 import { follow, type Json } from "./refs.ts";
+
+/** A model area as its tag's x-area states it, the one place the service model reads areas from. */
+export interface Area {
+  readonly tag: string;
+  /** The area's name in operation ids and shared components (`Image`). */
+  readonly name: string;
+  /** The part of its model labels before the hyphen (`I`). */
+  readonly labelPrefix: string;
+  /** The path segment after /v1/ of its create and poll routes (`images`). */
+  readonly segment: string;
+  /** Where the tag sits in the document. */
+  readonly where: JsonPath;
+}
 
 export interface Route {
   path: string;
@@ -9,39 +22,54 @@ export interface Route {
   operation: Operation;
   /** Where the operation sits in the document. */
   where: JsonPath;
+  /** The area whose tag the operation carries; undefined when it carries none (or several). */
+  area: Area | undefined;
 }
 
 export interface CreateRoute extends Route {
   label: string | undefined;
-  /** The area of the label; without a label, that of the path's segment after /v1/. */
-  area: Area | undefined;
-}
-
-export function routes(doc: OpenApiDocument): Route[] {
-  return operations(doc).map(({ path, method, operation }) => ({ path, method, operation, where: ["paths", path, method] }));
-}
-
-function isTemplated(segment: string | undefined): boolean {
-  return segment !== undefined && segment.startsWith("{");
 }
 
 /**
- * Create operations: every operation with `x-model-label`, and every POST to a concrete path in a
- * model area (`/v1/images/<slug>`), so that one that forgot its label is still caught.
+ * The areas of the tags' x-area. A malformed x-area is left out here: the extensions rule reports
+ * it against its definition, and the rules that read areas then report what lost its area.
  */
-export function createRoutes(doc: OpenApiDocument): CreateRoute[] {
-  return routes(doc).flatMap((route): CreateRoute[] => {
-    const label = route.operation["x-model-label"];
-    const segments = route.path.split("/");
-    const pathArea = segments.length === 4 && !isTemplated(segments[3]) ? areaOfSegment(segments[2] ?? "") : undefined;
-    if (typeof label === "string") return [{ ...route, label, area: areaOfLabel(label) }];
-    return route.method === "post" && pathArea ? [{ ...route, label: undefined, area: pathArea }] : [];
+export function areas(doc: OpenApiDocument): Area[] {
+  const names = ((doc.tags ?? []) as Array<{ name?: unknown }>).map((tag) => tag.name);
+  return areaTags(doc).flatMap(({ tag, area }) => {
+    const { name, labelPrefix, segment } = area as Partial<Area>;
+    const where = ["tags", names.indexOf(tag)];
+    return typeof name === "string" && typeof labelPrefix === "string" && typeof segment === "string" ? [{ tag, name, labelPrefix, segment, where }] : [];
   });
 }
 
-/** Poll operations: GETs whose last path segment is a template (`GET /v1/images/{id}`). */
+export function routes(doc: OpenApiDocument): Route[] {
+  const known = areas(doc);
+  return operations(doc).map(({ path, method, operation }) => {
+    const tagged = known.filter((area) => operation.tags?.includes(area.tag));
+    return { path, method, operation, where: ["paths", path, method], area: tagged.length === 1 ? tagged[0] : undefined };
+  });
+}
+
+/**
+ * Create operations: every operation with x-model-label (the service model's create routes), and
+ * every POST to a concrete path in an area's segment (`/v1/images/<slug>`), so that one that
+ * forgot its label is still caught.
+ */
+export function createRoutes(doc: OpenApiDocument): CreateRoute[] {
+  const segments = new Set(areas(doc).map((area) => area.segment));
+  return routes(doc).flatMap((route): CreateRoute[] => {
+    const label = route.operation["x-model-label"];
+    if (typeof label === "string") return [{ ...route, label }];
+    const [, , segment, slug, ...rest] = route.path.split("/");
+    const inArea = rest.length === 0 && slug !== undefined && !isPollPath(route.path) && segments.has(segment ?? "");
+    return route.method === "post" && inArea ? [{ ...route, label: undefined }] : [];
+  });
+}
+
+/** Poll operations, as the service model tells them: GETs of a templated last segment (`GET /v1/images/{id}`). */
 export function pollRoutes(doc: OpenApiDocument): Route[] {
-  return routes(doc).filter((route) => route.method === "get" && isTemplated(route.path.split("/").at(-1)));
+  return routes(doc).filter((route) => route.method === "get" && isPollPath(route.path));
 }
 
 /**

@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -10,17 +11,32 @@ export interface RedoclyProblem {
   message: string;
   /** JSON pointer of the first location. */
   pointer: string;
+  /** Line and column of the first location in the linted file, counted from 1. */
+  start: { line: number; col: number } | undefined;
 }
 
 interface RedoclyReport {
-  problems: Array<{ ruleId: string; severity: "error" | "warn"; message: string; location: Array<{ pointer?: string }> }>;
+  problems: Array<{ ruleId: string; severity: "error" | "warn"; message: string; location: Array<{ pointer?: string; start?: { line: number; col: number } }> }>;
 }
 
-/** Runs `redocly lint` on one file with a configuration (redocly.yaml by default) and returns its problems. */
-export function lintWithRedocly(file: string, config = "redocly.yaml"): RedoclyProblem[] {
-  const run = spawnSync(REDOCLY, ["lint", file, "--config", config, "--format", "json", "--max-problems", "10000"], { cwd: ROOT, encoding: "utf8" });
-  const start = run.stdout.indexOf("{");
-  if (start < 0) throw new Error(`redocly lint ${file} printed no report (exit ${run.status}):\n${run.stderr}${run.stdout}`);
-  const report = JSON.parse(run.stdout.slice(start)) as RedoclyReport;
-  return report.problems.map(({ ruleId, severity, message, location }) => ({ ruleId, severity, message, pointer: location[0]?.pointer ?? "#/" }));
+/**
+ * Runs `redocly lint` on one file with a configuration (redocly.yaml by default) and returns its
+ * problems. The CLI runs in its own process, so it lints on another core while Spectral runs in
+ * this one (@redocly/cli has no programmatic API).
+ */
+export function lintWithRedocly(file: string, config = "redocly.yaml"): Promise<RedoclyProblem[]> {
+  return new Promise((resolve, reject) => {
+    // The CLI runs in the project root (where redocly.yaml is); the file is the caller's.
+    const args = ["lint", resolvePath(file), "--config", config, "--format", "json", "--max-problems", "10000"];
+    // Redocly exits non-zero when it finds problems; the report on stdout says what they are.
+    execFile(REDOCLY, args, { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (_error, stdout, stderr) => {
+      const start = stdout.indexOf("{");
+      if (start < 0) {
+        reject(new Error(`redocly lint ${file} printed no report:\n${stderr}${stdout}`));
+        return;
+      }
+      const report = JSON.parse(stdout.slice(start)) as RedoclyReport;
+      resolve(report.problems.map(({ ruleId, severity, message, location }) => ({ ruleId, severity, message, pointer: location[0]?.pointer ?? "#/", start: location[0]?.start })));
+    });
+  });
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { runtimeFile } from "../tools/packaged.ts";
 
 /** The parts of an OpenAPI 3.1 document this project reads. */
 export type JsonSchema = { [key: string]: unknown };
@@ -49,7 +49,7 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
-export const BUNDLE_JSON = fileURLToPath(new URL("../generated/openapi.json", import.meta.url));
+export const BUNDLE_JSON = runtimeFile("generated/openapi.json");
 
 export function loadBundle(file: string = BUNDLE_JSON): OpenApiDocument {
   return JSON.parse(readFileSync(file, "utf8")) as OpenApiDocument;

@@ -172,6 +172,7 @@ export function readOperations(doc: OpenApiDocument, areas: readonly AreaModel[]
     const kind = typeof operation["x-model-label"] === "string" ? "create" : method === "get" && isPollPath(path) ? "poll" : "other";
     const notShown = (operation["x-not-shown"] ?? {}) as { "success-status"?: string };
     const statuses = Object.keys(operation.responses).filter((status) => status.startsWith("2"));
+    const parameters = (operation.parameters ?? []).map((parameter) => deref<{ name?: string; in?: string }>(doc, parameter as { $ref: string }));
     return {
       path,
       method,
@@ -181,6 +182,8 @@ export function readOperations(doc: OpenApiDocument, areas: readonly AreaModel[]
       kind,
       freePlan: operation["x-free-plan"] === true,
       successStatus: notShown["success-status"] !== undefined || statuses.length !== 1 ? null : Number(statuses[0]),
+      queryParameters: parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name ?? fail(`a query parameter of ${path} has no name`)),
+      requestBody: operation.requestBody !== undefined,
     };
   });
 }

@@ -49,6 +49,10 @@ export interface OperationModel {
   readonly freePlan: boolean;
   /** The documented success status: 200 for create routes, null where it is not shown. */
   readonly successStatus: number | null;
+  /** The names of the query parameters it documents. */
+  readonly queryParameters: readonly string[];
+  /** It takes a JSON request body. */
+  readonly requestBody: boolean;
 }
 
 export interface PollFacts {
@@ -157,6 +161,11 @@ export interface ErrorModel {
   readonly forbidden: { readonly status: 403 };
   readonly retired: { readonly status: 410; readonly code: string };
   readonly tooManyRequests: { readonly status: 429; readonly variants: readonly TooManyVariant[] };
+  /**
+   * The example values that stand for an error type or code the description marks as not shown
+   * (x-not-shown `error-type` / `error-code` on a response): a mock answering with the examples sends them.
+   */
+  readonly notShownPlaceholders: readonly string[];
 }
 
 export interface LimitsModel {

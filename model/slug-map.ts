@@ -5,7 +5,8 @@ import { fileURLToPath } from "node:url";
  * A deployment that knows the real model slugs substitutes them for the placeholder slugs
  * (`i-a`, `v-b`, ...) here, at build time, in one place: a JSON object from placeholder to real
  * slug: `slug-map.json` at the project root when it exists, or the file the MEDIA_SLUG_MAP
- * environment variable names (which wins). Every build, test and tool then uses the same map.
+ * environment variable names (which wins; `none` means the placeholders). Every build, test and
+ * tool then uses the same map.
  */
 export type SlugMap = Readonly<Record<string, string>>;
 
@@ -13,6 +14,7 @@ export const PROJECT_SLUG_MAP = fileURLToPath(new URL("../slug-map.json", import
 
 /** The slug map file in effect, or undefined for the placeholder slugs. */
 export function slugMapFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.MEDIA_SLUG_MAP === "none") return undefined;
   return env.MEDIA_SLUG_MAP || (existsSync(PROJECT_SLUG_MAP) ? PROJECT_SLUG_MAP : undefined);
 }
 
@@ -62,6 +64,20 @@ export function applySlugMap(paths: Record<string, unknown>, map: SlugMap, sourc
     }
     origin.set(target, path);
     renamed[target] = item;
+  }
+  return renamed;
+}
+
+/**
+ * The paths with every create route back at its placeholder slug, which its model label keeps
+ * (I-A is i-a): what applySlugMap undone gives. Releases are kept in this form, so that they compare
+ * with a build under any slug map.
+ */
+export function placeholderPaths(paths: Record<string, unknown>): Record<string, unknown> {
+  const renamed: Record<string, unknown> = {};
+  for (const [path, item] of Object.entries(paths)) {
+    const label = (item as { post?: { "x-model-label"?: unknown } }).post?.["x-model-label"];
+    renamed[typeof label === "string" ? `${path.slice(0, path.lastIndexOf("/"))}/${label.toLowerCase()}` : path] = item;
   }
   return renamed;
 }

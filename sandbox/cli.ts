@@ -1,11 +1,12 @@
 /**
  * `npm run sandbox [-- --port N --config FILE]`: the stateful sandbox of the description on
  * 127.0.0.1 (port from --port, SANDBOX_PORT, or 4020; config from --config, SANDBOX_CONFIG, or
- * sandbox/default-config.json). A bad config or a busy port ends it with one clear line before it
- * listens; SIGINT and SIGTERM stop it cleanly.
+ * sandbox/default-config.json). A bad option, a bad config or a busy port ends it with one clear
+ * line before it listens; SIGINT and SIGTERM stop it cleanly.
  */
 import { parseArgs } from "node:util";
 import { loadServiceModel } from "../model/service-model.ts";
+import { commandLine, runtimeFile } from "../tools/packaged.ts";
 import { ConfigError, DEFAULT_CONFIG_FILE, readConfigFile } from "./config.ts";
 import { PortInUseError, startSandbox } from "./server.ts";
 
@@ -14,7 +15,27 @@ function fail(message: string, code: number): never {
   process.exit(code);
 }
 
-const { values } = parseArgs({ options: { port: { type: "string" }, config: { type: "string" } } });
+const HELP = `usage: ${commandLine("sandbox")} [--port N] [--config FILE]
+
+The stateful sandbox of the service's description on 127.0.0.1; SIGINT or SIGTERM stops it.
+
+  --port N        SANDBOX_PORT     the port, 0 for a free one (default 4020)
+  --config FILE   SANDBOX_CONFIG   accounts, keys, clock and limits (default ${DEFAULT_CONFIG_FILE})
+  --help                           this text
+
+The config's fields, the outcome markers and the rules: ${runtimeFile("sandbox/README.md")}`;
+
+let parsed;
+try {
+  parsed = parseArgs({ options: { port: { type: "string" }, config: { type: "string" }, help: { type: "boolean" } } });
+} catch (error) {
+  fail(`sandbox: ${(error as Error).message} (${commandLine("sandbox")} --help)`, 2);
+}
+const { values } = parsed;
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
 const givenPort = values.port ?? process.env.SANDBOX_PORT ?? "4020";
 const port = Number(givenPort);
 if (!/^\d+$/.test(givenPort) || port > 65535) {

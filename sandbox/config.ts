@@ -5,13 +5,13 @@
  * before the sandbox listens; each problem names the field and the rule.
  */
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ServiceModel } from "../model/service-model.ts";
+import { runtimeFile } from "../tools/packaged.ts";
 import schema from "./config.schema.json" with { type: "json" };
 import { describeProblems } from "./validation.ts";
 
-export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL("./default-config.json", import.meta.url));
+export const DEFAULT_CONFIG_FILE = runtimeFile("sandbox/default-config.json");
 
 export interface AccountConfig {
   readonly keys: readonly string[];

@@ -1,32 +1,40 @@
 /**
  * `npm run lint`: Spectral (.spectral.yaml: spectral:oas, OWASP and the house rules) and Redocly
- * (redocly.yaml: recommended) on the bundled description, or on the file given as the argument.
- * Exits non-zero on any error or warning.
+ * (redocly.yaml: recommended) on the bundled description, each finding printed at the file and
+ * line of openapi/ it comes from. Exits non-zero on any error or warning.
+ *
+ * Usage: tsx scripts/lint.ts [bundle [root]]
+ *   (defaults: generated/openapi.yaml made from openapi/openapi.yaml; a bundle given alone is
+ *   reported at its own lines)
  */
-import { existsSync, readFileSync } from "node:fs";
-import { lintWithRedocly } from "../lint/run-redocly.ts";
-import { lintText, loadSpectral } from "../lint/run-spectral.ts";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fails, formatFinding, lintDescription } from "../lint/lint-description.ts";
+import { readSlugMap, slugMapFile } from "../model/slug-map.ts";
 
-const BUNDLE = process.argv[2] ?? "generated/openapi.yaml";
-// Spectral's severities by number: 0 error and 1 warning fail the lint; 2 info and 3 hint are advice.
-const SEVERITY_NAMES = ["error", "warn", "info", "hint"];
-const WARNING = 1;
+const [given, givenRoot] = process.argv.slice(2);
+const bundle = given ?? "generated/openapi.yaml";
+const root = givenRoot ?? (given === undefined ? "openapi/openapi.yaml" : undefined);
 
-if (!existsSync(BUNDLE)) {
-  process.stderr.write(`${BUNDLE} is missing${process.argv[2] === undefined ? ": run npm run bundle first" : ""}.\n`);
-  process.exit(1);
+for (const [file, hint] of [[bundle, given === undefined ? ": run npm run bundle first" : ""], [root, ""]] as const) {
+  if (file !== undefined && !existsSync(file)) {
+    process.stderr.write(`lint: ${file} is missing${hint}.\n`);
+    process.exit(1);
+  }
 }
 
-const spectralResults = await lintText(await loadSpectral(), readFileSync(BUNDLE, "utf8"), BUNDLE);
-for (const result of spectralResults) {
-  const { line, character } = result.range.start;
-  console.log(`${BUNDLE}:${line + 1}:${character + 1} ${SEVERITY_NAMES[result.severity]} spectral ${result.code} ${result.message} [${result.path.join(".")}]`);
-}
-const redoclyProblems = lintWithRedocly(BUNDLE);
-for (const problem of redoclyProblems) {
-  console.log(`${BUNDLE}${problem.pointer} ${problem.severity} redocly ${problem.ruleId} ${problem.message}`);
+/** Files under the root's folder changed after the bundle was made: findings would point at old lines. */
+function changedSince(folder: string, time: number): string[] {
+  return readdirSync(folder, { recursive: true, encoding: "utf8" })
+    .map((name) => join(folder, name))
+    .filter((file) => statSync(file).isFile() && statSync(file).mtimeMs > time);
 }
 
-const failing = spectralResults.filter((result) => result.severity <= WARNING).length + redoclyProblems.length;
-console.log(`lint: ${spectralResults.length} Spectral results, ${redoclyProblems.length} Redocly problems on ${BUNDLE}.`);
-process.exit(failing > 0 ? 1 : 0);
+const { findings, spectralResults, redoclyProblems } = await lintDescription(bundle, root === undefined ? undefined : { root, slugMap: readSlugMap(slugMapFile()) });
+for (const finding of findings) console.log(formatFinding(finding));
+const changed = root === undefined ? [] : changedSince(dirname(root), statSync(bundle).mtimeMs);
+if (changed.length > 0) {
+  console.log(`lint: ${changed.map((file) => relative(".", file)).join(", ")} changed after ${bundle} was made: run npm run bundle (or npm run build), else findings may point at old lines.`);
+}
+console.log(`lint: ${spectralResults} Spectral results, ${redoclyProblems} Redocly problems on ${bundle}${root === undefined ? "" : `, located in ${dirname(root)}/`}.`);
+process.exit(findings.some(fails) ? 1 : 0);

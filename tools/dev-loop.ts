@@ -1,18 +1,16 @@
 /**
  * One pass of the working loop of `npm run dev`: bundle the description, regenerate, lint and
- * rebuild the docs site, timing each step. Linters stay loaded between passes, so an edit costs
- * only the work it causes. A failing step stops the pass and is reported; what it would have
+ * rebuild the docs site, timing each step. Lint findings point at the file and line in openapi/
+ * to fix. A failing step stops the pass and is reported; what it would have
  * written is left as it was.
  */
-import type { Spectral } from "@stoplight/spectral-core";
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildSite } from "../docs-src/site.ts";
 import { generateAll, writeGenerated } from "../generators/index.ts";
-import { lintWithRedocly } from "../lint/run-redocly.ts";
-import { lintText, loadSpectral } from "../lint/run-spectral.ts";
+import { fails, formatFinding, lintDescription } from "../lint/lint-description.ts";
 import { loadBundle } from "../model/document.ts";
 import { readServiceModel } from "../model/service-model.ts";
+import { readSlugMap } from "../model/slug-map.ts";
 import { bundleDescription } from "./bundle-description.ts";
 
 export interface PassOptions {
@@ -26,16 +24,11 @@ export interface PassResult {
   ok: boolean;
   /** Milliseconds per step, in order. */
   timings: Array<[step: string, ms: number]>;
-  /** Lint findings and errors, one per line. */
+  /** Lint findings (at their file and line in openapi/) and errors, one per line. */
   messages: string[];
 }
 
-// Spectral's severities by number: 0 error and 1 warning fail the lint.
-const WARNING = 1;
-
 export class DevLoop {
-  private spectral: Promise<Spectral> | undefined;
-
   constructor(private readonly options: PassOptions) {}
 
   async pass(): Promise<PassResult> {
@@ -56,12 +49,9 @@ export class DevLoop {
       const doc = loadBundle(join(generated, "openapi.json"));
       await step("generate", async () => writeGenerated(await generateAll(readServiceModel(doc)), root));
       await step("lint", async () => {
-        const bundle = join(generated, "openapi.yaml");
-        this.spectral ??= loadSpectral();
-        const spectral = await this.spectral;
-        const [results, problems] = await Promise.all([lintText(spectral, readFileSync(bundle, "utf8"), bundle), Promise.resolve().then(() => lintWithRedocly(bundle))]);
-        for (const result of results.filter((candidate) => candidate.severity <= WARNING)) messages.push(`spectral ${result.code} ${result.message} [${result.path.join(".")}]`);
-        for (const problem of problems) messages.push(`redocly ${problem.ruleId} ${problem.message} [${problem.pointer}]`);
+        const source = { root: join(root, "openapi", "openapi.yaml"), slugMap: readSlugMap(slugMap) };
+        const { findings } = await lintDescription(join(generated, "openapi.yaml"), source);
+        for (const finding of findings.filter(fails)) messages.push(formatFinding(finding, root));
       });
       await step("docs", () => buildSite(doc, siteDir));
       return { ok: messages.length === 0, timings, messages };

@@ -122,7 +122,7 @@ export function pricingPage(tables: PriceTables): string {
     "description. A plan's model discounts and active promotions apply to API charges: `POST /v1/cost`",
     "quotes the discounted price of a request, and `GET /v1/models` lists the current prices.",
     "",
-    "Offline, `quote(path, body, media)` of `generated/costs.ts` (also `client.quote`) computes these",
+    "Offline, `quote(path, body, media)` of `generated/costs.ts` (also `client.<area>.quote(slug, body, media)`) computes these",
     "standard prices. Omitted body fields take their defaults. `media` holds the durations in seconds",
     "of the media inputs a price depends on, keyed by body field (`{ video: 12.5 }`,",
     "`{ reference_videos: [4, 3] }`), and the facts a price depends on that the body does not hold",

@@ -2,34 +2,42 @@
  * The client's typed errors. Every error from a response keeps its status, headers and parsed body;
  * messages are built from the body only, and the key is redacted from all three (a service or proxy
  * may echo it), so the API key (sent in a request header) never appears.
+ *
+ * Each error's own fields are declared, not initialised, and copied in by the base constructor: one
+ * assignment for all of them instead of one per field and class.
  */
-import type { components } from "../../generated/types.ts";
-
-/** Why moderation blocked a request: the description's RestrictionReason enum. */
-export type RestrictionReason = components["schemas"]["RestrictionReason"];
 
 export class MediaServiceError extends Error {
   override name = "MediaServiceError";
+  constructor(message: string, fields?: object) {
+    super(message);
+    Object.assign(this, fields);
+  }
 }
 
-/** What every error response keeps: the status, the headers and the parsed body. */
+/** What every error response keeps: the status, the headers, the parsed body, and its error type and code. */
 export interface ResponseFacts {
   status: number;
   headers: Headers;
   body: unknown;
+  /** `error.type` and `error.code` of the body, where it has them (never the description's "not shown" stand-in). */
+  type?: string | undefined;
+  code?: string | undefined;
 }
 
 /** An HTTP error response. */
 export class ApiError extends MediaServiceError {
   override name = "ApiError";
-  readonly status: number;
-  readonly headers: Headers;
-  readonly body: unknown;
-  constructor(message: string, { status, headers, body }: ResponseFacts) {
-    super(message);
-    this.status = status;
-    this.headers = headers;
-    this.body = body;
+  // A caller's own facts object may carry more fields, which the error then keeps too.
+  declare readonly status: number;
+  declare readonly headers: Headers;
+  declare readonly body: unknown;
+  /** `error.type` of the body, where the response has one. */
+  declare readonly type: string | undefined;
+  /** `error.code` of the body, where the response has one. */
+  declare readonly code: string | undefined;
+  constructor(message: string, facts: ResponseFacts) {
+    super(message, facts);
   }
 }
 
@@ -46,20 +54,25 @@ export class PermissionError extends ApiError {
 /** 400 with the error body: malformed request or unavailable model. */
 export class InvalidRequestError extends ApiError {
   override name = "InvalidRequestError";
-  constructor(message: string, facts: ResponseFacts, readonly type: string, readonly code: string) {
-    super(message, facts);
-  }
 }
 
 /**
  * 400 with the moderation-block body: reword or change the input, branching on `restrictionReason`.
  * A reason the description does not list is an InvalidRequestError instead (regenerate the client).
+ * `Reason` is the description's RestrictionReason enum, bound by generated/client.ts.
  */
-export class ModerationBlockError extends ApiError {
+export class ModerationBlockError<Reason extends string = string> extends ApiError {
   override name = "ModerationBlockError";
-  constructor(message: string, facts: ResponseFacts, readonly restrictionReason: RestrictionReason) {
-    super(message, facts);
+  declare readonly restrictionReason: Reason;
+  constructor(message: string, facts: ResponseFacts, restrictionReason: Reason) {
+    super(message, { ...facts, restrictionReason } as ResponseFacts);
   }
+}
+
+/** ModerationBlockError with its reason bound, so that `instanceof` narrows to the bound reason type. */
+export interface ModerationBlockErrorClass<Reason extends string> {
+  new (message: string, facts: ResponseFacts, restrictionReason: Reason): ModerationBlockError<Reason>;
+  readonly prototype: ModerationBlockError<Reason>;
 }
 
 /** 410: the model is retired; use a current model of the same kind. */
@@ -70,16 +83,18 @@ export class ModelRetiredError extends ApiError {
 /** 429 `rate_limited`: the per-minute limit; the whole client waits `retryAfterSeconds`. */
 export class RateLimitedError extends ApiError {
   override name = "RateLimitedError";
-  constructor(message: string, facts: ResponseFacts, readonly retryAfterSeconds: number | null) {
-    super(message, facts);
+  declare readonly retryAfterSeconds: number | null;
+  constructor(message: string, facts: ResponseFacts, retryAfterSeconds: number | null) {
+    super(message, { ...facts, retryAfterSeconds } as ResponseFacts);
   }
 }
 
 /** 429 with `retry_after_seconds`: the repeated-failure cooldown of the content-filtered model family. */
 export class CooldownError extends ApiError {
   override name = "CooldownError";
-  constructor(message: string, facts: ResponseFacts, readonly retryAfterSeconds: number) {
-    super(message, facts);
+  declare readonly retryAfterSeconds: number;
+  constructor(message: string, facts: ResponseFacts, retryAfterSeconds: number) {
+    super(message, { ...facts, retryAfterSeconds } as ResponseFacts);
   }
 }
 
@@ -97,60 +112,55 @@ export class UnexpectedStatusError extends ApiError {
 }
 
 /**
- * No response arrived (connection refused or reset, response lost). For a create call the job may
- * exist anyway, so it is never resent: a duplicate create is charged twice.
+ * No usable response arrived: the connection was refused or reset, or dropped while the body
+ * streamed. After a POST the request may have taken effect (a create's job may exist), so it is never
+ * resent: a duplicate create is charged twice.
  */
 export class TransportError extends MediaServiceError {
   override name = "TransportError";
-  constructor(
-    message: string,
-    readonly mayHaveCreatedJob: boolean,
-  ) {
-    super(message);
+  declare readonly mayHaveCreatedJob: boolean;
+  constructor(message: string, mayHaveCreatedJob: boolean) {
+    super(message, { mayHaveCreatedJob });
   }
 }
 
-/** A job reached the terminal status `failed` (not charged). */
+/** A job reached the terminal status `failed` (not charged). `job` is its poll response, the API key redacted. */
 export class JobFailedError extends MediaServiceError {
   override name = "JobFailedError";
-  constructor(
-    readonly jobId: string,
-    readonly job: unknown,
-  ) {
-    super(`job ${jobId} failed`);
+  declare readonly jobId: string;
+  declare readonly job: unknown;
+  constructor(jobId: string, job: unknown) {
+    super(`job ${jobId} failed`, { jobId, job });
   }
 }
 
-/** A job reached the terminal status `timeout` on the service (not charged). */
+/** A job reached the terminal status `timeout` on the service (not charged). `job` is its poll response, the API key redacted. */
 export class JobTimedOutError extends MediaServiceError {
   override name = "JobTimedOutError";
-  constructor(
-    readonly jobId: string,
-    readonly job: unknown,
-  ) {
-    super(`job ${jobId} timed out on the service`);
+  declare readonly jobId: string;
+  declare readonly job: unknown;
+  constructor(jobId: string, job: unknown) {
+    super(`job ${jobId} timed out`, { jobId, job });
   }
 }
 
 /** The caller's overall deadline passed before the job reached a terminal status; resume with `wait`. */
 export class WaitDeadlineError extends MediaServiceError {
   override name = "WaitDeadlineError";
-  constructor(
-    readonly jobId: string,
-    readonly lastStatus: string | null,
-    readonly deadlineMs: number,
-  ) {
-    super(`job ${jobId} was not terminal after ${deadlineMs} ms (last status: ${lastStatus ?? "unknown"}); resume with wait()`);
+  declare readonly jobId: string;
+  declare readonly lastStatus: string | null;
+  declare readonly deadlineMs: number;
+  constructor(jobId: string, lastStatus: string | null, deadlineMs: number) {
+    super(`job ${jobId} not terminal after ${deadlineMs} ms (last status ${lastStatus})`, { jobId, lastStatus, deadlineMs });
   }
 }
 
 /** Bad input caught before anything was sent: names the field and the rule broken. */
 export class InvalidInputError extends MediaServiceError {
   override name = "InvalidInputError";
-  constructor(
-    readonly field: string,
-    readonly rule: string,
-  ) {
-    super(`${field}: ${rule}`);
+  declare readonly field: string;
+  declare readonly rule: string;
+  constructor(field: string, rule: string) {
+    super(`${field}: ${rule}`, { field, rule });
   }
 }

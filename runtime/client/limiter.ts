@@ -1,67 +1,76 @@
 /**
- * An optional in-flight limiter: keeps this client's running jobs under the account's concurrency
- * cap. A slot is taken before a create is sent and given back when the job is seen terminal (or the
- * create failed), so polling, which never counts against the cap, needs no slot.
+ * The optional in-flight limiter, an entry point of its own (`@media-service/client/limiter`) so
+ * that a client without it does not ship it: `createClient({ ..., limiter: inFlightLimiter(4) })`.
+ * It keeps the running jobs of the clients given it under the account's concurrency cap. A slot is
+ * taken before a create is sent and given back when the job is seen terminal (or the create failed),
+ * so polling, which never counts against the cap, needs no slot.
  */
-export class InFlightLimiter {
-  #used = 0;
-  #jobs = new Set<string>();
-  #waiters: Array<() => void> = [];
+import { TooManyRequestsError } from "./errors.ts";
+import { integer } from "./options.ts";
+import { sleep } from "./sleep.ts";
 
-  constructor(readonly max: number) {}
+export interface InFlightLimiter {
+  /** Job ids created through its clients and not yet seen terminal. */
+  readonly jobs: ReadonlySet<string>;
+  /**
+   * Sends a create in a slot: `send` resolves to the create response and the job id it names (null:
+   * none), whose job then holds the slot until `release(jobId)`. A 429 that may be the queue being
+   * full (TooManyRequestsError) while its own jobs run is sent again once one of them finishes, at
+   * most `maxResends` times: the description cannot tell a full queue from the spend limit, so a
+   * spend-limit 429 is resent that often before it is thrown.
+   */
+  create<Created>(send: () => Promise<[created: Created, jobId: string | null]>, maxResends: number, signal?: AbortSignal): Promise<[Created, string | null]>;
+  /** A job was seen terminal: its slot is free (an id it does not hold, another client's job, is ignored). */
+  release(jobId: string): void;
+}
 
-  /** Slots taken: creates being sent plus jobs not yet seen terminal. */
-  get inFlight(): number {
-    return this.#used;
-  }
-
-  /** Job ids created through this client and not yet seen terminal. */
-  get runningJobs(): readonly string[] {
-    return [...this.#jobs];
-  }
-
-  /** Waits for a free slot and takes it. */
-  async acquire(signal?: AbortSignal): Promise<void> {
-    while (this.#used >= this.max) await this.nextRelease(signal);
-    this.#used += 1;
-  }
-
-  /** Marks a taken slot as held by a created job, released when `finished(jobId)` is called. */
-  hold(jobId: string): void {
-    this.#jobs.add(jobId);
-  }
-
-  /** Gives back a slot that holds no job (the create failed, or its response names no job). */
-  giveBack(): void {
-    this.#used -= 1;
-    this.#wake();
-  }
-
-  /** The job was seen terminal: its slot is free. Unknown ids (other clients' jobs) are ignored. */
-  finished(jobId: string): void {
-    if (this.#jobs.delete(jobId)) this.giveBack();
-  }
-
-  /** Resolves the next time any slot is given back; rejects with the signal's reason on abort. */
-  nextRelease(signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = () => {
-        this.#waiters = this.#waiters.filter((waiter) => waiter !== onRelease);
-        reject(signal?.reason);
-      };
-      const onRelease = () => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve();
-      };
-      this.#waiters.push(onRelease);
-      signal?.addEventListener("abort", onAbort, { once: true });
-    });
-  }
-
-  #wake(): void {
-    const waiters = this.#waiters;
-    this.#waiters = [];
-    for (const waiter of waiters) waiter();
-  }
+/** A limiter of at most `maxInFlight` jobs; InvalidInputError unless that is a positive integer. */
+export function inFlightLimiter(maxInFlight: number): InFlightLimiter {
+  // Absent counts as 0, which is refused like any other size that is not a positive integer.
+  const max = integer("maxInFlight", maxInFlight ?? 0, 0);
+  let used = 0;
+  const jobs = new Set<string>();
+  // Aborted, and replaced, whenever a slot is given back: waiting for one sleeps until then (or until
+  // the caller's signal aborts; should setTimeout's longest delay pass first, the caller looks again).
+  let released = new AbortController();
+  const nextRelease = async (signal?: AbortSignal) => {
+    const release = released.signal;
+    try {
+      await sleep(2 ** 31 - 1, AbortSignal.any(signal ? [release, signal] : [release]));
+    } catch (error) {
+      if (!release.aborted) throw error;
+    }
+  };
+  const free = () => {
+    used -= 1;
+    released.abort();
+    released = new AbortController();
+  };
+  return {
+    jobs,
+    async create(send, maxResends, signal) {
+      while (used >= max) await nextRelease(signal);
+      used += 1;
+      let jobId: string | null = null;
+      try {
+        for (let resends = 0; ; resends += 1) {
+          try {
+            const sent = await send();
+            jobId = sent[1];
+            return sent;
+          } catch (error) {
+            // Only its own running jobs make "queue full" the likely cause, and a fixed wait is the wrong response to it.
+            if (!(error instanceof TooManyRequestsError && jobs.size > 0 && resends < maxResends)) throw error;
+            await nextRelease(signal);
+          }
+        }
+      } finally {
+        if (jobId === null) free();
+        else jobs.add(jobId);
+      }
+    },
+    release(jobId) {
+      if (jobs.delete(jobId)) free();
+    },
+  };
 }

@@ -1,32 +1,47 @@
 /**
  * The typed client over openapi-fetch. generated/client.ts binds it to the generated `paths` and the
- * route table derived from the description; everything here is generic over both.
+ * route table derived from the description; everything here is generic over both. Written with an
+ * eye on the minified bundle every user ships: closures rather than classes and plan objects.
  */
 import createFetchClient, { type Client } from "openapi-fetch";
 import { errorFromResponse } from "./classify.ts";
-import { InvalidInputError, MediaServiceError, RateLimitedError, TooManyRequestsError, TransportError, UnexpectedStatusError } from "./errors.ts";
-import { InFlightLimiter } from "./limiter.ts";
-import { checkMediaInputs } from "./media-inputs.ts";
-import { MAX_TIMER_MS, positiveInteger, resolveOptions, type ClientOptions } from "./options.ts";
-import { RetryAfterGate, type RateLimitInfo } from "./rate-limit.ts";
-import type {
-  AreaName,
-  CreateBody,
-  Created,
-  Job,
-  RequestBodyOf,
-  ResponseOf,
-  RouteTable,
-  Slug,
-  SucceededJob,
-  WaitableSlug,
+import { InvalidInputError, JobFailedError, JobTimedOutError, MediaServiceError, TransportError, WaitDeadlineError } from "./errors.ts";
+import { integer, oneOf, resolveOptions, type ClientOptions, type RequestOptions } from "./options.ts";
+import { carriesRateLimit, readRateLimit, retryAfterSeconds, type RateLimitInfo } from "./rate-limit.ts";
+import { redact, redactBody } from "./redact.ts";
+import { retryDelay } from "./retry-policy.ts";
+import {
+  createPath,
+  type AreaName,
+  type AreaRoutes,
+  type CreateBody,
+  type Created,
+  type CreatePath,
+  type Job,
+  type OperationArguments,
+  type OperationName,
+  type OperationResult,
+  type RouteTable,
+  type Slug,
+  type SucceededJob,
+  type WaitableSlug,
 } from "./route-table.ts";
 import { sleep } from "./sleep.ts";
-import { createTransport } from "./transport.ts";
-import { waitForTerminal, type WaitOptions } from "./waiting.ts";
 
-export interface RequestOptions {
-  signal?: AbortSignal;
+/** The `status` of a poll response (the description's JobStatus). */
+type StatusOf<JobBody> = JobBody extends { status: infer Status } ? Status : string;
+
+/** `signal` aborts the wait, in a poll request or in a sleep; `headers` go with each poll (and the create of `createAndWait`). */
+export interface WaitOptions<JobBody> extends RequestOptions {
+  /**
+   * Called with each new status, and the poll response that carried it (null for the create
+   * response's status, reported first by `createAndWait`).
+   */
+  onStatus?: (status: StatusOf<JobBody>, job: JobBody | null) => void;
+  /** Overrides the area's polling interval, in milliseconds. */
+  intervalMs?: number;
+  /** Overrides the client's overall deadline for this wait, in milliseconds; then WaitDeadlineError. */
+  deadlineMs?: number;
 }
 
 export interface CreateResult<Body> {
@@ -52,7 +67,7 @@ export interface AreaClient<Paths, T extends RouteTable, A extends AreaName<T>> 
     body: CreateBody<Paths, T, A, S>,
     options?: RequestOptions,
   ): Promise<CreateResult<Created<Paths, T, A, S>>>;
-  /** Creates the job, hands its id to `onJob`, and waits for the terminal status. */
+  /** Creates the job, hands its id to `onJob`, and waits for the terminal status (first poll one interval later). */
   createAndWait<S extends WaitableSlug<T, A>>(
     slug: S,
     body: CreateBody<Paths, T, A, S>,
@@ -60,146 +75,199 @@ export interface AreaClient<Paths, T extends RouteTable, A extends AreaName<T>> 
   ): Promise<JobResult<SucceededJob<Paths, T, A>> & { created: Created<Paths, T, A, S> }>;
   /** Polls the job once (transient failures are retried). */
   get(id: string, options?: RequestOptions): Promise<Job<Paths, T, A>>;
-  /** Waits for the job's terminal status: the result on success, JobFailedError / JobTimedOutError otherwise. */
+  /** Waits for the job's terminal status, polling at once: the result on success, JobFailedError / JobTimedOutError otherwise. */
   wait(id: string, options?: WaitOptions<Job<Paths, T, A>>): Promise<JobResult<SucceededJob<Paths, T, A>>>;
 }
 
-export type MediaClient<Paths extends {}, T extends RouteTable> = { [A in AreaName<T>]: AreaClient<Paths, T, A> } & {
+/**
+ * An area's offline quote, present when the client was given `quote`: the standard price of a create
+ * request, its body typed per route like `create` (fields the price does not read may be left out).
+ * `Media` and `Result` are the price-table entry point's per-path media facts and quote result.
+ */
+export interface AreaQuote<Paths, T extends RouteTable, A extends AreaName<T>, Media, Result> {
+  quote<S extends Slug<T, A>>(
+    slug: S,
+    body: Partial<CreateBody<Paths, T, A, S>>,
+    media?: CreatePath<T, A, S> extends keyof Media ? Media[CreatePath<T, A, S>] : never,
+  ): Result;
+}
+
+/** One method per other operation of the description, named after its operationId. */
+export type OperationMethods<Paths, T extends RouteTable> = {
+  [O in OperationName<T>]: (
+    ...args: [...OperationArguments<Paths, T["operations"][O]>, options?: RequestOptions]
+  ) => Promise<OperationResult<Paths, T["operations"][O]>>;
+};
+
+export type MediaClient<Paths extends {}, T extends RouteTable> = { [A in AreaName<T>]: AreaClient<Paths, T, A> } & OperationMethods<Paths, T> & {
   /** Waits for a job of `area`, e.g. one whose id an earlier `onJob` stored. */
   wait<A extends AreaName<T>>(area: A, id: string, options?: WaitOptions<Job<Paths, T, A>>): Promise<JobResult<SucceededJob<Paths, T, A>>>;
-  /** The discounted online quote of a request (POST to the cost route). */
-  cost(body: RequestBodyOf<Paths, T["costPath"]>, options?: RequestOptions): Promise<ResponseOf<Paths, T["costPath"], "post">>;
   /** The rate-limit headers of the last response that carried them. */
   readonly rateLimit: RateLimitInfo | null;
   /** Epoch milliseconds until which a `Retry-After` pause holds every request (0: none yet). */
   readonly pausedUntil: number;
-  /** Job ids of this client's limiter not yet seen terminal (empty without `maxInFlight`). */
-  readonly runningJobs: readonly string[];
-  /** The underlying openapi-fetch client for the other routes; it shares the auth, the pause and the headers. */
+  /**
+   * The underlying openapi-fetch client: it shares the key, the headers and the `Retry-After` pause,
+   * and its `use()` adds middleware that every typed method's requests pass as well.
+   */
   readonly api: Client<Paths>;
 };
 
-type UntypedCall = (method: string, path: string, init: Record<string, unknown>) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+/** The client given the offline quote: each area has `quote` as well. */
+export type QuotingClient<Paths extends {}, T extends RouteTable, Media, Result> = MediaClient<Paths, T> & {
+  [A in AreaName<T>]: AreaQuote<Paths, T, A, Media, Result>;
+};
 
-/** Resend delay after a transient poll failure: 1 s, 2 s, 4 s, ... */
-const backoffMs = (attempt: number) => 1000 * 2 ** attempt;
+/** What the typed methods send, as openapi-fetch sees an operation it knows nothing about. */
+interface AnyOperation {
+  parameters: { path?: Record<string, string>; query?: Record<string, unknown> };
+  requestBody?: { content: { "application/json": unknown } };
+  responses: { default: { content: { "application/json": unknown } } };
+}
+type AnyPaths = Record<string, Record<"get" | "post", AnyOperation>>;
 
-const isTransient = (error: unknown) =>
-  (error instanceof TransportError && !error.mayHaveCreatedJob) || (error instanceof UnexpectedStatusError && error.status >= 500);
+// A type literal, not an interface: openapi-fetch's init type has an index signature.
+type Init = {
+  body?: unknown;
+  params?: { path?: Record<string, string>; query?: Record<string, unknown> };
+  signal?: AbortSignal | undefined;
+  headers?: Readonly<Record<string, string>> | undefined;
+};
+
+type Method = "get" | "post";
+
+/** A failure before a usable response: the connection failed, or dropped while the body streamed. */
+function lostResponse(method: Method, path: string, cause: unknown, apiKey: string): TransportError {
+  // fetch's own failure names the network error as its cause ("fetch failed" alone says little).
+  const reason = `${cause}${(cause as Error | undefined)?.cause ? ` (${(cause as Error).cause})` : ""}`;
+  const sent = method === "post";
+  return new TransportError(redact(`${method.toUpperCase()} ${path}: no usable response (${reason})${sent ? "; it may have taken effect (a create's job may exist)" : ""}`, apiKey), sent);
+}
+
+/** The job id a create response names in `field` (an integer `job_id` in the legacy image shape). */
+function jobIdOf(created: unknown, field: string, path: string): string {
+  const value = (created as Record<string, unknown> | null)?.[field];
+  if ((typeof value === "string" && value) || Number.isFinite(value)) return String(value);
+  throw new MediaServiceError(`POST ${path}: no job id in ${field}, though the job may exist`);
+}
 
 export function createMediaClient<Paths extends {}, T extends RouteTable>(table: T, clientOptions: ClientOptions<AreaName<T>>): MediaClient<Paths, T> {
-  const areaNames = Object.keys(table.areas);
-  const options = resolveOptions(clientOptions, areaNames);
-  const gate = new RetryAfterGate();
-  const limiter = options.maxInFlight === null ? null : new InFlightLimiter(options.maxInFlight);
-  let rateLimit: RateLimitInfo | null = null;
+  const { areas, operations, terminalStatuses } = table as RouteTable;
+  const { apiKey, limiter, checkMediaInputs, quote } = clientOptions;
+  const { pollIntervalMs, deadlineMs: clientDeadlineMs, maxRetries } = resolveOptions(clientOptions, areas);
+  /** Epoch milliseconds until which a `Retry-After` pause holds every request. */
+  let pausedUntil = 0;
+  /** The headers of the last response that carried rate-limit headers (read only when asked for). */
+  let rateLimitHeaders: Headers | null = null;
 
-  const api = createFetchClient<Paths>({
-    baseUrl: options.baseUrl,
-    headers: { Authorization: `Bearer ${options.apiKey}` },
-    fetch: createTransport({ fetch: options.fetch, gate, apiKey: options.apiKey, onRateLimit: (info) => (rateLimit = info) }),
+  // Route-agnostic paths: code generic over Paths cannot name a typed route. The client hands it out
+  // typed with Paths as `api`.
+  const api = createFetchClient<AnyPaths>({
+    baseUrl: clientOptions.baseUrl,
+    headers: { ...clientOptions.headers, Authorization: `Bearer ${apiKey}` },
+    // Looked up per request, so that a fetch replaced later (a test's mock) is the one used.
+    fetch: clientOptions.fetch ?? ((request) => globalThis.fetch(request)),
   });
-  const request = api.request as unknown as UntypedCall;
+  // Every request passes this, the typed methods' and the raw `api` client's alike: after a 429 with
+  // Retry-After the seed says the client waits the full time before sending anything else.
+  api.use({
+    async onRequest({ request }) {
+      // A later 429 may lengthen the pause while a request waits it out.
+      while (Date.now() < pausedUntil) await sleep(pausedUntil - Date.now(), request.signal);
+    },
+    onResponse({ response: { status, headers } }) {
+      if (carriesRateLimit(headers)) rateLimitHeaders = headers;
+      const seconds = status === 429 ? retryAfterSeconds(headers) : null;
+      // A later, shorter Retry-After never shortens the pause.
+      if (seconds !== null) pausedUntil = Math.max(pausedUntil, Date.now() + seconds * 1000);
+    },
+  });
 
-  async function call(method: string, path: string, init: Record<string, unknown>): Promise<unknown> {
-    const { data, error, response } = await request(method, path, init);
-    if (!response.ok) throw errorFromResponse({ status: response.status, headers: response.headers, body: error }, table.errors, options.apiKey);
-    return data;
-  }
-
-  /** Resends after a rate-limit 429 (the gate holds it for Retry-After) and, for polls, after transient failures. */
-  async function withRetries<R>(send: () => Promise<R>, retryTransient: boolean, signal?: AbortSignal): Promise<R> {
-    for (let attempt = 0; ; attempt += 1) {
+  /**
+   * Sends under the retry policy (retry-policy.ts); throws the typed error of an error response, or a
+   * TransportError when no usable response came.
+   */
+  async function call(method: Method, path: string, route: Init, requestOptions: RequestOptions | undefined, resendable: boolean): Promise<unknown> {
+    // Only the request options' own keys reach openapi-fetch, and only when given: absent keys cost nothing per call.
+    const init: Init = requestOptions ? { ...route, signal: requestOptions.signal, headers: requestOptions.headers } : route;
+    for (let resends = 0; ; resends += 1) {
+      let failure: unknown;
       try {
-        return await send();
+        // openapi-fetch reads the body inside: a connection dropped while it streams fails here too.
+        const { data, error, response } = await api.request(method, path, init);
+        if (response.ok) return data;
+        failure = errorFromResponse(response, error, table.errors, apiKey);
       } catch (error) {
-        if (attempt >= options.maxRetries) throw error;
-        if (error instanceof RateLimitedError) {
-          if (error.retryAfterSeconds === null) await sleep(backoffMs(attempt), signal);
-        } else if (retryTransient && isTransient(error)) {
-          await sleep(backoffMs(attempt), signal);
-        } else {
-          throw error;
-        }
+        if (init.signal?.aborted) throw init.signal.reason;
+        failure = lostResponse(method, path, error, apiKey);
       }
+      const delay = retryDelay(failure, resends, maxRetries, resendable);
+      if (delay === null) throw failure;
+      await sleep(delay, init.signal);
     }
   }
 
-  function area(name: string) {
-    const found = table.areas[name];
-    if (!found) throw new InvalidInputError("area", `must be one of ${areaNames.join(", ")}`);
-    return found;
+  const area = (name: string): AreaRoutes => oneOf("area", areas, name);
+
+  /** A create route's job-id field and path. */
+  function route(areaName: string, slug: string): [idField: string | null, path: string] {
+    const { pollPath, routes } = area(areaName);
+    return [oneOf("slug", routes, slug), createPath(pollPath, slug)];
   }
 
-  function route(areaName: string, slug: string) {
-    const found = area(areaName).routes[slug];
-    if (!found) throw new InvalidInputError("slug", `must be one of ${Object.keys(area(areaName).routes).join(", ")} for ${areaName}`);
-    return found;
-  }
-
-  function checkId(id: unknown): string {
-    if (typeof id !== "string" || id === "") throw new InvalidInputError("id", "must be a non-empty string");
-    return id;
-  }
-
-  async function create(areaName: string, slug: string, body: unknown, { signal }: RequestOptions = {}): Promise<CreateResult<unknown>> {
-    const { path, idField, media } = route(areaName, slug);
-    checkMediaInputs(body, media);
-    await limiter?.acquire(signal);
-    try {
-      for (let queueRetry = 0; ; queueRetry += 1) {
-        try {
-          const created = await withRetries(() => call("post", path, { body, signal }), false, signal);
-          const jobId = idField === null ? null : jobIdOf(created, idField, path);
-          if (jobId === null) limiter?.giveBack();
-          else limiter?.hold(jobId);
-          return { jobId, created };
-        } catch (error) {
-          // A full queue clears when one of our own jobs finishes; a fixed wait is the wrong response.
-          // Without own running jobs the 429 may as well be the spend limit, which is never resent.
-          const ownJobsRunning = (limiter?.runningJobs.length ?? 0) > 0;
-          if (!(error instanceof TooManyRequestsError) || !ownJobsRunning || queueRetry >= options.maxRetries) throw error;
-          await limiter?.nextRelease(signal);
-        }
-      }
-    } catch (error) {
-      limiter?.giveBack();
-      throw error;
-    }
-  }
-
-  async function get(areaName: string, id: string, { signal }: RequestOptions = {}): Promise<{ status: string }> {
-    const { pollPath } = area(areaName);
-    const job = (await withRetries(() => call("get", pollPath, { params: { path: { id: checkId(id) } }, signal }), true, signal)) as {
-      status: string;
+  /** `toWait`: refuse a route whose create response names no job id before sending (charged) anything. */
+  async function create(areaName: string, slug: string, body: unknown, requestOptions?: RequestOptions, toWait?: boolean): Promise<CreateResult<unknown>> {
+    const [idField, path] = route(areaName, slug);
+    if (toWait && idField === null) throw new InvalidInputError("slug", `${slug}'s create response names no job id to wait on`);
+    checkMediaInputs?.(path, body);
+    const send = async (): Promise<[unknown, string | null]> => {
+      const created = await call("post", path, { body }, requestOptions, false);
+      return [created, idField === null ? null : jobIdOf(created, idField, path)];
     };
-    if (table.terminalStatuses.includes(job.status)) limiter?.finished(id);
+    const [created, jobId] = await (limiter ? limiter.create(send, maxRetries, requestOptions?.signal) : send());
+    return { jobId, created };
+  }
+
+  /** One poll; a terminal status frees the job's limiter slot. */
+  async function get(areaName: string, jobId: string, requestOptions?: RequestOptions): Promise<{ status: string }> {
+    const job = (await call("get", area(areaName).pollPath, { params: { path: { id: jobId } } }, requestOptions, true)) as { status: string };
+    if (terminalStatuses.includes(job.status)) limiter?.release(jobId);
     return job;
   }
 
-  async function wait(areaName: string, id: string, waitOptions: WaitOptions<unknown> = {}, knownStatus?: string): Promise<JobResult<unknown>> {
-    const { intervalSeconds, resultFields } = area(areaName);
-    const jobId = checkId(id);
-    const job = await waitForTerminal(
-      {
-        jobId,
-        intervalMs: positiveInteger(
-          "intervalMs",
-          waitOptions.intervalMs,
-          options.pollIntervalMs[areaName] ?? (intervalSeconds ? intervalSeconds.min * 1000 : options.defaultPollIntervalMs),
-          MAX_TIMER_MS,
-        ),
-        deadlineMs: positiveInteger("deadlineMs", waitOptions.deadlineMs, options.deadlineMs, MAX_TIMER_MS),
-        terminalStatuses: table.terminalStatuses,
-        successStatus: table.successStatus,
-        timeoutStatus: table.timeoutStatus,
-        resultFields,
-        ...(knownStatus === undefined ? {} : { knownStatus }),
-        poll: (signal) => get(areaName, jobId, { signal }),
-      },
-      waitOptions,
-    );
-    return { jobId, job };
+  /** Polls until a terminal status; `created`: the create response of a job created a moment ago. */
+  async function wait(created: { status?: string } | undefined, areaName: string, jobId: string, waitOptions: WaitOptions<unknown> = {}): Promise<JobResult<unknown>> {
+    const { resultFields } = area(areaName);
+    const intervalMs = integer("intervalMs", waitOptions.intervalMs, pollIntervalMs[areaName] as number);
+    const deadlineMs = integer("deadlineMs", waitOptions.deadlineMs, clientDeadlineMs);
+    let lastStatus = created?.status ?? null;
+    // The create response's status is reported first, with no poll response to go with it.
+    if (lastStatus) waitOptions.onStatus?.(lastStatus, null);
+    // The deadline and the caller's signal abort whatever is under way, a poll request or a sleep.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new WaitDeadlineError(jobId, lastStatus, deadlineMs)), deadlineMs);
+    const signal = AbortSignal.any([deadline.signal, waitOptions.signal ?? deadline.signal]);
+    try {
+      // A job created a moment ago is first polled one interval later; a resumed wait polls at once.
+      if (created) await sleep(intervalMs, signal);
+      for (;;) {
+        const job = (await get(areaName, jobId, { signal, headers: waitOptions.headers })) as { status: string } & Record<string, unknown>;
+        const { status } = job;
+        if (status !== lastStatus) {
+          lastStatus = status;
+          waitOptions.onStatus?.(status, job);
+        }
+        if (status === table.successStatus) {
+          const missing = resultFields.filter((field) => job[field] == null);
+          if (missing.length) throw new MediaServiceError(`job ${jobId} ${status} but lacks ${missing}`);
+          return { jobId, job };
+        }
+        if (terminalStatuses.includes(status)) throw new (status === table.timeoutStatus ? JobTimedOutError : JobFailedError)(jobId, redactBody(job, apiKey));
+        await sleep(intervalMs, signal);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async function createAndWait(
@@ -208,43 +276,37 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
     body: unknown,
     waitOptions: CreateAndWaitOptions<unknown, unknown> = {},
   ): Promise<JobResult<unknown> & { created: unknown }> {
-    if (route(areaName, slug).idField === null) {
-      throw new InvalidInputError("slug", `${slug}'s create response shows no job id, so its job cannot be waited on`);
-    }
-    const { jobId, created } = await create(areaName, slug, body, waitOptions);
-    const id = jobId as string;
-    waitOptions.onJob?.(id, created);
-    const status = (created as { status?: unknown }).status;
-    const knownStatus = typeof status === "string" ? status : undefined;
-    if (knownStatus !== undefined) waitOptions.onStatus?.(knownStatus, null);
-    return { ...(await wait(areaName, id, waitOptions, knownStatus)), created };
+    const { jobId, created } = (await create(areaName, slug, body, waitOptions, true)) as { jobId: string; created: { status?: string } };
+    waitOptions.onJob?.(jobId, created);
+    return { ...(await wait(created, areaName, jobId, waitOptions)), created };
   }
 
   const client: Record<string, unknown> = {
-    wait: (areaName: string, id: string, waitOptions?: WaitOptions<unknown>) => wait(areaName, id, waitOptions),
-    cost: (body: unknown, { signal }: RequestOptions = {}) => withRetries(() => call("post", table.costPath, { body, signal }), false, signal),
+    wait: wait.bind(null, undefined),
     api,
+    get rateLimit() {
+      return rateLimitHeaders && readRateLimit(rateLimitHeaders);
+    },
+    get pausedUntil() {
+      return pausedUntil;
+    },
   };
-  Object.defineProperties(client, {
-    rateLimit: { get: () => rateLimit, enumerable: true },
-    pausedUntil: { get: () => gate.blockedUntil, enumerable: true },
-    runningJobs: { get: () => limiter?.runningJobs ?? [], enumerable: true },
-  });
-  for (const name of areaNames) {
+  for (const name in areas) {
     client[name] = {
-      create: (slug: string, body: unknown, requestOptions?: RequestOptions) => create(name, slug, body, requestOptions),
-      createAndWait: (slug: string, body: unknown, waitOptions?: CreateAndWaitOptions<unknown, unknown>) =>
-        createAndWait(name, slug, body, waitOptions),
-      get: (id: string, requestOptions?: RequestOptions) => get(name, id, requestOptions),
-      wait: (id: string, waitOptions?: WaitOptions<unknown>) => wait(name, id, waitOptions),
+      create: create.bind(null, name),
+      createAndWait: createAndWait.bind(null, name),
+      get: get.bind(null, name),
+      wait: wait.bind(null, undefined, name),
+      ...(quote && { quote: (slug: string, body: unknown, media?: unknown) => quote(route(name, slug)[1], body, media) }),
     };
   }
+  for (const [name, [method, path, input, resend]] of Object.entries(operations)) {
+    // The first argument is the body or the query; an operation that takes neither has only the request options.
+    client[name] =
+      input === "none"
+        ? (requestOptions?: RequestOptions) => call(method, path, {}, requestOptions, resend)
+        : (argument: unknown, requestOptions?: RequestOptions) =>
+            call(method, path, input === "body" ? { body: argument } : { params: { query: argument as Record<string, unknown> } }, requestOptions, resend);
+  }
   return client as MediaClient<Paths, T>;
-}
-
-/** The job id a create response names in `field` (an integer `job_id` in the legacy image shape). */
-function jobIdOf(created: unknown, field: string, path: string): string {
-  const value = (created as Record<string, unknown> | null)?.[field];
-  if ((typeof value === "string" && value !== "") || (typeof value === "number" && Number.isFinite(value))) return String(value);
-  throw new MediaServiceError(`POST ${path}: the response names no job id in ${field}; the job may exist, so it is not resent`);
 }

@@ -1,26 +1,30 @@
-/** Checks media input fields against the forms their x-media accepts, before anything is sent. */
+/**
+ * The optional client-side check of media input fields against the forms their x-media accepts.
+ * generated/media-inputs.ts binds it to the description's routes as `checkMediaInputs`, an entry
+ * point of its own, so that a client without it does not ship it.
+ */
 import { InvalidInputError } from "./errors.ts";
 import type { InputForm } from "./route-table.ts";
 
-/** The forms a value can be; a URL may be a public URL or an uploaded-file URL, which look alike. */
-function formsOf(value: string): readonly InputForm[] {
-  if (/^data:/i.test(value)) return ["data-uri"];
-  if (/^https?:\/\//i.test(value)) return ["public-url", "uploaded-file-url"];
-  return ["raw-base64"];
-}
+/** Per create path, the media input fields that accept only some input forms, and those forms. */
+export type MediaInputs = Readonly<Record<string, Readonly<Record<string, readonly InputForm[]>>>>;
 
-export function checkMediaInputs(body: unknown, media: Readonly<Record<string, readonly InputForm[] | null>>): void {
-  if (typeof body !== "object" || body === null) throw new InvalidInputError("body", "must be a JSON object");
-  for (const [field, accepted] of Object.entries(media)) {
-    const value = (body as Record<string, unknown>)[field];
-    if (accepted === null || value === undefined) continue;
-    const items = Array.isArray(value) ? value.map((item, index) => [`${field}[${index}]`, item] as const) : [[field, value] as const];
-    for (const [name, item] of items) {
-      if (typeof item !== "string") throw new InvalidInputError(`body.${name}`, "must be a string");
-      const forms = formsOf(item);
-      if (!forms.some((form) => accepted.includes(form))) {
-        throw new InvalidInputError(`body.${name}`, `accepts ${accepted.join(", ")}; got a ${forms.join(" or ")}`);
+/** What the client calls before sending a create: throws InvalidInputError when the body is not one to send. */
+export type MediaInputCheck = (path: string, body: unknown) => void;
+
+export const mediaInputCheck =
+  (inputs: MediaInputs): MediaInputCheck =>
+  (path, body) => {
+    if (typeof body !== "object" || body === null) throw new InvalidInputError("body", "must be a JSON object");
+    for (const [field, accepted] of Object.entries(inputs[path] ?? {})) {
+      const value = (body as Record<string, unknown>)[field];
+      const list = Array.isArray(value);
+      for (const [index, item] of (list ? value : value === undefined ? [] : [value]).entries()) {
+        const name = `body.${field}${list ? `[${index}]` : ""}`;
+        if (typeof item !== "string") throw new InvalidInputError(name, "must be a string");
+        // A URL may be a public URL or an uploaded-file URL, which look alike.
+        const forms: InputForm[] = /^data:/i.test(item) ? ["data-uri"] : /^https?:\/\//i.test(item) ? ["public-url", "uploaded-file-url"] : ["raw-base64"];
+        if (!forms.some((form) => accepted.includes(form))) throw new InvalidInputError(name, `accepts ${accepted.join(", ")}; got a ${forms.join(" or ")}`);
       }
     }
-  }
-}
+  };

@@ -1,6 +1,23 @@
 /** The client's options, their defaults, and the checks that name the bad field and the rule. */
 import { InvalidInputError } from "./errors.ts";
-import type { FetchFunction } from "./transport.ts";
+import type { InFlightLimiter } from "./limiter.ts";
+import type { MediaInputCheck } from "./media-inputs.ts";
+
+export type FetchFunction = (input: Request) => Promise<Response>;
+
+/** Options of one call. */
+export interface RequestOptions {
+  /** Aborts the call, rejecting with the signal's reason. */
+  signal?: AbortSignal;
+  /** Headers of this call only (a request id), on top of the client's. */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The offline quote of the price-table entry point (`quote` of generated/costs.ts). Its parameters
+ * are `any` so that the generic, per-route typed function is accepted as it is.
+ */
+export type QuoteFunction = (path: any, body?: any, media?: any) => unknown;
 
 export interface ClientOptions<AreaNames extends string = string> {
   /** Sent as `Authorization: Bearer <apiKey>`; never appears in errors or messages. */
@@ -9,70 +26,82 @@ export interface ClientOptions<AreaNames extends string = string> {
   baseUrl: string;
   /** A fetch to use instead of globalThis.fetch. */
   fetch?: FetchFunction;
+  /** Headers sent with every request (a request id, a user agent); `Authorization` is always the key's. */
+  headers?: Readonly<Record<string, string>>;
   /**
-   * Keep at most this many of this client's jobs in flight (the account's concurrency cap); off when
-   * absent. A job's slot is freed when this client sees it terminal (get, wait, createAndWait), so
-   * poll the jobs you create. On a 429 without Retry-After while its own jobs run, the create is sent
-   * again once one finishes (at most maxRetries times): the description cannot tell a full queue from
-   * the spend limit, so a spend-limit 429 is then resent that often before it is thrown.
+   * The offline quote, imported from the separate price-table entry point: with it, each area has
+   * `quote(slug, body, media)`. Without it the price tables are not bundled.
    */
-  maxInFlight?: number;
+  quote?: QuoteFunction;
+  /**
+   * `inFlightLimiter(n)` of the limiter entry point: keep at most n jobs in flight (the account's
+   * concurrency cap); off when absent. A job's slot is freed when a client given the limiter sees it
+   * terminal (get, wait, createAndWait), so poll the jobs you create; clients sharing one limiter
+   * share its n. On a 429 without Retry-After while the limiter's jobs run, the create is sent again
+   * once one finishes (at most maxRetries times): the description cannot tell a full queue from the
+   * spend limit, so a spend-limit 429 is then resent that often before it is thrown.
+   */
+  limiter?: InFlightLimiter;
+  /**
+   * `checkMediaInputs` of the media-inputs entry point (generated/media-inputs.ts): refuse a create
+   * whose media fields hold a form their x-media does not accept (a data URI where only URLs are),
+   * before anything is sent.
+   */
+  checkMediaInputs?: MediaInputCheck;
   /** Polling interval per area, overriding the description's cadence. */
   pollIntervalMs?: Partial<Record<AreaNames, number>>;
   /** Interval for areas whose cadence has no number in the description ("every few seconds" for images). */
   defaultPollIntervalMs?: number;
   /** Overall deadline of a wait. */
   deadlineMs?: number;
-  /** Bound on resends: after a rate-limit 429, a transient poll failure, or a queue-full 429 with the limiter. */
+  /**
+   * Bound on the resends of one call: after a rate-limit 429, after a transient failure of a request
+   * that is safe to resend (polls and reads; never creates, posts or per-request charged searches),
+   * or after a queue-full 429 with the limiter.
+   */
   maxRetries?: number;
 }
 
 /** "Every few seconds" (images) and cadences the seed does not show: a few seconds, configurable. */
 export const DEFAULT_POLL_INTERVAL_MS = 5_000;
-/** Well beyond the typical job durations of the description's x-polling, leaving room for slow queues. */
-export const DEFAULT_DEADLINE_MS = 30 * 60_000;
-export const DEFAULT_MAX_RETRIES = 3;
 
-export type ResolvedOptions = Required<Omit<ClientOptions, "maxInFlight" | "pollIntervalMs">> & {
-  maxInFlight: number | null;
-  pollIntervalMs: Readonly<Record<string, number>>;
-};
+/** The numbers of the options, with their defaults: each area's polling interval, the deadline and the resend bound. */
+export type ResolvedOptions = Required<Pick<ClientOptions, "deadlineMs" | "maxRetries">> & { pollIntervalMs: Readonly<Record<string, number>> };
 
-/** setTimeout's largest delay; a longer one fires at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** `record[key]`; InvalidInputError naming `field` and the keys there are, when `key` is none of them. */
+export function oneOf<V>(field: string, record: Readonly<Record<string, V>>, key: string): V {
+  if (Object.hasOwn(record, key)) return record[key] as V;
+  throw new InvalidInputError(field, `must be one of ${Object.keys(record).join(", ")}`);
+}
 
-/** `value`, or `fallback` when absent; a duration also fits in a timer. */
-export function positiveInteger(field: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+/**
+ * `value`, a whole number from `min` on, or `fallback` when absent. Every such option is a count or
+ * a duration, and setTimeout's largest delay bounds them all: a longer delay fires at once.
+ */
+export function integer(field: string, value: number | undefined, fallback: number, min = 1): number {
+  const max = 2 ** 31 - 1;
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new InvalidInputError(field, "must be a positive integer");
+  if (!Number.isInteger(value) || value < min) throw new InvalidInputError(field, `must be a ${min ? "positive" : "non-negative"} integer`);
   if (value > max) throw new InvalidInputError(field, `must be at most ${max}`);
   return value;
 }
 
-export function resolveOptions(options: ClientOptions, areas: readonly string[]): ResolvedOptions {
-  if (typeof options !== "object" || options === null) throw new InvalidInputError("options", "must be an object");
-  const { apiKey, baseUrl } = options;
-  if (typeof apiKey !== "string" || apiKey.trim() === "") throw new InvalidInputError("apiKey", "must be a non-empty string");
-  if (/\s/.test(apiKey)) throw new InvalidInputError("apiKey", "must not contain whitespace");
-  if (typeof baseUrl !== "string" || !/^https?:\/\/[^\s/]+/i.test(baseUrl) || !URL.canParse(baseUrl)) {
-    throw new InvalidInputError("baseUrl", "must be an absolute http(s) URL");
-  }
-  const pollIntervalMs: Record<string, number> = {};
-  for (const [area, ms] of Object.entries(options.pollIntervalMs ?? {})) {
-    if (!areas.includes(area)) throw new InvalidInputError(`pollIntervalMs.${area}`, `is not an area (${areas.join(", ")})`);
-    // An area given as undefined keeps the description's cadence (a fallback of 0 would poll in a tight loop).
-    if (ms !== undefined) pollIntervalMs[area] = positiveInteger(`pollIntervalMs.${area}`, ms, 0, MAX_TIMER_MS);
-  }
-  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
-  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new InvalidInputError("maxRetries", "must be an integer of at least 0");
+/** Checks the options (InvalidInputError names the first bad one) and resolves their numbers. */
+export function resolveOptions(options: ClientOptions, areas: Readonly<Record<string, { readonly intervalMs?: number }>>): ResolvedOptions {
+  const { apiKey, baseUrl, pollIntervalMs = {} } = options;
+  // A header value cannot hold whitespace around or inside the key.
+  if (typeof apiKey !== "string" || !/^\S+$/.test(apiKey)) throw new InvalidInputError("apiKey", `must be a non-empty string${apiKey ? " without whitespace" : ""}`);
+  // Tested as text, so that anything but a string fails as well.
+  if (!/^https?:/i.test(baseUrl) || !URL.canParse(baseUrl)) throw new InvalidInputError("baseUrl", "must be an absolute http(s) URL");
+  for (const area in pollIntervalMs) oneOf(`pollIntervalMs.${area}`, areas, area);
+  const defaultMs = integer("defaultPollIntervalMs", options.defaultPollIntervalMs, DEFAULT_POLL_INTERVAL_MS);
   return {
-    apiKey,
-    baseUrl: baseUrl.replace(/\/+$/, ""),
-    fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
-    maxInFlight: options.maxInFlight === undefined ? null : positiveInteger("maxInFlight", options.maxInFlight, 0),
-    pollIntervalMs,
-    defaultPollIntervalMs: positiveInteger("defaultPollIntervalMs", options.defaultPollIntervalMs, DEFAULT_POLL_INTERVAL_MS, MAX_TIMER_MS),
-    deadlineMs: positiveInteger("deadlineMs", options.deadlineMs, DEFAULT_DEADLINE_MS, MAX_TIMER_MS),
-    maxRetries,
+    // An area's own interval, else the description's cadence, else the default (an area given as undefined included).
+    pollIntervalMs: Object.fromEntries(
+      Object.entries(areas).map(([area, { intervalMs }]) => [area, integer(`pollIntervalMs.${area}`, pollIntervalMs[area as never], intervalMs ?? defaultMs)]),
+    ),
+    // Well beyond the typical job durations of the description's x-polling, leaving room for slow queues.
+    deadlineMs: integer("deadlineMs", options.deadlineMs, 30 * 60_000),
+    maxRetries: integer("maxRetries", options.maxRetries, 3, 0),
   };
 }

@@ -1,7 +1,6 @@
-/** The rate-limit headers, and the client-wide pause after a 429 with `Retry-After`. */
-import { sleep } from "./sleep.ts";
+/** The rate-limit headers of a response, and its `Retry-After`. */
 
-/** The `X-RateLimit-*` headers of a response (null where absent or not a number). */
+/** The `X-RateLimit-*` headers of a response (null where absent or not a number of at least 0). */
 export interface RateLimitInfo {
   /** Requests allowed in the current window. */
   limit: number | null;
@@ -11,47 +10,24 @@ export interface RateLimitInfo {
   resetSeconds: number | null;
 }
 
+/** A header's number, or null where absent or not a finite number of at least 0 (none of these is negative). */
 function numberHeader(headers: Headers, name: string): number | null {
-  const raw = headers.get(name);
-  if (raw === null || raw.trim() === "") return null;
-  const value = Number(raw);
-  return Number.isFinite(value) ? value : null;
+  // Header values come trimmed: an empty one is as absent (Number("") would be 0).
+  const value = Number(headers.get(name) || NaN);
+  return value >= 0 && value < Infinity ? value : null;
 }
 
-/** The rate-limit headers of a response, or null when it carries none of them. */
-export function readRateLimit(headers: Headers): RateLimitInfo | null {
-  const info = {
-    limit: numberHeader(headers, "X-RateLimit-Limit"),
-    remaining: numberHeader(headers, "X-RateLimit-Remaining"),
-    resetSeconds: numberHeader(headers, "X-RateLimit-Reset"),
-  };
-  return info.limit === null && info.remaining === null && info.resetSeconds === null ? null : info;
+/** In the order of RateLimitInfo's fields. */
+const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+
+/** Whether a response carries any rate-limit header (its values are read only when asked for). */
+export const carriesRateLimit = (headers: Headers): boolean => RATE_LIMIT_HEADERS.some((name) => headers.has(name));
+
+/** The rate-limit headers of a response. */
+export function readRateLimit(headers: Headers): RateLimitInfo {
+  const [limit, remaining, resetSeconds] = RATE_LIMIT_HEADERS.map((name) => numberHeader(headers, name)) as [number | null, number | null, number | null];
+  return { limit, remaining, resetSeconds };
 }
 
 /** `Retry-After` in seconds (the seed sends seconds), or null. */
-export function retryAfterSeconds(headers: Headers): number | null {
-  const seconds = numberHeader(headers, "Retry-After");
-  return seconds !== null && seconds >= 0 ? seconds : null;
-}
-
-/**
- * After a 429 with `Retry-After` the seed says the client waits the full time before sending anything
- * else, so every request of the client passes this gate first.
- */
-export class RetryAfterGate {
-  #until = 0;
-
-  /** Closes the gate for `seconds` from now (never shortens an existing pause). */
-  block(seconds: number): void {
-    this.#until = Math.max(this.#until, Date.now() + seconds * 1000);
-  }
-
-  /** Epoch milliseconds until which nothing is sent (0 or past: open). */
-  get blockedUntil(): number {
-    return this.#until;
-  }
-
-  async pass(signal?: AbortSignal | null): Promise<void> {
-    while (Date.now() < this.#until) await sleep(this.#until - Date.now(), signal ?? undefined);
-  }
-}
+export const retryAfterSeconds = (headers: Headers): number | null => numberHeader(headers, "Retry-After");

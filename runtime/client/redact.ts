@@ -1,11 +1,7 @@
 /** Removes the API key from text, parsed bodies and headers before they reach an error. */
 
-const REDACTED = "[redacted]";
-
-/** Replaces every occurrence of the key, in case a fetch implementation or the service echoes it. */
-export function redact(text: string, apiKey: string): string {
-  return apiKey ? text.split(apiKey).join(REDACTED) : text;
-}
+/** Replaces every occurrence of the key (never empty: the options require one), in case a fetch implementation or the service echoes it. */
+export const redact = (text: string, apiKey: string): string => text.split(apiKey).join("[redacted]");
 
 /** A copy of a parsed JSON body with the key redacted from every string in it. */
 export function redactBody(value: unknown, apiKey: string): unknown {
@@ -16,8 +12,4 @@ export function redactBody(value: unknown, apiKey: string): unknown {
 }
 
 /** A copy of response headers with the key redacted from every value. */
-export function redactHeaders(headers: Headers, apiKey: string): Headers {
-  const copy = new Headers();
-  headers.forEach((value, name) => copy.append(name, redact(value, apiKey)));
-  return copy;
-}
+export const redactHeaders = (headers: Headers, apiKey: string): Headers => new Headers([...headers].map(([name, value]): [string, string] => [name, redact(value, apiKey)]));

@@ -1,28 +1,35 @@
 /**
  * The shape of the per-route data generators/client.ts derives from the description and writes into
- * generated/client.ts, and the types computed from it and from generated/types.ts's `paths`.
+ * generated/client.ts, and the types computed from it and from generated/types.ts's `paths`. The
+ * table holds only what the runtime reads, since every client bundle ships it: a create route's path
+ * follows from its area's poll path, and the media input forms are the optional check's
+ * (generated/media-inputs.ts).
  */
 
 export type InputForm = "public-url" | "data-uri" | "raw-base64" | "uploaded-file-url";
 
-export interface CreateRoute {
-  readonly path: string;
-  /** The model's label in the seed (x-model-label). */
-  readonly label: string;
-  /** The create response's field holding the job id (from its poll link), or null when none is shown. */
-  readonly idField: string | null;
-  /** Media input fields (x-media) and their accepted forms; null where the forms are not shown. */
-  readonly media: Readonly<Record<string, readonly InputForm[] | null>>;
-}
-
 export interface AreaRoutes {
+  /** `/v1/<segment>/{id}`; the area's create routes are `/v1/<segment>/<slug>` (see `createPath`). */
   readonly pollPath: string;
-  /** Polling cadence from x-polling; null where the seed gives no number. */
-  readonly intervalSeconds: { readonly min: number; readonly max: number } | null;
+  /** Polling interval, x-polling's minimum in milliseconds; absent where the seed gives no number. */
+  readonly intervalMs?: number;
   /** Poll-response fields the schema requires once the job has succeeded. */
   readonly resultFields: readonly string[];
-  readonly routes: Readonly<Record<string, CreateRoute>>;
+  /**
+   * The create routes by slug, each with its create response's field holding the job id (from its
+   * poll link), or null where none is shown.
+   */
+  readonly routes: Readonly<Record<string, string | null>>;
 }
+
+/**
+ * An operation outside the areas' create and poll routes, served by a client method named after its
+ * operationId (a tuple: the table's most repeated shape, written compactly). `input`: what the
+ * method's first argument is, the JSON request body, the query parameters, or nothing; `resend`:
+ * whether it is resent after a transient failure (no response, 5xx), as it neither creates anything
+ * nor is charged per request.
+ */
+export type OperationRoute = readonly [method: "get" | "post", path: string, input: "body" | "query" | "none", resend: boolean];
 
 /** How the error bodies the client branches on are told apart, from their schemas. */
 export interface ErrorShapes {
@@ -32,6 +39,11 @@ export interface ErrorShapes {
   readonly rateLimitedCode: string;
   /** The cooldown 429's body field holding the seconds to wait (at the top of the body or in `error`). */
   readonly cooldownField: string;
+  /**
+   * The description's stand-ins for an error type or code it does not show (`(not shown)` in its
+   * examples, which a mock sends back): read as no type or code at all.
+   */
+  readonly placeholders: readonly string[];
 }
 
 export interface RouteTable {
@@ -42,37 +54,44 @@ export interface RouteTable {
   readonly successStatus: string;
   /** The terminal status of a job the service gave up on; every other non-success terminal status is a failure. */
   readonly timeoutStatus: string;
-  readonly costPath: string;
   readonly areas: Readonly<Record<string, AreaRoutes>>;
+  /** Every other operation, keyed by operationId. */
+  readonly operations: Readonly<Record<string, OperationRoute>>;
 }
+
+/** The create path of `slug`: its area's poll path with the slug for the id, as the description lays them out. */
+export const createPath = (pollPath: string, slug: string): string => pollPath.replace("{id}", slug);
 
 type JsonContent<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
 type PathItem<Paths, P> = P extends keyof Paths ? Paths[P] : never;
+type OperationOf<Paths, P, Method extends "get" | "post"> = PathItem<Paths, P> extends { [M in Method]: infer Op } ? Op : never;
 
 /** The JSON request body of POST `P`. */
-export type RequestBodyOf<Paths, P> =
-  PathItem<Paths, P> extends { post: { requestBody?: infer Body } } ? JsonContent<NonNullable<Body>> : never;
+export type RequestBodyOf<Paths, P> = OperationOf<Paths, P, "post"> extends { requestBody?: infer Body } ? JsonContent<NonNullable<Body>> : never;
 /** The JSON 200 body of `Method` `P`. */
 export type ResponseOf<Paths, P, Method extends "get" | "post"> =
-  PathItem<Paths, P> extends { [M in Method]: { responses: { 200: infer Ok } } } ? JsonContent<Ok> : never;
+  OperationOf<Paths, P, Method> extends { responses: { 200: infer Ok } } ? JsonContent<Ok> : never;
+/** The query parameters of GET `P`; optional unless one of them is required. */
+type QueryArgument<Paths, P> =
+  OperationOf<Paths, P, "get"> extends { parameters: { query: infer Query } }
+    ? [query: Query]
+    : OperationOf<Paths, P, "get"> extends { parameters: { query?: infer Query } }
+      ? [query?: Query]
+      : [];
 
 export type AreaName<T extends RouteTable> = keyof T["areas"] & string;
 export type Area<T extends RouteTable, A extends AreaName<T>> = T["areas"][A];
 export type Slug<T extends RouteTable, A extends AreaName<T>> = keyof Area<T, A>["routes"] & string;
+/** `createPath` as a type: `/v1/images/{id}` and `i-a` make `/v1/images/i-a`. */
+export type CreatePath<T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> =
+  Area<T, A>["pollPath"] extends `${infer Head}{id}` ? `${Head}${S}` : never;
 /** Slugs whose create response names a job id, so the job can be waited on. */
 export type WaitableSlug<T extends RouteTable, A extends AreaName<T>> = {
-  [S in Slug<T, A>]: Area<T, A>["routes"][S]["idField"] extends string ? S : never;
+  [S in Slug<T, A>]: Area<T, A>["routes"][S] extends string ? S : never;
 }[Slug<T, A>];
 
-export type CreateBody<Paths, T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = RequestBodyOf<
-  Paths,
-  Area<T, A>["routes"][S]["path"]
->;
-export type Created<Paths, T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = ResponseOf<
-  Paths,
-  Area<T, A>["routes"][S]["path"],
-  "post"
->;
+export type CreateBody<Paths, T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = RequestBodyOf<Paths, CreatePath<T, A, S>>;
+export type Created<Paths, T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = ResponseOf<Paths, CreatePath<T, A, S>, "post">;
 export type Job<Paths, T extends RouteTable, A extends AreaName<T>> = ResponseOf<Paths, Area<T, A>["pollPath"], "get">;
 
 /** A succeeded poll response: its result fields are present. */
@@ -81,3 +100,13 @@ export type SucceededJob<Paths, T extends RouteTable, A extends AreaName<T>> = J
 } & {
   [F in Area<T, A>["resultFields"][number] & keyof Job<Paths, T, A>]-?: NonNullable<Job<Paths, T, A>[F]>;
 };
+
+export type OperationName<T extends RouteTable> = keyof T["operations"] & string;
+
+/** The arguments of an operation's method before its request options: its body, its query, or none. */
+export type OperationArguments<Paths, O extends OperationRoute> = O[2] extends "body"
+  ? [body: RequestBodyOf<Paths, O[1]>]
+  : O[2] extends "query"
+    ? QueryArgument<Paths, O[1]>
+    : [];
+export type OperationResult<Paths, O extends OperationRoute> = ResponseOf<Paths, O[1], O[0]>;

@@ -1,6 +1,6 @@
 /** An abortable sleep: rejects with the signal's reason as soon as the signal aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const onAbort = () => {
       clearTimeout(timer);
@@ -9,7 +9,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     const timer = setTimeout(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
-    }, Math.max(0, ms));
-    signal?.addEventListener("abort", onAbort, { once: true });
+    }, ms);
+    // Left in place once it ran: a signal aborts only once.
+    signal?.addEventListener("abort", onAbort);
   });
-}

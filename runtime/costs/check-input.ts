@@ -24,7 +24,8 @@ function checkType(where: string, rule: Pick<FieldRule, "type">, value: unknown)
   if (!ok) throw new QuoteError(where, `must be ${rule.type === "integer" || rule.type === "array" ? "an" : "a"} ${rule.type}`);
 }
 
-function checkRange(where: string, value: number, min: number | undefined, max: number | undefined, unit: string): void {
+/** `unit`, then a cross-field rule's condition, end the message. */
+function checkRange(where: string, value: number, min: number | undefined, max: number | undefined, unit: string, cross?: CrossFieldRule): void {
   if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
     const range =
       min !== undefined && max !== undefined
@@ -32,43 +33,69 @@ function checkRange(where: string, value: number, min: number | undefined, max: 
         : min !== undefined
           ? `must be at least ${min}`
           : `must be at most ${max}`;
-    throw new QuoteError(where, `${range}${unit}`);
+    throw new QuoteError(where, `${range}${unit}${cross ? ruleContext(cross) : ""}`);
   }
 }
 
-/** Checks a given value against its rule; `context` ends each message (a cross-field rule's condition). */
-function checkValue(where: string, rule: Omit<FieldRule, "required">, value: unknown, context = ""): void {
+/** What a cross-field rule's messages end with: its condition and the rule it quotes. */
+function ruleContext(rule: CrossFieldRule): string {
+  const trigger = rule.when.map((condition) => ("equals" in condition ? `${condition.field} is ${String(condition.equals)}` : `${condition.field} is given`));
+  return ` when ${trigger.join(" and ")} (${rule.description})`;
+}
+
+/** Checks a given value against its rule; a cross-field rule's condition ends each message. */
+function checkValue(where: string, rule: Omit<FieldRule, "required">, value: unknown, cross?: CrossFieldRule): void {
   checkType(where, rule, value);
-  if (rule.enum && !rule.enum.includes(value as Scalar)) throw new QuoteError(where, `must be one of ${list(rule.enum)}${context}`);
-  if (typeof value === "number") checkRange(where, value, rule.minimum, rule.maximum, context);
-  if (Array.isArray(value)) checkRange(where, value.length, rule.minItems, rule.maxItems, ` items${context}`);
-}
-
-function checkField(name: string, rule: FieldRule, value: unknown, bodyIn: string): void {
-  const where = `${bodyIn}.${name}`;
-  if (value === undefined) {
-    if (rule.required) throw new QuoteError(where, "is required");
-    return;
-  }
-  checkValue(where, rule, value);
+  if (rule.enum && !rule.enum.includes(value as Scalar)) throw new QuoteError(where, `must be one of ${list(rule.enum)}${cross ? ruleContext(cross) : ""}`);
+  if (typeof value === "number") checkRange(where, value, rule.minimum, rule.maximum, "", cross);
+  if (Array.isArray(value)) checkRange(where, value.length, rule.minItems, rule.maxItems, " items", cross);
 }
 
 /** Cross-field conditions bind given fields only, as `required` does in the schema's `if`. */
 const given = (body: Body, condition: FieldCondition): boolean =>
   body[condition.field] !== undefined && (!("equals" in condition) || body[condition.field] === condition.equals);
 
-function checkCrossField(route: RoutePricing, rule: CrossFieldRule, body: Body): void {
-  if (!rule.when.every((condition) => given(body, condition))) return;
-  const trigger = rule.when.map((condition) => ("equals" in condition ? `${condition.field} is ${String(condition.equals)}` : `${condition.field} is given`));
-  const context = ` when ${trigger.join(" and ")} (${rule.description})`;
-  for (const field of rule.required ?? []) if (body[field] === undefined) throw new QuoteError(`body.${field}`, `is required${context}`);
-  for (const field of rule.forbidden ?? []) if (body[field] !== undefined) throw new QuoteError(`body.${field}`, `must be omitted${context}`);
+interface CheckedField {
+  readonly name: string;
+  /** `body.size`: where a message says the problem is. */
+  readonly where: string;
+  readonly rule: Omit<FieldRule, "required"> & { readonly required?: boolean };
+}
+
+/** A route's checks, worked out once per route: quoting is a hot path, the tables never change. */
+interface CompiledChecks {
+  readonly known: ReadonlySet<string> | null;
+  readonly fields: readonly CheckedField[];
+  readonly crossRules: ReadonlyArray<{ readonly rule: CrossFieldRule; readonly limits: readonly CheckedField[] }>;
+}
+
+const compiled = new WeakMap<RoutePricing, CompiledChecks>();
+
+function compile(route: RoutePricing): CompiledChecks {
+  let checks = compiled.get(route);
+  if (!checks) {
+    const fieldIn = (name: string) => `${route.bodyIn}.${name}`;
+    checks = {
+      known: route.knownFields ? new Set(route.knownFields) : null,
+      fields: Object.entries(route.fields).map(([name, rule]) => ({ name, where: fieldIn(name), rule })),
+      crossRules: route.crossFieldRules.map((rule) => ({
+        rule,
+        limits: Object.entries(rule.limits ?? {}).map(([name, limits]) => ({ name, where: `body.${name}`, rule: { ...route.fields[name], ...limits } })),
+      })),
+    };
+    compiled.set(route, checks);
+  }
+  return checks;
+}
+
+function checkCrossField({ rule, limits }: CompiledChecks["crossRules"][number], body: Body): void {
+  for (const condition of rule.when) if (!given(body, condition)) return;
+  for (const field of rule.required ?? []) if (body[field] === undefined) throw new QuoteError(`body.${field}`, `is required${ruleContext(rule)}`);
+  for (const field of rule.forbidden ?? []) if (body[field] !== undefined) throw new QuoteError(`body.${field}`, `must be omitted${ruleContext(rule)}`);
   if (rule.requiredOneOf && !rule.requiredOneOf.some((field) => body[field] !== undefined)) {
-    throw new QuoteError(`body.${rule.requiredOneOf.join("|")}`, `one of them is required${context}`);
+    throw new QuoteError(`body.${rule.requiredOneOf.join("|")}`, `one of them is required${ruleContext(rule)}`);
   }
-  for (const [field, limits] of Object.entries(rule.limits ?? {})) {
-    if (body[field] !== undefined) checkValue(`body.${field}`, { ...route.fields[field], ...limits }, body[field], context);
-  }
+  for (const { name, where, rule: limited } of limits) if (body[name] !== undefined) checkValue(where, limited, body[name], rule);
 }
 
 /** Throws a QuoteError for the first problem of the body; the body is otherwise left to the service. */
@@ -76,15 +103,20 @@ export function checkBody(path: string, route: RoutePricing, body: unknown): ass
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new QuoteError(route.bodyIn, `must be an object (the ${route.bodyIn === "body" ? "request body" : "query"} of ${path})`);
   }
-  if (route.knownFields) {
-    for (const name of Object.keys(body)) {
-      if (!route.knownFields.includes(name)) {
-        throw new QuoteError(`${route.bodyIn}.${name}`, `is not a field of ${path} (its fields: ${route.knownFields.join(", ")})`);
+  const { known, fields, crossRules } = compile(route);
+  if (known) {
+    for (const name in body) {
+      if (Object.hasOwn(body, name) && !known.has(name)) {
+        throw new QuoteError(`${route.bodyIn}.${name}`, `is not a field of ${path} (its fields: ${[...known].join(", ")})`);
       }
     }
   }
-  for (const [name, rule] of Object.entries(route.fields)) checkField(name, rule, (body as Body)[name], route.bodyIn);
-  for (const rule of route.crossFieldRules) checkCrossField(route, rule, body as Body);
+  for (const { name, where, rule } of fields) {
+    const value = (body as Body)[name];
+    if (value !== undefined) checkValue(where, rule, value);
+    else if (rule.required) throw new QuoteError(where, "is required");
+  }
+  for (const cross of crossRules) checkCrossField(cross, body as Body);
 }
 
 const isDuration = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
@@ -111,12 +143,15 @@ export function checkMediaObject(media: unknown): asserts media is MediaInputs |
   }
 }
 
+const NO_DURATIONS: ReadonlyMap<string, number> = new Map();
+
 /** Checks the media durations and facts; returns the seconds of each media field, summed over items. */
-export function checkMedia(path: string, inputs: Inputs): Map<string, number> {
+export function checkMedia(path: string, inputs: Inputs): ReadonlyMap<string, number> {
   const { route, body, media } = inputs;
-  const durations = new Map<string, number>();
-  for (const [key, given] of Object.entries(media)) {
-    if (given === undefined) continue;
+  let durations: Map<string, number> | undefined;
+  for (const key in media) {
+    const given = media[key];
+    if (given === undefined || !Object.hasOwn(media, key)) continue;
     const facts = route.facts[key];
     if (facts) {
       if (typeof given !== typeof facts[0]) throw new QuoteError(`media.${key}`, `must be a ${typeof facts[0]} fact (for example ${list(facts)})`);
@@ -137,7 +172,7 @@ export function checkMedia(path: string, inputs: Inputs): Map<string, number> {
     if (rule.maxCombinedDurationSeconds !== undefined && total > rule.maxCombinedDurationSeconds) {
       throw new QuoteError(`media.${key}`, `must be at most ${rule.maxCombinedDurationSeconds} seconds combined`);
     }
-    durations.set(key, total);
+    (durations ??= new Map()).set(key, total);
   }
-  return durations;
+  return durations ?? NO_DURATIONS;
 }

@@ -60,7 +60,7 @@ function rateOf(inputs: Inputs, component: PricingComponent, missing: string[]):
 }
 
 /** Units of a component, UNKNOWN when an input is missing, or 0 when nothing is billed. */
-function quantityOf(inputs: Inputs, component: PricingComponent, durations: Map<string, number>, missing: string[]): Known<number> {
+function quantityOf(inputs: Inputs, component: PricingComponent, durations: ReadonlyMap<string, number>, missing: string[]): Known<number> {
   const per = component.per;
   if (per === undefined) return 1;
   if ("field" in per) {
@@ -88,19 +88,27 @@ function quantityOf(inputs: Inputs, component: PricingComponent, durations: Map<
 
 /** true when every condition holds; UNKNOWN (with what is missing) when none fails but some are unknown. */
 function applies(inputs: Inputs, component: PricingComponent, missing: string[]): Known<boolean> {
-  const results = (component.when ?? []).map((condition) => [condition, holds(inputs, condition)] as const);
-  if (results.some(([, result]) => result === false)) return false;
-  const unknown = results.filter(([, result]) => result === UNKNOWN);
-  for (const [condition] of unknown) missing.push(describeMissing(inputs.route, condition));
-  return unknown.length ? UNKNOWN : true;
+  const when = component.when;
+  if (!when) return true;
+  let unknown = false;
+  for (const condition of when) {
+    const result = holds(inputs, condition);
+    if (result === false) return false;
+    if (result === UNKNOWN) unknown = true;
+  }
+  if (!unknown) return true;
+  for (const condition of when) if (holds(inputs, condition) === UNKNOWN) missing.push(describeMissing(inputs.route, condition));
+  return UNKNOWN;
 }
+
+const NO_MEDIA: MediaInputs = {};
 
 export function quoteRoute(tables: PriceTables, path: string, body: unknown = {}, media?: unknown): Quote {
   const route = Object.hasOwn(tables, path) ? tables[path] : undefined;
   if (!route) throw new QuoteError("path", `${String(path)} is not a priced route (priced routes: ${Object.keys(tables).join(", ")})`);
   checkBody(path, route, body);
   checkMediaObject(media);
-  const inputs: Inputs = { route, body: body as Body, media: (media ?? {}) as MediaInputs };
+  const inputs: Inputs = { route, body: body as Body, media: (media ?? NO_MEDIA) as MediaInputs };
   const durations = checkMedia(path, inputs);
   if (!route.pricing) return { path, credits: null, reason: route.notShown ?? "The price is not shown.", charged: null, breakdown: [] };
 
@@ -123,14 +131,23 @@ export function quoteRoute(tables: PriceTables, path: string, body: unknown = {}
   if (breakdown.length === 0 && missing.length === 0 && charged !== "free") {
     for (const field of absentMedia) missing.push(`${route.bodyIn}.${field} (absent; the price is per second of it)`);
   }
-  const common = { path, charged, breakdown, ...(notes ? { notes } : {}) };
+  // Built field by field rather than spread: quoting is a hot path.
+  const result: { -readonly [K in keyof Quote]: Quote[K] } = { path, credits: null, charged, breakdown };
+  if (notes) result.notes = notes;
   if (missing.length) {
     // Components that read the same input would name it twice.
     const unique = [...new Set(missing)];
-    return { ...common, credits: null, missing: unique, reason: `The price depends on inputs not supplied: ${unique.join("; ")}.` };
+    result.missing = unique;
+    result.reason = `The price depends on inputs not supplied: ${unique.join("; ")}.`;
+  } else if (route.notShown !== null && (unpriced || breakdown.length === 0)) {
+    // Partly shown prices: a request none of whose shown rates applies has no shown price.
+    result.reason = route.notShown;
+  } else if (unpriced) {
+    throw new Error(`price table of ${path} has no rate for this request although its price is fully shown`);
+  } else {
+    let credits = 0;
+    for (const line of breakdown) credits += line.credits;
+    result.credits = clean(credits);
   }
-  // Partly shown prices: a request none of whose shown rates applies has no shown price.
-  if (route.notShown !== null && (unpriced || breakdown.length === 0)) return { ...common, credits: null, reason: route.notShown };
-  if (unpriced) throw new Error(`price table of ${path} has no rate for this request although its price is fully shown`);
-  return { ...common, credits: clean(breakdown.reduce((sum, line) => sum + line.credits, 0)) };
+  return result;
 }

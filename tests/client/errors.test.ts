@@ -13,39 +13,59 @@ import {
   TransportError,
   UnexpectedStatusError,
   createClient,
+  routeTable,
 } from "../../generated/client.ts";
+import { inFlightLimiter } from "../../runtime/client/limiter.ts";
+import { checkMediaInputs } from "../../generated/media-inputs.ts";
+import { slug } from "./labels.ts";
 import { drive, inOrder } from "./scripted-server.ts";
 import { API_KEY, clientOn, example, useFakeClock } from "./support.ts";
 
 useFakeClock();
 
+const IA = slug("image", "I-A");
+
 const RATE_HEADERS = { "X-RateLimit-Limit": "600", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "17" };
 
-/** Each error response of the seed, with its body taken from the description's examples. */
+const none = { type: undefined, code: undefined };
+const invalid = { type: "invalid_request_error", code: "model_not_available" };
+
+/**
+ * Each error response of the seed, with its body taken from the description's examples. Where the
+ * seed shows no type or code, the examples hold a stand-in text, which is no type or code at all.
+ */
 const cases = [
-  { name: "401", status: 401, example: "Unauthorized", type: AuthenticationError, fields: {} },
-  { name: "403 plan gate", status: 403, example: "Forbidden", type: PermissionError, fields: {} },
+  { name: "401", status: 401, example: "Unauthorized", type: AuthenticationError, fields: none, message: "HTTP 401: Missing or invalid API key." },
+  { name: "403 plan gate", status: 403, example: "Forbidden", type: PermissionError, fields: none },
+  { name: "400 invalid request", status: 400, example: "InvalidRequest", type: InvalidRequestError, fields: invalid },
   {
-    name: "400 invalid request",
+    name: "400 moderation block",
     status: 400,
-    example: "InvalidRequest",
-    type: InvalidRequestError,
-    fields: { type: "invalid_request_error", code: "model_not_available" },
+    example: "ModerationInputCsam",
+    type: ModerationBlockError,
+    fields: { ...none, restrictionReason: "input_csam" },
   },
-  { name: "400 moderation block", status: 400, example: "ModerationInputCsam", type: ModerationBlockError, fields: { restrictionReason: "input_csam" } },
-  { name: "410 model retired", status: 410, example: "ModelRetired", type: ModelRetiredError, fields: {} },
+  { name: "410 model retired", status: 410, example: "ModelRetired", type: ModelRetiredError, fields: { type: undefined, code: "model_retired" } },
   {
     name: "429 rate limited",
     status: 429,
     example: "RateLimited",
     headers: { "Retry-After": "17" },
     type: RateLimitedError,
-    fields: { retryAfterSeconds: 17 },
+    fields: { type: "rate_limit_error", code: "rate_limited", retryAfterSeconds: 17 },
   },
-  { name: "429 cooldown", status: 429, example: "Cooldown", headers: { "Retry-After": "17" }, type: CooldownError, fields: { retryAfterSeconds: 17 } },
-  { name: "429 queue full", status: 429, example: "QueueFull", type: TooManyRequestsError, fields: {} },
-  { name: "429 spend limit", status: 429, example: "SpendLimitReached", type: TooManyRequestsError, fields: {} },
-  { name: "502", status: 502, example: "InvalidRequest", type: UnexpectedStatusError, fields: {} },
+  {
+    name: "429 cooldown",
+    status: 429,
+    example: "Cooldown",
+    headers: { "Retry-After": "17" },
+    type: CooldownError,
+    fields: { ...none, retryAfterSeconds: 17 },
+    message: "HTTP 429: Requests to this model family are paused after repeated failures.",
+  },
+  { name: "429 queue full", status: 429, example: "QueueFull", type: TooManyRequestsError, fields: none },
+  { name: "429 spend limit", status: 429, example: "SpendLimitReached", type: TooManyRequestsError, fields: none },
+  { name: "502", status: 502, example: "InvalidRequest", type: UnexpectedStatusError, fields: invalid },
 ];
 
 describe("typed errors", () => {
@@ -53,23 +73,30 @@ describe("typed errors", () => {
     it(`${c.name} is a ${c.type.name} that keeps status, headers and body and never shows the key`, async () => {
       const body = example(c.example);
       const { server, client } = await clientOn(inOrder({ status: c.status, body, headers: { ...RATE_HEADERS, ...c.headers } }), { maxRetries: 0 });
-      const error = await drive(server, client.image.create("i-a", { prompt: "x" })).catch((e: unknown) => e);
+      const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(c.type);
       expect(error).toBeInstanceOf(ApiError);
       const apiError = error as ApiError;
       expect(apiError.status).toBe(c.status);
       expect(apiError.body).toEqual(body);
       expect(apiError.headers.get("X-RateLimit-Limit")).toBe("600");
+      expect({ type: apiError.type, code: apiError.code }).toEqual({ type: c.fields.type, code: c.fields.code });
       expect(error).toMatchObject(c.fields);
+      if (c.message) expect(apiError.message).toBe(c.message);
+      for (const placeholder of routeTable.errors.placeholders) expect(apiError.message).not.toContain(placeholder);
       const shown = `${String(error)} ${apiError.stack ?? ""} ${JSON.stringify(error)} ${JSON.stringify([...apiError.headers])}`;
       expect(shown).not.toContain(API_KEY);
       expect(server.requests).toHaveLength(1);
     });
   }
 
+  it("the stand-in for an unshown type or code is read off the description's examples", () => {
+    expect(routeTable.errors.placeholders).toEqual(["(not shown)"]);
+  });
+
   it("only the one class matches: a moderation block is not an invalid request, a cooldown is not a rate limit", async () => {
     const { server, client } = await clientOn(inOrder({ status: 400, body: example("ModerationStrictModelNsfw") }));
-    const error = await drive(server, client.image.create("i-a", { prompt: "x" })).catch((e: unknown) => e);
+    const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ModerationBlockError);
     expect(error).not.toBeInstanceOf(InvalidRequestError);
     expect((error as ModerationBlockError).restrictionReason).toBe("strict_model_nsfw");
@@ -104,7 +131,7 @@ describe("typed errors", () => {
 
   it("a moderation reason the description does not list is an InvalidRequestError, not a mistyped ModerationBlockError", async () => {
     const { server, client } = await clientOn(inOrder({ status: 400, body: { error: "blocked", restriction_reason: "input_unknown" } }));
-    const error = await drive(server, client.image.create("i-a", { prompt: "x" })).catch((e: unknown) => e);
+    const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect(error).not.toBeInstanceOf(ModerationBlockError);
     expect(error).toMatchObject({ message: "HTTP 400: blocked", body: { restriction_reason: "input_unknown" } });
@@ -119,9 +146,9 @@ describe("typed errors", () => {
 });
 
 describe("bad input is refused before anything is sent, naming the field and the rule", () => {
-  it("a data URI in a media field that takes URLs only", async () => {
-    const { server, client } = await clientOn(inOrder({ status: 500 }));
-    const error = await client.depthMap.create("dm-a", { video: "data:video/mp4;base64,AAAA" }).catch((e: unknown) => e);
+  it("a data URI in a media field that takes URLs only, with the media-input check", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 500 }), { checkMediaInputs });
+    const error = await client.depthMap.create(slug("depthMap", "DM-A"), { video: "data:video/mp4;base64,AAAA" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidInputError);
     expect(error).toMatchObject({ field: "body.video" });
     expect(String(error)).toContain("public-url, uploaded-file-url");
@@ -129,15 +156,22 @@ describe("bad input is refused before anything is sent, naming the field and the
   });
 
   it("raw base64 inside an array of URLs-only items names the item", async () => {
-    const { client } = await clientOn(inOrder({ status: 500 }));
+    const { client } = await clientOn(inOrder({ status: 500 }), { checkMediaInputs });
     const body = { prompt: "x", reference_videos: ["https://files.example.com/a.mp4", "AAAA"] };
-    await expect(client.video.create("v-a", body)).rejects.toMatchObject({ field: "body.reference_videos[1]" });
+    await expect(client.video.create(slug("video", "V-A"), body)).rejects.toMatchObject({ field: "body.reference_videos[1]" });
+  });
+
+  it("without the media-input check, the service judges the media fields", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 400, body: example("InvalidRequest") }));
+    await expect(client.depthMap.create(slug("depthMap", "DM-A"), { video: "data:video/mp4;base64,AAAA" })).rejects.toBeInstanceOf(InvalidRequestError);
+    expect(server.requests).toHaveLength(1);
   });
 
   it("options: a missing key, a relative base URL, a bad limiter size", () => {
     expect(() => createClient({ apiKey: "", baseUrl: "http://127.0.0.1:1" })).toThrow(/^apiKey: must be a non-empty string$/);
     expect(() => createClient({ apiKey: API_KEY, baseUrl: "/v1" })).toThrow(/^baseUrl: must be an absolute http\(s\) URL$/);
-    expect(() => createClient({ apiKey: API_KEY, baseUrl: "http://127.0.0.1:1", maxInFlight: 0 })).toThrow(/^maxInFlight: must be a positive integer$/);
+    expect(() => inFlightLimiter(0)).toThrow(/^maxInFlight: must be a positive integer$/);
+    expect(() => createClient({ apiKey: "a key", baseUrl: "http://127.0.0.1:1" })).toThrow(/^apiKey: must be a non-empty string without whitespace$/);
   });
 
   it("wait options: a zero interval (a tight poll loop) and a deadline beyond what a timer holds", async () => {
@@ -151,6 +185,6 @@ describe("bad input is refused before anything is sent, naming the field and the
   it("an unknown slug at run time (as from untyped JavaScript)", async () => {
     const { client } = await clientOn(inOrder({ status: 500 }));
     const create = client.image.create as (slug: string, body: unknown) => Promise<unknown>;
-    await expect(create("i-i", { prompt: "x" })).rejects.toThrow(/^slug: must be one of i-a, /);
+    await expect(create("i-i", { prompt: "x" })).rejects.toThrow(new RegExp(`^slug: must be one of ${IA}, `));
   });
 });

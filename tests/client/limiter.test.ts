@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { inFlightLimiter } from "../../runtime/client/limiter.ts";
+import { pathOf, slug } from "./labels.ts";
 import { drive, type Handler } from "./scripted-server.ts";
 import { clientOn, example, IMAGES, job, useFakeClock } from "./support.ts";
 
@@ -21,34 +23,39 @@ function service(refuse: (create: number) => string | null): Handler {
   };
 }
 
+const IA = slug("image", "I-A");
+const CREATE = `POST ${pathOf("I-A")}`;
+
 const order = (requests: Array<{ method: string; path: string }>) => requests.map((r) => `${r.method} ${r.path}`);
 
 describe("in-flight limiter", () => {
   it("sends the next create only after one of its own jobs finished", async () => {
-    const { server, client } = await clientOn(service(() => null), { maxInFlight: 1 });
-    const first = client.image.createAndWait("i-a", { prompt: "a" });
-    const second = client.image.createAndWait("i-a", { prompt: "b" });
+    const limiter = inFlightLimiter(1);
+    const { server, client } = await clientOn(service(() => null), { limiter });
+    const first = client.image.createAndWait(IA, { prompt: "a" });
+    const second = client.image.createAndWait(IA, { prompt: "b" });
     const results = await drive(server, Promise.all([first, second]));
     expect(results.map((r) => r.jobId)).toEqual(["img_1", "img_2"]);
     expect(order(server.requests)).toEqual([
-      "POST /v1/images/i-a",
+      CREATE,
       "GET /v1/images/img_1",
       "GET /v1/images/img_1",
-      "POST /v1/images/i-a",
+      CREATE,
       "GET /v1/images/img_2",
       "GET /v1/images/img_2",
     ]);
-    expect(client.runningJobs).toEqual([]);
+    expect(limiter.jobs.size).toBe(0);
   });
 
   it("on a queue-full 429 waits for one of its own running jobs to finish, then submits again", async () => {
     // The account's cap is shared with other keys: our second create is refused once.
-    const { server, client } = await clientOn(service((n) => (n === 2 ? "QueueFull" : null)), { maxInFlight: 5 });
-    const first = client.image.createAndWait("i-a", { prompt: "a" });
+    const limiter = inFlightLimiter(5);
+    const { server, client } = await clientOn(service((n) => (n === 2 ? "QueueFull" : null)), { limiter });
+    const first = client.image.createAndWait(IA, { prompt: "a" });
     // Start the second create once the first job exists.
     const both = (async () => {
-      while (client.runningJobs.length === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-      return Promise.all([first, client.image.createAndWait("i-a", { prompt: "b" })]);
+      while (limiter.jobs.size === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      return Promise.all([first, client.image.createAndWait(IA, { prompt: "b" })]);
     })();
     const [, second] = await drive(server, both);
     expect(second.jobId).toBe("img_3");

@@ -1,9 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { RateLimitedError, TooManyRequestsError, TransportError, UnexpectedStatusError } from "../../generated/client.ts";
+import { inFlightLimiter } from "../../runtime/client/limiter.ts";
+import { slug } from "./labels.ts";
 import { drive, inOrder, type Handler } from "./scripted-server.ts";
 import { clientOn, created, example, expectNothingMoreSent, IMAGES, job, useFakeClock } from "./support.ts";
 
 useFakeClock();
+
+const IA = slug("image", "I-A");
 
 const rateLimited = (seconds: string) => ({ status: 429, body: example("RateLimited"), headers: { "Retry-After": seconds } });
 
@@ -13,7 +17,7 @@ describe("retries follow the seed", () => {
     const handle: Handler = (request) => (request.method !== "POST" ? job("processing") : posts++ === 0 ? rateLimited("7") : created("img_1"));
     const { server, client } = await clientOn(handle);
     const both = (async () => {
-      const creating = client.image.create("i-a", { prompt: "x" });
+      const creating = client.image.create(IA, { prompt: "x" });
       // Another call of the same client, started once the pause holds, also waits for it.
       while (client.pausedUntil === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       return Promise.all([creating, client.video.get("vid_1")]);
@@ -28,36 +32,46 @@ describe("retries follow the seed", () => {
 
   it("a create is resent after a rate-limit 429 (the service rejected it: no job) but only within the bound", async () => {
     const { server, client } = await clientOn(inOrder(rateLimited("2")), { maxRetries: 2 });
-    await expect(drive(server, client.image.create("i-a", { prompt: "x" }))).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(drive(server, client.image.create(IA, { prompt: "x" }))).rejects.toBeInstanceOf(RateLimitedError);
     expect(server.requests.map((r) => r.at - 1_000_000)).toEqual([0, 2_000, 4_000]);
   });
 
   it("a rate-limit 429 without Retry-After is resent after a backoff of 1 s, then 2 s, and pauses nothing else", async () => {
     const { server, client } = await clientOn(inOrder({ status: 429, body: example("RateLimited") }), { maxRetries: 2 });
-    await expect(drive(server, client.image.create("i-a", { prompt: "x" }))).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(drive(server, client.image.create(IA, { prompt: "x" }))).rejects.toBeInstanceOf(RateLimitedError);
     expect(server.requests.map((r) => r.at - 1_000_000)).toEqual([0, 1_000, 3_000]);
     expect(client.pausedUntil).toBe(0);
   });
 
   it("never sends a second create after a lost response", async () => {
     const { server, client } = await clientOn(inOrder({ destroy: true }));
-    const error = await drive(server, client.image.createAndWait("i-a", { prompt: "x" })).catch((e: unknown) => e);
+    const error = await drive(server, client.image.createAndWait(IA, { prompt: "x" })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TransportError);
     expect((error as TransportError).mayHaveCreatedJob).toBe(true);
     expect(server.requests).toHaveLength(1);
     await expectNothingMoreSent(server);
   });
 
+  it("a connection dropped while a create's 200 body streams is a TransportError saying the job may exist, and nothing is resent", async () => {
+    const { server, client } = await clientOn(inOrder({ ...created("img_1"), cut: true }));
+    const error = await drive(server, client.image.createAndWait(IA, { prompt: "x" })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ mayHaveCreatedJob: true });
+    expect(String(error)).toMatch(/no usable response .*a create's job may exist/);
+    expect(server.requests).toHaveLength(1);
+    await expectNothingMoreSent(server);
+  });
+
   it("never resends a create after a 5xx (the job may exist)", async () => {
     const { server, client } = await clientOn(inOrder({ status: 503, body: {} }));
-    await expect(drive(server, client.video.create("v-e", { prompt: "x" }))).rejects.toBeInstanceOf(UnexpectedStatusError);
+    await expect(drive(server, client.video.create(slug("video", "V-E"), { prompt: "x" }))).rejects.toBeInstanceOf(UnexpectedStatusError);
     await expectNothingMoreSent(server);
   });
 
   it("never resends a queue-full or spend-limit 429 without the limiter's own running jobs", async () => {
     for (const name of ["SpendLimitReached", "QueueFull"]) {
-      const { server, client } = await clientOn(inOrder({ status: 429, body: example(name) }), { maxInFlight: 3 });
-      await expect(drive(server, client.image.create("i-a", { prompt: "x" }))).rejects.toBeInstanceOf(TooManyRequestsError);
+      const { server, client } = await clientOn(inOrder({ status: 429, body: example(name) }), { limiter: inFlightLimiter(3) });
+      await expect(drive(server, client.image.create(IA, { prompt: "x" }))).rejects.toBeInstanceOf(TooManyRequestsError);
       await expectNothingMoreSent(server);
     }
   });
@@ -69,6 +83,39 @@ describe("retries follow the seed", () => {
     expect(server.requests.map((r) => r.at - 1_000_000)).toEqual([0, 1_000, 3_000]);
   });
 
+  it("retries a poll whose body was cut short like any transient failure", async () => {
+    const { server, client } = await clientOn(inOrder({ ...job("processing"), cut: true }, job("succeeded", IMAGES)));
+    const result = await drive(server, client.image.get("img_1"));
+    expect(result.status).toBe("succeeded");
+    expect(server.requests.map((r) => r.at - 1_000_000)).toEqual([0, 1_000]);
+  });
+
+  it("spreads the backoff by up to half of it either way, so that clients failing together do not resend together", async () => {
+    const times = [];
+    for (const random of [0, 0.75]) {
+      vi.mocked(Math.random).mockReturnValue(random);
+      const { server, client } = await clientOn(inOrder({ status: 503, body: {} }, { status: 503, body: {} }, job("processing")));
+      const start = Date.now();
+      await drive(server, client.image.get("img_1"));
+      times.push(server.requests.map((r) => r.at - start));
+    }
+    expect(times).toEqual([
+      [0, 500, 1_500],
+      [0, 1_250, 3_750],
+    ]);
+  });
+
+  it("resends reads after a transient failure, never a search charged per request or a post", async () => {
+    const reads = await clientOn(inOrder({ status: 502, body: {} }, { status: 200, body: { total_available: 5 } }));
+    expect(await drive(reads.server, reads.client.getAccountCredits())).toEqual({ total_available: 5 });
+    expect(reads.server.requests).toHaveLength(2);
+    for (const call of [(c: typeof reads.client) => c.searchStockMusic({ query: "rain" }), (c: typeof reads.client) => c.createPost({ license: "cc0" })]) {
+      const { server, client } = await clientOn(inOrder({ status: 502, body: {} }));
+      await expect(drive(server, call(client))).rejects.toBeInstanceOf(UnexpectedStatusError);
+      await expectNothingMoreSent(server);
+    }
+  });
+
   it("gives up polling after the bound", async () => {
     const { server, client } = await clientOn(inOrder({ status: 500, body: {} }), { maxRetries: 1 });
     await expect(drive(server, client.image.get("img_1"))).rejects.toBeInstanceOf(UnexpectedStatusError);
@@ -78,7 +125,7 @@ describe("retries follow the seed", () => {
   it("an abort during the Retry-After pause ends the call at once", async () => {
     const { server, client } = await clientOn(inOrder(rateLimited("30"), created("img_1")));
     const controller = new AbortController();
-    const pending = client.image.create("i-a", { prompt: "x" }, { signal: controller.signal });
+    const pending = client.image.create(IA, { prompt: "x" }, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error("stop")), 5_000);
     await expect(drive(server, pending)).rejects.toThrow("stop");
     expect(Date.now() - 1_000_000).toBe(5_000);

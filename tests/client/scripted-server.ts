@@ -12,6 +12,7 @@ export interface Recorded {
   path: string;
   body: unknown;
   authorization: string | undefined;
+  headers: IncomingMessage["headers"];
   /** Fake-clock time the request arrived. */
   at: number;
 }
@@ -22,6 +23,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Drop the connection after reading the request: the response is lost. */
   destroy?: boolean;
+  /** Send the status, the headers and half the body, then drop the connection. */
+  cut?: boolean;
 }
 
 export type Handler = (request: Recorded) => Reply;
@@ -53,13 +56,16 @@ export async function startServer(handle: Handler): Promise<ScriptedServer> {
         path: req.url ?? "",
         body: text ? JSON.parse(text) : undefined,
         authorization: req.headers.authorization,
+        headers: req.headers,
         at: Date.now(),
       };
       requests.push(recorded);
       const reply = handle(recorded);
       if (reply.destroy) return void req.socket.destroy();
-      res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...reply.headers });
-      res.end(reply.body === undefined ? "" : JSON.stringify(reply.body));
+      const json = reply.body === undefined ? "" : JSON.stringify(reply.body);
+      res.writeHead(reply.status ?? 200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(json)), ...reply.headers });
+      if (!reply.cut) return void res.end(json);
+      res.write(json.slice(0, json.length >> 1), () => req.socket.destroy());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -68,12 +74,17 @@ export async function startServer(handle: Handler): Promise<ScriptedServer> {
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
-    // Buffers the whole body so that "nothing in flight" means the client only has timers left.
+    // Buffers the whole body so that "nothing in flight" means the client only has timers left. A body
+    // cut short fails when read, as fetch's own streaming body does.
     fetch: async (request) => {
       inFlight += 1;
       try {
         const response = await fetch(request);
-        return new Response(await response.arrayBuffer(), response);
+        try {
+          return new Response(await response.arrayBuffer(), response);
+        } catch (error) {
+          return new Response(new ReadableStream({ pull: (controller) => controller.error(error) }), response);
+        }
       } finally {
         inFlight -= 1;
       }

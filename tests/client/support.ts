@@ -1,6 +1,7 @@
 /** Shared set-up of the client's behaviour tests: a scripted server, a client on it, fake timers. */
 import { afterEach, beforeEach, expect, vi } from "vitest";
-import { createClient, type AreaName, type MediaServiceClient } from "../../generated/client.ts";
+import { createClient, type AreaName, type MediaServiceClient, type QuotingMediaServiceClient } from "../../generated/client.ts";
+import { quote } from "../../generated/costs.ts";
 import type { ClientOptions } from "../../runtime/client/options.ts";
 import { loadBundle } from "../../model/document.ts";
 import { startServer, type Handler, type ScriptedServer } from "./scripted-server.ts";
@@ -20,9 +21,12 @@ export function useFakeClock(): void {
   beforeEach(() => {
     // Only the clock and timeouts are fake; real I/O (and setImmediate) keeps running.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: 1_000_000 });
+    // The middle of the backoff's jitter, so that resend times are the nominal 1 s, 2 s, 4 s.
+    vi.spyOn(Math, "random").mockReturnValue(0.5);
   });
   afterEach(async () => {
     vi.useRealTimers();
+    vi.restoreAllMocks();
     await Promise.all(servers.splice(0).map((server) => server.close()));
   });
 }
@@ -35,6 +39,13 @@ export async function clientOn(
   servers.push(server);
   const client = createClient({ apiKey: API_KEY, baseUrl: server.baseUrl, fetch: server.fetch, ...options });
   return { server, client };
+}
+
+/** A client given the offline quote, on a scripted server. */
+export async function quotingClientOn(handle: Handler): Promise<{ server: ScriptedServer; client: QuotingMediaServiceClient }> {
+  const server = await startServer(handle);
+  servers.push(server);
+  return { server, client: createClient({ apiKey: API_KEY, baseUrl: server.baseUrl, fetch: server.fetch, quote }) };
 }
 
 export const created = (id: string) => ({ status: 200, body: { id, message: "Job accepted.", model: "model-identifier", status: "pending" } });

@@ -1,13 +1,17 @@
+import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { JobFailedError, JobTimedOutError, routeTable, WaitDeadlineError } from "../../generated/client.ts";
 import { DEFAULT_POLL_INTERVAL_MS } from "../../runtime/client/options.ts";
+import { pathOf, slug } from "./labels.ts";
 import { drive, inOrder } from "./scripted-server.ts";
 import { API_KEY, clientOn, created, expectNothingMoreSent, IMAGES, job, useFakeClock } from "./support.ts";
 
 useFakeClock();
 
+const IA = slug("image", "I-A");
+
 describe("waiting for a job", () => {
-  it("walks a job through every status, hands out the id first and polls at the image cadence", async () => {
+  it("walks a job through every status, hands out the id first and polls at the image cadence, the first poll one interval after the create", async () => {
     const { server, client } = await clientOn(
       inOrder(created("img_1"), job("starting"), job("processing"), job("completing"), job("succeeded", IMAGES)),
     );
@@ -16,7 +20,7 @@ describe("waiting for a job", () => {
     const result = await drive(
       server,
       client.image.createAndWait(
-        "i-a",
+        IA,
         { prompt: "a lighthouse" },
         {
           onJob: (id) => {
@@ -32,25 +36,25 @@ describe("waiting for a job", () => {
     expect(result.jobId).toBe("img_1");
     expect(result.job.images[0]?.url).toBe(IMAGES.images[0]?.url);
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      "POST /v1/images/i-a",
+      `POST ${pathOf("I-A")}`,
       ...Array(4).fill("GET /v1/images/img_1"),
     ]);
     expect(server.requests[0]?.body).toEqual({ prompt: "a lighthouse" });
     expect(server.requests.every((r) => r.authorization === `Bearer ${API_KEY}`)).toBe(true);
     // The description gives images no number ("every few seconds"): the documented client default applies.
-    expect(routeTable.areas.image.intervalSeconds).toBeNull();
-    const polls = server.requests.slice(1).map((r) => r.at);
-    expect(polls.slice(1).map((at, i) => at - (polls[i] ?? 0))).toEqual(Array(3).fill(DEFAULT_POLL_INTERVAL_MS));
+    expect("intervalMs" in routeTable.areas.image).toBe(false);
+    const times = server.requests.map((r) => r.at);
+    expect(times.slice(1).map((at, i) => at - (times[i] ?? 0))).toEqual(Array(4).fill(DEFAULT_POLL_INTERVAL_MS));
     await expectNothingMoreSent(server);
   });
 
-  it("polls video jobs at the description's minimum cadence (10 s) and 3D jobs at 15 s", async () => {
+  it("polls video jobs at the description's minimum cadence (10 s) and 3D jobs at 15 s; a resumed wait polls at once", async () => {
     for (const [area, seconds] of [["video", 10], ["model3d", 15]] as const) {
-      expect(routeTable.areas[area].intervalSeconds?.min).toBe(seconds);
+      expect(routeTable.areas[area].intervalMs).toBe(seconds * 1000);
       const { server, client } = await clientOn(inOrder(job("processing"), job("processing"), job("failed")));
+      const start = Date.now();
       await expect(drive(server, client.wait(area, "job-1"))).rejects.toBeInstanceOf(JobFailedError);
-      const [first, second, third] = server.requests.map((r) => r.at);
-      expect([(second ?? 0) - (first ?? 0), (third ?? 0) - (second ?? 0)]).toEqual([seconds * 1000, seconds * 1000]);
+      expect(server.requests.map((r) => r.at - start)).toEqual([0, seconds * 1000, 2 * seconds * 1000]);
     }
   });
 
@@ -59,18 +63,20 @@ describe("waiting for a job", () => {
       inOrder({ status: 200, body: { estimated_time: "20s", job_id: 4711, message: "ok", status: "pending" } }, job("succeeded", IMAGES)),
     );
     const ids: string[] = [];
-    const result = await drive(server, client.image.createAndWait("i-g", { prompt: "x" }, { onJob: (id) => ids.push(id) }));
+    const result = await drive(server, client.image.createAndWait(slug("image", "I-G"), { prompt: "x" }, { onJob: (id) => ids.push(id) }));
     expect(ids).toEqual(["4711"]);
     expect(result.created.job_id).toBe(4711);
     expect(server.requests[1]?.path).toBe("/v1/images/4711");
   });
 
-  it("ends in JobFailedError on failed and JobTimedOutError on timeout, with the job id and body", async () => {
+  it("ends in JobFailedError on failed and JobTimedOutError on timeout, with the job id and body, the API key redacted from it", async () => {
     for (const [status, type] of [["failed", JobFailedError], ["timeout", JobTimedOutError]] as const) {
-      const { server, client } = await clientOn(inOrder(job("processing"), job(status, { reason: "x" })));
+      // A service that echoes the request's authorization into the job.
+      const { server, client } = await clientOn(inOrder(job("processing"), job(status, { reason: "x", request: { authorization: `Bearer ${API_KEY}` } })));
       const error = await drive(server, client.image.wait("img_9")).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(type);
-      expect(error).toMatchObject({ jobId: "img_9", job: { status, reason: "x" } });
+      expect(error).toMatchObject({ jobId: "img_9", job: { status, reason: "x", request: { authorization: "Bearer [redacted]" } } });
+      expect(`${JSON.stringify(error)} ${inspect(error, { depth: null })}`).not.toContain(API_KEY);
     }
   });
 
@@ -104,7 +110,7 @@ describe("waiting for a job", () => {
     const controller = new AbortController();
     const reason = new Error("caller gave up");
     const pending = client.image.createAndWait(
-      "i-a",
+      IA,
       { prompt: "x" },
       {
         signal: controller.signal,

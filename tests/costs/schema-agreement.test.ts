@@ -5,6 +5,7 @@
  * by the Ajv registry and makes quote throw a QuoteError naming that field.
  */
 import { describe, expect, it } from "vitest";
+import { pathOf } from "../client/labels.ts";
 import { priceTables, quote, QuoteError, type PricedPath } from "../../generated/costs.ts";
 import type { FieldRule, PriceTables } from "../../runtime/costs/pricing.ts";
 import { bodyErrors, operation } from "../support/description.ts";
@@ -64,11 +65,11 @@ for (const [path, route] of routes) {
 
 describe("cross-field rules on priced fields", () => {
   const cases: Array<[string, PricedPath, Record<string, unknown>, string]> = [
-    ["V-A 2k without a video to extend", "/v1/videos/v-a", { prompt: "p", resolution: "2k" }, "body.video"],
-    ["V-F extension of 20 new seconds", "/v1/videos/v-f", { resolution: "720p", length_seconds: 20, video: "https://x/v.mp4" }, "body.length_seconds"],
-    ["V-A extension with reference clips", "/v1/videos/v-a", { prompt: "p", video: "https://x/v.mp4", reference_videos: ["https://x/r.mp4"] }, "body.reference_videos"],
-    ["V-A image with reference images", "/v1/videos/v-a", { prompt: "p", image: "https://x/i.png", reference_images: ["a", "b", "c"] }, "body.reference_images"],
-    ["V-A adaptive aspect ratio without reference media or a frame", "/v1/videos/v-a", { prompt: "p", aspect_ratio: "adaptive" }, "body.reference_images|reference_videos|reference_audios|image|end_image"],
+    ["V-A 2k without a video to extend", pathOf("V-A"), { prompt: "p", resolution: "2k" }, "body.video"],
+    ["V-F extension of 20 new seconds", pathOf("V-F"), { resolution: "720p", length_seconds: 20, video: "https://x/v.mp4" }, "body.length_seconds"],
+    ["V-A extension with reference clips", pathOf("V-A"), { prompt: "p", video: "https://x/v.mp4", reference_videos: ["https://x/r.mp4"] }, "body.reference_videos"],
+    ["V-A image with reference images", pathOf("V-A"), { prompt: "p", image: "https://x/i.png", reference_images: ["a", "b", "c"] }, "body.reference_images"],
+    ["V-A adaptive aspect ratio without reference media or a frame", pathOf("V-A"), { prompt: "p", aspect_ratio: "adaptive" }, "body.reference_images|reference_videos|reference_audios|image|end_image"],
   ];
   for (const [name, path, body, field] of cases) {
     it(name, () => {
@@ -78,9 +79,9 @@ describe("cross-field rules on priced fields", () => {
   }
   it("the same rules let valid bodies through", () => {
     const valid: Array<[PricedPath, Record<string, unknown>, number, Record<string, number>?]> = [
-      ["/v1/videos/v-a", { prompt: "p", resolution: "2k", video: "https://x/v.mp4" }, 2100 + 1700, { video: 10 }],
-      ["/v1/videos/v-f", { resolution: "720p", length_seconds: 15, video: "https://x/v.mp4" }, 4275],
-      ["/v1/videos/v-f", { resolution: "720p", length_seconds: 20 }, 4000],
+      [pathOf("V-A"), { prompt: "p", resolution: "2k", video: "https://x/v.mp4" }, 2100 + 1700, { video: 10 }],
+      [pathOf("V-F"), { resolution: "720p", length_seconds: 15, video: "https://x/v.mp4" }, 4275],
+      [pathOf("V-F"), { resolution: "720p", length_seconds: 20 }, 4000],
     ];
     for (const [path, body, credits, media] of valid) {
       expect(bodyErrors(path, body)).toBe("");

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { pathOf } from "../client/labels.ts";
 import { generate } from "../../generators/costs.ts";
 import { priceTables, quote, type PricedPath } from "../../generated/costs.ts";
 import type { PriceTables, RateTable } from "../../runtime/costs/pricing.ts";
@@ -116,7 +117,7 @@ describe("GET /v1/models and POST /v1/cost examples agree with the tables", () =
   it("a depth-map cost quote carries the size table, the size's rate, the minimum and the quoted credits", () => {
     const quotes = Object.values(responseExamples("/v1/cost", "post")).filter((example) => (example.value as Record<string, unknown>).size_pricing);
     expect(quotes.length).toBeGreaterThan(0);
-    const per = tables["/v1/depth-maps/dm-a"]?.pricing?.components[0]?.per;
+    const per = tables[pathOf("DM-A")]?.pricing?.components[0]?.per;
     if (!per || !("mediaSeconds" in per)) throw new Error("the depth-map price is not per second of video");
     for (const { summary = "", value } of quotes) {
       const [, size, seconds] = /size (\w+) for (\d+(?:\.\d+)?) seconds/.exec(summary) ?? [];
@@ -125,7 +126,7 @@ describe("GET /v1/models and POST /v1/cost examples agree with the tables", () =
       expect(body.size_pricing).toEqual(tableOf("DM-A"));
       expect(body.credits_per_second).toBe(tableOf("DM-A")[size!]);
       expect(body.min_seconds).toBe(per.minimum);
-      expect(body.credits).toBe(quote("/v1/depth-maps/dm-a", { video: "v", size: size! }, { video: Number(seconds) }).credits);
+      expect(body.credits).toBe(quote(pathOf("DM-A"), { video: "v", size: size as never }, { video: Number(seconds) }).credits);
       const sent = Object.values(operation("/v1/cost", "post").requestBody?.content["application/json"]?.examples ?? {}).map((example) => (example.value as { seconds?: number }).seconds);
       expect(sent, "a POST /v1/cost request example sends the seconds this quote is for").toContain(Number(seconds));
     }

@@ -4,22 +4,31 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PROJECT_SLUG_MAP, slugMapFile } from "../../model/slug-map.ts";
+import { loadBundle } from "../../model/document.ts";
+import { applySlugMap, placeholderPaths, PROJECT_SLUG_MAP, slugMapFile } from "../../model/slug-map.ts";
+import { bundleDescription } from "../../tools/bundle-description.ts";
 
 const run = promisify(execFile);
 const project = new URL("../../", import.meta.url).pathname;
 
 /** Runs the bundle script on a copy of the description; resolves with its exit code and output. */
-async function bundle(root: string, out: string, env: Record<string, string> = {}) {
+async function bundleScript(root: string, out: string) {
   try {
-    const { stdout, stderr } = await run("node_modules/.bin/tsx", ["scripts/bundle.ts", root, out], {
-      cwd: project,
-      env: { ...process.env, ...env },
-    });
+    const { stdout, stderr } = await run("node_modules/.bin/tsx", ["scripts/bundle.ts", root, out], { cwd: project });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const { code, stdout, stderr } = error as { code: number; stdout: string; stderr: string };
     return { code, stdout, stderr };
+  }
+}
+
+/** The script's work in this process (tools/bundle-description.ts), as the script reports it. */
+async function bundle(root: string, out: string, env: Record<string, string> = {}) {
+  try {
+    await bundleDescription(root, out, slugMapFile({ MEDIA_SLUG_MAP: "none", ...env }));
+    return { code: 0, stderr: "" };
+  } catch (error) {
+    return { code: 1, stderr: (error as Error).message };
   }
 }
 
@@ -36,10 +45,10 @@ describe("the bundle step", () => {
   });
   afterEach(() => rmSync(work, { recursive: true, force: true }));
 
-  it("names the file and the broken $ref, and writes nothing", async () => {
+  it("names the file and the broken $ref, exits 1 and writes nothing (npm run bundle)", async () => {
     const file = join(work, "openapi", "paths", "v1_images_i-a.yaml");
     writeFileSync(file, readFileSync(file, "utf8").replace("ImageJobAccepted.yaml", "NoSuchResponse.yaml"));
-    const result = await bundle(root, out);
+    const result = await bundleScript(root, out);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("v1_images_i-a.yaml");
     expect(result.stderr).toContain("NoSuchResponse.yaml");
@@ -96,9 +105,21 @@ describe("the bundle step", () => {
 });
 
 describe("the slug map in effect", () => {
-  it("is MEDIA_SLUG_MAP when set, else slug-map.json at the project root when it exists, else none", () => {
+  it("is MEDIA_SLUG_MAP when set (none: the placeholders), else slug-map.json at the project root when it exists, else none", () => {
     expect(slugMapFile({ MEDIA_SLUG_MAP: "/somewhere/slugs.json" })).toBe("/somewhere/slugs.json");
+    expect(slugMapFile({ MEDIA_SLUG_MAP: "none" })).toBeUndefined();
     expect(slugMapFile({})).toBe(existsSync(PROJECT_SLUG_MAP) ? PROJECT_SLUG_MAP : undefined);
     expect(PROJECT_SLUG_MAP).toBe(join(project, "slug-map.json"));
+  });
+});
+
+describe("placeholder paths", () => {
+  it("undo a slug map by the model labels, leaving every other path as it is", () => {
+    const paths = loadBundle().paths;
+    const placeholders = placeholderPaths(paths);
+    const mapped = applySlugMap(placeholders, { "i-a": "real-image-model", "v-b": "real-video-model" });
+    expect(Object.keys(mapped)).toContain("/v1/images/real-image-model");
+    expect(placeholderPaths(mapped)).toEqual(placeholders);
+    expect(Object.keys(placeholders)).toContain("/v1/images/{id}");
   });
 });

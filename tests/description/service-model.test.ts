@@ -68,6 +68,18 @@ describe("the service model of the description", () => {
       ["cooldown", true, null],
     ]);
     expect(model.errors.tooManyRequests.variants.find((variant) => variant.condition === "cooldown")?.secondsField).toBe("retry_after_seconds");
+    // The examples' stand-in where the seed shows no type or code; the codes it shows are not stand-ins.
+    expect(model.errors.notShownPlaceholders).toEqual(["(not shown)"]);
+  });
+
+  it("reads what each operation takes: a JSON body, the documented query parameters", () => {
+    const takes = (operationId: string) => model.operations.find((operation) => operation.operationId === operationId)!;
+    expect(takes("listModels")).toMatchObject({ requestBody: false, queryParameters: ["type"] });
+    expect(takes("searchStockMusic")).toMatchObject({ requestBody: false, queryParameters: ["query", "min_duration", "max_duration", "sort"] });
+    expect(takes("searchStockImages").queryParameters).toEqual(["query", "category", "orientation", "color", "type", "sort", "transparent"]);
+    expect(takes("getAccountCredits")).toMatchObject({ requestBody: false, queryParameters: [] });
+    expect(takes("createPost")).toMatchObject({ requestBody: true, queryParameters: [] });
+    expect(model.operations.filter((operation) => operation.kind === "create").every((operation) => operation.requestBody)).toBe(true);
   });
 
   it("reads the limits, the plan gate, the cooldown family and held prices", () => {

@@ -1,12 +1,18 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Spectral } from "@stoplight/spectral-core";
+import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import type { OpenApiDocument } from "../../model/document.ts";
-import type { JsonPath } from "../../lint/finding.ts";
+import type { Check, CheckOptions, HouseRule, JsonPath } from "../../lint/finding.ts";
+import * as HOUSE_RULES from "../../lint/rules/index.ts";
 import { lintText, loadSpectral } from "../../lint/run-spectral.ts";
 
+// The fixtures name placeholder slugs: a slug map the project builds with does not apply to them.
+process.env.MEDIA_SLUG_MAP = "none";
+
 const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
+const RULES = fileURLToPath(new URL("../../lint/rules/", import.meta.url));
 export const GOLDEN_FILE = `${FIXTURES}golden.yaml`;
 
 /** A fresh copy of the golden document. */
@@ -73,7 +79,7 @@ export interface ExpectedResult {
   message: string;
 }
 
-/** A fixture of tests/lint/fixtures/breaks/: the golden document patched to break one rule. */
+/** The golden document patched to break one rule, and every result the whole ruleset then reports. */
 export interface BreakingFixture {
   name: string;
   description: string;
@@ -81,19 +87,68 @@ export interface BreakingFixture {
   expect: ExpectedResult[];
 }
 
-export function breakingFixtures(): BreakingFixture[] {
-  const dir = `${FIXTURES}breaks/`;
+function fixturesIn(dir: string, prefix: string): BreakingFixture[] {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((file) => file.endsWith(".yaml"))
     .sort()
-    .map((file) => ({ name: file.replace(/\.yaml$/, ""), ...(parse(readFileSync(`${dir}${file}`, "utf8")) as Omit<BreakingFixture, "name">) }));
+    .map((file) => ({ name: `${prefix}${file.replace(/\.yaml$/, "")}`, ...(parse(readFileSync(`${dir}${file}`, "utf8")) as Omit<BreakingFixture, "name">) }));
+}
+
+/** A house rule's fixtures, in lint/rules/<name>/fixtures/. */
+export function ruleFixtures(name: string): BreakingFixture[] {
+  return fixturesIn(`${RULES}${name}/fixtures/`, `${name}/`);
+}
+
+/**
+ * Every fixture: each house rule's, and those in tests/lint/fixtures/breaks/ of the rules
+ * .spectral.yaml builds from Spectral's core functions.
+ */
+export function breakingFixtures(): BreakingFixture[] {
+  return [...fixturesIn(`${FIXTURES}breaks/`, ""), ...Object.keys(HOUSE_RULES).flatMap(ruleFixtures)];
+}
+
+/** Results in one order, since Spectral and a check may list the same results differently. */
+export function sorted<T>(results: T[]): T[] {
+  return [...results].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+const NO_MAP: CheckOptions = { slugMap: {} };
+
+/** A check's findings on the golden document patched, paths joined with dots for comparison. */
+export function findings(check: Check, patch: PatchOperation[], options = NO_MAP): Array<{ path: string; message: string }> {
+  return check(applyPatch(golden(), patch), options).map(({ path, message }) => ({ path: path.join("."), message }));
+}
+
+/**
+ * What every house rule's own test asserts, from the check alone (no Spectral): it finds nothing on
+ * the golden document, and on each of its fixtures exactly the fixture's results of its code.
+ */
+export function describeHouseRule(name: string, rule: HouseRule): void {
+  describe(`house-${name} on its fixtures`, () => {
+    it("finds nothing on the golden document", () => {
+      expect(rule.check(golden(), NO_MAP)).toEqual([]);
+    });
+    for (const fixture of ruleFixtures(name)) {
+      it(`${fixture.name}: ${fixture.description}`, () => {
+        const expected = fixture.expect.filter(({ code }) => code === `house-${name}`).map(({ path, message }) => ({ path: path.join("."), message }));
+        expect(expected.length, "the fixture expects a result of its rule").toBeGreaterThan(0);
+        expect(sorted(findings(rule.check, fixture.patch))).toEqual(sorted(expected));
+      });
+    }
+  });
 }
 
 let spectral: Promise<Spectral> | undefined;
 
+/** Spectral with .spectral.yaml, loaded once per test file. */
+export function loadedSpectral(): Promise<Spectral> {
+  spectral ??= loadSpectral();
+  return spectral;
+}
+
 /** Lints a document with .spectral.yaml; results as code, path and message. */
 export async function lint(doc: unknown): Promise<ExpectedResult[]> {
-  spectral ??= loadSpectral();
-  const results = await lintText(await spectral, stringify(doc), "fixture.yaml");
+  const results = await lintText(await loadedSpectral(), stringify(doc), "fixture.yaml");
   return results.map(({ code, path, message }) => ({ code: String(code), path: [...path], message }));
 }

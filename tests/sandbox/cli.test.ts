@@ -2,7 +2,7 @@
  * `npm run sandbox` as a person runs it: a bad config or a busy port ends it with one line before it
  * listens, and SIGINT or SIGTERM sent to npm stops the sandbox and frees its port.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { freePort } from "../../conformance/prism.ts";
+import { output } from "../support/processes.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -18,14 +19,6 @@ interface Ended {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-function output(child: ChildProcess): { stdout: () => string; stderr: () => string } {
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return { stdout: () => stdout, stderr: () => stderr };
 }
 
 async function runCli(args: string[]): Promise<Ended> {
@@ -47,6 +40,17 @@ describe("npm run sandbox", () => {
     expect(ended.code).toBe(2);
     expect(ended.stdout).not.toContain("listening");
     expect(ownLines(ended.stderr)).toEqual([`sandbox: bad config ${file}: config.accounts.a.plan: must be one of free, paid`]);
+  });
+
+  it("--help names its options; an unknown option is one line and exit status 2", async () => {
+    const help = await runCli(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^usage: npm run sandbox -- \[--port N\] \[--config FILE\]/);
+    const unknown = await runCli(["--prot", "4020"]);
+    expect(unknown.code).toBe(2);
+    const lines = ownLines(unknown.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^sandbox: Unknown option '--prot'.* \(npm run sandbox -- --help\)$/);
   });
 
   it("says in one line that the port is in use", async () => {

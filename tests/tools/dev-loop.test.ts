@@ -49,6 +49,7 @@ describe("the dev loop", () => {
     const broken = await loop.pass();
     expect(broken.ok).toBe(false);
     expect(broken.messages.join("\n")).toMatch(/summary/i);
+    expect(broken.messages.join("\n")).toMatch(/^openapi\/paths\/v1_images_i-a\.yaml:\d+:\d+ /m);
     writeFileSync(pathFile(), original);
     expect((await loop.pass()).ok).toBe(true);
   });

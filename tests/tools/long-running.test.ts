@@ -8,6 +8,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until } from "../support/processes.ts";
 
 const project = new URL("../../", import.meta.url).pathname;
 let site: string;
@@ -18,16 +19,6 @@ function npmServe(port: number): { child: ChildProcess; output: () => string } {
   child.stdout?.on("data", (chunk: Buffer) => (text += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (text += chunk.toString()));
   return { child, output: () => text };
-}
-
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const answers = (url: string): Promise<boolean> =>

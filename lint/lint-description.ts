@@ -1,0 +1,80 @@
+/**
+ * The whole lint of a bundled description: Spectral in this process and Redocly in its own, at
+ * the same time. Each finding is located in the modular source file that holds it, where a source
+ * root is given and the finding's path leads into it; else in the bundle.
+ */
+import { readFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import type { SlugMap } from "../model/slug-map.ts";
+import type { JsonPath } from "./finding.ts";
+import { pointerPath } from "./refs.ts";
+import { lintWithRedocly } from "./run-redocly.ts";
+import { lintText, loadSpectral } from "./run-spectral.ts";
+import { SourceMap, type SourceLocation } from "./source-map.ts";
+
+export type Severity = "error" | "warn" | "info" | "hint";
+
+export interface LintFinding {
+  location: SourceLocation;
+  severity: Severity;
+  /** The rule: Spectral's code, or `redocly:<ruleId>`. */
+  code: string;
+  message: string;
+}
+
+export interface LintReport {
+  findings: LintFinding[];
+  spectralResults: number;
+  redoclyProblems: number;
+}
+
+/** The modular root the bundle was made from, and the slug map the bundle applied. */
+export interface SourceRoot {
+  root: string;
+  slugMap: SlugMap;
+}
+
+// Spectral's severities by number.
+const SPECTRAL_SEVERITIES: readonly Severity[] = ["error", "warn", "info", "hint"];
+
+/** Errors and warnings fail the lint; info and hints are advice. */
+export function fails(finding: LintFinding): boolean {
+  return finding.severity === "error" || finding.severity === "warn";
+}
+
+/** `file:line:column severity code message`, as editors and terminals link it; the file relative to `cwd` when under it. */
+export function formatFinding({ location, severity, code, message }: LintFinding, cwd = process.cwd()): string {
+  const near = relative(cwd, location.file);
+  return `${near.startsWith("..") ? location.file : near}:${location.line}:${location.column} ${severity} ${code} ${message}`;
+}
+
+function compareLocations(a: LintFinding, b: LintFinding): number {
+  return a.location.file.localeCompare(b.location.file) || a.location.line - b.location.line || a.location.column - b.location.column;
+}
+
+/** The place of a path, or of its parent where a rule names a key that is missing (Redocly's "should contain"). */
+function nearest(map: SourceMap, path: JsonPath): SourceLocation | undefined {
+  return map.locate(path) ?? (path.length > 0 ? map.locate(path.slice(0, -1)) : undefined);
+}
+
+export async function lintDescription(bundle: string, source?: SourceRoot): Promise<LintReport> {
+  // Redocly's CLI starts in its own process at once and lints on the other core while Spectral loads and runs here.
+  const [results, problems] = await Promise.all([loadSpectral().then((spectral) => lintText(spectral, readFileSync(bundle, "utf8"), bundle)), lintWithRedocly(bundle)]);
+  const file = resolve(bundle);
+  const sources = source && new SourceMap(resolve(source.root), source.slugMap);
+  const locate = (path: JsonPath, fallback: () => SourceLocation | undefined): SourceLocation =>
+    (sources && nearest(sources, path)) ?? fallback() ?? { file, line: 1, column: 1 };
+  const findings = results.map(
+    ({ path, range, severity, code, message }): LintFinding => ({
+      location: locate(path, () => ({ file, line: range.start.line + 1, column: range.start.character + 1 })),
+      severity: SPECTRAL_SEVERITIES[severity] ?? "error",
+      code: String(code),
+      message,
+    }),
+  );
+  for (const { pointer, start, severity, ruleId, message } of problems) {
+    const path = pointer === "#/" ? [] : pointerPath(pointer);
+    findings.push({ location: locate(path, () => start && { file, line: start.line, column: start.col }), severity, code: `redocly:${ruleId}`, message });
+  }
+  return { findings: findings.sort(compareLocations), spectralResults: results.length, redoclyProblems: problems.length };
+}

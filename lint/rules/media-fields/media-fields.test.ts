@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { describeHouseRule, findings } from "../../../tests/lint/support.ts";
+import rule, { mediaKindOfProperty } from "./check.ts";
+
+const REQUEST = "/paths/~1v1~1images~1i-a/post/requestBody/content/application~1json/schema";
+
+describeHouseRule("media-fields", rule);
+
+describe("media field names", () => {
+  it.each([
+    ["image", { type: "string" }, "image"],
+    ["end_image", { type: "string" }, "image"],
+    ["reference_videos", { type: "array", items: { type: "string" } }, "video"],
+    ["audio", { type: "string" }, "audio"],
+    ["num_images", { type: "integer" }, undefined],
+    ["generate_audio", { type: "boolean" }, undefined],
+    ["image_search", { type: "boolean" }, undefined],
+    ["imagery", { type: "string" }, undefined],
+  ])("%s holding %j is %s media", (name, schema, kind) => {
+    expect(mediaKindOfProperty(name, schema)).toBe(kind);
+  });
+
+  it("accepts x-not-shown.input-forms instead of forms, and rejects both at once", () => {
+    const notShown = { op: "add", path: `${REQUEST}/properties/reference_images/x-not-shown`, value: { "input-forms": "The input forms are not shown." } } as const;
+    expect(findings(rule.check, [{ op: "remove", path: `${REQUEST}/properties/reference_images/x-media/forms` }, notShown])).toEqual([]);
+    expect(findings(rule.check, [notShown])).toEqual([
+      { path: expect.stringMatching(/reference_images\.x-not-shown\.input-forms$/), message: expect.stringContaining("has both x-media.forms and x-not-shown.input-forms") },
+    ]);
+  });
+});

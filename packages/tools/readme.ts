@@ -1,0 +1,62 @@
+/**
+ * The README of the tools package, written from the service model it was built from and the list of
+ * commands, so that its version, commands and slugs are the package's own.
+ */
+import { readFileSync } from "node:fs";
+import type { ServiceModel } from "../../model/service-model.ts";
+import { runtimeFile } from "../../tools/packaged.ts";
+import { code, firstExample } from "../shared/package-build.ts";
+import { BIN, COMMANDS } from "./commands.ts";
+
+/** The first key of a paid account of the sandbox's default config, for the usage sample. */
+function demoKey(): string {
+  const config = JSON.parse(readFileSync(runtimeFile("sandbox/default-config.json"), "utf8")) as { accounts: Record<string, { plan: string; keys: string[] }> };
+  const key = Object.values(config.accounts).find((account) => account.plan === "paid")?.keys[0];
+  if (!key) throw new Error("the sandbox's default config has no paid account");
+  return key;
+}
+
+export function toolsReadme(model: ServiceModel, name: string, version: string): string {
+  const route = model.createRoutes[0];
+  if (!route) throw new Error("the description has no create route");
+  const key = demoKey();
+  const commands = COMMANDS.map((command) => `| ${code(`npx ${BIN} ${command.name}`)} | ${command.summary} |`);
+  return `# ${name}
+
+Command-line tools of the asynchronous media-generation service, interface version ${code(model.version)}
+(package version ${code(version)}), built from the service's OpenAPI 3.1 description, which ships with
+them. One bin, ${code(BIN)}; no dependencies (what it uses is bundled in); Node 20 or later.
+
+\`\`\`sh
+npm install --save-dev ${name}        # or the tarball: npm install --save-dev ./${name.replace("@", "").replace("/", "-")}-${version}.tgz
+npx ${BIN} sandbox --port 4020
+curl -s -X POST http://127.0.0.1:4020${route.path} -H 'Authorization: Bearer ${key}' \\
+  -H 'Content-Type: application/json' -d '${JSON.stringify(firstExample(model.doc, route.path)).replaceAll("'", "'\\''")}'
+\`\`\`
+
+## Commands
+
+| command | what it does |
+|---|---|
+${commands.join("\n")}
+
+${code(`npx ${BIN} --help`)} lists them; ${code(`npx ${BIN} <command> --help`)} shows a command's options.
+
+## Sandbox
+
+Accounts and keys, the job clock and the limits come from a config (${code("--config FILE")}); the
+default, ${code(`${name}/sandbox/default-config.json`)}, has the key ${code(key)}. The config's
+fields, the outcome markers (${code("[sandbox:failed]")} in a prompt, ...) and the rules the sandbox
+applies are in ${code("sandbox/README.md")} of this package; where it says ${code("npm run sandbox --")}, run
+${code(`npx ${BIN} sandbox`)}.
+
+## Files
+
+| export | what it holds |
+|---|---|
+| ${code(`${name}/openapi.json`)}, ${code(`${name}/openapi.yaml`)} | the bundled description the tools serve and check, for other generators |
+| ${code(`${name}/sandbox/default-config.json`)} | the sandbox's default config, a starting point for your own |
+
+The licences of the bundled packages are in ${code("THIRD-PARTY-LICENSES.md")}.
+`;
+}

@@ -1,0 +1,152 @@
+/**
+ * The tools as another repository (an implementation's, a client developer's CI) gets them: the
+ * package is built from a bundle made with a slug map, packed once, installed offline from its
+ * tarball into a fresh project, and its bin run there with npx: --help, an unknown command, and the
+ * sandbox serving the real slugs over HTTP until SIGTERM stops it.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { isBuiltin } from "node:module";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BIN, COMMANDS } from "../../packages/tools/commands.ts";
+import { buildToolsPackage, PACKAGE_NAME } from "../../packages/tools/build.ts";
+import type { BuiltPackage } from "../../packages/shared/package-build.ts";
+import { doc, model } from "../support/description.ts";
+import { output, until } from "../support/processes.ts";
+import { exportedDescriptionPaths, installInFreshProject, pack, packedFiles, PROJECT, run, workWithBundle } from "../support/packages.ts";
+
+const SLUG_MAP = { "i-a": "imagegen-4-ultra" };
+const IMAGE_SLUG = SLUG_MAP["i-a"];
+const KEY = "ci_tools_key";
+/** Jobs a thousand times faster than real time, and request windows the conformance suite's burst fits in. */
+const SANDBOX_CONFIG = {
+  accounts: { ci: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 100_000_000, extra: 0 }, concurrency: 100_000 } },
+  clock: { speed: 1_000 },
+  limits: { requests: { perKey: 5_000, perSourceIp: 1_000_000 } },
+};
+
+let work: string;
+let built: BuiltPackage;
+let project: string;
+
+beforeAll(async () => {
+  let bundle: string;
+  ({ work, bundle } = await workWithBundle("tools-package-test-", SLUG_MAP));
+  built = await buildToolsPackage(bundle, join(work, "package"));
+  project = await installInFreshProject(work, "ci", [await pack(built.dir, work)]);
+  writeFileSync(join(project, "sandbox.json"), JSON.stringify(SANDBOX_CONFIG));
+}, 180_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** `npx media-service ...args` in the fresh project: its exit code and output, also when it fails. */
+async function npx(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return run("npx", [BIN, ...args], { cwd: project }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+}
+
+/** Lines of stderr that are the command's own (npm may warn about its own config). */
+const ownLines = (stderr: string) => stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
+
+describe("the tools package", () => {
+  it("is versioned from the description, depends on nothing, and ships its bundle, the sandbox's files, the description and the licences", async () => {
+    expect(built.version).toBe(doc.info.version.split("-").map(Number).join("."));
+    expect((await packedFiles(built.dir)).sort()).toEqual([
+      "README.md",
+      "THIRD-PARTY-LICENSES.md",
+      `dist/${BIN}.js`,
+      "openapi.json",
+      "openapi.yaml",
+      "package.json",
+      "sandbox/README.md",
+      "sandbox/default-config.json",
+    ]);
+    const manifest = JSON.parse(readFileSync(join(project, "node_modules", PACKAGE_NAME, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(manifest.bin).toEqual({ [BIN]: `./dist/${BIN}.js` });
+    expect(manifest.dependencies).toBeUndefined();
+  });
+
+  it("runs from its bundle alone: the bin imports only Node's built-in modules and names no place of this repository", () => {
+    const bundle = readFileSync(join(project, "node_modules", PACKAGE_NAME, `dist/${BIN}.js`), "utf8");
+    const specifiers = [...bundle.matchAll(/^\s*(?:import|export)\b[^;]*?\sfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]!);
+    expect(specifiers.length).toBeGreaterThan(0);
+    expect(specifiers.filter((specifier) => !isBuiltin(specifier))).toEqual([]);
+    expect(bundle).not.toContain(PROJECT);
+    expect(readFileSync(join(project, "node_modules", PACKAGE_NAME, "THIRD-PARTY-LICENSES.md"), "utf8")).toMatch(/^## ajv@/m);
+  });
+
+  it("exports the bundled description it was built from, real slugs included, and the sandbox's default config", async () => {
+    const paths = await exportedDescriptionPaths(project, PACKAGE_NAME);
+    expect(paths).toContain(`/v1/images/${IMAGE_SLUG}`);
+    expect(paths).not.toContain("/v1/images/i-a");
+    expect(readFileSync(join(project, "node_modules", PACKAGE_NAME, "README.md"), "utf8")).toContain(`/v1/images/${IMAGE_SLUG} `);
+    const script = `import("${PACKAGE_NAME}/sandbox/default-config.json", { with: { type: "json" } }).then((m) => console.log(Object.keys(m.default.accounts)))`;
+    expect((await run("node", ["--input-type=module", "-e", script], { cwd: project })).stdout).toContain("demo");
+  });
+
+  it("--help lists every command", async () => {
+    const { code, stdout } = await npx(["--help"]);
+    expect(code).toBe(0);
+    for (const command of COMMANDS) expect(stdout).toMatch(new RegExp(`^  ${command.name} +${command.summary}`, "m"));
+  });
+
+  it("an unknown command is one line naming the commands, and exit status 2", async () => {
+    const { code, stdout, stderr } = await npx(["sandbx"]);
+    expect(code).toBe(2);
+    expect(stdout).toBe("");
+    expect(ownLines(stderr)).toEqual([`${BIN}: unknown command "sandbx"; the commands are ${COMMANDS.map((command) => command.name).join(", ")} (npx ${BIN} --help)`]);
+  });
+
+  it("a command's --help is its own, naming the package's command line and the files it carries", async () => {
+    const { code, stdout } = await npx(["sandbox", "--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(new RegExp(`^usage: npx ${BIN} sandbox `));
+    const readme = /rules: (\S+)$/m.exec(stdout)?.[1];
+    expect(readme).toBe(join(project, "node_modules", PACKAGE_NAME, "sandbox/README.md"));
+    expect(readFileSync(readme!, "utf8")).toMatch(/^# The sandbox/);
+  });
+
+  describe(`npx ${BIN} sandbox`, () => {
+    let sandbox: ChildProcess;
+    let text: ReturnType<typeof output>;
+    let url: string;
+    const call = (method: string, path: string, body?: object) =>
+      fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+
+    beforeAll(async () => {
+      sandbox = spawn("npx", [BIN, "sandbox", "--port", "0", "--config", "sandbox.json"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+      text = output(sandbox);
+      url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text.stdout())?.[1], `the sandbox's address (${text.stderr()})`, 30_000);
+    });
+
+    afterAll(() => {
+      if (sandbox.exitCode === null) sandbox.kill("SIGKILL");
+    });
+
+    it("serves the description the package was built from: a create by the real slug, polled until it succeeds", async () => {
+      expect((await call("POST", "/v1/images/i-a", { prompt: "A lighthouse at dawn" })).status).toBe(404);
+      const created = await call("POST", `/v1/images/${IMAGE_SLUG}`, { prompt: "A lighthouse at dawn", num_images: 2 });
+      expect(created.status).toBe(200);
+      const job = (await created.json()) as { id: string; model: string };
+      expect(job.model).toBe(IMAGE_SLUG);
+      const done = await until(async () => {
+        const polled = (await (await call("GET", `/v1/images/${job.id}`)).json()) as { status: string; images?: unknown[] };
+        return model.jobStatus.terminal.includes(polled.status) ? polled : undefined;
+      }, "the job to end");
+      expect(done.status).toBe(model.jobStatus.success);
+      expect(done.images).toHaveLength(2);
+    });
+
+    it("stops on SIGTERM, freeing its port", async () => {
+      sandbox.kill("SIGTERM");
+      await once(sandbox, "exit");
+      // npx runs the bin through a shell, which ends with npm; the sandbox then sees its launcher gone.
+      await until(() => (/sandbox stopped/.test(text.stdout()) ? true : undefined), "the sandbox's last line", 10_000);
+      await until(() => fetch(url).then(() => undefined, () => true), "the port to close", 10_000);
+    });
+  });
+});

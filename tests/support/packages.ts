@@ -1,0 +1,54 @@
+/**
+ * A package of packages/ as another repository gets it: built from a bundle made with a slug map (so
+ * that real slugs flow through), packed by npm, and installed offline from its tarball into a fresh
+ * project in a temporary folder.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { bundleDescription } from "../../tools/bundle-description.ts";
+
+export const run = promisify(execFile);
+export const PROJECT = new URL("../../", import.meta.url).pathname;
+
+/** A temporary folder for one test file, and in it the description bundled with `slugMap` (its `bundle/`). */
+export async function workWithBundle(prefix: string, slugMap: Record<string, string>): Promise<{ work: string; bundle: string }> {
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  const bundle = join(work, "bundle");
+  mkdirSync(bundle);
+  writeFileSync(join(work, "slugs.json"), JSON.stringify(slugMap));
+  await bundleDescription(join(PROJECT, "openapi/openapi.yaml"), bundle, join(work, "slugs.json"));
+  return { work, bundle };
+}
+
+/** `npm pack` of a folder into `into`; the tarball's path. */
+export async function pack(folder: string, into: string): Promise<string> {
+  const { stdout } = await run("npm", ["pack", folder, "--pack-destination", into, "--ignore-scripts", "--json"], { cwd: into });
+  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
+  return join(into, filename);
+}
+
+/** The paths of the files `npm pack` would put into the tarball of `folder`. */
+export async function packedFiles(folder: string): Promise<string[]> {
+  const { stdout } = await run("npm", ["pack", folder, "--dry-run", "--json", "--ignore-scripts"], { cwd: folder });
+  const [{ files }] = JSON.parse(stdout) as [{ files: Array<{ path: string }> }];
+  return files.map((file) => file.path);
+}
+
+/** A fresh ESM project `name` in `work` with the tarballs installed offline; its folder. */
+export async function installInFreshProject(work: string, name: string, tarballs: string[]): Promise<string> {
+  const project = join(work, name);
+  mkdirSync(project);
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name, private: true, type: "module" }));
+  await run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", ...tarballs], { cwd: project });
+  return project;
+}
+
+/** The paths of the description a package exports as `<name>/openapi.json`, imported by `project` as a consumer would. */
+export async function exportedDescriptionPaths(project: string, name: string): Promise<string[]> {
+  const script = `import("${name}/openapi.json", { with: { type: "json" } }).then((m) => console.log(Object.keys(m.default.paths).join("\\n")))`;
+  const { stdout } = await run("node", ["--input-type=module", "-e", script], { cwd: project });
+  return stdout.trim().split("\n");
+}
