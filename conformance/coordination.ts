@@ -34,7 +34,6 @@ export class Slots {
   inFlight = 0;
   private readonly waiting: Array<() => void> = [];
   private readonly onRelease: Array<() => void> = [];
-  private readonly onFull: Array<() => void> = [];
 
   constructor(readonly cap: number) {}
 
@@ -47,7 +46,6 @@ export class Slots {
   /** A slot now, past the cap if need be. */
   take(): Slot {
     this.inFlight++;
-    if (this.inFlight >= this.cap) for (const resolve of this.onFull.splice(0)) resolve();
     let held = true;
     return {
       release: () => {
@@ -64,11 +62,6 @@ export class Slots {
   /** Resolves the next time a slot is freed. */
   released(): Promise<void> {
     return new Promise((resolve) => this.onRelease.push(resolve));
-  }
-
-  /** Resolves once `cap` slots are taken. */
-  full(): Promise<void> {
-    return this.inFlight >= this.cap ? Promise.resolve() : new Promise((resolve) => this.onFull.push(resolve));
   }
 }
 

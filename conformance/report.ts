@@ -54,7 +54,7 @@ export function formatConsole(summary: Summary, results: CheckResult[]): string 
   if (summary.spent) {
     const { byQuote, measured } = summary.spent;
     const unpriced = byQuote.unpriced.length ? `, and ${byQuote.unpriced.length} with no shown price` : "";
-    lines.push(`  credits spent: ${byQuote.atMost ? "at most " : ""}${byQuote.credits} by the quotes of ${byQuote.requests} charged requests${unpriced}${measured === null ? "" : `; the balance fell by ${measured}`}`);
+    lines.push(`  credits spent: ${byQuote.atMost ? "at most " : ""}${byQuote.credits} by the quotes of ${byQuote.requests} charged requests${unpriced}${measured === null ? "" : `; the balance fell by ${measured} (prices held for unfinished jobs included)`}`);
   }
   for (const [group, counts] of Object.entries(summary.byGroup)) {
     lines.push(`  ${group.padEnd(20)} ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped`);

@@ -84,14 +84,21 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
     for (const check of CHECKS) if (session.runs(check.group)) check.prepare?.(session);
     const prism = await starting;
     if (prism) started.push(prism);
-    const mock = options.target ? undefined : prism;
+    const mock = options.target === undefined;
     transport.targetUrl = options.target ?? (prism as RunningPrism).baseUrl;
     transport.sendUrl = prism?.baseUrl ?? transport.targetUrl;
     const targetUrl = transport.targetUrl;
     const balance = mock ? null : await readBalance(session);
     let after: number | null = null;
-    // Read before the final requests, whose Retry-After may stop the main key; nothing charged comes after them.
-    const measure: Check = { group: "cost", summary: "", run: async ({ stage }) => void (await stage(STAGE.final), (after = balance === null ? null : await readBalance(session))) };
+    const measure: Check = {
+      group: "cost",
+      summary: "the balance after the run's charges",
+      // Read before the final requests, whose Retry-After may stop the main key; nothing they send is charged.
+      async run({ stage }) {
+        await stage(STAGE.late);
+        if (balance !== null) after = await readBalance(session);
+      },
+    };
     progress(`conformance of ${mock ? "the Prism mock" : targetUrl}: ${CHECKS.length} check groups`);
     await runSuite(session, [...CHECKS, measure]);
     if (stop.signal.aborted && options.signal?.aborted !== true) {

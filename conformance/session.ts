@@ -109,10 +109,10 @@ export class Session {
    * cheapest at the standard price, since each is a real job.
    */
   createExamples(op: ContractOperation): NamedExample[] {
-    if (this.config.createExamples === "all") return op.requestExamples;
-    const priced = op.requestExamples.map((example) => ({ example, credits: priceOf(this.contract, op, quotedBody({ path: op.path, body: example.value })).credits }));
-    const cheapest = priced.reduce<(typeof priced)[number] | undefined>((best, next) => (best === undefined || (next.credits ?? Infinity) < (best.credits ?? Infinity) ? next : best), undefined);
-    return cheapest ? [cheapest.example] : [];
+    const examples = op.requestExamples;
+    if (this.config.createExamples === "all" || examples.length === 0) return examples;
+    const credits = (example: NamedExample): number => priceOf(this.contract, op, quotedBody({ path: op.path, body: example.value })).credits ?? Infinity;
+    return [examples.reduce((best, next) => (credits(next) < credits(best) ? next : best))];
   }
 
   /**

@@ -44,6 +44,6 @@ describe("the console report", () => {
     expect(text).toContain("conformance of a target: 1 passed, 1 failed, 2 skipped, in 12.5 s");
     expect(text).toContain("requests sent: 120 with the main key, 3 with the free plan key");
     expect(text).toContain("stopped early: interrupted by SIGINT");
-    expect(text).toContain("credits spent: at most 38 by the quotes of 2 charged requests, and 1 with no shown price; the balance fell by 40");
+    expect(text).toContain("credits spent: at most 38 by the quotes of 2 charged requests, and 1 with no shown price; the balance fell by 40 (prices held for unfinished jobs included)");
   });
 });
