@@ -1,37 +1,114 @@
 /**
- * `npm run conformance`: against the mock (no CONFORMANCE_TARGET) or an implementation.
- * Environment: CONFORMANCE_TARGET, CONFORMANCE_API_KEY, CONFORMANCE_CONFIG (the target's JSON
- * declaration), CONFORMANCE_AREAS / CONFORMANCE_MODELS / CONFORMANCE_SKIP (comma lists),
- * CONFORMANCE_PROXY=off, CONFORMANCE_REPORT_DIR (default conformance/reports/, gitignored), CONFORMANCE_REPORT_JSON,
- * CONFORMANCE_REPORT_JUNIT. Exits 1 when any contract check fails.
+ * `npm run conformance [-- options]`: against the mock (no target) or an implementation. Prints
+ * progress while it runs, writes the JSON and JUnit reports also when it is interrupted or out of
+ * time, and exits 0 (all passed), 1 (a check failed, or the time limit passed), 2 (a bad
+ * declaration, or over budget) or 128 + the signal's number (interrupted).
  */
 import { join } from "node:path";
-import { DeclarationError } from "./config.ts";
+import { constants } from "node:os";
+import { parseArgs } from "node:util";
+import { CHECKS } from "./checks/index.ts";
+import { DECLARATION_FIELDS, DeclarationError } from "./config.ts";
 import { formatConsole, writeReports } from "./report.ts";
 import { runConformance } from "./run.ts";
 
-const env = process.env;
-const reportDir = env.CONFORMANCE_REPORT_DIR ?? "conformance/reports";
+const OPTIONS = {
+  help: { type: "boolean" },
+  target: { type: "string" },
+  config: { type: "string" },
+  timeout: { type: "string" },
+  budget: { type: "string" },
+  proxy: { type: "boolean" },
+  "report-dir": { type: "string" },
+} as const;
+
+const HELP = `npm run conformance [-- options]
+
+Runs the contract checks of the description against the Prism mock (no target) or an implementation.
+
+options (each beside its environment variable; the option wins):
+  --target URL        CONFORMANCE_TARGET       base URL of the implementation; without it the mock is started
+                      CONFORMANCE_API_KEY      the main key (the declaration's apiKey otherwise)
+  --config FILE       CONFORMANCE_CONFIG       the target's JSON declaration (fields below)
+                      CONFORMANCE_AREAS, CONFORMANCE_MODELS, CONFORMANCE_SKIP   comma lists, over the declaration's
+  --timeout SECONDS   CONFORMANCE_TIMEOUT      time limit of the whole run (declaration: timeoutSeconds)
+  --budget CREDITS    CONFORMANCE_BUDGET       refuse to start past this spend (declaration: budgetCredits)
+  --proxy             CONFORMANCE_PROXY=on     also run Prism as a validation proxy in front of the target
+  --report-dir DIR    CONFORMANCE_REPORT_DIR   where conformance.json and conformance.junit.xml go (conformance/reports/)
+                      CONFORMANCE_REPORT_JSON, CONFORMANCE_REPORT_JUNIT   the two files' own paths
+  --help              this text
+
+declaration fields (conformance/README.md has the same table):
+${DECLARATION_FIELDS.map((field) => `  ${field.field.padEnd(20)} ${field.type.replace(/\\/g, "").padEnd(16)} default ${field.default.replace(/`/g, "")}\n      ${field.meaning.replace(/`/g, "")}`).join("\n")}
+
+check groups (skipGroups names them):
+${CHECKS.map((check) => `  ${check.group.padEnd(20)} ${check.summary.replace(/`/g, "")}`).join("\n")}
+`;
+
+let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>;
+try {
+  parsed = parseArgs({ options: OPTIONS });
+} catch (error) {
+  console.error(`conformance: ${(error as Error).message} (npm run conformance -- --help)`);
+  process.exit(2);
+}
+const { values } = parsed;
+if (values.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+const env = { ...process.env };
+if (values.config !== undefined) env.CONFORMANCE_CONFIG = values.config;
+const reportDir = values["report-dir"] ?? env.CONFORMANCE_REPORT_DIR ?? "conformance/reports";
 const paths = {
   json: env.CONFORMANCE_REPORT_JSON ?? join(reportDir, "conformance.json"),
   junit: env.CONFORMANCE_REPORT_JUNIT ?? join(reportDir, "conformance.junit.xml"),
 };
+const target = (values.target ?? env.CONFORMANCE_TARGET)?.replace(/\/$/, "");
+
+/** A positive number from an option or its variable, or undefined when neither is given. */
+function numberOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new DeclarationError(`${name}: "${value}" is not a positive number`);
+  return number;
+}
+
+// Ctrl-C (SIGINT) or a cancelled CI job (SIGTERM) stops the run; its reports are still written.
+const interrupt = new AbortController();
+let signalled: NodeJS.Signals | undefined;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    // A second signal does not wait for the reports.
+    if (signalled) process.exit(128 + constants.signals[signal]);
+    signalled = signal;
+    interrupt.abort(`interrupted by ${signal}`);
+  });
+}
 
 try {
+  const timeout = numberOption("--timeout (CONFORMANCE_TIMEOUT)", values.timeout ?? env.CONFORMANCE_TIMEOUT);
+  const budget = numberOption("--budget (CONFORMANCE_BUDGET)", values.budget ?? env.CONFORMANCE_BUDGET);
   const { summary, results } = await runConformance(
     {
-      ...(env.CONFORMANCE_TARGET ? { target: env.CONFORMANCE_TARGET.replace(/\/$/, "") } : {}),
+      ...(target ? { target } : {}),
       ...(env.CONFORMANCE_API_KEY ? { apiKey: env.CONFORMANCE_API_KEY } : {}),
-      proxy: env.CONFORMANCE_PROXY !== "off",
+      proxy: values.proxy === true || env.CONFORMANCE_PROXY === "on",
+      signal: interrupt.signal,
+      progress: (line) => console.log(line),
+      overrides: { ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}), ...(budget !== undefined ? { budgetCredits: budget } : {}) },
     },
     env,
   );
   console.log(formatConsole(summary, results));
   writeReports(paths, summary, results);
   console.log(`reports: ${paths.json}, ${paths.junit}`);
-  process.exitCode = summary.fail > 0 ? 1 : 0;
+  process.exitCode = signalled ? 128 + constants.signals[signalled] : summary.fail > 0 ? 1 : 0;
 } catch (error) {
   const shown = error instanceof DeclarationError ? error.message : ((error as Error).stack ?? String(error));
   console.error(`conformance run failed: ${shown}`);
   process.exitCode = 2;
 }
+// Prism children are stopped; nothing else should keep the process, but a hung socket must not either.
+process.exit();

@@ -1,90 +1,169 @@
 /**
- * What a target declares about itself: which areas and models it implements, which check groups
- * apply, and how its jobs are polled. Read from a JSON file (CONFORMANCE_CONFIG) and environment
- * variables; anything left out means "all" or the default.
+ * What a target declares about itself: which areas and models it implements, how its jobs are
+ * polled, its concurrency cap, the run's limits, and what the stateful checks need from it (more
+ * keys, a retired model, a way to make a job fail). Read from a JSON file (CONFORMANCE_CONFIG) and
+ * environment variables; anything left out means "all" or the default. DECLARATION_FIELDS is the
+ * one list of fields: the file is checked against it, and `--help` and conformance/README.md show it.
  */
 import { readFileSync } from "node:fs";
 import type { Contract } from "./contract.ts";
 
-export const CHECK_GROUPS = [
-  "operations",
-  "request-validation",
-  "auth",
-  "error-examples",
-  "lifecycle",
-  "rate-limits",
-  "prism-proxy",
-] as const;
-export type CheckGroup = (typeof CHECK_GROUPS)[number];
+export interface OutcomeMarkers {
+  /** Text that, added to a request's prompt, makes its job end `failed`. */
+  failed?: string;
+  /** ... end `timeout`. */
+  timeout?: string;
+  /** ... be refused with the moderation block; `{reason}` stands for the restriction reason. */
+  moderation?: string;
+}
 
 export interface TargetConfig {
-  /** Keeps state: created jobs can be polled and progress. False for the Prism mock. */
   stateful: boolean;
-  /** Honours Prism's `Prefer: code=..., example=...` header (only the mock does). */
   selectableExamples: boolean;
-  /** Accepts only its own API keys (the mock accepts any bearer token). */
   checksApiKey: boolean;
-  /** Areas implemented (first path segment after /v1: images, videos, stock, ...); undefined: all. */
+  apiKey?: string;
   areas?: string[];
-  /** Model labels implemented (x-model-label: I-A, V-B, ...); undefined: all. */
   models?: string[];
-  /** Check groups to skip, reported as skipped. */
-  skipGroups: CheckGroup[];
-  poll: {
-    intervalMs: number;
-    /** Polls before giving up on reaching a terminal state. */
-    maxPolls: number;
-    /** Extra polls after a terminal state, to see that it stays. */
-    stablePolls: number;
-  };
-  /** Sends X-RateLimit-Limit + 1 cheap requests to provoke a rate-limit 429 (opt-in). */
+  skipGroups: string[];
+  poll: { intervalMs: number | null; timeoutSeconds: number; stablePolls: number };
+  /** Undefined: the description's Ultra cap. */
+  concurrency?: number;
+  parallelRequests: number;
+  createExamples: "one" | "all";
+  timeoutSeconds: number;
+  budgetCredits: number | null;
+  standardPrices: boolean;
+  outcomeMarkers: OutcomeMarkers;
+  freePlanKey?: string;
+  retiredModel?: { model: string; apiKey?: string };
+  cooldownApiKey?: string;
+  uploadRequest?: Record<string, unknown>;
   rateLimitBurst: boolean;
 }
 
-export const MOCK_CONFIG: TargetConfig = {
-  stateful: false,
-  selectableExamples: true,
-  checksApiKey: false,
-  skipGroups: [],
-  poll: { intervalMs: 0, maxPolls: 1, stablePolls: 0 },
-  rateLimitBurst: false,
+/** A mistake in the target's declaration: reported by its message alone, it names the field and the rule. */
+export class DeclarationError extends Error {}
+
+type Check = (value: unknown) => string | null;
+
+interface FieldSpec {
+  readonly field: string;
+  readonly type: string;
+  /** The default against an implementation (`npm run conformance` against the mock has its own). */
+  readonly default: string;
+  readonly meaning: string;
+  readonly check: Check;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const boolean: Check = (value) => (typeof value === "boolean" ? null : "must be true or false");
+const text: Check = (value) => (typeof value === "string" && value !== "" ? null : "must be a non-empty string");
+const strings: Check = (value) => (Array.isArray(value) && value.every((item) => typeof item === "string") ? null : "must be an array of strings");
+const integer = (minimum: number): Check => (value) => (Number.isInteger(value) && (value as number) >= minimum ? null : `must be an integer of at least ${minimum}`);
+const oneOf = (...allowed: string[]): Check => (value) => (allowed.includes(value as string) ? null : `must be one of ${allowed.map((item) => `"${item}"`).join(", ")}`);
+const nullable = (inner: Check): Check => (value) => (value === null ? null : inner(value));
+/** An object whose keys are among `fields`, each checked. */
+const record = (fields: Record<string, Check>, required: string[] = []): Check => (value) => {
+  if (!isObject(value)) return "must be an object";
+  for (const name of required) if (!(name in value)) return `must have ${name}`;
+  for (const [name, item] of Object.entries(value)) {
+    const check = fields[name];
+    if (!check) return `has no setting ${name} (settings: ${Object.keys(fields).join(", ")})`;
+    const problem = check(item);
+    if (problem) return `.${name} ${problem}`;
+  }
+  return null;
 };
+
+export const DECLARATION_FIELDS: readonly FieldSpec[] = [
+  { field: "stateful", type: "boolean", default: "true", meaning: "Keeps state: created jobs can be polled and progress to a terminal status. The mock is stateless.", check: boolean },
+  { field: "selectableExamples", type: "boolean", default: "false", meaning: "Honours Prism's `Prefer: code=..., example=...` header (only the mock does).", check: boolean },
+  { field: "checksApiKey", type: "boolean", default: "true", meaning: "Refuses unknown API keys with 401 (the mock accepts any bearer token).", check: boolean },
+  { field: "apiKey", type: "string", default: "`CONFORMANCE_API_KEY`", meaning: "The key of the account the suite runs on (the environment variable wins).", check: text },
+  { field: "areas", type: "string[]", default: "all", meaning: "Areas implemented, by path segment after `/v1` (`images`, `stock`, ...); `CONFORMANCE_AREAS` wins.", check: strings },
+  { field: "models", type: "string[]", default: "all", meaning: "Model labels implemented (`I-A`, `V-B`, ...); `CONFORMANCE_MODELS` wins.", check: strings },
+  { field: "skipGroups", type: "string[]", default: "none", meaning: "Check groups to skip, reported as skipped; `CONFORMANCE_SKIP` wins.", check: strings },
+  {
+    field: "poll",
+    type: "object",
+    default: "see below",
+    meaning: "How jobs are polled: `intervalMs` (default: the area's cadence from the description, else 5000), `timeoutSeconds` per job (default 900), `stablePolls` after the terminal status (default 1).",
+    check: record({ intervalMs: nullable(integer(0)), timeoutSeconds: integer(1), stablePolls: integer(0) }),
+  },
+  { field: "concurrency", type: "integer", default: "the description's Ultra cap", meaning: "The account's cap on jobs in flight. The suite never has more in flight, and checks the cap.", check: integer(1) },
+  { field: "parallelRequests", type: "integer", default: "4", meaning: "Requests the suite has in flight at once (it also paces itself by `X-RateLimit-*`).", check: integer(1) },
+  { field: "createExamples", type: "\"one\" \\| \"all\"", default: "\"one\"", meaning: "Create requests per model: the cheapest named example, or every one. Each is a real job.", check: oneOf("one", "all") },
+  { field: "timeoutSeconds", type: "integer", default: "1800", meaning: "Time limit of the whole run; reports are written when it passes. `--timeout` wins.", check: integer(1) },
+  { field: "budgetCredits", type: "number \\| null", default: "null", meaning: "The run refuses to start when its quoted spend could pass this. `--budget` wins.", check: nullable((value) => (typeof value === "number" && value >= 0 ? null : "must be a non-negative number")) },
+  { field: "standardPrices", type: "boolean", default: "false", meaning: "The account pays the description's standard prices (no plan discount, promotion or free allowance): enables the billing checks and the price figures of create responses.", check: boolean },
+  {
+    field: "outcomeMarkers",
+    type: "object",
+    default: "{}",
+    meaning: "Text that, added to a prompt, makes a job end `failed` or `timeout`, or be refused by moderation (`moderation`, with `{reason}`): enables the billing checks of those outcomes and the cooldown.",
+    check: record({ failed: text, timeout: text, moderation: text }),
+  },
+  { field: "freePlanKey", type: "string", default: "none", meaning: "A key of an account on the Free plan: enables the plan-gate check and is the key the rate-limit burst spends.", check: text },
+  { field: "retiredModel", type: "object", default: "none", meaning: "`{model, apiKey?}`: a model label the target answers 410 to (for `apiKey`, default the main key).", check: record({ model: text, apiKey: text }, ["model"]) },
+  { field: "cooldownApiKey", type: "string", default: "none", meaning: "A key of an account the suite may pause: the cooldown check ends with that account's content-filtered family paused for the description's ten minutes.", check: text },
+  { field: "uploadRequest", type: "object", default: "none", meaning: "A body the target accepts for `POST /v1/uploads` (its shape is not shown): enables the uploads-window check.", check: (value) => (isObject(value) ? null : "must be an object") },
+  { field: "rateLimitBurst", type: "boolean", default: "false", meaning: "Spends the rest of a rate-limit window (on `freePlanKey` if given) to see the 429, as the run's last requests.", check: boolean },
+];
 
 export const TARGET_DEFAULTS: TargetConfig = {
   stateful: true,
   selectableExamples: false,
   checksApiKey: true,
   skipGroups: [],
-  poll: { intervalMs: 5_000, maxPolls: 120, stablePolls: 2 },
+  poll: { intervalMs: null, timeoutSeconds: 900, stablePolls: 1 },
+  parallelRequests: 4,
+  createExamples: "one",
+  timeoutSeconds: 1800,
+  budgetCredits: null,
+  standardPrices: false,
+  outcomeMarkers: {},
   rateLimitBurst: false,
 };
 
-/** A mistake in the target's declaration: reported by its message alone, it names the field and the rule. */
-export class DeclarationError extends Error {}
+export const MOCK_CONFIG: TargetConfig = {
+  ...TARGET_DEFAULTS,
+  stateful: false,
+  selectableExamples: true,
+  checksApiKey: false,
+  poll: { intervalMs: 0, timeoutSeconds: 60, stablePolls: 0 },
+  parallelRequests: 16,
+  createExamples: "all",
+  timeoutSeconds: 120,
+};
 
 const list = (value: string | undefined): string[] | undefined =>
   value ? value.split(",").map((item) => item.trim()).filter(Boolean) : undefined;
 
 /**
  * The target's declaration: defaults, then the JSON file, then CONFORMANCE_AREAS / _MODELS / _SKIP.
- * Every name is checked against the description: a misspelt area or model would otherwise skip
- * everything and pass.
+ * Every name is checked against the description and the registry of checks: a misspelt area or
+ * model would otherwise skip everything and pass.
  */
-export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig, contract: Contract): TargetConfig {
+export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig, contract: Contract, groups: readonly string[]): TargetConfig {
   const source = env.CONFORMANCE_CONFIG;
   const file = source ? checkFile(readJson(source), source) : {};
   const config: TargetConfig = { ...defaults, ...file, poll: { ...defaults.poll, ...file.poll } };
   const areas = list(env.CONFORMANCE_AREAS) ?? config.areas;
   const models = list(env.CONFORMANCE_MODELS) ?? config.models;
-  const skipGroups = (list(env.CONFORMANCE_SKIP) as CheckGroup[] | undefined) ?? config.skipGroups;
+  const skipGroups = list(env.CONFORMANCE_SKIP) ?? config.skipGroups;
+  const labels = contract.model.createRoutes.map((route) => route.label);
   const known = (field: string, names: string[] | undefined, allowed: readonly string[]): void => {
     for (const name of names ?? []) {
       if (!allowed.includes(name)) throw new DeclarationError(`${field}: unknown "${name}"; the description has: ${allowed.join(", ")}`);
     }
   };
   known("areas (CONFORMANCE_AREAS)", areas, [...new Set(contract.operations.map((op) => op.area))]);
-  known("models (CONFORMANCE_MODELS)", models, contract.operations.flatMap((op) => (op.model ? [op.model] : [])));
-  known("skipGroups (CONFORMANCE_SKIP)", skipGroups, CHECK_GROUPS);
+  known("models (CONFORMANCE_MODELS)", models, labels);
+  known("skipGroups (CONFORMANCE_SKIP)", skipGroups, groups);
+  known("retiredModel.model", config.retiredModel ? [config.retiredModel.model] : [], labels);
+  if (config.outcomeMarkers.moderation !== undefined && !config.outcomeMarkers.moderation.includes("{reason}")) {
+    throw new DeclarationError(`${source}: outcomeMarkers.moderation must contain {reason}, where the restriction reason goes`);
+  }
   return { ...config, skipGroups, ...(areas ? { areas } : {}), ...(models ? { models } : {}) };
 }
 
@@ -96,31 +175,14 @@ function readJson(source: string): unknown {
   }
 }
 
-const FLAGS = ["stateful", "selectableExamples", "checksApiKey", "rateLimitBurst"] as const;
-const LISTS = ["areas", "models", "skipGroups"] as const;
-const POLL_COUNTS = ["intervalMs", "maxPolls", "stablePolls"] as const;
-
-/** The JSON declaration's shape: each field of TargetConfig with its type, nothing else. */
+/** The JSON declaration's shape: each field of DECLARATION_FIELDS with its type, nothing else. */
 function checkFile(value: unknown, source: string): Partial<TargetConfig> {
-  const fail = (field: string, rule: string): never => {
-    throw new DeclarationError(`${source}: ${field} ${rule}`);
-  };
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return fail("(the whole file)", "must be a JSON object");
-  const record = value as Record<string, unknown>;
-  for (const [key, field] of Object.entries(record)) {
-    if ((FLAGS as readonly string[]).includes(key)) {
-      if (typeof field !== "boolean") fail(key, "must be true or false");
-    } else if ((LISTS as readonly string[]).includes(key)) {
-      if (!Array.isArray(field) || !field.every((item) => typeof item === "string")) fail(key, "must be an array of strings");
-    } else if (key === "poll") {
-      if (typeof field !== "object" || field === null || Array.isArray(field)) fail(key, "must be an object");
-      for (const [name, count] of Object.entries(field as Record<string, unknown>)) {
-        if (!(POLL_COUNTS as readonly string[]).includes(name)) fail(`poll.${name}`, `is not a setting (settings: ${POLL_COUNTS.join(", ")})`);
-        if (!Number.isInteger(count) || (count as number) < 0) fail(`poll.${name}`, "must be a non-negative integer");
-      }
-    } else {
-      fail(key, `is not a setting (settings: ${[...FLAGS, ...LISTS, "poll"].join(", ")})`);
-    }
+  if (!isObject(value)) throw new DeclarationError(`${source}: (the whole file) must be a JSON object`);
+  for (const [key, field] of Object.entries(value)) {
+    const spec = DECLARATION_FIELDS.find((candidate) => candidate.field === key);
+    if (!spec) throw new DeclarationError(`${source}: ${key} is not a setting (settings: ${DECLARATION_FIELDS.map((candidate) => candidate.field).join(", ")})`);
+    const problem = spec.check(field);
+    if (problem) throw new DeclarationError(`${source}: ${key}${problem.startsWith(".") ? "" : " "}${problem}`);
   }
-  return record as Partial<TargetConfig>;
+  return value as Partial<TargetConfig>;
 }

@@ -1,19 +1,13 @@
 /**
- * The conformance suite's view of the bundled description: each operation with its route, area,
- * model label, request schema and examples, and the facts the stateful checks read (job statuses,
- * links). Everything here is read from generated/openapi.json, nothing is listed by hand.
+ * The conformance suite's view of the description: the service model's facts (model/service-model.ts:
+ * areas, create and poll routes, job statuses, errors, limits, prices) joined with what only the
+ * suite reads from the document itself, each operation's parameters, request schema, named
+ * examples and documented responses. Nothing here restates a fact the model reads.
  */
-import {
-  deref,
-  loadBundle,
-  operations,
-  type HttpMethod,
-  type JsonSchema,
-  type OpenApiDocument,
-  type Operation,
-  type ResponseObject,
-} from "../model/document.ts";
+import { deref, loadBundle, type HttpMethod, type JsonSchema, type OpenApiDocument, type Operation, type ResponseObject } from "../model/document.ts";
 import { createSchemaRegistry, type SchemaRegistry } from "../model/schema-registry.ts";
+import { negativeCases, type NegativeCaseSet } from "./negative-cases.ts";
+import { readServiceModel, type AreaModel, type CreateRouteModel, type OperationModel, type ServiceModel } from "../model/service-model.ts";
 
 export interface Parameter {
   name: string;
@@ -30,39 +24,35 @@ export interface NamedExample {
 }
 
 export interface ContractOperation {
-  path: string;
-  method: HttpMethod;
-  operation: Operation;
+  readonly facts: OperationModel;
+  readonly path: string;
+  readonly method: HttpMethod;
+  readonly operation: Operation;
   /** `POST /v1/images/i-a` */
-  route: string;
-  /** First path segment after /v1: `images`, `videos`, `stock`, ... */
-  area: string;
-  /** x-model-label of a create operation. */
-  model?: string;
-  parameters: Parameter[];
-  requestSchema?: JsonSchema;
-  requestExamples: NamedExample[];
-  responses: Record<string, ResponseObject>;
-}
-
-export interface JobStatusFacts {
-  values: string[];
-  terminal: string[];
+  readonly route: string;
+  /** What a declaration's `areas` names: the model area's path segment, else the first segment after /v1. */
+  readonly area: string;
+  /** The create route's facts (label, id field, ...) on create operations. */
+  readonly create?: CreateRouteModel;
+  /** The area whose poll route this is, on poll operations. */
+  readonly polls?: AreaModel;
+  readonly parameters: Parameter[];
+  readonly requestSchema?: JsonSchema;
+  readonly requestExamples: NamedExample[];
+  readonly responses: Record<string, ResponseObject>;
 }
 
 export class Contract {
+  readonly model: ServiceModel;
   readonly registry: SchemaRegistry;
   readonly operations: ContractOperation[];
-  readonly jobStatus: JobStatusFacts;
+  private readonly negatives = new Map<ContractOperation, NegativeCaseSet>();
 
+  /** The contract of the bundle, or of another document (a snapshot, a variant in a test). */
   constructor(readonly doc: OpenApiDocument = loadBundle()) {
+    this.model = readServiceModel(doc);
     this.registry = createSchemaRegistry(doc);
-    this.operations = operations(doc).map(({ path, method, operation }) => this.describe(path, method, operation));
-    this.jobStatus = findJobStatus(doc);
-  }
-
-  byOperationId(operationId: string): ContractOperation | undefined {
-    return this.operations.find((op) => op.operation.operationId === operationId);
+    this.operations = this.model.operations.map((facts) => this.describe(facts));
   }
 
   /** Follows `$ref`s, e.g. a named example or a header. */
@@ -70,26 +60,28 @@ export class Contract {
     return deref(this.doc, value);
   }
 
-  private describe(path: string, method: HttpMethod, operation: Operation): ContractOperation {
-    const media = operation.requestBody?.content["application/json"];
-    const responses: Record<string, ResponseObject> = {};
-    for (const [status, response] of Object.entries(operation.responses)) responses[status] = this.deref(response);
-    const label = operation["x-model-label"];
-    return {
-      path,
-      method,
-      operation,
-      route: `${method.toUpperCase()} ${path}`,
-      area: path.split("/")[2] ?? "",
-      ...(typeof label === "string" ? { model: label } : {}),
-      parameters: (operation.parameters ?? []).map((parameter) => this.deref(parameter) as Parameter),
-      ...(media?.schema ? { requestSchema: this.deref(media.schema) } : {}),
-      requestExamples: Object.entries(media?.examples ?? {}).map(([name, example]) => ({
-        name,
-        value: this.deref(example).value,
-      })),
-      responses,
-    };
+  byOperationId(operationId: string): ContractOperation | undefined {
+    return this.operations.find((op) => op.facts.operationId === operationId);
+  }
+
+  byPath(method: string, path: string): ContractOperation | undefined {
+    return this.operations.find((op) => op.method === method && op.path === path);
+  }
+
+  /** The poll operation of a create operation's area. */
+  pollOf(create: ContractOperation): ContractOperation | undefined {
+    const area = this.model.areas.find((candidate) => candidate.id === create.create?.areaId);
+    return area ? this.byPath("get", area.poll.path) : undefined;
+  }
+
+  /** The negative request bodies of an operation (none without a request schema), computed once. */
+  negativeCases(op: ContractOperation): NegativeCaseSet {
+    let set = this.negatives.get(op);
+    if (!set) {
+      set = op.requestSchema ? negativeCases(op.requestSchema, op.requestExamples.map((example) => example.value), this.registry) : { cases: [], uncovered: [] };
+      this.negatives.set(op, set);
+    }
+    return set;
   }
 
   /** The named examples of one response, dereferenced. */
@@ -104,15 +96,30 @@ export class Contract {
     const first = Object.values(parameter.examples ?? {})[0];
     return first ? this.deref(first).value : undefined;
   }
-}
 
-/** The status enum is the schema that carries `x-terminal-values`. */
-function findJobStatus(doc: OpenApiDocument): JobStatusFacts {
-  for (const schema of Object.values(doc.components.schemas ?? {})) {
-    const terminal = schema["x-terminal-values"];
-    if (Array.isArray(terminal)) return { values: schema.enum as string[], terminal: terminal as string[] };
+  private describe(facts: OperationModel): ContractOperation {
+    const { path, method } = facts;
+    const operation = this.doc.paths[path]?.[method] as Operation;
+    const media = operation.requestBody?.content["application/json"];
+    const responses: Record<string, ResponseObject> = {};
+    for (const [status, response] of Object.entries(operation.responses)) responses[status] = this.deref(response);
+    const area = this.model.areas.find((candidate) => candidate.id === facts.areaId);
+    const create = facts.kind === "create" ? this.model.createRoutes.find((route) => route.path === path) : undefined;
+    return {
+      facts,
+      path,
+      method,
+      operation,
+      route: `${method.toUpperCase()} ${path}`,
+      area: area?.segment ?? path.split("/")[2] ?? "",
+      ...(create ? { create } : {}),
+      ...(facts.kind === "poll" && area ? { polls: area } : {}),
+      parameters: (operation.parameters ?? []).map((parameter) => this.deref(parameter) as Parameter),
+      ...(media?.schema ? { requestSchema: this.deref(media.schema) } : {}),
+      requestExamples: Object.entries(media?.examples ?? {}).map(([name, example]) => ({ name, value: this.deref(example).value })),
+      responses,
+    };
   }
-  throw new Error("no schema with x-terminal-values in the description");
 }
 
 /** Fills path parameters from `values` (or their examples) and adds required query parameters. */

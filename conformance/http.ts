@@ -9,6 +9,8 @@ export interface RequestSpec {
 
 export interface Exchange {
   request: RequestSpec;
+  /** Milliseconds since the epoch when the answer arrived. */
+  receivedAt: number;
   status: number;
   headers: Headers;
   text: string;
@@ -26,29 +28,32 @@ export interface ProxyViolation {
 }
 
 export interface Transport {
-  /** The base URL requests are sent to (the Prism proxy when one runs). */
+  /** The base URL positive requests are sent to: the Prism validation proxy when one runs, else the target. */
   sendUrl: string;
-  /** The target's own base URL, used in the curl commands. */
+  /** The target's own base URL: other requests go here directly, and curl commands name it. */
   targetUrl: string;
-  /** The API key; curl commands print `$CONFORMANCE_API_KEY` instead of it. */
-  apiKey: string;
+  /** The keys curl commands print as variables instead of their values (`$CONFORMANCE_API_KEY`). */
+  secrets: Record<string, string>;
 }
 
 export function bearer(apiKey: string): Record<string, string> {
   return { authorization: `Bearer ${apiKey}` };
 }
 
-export async function send(transport: Transport, request: RequestSpec): Promise<Exchange> {
+/** Sends `request` to `baseUrl` (the target, or Prism's validation proxy in front of it). */
+export async function send(baseUrl: string, request: RequestSpec, signal?: AbortSignal): Promise<Exchange> {
   const headers = { ...request.headers };
   if (request.body !== undefined) headers["content-type"] = "application/json";
-  const response = await fetch(transport.sendUrl + request.path, {
+  const response = await fetch(baseUrl + request.path, {
     method: request.method.toUpperCase(),
     headers,
     ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
+    ...(signal ? { signal } : {}),
   });
   const text = await response.text();
   return {
     request,
+    receivedAt: Date.now(),
     status: response.status,
     headers: response.headers,
     text,
@@ -75,13 +80,17 @@ function parseViolations(header: string | null): ProxyViolation[] {
 
 const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
-/** A curl command reproducing `request` against the target; the API key is left as a variable. */
+/**
+ * A curl command reproducing `request` against the target itself (never through the proxy); each
+ * API key is left as its variable.
+ */
 export function curl(transport: Transport, request: RequestSpec): string {
   const parts = ["curl -sS -i", "-X", request.method.toUpperCase(), shellQuote(transport.targetUrl + request.path)];
   for (const [name, value] of Object.entries(request.headers)) {
-    const shown = transport.apiKey ? value.split(transport.apiKey).join("$CONFORMANCE_API_KEY") : value;
-    // Double quotes so the shell expands $CONFORMANCE_API_KEY; the header text itself is plain.
-    parts.push("-H", shown.includes("$CONFORMANCE_API_KEY") ? `"${name}: ${shown}"` : shellQuote(`${name}: ${shown}`));
+    let shown = value;
+    for (const [variable, secret] of Object.entries(transport.secrets)) if (secret) shown = shown.split(secret).join(`$${variable}`);
+    // Double quotes so the shell expands the key's variable; the header text itself is plain.
+    parts.push("-H", shown === value ? shellQuote(`${name}: ${shown}`) : `"${name}: ${shown}"`);
   }
   if (request.body !== undefined) {
     parts.push("-H", shellQuote("content-type: application/json"), "--data-raw", shellQuote(JSON.stringify(request.body)));

@@ -1,20 +1,48 @@
 /**
  * `npm run mock [-- --port N]`: Prism serving generated/openapi.yaml on 127.0.0.1 (port from
- * --port, MOCK_PORT, or 4010). Error cases are chosen with `Prefer: code=429, example=queue-full`.
+ * --port, MOCK_PORT, or 4010). Error cases are chosen with `Prefer: code=429, example=queue-full`;
+ * `npm run mock -- --list` prints every operation's choices. Ctrl-C, SIGTERM (also through npm) or the
+ * death of the npm that launched it stops Prism with it.
  */
 import { parseArgs } from "node:util";
+import { portProblem, stopWhenAsked } from "../tools/process-lifecycle.ts";
+import { Contract } from "./contract.ts";
+import { selections } from "./mock-front.ts";
 import { startMock } from "./prism.ts";
 
-const { values } = parseArgs({ options: { port: { type: "string" } } });
+const { values } = parseArgs({ options: { port: { type: "string" }, list: { type: "boolean" }, help: { type: "boolean" } } });
+
+if (values.help) {
+  console.log(`npm run mock [-- --port N] [-- --list]
+  --port N   listen on 127.0.0.1:N (or MOCK_PORT; default 4010)
+  --list     print each operation's Prefer choices (code=..., example=...) and exit`);
+  process.exit(0);
+}
+
+if (values.list) {
+  const contract = new Contract();
+  for (const op of contract.operations) {
+    console.log(op.route);
+    for (const selection of selections(contract, op)) console.log(`  Prefer: ${selection}`);
+  }
+  process.exit(0);
+}
+
+const flag = values.port !== undefined ? "--port" : "MOCK_PORT";
 const given = values.port ?? process.env.MOCK_PORT ?? "4010";
 const port = Number(given);
 if (!/^\d+$/.test(given) || port > 65535) {
-  console.error(`${values.port !== undefined ? "--port" : "MOCK_PORT"}: "${given}" is not a port number (an integer from 0 to 65535)`);
+  console.error(`${flag}: "${given}" is not a port number (an integer from 0 to 65535)`);
   process.exit(2);
 }
 
-const mock = await startMock({ port, verbose: true });
-console.log(`mock of generated/openapi.yaml listening on ${mock.baseUrl}`);
-const stop = (): void => void mock.stop().then(() => process.exit(0));
-process.once("SIGINT", stop);
-process.once("SIGTERM", stop);
+try {
+  const mock = await startMock({ port, verbose: true });
+  console.log(`mock of generated/openapi.yaml listening on ${mock.baseUrl} (npm run mock -- --list shows the Prefer choices)`);
+  stopWhenAsked(() => mock.stop());
+} catch (error) {
+  const problem = portProblem(error, port, "--port N (npm run mock -- --port N) or MOCK_PORT=N");
+  if (!problem) throw error;
+  console.error(`mock: ${problem}`);
+  process.exit(2);
+}

@@ -1,15 +1,17 @@
 /**
  * A thin front on 127.0.0.1 that relays every request to the Prism mock and answers with Prism's
- * response, except that a 429 carries `Retry-After` only when its body's variant sends it
- * (`x-retry-after`). Prism sends every header a response declares whichever example `Prefer`
- * selects, so without this the mock's queue-full and spend-limit 429s would tell clients to wait.
+ * response, with two corrections:
+ * - a 429 carries `Retry-After` only when its body's variant sends it: Prism sends every header a
+ *   response declares whichever example `Prefer` selects;
+ * - a `Prefer` header naming a status or an example the operation does not document is answered
+ *   422 with the valid names, where Prism answers 500 or a 404 that reads like a missing route.
  */
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Contract } from "./contract.ts";
+import type { Contract, ContractOperation } from "./contract.ts";
 import { parseJson } from "./http.ts";
-import { retryAfterFor, retryAfterVariants } from "./retry-after.ts";
+import { retryAfterFor } from "./retry-after.ts";
 
 /** Hop-by-hop headers belong to one connection and are not relayed (fetch refuses some of them). */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length"]);
@@ -19,9 +21,41 @@ export interface MockFront {
   close(): Promise<void>;
 }
 
+/** Every `Prefer` value that selects a named example of an operation's responses, in document order. */
+export function selections(contract: Contract, op: ContractOperation): string[] {
+  return Object.entries(op.responses).flatMap(([status, response]) => contract.responseExamples(response).map((example) => `code=${status}, example=${example.name}`));
+}
+
+/** The operation a request reaches: its own path first, else the templated one (`/v1/images/{id}`). */
+function operationOf(contract: Contract, method: string, url: string): ContractOperation | undefined {
+  const path = url.split("?")[0] ?? "";
+  const candidates = contract.operations.filter((op) => op.method === method.toLowerCase());
+  const template = (op: ContractOperation): RegExp => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
+  return candidates.find((op) => op.path === path) ?? candidates.find((op) => template(op).test(path));
+}
+
+/** Why a `Prefer` header selects nothing the operation documents, with the valid choices; null when it does. */
+export function preferProblem(contract: Contract, op: ContractOperation, prefer: string): string | null {
+  const asked = Object.fromEntries([...prefer.matchAll(/(\w+)=([^,;\s]+)/g)].map(([, key, value]) => [key, value]));
+  const { code, example } = asked;
+  const valid = `valid for ${op.route}: ${selections(contract, op).map((selection) => `"${selection}"`).join("; ")}`;
+  if (code !== undefined && !op.responses[code]) return `Prefer code=${code}: ${op.route} documents no ${code} response (documented: ${Object.keys(op.responses).join(", ")}); ${valid}`;
+  if (example === undefined) return null;
+  const statuses = code !== undefined ? [code] : Object.keys(op.responses).filter((status) => status.startsWith("2"));
+  const names = statuses.flatMap((status) => contract.responseExamples(op.responses[status]!).map((named) => named.name));
+  return names.includes(example) ? null : `Prefer example=${example}: no ${code ?? "success"} response of ${op.route} has an example of that name; ${valid}`;
+}
+
 export async function startMockFront(contract: Contract, upstream: string, port: number, host: string): Promise<MockFront> {
-  const variants = retryAfterVariants(contract);
   const server: Server = createServer((request, response) => {
+    const op = operationOf(contract, request.method ?? "GET", request.url ?? "/");
+    const prefer = request.headers.prefer;
+    const problem = op && typeof prefer === "string" ? preferProblem(contract, op, prefer) : null;
+    if (problem) {
+      const body = JSON.stringify({ error: { type: "mock_error", code: "unknown_prefer_selection", message: problem } });
+      response.writeHead(422, { "content-type": "application/json", "content-length": Buffer.byteLength(body) }).end(body);
+      return;
+    }
     relay(request, upstream)
       .then(async (upstreamResponse) => {
         const body = Buffer.from(await upstreamResponse.arrayBuffer());
@@ -29,8 +63,8 @@ export async function startMockFront(contract: Contract, upstream: string, port:
         upstreamResponse.headers.forEach((value, name) => {
           if (!HOP_BY_HOP.has(name)) headers[name] = value;
         });
-        if (upstreamResponse.status === 429 && retryAfterFor(contract, variants, parseJson(body.toString("utf8"))).sends === false) {
-          delete headers["retry-after"];
+        if (upstreamResponse.status === 429 && retryAfterFor(contract, parseJson(body.toString("utf8"))).sends === false) {
+          delete headers[contract.model.retryAfterHeader.toLowerCase()];
         }
         headers["content-length"] = String(body.length);
         response.writeHead(upstreamResponse.status, headers).end(body);
@@ -40,7 +74,8 @@ export async function startMockFront(contract: Contract, upstream: string, port:
       });
   });
   server.listen(port, host);
-  await once(server, "listening");
+  // A port in use rejects here (EADDRINUSE) rather than as an unhandled 'error' event.
+  await Promise.race([once(server, "listening"), once(server, "error").then(([error]) => Promise.reject(error as Error))]);
   return {
     port: (server.address() as AddressInfo).port,
     close: () =>

@@ -3,9 +3,11 @@
  * bounds, lengths, item counts, required, type, closed objects, and each cross-field rule written
  * with not / anyOf / oneOf / if-then / dependentRequired) one body that breaks exactly that
  * constraint. "Exactly" is decided by the validator itself: the body fails the schema, and passes
- * the same schema with only that constraint removed. Candidates are small edits of the
- * description's own valid examples.
+ * the same schema with only that constraint removed. Where no small edit breaks a constraint
+ * alone, a body that breaks it among others stands in: it must be rejected all the same.
+ * Candidates are small edits of the description's own valid examples.
  */
+import type { ErrorObject } from "ajv";
 import type { JsonSchema } from "../model/document.ts";
 import type { SchemaRegistry } from "../model/schema-registry.ts";
 
@@ -32,11 +34,13 @@ export interface NegativeCase {
   /** The rule broken, for reports. */
   rule: string;
   body: Json;
+  /** The other rules the body breaks, where no small edit breaks the constraint alone. */
+  alsoBreaks?: string;
 }
 
 export interface NegativeCaseSet {
   cases: NegativeCase[];
-  /** Constraints no small edit of the examples breaks alone. */
+  /** Constraints no small edit of the examples breaks at all. */
   uncovered: Array<{ rule: string }>;
 }
 
@@ -167,11 +171,34 @@ export function negativeCases(schema: JsonSchema, examples: Json[], registry: Sc
     const rule = ruleText(constraint);
     const relaxed = registry.compile(withoutConstraint(schema, constraint));
     const breaksExactly = (body: Json): boolean => !validate(body) && relaxed(body) === true;
-    const body = findBody(constraint, bases, values, breaksExactly);
-    if (body === undefined) result.uncovered.push({ rule });
-    else result.cases.push({ constraint, rule, body });
+    let among: { body: Json; others: ErrorObject[] } | undefined;
+    // Remembers the first body that breaks the constraint among others, in case none breaks it alone.
+    const breaksAmong = (body: Json): void => {
+      if (among || validate(body)) return;
+      const errors = validate.errors ?? [];
+      if (errors.some((error) => ownError(constraint, error))) among = { body, others: errors.filter((error) => !ownError(constraint, error)) };
+    };
+    const body = findBody(constraint, bases, values, (candidate) => {
+      if (breaksExactly(candidate)) return true;
+      breaksAmong(candidate);
+      return false;
+    });
+    if (body !== undefined) result.cases.push({ constraint, rule, body });
+    else if (among) result.cases.push({ constraint, rule, body: among.body, alsoBreaks: otherRules(among.others) });
+    else result.uncovered.push({ rule });
   }
   return result;
+}
+
+/** The other rules a body breaks, each once by keyword and place (an `if` error only repeats its `then`'s). */
+function otherRules(errors: ErrorObject[]): string {
+  return [...new Set(errors.filter((error) => error.keyword !== "if").map((error) => `${error.keyword} (${error.schemaPath})`))].join(", ");
+}
+
+/** Whether a validation error is the constraint's own: its keyword at its place in the schema. */
+function ownError(constraint: Constraint, error: ErrorObject): boolean {
+  const at = `#/${[...constraint.schemaPath, constraint.keyword].join("/")}`;
+  return error.schemaPath === at || error.schemaPath.startsWith(`${at}/`);
 }
 
 /** The examples, and each reduced to its required properties, as starting points. */

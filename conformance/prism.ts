@@ -63,7 +63,7 @@ export async function freePort(): Promise<number> {
  * requested port.
  */
 export async function startMock(options: PrismOptions = {}): Promise<RunningPrism> {
-  const contract = new Contract((options.snapshot ?? loadBundle()) as Contract["doc"]);
+  const contract = new Contract((options.snapshot as Contract["doc"] | undefined) ?? loadBundle());
   const prism = await startPrism(["mock"], { ...options, port: await freePort() });
   try {
     const front = await startMockFront(contract, prism.baseUrl, options.port ?? 0, HOST);

@@ -1,7 +1,15 @@
 /** The run's report: failures on the console with their curl command, and JSON and JUnit XML files. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
+import type { SpendTotal } from "./cost.ts";
 import type { CheckResult, Outcome } from "./results.ts";
+
+/** What the run spent: by the quotes of what it saw charged, and as the balance measured it. */
+export interface Spent {
+  byQuote: SpendTotal;
+  /** How much total_available fell between the run's first and last reading, where it could be read. */
+  measured: number | null;
+}
 
 export interface Summary {
   target: string;
@@ -9,16 +17,22 @@ export interface Summary {
   fail: number;
   skip: number;
   byGroup: Record<string, Record<Outcome, number>>;
+  seconds: number;
+  /** Requests sent with each key (`main`, `free plan`, ...). */
+  requests: Record<string, number>;
+  /** Why the run stopped before its checks finished (interrupted, out of time). */
+  stopped?: string;
+  spent?: Spent;
 }
 
-export function summarize(target: string, results: CheckResult[]): Summary {
+export function summarize(target: string, results: CheckResult[], extra: Pick<Summary, "seconds" | "requests" | "stopped" | "spent">): Summary {
   const byGroup: Summary["byGroup"] = {};
   for (const result of results) {
     const counts = (byGroup[result.group] ??= { pass: 0, fail: 0, skip: 0 });
     counts[result.outcome]++;
   }
   const count = (outcome: Outcome): number => results.filter((result) => result.outcome === outcome).length;
-  return { target, pass: count("pass"), fail: count("fail"), skip: count("skip"), byGroup };
+  return { target, pass: count("pass"), fail: count("fail"), skip: count("skip"), byGroup, ...extra };
 }
 
 export function formatConsole(summary: Summary, results: CheckResult[]): string {
@@ -34,7 +48,14 @@ export function formatConsole(summary: Summary, results: CheckResult[]): string 
     skips.set(key, (skips.get(key) ?? 0) + 1);
   }
   for (const [key, count] of skips) lines.push(`SKIP ${key} (${count} check${count === 1 ? "" : "s"})`);
-  lines.push("", `conformance of ${summary.target}: ${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped`);
+  lines.push("", `conformance of ${summary.target}: ${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped, in ${summary.seconds.toFixed(1)} s`);
+  lines.push(`  requests sent: ${Object.entries(summary.requests).map(([key, count]) => `${count} with the ${key} key`).join(", ")}`);
+  if (summary.stopped) lines.push(`  stopped early: ${summary.stopped}`);
+  if (summary.spent) {
+    const { byQuote, measured } = summary.spent;
+    const unpriced = byQuote.unpriced.length ? `, and ${byQuote.unpriced.length} with no shown price` : "";
+    lines.push(`  credits spent: ${byQuote.atMost ? "at most " : ""}${byQuote.credits} by the quotes of ${byQuote.requests} charged requests${unpriced}${measured === null ? "" : `; the balance fell by ${measured} (prices held for unfinished jobs included)`}`);
+  }
   for (const [group, counts] of Object.entries(summary.byGroup)) {
     lines.push(`  ${group.padEnd(20)} ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped`);
   }

@@ -1,7 +1,8 @@
 /**
  * Checks one response against what the description documents for its operation: the status is
- * documented, the body validates against that status's schema (our own Ajv 2020-12 registry,
- * independent of Prism) and every declared header is present where required and well-typed.
+ * documented, the body is JSON under a JSON `Content-Type` and validates against that status's
+ * schema (our own Ajv 2020-12 registry, in-process, independent of Prism), and every declared
+ * header is present where required and well-typed.
  */
 import type { JsonSchema, ResponseObject } from "../model/document.ts";
 import { describeErrors } from "../model/schema-registry.ts";
@@ -18,7 +19,10 @@ export function schemaProblems(contract: Contract, schema: JsonSchema, json: unk
   return validate(json) ? "" : describeErrors(validate.errors);
 }
 
-export function responseProblems(contract: Contract, op: ContractOperation, exchange: Exchange): string[] {
+/** The parts of an exchange a response is judged by. */
+export type Answer = Pick<Exchange, "status" | "headers" | "text" | "json">;
+
+export function responseProblems(contract: Contract, op: ContractOperation, exchange: Answer): string[] {
   const response = documentedResponse(op, exchange.status);
   if (!response) {
     return [`status ${exchange.status} is not documented (documented: ${Object.keys(op.responses).join(", ")})`];
@@ -26,15 +30,20 @@ export function responseProblems(contract: Contract, op: ContractOperation, exch
   return [...bodyProblems(contract, response, exchange), ...headerProblems(contract, response, exchange)];
 }
 
-function bodyProblems(contract: Contract, response: ResponseObject, exchange: Exchange): string[] {
+/** `application/json` or a `+json` type, parameters such as charset allowed. */
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
+function bodyProblems(contract: Contract, response: ResponseObject, exchange: Answer): string[] {
   const schema = response.content?.["application/json"]?.schema;
   if (!schema) return [];
-  if (exchange.json === undefined) return [`body of ${exchange.status} is not JSON: ${exchange.text.slice(0, 200)}`];
+  const type = exchange.headers.get("content-type");
+  const typeProblems = type !== null && JSON_MEDIA_TYPE.test(type) ? [] : [`Content-Type of ${exchange.status} is ${type === null ? "missing" : `"${type}"`}, not application/json`];
+  if (exchange.json === undefined) return [...typeProblems, `body of ${exchange.status} is not JSON: ${exchange.text.slice(0, 200)}`];
   const problems = schemaProblems(contract, contract.deref(schema), exchange.json);
-  return problems ? [`body of ${exchange.status} does not match its schema: ${problems}`] : [];
+  return problems ? [...typeProblems, `body of ${exchange.status} does not match its schema: ${problems}`] : typeProblems;
 }
 
-function headerProblems(contract: Contract, response: ResponseObject, exchange: Exchange): string[] {
+function headerProblems(contract: Contract, response: ResponseObject, exchange: Answer): string[] {
   const problems: string[] = [];
   for (const [name, ref] of Object.entries(response.headers ?? {})) {
     const header = contract.deref(ref) as { required?: boolean; schema?: JsonSchema };

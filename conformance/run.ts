@@ -1,23 +1,38 @@
 /**
- * One conformance run end to end: the target (the mock, started here, or CONFORMANCE_TARGET), the
- * Prism validation proxy in front of a real target, the suite, and the summary.
+ * One conformance run end to end: the target (the mock, started here, or an implementation), the
+ * optional Prism validation proxy in front of it, the cost estimate and the budget, the checks
+ * within the run's time limit, and the summary with the credits spent. A run that is interrupted
+ * or out of time still returns its results.
  */
-import { MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
+import { setMaxListeners } from "node:events";
+import { STAGE, type Check } from "./check.ts";
+import { CHECK_GROUPS, CHECKS } from "./checks/index.ts";
+import { DeclarationError, MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
 import { Contract } from "./contract.ts";
+import { describeEstimate, total, type PlannedSpend } from "./cost.ts";
 import { startMock, startProxy, type RunningPrism } from "./prism.ts";
-import { summarize, type Summary } from "./report.ts";
+import { summarize, type Spent, type Summary } from "./report.ts";
+import { balanceOf } from "./requests.ts";
 import type { CheckResult } from "./results.ts";
+import { Session } from "./session.ts";
 import { runSuite } from "./suite.ts";
 
 export interface RunOptions {
   /** Base URL of the implementation; the mock is started when omitted. */
   target?: string;
+  /** The main key; else the declaration's apiKey. */
   apiKey?: string;
   /** The target's declaration; read from the environment when omitted. */
   config?: TargetConfig;
+  /** Command-line settings over the declaration's. */
+  overrides?: Partial<Pick<TargetConfig, "timeoutSeconds" | "budgetCredits">>;
   /** Run Prism as a validation proxy in front of the target (never in front of the mock). */
   proxy?: boolean;
   contract?: Contract;
+  /** Stops the run (Ctrl-C); its reason is reported. */
+  signal?: AbortSignal;
+  /** Progress lines while the run goes. */
+  progress?: (line: string) => void;
 }
 
 export interface RunOutcome {
@@ -25,20 +40,101 @@ export interface RunOutcome {
   results: CheckResult[];
 }
 
+/** The key curl lines name as $CONFORMANCE_API_KEY; the declaration's other keys get their own variables. */
+function secrets(config: TargetConfig, apiKey: string): Record<string, string> {
+  return {
+    CONFORMANCE_API_KEY: apiKey,
+    ...(config.freePlanKey ? { CONFORMANCE_FREE_PLAN_KEY: config.freePlanKey } : {}),
+    ...(config.cooldownApiKey ? { CONFORMANCE_COOLDOWN_KEY: config.cooldownApiKey } : {}),
+    ...(config.retiredModel?.apiKey ? { CONFORMANCE_RETIRED_MODEL_KEY: config.retiredModel.apiKey } : {}),
+  };
+}
+
 export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv = {}): Promise<RunOutcome> {
+  const begun = Date.now();
   const contract = options.contract ?? new Contract();
-  const config = options.config ?? readTargetConfig(env, options.target ? TARGET_DEFAULTS : MOCK_CONFIG, contract);
+  const declared = options.config ?? readTargetConfig(env, options.target ? TARGET_DEFAULTS : MOCK_CONFIG, contract, CHECK_GROUPS);
+  const config: TargetConfig = { ...declared, ...options.overrides };
+  const progress = options.progress ?? (() => undefined);
+  const apiKey = options.apiKey ?? config.apiKey ?? "conformance-key";
+  const stop = new AbortController();
+  // Every request, wait and job listens to it: thousands at once are expected, not a leak.
+  setMaxListeners(0, stop.signal);
+  const timer = setTimeout(() => stop.abort(`the run's time limit of ${config.timeoutSeconds} s passed (timeoutSeconds)`), config.timeoutSeconds * 1000);
+  const interrupt = (): void => stop.abort(String(options.signal?.reason ?? "interrupted"));
+  options.signal?.addEventListener("abort", interrupt);
   const started: RunningPrism[] = [];
+  // Filled in once the mock or the proxy listens.
+  const transport = { sendUrl: options.target ?? "", targetUrl: options.target ?? "", secrets: secrets(config, apiKey) };
+  const session = new Session({
+    contract,
+    config,
+    transport,
+    apiKey,
+    proxied: options.target !== undefined && options.proxy === true,
+    signal: stop.signal,
+    deadline: begun + config.timeoutSeconds * 1000,
+    checks: CHECKS,
+    progress,
+  });
   try {
-    const mock = options.target ? undefined : await startMock({ snapshot: contract.doc });
-    if (mock) started.push(mock);
-    const targetUrl = options.target ?? (mock as RunningPrism).baseUrl;
-    const proxy = !mock && options.proxy !== false ? await startProxy({ upstream: targetUrl, snapshot: contract.doc }) : undefined;
-    if (proxy) started.push(proxy);
-    const transport = { sendUrl: proxy?.baseUrl ?? targetUrl, targetUrl, apiKey: options.apiKey ?? "conformance-key" };
-    const results = await runSuite(contract, config, transport, proxy !== undefined);
-    return { summary: summarize(mock ? `the Prism mock (${targetUrl})` : targetUrl, results.all), results: results.all };
+    if (options.target) checkBudget(session, progress);
+    const starting = options.target ? (options.proxy ? startProxy({ upstream: options.target, snapshot: contract.doc }) : undefined) : startMock({ snapshot: contract.doc });
+    // Prism boots in its own process meanwhile.
+    for (const check of CHECKS) if (session.runs(check.group)) check.prepare?.(session);
+    const prism = await starting;
+    if (prism) started.push(prism);
+    const mock = options.target === undefined;
+    transport.targetUrl = options.target ?? (prism as RunningPrism).baseUrl;
+    transport.sendUrl = prism?.baseUrl ?? transport.targetUrl;
+    const targetUrl = transport.targetUrl;
+    const balance = mock ? null : await readBalance(session);
+    let after: number | null = null;
+    const measure: Check = {
+      group: "cost",
+      summary: "the balance after the run's charges",
+      // Read before the final requests, whose Retry-After may stop the main key; nothing they send is charged.
+      async run({ stage }) {
+        await stage(STAGE.late);
+        if (balance !== null) after = await readBalance(session);
+      },
+    };
+    progress(`conformance of ${mock ? "the Prism mock" : targetUrl}: ${CHECKS.length} check groups`);
+    await runSuite(session, [...CHECKS, measure]);
+    if (stop.signal.aborted && options.signal?.aborted !== true) {
+      session.results.fail("run", "*", "the run finishes within its time limit", String(stop.signal.reason));
+    }
+    const spent: Spent | undefined = mock ? undefined : { byQuote: total(session.spend.spent), measured: balance !== null && after !== null ? balance - after : null };
+    const summary = summarize(mock ? `the Prism mock (${targetUrl})` : targetUrl, session.results.all, {
+      seconds: (Date.now() - begun) / 1000,
+      requests: session.requestsSent(),
+      ...(stop.signal.aborted ? { stopped: String(stop.signal.reason) } : {}),
+      ...(spent ? { spent } : {}),
+    });
+    return { summary, results: session.results.all };
   } finally {
+    clearTimeout(timer);
+    // Stops what still runs in the background (jobs nobody waits for).
+    stop.abort("the run is over");
+    options.signal?.removeEventListener("abort", interrupt);
     await Promise.all(started.map((prism) => prism.stop()));
   }
+}
+
+/** States what the run will spend; refuses to start when it could pass the declared budget. */
+function checkBudget(session: Session, progress: (line: string) => void): void {
+  const spends: PlannedSpend[] = CHECKS.filter((check) => session.runs(check.group) && !check.blockedBy?.(session)).flatMap((check) => check.spend?.(session) ?? []);
+  for (const line of describeEstimate(spends)) progress(line);
+  const budget = session.config.budgetCredits;
+  const estimate = total(spends);
+  if (budget !== null && estimate.credits > budget) {
+    throw new DeclarationError(`the run could spend ${estimate.atMost ? "up to " : ""}${estimate.credits} credits, past budgetCredits ${budget}: raise the budget, or narrow the run (areas, models, createExamples, skipGroups)`);
+  }
+}
+
+/** The main account's total_available, or null where the target does not show it. */
+async function readBalance(session: Session): Promise<number | null> {
+  if (!session.config.stateful) return null;
+  const balance = await balanceOf(session, session.main);
+  return typeof balance === "number" ? balance : null;
 }

@@ -1,26 +1,89 @@
 /**
- * One conformance run against one target: the operations it declares, the transport, the results,
- * and the observers every response goes through (429 variants, Prism proxy violations).
+ * One conformance run against one target: the description, the declaration, the keys the suite
+ * sends with, the results, the run's time limit and the observers every response goes through.
  */
-import type { CheckGroup, TargetConfig } from "./config.ts";
-import type { Contract, ContractOperation } from "./contract.ts";
-import { bearer, curl, send, type Exchange, type RequestSpec, type Transport } from "./http.ts";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Check, Observed } from "./check.ts";
+import { Client, type SendOptions } from "./client.ts";
+import type { TargetConfig } from "./config.ts";
+import type { Contract, ContractOperation, NamedExample } from "./contract.ts";
+import { Semaphore } from "./coordination.ts";
+import { priceOf, quotedBody, Spend } from "./cost.ts";
+import { curl, type Exchange, type RequestSpec, type Transport } from "./http.ts";
 import { Results } from "./results.ts";
-import { checkTooManyRequests } from "./checks/rate-limits.ts";
-import { recordProxyViolations } from "./checks/prism-proxy.ts";
+
+/** Polling interval where neither the declaration nor the description gives one. */
+const DEFAULT_POLL_MS = 5_000;
+
+/** A wait (Retry-After, a window's reset) that would end after the run's time limit. */
+export class WaitPastDeadline extends Error {}
+
+export interface SessionOptions {
+  contract: Contract;
+  config: TargetConfig;
+  transport: Transport;
+  /** The main key; its account runs the jobs. */
+  apiKey: string;
+  /** Whether Prism's validation proxy sits in front of the target. */
+  proxied: boolean;
+  /** Aborts every request and wait when the run is interrupted or out of time. */
+  signal: AbortSignal;
+  /** When the run's time is up (milliseconds since the epoch). */
+  deadline: number;
+  checks: readonly Check[];
+  progress(line: string): void;
+}
 
 export class Session {
   readonly results = new Results();
-  /** Responses with status 429 seen during the run. */
-  tooManyRequests = 0;
+  readonly contract: Contract;
+  readonly config: TargetConfig;
+  readonly transport: Transport;
+  readonly proxied: boolean;
+  readonly signal: AbortSignal;
+  readonly deadline: number;
+  readonly requests: Semaphore;
+  readonly spend: Spend;
+  readonly main: Client;
+  readonly progress: (line: string) => void;
+  /** Nothing is sent with any key before then (a rate-limited 429 that spent a window). */
+  blockedUntil = 0;
+  private readonly clients = new Map<string, Client>();
+  private readonly observers: Check[];
 
-  constructor(
-    readonly contract: Contract,
-    readonly config: TargetConfig,
-    readonly transport: Transport,
-    /** Whether a Prism validation proxy sits between the suite and the target. */
-    readonly proxied: boolean,
-  ) {}
+  constructor(options: SessionOptions) {
+    this.contract = options.contract;
+    this.config = options.config;
+    this.transport = options.transport;
+    this.proxied = options.proxied;
+    this.signal = options.signal;
+    this.deadline = options.deadline;
+    this.progress = options.progress;
+    this.requests = new Semaphore(options.config.parallelRequests);
+    this.spend = new Spend(options.contract);
+    this.observers = options.checks.filter((check) => check.observe && this.runs(check.group));
+    this.main = new Client(this, "main", options.apiKey, this.concurrency);
+    this.clients.set(options.apiKey, this.main);
+  }
+
+  /** The cap on the main account's jobs in flight: declared, else the description's Ultra cap. */
+  get concurrency(): number {
+    return this.config.concurrency ?? this.contract.model.limits.concurrency.maxOnUltra;
+  }
+
+  /** The client of another key the declaration gives (one account each); its jobs run one at a time. */
+  client(apiKey: string): Client {
+    let client = this.clients.get(apiKey);
+    if (!client) this.clients.set(apiKey, (client = new Client(this, this.keyName(apiKey), apiKey, 1)));
+    return client;
+  }
+
+  /** How reports name a key: by the declaration fields that give it. */
+  private keyName(apiKey: string): string {
+    const { freePlanKey, cooldownApiKey, retiredModel } = this.config;
+    const roles = [freePlanKey === apiKey && "free plan", cooldownApiKey === apiKey && "cooldown", retiredModel?.apiKey === apiKey && "retired model"];
+    return roles.filter(Boolean).join(" and ") || "other";
+  }
 
   /** The operations the target declares it implements (areas and models). */
   selected(): ContractOperation[] {
@@ -30,15 +93,11 @@ export class Session {
   implements(op: ContractOperation): boolean {
     const { areas, models } = this.config;
     if (areas && !areas.includes(op.area)) return false;
-    return !(models && op.model && !models.includes(op.model));
+    return !(models && op.create && !models.includes(op.create.label));
   }
 
-  runs(group: CheckGroup): boolean {
+  runs(group: string): boolean {
     return !this.config.skipGroups.includes(group);
-  }
-
-  authorized(): Record<string, string> {
-    return bearer(this.transport.apiKey);
   }
 
   curl(request: RequestSpec): string {
@@ -46,16 +105,48 @@ export class Session {
   }
 
   /**
-   * Sends one request. `positive` marks a request the description says is valid, so any request
-   * violation Prism's proxy reports for it is a fault of the description or of the suite.
+   * The named examples a create route is tried with: every one, or (createExamples "one") the
+   * cheapest at the standard price, since each is a real job.
    */
-  async call(op: ContractOperation, request: RequestSpec, positive: boolean): Promise<Exchange> {
-    const exchange = await send(this.transport, request);
-    if (exchange.status === 429) {
-      this.tooManyRequests++;
-      checkTooManyRequests(this, op, exchange);
+  createExamples(op: ContractOperation): NamedExample[] {
+    const examples = op.requestExamples;
+    if (this.config.createExamples === "all" || examples.length === 0) return examples;
+    const credits = (example: NamedExample): number => priceOf(this.contract, op, quotedBody({ path: op.path, body: example.value })).credits ?? Infinity;
+    return [examples.reduce((best, next) => (credits(next) < credits(best) ? next : best))];
+  }
+
+  /**
+   * How often a job of this poll route is polled: declared, else the area's cadence, else 5 s. A
+   * job expected to outlast poll.timeoutSeconds is polled no faster than the cadence: it is only
+   * watched while the others run.
+   */
+  pollIntervalMs(poll: ContractOperation, outlasting = false): number {
+    const cadence = poll.polls?.poll.intervalSeconds ? poll.polls.poll.intervalSeconds.min * 1000 : null;
+    const declared = this.config.poll.intervalMs;
+    if (outlasting && cadence !== null) return Math.max(declared ?? 0, cadence);
+    return declared ?? cadence ?? DEFAULT_POLL_MS;
+  }
+
+  sleep(ms: number): Promise<void> {
+    return sleep(ms, undefined, { signal: this.signal });
+  }
+
+  /** Sleeps until `time`; throws WaitPastDeadline rather than sleep past the run's time limit. */
+  async waitUntil(time: number, why: string): Promise<void> {
+    if (time > this.deadline) {
+      throw new WaitPastDeadline(`waiting ${Math.ceil((time - Date.now()) / 1000)} s for ${why} would pass the run's time limit`);
     }
-    if (this.proxied) recordProxyViolations(this, op, exchange, positive);
-    return exchange;
+    await this.sleep(time - Date.now());
+  }
+
+  /** Requests sent per key, for the summary. */
+  requestsSent(): Record<string, number> {
+    return Object.fromEntries([...this.clients.values()].map((client) => [client.name, client.sent]));
+  }
+
+  observe(client: Client, op: ContractOperation, exchange: Exchange, options: SendOptions): void {
+    const seen: Observed = { client, op, exchange, options };
+    this.spend.answered(client.name, op, exchange);
+    for (const check of this.observers) check.observe?.(this, seen);
   }
 }

@@ -1,39 +1,66 @@
-/** Runs the check groups against one target, in order, and reports skipped groups and operations openly. */
-import { CHECK_GROUPS, type CheckGroup, type TargetConfig } from "./config.ts";
-import type { Contract } from "./contract.ts";
-import type { Transport } from "./http.ts";
-import type { Results } from "./results.ts";
-import { Session } from "./session.ts";
-import { checkAuth } from "./checks/auth.ts";
-import { checkErrorExamples } from "./checks/error-examples.ts";
-import { checkLifecycle } from "./checks/lifecycle.ts";
-import { checkOperations } from "./checks/operations.ts";
-import { finishProxy } from "./checks/prism-proxy.ts";
-import { rateLimitBurst } from "./checks/rate-limits.ts";
-import { checkRequestValidation } from "./checks/request-validation.ts";
+/**
+ * Runs the registered checks against one target, all at once within the stages of check.ts, with
+ * a progress line whenever a check ends and every few seconds. Skipped groups and operations are
+ * reported openly; when the run is stopped, every unfinished check says so in the results.
+ */
+import { once } from "node:events";
+import type { Check } from "./check.ts";
+import { Stages } from "./coordination.ts";
+import { WaitPastDeadline, type Session } from "./session.ts";
 
-const RUNNERS: Partial<Record<CheckGroup, (session: Session) => Promise<void>>> = {
-  operations: checkOperations,
-  "request-validation": checkRequestValidation,
-  auth: checkAuth,
-  "error-examples": checkErrorExamples,
-  lifecycle: checkLifecycle,
-};
+/** Seconds between two progress lines while checks run. */
+const HEARTBEAT_MS = 5_000;
 
-export async function runSuite(contract: Contract, config: TargetConfig, transport: Transport, proxied: boolean): Promise<Results> {
-  const session = new Session(contract, config, transport, proxied);
-  for (const op of contract.operations.filter((candidate) => !session.implements(candidate))) {
-    session.results.skip("*", op.route, "all checks", `not implemented by the target (areas: ${config.areas?.join(", ") ?? "all"}; models: ${config.models?.join(", ") ?? "all"})`);
+export async function runSuite(session: Session, checks: readonly Check[]): Promise<void> {
+  const { results, config } = session;
+  for (const op of session.contract.operations.filter((candidate) => !session.implements(candidate))) {
+    results.skip("*", op.route, "all checks", `not implemented by the target (areas: ${config.areas?.join(", ") ?? "all"}; models: ${config.models?.join(", ") ?? "all"})`);
   }
-  for (const group of CHECK_GROUPS) {
-    if (!session.runs(group)) {
-      session.results.skip(group, "*", `group ${group}`, "skipped by the target's declaration");
+  const stages = new Stages();
+  const status = new Map<Check, string>();
+  const enrolled: Check[] = [];
+  const finished = new Set<Check>();
+  const started = Date.now();
+  const line = (text: string): void => session.progress(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${text}`);
+  const runs: Array<Promise<void>> = [];
+  for (const check of checks) {
+    if (!session.runs(check.group)) {
+      results.skip(check.group, "*", `group ${check.group}`, "skipped by the target's declaration");
       continue;
     }
-    await RUNNERS[group]?.(session);
+    const blocked = check.blockedBy?.(session) ?? null;
+    if (blocked) results.skip(check.group, "*", `group ${check.group}`, blocked);
+    if (!check.run || blocked) continue;
+    const token = stages.enroll();
+    enrolled.push(check);
+    status.set(check, "started");
+    runs.push(
+      (async () => {
+        try {
+          await check.run?.({ session, stage: (stage) => stages.reach(token, stage), status: (text) => status.set(check, text) });
+          finished.add(check);
+        } catch (error) {
+          if (session.signal.aborted) return;
+          finished.add(check);
+          if (error instanceof WaitPastDeadline) results.skip(check.group, "*", "check finished", error.message);
+          else results.fail(check.group, "*", "check finished", `the check stopped on an error: ${(error as Error).stack ?? String(error)}`);
+        } finally {
+          stages.leave(token);
+          status.delete(check);
+          if (!session.signal.aborted) line(`${check.group}: done (${results.all.filter((result) => result.group === check.group && result.outcome === "fail").length} failed)`);
+        }
+      })(),
+    );
   }
-  // These two observe the whole run: 429s and proxy violations seen by every group.
-  await rateLimitBurst(session);
-  finishProxy(session);
-  return session.results;
+  const heartbeat = setInterval(() => line([...status].map(([check, text]) => `${check.group}: ${text}`).join("; ")), HEARTBEAT_MS);
+  heartbeat.unref();
+  try {
+    await Promise.race([Promise.all(runs), once(session.signal, "abort")]);
+  } finally {
+    clearInterval(heartbeat);
+  }
+  for (const check of enrolled) {
+    if (!finished.has(check)) results.skip(check.group, "*", "check finished", `not finished: ${String(session.signal.reason)}`);
+  }
+  for (const check of checks) if (session.runs(check.group)) check.finish?.(session);
 }

@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { loadServiceModel, type ServiceModel } from "../model/service-model.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { DEFAULT_CONFIG_FILE, readConfigFile, resolveConfig, type SandboxConfig } from "./config.ts";
+import { injectFaults, type Answer, type Injected } from "./faults.ts";
 import { handlersFor, type Handler } from "./handlers.ts";
 import { SANDBOX_CODES, type Reply } from "./responses.ts";
 import { Router } from "./router.ts";
@@ -29,6 +30,8 @@ export interface SandboxOptions {
   clock?: Clock;
   /** The rules applied before each handler, in order (RULES when omitted). */
   rules?: readonly Rule[];
+  /** Faults to inject (sandbox/faults.ts), each a plausible implementation bug; none when omitted. */
+  faults?: readonly string[];
 }
 
 export interface RunningSandbox {
@@ -52,8 +55,9 @@ function configOf(config: unknown, model: ServiceModel): SandboxConfig {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const model = options.model ?? loadServiceModel();
-  const state = new SandboxState(model, configOf(options.config, model), options.clock ?? systemClock);
-  const handle = createHandler(state, options.rules ?? RULES);
+  const faults = injectFaults(options.faults ?? []);
+  const state = new SandboxState(model, faults.config(configOf(options.config, model)), options.clock ?? systemClock);
+  const handle = createHandler(state, faults.rules(options.rules ?? RULES), faults.answer);
   const server: Server = createServer((request, response) => void handle(request, response));
   server.listen(options.port ?? 0, HOST);
   try {
@@ -75,7 +79,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
-function createHandler(state: SandboxState, rules: readonly Rule[]) {
+function createHandler(state: SandboxState, rules: readonly Rule[], answer: Injected["answer"]) {
   const router = new Router(state.model.operations);
   const handlers: Map<string, Handler> = handlersFor(state.model.operations);
   const { rateLimitHeaders } = state.model;
@@ -107,7 +111,8 @@ function createHandler(state: SandboxState, rules: readonly Rule[]) {
           : state.responses.error(500, SANDBOX_CODES.internal.type, SANDBOX_CODES.internal.code, `The sandbox failed: ${(error as Error).message}`);
     }
     const window = call?.window ?? state.ipWindows.peek(ip, now);
-    send(response, reply, { [rateLimitHeaders.limit]: window.limit, [rateLimitHeaders.remaining]: window.remaining, [rateLimitHeaders.reset]: window.resetSeconds });
+    const headers = { [rateLimitHeaders.limit]: window.limit, [rateLimitHeaders.remaining]: window.remaining, [rateLimitHeaders.reset]: window.resetSeconds, ...reply.headers };
+    send(response, answer({ status: reply.status, body: reply.body, headers }, call, state));
   };
 }
 
@@ -119,15 +124,9 @@ function applyRules(call: Call, state: SandboxState, rules: readonly Rule[]): Re
   return undefined;
 }
 
-function send(response: ServerResponse, reply: Reply, rateHeaders: Record<string, number>): void {
-  const text = JSON.stringify(reply.body);
-  const headers: Record<string, string | number> = {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(text),
-    ...rateHeaders,
-    ...reply.headers,
-  };
-  response.writeHead(reply.status, headers).end(text);
+function send(response: ServerResponse, answer: Answer): void {
+  const text = JSON.stringify(answer.body);
+  response.writeHead(answer.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...answer.headers }).end(text);
 }
 
 class BodyTooLarge extends Error {}

@@ -1,10 +1,12 @@
 /** No credentials, a malformed Authorization header, or (where the target checks keys) an unknown key must give 401 and the error body. */
+import type { Check } from "../check.ts";
 import type { ContractOperation } from "../contract.ts";
+import { sendInvalid, validRequests } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
 import type { Session } from "../session.ts";
-import { validRequests } from "./operations.ts";
+import { unstatedRoute } from "../unstated.ts";
 
-export const GROUP = "auth";
+const GROUP = "auth";
 
 const CASES: Array<{ name: string; headers: Record<string, string>; needsKeyCheck: boolean }> = [
   { name: "no Authorization header", headers: {}, needsKeyCheck: false },
@@ -18,20 +20,31 @@ function secured(session: Session, op: ContractOperation): boolean {
   return Array.isArray(security) && security.some((requirement) => Object.keys(requirement).length > 0);
 }
 
-export async function checkAuth(session: Session): Promise<void> {
-  for (const op of session.selected()) {
-    if (!secured(session, op)) continue;
-    const valid = validRequests(session, op)[0];
-    if (!valid) continue;
-    for (const testCase of CASES) {
-      if (testCase.needsKeyCheck && !session.config.checksApiKey) {
-        session.results.skip(GROUP, op.route, `401 for ${testCase.name}`, "the target accepts any bearer token (Prism checks only the scheme)");
-        continue;
-      }
-      const spec = { ...valid.spec, headers: testCase.headers };
-      const exchange = await session.call(op, spec, false);
-      const problems = exchange.status === 401 ? responseProblems(session.contract, op, exchange) : [`answered ${exchange.status}, not 401`];
-      session.results.expect(GROUP, op.route, `401 for ${testCase.name}`, problems, session.curl(spec));
-    }
-  }
-}
+export const auth: Check = {
+  group: GROUP,
+  summary: "No key, a malformed Authorization header and (where the target checks keys) an unknown key get 401 with the error body, on every operation.",
+  async run({ session }) {
+    const client = session.main;
+    const sends = session.selected().flatMap((op) => {
+      const valid = validRequests(session, op, client)[0];
+      if (!secured(session, op) || !valid) return [];
+      return CASES.map(async (testCase) => {
+        const name = `401 for ${testCase.name}`;
+        if (testCase.needsKeyCheck && !session.config.checksApiKey) {
+          session.results.skip(GROUP, op.route, name, "the target accepts any bearer token (Prism checks only the scheme)");
+          return;
+        }
+        const spec = { ...valid.spec, headers: testCase.headers };
+        const exchange = await sendInvalid(session, client, op, spec);
+        const unstated = unstatedRoute(op);
+        if (exchange.status === 404 && unstated) {
+          session.results.skip(GROUP, op.route, name, `the target answered 404, which the description allows: ${unstated}`);
+          return;
+        }
+        const problems = exchange.status === 401 ? responseProblems(session.contract, op, exchange) : [`answered ${exchange.status}, not 401`];
+        session.results.expect(GROUP, op.route, name, problems, session.curl(spec));
+      });
+    });
+    await Promise.all(sends);
+  },
+};

@@ -1,34 +1,46 @@
 /**
  * The mock's selectable error cases: every named example of every documented error response is
- * served when asked for with Prism's `Prefer: code=..., example=...` header.
+ * served when asked for with Prism's `Prefer: code=..., example=...` header, and the description's
+ * examples agree with each other (a 429 that names its seconds in the body sends the same
+ * Retry-After).
  */
 import { isDeepStrictEqual } from "node:util";
+import type { Check } from "../check.ts";
+import { numericHeader } from "../client.ts";
+import { validRequests } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
-import type { Session } from "../session.ts";
-import { validRequests } from "./operations.ts";
+import { retryAfterFor } from "../retry-after.ts";
 
-export const GROUP = "error-examples";
+const GROUP = "error-examples";
 
-export async function checkErrorExamples(session: Session): Promise<void> {
-  if (!session.config.selectableExamples) {
-    session.results.skip(GROUP, "*", "error examples selectable with Prefer", "the target does not honour Prism's Prefer header (only the mock does)");
-    return;
-  }
-  for (const op of session.selected()) {
-    const valid = validRequests(session, op)[0];
-    if (!valid) continue;
-    for (const [status, response] of Object.entries(op.responses)) {
-      if (status.startsWith("2")) continue;
-      for (const example of session.contract.responseExamples(response)) {
-        const spec = { ...valid.spec, headers: { ...valid.spec.headers, prefer: `code=${status}, example=${example.name}` } };
-        const exchange = await session.call(op, spec, true);
-        const problems = [
-          ...(String(exchange.status) === status ? [] : [`answered ${exchange.status}, not ${status}`]),
-          ...(isDeepStrictEqual(exchange.json, example.value) ? [] : [`body is not the example "${example.name}": ${exchange.text.slice(0, 200)}`]),
-          ...responseProblems(session.contract, op, exchange),
-        ];
-        session.results.expect(GROUP, op.route, `${status} example "${example.name}" selectable`, problems, session.curl(spec));
-      }
-    }
-  }
-}
+export const errorExamples: Check = {
+  group: GROUP,
+  summary: "Only where Prism's `Prefer` header is honoured (the mock): every named error example is served as it is, and the examples agree with each other.",
+  blockedBy: (session) => (session.config.selectableExamples ? null : "the target does not honour Prism's Prefer header (only the mock does)"),
+  async run({ session }) {
+    const { contract } = session;
+    const sends = session.selected().flatMap((op) => {
+      const valid = validRequests(session, op, session.main)[0];
+      if (!valid) return [];
+      return Object.entries(op.responses)
+        .filter(([status]) => !status.startsWith("2"))
+        .flatMap(([status, response]) =>
+          contract.responseExamples(response).map(async (example) => {
+            const spec = { ...valid.spec, headers: { ...valid.spec.headers, prefer: `code=${status}, example=${example.name}` } };
+            const exchange = await session.main.send(op, spec, { positive: true, expectTooMany: true });
+            const seconds = retryAfterFor(contract, example.value).matching.find((variant) => variant.secondsField)?.secondsField;
+            const inBody = seconds ? (example.value as Record<string, unknown>)[seconds] : undefined;
+            const header = numericHeader(exchange, contract.model.retryAfterHeader);
+            const problems = [
+              ...(String(exchange.status) === status ? [] : [`answered ${exchange.status}, not ${status}`]),
+              ...(isDeepStrictEqual(exchange.json, example.value) ? [] : [`body is not the example "${example.name}": ${exchange.text.slice(0, 200)}`]),
+              ...(inBody === undefined || header === null || header === inBody ? [] : [`Retry-After is ${header} beside ${seconds}: ${String(inBody)} in the example`]),
+              ...responseProblems(contract, op, exchange),
+            ];
+            session.results.expect(GROUP, op.route, `${status} example "${example.name}" selectable`, problems, session.curl(spec));
+          }),
+        );
+    });
+    await Promise.all(sends);
+  },
+};

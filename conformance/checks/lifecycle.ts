@@ -1,156 +1,159 @@
 /**
- * Job lifecycle, read off the description: a create response's `links` name the poll operation and
- * where its parameters come from; JobStatus's enum and `x-terminal-values` give the legal statuses;
- * the poll schema's if/then rules give the result fields a terminal status carries.
+ * Job lifecycle: each create route's example (the cheapest, or every one) is sent and its job
+ * followed through the id its create response names, all jobs at once within the concurrency cap.
+ * Statuses come from the service model (JobStatus's values, terminal and success statuses), the
+ * result fields from each area's poll schema. A poll route no create response names an id for is
+ * skipped with the reason, never called with a made-up id.
  */
-import { setTimeout as sleep } from "node:timers/promises";
-import type { JsonSchema } from "../../model/document.ts";
-import { requestPath, type Contract, type ContractOperation } from "../contract.ts";
-import type { Exchange, RequestSpec } from "../http.ts";
+import { STAGE, type Check } from "../check.ts";
+import type { ContractOperation } from "../contract.ts";
+import { priceOf, quotedBody } from "../cost.ts";
+import type { Exchange } from "../http.ts";
+import { accepted, chargedJob, createJob, statusOf, type Job } from "../jobs.ts";
+import { expectAccepted, followable, validRequests, type NamedRequest } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
 import type { Session } from "../session.ts";
-import { validRequests } from "./operations.ts";
 
-export const GROUP = "lifecycle";
+const GROUP = "lifecycle";
 
-interface Link {
-  operationId: string;
-  parameters?: Record<string, string>;
+/** The create operations the target implements, split by whether their jobs can be followed. */
+function creates(session: Session): { followed: ContractOperation[]; unfollowed: ContractOperation[] } {
+  const all = session.selected().filter((op) => op.create);
+  const followed = all.filter((op) => followable(session, op));
+  return { followed, unfollowed: all.filter((op) => !followed.includes(op)) };
 }
 
-/** Links of every create response that lead to `op`. */
-export function linkedParameters(contract: Contract, op: ContractOperation): Link[] {
-  return contract.operations.flatMap((source) =>
-    Object.values(source.responses).flatMap((response) =>
-      Object.values(response.links ?? {})
-        .map((link) => contract.deref(link as Link))
-        .filter((link) => link.operationId === op.operation.operationId),
-    ),
-  );
-}
+const requests = (session: Session, op: ContractOperation): NamedRequest[] => validRequests(session, op, session.main, session.createExamples(op));
 
-/** Evaluates a link's `$response.body#/pointer` runtime expressions against a response body. */
-function linkValues(link: Link, body: unknown): Record<string, unknown> {
-  const values: Record<string, unknown> = {};
-  for (const [name, expression] of Object.entries(link.parameters ?? {})) {
-    const match = /^\$response\.body#(.*)$/.exec(expression);
-    if (!match) throw new Error(`link parameter ${name}: runtime expression ${expression} is not supported`);
-    let node: unknown = body;
-    for (const raw of (match[1] ?? "").split("/").slice(1)) {
-      const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-      node = typeof node === "object" && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+export const lifecycle: Check = {
+  group: GROUP,
+  summary: "Each create route's example starts a job whose status, polled through the id the create response names, takes only JobStatus values, reaches a terminal status and stays there, and carries the result fields exactly once it has succeeded.",
+  spend: (session) => {
+    const { followed, unfollowed } = creates(session);
+    return [...followed, ...unfollowed].flatMap((op) =>
+      requests(session, op).map((request) => ({ key: session.main.name, what: `${op.route} ${request.name}`, price: priceOf(session.contract, op, quotedBody(request.spec)) })),
+    );
+  },
+  async run({ session, stage, status }) {
+    const client = session.main;
+    const { followed, unfollowed } = creates(session);
+    // Jobs the description says outlast poll.timeoutSeconds start first, and are followed while the others run.
+    const planned = followed
+      .flatMap((op) => requests(session, op).map((request) => ({ op, request, outlasts: outlasts(session, op) })))
+      .sort((a, b) => Number(b.outlasts !== null) - Number(a.outlasts !== null));
+    let ended = 0;
+    let othersEnded!: () => void;
+    const giveUp = new Promise<void>((resolve) => (othersEnded = resolve));
+    status(`${planned.length} jobs to follow`);
+    const follow = ({ op, request, outlasts: reason }: (typeof planned)[number]): Promise<void> => {
+      const price = priceOf(session.contract, op, quotedBody(request.spec));
+      // Only a job of exact price that ends while the billing check measures can run beside it.
+      const credits = reason === null && !price.atMost ? price.credits : null;
+      return chargedJob(client, op, request.spec, credits, (created) => {
+        expectAccepted(session, GROUP, op.route, op, request, created.exchange);
+        if (created.job) record(session, created.job, requests(session, op).length > 1 ? ` (${request.name})` : "");
+        else if (accepted(created.exchange)) session.results.fail(GROUP, op.route, "job followed through its id", created.unfollowed ?? "", session.curl(request.spec));
+        status(`${++ended} of ${planned.length} jobs ended, ${client.slots.inFlight} in flight`);
+      }, reason === null ? undefined : { when: giveUp, reason });
+    };
+    const outlasting = planned.filter((job) => job.outlasts !== null).map(follow);
+    try {
+      await Promise.all(planned.filter((job) => job.outlasts === null).map(follow));
+    } finally {
+      othersEnded();
+      await Promise.allSettled(outlasting);
     }
-    values[name] = node;
-  }
-  return values;
-}
-
-/** For each status an if/then rule of the poll schema names, the fields `then` requires. */
-function resultFields(contract: Contract, schema: JsonSchema): Map<string, string[]> {
-  const found = new Map<string, string[]>();
-  const visit = (node: JsonSchema): void => {
-    const condition = (node.if as JsonSchema | undefined)?.properties as Record<string, JsonSchema> | undefined;
-    const status = condition?.status?.const;
-    const then = node.then as JsonSchema | undefined;
-    if (typeof status === "string" && Array.isArray(then?.required)) found.set(status, then.required as string[]);
-    for (const child of (node.allOf ?? []) as JsonSchema[]) visit(contract.deref(child));
-  };
-  visit(contract.deref(schema));
-  return found;
-}
-
-export async function checkLifecycle(session: Session): Promise<void> {
-  const creates = session.selected().filter((op) => Object.values(op.responses).some((response) => response.links));
-  for (const op of creates) {
-    const valid = validRequests(session, op)[0];
-    if (!valid) continue;
-    const created = await session.call(op, valid.spec, true);
-    const curl = session.curl(valid.spec);
-    if (created.status !== 200) {
-      session.results.fail(GROUP, op.route, "create answers 200 to start a job", `answered ${created.status}: ${created.text.slice(0, 300)}`, curl);
-      continue;
+    await Promise.all(outlasting);
+    for (const op of unfollowed) {
+      const poll = session.contract.pollOf(op);
+      if (poll) session.results.skip(GROUP, poll.route, "job pollable through its id", `no create response of ${op.route} names the job's id (the description shows none), so the suite has no real id to poll with`);
     }
-    for (const [name, raw] of Object.entries(op.responses["200"]?.links ?? {})) {
-      const link = session.contract.deref(raw as Link);
-      const pollOp = session.contract.byOperationId(link.operationId);
-      if (!pollOp) throw new Error(`${op.route}: link ${name} names unknown operation ${link.operationId}`);
-      await followJob(session, op, pollOp, name, linkValues(link, created.json));
+    // Jobs the suite cannot follow hold their slot to the end of the run: they go last.
+    await stage(STAGE.late);
+    for (const op of unfollowed) {
+      for (const request of requests(session, op)) {
+        if (client.slots.inFlight >= client.slots.cap) {
+          session.results.skip(GROUP, op.route, `valid request ${request.name} accepted`, "the concurrency cap is taken by jobs the suite cannot follow");
+          continue;
+        }
+        const created = await client.charges.charge(null, () => createJob(client, op, request.spec, "accept"));
+        expectAccepted(session, GROUP, op.route, op, request, created.exchange);
+      }
     }
-  }
+  },
+};
+
+/** Why the description expects this route's jobs to outlast poll.timeoutSeconds, or null. */
+function outlasts(session: Session, op: ContractOperation): string | null {
+  const poll = session.contract.pollOf(op);
+  const typical = poll?.polls?.poll.typicalDurationSeconds;
+  const limit = session.config.poll.timeoutSeconds;
+  if (!typical || typical.min <= limit) return null;
+  return `the description says these jobs usually take ${typical.min} to ${typical.max} s, longer than poll.timeoutSeconds (${limit} s); followed while the other jobs ran`;
 }
 
-async function followJob(session: Session, op: ContractOperation, pollOp: ContractOperation, link: string, values: Record<string, unknown>): Promise<void> {
-  const route = `${op.route} -> ${pollOp.route}`;
-  const missing = Object.entries(values).filter(([, value]) => value === undefined || value === null);
-  if (missing.length) {
-    session.results.fail(GROUP, route, `job pollable through link "${link}"`, `the create response lacks ${missing.map(([key]) => key).join(", ")}`);
+/** The lifecycle results of one followed job. */
+function record(session: Session, job: Job, label: string): void {
+  const { results, contract, config } = session;
+  const route = `${job.create.route} -> ${job.poll.route}`;
+  const curl = session.curl(job.pollSpec);
+  const { values, terminal, success } = contract.model.jobStatus;
+  const first = job.polls[0];
+  if (!first) {
+    results.fail(GROUP, route, `job pollable through its id${label}`, `never polled: ${job.stoppedBy}`, curl);
     return;
   }
-  const spec: RequestSpec = { method: pollOp.method, path: requestPath(session.contract, pollOp, values), headers: session.authorized() };
-  const curl = session.curl(spec);
-  const { values: legal, terminal } = session.contract.jobStatus;
-  const polls: Exchange[] = [];
-  const problems: string[] = [];
-  const { intervalMs, maxPolls, stablePolls } = session.config.poll;
-  // Poll until a terminal status (at most maxPolls), then stablePolls more to see that it stays.
-  let terminalAt = -1;
-  while (terminalAt < 0 ? polls.length < maxPolls : polls.length - 1 - terminalAt < stablePolls) {
-    if (polls.length > 0) await sleep(intervalMs);
-    const exchange = await session.call(pollOp, spec, true);
-    polls.push(exchange);
-    problems.push(...responseProblems(session.contract, pollOp, exchange).map((problem) => `poll ${polls.length}: ${problem}`));
-    if (exchange.status !== 200) break;
-    if (terminalAt < 0 && terminal.includes(statusOf(exchange))) terminalAt = polls.length - 1;
-  }
-  const first = polls[0] as Exchange;
-  session.results.expect(GROUP, route, `job pollable through link "${link}"`, first.status === 200 ? [] : [`first poll answered ${first.status}`], curl);
-  session.results.expect(GROUP, route, "every poll response matches the description", problems, curl);
-  const statuses = polls.filter((exchange) => exchange.status === 200).map(statusOf);
-  session.results.expect(
+  results.expect(GROUP, route, `job pollable through its id${label}`, first.status === 200 ? [] : [`the first poll answered ${first.status}: ${first.text.slice(0, 200)}`], curl);
+  const problems = job.polls.flatMap((exchange, index) => responseProblems(contract, job.poll, exchange).map((problem) => `poll ${index + 1}: ${problem}`));
+  results.expect(GROUP, route, `every poll response matches the description${label}`, problems, curl);
+  const statuses = job.statuses;
+  results.expect(
     GROUP,
     route,
-    "only the JobStatus values appear",
-    statuses.filter((status) => !legal.includes(status)).map((status) => `status "${status}" is not one of ${legal.join(", ")}`),
+    `only the JobStatus values appear${label}`,
+    statuses.filter((status) => !values.includes(status)).map((status) => `status "${status}" is not one of ${values.join(", ")}`),
     curl,
   );
-  if (!session.config.stateful) {
+  if (!config.stateful) {
     const reason = "the target is stateless (the mock answers every poll with one fixed example), so there is no status sequence";
-    for (const name of ["terminal state reached", "no return from a terminal state, terminal state stable", "terminal job carries exactly its result fields"]) {
-      session.results.skip(GROUP, route, name, reason);
+    for (const name of ["terminal state reached", "no return from a terminal state, terminal state stable", "result fields exactly once succeeded"]) {
+      results.skip(GROUP, route, `${name}${label}`, reason);
     }
     return;
   }
-  const firstTerminal = statuses.findIndex((status) => terminal.includes(status));
-  if (firstTerminal < 0) {
-    session.results.skip(GROUP, route, "terminal state reached", `no terminal state within ${maxPolls} polls (sequence: ${statuses.join(" -> ")})`);
+  if (job.terminal === null) {
+    const outlasting = outlasts(session, job.create);
+    if (outlasting) {
+      for (const name of ["terminal state reached", "no return from a terminal state, terminal state stable", "result fields exactly once succeeded"]) {
+        results.skip(GROUP, route, `${name}${label}`, outlasting);
+      }
+      return;
+    }
+    results.fail(GROUP, route, `terminal state reached${label}`, `${job.stoppedBy ?? "polling stopped"} (sequence: ${statuses.join(" -> ")})`, curl);
     return;
   }
-  session.results.pass(GROUP, route, "terminal state reached");
-  const after = statuses.slice(firstTerminal);
-  const final = after[0] as string;
-  session.results.expect(
+  results.pass(GROUP, route, `terminal state reached${label}`);
+  const after = statuses.slice(statuses.indexOf(job.terminal));
+  results.expect(
     GROUP,
     route,
-    "no return from a terminal state, terminal state stable",
-    after.every((status) => status === final) ? [] : [`illegal status sequence ${statuses.join(" -> ")}: "${final}" is terminal`],
+    `no return from a terminal state, terminal state stable${label}`,
+    after.every((status) => status === job.terminal) ? [] : [`illegal status sequence ${statuses.join(" -> ")}: "${job.terminal}" is terminal`],
     curl,
   );
-  const schema = pollOp.responses["200"]?.content?.["application/json"]?.schema;
-  const rules = schema ? resultFields(session.contract, schema) : new Map<string, string[]>();
-  if (rules.size === 0) {
-    session.results.skip(GROUP, route, "terminal job carries exactly its result fields", `the poll schema of ${pollOp.route} names no result fields (no if/then on status)`);
+  const fields = job.poll.polls?.resultFields ?? [];
+  if (fields.length === 0) {
+    results.skip(GROUP, route, `result fields exactly once succeeded${label}`, `the description names no result fields for ${job.poll.route}`);
     return;
   }
-  session.results.expect(GROUP, route, "terminal job carries exactly its result fields", resultProblems(rules, polls[firstTerminal] as Exchange, final), curl);
+  results.expect(GROUP, route, `result fields exactly once succeeded${label}`, job.polls.filter((exchange) => exchange.status === 200).flatMap((exchange) => resultProblems(exchange, fields, success, terminal)), curl);
 }
 
-const statusOf = (exchange: Exchange): string => String((exchange.json as { status?: unknown } | undefined)?.status);
-
-/** A status with an if/then rule must carry its fields; other terminal statuses must carry none of them. */
-function resultProblems(rules: Map<string, string[]>, exchange: Exchange, status: string): string[] {
+/** A succeeded job carries every result field; a job in any other status carries none. */
+function resultProblems(exchange: Exchange, fields: readonly string[], success: string, terminal: readonly string[]): string[] {
   const body = (exchange.json ?? {}) as Record<string, unknown>;
-  const required = rules.get(status);
-  if (required) return required.filter((field) => !(field in body)).map((field) => `a ${status} job lacks its result field ${field}`);
-  const resultOnly = [...rules.values()].flat().filter((field) => field !== "status");
-  return resultOnly.filter((field) => field in body).map((field) => `a ${status} job carries the result field ${field}`);
+  const status = statusOf(exchange);
+  if (status === success) return fields.filter((field) => !(field in body)).map((field) => `a ${status} job lacks its result field ${field}`);
+  const kind = terminal.includes(status) ? "" : "still running ";
+  return fields.filter((field) => field in body).map((field) => `a ${kind}${status} job carries the result field ${field}`);
 }

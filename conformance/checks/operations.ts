@@ -1,33 +1,45 @@
-/** Every operation: each named request example is accepted with a documented 2xx and a valid response. */
-import { requestPath, type ContractOperation } from "../contract.ts";
-import { responseProblems } from "../response-check.ts";
+/**
+ * Every operation but the creates (the lifecycle check sends those and follows their jobs): each
+ * named request example is accepted with a documented 2xx and a valid response. A stateful target's
+ * poll routes are called only with ids its create responses gave, so they are left to lifecycle too.
+ */
+import type { Check } from "../check.ts";
+import { priceOf, quotedBody, type PlannedSpend } from "../cost.ts";
+import { expectAccepted, validRequests } from "../requests.ts";
 import type { Session } from "../session.ts";
-import { linkedParameters } from "./lifecycle.ts";
 
-export const GROUP = "operations";
+const GROUP = "operations";
 
-export async function checkOperations(session: Session): Promise<void> {
-  for (const op of session.selected()) {
-    // A poll route needs the id of a job the target created: the lifecycle group follows the links.
-    if (session.config.stateful && linkedParameters(session.contract, op).length > 0) {
-      session.results.skip(GROUP, op.route, "valid request accepted", "needs a created job's id; checked by the lifecycle group through the links");
-      continue;
+const sent = (session: Session) => session.selected().filter((op) => op.facts.kind === "other" || (op.facts.kind === "poll" && !session.config.stateful));
+
+export const operations: Check = {
+  group: GROUP,
+  summary: "Every operation but the creates answers each named request example with a documented 2xx and a valid response (a stateful target's polls are left to lifecycle).",
+  spend: (session) =>
+    sent(session).flatMap((op) =>
+      validRequests(session, op, session.main).map((request): PlannedSpend => ({
+        key: session.main.name,
+        what: `${op.route} ${request.name}`,
+        price: priceOf(session.contract, op, quotedBody(request.spec)),
+      })),
+    ).filter((spend) => spend.price.credits !== 0),
+  async run({ session }) {
+    for (const op of session.selected().filter((candidate) => !sent(session).includes(candidate))) {
+      const reason = op.facts.kind === "create" ? "sent and followed by the lifecycle check" : "polled by the lifecycle check, with the ids of jobs the target created";
+      session.results.skip(GROUP, op.route, "valid requests accepted", reason);
     }
-    for (const request of validRequests(session, op)) {
-      const exchange = await session.call(op, request.spec, true);
-      const problems = exchange.status >= 200 && exchange.status < 300 ? [] : [`a valid request answered ${exchange.status}: ${exchange.text.slice(0, 300)}`];
-      session.results.expect(GROUP, op.route, `valid request ${request.name} accepted`, [...problems, ...responseProblems(session.contract, op, exchange)], session.curl(request.spec));
-    }
-  }
-}
-
-/** One request per named example (or one without a body when the operation takes none). */
-export function validRequests(session: Session, op: ContractOperation): Array<{ name: string; spec: { method: string; path: string; headers: Record<string, string>; body?: unknown } }> {
-  const path = requestPath(session.contract, op);
-  const headers = session.authorized();
-  if (!op.requestSchema) return [{ name: "(no body)", spec: { method: op.method, path, headers } }];
-  if (op.requestExamples.length === 0) {
-    session.results.skip(GROUP, op.route, "valid request accepted", "the description gives no named request example");
-  }
-  return op.requestExamples.map((example) => ({ name: `"${example.name}"`, spec: { method: op.method, path, headers, body: example.value } }));
-}
+    const client = session.main;
+    await Promise.all(
+      sent(session).flatMap((op) => {
+        if (op.requestSchema && op.requestExamples.length === 0) session.results.skip(GROUP, op.route, "valid request accepted", "the description gives no named request example");
+        return validRequests(session, op, client).map(async (request) => {
+          const { credits } = priceOf(session.contract, op, quotedBody(request.spec));
+          const send = () => client.send(op, request.spec, { positive: true });
+          // A priced search changes the balance: it waits until the billing check has measured it.
+          const exchange = await (credits === 0 ? send() : client.charges.charge(null, send));
+          expectAccepted(session, GROUP, op.route, op, request, exchange);
+        });
+      }),
+    );
+  },
+};

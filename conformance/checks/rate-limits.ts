@@ -1,73 +1,104 @@
 /**
- * 429 responses: the body must be one of the four variants of the description's 429 schema, and
- * `Retry-After` must be present exactly for the variants that send it. Every 429 seen in the run
- * is checked; a target may also ask for a burst that provokes the rate limiter.
+ * 429 responses and rate-limit windows. Every 429 of the run must be one of the description's
+ * variants, with `Retry-After` exactly where its variant sends it. With rateLimitBurst, the run's
+ * last requests spend a window: `X-RateLimit-Remaining` counts down by one per request (rejected
+ * ones too, when the Free-plan key sends requests it is refused), the request after it reaches 0
+ * gets the rate-limited 429, and its Retry-After is within the window's reset.
  */
+import { STAGE, type Check } from "../check.ts";
+import { numericHeader } from "../client.ts";
 import type { ContractOperation } from "../contract.ts";
 import type { Exchange } from "../http.ts";
 import { documentedResponse } from "../response-check.ts";
-import { retryAfterFor, variantsOf } from "../retry-after.ts";
+import { conditionsOf, retryAfterFor } from "../retry-after.ts";
 import type { Session } from "../session.ts";
 
-export const GROUP = "rate-limits";
+const GROUP = "rate-limits";
 
-export function checkTooManyRequests(session: Session, op: ContractOperation, exchange: Exchange): void {
-  if (!session.runs(GROUP)) return;
-  const curl = session.curl(exchange.request);
-  const schema = documentedResponse(op, 429)?.content?.["application/json"]?.schema;
-  if (!schema) {
-    session.results.fail(GROUP, op.route, "429 is documented", `${op.route} answered 429, which it does not document`, curl);
-    return;
-  }
-  const names = variantsOf(session.contract, schema);
-  const { matching, sends } = retryAfterFor(session.contract, names, exchange.json);
-  const prefer = exchange.request.headers.prefer;
-  const label = `429 variant${prefer ? ` (${prefer})` : ""}`;
-  session.results.expect(
-    GROUP,
-    op.route,
-    `${label} has one of the variant shapes`,
-    matching.length ? [] : [`body matches none of ${names.join(", ")}: ${exchange.text.slice(0, 300)}`],
-    curl,
-  );
-  if (matching.length === 0) return;
-  const name = `${label}: Retry-After exactly where the seed sends it`;
-  if (sends === undefined) {
-    session.results.skip(GROUP, op.route, name, `the body matches ${matching.join(", ")}, which disagree on Retry-After (x-retry-after)`);
-    return;
-  }
-  const present = exchange.headers.has("retry-after");
-  const problems =
-    sends && !present
-      ? [`Retry-After is missing on a ${matching.join("/")} 429`]
-      : !sends && present
-        ? [`Retry-After is sent on a ${matching.join("/")} 429, which the seed sends without it`]
-        : [];
-  session.results.expect(GROUP, op.route, name, problems, curl);
+/** Runs that saw a 429. */
+const seen = new WeakSet<Session>();
+
+/** An unpriced, plan-gated GET without required parameters: the Free-plan key is refused it (a rejected request), the main key answered. */
+function burstRequest(session: Session): ContractOperation | undefined {
+  return session
+    .selected()
+    .find((op) => op.method === "get" && op.parameters.every((parameter) => !parameter.required) && !session.contract.model.priceTables[op.path] && !op.facts.freePlan);
 }
 
-/** Provokes the rate limiter with X-RateLimit-Limit + 1 requests to the cheapest route. */
-export async function rateLimitBurst(session: Session): Promise<void> {
-  if (!session.runs(GROUP)) return;
-  const op = session.selected().find((candidate) => candidate.method === "get" && !candidate.path.includes("{"));
-  if (!session.config.rateLimitBurst || !op) {
-    if (session.tooManyRequests === 0) {
-      session.results.skip(GROUP, "*", "429 responses", "no 429 was seen; set rateLimitBurst in the target's declaration to provoke one");
+export const rateLimits: Check = {
+  group: GROUP,
+  summary: "Every 429 is one of the description's variants with Retry-After exactly where it sends it; with rateLimitBurst, a window counts down by one per request (rejected ones too) and ends in the rate-limited 429.",
+  blockedBy: (session) => (session.config.rateLimitBurst ? (burstRequest(session) ? null : "the target implements no free GET route without parameters to spend a window on") : "rateLimitBurst is not declared"),
+  observe(session, { op, exchange }) {
+    if (exchange.status !== 429) return;
+    seen.add(session);
+    const curl = session.curl(exchange.request);
+    if (!documentedResponse(op, 429)) {
+      session.results.fail(GROUP, op.route, "429 is documented", `${op.route} answered 429, which it does not document`, curl);
+      return;
     }
-    return;
-  }
-  const request = { method: "get", path: op.path, headers: session.authorized() };
-  const first = await session.call(op, request, true);
-  const limit = Number(first.headers.get("x-ratelimit-limit"));
-  const seenBefore = session.tooManyRequests;
-  for (let sent = 1; Number.isFinite(limit) && sent <= limit && session.tooManyRequests === seenBefore; sent++) {
-    await session.call(op, request, true);
-  }
-  session.results.expect(
-    GROUP,
-    op.route,
-    "the rate limiter answers 429 once X-RateLimit-Limit requests are spent",
-    session.tooManyRequests > seenBefore ? [] : [`no 429 after X-RateLimit-Limit (${first.headers.get("x-ratelimit-limit")}) + 1 requests`],
-    session.curl(request),
-  );
-}
+    const { matching, sends } = retryAfterFor(session.contract, exchange.json);
+    const prefer = exchange.request.headers.prefer;
+    const label = `429 variant${prefer ? ` (${prefer})` : ""}`;
+    const names = session.contract.model.errors.tooManyRequests.variants.map((variant) => variant.schema);
+    session.results.expect(GROUP, op.route, `${label} has one of the variant shapes`, matching.length ? [] : [`body matches none of ${names.join(", ")}: ${exchange.text.slice(0, 300)}`], curl);
+    if (matching.length === 0) return;
+    const name = `${label}: Retry-After exactly where the specification sends it`;
+    const shapes = matching.map((variant) => variant.schema).join("/");
+    if (sends === undefined) {
+      session.results.skip(GROUP, op.route, name, `the body matches ${shapes}, which disagree on Retry-After (x-retry-after)`);
+      return;
+    }
+    const present = exchange.headers.has(session.contract.model.retryAfterHeader);
+    const problems = sends && !present ? [`Retry-After is missing on a ${shapes} 429`] : !sends && present ? [`Retry-After is sent on a ${shapes} 429, which the specification sends without it`] : [];
+    session.results.expect(GROUP, op.route, name, problems, curl);
+  },
+  finish(session) {
+    if (!seen.has(session)) session.results.skip(GROUP, "*", "429 responses", "no 429 was seen; declare rateLimitBurst to provoke one");
+  },
+  async run({ session, stage, status }) {
+    // Spending a window stops every key until it resets: these are the run's last requests.
+    await stage(STAGE.last);
+    const freeKey = session.config.freePlanKey;
+    const client = freeKey ? session.client(freeKey) : session.main;
+    const op = burstRequest(session)!;
+    const spec = { method: op.method, path: op.path, headers: client.authorized() };
+    const names = session.contract.model.rateLimitHeaders;
+    const countdown: string[] = [];
+    let previous: { remaining: number; limit: number; reset: number } | undefined;
+    let last: Exchange | undefined;
+    for (let sent = 1; ; sent++) {
+      if (sent % 100 === 0) status(`${sent} requests sent`);
+      last = await client.send(op, spec, { unpaced: true, expectTooMany: true });
+      if (last.status === 429) break;
+      const remaining = numericHeader(last, names.remaining);
+      const limit = numericHeader(last, names.limit);
+      const reset = numericHeader(last, names.reset);
+      if (remaining === null || limit === null || reset === null) {
+        countdown.push(`request ${sent} answered ${last.status} without numeric ${names.limit}, ${names.remaining} and ${names.reset}`);
+        break;
+      }
+      // A higher count means a new window began: the count starts again.
+      if (previous && remaining <= previous.remaining && remaining !== previous.remaining - 1) {
+        countdown.push(`request ${sent} (${last.status}): ${names.remaining} went from ${previous.remaining} to ${remaining}`);
+      }
+      previous = { remaining, limit, reset };
+      if (sent > 2 * limit + 1) break;
+    }
+    const curl = session.curl(spec);
+    const rejected = freeKey !== undefined ? " (rejected requests count)" : "";
+    session.results.expect(GROUP, op.route, `${names.remaining} counts down by one per request${rejected}`, countdown.slice(0, 5), curl);
+    const refused = last.status === 429 && conditionsOf(session.contract, last.json).has("rate-limited");
+    session.results.expect(
+      GROUP,
+      op.route,
+      `the request after ${names.remaining} reached 0 gets the rate-limited 429`,
+      refused && previous?.remaining === 0 ? [] : [refused ? `the 429 came with ${names.remaining} at ${previous?.remaining}` : `no rate-limited 429: the last request answered ${last.status} with ${names.remaining} at ${previous?.remaining}`],
+      curl,
+    );
+    if (!refused) return;
+    const retryAfter = numericHeader(last, session.contract.model.retryAfterHeader);
+    const reset = previous?.reset ?? 0;
+    session.results.expect(GROUP, op.route, `the rate-limited 429's Retry-After is within ${names.reset}`, retryAfter !== null && retryAfter <= reset + 1 ? [] : [`Retry-After is ${retryAfter ?? "missing"}, ${names.reset} was ${reset}`], curl);
+  },
+};

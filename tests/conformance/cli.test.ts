@@ -1,49 +1,57 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { setTimeout as sleep } from "node:timers/promises";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
+import { DECLARATION_FIELDS } from "../../conformance/config.ts";
 import { Contract } from "../../conformance/contract.ts";
 import { freePort } from "../../conformance/prism.ts";
-import { API_KEY, startFakeService } from "./support/fake-service.ts";
+import { API_KEY, startFakeService, type Fault } from "./support/fake-service.ts";
 
 const contract = new Contract();
 const work = mkdtempSync(join(tmpdir(), "conformance-cli-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Runs `tsx <script>` and collects its output and exit code. */
-async function tsx(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
-  const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", script], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  const [code] = (await once(child, "exit")) as [number | null];
-  return { code, stdout };
+/** Starts `node --import tsx <script>` (one process, as npm runs it) and collects its output. */
+function start(script: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = once(child, "exit").then(([code]) => code as number | null);
+  return { child, output: () => output, exited };
 }
 
-describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", () => {
-  const declaration = join(work, "target.json");
-  writeFileSync(declaration, JSON.stringify({ areas: ["images"], models: ["I-A"], poll: { intervalMs: 0, maxPolls: 10, stablePolls: 2 } }));
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(50);
+}
 
+/** The declaration for the fake service: only I-A, no concurrency cap, fast polling. */
+function declaration(name: string, extra: Record<string, unknown> = {}): string {
+  const file = join(work, `${name}.json`);
+  writeFileSync(file, JSON.stringify({ areas: ["images"], models: ["I-A"], skipGroups: ["concurrency"], poll: { intervalMs: 0, timeoutSeconds: 10, stablePolls: 2 }, ...extra }));
+  return file;
+}
+
+const report = (dir: string) => JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as { summary: { fail: number; stopped?: string }; results: Array<{ name: string; outcome: string }> };
+
+describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", () => {
   for (const [fault, expected] of [[undefined, 0], ["accepts-unauthenticated", 1]] as const) {
-    it(`exits ${expected} ${fault ? `for the fault ${fault}, printing the route, the rule and a curl command` : "for a correct target"}, and writes JSON and JUnit reports`, { timeout: 60_000 }, async () => {
+    it(`exits ${expected} ${fault ? `for the fault ${fault}, printing the route, the rule and a curl command` : "for a correct target"}, with progress lines, and writes JSON and JUnit reports`, { timeout: 60_000 }, async () => {
       const service = await startFakeService(contract, fault);
       const reports = join(work, fault ?? "correct");
       try {
-        const { code, stdout } = await tsx("conformance/cli.ts", {
-          CONFORMANCE_TARGET: service.baseUrl,
-          CONFORMANCE_API_KEY: API_KEY,
-          CONFORMANCE_CONFIG: declaration,
-          CONFORMANCE_PROXY: "off",
-          CONFORMANCE_REPORT_DIR: reports,
-        });
+        const run = start("conformance/cli.ts", ["--config", declaration("plain"), "--report-dir", reports], { CONFORMANCE_TARGET: service.baseUrl, CONFORMANCE_API_KEY: API_KEY });
+        const code = await run.exited;
+        const stdout = run.output();
         expect(code, stdout).toBe(expected);
-        const report = JSON.parse(readFileSync(join(reports, "conformance.json"), "utf8")) as { summary: { fail: number } };
-        const junit = readFileSync(join(reports, "conformance.junit.xml"), "utf8");
-        expect(report.summary.fail > 0).toBe(expected === 1);
-        expect(junit.includes("<failure")).toBe(expected === 1);
+        expect(stdout).toMatch(/^\[ *\d+\.\ds\] lifecycle: done/m);
+        expect(stdout).toMatch(/^  main key: 1 priced request, 12 credits$/m);
+        expect(report(reports).summary.fail > 0).toBe(expected === 1);
+        expect(readFileSync(join(reports, "conformance.junit.xml"), "utf8").includes("<failure")).toBe(expected === 1);
         if (fault) {
           expect(stdout).toMatch(/FAIL \[auth\] POST \/v1\/images\/i-a: 401 for no Authorization header/);
           expect(stdout).toMatch(/rule broken: answered 200, not 401/);
@@ -54,62 +62,144 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
       }
     });
   }
+
+  // Jobs that never reach a terminal status keep the run going until it is stopped.
+  const slow: Fault = "wrong-enum-value";
+
+  it("stops at its time limit (--timeout), reports it as a failure and still writes both reports", { timeout: 60_000 }, async () => {
+    const service = await startFakeService(contract, slow);
+    const reports = join(work, "timeout");
+    try {
+      const run = start("conformance/cli.ts", ["--config", declaration("slow", { poll: { intervalMs: 200, timeoutSeconds: 60, stablePolls: 1 } }), "--timeout", "2", "--report-dir", reports], { CONFORMANCE_TARGET: service.baseUrl, CONFORMANCE_API_KEY: API_KEY });
+      expect(await run.exited, run.output()).toBe(1);
+      const written = report(reports);
+      expect(written.summary.stopped).toMatch(/time limit of 2 s/);
+      expect(written.results.some((result) => result.name === "the run finishes within its time limit" && result.outcome === "fail")).toBe(true);
+      expect(written.results.some((result) => result.name === "check finished" && result.outcome === "skip")).toBe(true);
+      expect(existsSync(join(reports, "conformance.junit.xml"))).toBe(true);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it("stops on SIGINT, writes both reports saying so, and exits 130", { timeout: 60_000 }, async () => {
+    const service = await startFakeService(contract, slow);
+    const reports = join(work, "interrupted");
+    try {
+      const run = start("conformance/cli.ts", ["--config", declaration("slow", { poll: { intervalMs: 200, timeoutSeconds: 60, stablePolls: 1 } }), "--report-dir", reports], { CONFORMANCE_TARGET: service.baseUrl, CONFORMANCE_API_KEY: API_KEY });
+      await until(() => run.output().includes("auth: done"));
+      run.child.kill("SIGINT");
+      expect(await run.exited, run.output()).toBe(130);
+      expect(report(reports).summary.stopped).toBe("interrupted by SIGINT");
+      expect(existsSync(join(reports, "conformance.junit.xml"))).toBe(true);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it("refuses to start when the run could spend more than --budget, naming the figure", { timeout: 60_000 }, async () => {
+    const run = start("conformance/cli.ts", ["--config", declaration("plain"), "--budget", "5"], { CONFORMANCE_TARGET: "http://127.0.0.1:9", CONFORMANCE_API_KEY: API_KEY });
+    expect(await run.exited).toBe(2);
+    expect(run.output()).toMatch(/conformance run failed: the run could spend 12 credits, past budgetCredits 5/);
+  });
+
+  it("through npm, against the mock: a SIGTERM to npm stops the run and its Prism, and the reports are still written", { timeout: 60_000 }, async () => {
+    const reports = join(work, "npm-interrupted");
+    const npm = spawn("npm", ["run", "-s", "conformance", "--", "--report-dir", reports], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    npm.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    await until(() => output.includes("conformance of the Prism mock"));
+    const below = descendants(npm.pid as number);
+    expect(below.some((child) => child.command.includes("prism-cli"))).toBe(true);
+    npm.kill("SIGTERM");
+    await once(npm, "exit");
+    for (const child of below) while (running(child.pid)) await sleep(50);
+    expect(report(reports).summary.stopped).toBe("interrupted by SIGTERM");
+  });
+
+  it("--help lists every declaration field and check group", { timeout: 60_000 }, async () => {
+    const run = start("conformance/cli.ts", ["--help"]);
+    expect(await run.exited).toBe(0);
+    for (const field of DECLARATION_FIELDS) expect(run.output()).toContain(`  ${field.field.padEnd(20)} `);
+    expect(run.output()).toContain("  uploads-window ");
+  });
 });
 
-/** Pids of the Prism processes whose parent is `parent` (read from /proc). */
-function prismChildren(parent: number): number[] {
-  return readdirSync("/proc")
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
+/** Pids of the processes below `root` (read from /proc). */
+function descendants(root: number): Array<{ pid: number; command: string }> {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // the process ended while being read
+    }
+  }
+  const found: Array<{ pid: number; command: string }> = [];
+  const visit = (parent: number): void => {
+    for (const [pid, ppid] of parents) {
+      if (ppid !== parent) continue;
       try {
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-        return ppid === parent && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("prism-cli");
+        found.push({ pid, command: readFileSync(`/proc/${pid}/cmdline`, "utf8") });
       } catch {
-        return false; // the process ended while being read
+        continue;
       }
-    })
-    .map(Number);
+      visit(pid);
+    }
+  };
+  visit(root);
+  return found;
 }
 
-/** Starts the mock in one process (tsx as a loader, no tsx supervisor) and resolves once it listens. */
-async function startMockProcess(port: number): Promise<ReturnType<typeof spawn>> {
-  const child = spawn(process.execPath, ["--import", "tsx", "conformance/mock-cli.ts", "--port", String(port)], { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(`listening on http://127.0.0.1:${port}`)) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`mock exited (${code}): ${output}`)));
-  });
-  return child;
-}
+const running = (pid: number): boolean => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
 
 describe("npm run mock (conformance/mock-cli.ts)", () => {
   it("leaves no Prism running when its process is killed outright (SIGKILL, no cleanup code runs)", { timeout: 60_000 }, async () => {
-    const child = await startMockProcess(await freePort());
-    const [prism] = prismChildren(child.pid as number);
-    expect(prism, "a Prism child runs").toBeTypeOf("number");
-    const exited = once(child, "exit");
-    child.kill("SIGKILL");
-    await exited;
+    const port = await freePort();
+    const mock = start("conformance/mock-cli.ts", ["--port", String(port)]);
+    await until(() => mock.output().includes(`listening on http://127.0.0.1:${port}`));
+    const [prism] = descendants(mock.child.pid as number).filter((child) => child.command.includes("prism-cli"));
+    expect(prism, "a Prism child runs").toBeDefined();
+    mock.child.kill("SIGKILL");
+    await mock.exited;
     // The child notices its parent is gone (stdin ends) and exits; the test's timeout bounds the wait.
-    while (existsSync(`/proc/${prism}`) && !readFileSync(`/proc/${prism}/stat`, "utf8").includes(") Z ")) await sleep(50);
-    expect(existsSync(`/proc/${prism}/cmdline`) && readFileSync(`/proc/${prism}/cmdline`, "utf8").includes("prism-cli")).toBe(false);
+    while (running(prism!.pid)) await sleep(50);
   });
 
-
-  it("serves the description on 127.0.0.1 at the --port given", { timeout: 60_000 }, async () => {
+  it("through npm: serves the description on the --port given, and a SIGTERM to npm stops the mock and Prism", { timeout: 60_000 }, async () => {
     const port = await freePort();
-    const child = await startMockProcess(port);
+    const npm = spawn("npm", ["run", "-s", "mock", "--", "--port", String(port)], { stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    npm.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    await until(() => output.includes(`listening on http://127.0.0.1:${port}`));
+    const response = await fetch(`http://127.0.0.1:${port}/v1/account/credits`, { headers: { authorization: "Bearer k", prefer: "code=403" } });
+    expect(response.status).toBe(403);
+    const below = descendants(npm.pid as number);
+    expect(below.some((child) => child.command.includes("prism-cli"))).toBe(true);
+    npm.kill("SIGTERM");
+    await once(npm, "exit");
+    for (const child of below) while (running(child.pid)) await sleep(50);
+  });
+
+  it("says in one line which port is in use and how to choose another", { timeout: 60_000 }, async () => {
+    const taken = createServer().listen(0, "127.0.0.1");
+    await once(taken, "listening");
+    const port = (taken.address() as { port: number }).port;
     try {
-      const response = await fetch(`http://127.0.0.1:${port}/v1/account/credits`, { headers: { authorization: "Bearer k", prefer: "code=403" } });
-      expect(response.status).toBe(403);
+      const mock = start("conformance/mock-cli.ts", ["--port", String(port)]);
+      expect(await mock.exited).toBe(2);
+      expect(mock.output().trim().split("\n").at(-1)).toBe(`mock: port ${port} on 127.0.0.1 is in use; choose another with --port N (npm run mock -- --port N) or MOCK_PORT=N`);
     } finally {
-      const exited = once(child, "exit");
-      child.kill("SIGTERM");
-      await exited;
+      taken.close();
     }
+  });
+
+  it("--list prints every operation's Prefer choices", { timeout: 60_000 }, async () => {
+    const mock = start("conformance/mock-cli.ts", ["--list"]);
+    expect(await mock.exited).toBe(0);
+    expect(mock.output()).toContain("POST /v1/images/i-a\n");
+    expect(mock.output()).toContain("  Prefer: code=429, example=queue-full\n");
+    expect(mock.output()).toContain("  Prefer: code=400, example=moderation-input-csam\n");
   });
 });

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DeclarationError, TARGET_DEFAULTS, readTargetConfig } from "../../conformance/config.ts";
+import { CHECK_GROUPS, CHECKS } from "../../conformance/checks/index.ts";
+import { DECLARATION_FIELDS, DeclarationError, TARGET_DEFAULTS, readTargetConfig } from "../../conformance/config.ts";
 import { Contract } from "../../conformance/contract.ts";
 
 const contract = new Contract();
@@ -15,16 +16,20 @@ const file = (name: string, text: string): string => {
   return path;
 };
 
+const read = (env: NodeJS.ProcessEnv) => readTargetConfig(env, TARGET_DEFAULTS, contract, CHECK_GROUPS);
+
 describe("the target's declaration (CONFORMANCE_CONFIG and CONFORMANCE_AREAS / _MODELS / _SKIP)", () => {
-  it("reads areas, models and groups the description has, the environment over the file", () => {
-    const config = readTargetConfig(
-      { CONFORMANCE_CONFIG: file("ok.json", JSON.stringify({ areas: ["videos"], poll: { maxPolls: 3 } })), CONFORMANCE_AREAS: "images", CONFORMANCE_MODELS: "I-A" },
-      TARGET_DEFAULTS,
-      contract,
-    );
+  it("reads areas, models and groups the description has, the environment over the file, poll settings over the defaults", () => {
+    const config = read({ CONFORMANCE_CONFIG: file("ok.json", JSON.stringify({ areas: ["videos"], poll: { timeoutSeconds: 3 } })), CONFORMANCE_AREAS: "images", CONFORMANCE_MODELS: "I-A" });
     expect(config.areas).toEqual(["images"]);
     expect(config.models).toEqual(["I-A"]);
-    expect(config.poll).toEqual({ ...TARGET_DEFAULTS.poll, maxPolls: 3 });
+    expect(config.poll).toEqual({ ...TARGET_DEFAULTS.poll, timeoutSeconds: 3 });
+  });
+
+  it("reads the sandbox's own declaration (conformance/targets/sandbox.json) without a complaint", () => {
+    const config = read({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" });
+    expect(config.freePlanKey).toBe("sandbox-free-key");
+    expect(config.outcomeMarkers.failed).toMatch(/failed/);
   });
 
   // A misspelt name would otherwise select nothing, skip every check and pass.
@@ -35,15 +40,21 @@ describe("the target's declaration (CONFORMANCE_CONFIG and CONFORMANCE_AREAS / _
     ["a file that is not JSON", { CONFORMANCE_CONFIG: file("broken.json", "{areas") }, /^CONFORMANCE_CONFIG .*broken\.json: /],
     ["a list given as a string", { CONFORMANCE_CONFIG: file("string.json", '{"areas": "images"}') }, /string\.json: areas must be an array of strings$/],
     ["a flag given as a string", { CONFORMANCE_CONFIG: file("flag.json", '{"stateful": "yes"}') }, /flag\.json: stateful must be true or false$/],
-    ["a negative poll count", { CONFORMANCE_CONFIG: file("poll.json", '{"poll": {"maxPolls": -1}}') }, /poll\.json: poll\.maxPolls must be a non-negative integer$/],
+    ["a negative poll count", { CONFORMANCE_CONFIG: file("poll.json", '{"poll": {"stablePolls": -1}}') }, /poll\.json: poll\.stablePolls must be an integer of at least 0$/],
+    ["an unknown poll setting", { CONFORMANCE_CONFIG: file("maxpolls.json", '{"poll": {"maxPolls": 3}}') }, /maxpolls\.json: poll has no setting maxPolls \(settings: intervalMs, timeoutSeconds, stablePolls\)$/],
     ["an unknown setting", { CONFORMANCE_CONFIG: file("extra.json", '{"area": ["images"]}') }, /extra\.json: area is not a setting \(settings: /],
     ["an unknown file area", { CONFORMANCE_CONFIG: file("area.json", '{"areas": ["imagez"]}') }, /^areas \(CONFORMANCE_AREAS\): unknown "imagez"/],
+    ["a createExamples value it does not know", { CONFORMANCE_CONFIG: file("examples.json", '{"createExamples": "some"}') }, /examples\.json: createExamples must be one of "one", "all"$/],
+    ["a retired model the description lacks", { CONFORMANCE_CONFIG: file("retired.json", '{"retiredModel": {"model": "I-Z"}}') }, /^retiredModel\.model: unknown "I-Z"/],
+    ["a retired model without its label", { CONFORMANCE_CONFIG: file("retired-label.json", '{"retiredModel": {"apiKey": "k"}}') }, /retired-label\.json: retiredModel must have model$/],
+    ["a moderation marker with no place for the reason", { CONFORMANCE_CONFIG: file("marker.json", '{"outcomeMarkers": {"moderation": "[blocked]"}}') }, /marker\.json: outcomeMarkers\.moderation must contain \{reason\}/],
+    ["an outcome it has no marker for", { CONFORMANCE_CONFIG: file("outcome.json", '{"outcomeMarkers": {"succeeded": "x"}}') }, /outcome\.json: outcomeMarkers has no setting succeeded/],
   ];
   for (const [what, env, message] of rejected) {
     it(`rejects ${what}, naming the field and the rule`, () => {
       let thrown: unknown;
       try {
-        readTargetConfig(env, TARGET_DEFAULTS, contract);
+        read(env);
       } catch (error) {
         thrown = error;
       }
@@ -51,4 +62,16 @@ describe("the target's declaration (CONFORMANCE_CONFIG and CONFORMANCE_AREAS / _
       expect((thrown as Error).message).toMatch(message);
     });
   }
+});
+
+describe("conformance/README.md", () => {
+  const readme = readFileSync("conformance/README.md", "utf8");
+
+  it("has a table row for every declaration field, with its default", () => {
+    for (const field of DECLARATION_FIELDS) expect(readme, field.field).toContain(`| \`${field.field}\` | ${field.type} | ${field.default} |`);
+  });
+
+  it("names every registered check group", () => {
+    for (const check of CHECKS) expect(readme, check.group).toContain(`| \`${check.group}\` |`);
+  });
 });

@@ -1,11 +1,9 @@
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MOCK_CONFIG } from "../../conformance/config.ts";
 import { Contract } from "../../conformance/contract.ts";
-import { negativeCases } from "../../conformance/negative-cases.ts";
 import { startMock, type RunningPrism } from "../../conformance/prism.ts";
-import { retryAfterFor, retryAfterVariants } from "../../conformance/retry-after.ts";
-import { runSuite } from "../../conformance/suite.ts";
+import { retryAfterFor } from "../../conformance/retry-after.ts";
+import { runConformance } from "../../conformance/run.ts";
 
 const contract = new Contract();
 let mock: RunningPrism;
@@ -20,28 +18,50 @@ afterAll(async () => {
 const post = (path: string, body: unknown, headers: Record<string, string> = { authorization: "Bearer any-key" }) =>
   fetch(mock.baseUrl + path, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
 
-const firstExample = (path: string): unknown => {
-  const op = contract.operations.find((candidate) => candidate.path === path && candidate.method === "post");
-  return op?.requestExamples[0]?.value;
-};
+const firstExample = (path: string): unknown => contract.byPath("post", path)?.requestExamples[0]?.value;
 
 describe("npm run conformance against the Prism mock", () => {
-  it("passes every contract check, and every error example of the description is selectable", { timeout: 180_000 }, async () => {
-    const results = await runSuite(contract, MOCK_CONFIG, { sendUrl: mock.baseUrl, targetUrl: mock.baseUrl, apiKey: "any-key" }, false);
-    expect(results.failures).toEqual([]);
-    const passed = (group: string, route: string): number =>
-      results.all.filter((result) => result.group === group && result.route === route && result.outcome === "pass").length;
+  it("passes every contract check, every error example of the description is selectable, and the stateful checks say why they are skipped", { timeout: 120_000 }, async () => {
+    const lines: string[] = [];
+    const { summary, results } = await runConformance({ contract, progress: (line) => lines.push(line) });
+    expect(results.filter((result) => result.outcome === "fail")).toEqual([]);
+    const passed = (group: string, route: string): number => results.filter((result) => result.group === group && result.route === route && result.outcome === "pass").length;
     for (const op of contract.operations) {
-      if (!op.requestSchema || op.requestExamples.length > 0) expect(passed("operations", op.route), op.route).toBeGreaterThan(0);
       const errorExamples = Object.entries(op.responses)
         .filter(([status]) => !status.startsWith("2"))
         .flatMap(([, response]) => contract.responseExamples(response));
       expect(passed("error-examples", op.route), op.route).toBe(errorExamples.length);
+      if (op.create) expect(passed("lifecycle", op.route), op.route).toBe(op.requestExamples.length);
     }
-    // Every 429 variant's body shape was checked through the Prefer header.
-    expect(results.all.filter((result) => result.group === "rate-limits" && result.outcome === "pass").length).toBeGreaterThan(0);
-    // The mock's front sends Retry-After per variant, so none of those checks is skipped.
-    expect(results.all.filter((result) => result.group === "rate-limits" && result.outcome === "skip")).toEqual([]);
+    // The mock's front sends Retry-After per variant, so none of the 429 checks is skipped.
+    expect(results.filter((result) => result.group === "rate-limits" && result.route !== "*" && result.outcome === "skip")).toEqual([]);
+    const skipped = (group: string) => results.find((result) => result.group === group && result.name === `group ${group}`)?.detail;
+    expect(skipped("billing")).toBe("the target is stateless");
+    expect(skipped("plan-gate")).toBe("the declaration gives no freePlanKey");
+    expect(summary.spent).toBeUndefined();
+    expect(lines.some((line) => /^\[ *\d+\.\ds\] lifecycle: done/.test(line)), lines.join("\n")).toBe(true);
+  });
+});
+
+describe("the mock's front", () => {
+  it("answers a Prefer example the operation does not document with 422 naming the valid choices, where Prism alone answers 500", async () => {
+    const response = await post("/v1/images/i-a", firstExample("/v1/images/i-a"), { authorization: "Bearer k", prefer: "code=429, example=queue-ful" });
+    expect(response.status).toBe(422);
+    const message = ((await response.json()) as { error: { message: string } }).error.message;
+    expect(message).toContain("Prefer example=queue-ful: no 429 response of POST /v1/images/i-a has an example of that name");
+    expect(message).toContain('"code=429, example=queue-full"');
+  });
+
+  it("answers a Prefer status the operation does not document with 422 naming the documented ones", async () => {
+    const response = await post("/v1/images/i-a", firstExample("/v1/images/i-a"), { authorization: "Bearer k", prefer: "code=418" });
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/^Prefer code=418: POST \/v1\/images\/i-a documents no 418 response \(documented: 200, 400, 401, 403, 410, 429\)/);
+  });
+
+  it("finds the operation of a templated path (a poll) for the check", async () => {
+    const response = await fetch(`${mock.baseUrl}/v1/images/img_x`, { headers: { authorization: "Bearer k", prefer: "example=nope" } });
+    expect(response.status).toBe(422);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain("GET /v1/images/{id}");
   });
 });
 
@@ -53,11 +73,10 @@ describe("what the pinned Prism enforces", () => {
     const lateKeywords = new Set(["dependentRequired", "dependentSchemas", "prefixItems", "unevaluatedProperties", "unevaluatedItems"]);
     const draft07 = new Ajv({ strict: false });
     const cases = contract.operations.flatMap((op) =>
-      op.requestSchema
-        ? negativeCases(op.requestSchema, op.requestExamples.map((example) => example.value), contract.registry)
-            .cases.filter((negative) => lateKeywords.has(negative.constraint.keyword))
-            .map((negative) => ({ op, negative }))
-        : [],
+      contract
+        .negativeCases(op)
+        .cases.filter((negative) => lateKeywords.has(negative.constraint.keyword) && !negative.alsoBreaks)
+        .map((negative) => ({ op, negative })),
     );
     expect(cases.length).toBeGreaterThan(0);
     for (const { op, negative } of cases) {
@@ -90,19 +109,20 @@ describe("what the pinned Prism enforces", () => {
     expect((await post("/v1/images/i-a", body, { authorization: "Basic dXNlcjpwYXNz" })).status).toBe(401);
   });
 
-  it("sends Retry-After on a 429 exactly where its variant's x-retry-after says (Prism alone sends it on all)", async () => {
+  it("sends Retry-After on a 429 exactly where its variant's x-retry-after says (Prism alone sends it on all), and the cooldown's header agrees with its body", async () => {
     const body = firstExample("/v1/images/i-a");
-    const tooMany = contract.operations.find((candidate) => candidate.route === "POST /v1/images/i-a")?.responses["429"];
+    const tooMany = contract.byPath("post", "/v1/images/i-a")?.responses["429"];
     if (!tooMany) throw new Error("POST /v1/images/i-a documents no 429");
-    const examples = contract.responseExamples(tooMany);
     const seen = new Set<boolean>();
-    for (const example of examples) {
+    for (const example of contract.responseExamples(tooMany)) {
       const response = await post("/v1/images/i-a", body, { authorization: "Bearer k", prefer: `code=429, example=${example.name}` });
       expect(response.status, example.name).toBe(429);
       expect(await response.json(), example.name).toEqual(example.value);
-      const sends = retryAfterFor(contract, retryAfterVariants(contract), example.value).sends;
-      expect(typeof sends, example.name).toBe("boolean");
-      expect(response.headers.has("retry-after"), example.name).toBe(sends);
+      const verdict = retryAfterFor(contract, example.value);
+      expect(typeof verdict.sends, example.name).toBe("boolean");
+      expect(response.headers.has("retry-after"), example.name).toBe(verdict.sends);
+      const field = verdict.matching[0]?.secondsField;
+      if (field) expect(response.headers.get("retry-after"), example.name).toBe(String((example.value as Record<string, unknown>)[field]));
       seen.add(response.headers.has("retry-after"));
     }
     // Both kinds occur, so the front neither strips every Retry-After nor keeps every one.

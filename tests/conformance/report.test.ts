@@ -15,7 +15,8 @@ const results: CheckResult[] = [
   { group: "auth", route: "POST /v1/images/i-a", name: "401 for unknown bearer key", outcome: "skip", detail: "the target accepts any key" },
   { group: "auth", route: "POST /v1/images/i-b", name: "401 for unknown bearer key", outcome: "skip", detail: "the target accepts any key" },
 ];
-const summary = summarize("a target", results);
+const spent = { byQuote: { credits: 38, atMost: true, requests: 2, unpriced: ["POST /v1/images/i-d"] }, measured: 40 };
+const summary = summarize("a target", results, { seconds: 12.5, requests: { main: 120, "free plan": 3 }, stopped: "interrupted by SIGINT", spent });
 
 describe("the JUnit XML report", () => {
   const xml = junitXml(summary, results);
@@ -35,11 +36,14 @@ describe("the JUnit XML report", () => {
 });
 
 describe("the console report", () => {
-  it("prints each failure with route, rule and curl, and each skip reason once with its count", () => {
+  it("prints each failure with route, rule and curl, each skip reason once with its count, the time, the requests, why it stopped and the credits spent", () => {
     const text = formatConsole(summary, results);
     expect(text).toContain('FAIL [operations] POST /v1/images/i-a: valid request "a<b>" accepted');
     expect(text).toContain("  reproduce:   curl -sS -i -X POST 'http://127.0.0.1:1/v1/images/i-a'");
     expect(text).toContain("SKIP [auth] the target accepts any key (2 checks)");
-    expect(text).toContain("conformance of a target: 1 passed, 1 failed, 2 skipped");
+    expect(text).toContain("conformance of a target: 1 passed, 1 failed, 2 skipped, in 12.5 s");
+    expect(text).toContain("requests sent: 120 with the main key, 3 with the free plan key");
+    expect(text).toContain("stopped early: interrupted by SIGINT");
+    expect(text).toContain("credits spent: at most 38 by the quotes of 2 charged requests, and 1 with no shown price; the balance fell by 40 (prices held for unfinished jobs included)");
   });
 });

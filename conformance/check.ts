@@ -1,0 +1,51 @@
+/**
+ * What a check is. Each check is one file under checks/ exporting a `Check`, registered in
+ * checks/index.ts; its `group` names it in reports and in a declaration's `skipGroups`.
+ */
+import type { Client, SendOptions } from "./client.ts";
+import type { ContractOperation } from "./contract.ts";
+import type { PlannedSpend } from "./cost.ts";
+import type { Exchange } from "./http.ts";
+import type { Session } from "./session.ts";
+
+/**
+ * When a check may go on (CheckContext.stage). Checks start together at `main`. The late stages
+ * hold the requests that change what may be sent afterwards: creates whose jobs the suite cannot
+ * follow hold their slot to the end (`late`), and a 429 with Retry-After stops a key for its wait
+ * (`final`, one such request per key; `last`, the rate-limit burst, which may spend the window of
+ * every key at once).
+ */
+export const STAGE = { main: 0, late: 1, final: 2, last: 3 } as const;
+
+export interface CheckContext {
+  readonly session: Session;
+  /** Resolves once every other check has finished or waits for `stage` or a later one. */
+  stage(stage: number): Promise<void>;
+  /** What the check is doing now, for the progress lines. */
+  status(text: string): void;
+}
+
+/** One response of the run, as observers see it. */
+export interface Observed {
+  readonly client: Client;
+  readonly op: ContractOperation;
+  readonly exchange: Exchange;
+  readonly options: SendOptions;
+}
+
+export interface Check {
+  readonly group: string;
+  /** One line for `--help` and conformance/README.md. */
+  readonly summary: string;
+  /** Why it cannot run against this target (what the declaration lacks), or null. */
+  blockedBy?(session: Session): string | null;
+  /** Work that needs no target (computing request bodies), done while the mock or proxy starts. */
+  prepare?(session: Session): void;
+  /** The priced requests it will send, for the estimate stated before the run. */
+  spend?(session: Session): PlannedSpend[];
+  run?(context: CheckContext): Promise<void>;
+  /** Sees every response of the run, whichever check sent the request. */
+  observe?(session: Session, seen: Observed): void;
+  /** After every check has run: conclusions over the whole run. */
+  finish?(session: Session): void;
+}

@@ -1,0 +1,188 @@
+/**
+ * Billing, read off the account's credits (`total_available`) while the account's other charges
+ * are only jobs of exact price whose charge is added up: a held price (lip sync, 3D) is reserved when its job is created; a succeeded job is
+ * charged exactly its quote; a failed or timed-out job and a request blocked by moderation are
+ * charged nothing; a search priced per request is charged each time. The jobs run at once; where
+ * the balance moves by something else than expected, the quotes that explain the difference are
+ * named.
+ */
+import type { Check } from "../check.ts";
+import type { Client } from "../client.ts";
+import type { ContractOperation } from "../contract.ts";
+import { priceOf, quotedBody, type PlannedSpend } from "../cost.ts";
+import type { Exchange, RequestSpec } from "../http.ts";
+import { accepted, createJob, type Job } from "../jobs.ts";
+import { balanceOf, creditsOp, hasPrompt, marked, pricedCreates, validRequests } from "../requests.ts";
+import type { Session } from "../session.ts";
+
+const GROUP = "billing";
+
+interface Role {
+  readonly name: string;
+  readonly op: ContractOperation;
+  readonly spec: RequestSpec;
+  readonly credits: number | null;
+  /** The terminal status the job must end in (null: the request is refused before any job). */
+  readonly ends: string | null;
+  /** Whether the balance must move by the role's credits. */
+  readonly charged: boolean;
+}
+
+export const billing: Check = {
+  group: GROUP,
+  summary: "With standardPrices: the credits route moves by exactly the quote of a succeeded job, by nothing for failed or timed-out jobs and moderation blocks (with outcomeMarkers), and a held price is reserved at creation.",
+  blockedBy(session) {
+    if (!session.config.stateful) return "the target is stateless";
+    if (!session.config.standardPrices) return "the account's prices are not declared standard (standardPrices), so the balance cannot be predicted";
+    if (!creditsOp(session)) return "the target does not implement the credits route";
+    return pricedCreates(session, false).some((request) => request.price.credits !== null && !request.price.atMost) ? null : "no implemented create request has an exact standard price";
+  },
+  spend(session) {
+    const spends: PlannedSpend[] = [];
+    const success = pricedCreates(session, false)[0];
+    const held = pricedCreates(session, true)[0];
+    for (const request of [success, held]) if (request) spends.push({ key: session.main.name, what: `${request.op.route} (billing)`, price: request.price });
+    const search = perRequest(session);
+    if (search) spends.push({ key: session.main.name, what: `${search.op.route} (billing)`, price: search.price });
+    return spends;
+  },
+  async run({ session, status }) {
+    const client = session.main;
+    // Only charges this check can add up run meanwhile: the balance moves by what it expects.
+    await client.charges.measure(async (window) => {
+      status("reading the balance");
+      const before = await balanceOf(session, client);
+      if (typeof before === "string") return void session.results.fail(GROUP, "*", "the balance can be read", before);
+      const roles = chooseRoles(session);
+      const outcome = new Map<Role, Exchange>();
+      const jobs: Array<Promise<void>> = [];
+      const held = pricedCreates(session, true)[0];
+      if (held) {
+        status("creating a job whose price is held");
+        const created = await createJob(client, held.op, held.spec, "accept");
+        const credits = (created.exchange.json as { credits?: unknown } | undefined)?.credits;
+        const name = "a held price is reserved when the job is created";
+        if (!created.job || typeof credits !== "number") {
+          session.results.fail(GROUP, held.op.route, name, `the create answered ${created.exchange.status} without a job and its credits: ${created.exchange.text.slice(0, 200)}`, session.curl(held.spec));
+        } else {
+          const after = await balanceOf(session, client);
+          if (typeof after === "string") session.results.fail(GROUP, held.op.route, name, after);
+          else session.results.expect(GROUP, held.op.route, name, before - after === credits ? [] : [`total_available fell by ${before - after} when the job was created; its held price is ${credits}`], session.curl(held.spec));
+          const role: Role = { name: "a held price is charged when its job succeeds", op: held.op, spec: held.spec, credits, ends: session.contract.model.jobStatus.success, charged: true };
+          roles.push(role);
+          outcome.set(role, created.exchange);
+          jobs.push(watch(session, role, created.job, outcome));
+        }
+      }
+      const own = roles.filter((role) => role.ends !== null).length;
+      // The other checks' jobs of exact price may fill the cap's other slots meanwhile.
+      window.open(Math.max(0, client.slots.cap - own));
+      status(`following ${own} jobs`);
+      for (const role of roles.filter((candidate) => !outcome.has(candidate))) {
+        jobs.push(
+          createJob(client, role.op, role.spec, role.ends === null ? "reject" : "accept").then((created) => {
+            if (created.job) {
+              outcome.set(role, created.exchange);
+              return watch(session, role, created.job, outcome);
+            }
+            if (role.ends === null) return void outcome.set(role, created.exchange);
+            session.results.fail(GROUP, role.op.route, `${role.name}: the job is created`, `the create answered ${created.exchange.status}: ${created.exchange.text.slice(0, 200)}`, session.curl(role.spec));
+          }),
+        );
+      }
+      await Promise.all(jobs);
+      const beside = await window.settled();
+      const after = await balanceOf(session, client);
+      if (typeof after === "string") return void session.results.fail(GROUP, "*", "the balance can be read", after);
+      const others = beside.filter((charge) => charge.charged()).reduce((sum, charge) => sum + charge.credits, 0);
+      judge(session, roles.filter((role) => outcome.has(role)), before - after - others, outcome, others);
+      await searchCharge(session, client, after);
+    });
+  },
+};
+
+/** Records whether a role's job ended as its marker asked; drops the role from the verdict if not. */
+async function watch(session: Session, role: Role, job: Job, outcome: Map<Role, Exchange>): Promise<void> {
+  await job.done;
+  if (job.terminal !== role.ends) {
+    outcome.delete(role);
+    session.results.fail(GROUP, role.op.route, `${role.name}: the job ends ${role.ends}`, `the job ended ${job.terminal ?? `without a terminal status (${job.stoppedBy})`}, so its charge cannot be judged`, session.curl(role.spec));
+  }
+}
+
+/** The roles beside the held job: a succeeded job, and the declared failure outcomes. */
+function chooseRoles(session: Session): Role[] {
+  const { config, contract } = session;
+  const success = pricedCreates(session, false).find((request) => request.price.credits !== null && !request.price.atMost);
+  if (!success) return [];
+  const { jobStatus, errors } = contract.model;
+  const roles: Role[] = [{ name: "a succeeded job is charged exactly its quote", op: success.op, spec: success.spec, credits: success.price.credits, ends: jobStatus.success, charged: true }];
+  // Failures go to a model outside any family, whose failures could start a cooldown.
+  const prompted = pricedCreates(session, false).filter((request) => hasPrompt(request.op) && request.op.create?.family === null && request.price.credits !== null && !request.price.atMost);
+  const { failed, timeout, moderation } = config.outcomeMarkers;
+  const failure = (name: string, marker: string | undefined, ends: string | null): void => {
+    // Each price above the sum of those before it: then one set of roles alone adds up to any fall.
+    const sum = roles.reduce((total, role) => total + (role.credits ?? 0), 0);
+    const unused = prompted.filter((request) => !roles.some((role) => role.op === request.op));
+    const request = unused.find((candidate) => (candidate.price.credits ?? 0) > sum) ?? unused[0];
+    if (!marker || !request) return void session.results.skip(GROUP, "*", name, marker ? "no implemented create route takes a prompt for the marker" : "the declaration gives no outcomeMarkers for it");
+    roles.push({ name, op: request.op, spec: marked(request.spec, marker), credits: request.price.credits, ends, charged: false });
+  };
+  failure("a failed job is charged nothing", failed, jobStatus.failure.find((status) => status !== jobStatus.timeout) ?? null);
+  failure("a timed-out job is charged nothing", timeout, jobStatus.timeout);
+  failure("a request blocked by moderation is charged nothing", moderation?.replace("{reason}", errors.moderation.reasons[0] ?? ""), null);
+  return roles;
+}
+
+/**
+ * Compares the fall of the balance with what the roles should have charged. Where they disagree,
+ * the one set of roles whose quotes add up to the fall says which were charged.
+ */
+function judge(session: Session, roles: Role[], fell: number, outcome: Map<Role, Exchange>, others: number): void {
+  const expected = roles.filter((role) => role.charged).reduce((sum, role) => sum + (role.credits ?? 0), 0);
+  const explaining = subsets(roles).filter((subset) => subset.reduce((sum, role) => sum + (role.credits ?? 0), 0) === fell);
+  const charged = fell === expected ? new Set(roles.filter((role) => role.charged)) : explaining.length === 1 ? new Set(explaining[0]) : undefined;
+  for (const role of roles) {
+    const curl = session.curl(outcome.get(role)?.request ?? role.spec);
+    if (role.ends === null) {
+      const exchange = outcome.get(role) as Exchange;
+      const reason = session.contract.model.errors.moderation;
+      const body = exchange.json as Record<string, unknown> | undefined;
+      const blocked = exchange.status === reason.status && typeof body?.[reason.reasonField] === "string";
+      if (!blocked) {
+        session.results.fail(GROUP, role.op.route, `${role.name}: the request is blocked`, `answered ${exchange.status}, not the moderation block: ${exchange.text.slice(0, 200)}`, curl);
+        continue;
+      }
+    }
+    if (!charged) {
+      session.results.fail(GROUP, role.op.route, role.name, `total_available fell by ${fell + others}, ${others} of it for other checks' succeeded jobs; the quotes say ${expected} for these (${roles.map((other) => `${other.name}: ${other.credits}`).join("; ")})`, curl);
+      continue;
+    }
+    const was = charged.has(role);
+    session.results.expect(GROUP, role.op.route, role.name, was === role.charged ? [] : [`total_available fell by ${fell} for this check's requests, which is ${was ? "" : "not "}explained by charging its ${role.credits} credits`], curl);
+  }
+}
+
+function subsets<T>(items: readonly T[]): T[][] {
+  return items.reduce<T[][]>((all, item) => [...all, ...all.map((subset) => [...subset, item])], [[]]);
+}
+
+/** The first implemented route charged per request, with its price. */
+function perRequest(session: Session) {
+  const op = session.selected().find((candidate) => session.contract.model.priceTables[candidate.path]?.pricing?.charged === "per-request");
+  const request = op ? validRequests(session, op, session.main)[0] : undefined;
+  return op && request ? { op, request, price: priceOf(session.contract, op, quotedBody(request.spec)) } : undefined;
+}
+
+async function searchCharge(session: Session, client: Client, before: number): Promise<void> {
+  const search = perRequest(session);
+  if (!search || search.price.credits === null) return;
+  const exchange = await client.send(search.op, search.request.spec, { positive: true });
+  const after = await balanceOf(session, client);
+  const name = "a search priced per request is charged its price";
+  if (!accepted(exchange) || typeof after === "string") {
+    session.results.fail(GROUP, search.op.route, name, typeof after === "string" ? after : `the search answered ${exchange.status}`, session.curl(search.request.spec));
+    return;
+  }
+  session.results.expect(GROUP, search.op.route, name, before - after === search.price.credits ? [] : [`total_available fell by ${before - after}; the search costs ${search.price.credits}`], session.curl(search.request.spec));
+}

@@ -1,0 +1,39 @@
+/**
+ * The registry of checks, in the order they start (they then run concurrently; see STAGE in
+ * check.ts). Adding a check is one file in this folder exporting a `Check`, and one line here.
+ */
+import type { Check } from "../check.ts";
+import { auth } from "./auth.ts";
+import { billing } from "./billing.ts";
+import { concurrency } from "./concurrency.ts";
+import { cooldown } from "./cooldown.ts";
+import { createResponse } from "./create-response.ts";
+import { errorExamples } from "./error-examples.ts";
+import { lifecycle } from "./lifecycle.ts";
+import { operations } from "./operations.ts";
+import { planGate } from "./plan-gate.ts";
+import { prismProxy } from "./prism-proxy.ts";
+import { rateLimits } from "./rate-limits.ts";
+import { requestValidation } from "./request-validation.ts";
+import { retiredModel } from "./retired-model.ts";
+import { uploadsWindow } from "./uploads-window.ts";
+
+export const CHECKS: readonly Check[] = [
+  // First: it needs the account's balance to itself before any other check charges it.
+  billing,
+  operations,
+  requestValidation,
+  auth,
+  errorExamples,
+  lifecycle,
+  createResponse,
+  concurrency,
+  planGate,
+  retiredModel,
+  cooldown,
+  uploadsWindow,
+  rateLimits,
+  prismProxy,
+];
+
+export const CHECK_GROUPS: readonly string[] = CHECKS.map((check) => check.group);

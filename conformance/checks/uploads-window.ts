@@ -1,0 +1,61 @@
+/**
+ * The uploads window, with the body the declaration gives for an upload (its shape is not shown):
+ * the description's number of uploads per window is accepted, counting the run's earlier uploads,
+ * and the next one is refused with the rate-limited 429 and Retry-After. That 429 stops the key
+ * for the window, so the check sends the main key's last requests.
+ */
+import { STAGE, type Check } from "../check.ts";
+import { accepted } from "../jobs.ts";
+import { validRequests } from "../requests.ts";
+import { conditionsOf } from "../retry-after.ts";
+import type { Session } from "../session.ts";
+
+const GROUP = "uploads-window";
+
+const uploadsOp = (session: Session) => session.selected().find((op) => op.facts.operationId === session.contract.model.limits.uploads.operationId);
+
+/** When each accepted upload of a run was answered. */
+const acceptedAt = new WeakMap<Session, number[]>();
+
+export const uploadsWindow: Check = {
+  group: GROUP,
+  summary: "With uploadRequest: the description's number of uploads per window is accepted, and the next is refused with the rate-limited 429 and Retry-After.",
+  blockedBy(session) {
+    if (!session.config.stateful) return "the target is stateless";
+    if (!session.config.uploadRequest) return "the declaration gives no uploadRequest (the upload's shape is not shown)";
+    return uploadsOp(session) ? null : "the target does not implement the uploads route";
+  },
+  observe(session, { op, exchange }) {
+    if (op === uploadsOp(session) && accepted(exchange)) acceptedAt.set(session, [...(acceptedAt.get(session) ?? []), exchange.receivedAt]);
+  },
+  async run({ session, stage, status }) {
+    await stage(STAGE.final);
+    const op = uploadsOp(session)!;
+    const { perAccount, windowSeconds } = session.contract.model.limits.uploads;
+    const request = validRequests(session, op, session.main)[0]!;
+    const earlier = (acceptedAt.get(session) ?? []).filter((time) => time > Date.now() - windowSeconds * 1000).length;
+    const allowed = perAccount - earlier;
+    let sent = 0;
+    for (;;) {
+      status(`upload ${sent + 1} of ${allowed + 1}`);
+      const exchange = await session.main.send(op, request.spec, { positive: true, expectTooMany: true });
+      sent++;
+      const curl = session.curl(request.spec);
+      if (accepted(exchange) && sent <= allowed) continue;
+      const refused = exchange.status === 429 && conditionsOf(session.contract, exchange.json).has("rate-limited");
+      const name = `${perAccount} uploads per ${windowSeconds} s are accepted, the next is refused`;
+      const problems =
+        sent <= allowed
+          ? [`upload ${sent} (with ${earlier} earlier in the window) answered ${exchange.status}: ${exchange.text.slice(0, 200)}`]
+          : refused
+            ? []
+            : [`upload ${sent} (with ${earlier} earlier in the window) answered ${exchange.status}, not the rate-limited 429`];
+      session.results.expect(GROUP, op.route, name, problems, curl);
+      if (refused) {
+        const retryAfter = exchange.headers.get(session.contract.model.retryAfterHeader);
+        session.results.expect(GROUP, op.route, "the uploads 429 carries Retry-After", retryAfter === null ? ["no Retry-After"] : [], curl);
+      }
+      return;
+    }
+  },
+};

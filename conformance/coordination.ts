@@ -1,0 +1,194 @@
+/**
+ * The few primitives the checks coordinate with while they run concurrently: a counting semaphore
+ * (requests in flight), concurrency slots (jobs in flight on an account), an account's charges as
+ * the billing check measures them (charges it cannot add up wait until it is done) and stages
+ * (checks whose last request starts a long wait run after all others).
+ */
+
+export class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly size: number) {}
+
+  async use<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active < this.size) this.active++;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
+export interface Slot {
+  /** Frees the slot; later calls do nothing. */
+  release(): void;
+}
+
+/** Jobs in flight on one account, at most `cap` unless taken on purpose (the cap's own probe, a job the target should not have created). */
+export class Slots {
+  inFlight = 0;
+  private readonly waiting: Array<() => void> = [];
+  private readonly onRelease: Array<() => void> = [];
+
+  constructor(readonly cap: number) {}
+
+  /** A slot once fewer than `cap` are taken. */
+  async acquire(): Promise<Slot> {
+    while (this.inFlight >= this.cap) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    return this.take();
+  }
+
+  /** A slot now, past the cap if need be. */
+  take(): Slot {
+    this.inFlight++;
+    let held = true;
+    return {
+      release: () => {
+        if (!held) return;
+        held = false;
+        this.inFlight--;
+        for (const resolve of this.onRelease.splice(0)) resolve();
+        // Every waiter looks again: slots taken past the cap may leave none free yet.
+        for (const resolve of this.waiting.splice(0)) resolve();
+      },
+    };
+  }
+
+  /** Resolves the next time a slot is freed. */
+  released(): Promise<void> {
+    return new Promise((resolve) => this.onRelease.push(resolve));
+  }
+}
+
+/** Waits until a predicate holds, re-checked whenever the state it reads changes (`notify`). */
+class Condition {
+  private readonly waiting: Array<{ holds: () => boolean; resolve: () => void }> = [];
+
+  /** Runs `act` once `holds()` is true, in the same turn as that test, so that nothing changes the state between them. */
+  async when<T>(holds: () => boolean, act: () => T): Promise<T> {
+    while (!holds()) await new Promise<void>((resolve) => this.waiting.push({ holds, resolve }));
+    return act();
+  }
+
+  notify(): void {
+    for (const waiter of [...this.waiting]) {
+      if (!waiter.holds()) continue;
+      this.waiting.splice(this.waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  }
+}
+
+/** A charge that ran while the billing check measured: its price, and whether it was charged. */
+export interface MeasuredCharge {
+  readonly what: string;
+  readonly credits: number;
+  charged(): boolean;
+}
+
+interface Measurement {
+  open: boolean;
+  /** Charges that may still join. */
+  room: number;
+  /** Joined charges still running. */
+  running: number;
+  readonly charges: MeasuredCharge[];
+}
+
+/**
+ * An account's balance as the billing check reads it. The check measures once no charge runs;
+ * while it measures, up to the room it opens, charges of an exact price may run beside it and
+ * report what they charge, and every other charge waits until it is done.
+ */
+export class Charges {
+  private running = 0;
+  private measurement: Measurement | null = null;
+  private readonly changed = new Condition();
+
+  /** Runs work that may charge `credits` (null: a price not known exactly); `report` tells a measurement what was charged. */
+  async charge<T>(credits: number | null, work: (report: (charge: MeasuredCharge) => void) => Promise<T>): Promise<T> {
+    const measurement = await this.changed.when(
+      () => this.measurement === null || (this.measurement.open && credits !== null && this.measurement.room > 0),
+      () => {
+        this.running++;
+        if (this.measurement) {
+          this.measurement.room--;
+          this.measurement.running++;
+        }
+        return this.measurement;
+      },
+    );
+    try {
+      return await work((charge) => measurement?.charges.push(charge));
+    } finally {
+      this.running--;
+      if (measurement) measurement.running--;
+      this.changed.notify();
+    }
+  }
+
+  /**
+   * Runs the billing check's measurement. `open(room)` lets that many charges of exact price join;
+   * `settled()` waits for them to end and says what they charged.
+   */
+  async measure<T>(work: (window: { open(room: number): void; settled(): Promise<MeasuredCharge[]> }) => Promise<T>): Promise<T> {
+    const measurement: Measurement = { open: false, room: 0, running: 0, charges: [] };
+    await this.changed.when(() => this.measurement === null, () => (this.measurement = measurement));
+    await this.changed.when(() => this.running === 0, () => undefined);
+    try {
+      return await work({
+        open: (room) => {
+          Object.assign(measurement, { open: true, room });
+          this.changed.notify();
+        },
+        settled: async () => {
+          measurement.room = 0;
+          return this.changed.when(() => measurement.running === 0, () => measurement.charges);
+        },
+      });
+    } finally {
+      this.measurement = null;
+      this.changed.notify();
+    }
+  }
+}
+
+/**
+ * When a check may go on: every check starts at stage 0; one that waits for stage k goes on once
+ * every other check has finished or waits for stage k or later.
+ */
+export class Stages {
+  private readonly at = new Map<symbol, number>();
+  private readonly waiting: Array<{ stage: number; resolve: () => void }> = [];
+
+  enroll(): symbol {
+    const token = Symbol("check");
+    this.at.set(token, 0);
+    return token;
+  }
+
+  reach(token: symbol, stage: number): Promise<void> {
+    this.at.set(token, Math.max(stage, this.at.get(token) ?? 0));
+    const reached = new Promise<void>((resolve) => this.waiting.push({ stage, resolve }));
+    this.release();
+    return reached;
+  }
+
+  leave(token: symbol): void {
+    this.at.delete(token);
+    this.release();
+  }
+
+  private release(): void {
+    const lowest = Math.min(...this.at.values());
+    for (const waiter of this.waiting.filter((candidate) => candidate.stage <= lowest)) {
+      this.waiting.splice(this.waiting.indexOf(waiter), 1);
+      waiter.resolve();
+    }
+  }
+}

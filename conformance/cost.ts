@@ -1,0 +1,129 @@
+/**
+ * What a run costs, at the description's standard prices (the quote of runtime/costs over the
+ * service model's price tables): the estimate stated before a run against a real target, the
+ * budget it must stay within, and the credits spent by the jobs seen to succeed and the priced
+ * searches answered. Media priced by duration is quoted at its longest allowed duration, as an
+ * upper bound; a request whose price is not shown is counted and named.
+ */
+import type { MediaRule } from "../runtime/costs/pricing.ts";
+import { quoteRoute, type QuoteLine } from "../runtime/costs/quote.ts";
+import type { Contract, ContractOperation } from "./contract.ts";
+import type { Exchange } from "./http.ts";
+import { accepted, type Job } from "./jobs.ts";
+
+export interface Price {
+  /** Standard credits, or null where the description shows no price for the request. */
+  credits: number | null;
+  /** `credits` is the most it can be: a media duration it depends on is taken at its limit. */
+  atMost: boolean;
+  /** Why `credits` is null. */
+  reason?: string;
+  /** The exact quote's lines. */
+  breakdown?: readonly QuoteLine[];
+}
+
+/** The body a quote reads: the JSON body, or a GET's query parameters. */
+export function quotedBody(request: { path: string; body?: unknown }): Record<string, unknown> {
+  if (request.body !== undefined) return request.body as Record<string, unknown>;
+  return Object.fromEntries(new URL(request.path, "http://query").searchParams);
+}
+
+/** The longest durations each media field of `body` may have, or null where a field has no limit. */
+function longest(media: Readonly<Record<string, MediaRule>>, body: Record<string, unknown>): Record<string, number | number[]> | null {
+  const durations: Record<string, number | number[]> = {};
+  for (const [field, rule] of Object.entries(media)) {
+    const value = body[field];
+    if (value === undefined) continue;
+    const items = Array.isArray(value) ? value.length : 1;
+    const share = rule.maxCombinedDurationSeconds !== undefined ? rule.maxCombinedDurationSeconds / Math.max(items, 1) : undefined;
+    const each = Math.min(rule.maxDurationSeconds ?? Infinity, share ?? Infinity);
+    if (!Number.isFinite(each)) return null;
+    durations[field] = rule.list ? Array.from({ length: items }, () => each) : each;
+  }
+  return durations;
+}
+
+/** The standard price of sending `body` to `op`; 0 for routes the description does not price. */
+export function priceOf(contract: Contract, op: ContractOperation, body: Record<string, unknown>, media?: Record<string, number>): Price {
+  const tables = contract.model.priceTables;
+  const table = tables[op.path];
+  if (!table || table.method !== op.method) return { credits: 0, atMost: false };
+  try {
+    const exact = quoteRoute(tables, op.path, body, media);
+    if (exact.credits !== null) return { credits: exact.credits, atMost: false, breakdown: exact.breakdown };
+    const bounds = media ? null : longest(table.media, body);
+    const bound = bounds ? quoteRoute(tables, op.path, body, bounds) : exact;
+    return bound.credits === null ? { credits: null, atMost: false, reason: bound.reason ?? "" } : { credits: bound.credits, atMost: true };
+  } catch (error) {
+    return { credits: null, atMost: false, reason: (error as Error).message };
+  }
+}
+
+/** A priced request a check will send, for the estimate. */
+export interface PlannedSpend {
+  /** The key's name (`main`, `free plan`, ...): each is its own account. */
+  key: string;
+  /** `POST /v1/images/i-a "text-to-image"` */
+  what: string;
+  price: Price;
+}
+
+export interface SpendTotal {
+  /** Sum of the known prices (upper bounds included). */
+  credits: number;
+  /** Some of `credits` is an upper bound. */
+  atMost: boolean;
+  requests: number;
+  /** Requests with no shown price, named. */
+  unpriced: string[];
+}
+
+export function total(spends: readonly PlannedSpend[]): SpendTotal {
+  const priced = spends.filter((spend) => spend.price.credits !== null);
+  return {
+    credits: priced.reduce((sum, spend) => sum + (spend.price.credits ?? 0), 0),
+    atMost: priced.some((spend) => spend.price.atMost),
+    requests: spends.length,
+    unpriced: spends.filter((spend) => spend.price.credits === null).map((spend) => `${spend.what} (${spend.price.reason})`),
+  };
+}
+
+const credits = (figure: SpendTotal): string => `${figure.atMost ? "at most " : ""}${figure.credits.toLocaleString("en")} credits`;
+
+/** The estimate as lines for the console: per key, and the requests with no shown price. */
+export function describeEstimate(spends: readonly PlannedSpend[]): string[] {
+  const lines = ["cost at the description's standard prices (plan discounts and promotions not applied):"];
+  for (const key of [...new Set(spends.map((spend) => spend.key))]) {
+    const figure = total(spends.filter((spend) => spend.key === key));
+    lines.push(`  ${key} key: ${figure.requests} priced request${figure.requests === 1 ? "" : "s"}, ${credits(figure)}`);
+  }
+  const unpriced = total(spends).unpriced;
+  if (unpriced.length) lines.push(`  no price shown for ${unpriced.length} of them, not counted:`, ...unpriced.map((what) => `    ${what}`));
+  if (spends.length === 0) lines.push("  nothing priced is sent");
+  return lines;
+}
+
+/** The credits spent while the run goes: jobs seen to succeed and priced requests answered 2xx. */
+export class Spend {
+  readonly spent: PlannedSpend[] = [];
+
+  constructor(private readonly contract: Contract) {}
+
+  jobEnded(job: Job): void {
+    if (job.terminal !== this.contract.model.jobStatus.success) return;
+    // A create response that states the job's credits names the charge better than a bound.
+    const stated = (job.created.json as { credits?: unknown } | undefined)?.credits;
+    if (typeof stated === "number") this.spent.push({ key: job.client.name, what: job.create.route, price: { credits: stated, atMost: false } });
+    else this.record(job.client.name, job.create, job.created);
+  }
+
+  /** A priced request that is charged per request (a stock search), answered 2xx. */
+  answered(key: string, op: ContractOperation, exchange: Exchange): void {
+    if (!accepted(exchange) || this.contract.model.priceTables[op.path]?.pricing?.charged !== "per-request") return;
+    this.record(key, op, exchange);
+  }
+
+  private record(key: string, op: ContractOperation, exchange: Exchange): void {
+    this.spent.push({ key, what: op.route, price: priceOf(this.contract, op, quotedBody(exchange.request)) });
+  }
+}

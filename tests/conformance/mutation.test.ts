@@ -1,0 +1,97 @@
+/**
+ * The suite proves itself by mutation: against the sandbox with each injected fault (sandbox/faults.ts,
+ * each a plausible implementation bug) it must fail, with a failure of the check that stands for the
+ * broken rule; against the faultless sandbox it must pass. The sandbox runs its jobs ten times faster
+ * and allows more requests per window than by default, so that each run takes seconds.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
+import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import { Contract } from "../../conformance/contract.ts";
+import type { CheckResult } from "../../conformance/results.ts";
+import { runConformance } from "../../conformance/run.ts";
+import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
+import { FAULTS, type FaultName } from "../../sandbox/faults.ts";
+import { startSandbox } from "../../sandbox/server.ts";
+
+const contract = new Contract();
+const declared = readTargetConfig({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" }, TARGET_DEFAULTS, contract, CHECK_GROUPS);
+const config: TargetConfig = { ...declared, poll: { intervalMs: 150, timeoutSeconds: 5, stablePolls: 1 } };
+const sandboxConfig = { ...JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")), clock: { speed: 10 }, limits: { requests: { perKey: 3_000, perSourceIp: 6_000 } } };
+
+/** For each fault, the check group that must report it. */
+const CAUGHT_BY: Record<FaultName, string> = {
+  "wrong-id-prefix": "lifecycle",
+  "rate-limit-one-past": "rate-limits",
+  "rejected-requests-not-counted": "rate-limits",
+  "rate-limited-without-retry-after": "rate-limits",
+  "missing-rate-limit-header": "lifecycle",
+  "queue-full-with-retry-after": "concurrency",
+  "cap-one-short": "concurrency",
+  "cap-one-past": "concurrency",
+  "polling-counts": "concurrency",
+  "charge-on-failure": "billing",
+  "moderation-charged": "billing",
+  "reservation-not-shown": "billing",
+  "search-not-charged": "billing",
+  "credits-figure-off": "create-response",
+  "wrong-initial-status": "create-response",
+  "result-before-succeeded": "lifecycle",
+  "status-after-terminal": "lifecycle",
+  "unknown-status": "lifecycle",
+  "accepts-invalid-body": "request-validation",
+  "unauthenticated-accepted": "auth",
+  "error-body-without-code": "auth",
+  "errors-as-text": "request-validation",
+  "plan-gate-open": "plan-gate",
+  "retired-model-served": "retired-model",
+  "retired-wrong-code": "retired-model",
+  "cooldown-after-two": "cooldown",
+  "cooldown-after-four": "cooldown",
+  "cooldown-without-retry-after": "cooldown",
+  "uploads-one-past": "uploads-window",
+};
+
+async function failuresWith(faults: FaultName[]): Promise<CheckResult[]> {
+  const sandbox = await startSandbox({ config: sandboxConfig, faults });
+  try {
+    const { results } = await runConformance({ target: sandbox.url, config, contract });
+    return results.filter((result) => result.outcome === "fail");
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** Runs `work` over `items`, `width` at a time. */
+async function pooled<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    for (let index = next++; index < items.length; index = next++) out[index] = await work(items[index] as T);
+  };
+  await Promise.all(Array.from({ length: width }, lane));
+  return out;
+}
+
+describe("the conformance suite against the sandbox with injected faults", () => {
+  it("passes against the faultless sandbox", { timeout: 120_000 }, async () => {
+    expect((await failuresWith([])).map((failure) => `[${failure.group}] ${failure.name}: ${failure.detail}`)).toEqual([]);
+  });
+
+  it("has at least 20 kinds of fault, and knows which check must catch each", () => {
+    expect(Object.keys(FAULTS).length).toBeGreaterThanOrEqual(20);
+    expect(Object.keys(CAUGHT_BY).sort()).toEqual(Object.keys(FAULTS).sort());
+  });
+
+  it("catches every fault, each with a failure of the check for the broken rule", { timeout: 600_000 }, async () => {
+    const faults = Object.keys(FAULTS) as FaultName[];
+    const verdicts = await pooled(faults, 3, async (fault) => {
+      const failures = await failuresWith([fault]);
+      return { fault, groups: new Set(failures.map((failure) => failure.group)) };
+    });
+    const missed = verdicts.filter(({ fault, groups }) => !groups.has(CAUGHT_BY[fault])).map(({ fault, groups }) => `${fault}: expected a ${CAUGHT_BY[fault]} failure, got ${[...groups].join(", ") || "none"}`);
+    console.log(`mutation: ${faults.length - missed.length} of ${faults.length} injected faults caught`);
+    expect(missed).toEqual([]);
+  });
+});
