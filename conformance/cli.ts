@@ -2,13 +2,16 @@
  * `npm run conformance [-- options]`: against the mock (no target) or an implementation. Prints
  * progress while it runs, writes the JSON and JUnit reports also when it is interrupted or out of
  * time, and exits 0 (all passed), 1 (a check failed, or the time limit passed), 2 (a bad
- * declaration, or over budget) or 128 + the signal's number (interrupted).
+ * declaration, over budget, or the mock or proxy asked of the tools package, which has no Prism) or
+ * 128 + the signal's number (interrupted).
  */
 import { join } from "node:path";
 import { constants } from "node:os";
 import { parseArgs } from "node:util";
 import { CHECKS } from "./checks/index.ts";
+import { commandLine, runtimeFile } from "../tools/packaged.ts";
 import { DECLARATION_FIELDS, DeclarationError } from "./config.ts";
+import { PrismUnavailableError } from "./prism.ts";
 import { formatConsole, writeReports } from "./report.ts";
 import { runConformance } from "./run.ts";
 
@@ -22,7 +25,7 @@ const OPTIONS = {
   "report-dir": { type: "string" },
 } as const;
 
-const HELP = `npm run conformance [-- options]
+const HELP = `usage: ${commandLine("conformance")} [options]
 
 Runs the contract checks of the description against the Prism mock (no target) or an implementation.
 
@@ -38,7 +41,7 @@ options (each beside its environment variable; the option wins):
                       CONFORMANCE_REPORT_JSON, CONFORMANCE_REPORT_JUNIT   the two files' own paths
   --help              this text
 
-declaration fields (conformance/README.md has the same table):
+declaration fields (${runtimeFile("conformance/README.md")} has the same table; ${runtimeFile("conformance/targets/sandbox.json")} is the sandbox's):
 ${DECLARATION_FIELDS.map((field) => `  ${field.field.padEnd(20)} ${field.type.replace(/\\/g, "").padEnd(16)} default ${field.default.replace(/`/g, "")}\n      ${field.meaning.replace(/`/g, "")}`).join("\n")}
 
 check groups (skipGroups names them):
@@ -49,7 +52,7 @@ let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>;
 try {
   parsed = parseArgs({ options: OPTIONS });
 } catch (error) {
-  console.error(`conformance: ${(error as Error).message} (npm run conformance -- --help)`);
+  console.error(`conformance: ${(error as Error).message} (${commandLine("conformance")} --help)`);
   process.exit(2);
 }
 const { values } = parsed;
@@ -106,7 +109,7 @@ try {
   console.log(`reports: ${paths.json}, ${paths.junit}`);
   process.exitCode = signalled ? 128 + constants.signals[signalled] : summary.fail > 0 ? 1 : 0;
 } catch (error) {
-  const shown = error instanceof DeclarationError ? error.message : ((error as Error).stack ?? String(error));
+  const shown = error instanceof DeclarationError || error instanceof PrismUnavailableError ? error.message : ((error as Error).stack ?? String(error));
   console.error(`conformance run failed: ${shown}`);
   process.exitCode = 2;
 }

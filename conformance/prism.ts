@@ -12,10 +12,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants } from "node:os";
 import { loadBundle } from "../model/document.ts";
+import { IN_TOOLS_PACKAGE, runtimeFile } from "../tools/packaged.ts";
 import { Contract } from "./contract.ts";
 import { startMockFront } from "./mock-front.ts";
 
-export const BUNDLE_YAML = fileURLToPath(new URL("../generated/openapi.yaml", import.meta.url));
+export const BUNDLE_YAML = runtimeFile("generated/openapi.yaml");
 const PRISM_CLI = fileURLToPath(new URL("../node_modules/@stoplight/prism-cli/dist/index.js", import.meta.url));
 const EXITS_WITH_PARENT = fileURLToPath(new URL("./prism-exits-with-parent.cjs", import.meta.url));
 const HOST = "127.0.0.1";
@@ -82,7 +83,13 @@ export function startProxy(options: PrismProxyOptions): Promise<RunningPrism> {
   return startPrism(["proxy"], options, options.upstream);
 }
 
+/** Asked for the mock or the proxy where Prism is not installed: reported by its message alone. */
+export class PrismUnavailableError extends Error {}
+
 async function startPrism(command: string[], options: PrismOptions, upstream?: string): Promise<RunningPrism> {
+  if (IN_TOOLS_PACKAGE) {
+    throw new PrismUnavailableError(`the Prism ${command[0]} is not part of the tools package (Prism is a development tool of the description's repository): run against an implementation with --target URL${upstream ? ", without --proxy" : ""}`);
+  }
   const port = options.port ?? (await freePort());
   const snapshotDir = options.snapshot ? mkdtempSync(join(tmpdir(), "prism-snapshot-")) : undefined;
   const document = snapshotDir ? join(snapshotDir, "openapi.json") : (options.document ?? BUNDLE_YAML);

@@ -1,7 +1,7 @@
 /**
  * Builds the tools package `@media-service/tools`: the bin `media-service` with the commands of
  * commands.ts, bundled by esbuild into one ESM file for Node 20 together with everything it imports
- * (ajv, ajv-formats, yaml), so that it has no dependencies and needs nothing of this repository's
+ * (ajv, ajv-formats), so that it has no dependencies and needs nothing of this repository's
  * layout; the files the commands read at run time (tools/packaged.ts), at the package's own places;
  * the bundled description of the bundle directory, exported for other generators; the licences of
  * the bundled packages; and a README. Its version is the description's `info.version`, as the
@@ -31,6 +31,8 @@ const PACKAGED_AT: Record<RuntimeFile, string> = {
   "generated/openapi.yaml": "openapi.yaml",
   "sandbox/default-config.json": "sandbox/default-config.json",
   "sandbox/README.md": "sandbox/README.md",
+  "conformance/README.md": "conformance/README.md",
+  "conformance/targets/sandbox.json": "conformance/targets/sandbox.json",
 };
 
 /** The licence texts of the packages esbuild bundled, which their licences ask to keep with the code. */
@@ -53,11 +55,15 @@ function packageJson(model: ServiceModel): { name: string; version: string } {
   return {
     name: PACKAGE_NAME,
     version: packageVersion(model.version),
-    description: `Command-line tools of the asynchronous media-generation service, interface version ${model.version}: the stateful sandbox, and the bundled OpenAPI description they were built from.`,
+    description: `Command-line tools of the asynchronous media-generation service, interface version ${model.version}: the stateful sandbox and the conformance suite, and the bundled OpenAPI description they were built from.`,
     type: "module",
     bin: { [BIN]: `./${BUNDLE}` },
-    exports: { ...DESCRIPTION_EXPORTS, "./sandbox/default-config.json": `./${PACKAGED_AT["sandbox/default-config.json"]}` },
-    files: ["dist", "sandbox", LICENSES, ...COMMON_FILES],
+    exports: {
+      ...DESCRIPTION_EXPORTS,
+      "./sandbox/default-config.json": `./${PACKAGED_AT["sandbox/default-config.json"]}`,
+      "./conformance/targets/sandbox.json": `./${PACKAGED_AT["conformance/targets/sandbox.json"]}`,
+    },
+    files: ["dist", "sandbox", "conformance", LICENSES, ...COMMON_FILES],
     engines: { node: ">=20" },
   } as { name: string; version: string };
 }

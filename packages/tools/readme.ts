@@ -50,12 +50,34 @@ fields, the outcome markers (${code("[sandbox:failed]")} in a prompt, ...) and t
 applies are in ${code("sandbox/README.md")} of this package; where it says ${code("npm run sandbox --")}, run
 ${code(`npx ${BIN} sandbox`)}.
 
+## Conformance suite
+
+Checks an implementation of the description: every operation's examples, negative bodies for every
+schema constraint, authentication, responses against their schemas and headers, job lifecycles, and
+the stateful rules (billing, rate-limit windows, concurrency, uploads, plan gate, retired models,
+cooldown) where the target's declaration lends what they need. It states the credits it will spend
+before it starts, and exits 0 (all passed), 1 (a check failed), 2 (a usage or declaration error) or
+128 + a signal's number.
+
+\`\`\`sh
+npx ${BIN} conformance --target https://your-implementation --config declaration.json --report-dir reports
+# against this package's sandbox (default config), with the sandbox's declaration:
+npx ${BIN} conformance --target http://127.0.0.1:4020 --config node_modules/${name}/conformance/targets/sandbox.json
+\`\`\`
+
+The declaration's fields and the check groups are in ${code("conformance/README.md")} of this package
+(where it says ${code("npm run conformance --")}, run ${code(`npx ${BIN} conformance`)}); the reports go to
+${code("conformance/reports/")} under the current folder unless ${code("--report-dir")} says otherwise. The
+Prism contract mock and the Prism validation proxy (${code("--proxy")}) are development tools of the
+description's repository and not in this package: ${code("--target")} is required.
+
 ## Files
 
 | export | what it holds |
 |---|---|
 | ${code(`${name}/openapi.json`)}, ${code(`${name}/openapi.yaml`)} | the bundled description the tools serve and check, for other generators |
 | ${code(`${name}/sandbox/default-config.json`)} | the sandbox's default config, a starting point for your own |
+| ${code(`${name}/conformance/targets/sandbox.json`)} | the conformance declaration of the sandbox with that config, an example of your own |
 
 The licences of the bundled packages are in ${code("THIRD-PARTY-LICENSES.md")}.
 `;

@@ -1,8 +1,9 @@
 /**
  * The tools as another repository (an implementation's, a client developer's CI) gets them: the
  * package is built from a bundle made with a slug map, packed once, installed offline from its
- * tarball into a fresh project, and its bin run there with npx: --help, an unknown command, and the
- * sandbox serving the real slugs over HTTP until SIGTERM stops it.
+ * tarball into a fresh project, and its bin run there with npx: --help, an unknown command, the
+ * sandbox serving the real slugs over HTTP, the conformance suite against that sandbox with the
+ * sandbox's declaration the package carries, and SIGTERM stopping the sandbox.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
@@ -19,13 +20,8 @@ import { exportedDescriptionPaths, installInFreshProject, pack, packedFiles, PRO
 
 const SLUG_MAP = { "i-a": "imagegen-4-ultra" };
 const IMAGE_SLUG = SLUG_MAP["i-a"];
-const KEY = "ci_tools_key";
-/** Jobs a thousand times faster than real time, and request windows the conformance suite's burst fits in. */
-const SANDBOX_CONFIG = {
-  accounts: { ci: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 100_000_000, extra: 0 }, concurrency: 100_000 } },
-  clock: { speed: 1_000 },
-  limits: { requests: { perKey: 5_000, perSourceIp: 1_000_000 } },
-};
+/** Where the package's files are once installed. */
+const installed = (file: string) => join(project, "node_modules", PACKAGE_NAME, file);
 
 let work: string;
 let built: BuiltPackage;
@@ -36,7 +32,9 @@ beforeAll(async () => {
   ({ work, bundle } = await workWithBundle("tools-package-test-", SLUG_MAP));
   built = await buildToolsPackage(bundle, join(work, "package"));
   project = await installInFreshProject(work, "ci", [await pack(built.dir, work)]);
-  writeFileSync(join(project, "sandbox.json"), JSON.stringify(SANDBOX_CONFIG));
+  // The default config, its jobs ten times faster and its request windows wide enough for the suite, as tests/conformance/mutation.test.ts runs it.
+  const config = JSON.parse(readFileSync(installed("sandbox/default-config.json"), "utf8")) as object;
+  writeFileSync(join(project, "sandbox.json"), JSON.stringify({ ...config, clock: { speed: 10 }, limits: { requests: { perKey: 3_000, perSourceIp: 6_000 } } }));
 }, 180_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -58,6 +56,8 @@ describe("the tools package", () => {
     expect((await packedFiles(built.dir)).sort()).toEqual([
       "README.md",
       "THIRD-PARTY-LICENSES.md",
+      "conformance/README.md",
+      "conformance/targets/sandbox.json",
       `dist/${BIN}.js`,
       "openapi.json",
       "openapi.yaml",
@@ -65,25 +65,25 @@ describe("the tools package", () => {
       "sandbox/README.md",
       "sandbox/default-config.json",
     ]);
-    const manifest = JSON.parse(readFileSync(join(project, "node_modules", PACKAGE_NAME, "package.json"), "utf8")) as Record<string, unknown>;
+    const manifest = JSON.parse(readFileSync(installed("package.json"), "utf8")) as Record<string, unknown>;
     expect(manifest.bin).toEqual({ [BIN]: `./dist/${BIN}.js` });
     expect(manifest.dependencies).toBeUndefined();
   });
 
   it("runs from its bundle alone: the bin imports only Node's built-in modules and names no place of this repository", () => {
-    const bundle = readFileSync(join(project, "node_modules", PACKAGE_NAME, `dist/${BIN}.js`), "utf8");
+    const bundle = readFileSync(installed(`dist/${BIN}.js`), "utf8");
     const specifiers = [...bundle.matchAll(/^\s*(?:import|export)\b[^;]*?\sfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]!);
     expect(specifiers.length).toBeGreaterThan(0);
     expect(specifiers.filter((specifier) => !isBuiltin(specifier))).toEqual([]);
     expect(bundle).not.toContain(PROJECT);
-    expect(readFileSync(join(project, "node_modules", PACKAGE_NAME, "THIRD-PARTY-LICENSES.md"), "utf8")).toMatch(/^## ajv@/m);
+    expect(readFileSync(installed("THIRD-PARTY-LICENSES.md"), "utf8")).toMatch(/^## ajv@/m);
   });
 
   it("exports the bundled description it was built from, real slugs included, and the sandbox's default config", async () => {
     const paths = await exportedDescriptionPaths(project, PACKAGE_NAME);
     expect(paths).toContain(`/v1/images/${IMAGE_SLUG}`);
     expect(paths).not.toContain("/v1/images/i-a");
-    expect(readFileSync(join(project, "node_modules", PACKAGE_NAME, "README.md"), "utf8")).toContain(`/v1/images/${IMAGE_SLUG} `);
+    expect(readFileSync(installed("README.md"), "utf8")).toContain(`/v1/images/${IMAGE_SLUG} `);
     const script = `import("${PACKAGE_NAME}/sandbox/default-config.json", { with: { type: "json" } }).then((m) => console.log(Object.keys(m.default.accounts)))`;
     expect((await run("node", ["--input-type=module", "-e", script], { cwd: project })).stdout).toContain("demo");
   });
@@ -91,7 +91,8 @@ describe("the tools package", () => {
   it("--help lists every command", async () => {
     const { code, stdout } = await npx(["--help"]);
     expect(code).toBe(0);
-    for (const command of COMMANDS) expect(stdout).toMatch(new RegExp(`^  ${command.name} +${command.summary}`, "m"));
+    const lines = stdout.split("\n");
+    for (const command of COMMANDS) expect(lines.filter((line) => line.trimStart().startsWith(`${command.name} `) && line.endsWith(` ${command.summary}`))).toHaveLength(1);
   });
 
   it("an unknown command is one line naming the commands, and exit status 2", async () => {
@@ -106,18 +107,28 @@ describe("the tools package", () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(new RegExp(`^usage: npx ${BIN} sandbox `));
     const readme = /rules: (\S+)$/m.exec(stdout)?.[1];
-    expect(readme).toBe(join(project, "node_modules", PACKAGE_NAME, "sandbox/README.md"));
+    expect(readme).toBe(installed("sandbox/README.md"));
     expect(readFileSync(readme!, "utf8")).toMatch(/^# The sandbox/);
   });
 
-  describe(`npx ${BIN} sandbox`, () => {
+  it("conformance without a target is one line saying the Prism mock is not in the package, and exit status 2", async () => {
+    const { code, stderr } = await npx(["conformance"]);
+    expect(code).toBe(2);
+    expect(ownLines(stderr)).toEqual(["conformance run failed: the Prism mock is not part of the tools package (Prism is a development tool of the description's repository): run against an implementation with --target URL"]);
+  });
+
+  describe(`npx ${BIN} sandbox, and conformance against it`, () => {
+    /** The declaration of the sandbox with its default config, which the package carries. */
+    const declarationFile = join("node_modules", PACKAGE_NAME, "conformance/targets/sandbox.json");
     let sandbox: ChildProcess;
     let text: ReturnType<typeof output>;
     let url: string;
+    let apiKey: string;
     const call = (method: string, path: string, body?: object) =>
-      fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
 
     beforeAll(async () => {
+      ({ apiKey } = JSON.parse(readFileSync(join(project, declarationFile), "utf8")) as { apiKey: string });
       sandbox = spawn("npx", [BIN, "sandbox", "--port", "0", "--config", "sandbox.json"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
       text = output(sandbox);
       url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text.stdout())?.[1], `the sandbox's address (${text.stderr()})`, 30_000);
@@ -139,6 +150,18 @@ describe("the tools package", () => {
       }, "the job to end");
       expect(done.status).toBe(model.jobStatus.success);
       expect(done.images).toHaveLength(2);
+    });
+
+    it("conformance --target passes against it with the sandbox's declaration, and writes its JSON and JUnit reports", { timeout: 120_000 }, async () => {
+      const { code, stdout } = await npx(["conformance", "--target", url, "--config", declarationFile, "--report-dir", "reports"]);
+      expect(code, stdout).toBe(0);
+      expect(stdout).toContain(`conformance of ${url}: `);
+      const report = JSON.parse(readFileSync(join(project, "reports/conformance.json"), "utf8")) as { summary: { target: string; pass: number; fail: number } };
+      expect(report.summary).toMatchObject({ target: url, fail: 0 });
+      expect(report.summary.pass).toBeGreaterThan(500);
+      const junit = readFileSync(join(project, "reports/conformance.junit.xml"), "utf8");
+      expect(junit).toContain("<testcase");
+      expect(junit).not.toContain("<failure");
     });
 
     it("stops on SIGTERM, freeing its port", async () => {
