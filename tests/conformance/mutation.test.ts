@@ -86,7 +86,7 @@ describe("the conformance suite against the sandbox with injected faults", () =>
 
   it("catches every fault, each with a failure of the check for the broken rule", { timeout: 600_000 }, async () => {
     const faults = Object.keys(FAULTS) as FaultName[];
-    const verdicts = await pooled(faults, 3, async (fault) => {
+    const verdicts = await pooled(faults, 8, async (fault) => {
       const failures = await failuresWith([fault]);
       return { fault, groups: new Set(failures.map((failure) => failure.group)) };
     });
