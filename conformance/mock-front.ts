@@ -9,6 +9,7 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { preferSelections } from "../model/prefer-selections.ts";
 import type { Contract, ContractOperation } from "./contract.ts";
 import { parseJson } from "./http.ts";
 import { retryAfterFor } from "./retry-after.ts";
@@ -23,7 +24,7 @@ export interface MockFront {
 
 /** Every `Prefer` value that selects a named example of an operation's responses, in document order. */
 export function selections(contract: Contract, op: ContractOperation): string[] {
-  return Object.entries(op.responses).flatMap(([status, response]) => contract.responseExamples(response).map((example) => `code=${status}, example=${example.name}`));
+  return preferSelections(contract.doc, op.operation);
 }
 
 /** The operation a request reaches: its own path first, else the templated one (`/v1/images/{id}`). */

@@ -3,7 +3,8 @@
  * client. They are injected as `x-codeSamples` into the docs-only copy of the bundle and used by
  * the guides' `{{sample ...}}` placeholders.
  */
-import { operations, type OpenApiDocument } from "../model/document.ts";
+import { operations, type OpenApiDocument, type Operation } from "../model/document.ts";
+import { preferSelections } from "../model/prefer-selections.ts";
 import { clientSample } from "./client-sample.ts";
 import { curlSample } from "./curl-sample.ts";
 import { requestExample } from "./request-example.ts";
@@ -30,13 +31,24 @@ export function codeSamples(doc: OpenApiDocument): Map<string, Record<SampleKind
   return samples;
 }
 
-/** A deep copy of the bundle whose operations carry `x-codeSamples`; the description itself is untouched. */
+/** The sentence that lists an operation's answers the contract mock can be asked for. */
+export function mockSelections(doc: OpenApiDocument, operation: Operation): string {
+  const choices = preferSelections(doc, operation).map((selection) => `\`Prefer: ${selection}\``);
+  return choices.length === 0 ? "" : `**Contract mock** (\`npm run mock\`): ask for a documented answer with ${choices.join(", ")}.`;
+}
+
+/**
+ * A deep copy of the bundle whose operations carry `x-codeSamples` and, at the end of their
+ * description, the contract mock's choices; the description itself is untouched.
+ */
 export function withCodeSamples(doc: OpenApiDocument): OpenApiDocument {
   const copy = structuredClone(doc);
   const samples = codeSamples(doc);
   for (const { operation } of operations(copy)) {
     const own = samples.get(operation.operationId);
     if (own) operation["x-codeSamples"] = [own.curl, own.client];
+    const mock = mockSelections(doc, operation);
+    if (mock) operation.description = `${operation.description ?? ""}\n\n${mock}`.trim();
   }
   return copy;
 }

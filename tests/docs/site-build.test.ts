@@ -89,3 +89,13 @@ describe("the built site", () => {
     }
   });
 });
+
+describe("the contract mock's choices in the reference", () => {
+  it("end each operation's description with the Prefer values the mock answers, as npm run mock -- --list prints them", () => {
+    const created = (document: typeof doc) => Object.values(document.paths).find((item) => item.post?.operationId === "createImageIA")?.post?.description ?? "";
+    const description = created(withCodeSamples(doc));
+    expect(description).toContain("**Contract mock** (`npm run mock`)");
+    for (const selection of ["code=200, example=accepted", "code=400, example=moderation-input-csam", "code=429, example=queue-full"]) expect(description).toContain(`\`Prefer: ${selection}\``);
+    expect(created(doc)).not.toContain("Contract mock");
+  });
+});
