@@ -5,7 +5,9 @@
  * job id to poll), poll routes the area's `get`, every other operation the method named after its
  * operationId, and a route the generated client does not know the raw openapi-fetch client `api`.
  */
-import { routeTable } from "../generated/client.ts";
+import { clientRouteTable } from "../generators/client.ts";
+import type { OpenApiDocument } from "../model/document.ts";
+import { readServiceModel } from "../model/service-model.ts";
 import { createPath } from "../runtime/client/route-table.ts";
 import { examplePath, type RequestExample } from "./request-example.ts";
 
@@ -15,8 +17,7 @@ interface AreaRoutes {
   routes: Record<string, string | null>;
 }
 
-const areas: Record<string, AreaRoutes> = routeTable.areas;
-const operations: Record<string, readonly [method: string, path: string, input: string, resend: boolean]> = routeTable.operations;
+type Operations = Record<string, readonly [method: string, path: string, input: string, resend: boolean]>;
 
 const SETUP = `import { createClient } from "./generated/client.ts";
 
@@ -24,7 +25,7 @@ const client = createClient({ apiKey: process.env.API_KEY!, baseUrl: process.env
 
 const literal = (value: unknown): string => JSON.stringify(value, null, 2);
 
-function call(request: RequestExample): string {
+function call(request: RequestExample, areas: Record<string, AreaRoutes>, operations: Operations): string {
   for (const [area, { pollPath, routes }] of Object.entries(areas)) {
     for (const [slug, idField] of Object.entries(routes)) {
       if (createPath(pollPath, slug) !== request.template || request.method !== "post") continue;
@@ -43,7 +44,7 @@ function call(request: RequestExample): string {
     const args = argument === undefined ? "" : literal(argument);
     return `// ${request.method.toUpperCase()} ${examplePath(request)}\nconst result = await client.${operationId}(${args});\nconsole.log(result);`;
   }
-  // A route the generated client does not know yet (the description is newer): the raw openapi-fetch client.
+  // A route the client has no method for: the raw openapi-fetch client.
   const params: string[] = [];
   if (Object.keys(request.pathParams).length > 0) params.push(`path: ${literal(request.pathParams)}`);
   if (Object.keys(request.query).length > 0) params.push(`query: ${literal(request.query)}`);
@@ -53,6 +54,8 @@ function call(request: RequestExample): string {
   return `// ${request.method.toUpperCase()} ${examplePath(request)}\nconst { data, error } = await client.api.${request.method.toUpperCase()}(${args});\nconsole.log(error ?? data);`;
 }
 
-export function clientSample(request: RequestExample): string {
-  return `${SETUP}\n\n${call(request)}`;
+/** The sample of one request, calling the client generated from `doc` (its route table, as generators/client.ts derives it). */
+export function clientSample(doc: OpenApiDocument, request: RequestExample): string {
+  const table = clientRouteTable(readServiceModel(doc));
+  return `${SETUP}\n\n${call(request, table.areas as Record<string, AreaRoutes>, table.operations as Operations)}`;
 }

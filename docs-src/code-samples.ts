@@ -25,7 +25,7 @@ export function codeSamples(doc: OpenApiDocument): Map<string, Record<SampleKind
     const request = requestExample(doc, path, method, operation);
     samples.set(operation.operationId, {
       curl: { lang: "Shell", label: SAMPLE_LABELS.curl, source: curlSample(request) },
-      client: { lang: "TypeScript", label: SAMPLE_LABELS.client, source: clientSample(request) },
+      client: { lang: "TypeScript", label: SAMPLE_LABELS.client, source: clientSample(doc, request) },
     });
   }
   return samples;

@@ -90,6 +90,11 @@ export function deriveRouteTable(model: ServiceModel): DerivedRouteTable {
 const mapValues = <V, W>(record: Readonly<Record<string, V>>, map: (value: V) => W): Record<string, W> =>
   Object.fromEntries(Object.entries(record).map(([key, value]) => [key, map(value)]));
 
+/** The route table generated/client.ts holds for this model (the docs' client samples read it too). */
+export function clientRouteTable(model: ServiceModel): RouteTable {
+  return runtimeTable(deriveRouteTable(model));
+}
+
 /** What generated/client.ts holds: only what the client reads, since every client bundle ships it. */
 function runtimeTable(derived: DerivedRouteTable): RouteTable {
   return { ...derived, areas: mapValues(derived.areas, ({ routes, ...area }) => ({ ...area, routes: mapValues(routes, (route) => route.idField) })) };

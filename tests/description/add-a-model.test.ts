@@ -1,7 +1,7 @@
 /**
  * Adding an image model is its path file and its entry in the root, nothing else by hand
  * (openapi/README.md, "Adding a model"): a copy of the description gains I-Z, and every tool that
- * reads the service model picks it up.
+ * reads the service model picks it up: the client, the prices, the docs and the conformance suite.
  */
 import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Contract } from "../../conformance/contract.ts";
 import { codeSamples } from "../../docs-src/code-samples.ts";
 import { deriveRouteTable } from "../../generators/client.ts";
 import { generate as generateCosts } from "../../generators/costs.ts";
@@ -69,8 +70,15 @@ describe("adding an image model", () => {
     expect(files["docs/pricing.md"]).toContain("I-Z");
   });
 
-  it("gets docs code samples for its operation", () => {
+  it("gets docs code samples for its operation, calling the client generated for it", () => {
     const samples = codeSamples(doc).get("createImageIZ");
     expect(samples?.curl.source).toContain(`$BASE_URL${NEW_PATH}`);
+    expect(samples?.client.source).toContain('client.image.createAndWait("i-z"');
+  });
+
+  it("is checked by the conformance suite, with its examples and poll route", () => {
+    const operation = new Contract(doc).operations.find((candidate) => candidate.route === `POST ${NEW_PATH}`);
+    expect(operation?.create).toMatchObject({ label: "I-Z", idField: "id" });
+    expect(operation?.requestExamples.map((example) => example.name)).toEqual(["text-to-image", "edit-with-references"]);
   });
 });
