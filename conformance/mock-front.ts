@@ -43,8 +43,8 @@ export function preferProblem(contract: Contract, op: ContractOperation, prefer:
   if (code !== undefined && !op.responses[code]) return `Prefer code=${code}: ${op.route} documents no ${code} response (documented: ${Object.keys(op.responses).join(", ")}); ${valid}`;
   if (example === undefined) return null;
   const statuses = code !== undefined ? [code] : Object.keys(op.responses).filter((status) => status.startsWith("2"));
-  const names = statuses.flatMap((status) => contract.responseExamples(op.responses[status]!).map((named) => named.name));
-  return names.includes(example) ? null : `Prefer example=${example}: no ${code ?? "success"} response of ${op.route} has an example of that name; ${valid}`;
+  const offered = new Set(selections(contract, op));
+  return statuses.some((status) => offered.has(`code=${status}, example=${example}`)) ? null : `Prefer example=${example}: no ${code ?? "success"} response of ${op.route} has an example of that name; ${valid}`;
 }
 
 export async function startMockFront(contract: Contract, upstream: string, port: number, host: string): Promise<MockFront> {
