@@ -11,10 +11,10 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { preferSelections } from "../model/prefer-selections.ts";
 import type { Contract, ContractOperation } from "./contract.ts";
-import { parseJson } from "./http.ts";
+import { httpExchange, parseJson, type HttpAnswer } from "./http.ts";
 import { retryAfterFor } from "./retry-after.ts";
 
-/** Hop-by-hop headers belong to one connection and are not relayed (fetch refuses some of them). */
+/** Hop-by-hop headers belong to one connection and are not relayed; the length is set anew. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length"]);
 
 export interface MockFront {
@@ -58,17 +58,16 @@ export async function startMockFront(contract: Contract, upstream: string, port:
       return;
     }
     relay(request, upstream)
-      .then(async (upstreamResponse) => {
-        const body = Buffer.from(await upstreamResponse.arrayBuffer());
+      .then((answer) => {
         const headers: Record<string, string> = {};
-        upstreamResponse.headers.forEach((value, name) => {
+        answer.headers.forEach((value, name) => {
           if (!HOP_BY_HOP.has(name)) headers[name] = value;
         });
-        if (upstreamResponse.status === 429 && retryAfterFor(contract, parseJson(body.toString("utf8"))).sends === false) {
+        if (answer.status === 429 && retryAfterFor(contract, parseJson(answer.body.toString("utf8"))).sends === false) {
           delete headers[contract.model.retryAfterHeader.toLowerCase()];
         }
-        headers["content-length"] = String(body.length);
-        response.writeHead(upstreamResponse.status, headers).end(body);
+        headers["content-length"] = String(answer.body.length);
+        response.writeHead(answer.status, headers).end(answer.body);
       })
       .catch((error: Error) => {
         response.writeHead(502, { "content-type": "text/plain" }).end(`mock front: Prism did not answer: ${error.message}`);
@@ -87,14 +86,14 @@ export async function startMockFront(contract: Contract, upstream: string, port:
   };
 }
 
-async function relay(request: IncomingMessage, upstream: string): Promise<Response> {
+async function relay(request: IncomingMessage, upstream: string): Promise<HttpAnswer> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
-  const headers = new Headers();
+  const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined && !HOP_BY_HOP.has(name)) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+    if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
   }
   const method = request.method ?? "GET";
   const hasBody = chunks.length > 0 && method !== "GET" && method !== "HEAD";
-  return fetch(upstream + (request.url ?? "/"), { method, headers, ...(hasBody ? { body: Buffer.concat(chunks) } : {}) });
+  return httpExchange(upstream + (request.url ?? "/"), { method, headers, ...(hasBody ? { body: Buffer.concat(chunks) } : {}) });
 }

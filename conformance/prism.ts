@@ -64,13 +64,16 @@ export async function freePort(): Promise<number> {
  * requested port.
  */
 export async function startMock(options: PrismOptions = {}): Promise<RunningPrism> {
+  requirePrism("mock");
   const contract = new Contract((options.snapshot as Contract["doc"] | undefined) ?? loadBundle());
-  const prism = await startPrism(["mock"], { ...options, port: await freePort() });
+  const prismPort = await freePort();
+  // The front takes the port asked for first: a port in use is reported before Prism spends its start-up.
+  const front = await startMockFront(contract, `http://${HOST}:${prismPort}`, options.port ?? 0, HOST);
   try {
-    const front = await startMockFront(contract, prism.baseUrl, options.port ?? 0, HOST);
+    const prism = await startPrism(["mock"], { ...options, port: prismPort });
     return { baseUrl: `http://${HOST}:${front.port}`, stop: () => front.close().then(prism.stop) };
   } catch (error) {
-    await prism.stop();
+    await front.close();
     throw error;
   }
 }
@@ -79,17 +82,22 @@ export async function startMock(options: PrismOptions = {}): Promise<RunningPris
  * Prism as a validation proxy in front of `upstream`: requests are forwarded, and every request or
  * response violation of the description is reported in the `sl-violations` response header.
  */
-export function startProxy(options: PrismProxyOptions): Promise<RunningPrism> {
+export async function startProxy(options: PrismProxyOptions): Promise<RunningPrism> {
+  requirePrism("proxy");
   return startPrism(["proxy"], options, options.upstream);
 }
 
 /** Asked for the mock or the proxy where Prism is not installed: reported by its message alone. */
 export class PrismUnavailableError extends Error {}
 
-async function startPrism(command: string[], options: PrismOptions, upstream?: string): Promise<RunningPrism> {
+/** Throws where Prism is not installed, before any work is spent on starting it. */
+export function requirePrism(command: "mock" | "proxy"): void {
   if (IN_TOOLS_PACKAGE) {
-    throw new PrismUnavailableError(`the Prism ${command[0]} is not part of the tools package (Prism is a development tool of the description's repository): run against an implementation with --target URL${upstream ? ", without --proxy" : ""}`);
+    throw new PrismUnavailableError(`the Prism ${command} is not part of the tools package (Prism is a development tool of the description's repository): run against an implementation with --target URL${command === "proxy" ? ", without --proxy" : ""}`);
   }
+}
+
+async function startPrism(command: string[], options: PrismOptions, upstream?: string): Promise<RunningPrism> {
   const port = options.port ?? (await freePort());
   const snapshotDir = options.snapshot ? mkdtempSync(join(tmpdir(), "prism-snapshot-")) : undefined;
   const document = snapshotDir ? join(snapshotDir, "openapi.json") : (options.document ?? BUNDLE_YAML);

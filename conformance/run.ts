@@ -10,7 +10,7 @@ import { CHECK_GROUPS, CHECKS } from "./checks/index.ts";
 import { DeclarationError, MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
 import { Contract } from "./contract.ts";
 import { describeEstimate, total, type PlannedSpend } from "./cost.ts";
-import { startMock, startProxy, type RunningPrism } from "./prism.ts";
+import { requirePrism, startMock, startProxy, type RunningPrism } from "./prism.ts";
 import { summarize, type Spent, type Summary } from "./report.ts";
 import { balanceOf } from "./requests.ts";
 import type { CheckResult } from "./results.ts";
@@ -79,6 +79,7 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
   });
   try {
     if (options.target) checkBudget(session, progress);
+    if (!options.target || options.proxy) requirePrism(options.target ? "proxy" : "mock");
     const starting = options.target ? (options.proxy ? startProxy({ upstream: options.target, snapshot: contract.doc }) : undefined) : startMock({ snapshot: contract.doc });
     // Prism boots in its own process meanwhile.
     for (const check of CHECKS) if (session.runs(check.group)) check.prepare?.(session);

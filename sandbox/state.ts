@@ -21,6 +21,25 @@ export interface RequestSchema {
   readonly required: boolean;
 }
 
+/** The request schemas of a model's operations, compiled once per model: many sandboxes may serve one description. */
+const compiledRequestSchemas = new WeakMap<ServiceModel, ReadonlyMap<string, RequestSchema>>();
+
+function requestSchemasOf(model: ServiceModel): ReadonlyMap<string, RequestSchema> {
+  let schemas = compiledRequestSchemas.get(model);
+  if (!schemas) {
+    const registry = createSchemaRegistry(model.doc);
+    const compiled = new Map<string, RequestSchema>();
+    for (const op of model.operations) {
+      const body = model.doc.paths[op.path]?.[op.method]?.requestBody;
+      const schema = body?.content["application/json"]?.schema;
+      if (schema) compiled.set(op.operationId, { schema: deref(model.doc, schema), validate: registry.compile(schema), required: body?.required ?? false });
+    }
+    schemas = compiled;
+    compiledRequestSchemas.set(model, schemas);
+  }
+  return schemas;
+}
+
 export class SandboxState {
   readonly accounts: Accounts;
   readonly keyWindows: FixedWindows;
@@ -29,7 +48,7 @@ export class SandboxState {
   readonly cooldowns: Cooldowns;
   readonly jobs: JobStore;
   readonly responses: Responses;
-  readonly requestSchemas = new Map<string, RequestSchema>();
+  readonly requestSchemas: ReadonlyMap<string, RequestSchema>;
   readonly routes = new Map<string, CreateRouteModel>();
   readonly areas = new Map<string, AreaModel & { readonly timing: JobTiming }>();
 
@@ -51,12 +70,7 @@ export class SandboxState {
     });
     this.jobs = new JobStore(model);
     this.responses = new Responses(model);
-    const registry = createSchemaRegistry(model.doc);
-    for (const op of model.operations) {
-      const body = this.operation(op).requestBody;
-      const schema = body?.content["application/json"]?.schema;
-      if (schema) this.requestSchemas.set(op.operationId, { schema: deref(model.doc, schema), validate: registry.compile(schema), required: body?.required ?? false });
-    }
+    this.requestSchemas = requestSchemasOf(model);
     for (const route of model.createRoutes) this.routes.set(route.path, route);
     const { speed } = config.clock;
     for (const area of model.areas) {
