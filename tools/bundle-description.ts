@@ -1,43 +1,43 @@
 /**
- * Bundles the modular description (openapi/openapi.yaml) with Redocly into openapi.yaml and
- * openapi.json in an output folder, substituting real slugs from a slug map. Redocly's own messages
- * name the file and the broken $ref; the outputs are written only when the whole bundle succeeded.
+ * Bundles the modular description (openapi/openapi.yaml) with Redocly's bundler
+ * (@redocly/openapi-core, in this process) into openapi.yaml and openapi.json in an output folder,
+ * substituting real slugs from a slug map. A broken $ref or invalid YAML is reported at its file,
+ * line and column; the outputs are written only when the whole bundle succeeded.
  */
-import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
+import { renameSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { bundle, createConfig, getLineColLocation, type Config, type NormalizedProblem } from "@redocly/openapi-core";
 import { stringify } from "yaml";
 import { applySlugMap, readSlugMap } from "../model/slug-map.ts";
 
-const REDOCLY = fileURLToPath(new URL("../node_modules/.bin/redocly", import.meta.url));
-
 export class BundleError extends Error {}
 
-/** Bundles `root` into `outDir`; returns the number of paths. Throws BundleError with Redocly's output. */
+/** No configuration file: bundling applies no decorators, and the lint rules are `npm run lint`'s business. */
+let config: Promise<Config> | undefined;
+
+/** One problem as `file:line:col message`, the file relative to the working directory when inside it. */
+function located(problem: NormalizedProblem): string {
+  const location = problem.location[0];
+  if (!location) return problem.message;
+  const { line, col } = getLineColLocation(location).start;
+  const file = relative(".", location.source.absoluteRef);
+  return `${file.startsWith("..") ? location.source.absoluteRef : file}:${line}:${col} ${problem.message}`;
+}
+
+/** Bundles `root` into `outDir`; returns the number of paths. Throws BundleError naming each problem's place. */
 export async function bundleDescription(root: string, outDir: string, slugMapFile: string | undefined): Promise<number> {
-  const work = mkdtempSync(join(tmpdir(), "bundle-"));
-  try {
-    const tmpJson = join(work, "openapi.json");
-    try {
-      await promisify(execFile)(REDOCLY, ["bundle", root, "--ext", "json", "--output", tmpJson, "--lint-config", "off"], { encoding: "utf8" });
-    } catch (error) {
-      const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
-      throw new BundleError(`bundle failed for ${root}:\n${stderr}${stdout}`);
-    }
-    const bundled = JSON.parse(readFileSync(tmpJson, "utf8")) as { paths: Record<string, unknown> };
-    bundled.paths = applySlugMap(bundled.paths, readSlugMap(slugMapFile), `slug map ${slugMapFile}`);
-    const outputs: Record<string, string> = {
-      "openapi.json": `${JSON.stringify(bundled, null, 2)}\n`,
-      "openapi.yaml": stringify(bundled, { lineWidth: 0, aliasDuplicateObjects: false }),
-    };
-    // Write every output beside its target first, then rename, so a failure leaves no half-written file.
-    for (const [name, text] of Object.entries(outputs)) writeFileSync(join(outDir, `${name}.tmp`), text);
-    for (const name of Object.keys(outputs)) renameSync(join(outDir, `${name}.tmp`), join(outDir, name));
-    return Object.keys(bundled.paths).length;
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  config ??= createConfig({});
+  const result = await bundle({ ref: root, config: await config });
+  const errors = result.problems.filter((problem) => problem.severity === "error");
+  if (errors.length > 0) throw new BundleError(`bundle failed for ${root}:\n${[...new Set(errors.map(located))].join("\n")}\n`);
+  const bundled = result.bundle.parsed as { paths: Record<string, unknown> };
+  bundled.paths = applySlugMap(bundled.paths, readSlugMap(slugMapFile), `slug map ${slugMapFile}`);
+  const outputs: Record<string, string> = {
+    "openapi.json": `${JSON.stringify(bundled, null, 2)}\n`,
+    "openapi.yaml": stringify(bundled, { lineWidth: 0, aliasDuplicateObjects: false }),
+  };
+  // Write every output beside its target first, then rename, so a failure leaves no half-written file.
+  for (const [name, text] of Object.entries(outputs)) writeFileSync(join(outDir, `${name}.tmp`), text);
+  for (const name of Object.keys(outputs)) renameSync(join(outDir, `${name}.tmp`), join(outDir, name));
+  return Object.keys(bundled.paths).length;
 }
