@@ -38,3 +38,11 @@ export function slug<A extends AreaName, L extends Label<A>>(area: A, label: L):
 export function pathOf<L extends AnyLabel>(label: L): PathOf<L> {
   return find(label).path as PathOf<L>;
 }
+
+/**
+ * The create path of the route labelled `label`, typed only as a priced path: for tests that need no
+ * literal type, since working out `PathOf` for every label is costly for the type checker.
+ */
+export function pricedPathOf(label: AnyLabel): PricedPath {
+  return find(label).path as PricedPath;
+}

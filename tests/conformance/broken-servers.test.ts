@@ -11,14 +11,15 @@ const contract = new Contract();
 
 /**
  * The fake implements the image area's I-A route only; its jobs advance one state per poll, and it
- * has no concurrency cap (so that check is skipped).
+ * has no concurrency cap (so that check is skipped). Polls 10 ms apart end a job in a few tens of
+ * milliseconds; the jobs of a fault that never ends them are given up after 2 s.
  */
 const config: TargetConfig = {
   ...TARGET_DEFAULTS,
   areas: ["images"],
   models: ["I-A"],
   skipGroups: ["concurrency"],
-  poll: { intervalMs: 0, timeoutSeconds: 10, stablePolls: 2 },
+  poll: { intervalMs: 10, timeoutSeconds: 2, stablePolls: 2 },
   timeoutSeconds: 60,
 };
 

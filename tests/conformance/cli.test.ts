@@ -103,18 +103,27 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
     expect(run.output()).toMatch(/conformance run failed: the run could spend 12 credits, past budgetCredits 5/);
   });
 
-  it("through npm, against the mock: a SIGTERM to npm stops the run and its Prism, and the reports are still written", { timeout: 60_000 }, async () => {
+  // Prism, when the run started one, also stops with the run: it exits with its parent (npm run mock's tests below).
+  it("through npm: a SIGTERM to npm stops the run, and the reports are still written", { timeout: 60_000 }, async () => {
+    const service = await startFakeService(contract, slow);
     const reports = join(work, "npm-interrupted");
-    const npm = spawn("npm", ["run", "-s", "conformance", "--", "--report-dir", reports], { stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    npm.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    await until(() => output.includes("conformance of the Prism mock"));
-    const below = descendants(npm.pid as number);
-    expect(below.some((child) => child.command.includes("prism-cli"))).toBe(true);
-    npm.kill("SIGTERM");
-    await once(npm, "exit");
-    for (const child of below) while (running(child.pid)) await sleep(50);
-    expect(report(reports).summary.stopped).toBe("interrupted by SIGTERM");
+    try {
+      const config = declaration("slow", { poll: { intervalMs: 200, timeoutSeconds: 60, stablePolls: 1 } });
+      const npm = spawn("npm", ["run", "-s", "conformance", "--", "--config", config, "--report-dir", reports], {
+        env: { ...process.env, CONFORMANCE_TARGET: service.baseUrl, CONFORMANCE_API_KEY: API_KEY },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      npm.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      await until(() => output.includes("auth: done"));
+      const below = descendants(npm.pid as number);
+      npm.kill("SIGTERM");
+      await once(npm, "exit");
+      for (const child of below) while (running(child.pid)) await sleep(50);
+      expect(report(reports).summary.stopped).toBe("interrupted by SIGTERM");
+    } finally {
+      await service.stop();
+    }
   });
 
   it("--help lists every declaration field and check group", { timeout: 60_000 }, async () => {

@@ -1,8 +1,8 @@
 /**
  * The suite proves itself by mutation: against the sandbox with each injected fault (sandbox/faults.ts,
  * each a plausible implementation bug) it must fail, with a failure of the check that stands for the
- * broken rule; against the faultless sandbox it must pass. The sandbox runs its jobs ten times faster
- * and allows more requests per window than by default, so that each run takes seconds.
+ * broken rule; against the faultless sandbox it must pass. The sandbox runs with fastSandboxConfig,
+ * so that each run takes seconds.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -14,11 +14,12 @@ import { runConformance } from "../../conformance/run.ts";
 import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { FAULTS, type FaultName } from "../../sandbox/faults.ts";
 import { startSandbox } from "../../sandbox/server.ts";
+import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 
 const contract = new Contract();
 const declared = readTargetConfig({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" }, TARGET_DEFAULTS, contract, CHECK_GROUPS);
-const config: TargetConfig = { ...declared, poll: { intervalMs: 150, timeoutSeconds: 5, stablePolls: 1 } };
-const sandboxConfig = { ...JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")), clock: { speed: 10 }, limits: { requests: { perKey: 3_000, perSourceIp: 6_000 } } };
+const config: TargetConfig = { ...declared, poll: { intervalMs: 150, timeoutSeconds: 3, stablePolls: 1 } };
+const sandboxConfig = fastSandboxConfig(JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object });
 
 /** For each fault, the check group that must report it. */
 const CAUGHT_BY: Record<FaultName, string> = {
@@ -86,7 +87,7 @@ describe("the conformance suite against the sandbox with injected faults", () =>
 
   it("catches every fault, each with a failure of the check for the broken rule", { timeout: 600_000 }, async () => {
     const faults = Object.keys(FAULTS) as FaultName[];
-    const verdicts = await pooled(faults, 8, async (fault) => {
+    const verdicts = await pooled(faults, faults.length, async (fault) => {
       const failures = await failuresWith([fault]);
       return { fault, groups: new Set(failures.map((failure) => failure.group)) };
     });

@@ -5,7 +5,7 @@
  * the description's x-pricing and the generated tables against the seed.
  */
 import { describe, expect, it } from "vitest";
-import { pathOf } from "../client/labels.ts";
+import { pricedPathOf } from "../client/labels.ts";
 import { quote, type PricedPath } from "../../generated/costs.ts";
 
 /** Bodies as the tables read them: each case's body is checked against its route at run time. */
@@ -24,7 +24,7 @@ function priced(path: PricedPath, seed: string, cases: Case[]): void {
   });
 }
 
-priced(pathOf("I-A"), "768px = 11, 1K = 12, 1.5K = 15, 2K = 19, 4K = 48 per image; num_images default 1, size default 1K; references free", [
+priced(pricedPathOf("I-A"), "768px = 11, 1K = 12, 1.5K = 15, 2K = 19, 4K = 48 per image; num_images default 1, size default 1K; references free", [
   ["768px", { prompt: "p", size: "768px" }, 11],
   ["1K", { prompt: "p", size: "1K" }, 12],
   ["1.5K", { prompt: "p", size: "1.5K" }, 15],
@@ -36,7 +36,7 @@ priced(pathOf("I-A"), "768px = 11, 1K = 12, 1.5K = 15, 2K = 19, 4K = 48 per imag
   ["ten reference images are free", { prompt: "p", reference_images: Array(10).fill("https://x/r.png") }, 12],
 ]);
 
-priced(pathOf("I-B"), "low 1K = 50, low 2K = 80, medium 1K = 80, medium 2K = 100; exactly 1 image; input image free", [
+priced(pricedPathOf("I-B"), "low 1K = 50, low 2K = 80, medium 1K = 80, medium 2K = 100; exactly 1 image; input image free", [
   ["low 1K", { quality: "low", size: "1K" }, 50],
   ["low 2K", { quality: "low", size: "2K" }, 80],
   ["medium 1K", { quality: "medium", size: "1K", num_images: 1 }, 80],
@@ -44,18 +44,18 @@ priced(pathOf("I-B"), "low 1K = 50, low 2K = 80, medium 1K = 80, medium 2K = 100
   ["edit of one input image", { quality: "medium", size: "2K", image: "https://x/in.png" }, 100],
 ]);
 
-priced(pathOf("I-C"), "flat 25 per image at 1K or 2K; input images free", [
+priced(pricedPathOf("I-C"), "flat 25 per image at 1K or 2K; input images free", [
   ["one image at 1K", { size: "1K", num_images: 1 }, 25],
   ["four images at 2K", { size: "2K", num_images: 4 }, 100],
   ["with ten references", { num_images: 2, reference_images: Array(10).fill("https://x/r.png") }, 50],
 ]);
 
-priced(pathOf("I-E"), "fixed 1K output at a flat 40 per image", [
+priced(pricedPathOf("I-E"), "fixed 1K output at a flat 40 per image", [
   ["one image", { num_images: 1 }, 40],
   ["four images", { num_images: 4 }, 160],
 ]);
 
-priced(pathOf("I-J"), "55 / 65 / 90 / 130 / 790 per image by size; grounding free", [
+priced(pricedPathOf("I-J"), "55 / 65 / 90 / 130 / 790 per image by size; grounding free", [
   ["768px", { size: "768px", num_images: 1 }, 55],
   ["1K", { size: "1K", num_images: 1 }, 65],
   ["1.5K", { size: "1.5K", num_images: 1 }, 90],
@@ -65,7 +65,7 @@ priced(pathOf("I-J"), "55 / 65 / 90 / 130 / 790 per image by size; grounding fre
   ["four 4K images", { size: "4K", num_images: 4 }, 3160],
 ]);
 
-priced(pathOf("I-K"), "45 / 70 / 150 by size; google_search adds 10 per image; image_search adds 20 in total", [
+priced(pricedPathOf("I-K"), "45 / 70 / 150 by size; google_search adds 10 per image; image_search adds 20 in total", [
   ["1K", { size: "1K", num_images: 1 }, 45],
   ["2K", { size: "2K", num_images: 1 }, 70],
   ["4K", { size: "4K", num_images: 1 }, 150],
@@ -76,7 +76,7 @@ priced(pathOf("I-K"), "45 / 70 / 150 by size; google_search adds 10 per image; i
   ["both searches on three 2K images", { size: "2K", num_images: 3, google_search: true, image_search: true }, 260],
 ]);
 
-priced(pathOf("V-A"), "480p = 65, 768p = 105, 1080p = 210, 2k = 420 per output second; input video 170/s (first 15 s); reference clips 170/s; reference images beyond two add 50", [
+priced(pricedPathOf("V-A"), "480p = 65, 768p = 105, 1080p = 210, 2k = 420 per output second; input video 170/s (first 15 s); reference clips 170/s; reference images beyond two add 50", [
   ["480p, 5 s", { prompt: "p", resolution: "480p", length_seconds: 5 }, 325],
   ["defaults: 768p, 5 s", { prompt: "p" }, 525],
   ["1080p, 10 s", { prompt: "p", resolution: "1080p", length_seconds: 10 }, 2100],
@@ -93,7 +93,7 @@ priced(pathOf("V-A"), "480p = 65, 768p = 105, 1080p = 210, 2k = 420 per output s
   ["reference audios are free", { prompt: "p", reference_audios: ["a", "b", "c"] }, 525],
 ]);
 
-priced(pathOf("V-F"), "200 / 325 / 380 / 555 per output second; extensions 285 / 365 / 420 / 610 per new second", [
+priced(pricedPathOf("V-F"), "200 / 325 / 380 / 555 per output second; extensions 285 / 365 / 420 / 610 per new second", [
   ["720p, 5 s", { resolution: "720p", length_seconds: 5 }, 1000],
   ["1080p, 10 s", { resolution: "1080p", length_seconds: 10 }, 3250],
   ["1440p, 20 s", { resolution: "1440p", length_seconds: 20 }, 7600],
@@ -105,7 +105,7 @@ priced(pathOf("V-F"), "200 / 325 / 380 / 555 per output second; extensions 285 /
   ["extension 4K, 5 new seconds", { resolution: "4K", length_seconds: 5, video: "https://x/v.mov" }, 3050],
 ]);
 
-priced(pathOf("V-G"), "480p: 15 cost, 30 speed, 60 quality; 768p: 37, 52, 112 per output second", [
+priced(pricedPathOf("V-G"), "480p: 15 cost, 30 speed, 60 quality; 768p: 37, 52, 112 per output second", [
   ["480p cost, 5 s", { resolution: "480p", mode: "cost", length_seconds: 5 }, 75],
   ["480p speed, 10 s", { resolution: "480p", mode: "speed", length_seconds: 10 }, 300],
   ["480p quality, 15 s", { resolution: "480p", mode: "quality", length_seconds: 15 }, 900],
@@ -114,7 +114,7 @@ priced(pathOf("V-G"), "480p: 15 cost, 30 speed, 60 quality; 768p: 37, 52, 112 pe
   ["768p quality, 10 s", { resolution: "768p", mode: "quality", length_seconds: 10 }, 1120],
 ]);
 
-priced(pathOf("MC-A"), "130 per second of the reference video, billed seconds rounded up", [
+priced(pricedPathOf("MC-A"), "130 per second of the reference video, billed seconds rounded up", [
   ["10 s", { image: "i", video: "v" }, 1300, { video: 10 }],
   ["10.2 s is billed as 11", { image: "i", video: "v" }, 1430, { video: 10.2 }],
   ["3 s, the shortest", { image: "i", video: "v" }, 390, { video: 3 }],
@@ -122,7 +122,7 @@ priced(pathOf("MC-A"), "130 per second of the reference video, billed seconds ro
   ["10 s with character_orientation image", { image: "i", video: "v", character_orientation: "image" }, 1300, { video: 10 }],
 ]);
 
-priced(pathOf("LS-A"), "84 per second of audio, rounded up to whole seconds, 4-second minimum", [
+priced(pricedPathOf("LS-A"), "84 per second of audio, rounded up to whole seconds, 4-second minimum", [
   ["2.5 s is billed as 4", { audio: "a", image: "i" }, 336, { audio: 2.5 }],
   ["4 s", { audio: "a", image: "i" }, 336, { audio: 4 }],
   ["4.1 s is billed as 5", { audio: "a", image: "i" }, 420, { audio: 4.1 }],
@@ -130,7 +130,7 @@ priced(pathOf("LS-A"), "84 per second of audio, rounded up to whole seconds, 4-s
   ["120 s, the longest", { audio: "a", image: "i", prompt: "smile" }, 10080, { audio: 120 }],
 ]);
 
-priced(pathOf("DM-A"), "20 small, 30 base, 40 large per second of input, rounded up, 5-second minimum, independent of resolution", [
+priced(pricedPathOf("DM-A"), "20 small, 30 base, 40 large per second of input, rounded up, 5-second minimum, independent of resolution", [
   ["default size small, 10 s", { video: "v" }, 200, { video: 10 }],
   ["base, 10 s", { video: "v", size: "base" }, 300, { video: 10 }],
   ["large, 10 s", { video: "v", size: "large" }, 400, { video: 10 }],
@@ -142,13 +142,13 @@ priced(pathOf("DM-A"), "20 small, 30 base, 40 large per second of input, rounded
   ["large at 360p", { video: "v", size: "large", resolution: "360p", colormap: "turbo", keep_audio: true, side_by_side: true }, 1200, { video: 30 }],
 ]);
 
-priced(pathOf("VU-A"), "for a 1080p result, 188 per second in precise and 267 in creative", [
+priced(pricedPathOf("VU-A"), "for a 1080p result, 188 per second in precise and 267 in creative", [
   ["precise, 10 s to 1080p", { video: "v", upscale_factor: 1.5 }, 1880, { video: 10, result_resolution: "1080p", mode: "precise" }],
   ["creative, 10 s to 1080p", { video: "v", upscale_factor: 1.5 }, 2670, { video: 10, result_resolution: "1080p", mode: "creative" }],
   ["creative, 20 s to 1080p", { video: "v", upscale_factor: 2 }, 5340, { video: 20, result_resolution: "1080p", mode: "creative" }],
 ]);
 
-priced(pathOf("D-A"), "400 textured, 270 without texture, 540 with detailed texture; detailed_geometry adds 270", [
+priced(pricedPathOf("D-A"), "400 textured, 270 without texture, 540 with detailed texture; detailed_geometry adds 270", [
   ["defaults: textured, standard", { image: "i" }, 400],
   ["without texture", { image: "i", texture: false }, 270],
   ["detailed texture", { image: "i", texture_quality: "detailed" }, 540],
@@ -157,7 +157,7 @@ priced(pathOf("D-A"), "400 textured, 270 without texture, 540 with detailed text
   ["plain shape with detailed geometry", { image: "i", texture: false, detailed_geometry: true }, 540],
 ]);
 
-priced(pathOf("D-B"), "1600 textured, 1080 without texture; rigging adds 270, animation adds 160", [
+priced(pricedPathOf("D-B"), "1600 textured, 1080 without texture; rigging adds 270, animation adds 160", [
   ["textured", { texture: true }, 1600],
   ["without texture", { texture: false }, 1080],
   ["textured with rigging", { texture: true, rigging: true }, 1870],
@@ -179,21 +179,21 @@ describe("charging", () => {
   it("stock searches are charged per request, uploads are free, generations on success", () => {
     expect(quote("/v1/stock/music", {}).charged).toBe("per-request");
     expect(quote("/v1/uploads", {}).charged).toBe("free");
-    expect(quote(pathOf("I-A"), {}).charged).toBe("on-success");
+    expect(quote(pricedPathOf("I-A"), {}).charged).toBe("on-success");
   });
 });
 
 describe("prices the seed does not show: credits null with the description's sentence", () => {
   const hidden: Array<[PricedPath, QuoteBody]> = [
-    [pathOf("I-D"), { prompt: "p", reference_images: ["a"] }],
-    [pathOf("I-F"), { prompt: "p" }],
-    [pathOf("I-G"), { prompt: "p" }],
-    [pathOf("I-H"), { prompt: "p" }],
-    [pathOf("V-B"), { prompt: "p" }],
-    [pathOf("V-C"), { prompt: "p" }],
-    [pathOf("V-D"), { prompt: "p" }],
-    [pathOf("V-E"), { prompt: "p" }],
-    [pathOf("A-A"), {}],
+    [pricedPathOf("I-D"), { prompt: "p", reference_images: ["a"] }],
+    [pricedPathOf("I-F"), { prompt: "p" }],
+    [pricedPathOf("I-G"), { prompt: "p" }],
+    [pricedPathOf("I-H"), { prompt: "p" }],
+    [pricedPathOf("V-B"), { prompt: "p" }],
+    [pricedPathOf("V-C"), { prompt: "p" }],
+    [pricedPathOf("V-D"), { prompt: "p" }],
+    [pricedPathOf("V-E"), { prompt: "p" }],
+    [pricedPathOf("A-A"), {}],
   ];
   for (const [path, body] of hidden) {
     it(path, () => {
@@ -204,7 +204,7 @@ describe("prices the seed does not show: credits null with the description's sen
     });
   }
   it("upscale to a result other than 1080p", () => {
-    const result = quote(pathOf("VU-A"), { video: "v" }, { video: 10, result_resolution: "4K", mode: "precise" });
+    const result = quote(pricedPathOf("VU-A"), { video: "v" }, { video: 10, result_resolution: "4K", mode: "precise" });
     expect(result.credits).toBeNull();
     expect(result.reason).toMatch(/only the 1080p-result rates/);
   });
@@ -212,20 +212,20 @@ describe("prices the seed does not show: credits null with the description's sen
 
 describe("inputs the price depends on but the caller did not supply: credits null naming them", () => {
   const cases: Array<[string, PricedPath, QuoteBody, Record<string, unknown> | undefined, string[]]> = [
-    ["lip sync without the audio's duration", pathOf("LS-A"), { audio: "a", image: "i" }, undefined, ["media.audio (the duration in seconds of body.audio)"]],
-    ["depth map without the video's duration", pathOf("DM-A"), { video: "v" }, undefined, ["media.video (the duration in seconds of body.video)"]],
-    ["V-A extension without the source's duration", pathOf("V-A"), { prompt: "p", video: "v" }, undefined, ["media.video (the duration in seconds of body.video)"]],
-    ["I-B without quality (no default is shown)", pathOf("I-B"), { size: "1K" }, undefined, ["body.quality (omitted, and its default is not shown)"]],
-    ["I-C without num_images (no default is shown)", pathOf("I-C"), { size: "1K" }, undefined, ["body.num_images (omitted, and its default is not shown)"]],
-    ["D-B without texture (no default is shown)", pathOf("D-B"), {}, undefined, ["body.texture (omitted, and its default is not shown)"]],
-    ["I-J without size (no default is shown)", pathOf("I-J"), { num_images: 1 }, undefined, ["body.size (omitted, and its default is not shown)"]],
-    ["I-K without num_images (no default is shown)", pathOf("I-K"), { size: "1K" }, undefined, ["body.num_images (omitted, and its default is not shown)"]],
-    ["V-F without resolution (no default is shown)", pathOf("V-F"), { length_seconds: 5 }, undefined, ["body.resolution (omitted, and its default is not shown)"]],
-    ["V-G without mode (no default is shown)", pathOf("V-G"), { resolution: "480p", length_seconds: 5 }, undefined, ["body.mode (omitted, and its default is not shown)"]],
-    ["V-G without length_seconds (no default is shown)", pathOf("V-G"), { resolution: "480p", mode: "cost" }, undefined, ["body.length_seconds (omitted, and its default is not shown)"]],
-    ["motion control without its reference video", pathOf("MC-A"), { image: "i" }, undefined, ["body.video (absent; the price is per second of it)"]],
-    ["depth map without its video (not the 5-second minimum)", pathOf("DM-A"), { size: "large" }, undefined, ["body.video (absent; the price is per second of it)"]],
-    ["upscale without the result's resolution and mode", pathOf("VU-A"), { video: "v" }, { video: 10 }, ["media.result_resolution (a fact the body does not hold)", "media.mode (a fact the body does not hold)"]],
+    ["lip sync without the audio's duration", pricedPathOf("LS-A"), { audio: "a", image: "i" }, undefined, ["media.audio (the duration in seconds of body.audio)"]],
+    ["depth map without the video's duration", pricedPathOf("DM-A"), { video: "v" }, undefined, ["media.video (the duration in seconds of body.video)"]],
+    ["V-A extension without the source's duration", pricedPathOf("V-A"), { prompt: "p", video: "v" }, undefined, ["media.video (the duration in seconds of body.video)"]],
+    ["I-B without quality (no default is shown)", pricedPathOf("I-B"), { size: "1K" }, undefined, ["body.quality (omitted, and its default is not shown)"]],
+    ["I-C without num_images (no default is shown)", pricedPathOf("I-C"), { size: "1K" }, undefined, ["body.num_images (omitted, and its default is not shown)"]],
+    ["D-B without texture (no default is shown)", pricedPathOf("D-B"), {}, undefined, ["body.texture (omitted, and its default is not shown)"]],
+    ["I-J without size (no default is shown)", pricedPathOf("I-J"), { num_images: 1 }, undefined, ["body.size (omitted, and its default is not shown)"]],
+    ["I-K without num_images (no default is shown)", pricedPathOf("I-K"), { size: "1K" }, undefined, ["body.num_images (omitted, and its default is not shown)"]],
+    ["V-F without resolution (no default is shown)", pricedPathOf("V-F"), { length_seconds: 5 }, undefined, ["body.resolution (omitted, and its default is not shown)"]],
+    ["V-G without mode (no default is shown)", pricedPathOf("V-G"), { resolution: "480p", length_seconds: 5 }, undefined, ["body.mode (omitted, and its default is not shown)"]],
+    ["V-G without length_seconds (no default is shown)", pricedPathOf("V-G"), { resolution: "480p", mode: "cost" }, undefined, ["body.length_seconds (omitted, and its default is not shown)"]],
+    ["motion control without its reference video", pricedPathOf("MC-A"), { image: "i" }, undefined, ["body.video (absent; the price is per second of it)"]],
+    ["depth map without its video (not the 5-second minimum)", pricedPathOf("DM-A"), { size: "large" }, undefined, ["body.video (absent; the price is per second of it)"]],
+    ["upscale without the result's resolution and mode", pricedPathOf("VU-A"), { video: "v" }, { video: 10 }, ["media.result_resolution (a fact the body does not hold)", "media.mode (a fact the body does not hold)"]],
   ];
   for (const [name, path, body, media, missing] of cases) {
     it(name, () => {
@@ -240,29 +240,29 @@ describe("inputs the price depends on but the caller did not supply: credits nul
 describe("invalid requests are errors naming the field and the rule", () => {
   const cases: Array<[string, string, unknown, unknown, string]> = [
     ["unknown slug", "/v1/images/i-i", {}, undefined, "quote: path: /v1/images/i-i is not a priced route"],
-    ["I-A size outside the enum", pathOf("I-A"), { prompt: "p", size: "8K" }, undefined, "quote: body.size: must be one of 768px, 1K, 1.5K, 2K, 4K"],
-    ["I-A five images", pathOf("I-A"), { prompt: "p", num_images: 5 }, undefined, "quote: body.num_images: must be 1 to 4"],
-    ["I-A misspelt field", pathOf("I-A"), { prompt: "p", num_image: 4 }, undefined, `quote: body.num_image: is not a field of ${pathOf("I-A")}`],
-    ["I-B has no high tier", pathOf("I-B"), { quality: "high", size: "1K" }, undefined, "quote: body.quality: must be one of low, medium"],
-    ["I-B takes exactly one image", pathOf("I-B"), { quality: "low", size: "1K", num_images: 2 }, undefined, "quote: body.num_images: must be 1 to 1"],
-    ["I-K has no 768px", pathOf("I-K"), { size: "768px", num_images: 1 }, undefined, "quote: body.size: must be one of 1K, 2K, 4K"],
-    ["V-A 20 seconds", pathOf("V-A"), { prompt: "p", length_seconds: 20 }, undefined, "quote: body.length_seconds: must be 5 to 15"],
-    ["V-A 720p", pathOf("V-A"), { prompt: "p", resolution: "720p" }, undefined, "quote: body.resolution: must be one of 480p, 768p, 1080p, 2k"],
-    ["V-A four reference clips", pathOf("V-A"), { prompt: "p", reference_videos: ["a", "b", "c", "d"] }, undefined, "quote: body.reference_videos: must be at most 3 items"],
-    ["V-A reference clips over 15 s combined", pathOf("V-A"), { prompt: "p", reference_videos: ["a", "b"] }, { reference_videos: [10, 6] }, "quote: media.reference_videos: must be at most 15 seconds combined"],
-    ["V-A one duration for two clips", pathOf("V-A"), { prompt: "p", reference_videos: ["a", "b"] }, { reference_videos: [10] }, "quote: media.reference_videos: must list 2 duration(s)"],
-    ["V-A source over 60 s", pathOf("V-A"), { prompt: "p", video: "v" }, { video: 61 }, "quote: media.video: must be 1.6 to 60 seconds"],
-    ["V-A 2k is only for extending", pathOf("V-A"), { prompt: "p", resolution: "2k" }, undefined, "quote: body.video: is required when resolution is 2k"],
-    ["V-A extension cannot take reference clips", pathOf("V-A"), { prompt: "p", video: "v", reference_videos: ["a"] }, { video: 10, reference_videos: [3] }, "quote: body.reference_videos: must be omitted when video is given"],
-    ["V-F an extension adds at most 15 s", pathOf("V-F"), { resolution: "720p", length_seconds: 20, video: "v" }, undefined, "quote: body.length_seconds: must be 5 to 15 when video is given"],
-    ["V-G unknown mode", pathOf("V-G"), { resolution: "480p", mode: "turbo", length_seconds: 5 }, undefined, "quote: body.mode: must be one of cost, speed, quality"],
-    ["lip sync without audio", pathOf("LS-A"), { image: "i" }, undefined, "quote: body.audio: is required"],
-    ["lip sync audio over 120 s", pathOf("LS-A"), { audio: "a", image: "i" }, { audio: 121 }, "quote: media.audio: must be at most 120 seconds"],
-    ["motion control over 10 s with character_orientation image", pathOf("MC-A"), { image: "i", video: "v", character_orientation: "image" }, { video: 12 }, "quote: media.video: must be 3 to 10 seconds"],
-    ["depth map over 30 s", pathOf("DM-A"), { video: "v" }, { video: 31 }, "quote: media.video: must be at most 30 seconds"],
-    ["depth map size outside the enum", pathOf("DM-A"), { video: "v", size: "huge" }, { video: 5 }, "quote: body.size: must be one of small, base, large"],
-    ["D-A texture_quality outside the enum", pathOf("D-A"), { texture_quality: "high" }, undefined, "quote: body.texture_quality: must be one of standard, detailed"],
-    ["a duration for a route without media", pathOf("I-A"), { prompt: "p" }, { video: 3 }, `quote: media.video: ${pathOf("I-A")} takes no media durations or facts`],
+    ["I-A size outside the enum", pricedPathOf("I-A"), { prompt: "p", size: "8K" }, undefined, "quote: body.size: must be one of 768px, 1K, 1.5K, 2K, 4K"],
+    ["I-A five images", pricedPathOf("I-A"), { prompt: "p", num_images: 5 }, undefined, "quote: body.num_images: must be 1 to 4"],
+    ["I-A misspelt field", pricedPathOf("I-A"), { prompt: "p", num_image: 4 }, undefined, `quote: body.num_image: is not a field of ${pricedPathOf("I-A")}`],
+    ["I-B has no high tier", pricedPathOf("I-B"), { quality: "high", size: "1K" }, undefined, "quote: body.quality: must be one of low, medium"],
+    ["I-B takes exactly one image", pricedPathOf("I-B"), { quality: "low", size: "1K", num_images: 2 }, undefined, "quote: body.num_images: must be 1 to 1"],
+    ["I-K has no 768px", pricedPathOf("I-K"), { size: "768px", num_images: 1 }, undefined, "quote: body.size: must be one of 1K, 2K, 4K"],
+    ["V-A 20 seconds", pricedPathOf("V-A"), { prompt: "p", length_seconds: 20 }, undefined, "quote: body.length_seconds: must be 5 to 15"],
+    ["V-A 720p", pricedPathOf("V-A"), { prompt: "p", resolution: "720p" }, undefined, "quote: body.resolution: must be one of 480p, 768p, 1080p, 2k"],
+    ["V-A four reference clips", pricedPathOf("V-A"), { prompt: "p", reference_videos: ["a", "b", "c", "d"] }, undefined, "quote: body.reference_videos: must be at most 3 items"],
+    ["V-A reference clips over 15 s combined", pricedPathOf("V-A"), { prompt: "p", reference_videos: ["a", "b"] }, { reference_videos: [10, 6] }, "quote: media.reference_videos: must be at most 15 seconds combined"],
+    ["V-A one duration for two clips", pricedPathOf("V-A"), { prompt: "p", reference_videos: ["a", "b"] }, { reference_videos: [10] }, "quote: media.reference_videos: must list 2 duration(s)"],
+    ["V-A source over 60 s", pricedPathOf("V-A"), { prompt: "p", video: "v" }, { video: 61 }, "quote: media.video: must be 1.6 to 60 seconds"],
+    ["V-A 2k is only for extending", pricedPathOf("V-A"), { prompt: "p", resolution: "2k" }, undefined, "quote: body.video: is required when resolution is 2k"],
+    ["V-A extension cannot take reference clips", pricedPathOf("V-A"), { prompt: "p", video: "v", reference_videos: ["a"] }, { video: 10, reference_videos: [3] }, "quote: body.reference_videos: must be omitted when video is given"],
+    ["V-F an extension adds at most 15 s", pricedPathOf("V-F"), { resolution: "720p", length_seconds: 20, video: "v" }, undefined, "quote: body.length_seconds: must be 5 to 15 when video is given"],
+    ["V-G unknown mode", pricedPathOf("V-G"), { resolution: "480p", mode: "turbo", length_seconds: 5 }, undefined, "quote: body.mode: must be one of cost, speed, quality"],
+    ["lip sync without audio", pricedPathOf("LS-A"), { image: "i" }, undefined, "quote: body.audio: is required"],
+    ["lip sync audio over 120 s", pricedPathOf("LS-A"), { audio: "a", image: "i" }, { audio: 121 }, "quote: media.audio: must be at most 120 seconds"],
+    ["motion control over 10 s with character_orientation image", pricedPathOf("MC-A"), { image: "i", video: "v", character_orientation: "image" }, { video: 12 }, "quote: media.video: must be 3 to 10 seconds"],
+    ["depth map over 30 s", pricedPathOf("DM-A"), { video: "v" }, { video: 31 }, "quote: media.video: must be at most 30 seconds"],
+    ["depth map size outside the enum", pricedPathOf("DM-A"), { video: "v", size: "huge" }, { video: 5 }, "quote: body.size: must be one of small, base, large"],
+    ["D-A texture_quality outside the enum", pricedPathOf("D-A"), { texture_quality: "high" }, undefined, "quote: body.texture_quality: must be one of standard, detailed"],
+    ["a duration for a route without media", pricedPathOf("I-A"), { prompt: "p" }, { video: 3 }, `quote: media.video: ${pricedPathOf("I-A")} takes no media durations or facts`],
   ];
   for (const [name, path, body, media, message] of cases) {
     it(name, () => {

@@ -15,6 +15,7 @@ import { BIN, COMMANDS } from "../../packages/tools/commands.ts";
 import { buildToolsPackage, PACKAGE_NAME } from "../../packages/tools/build.ts";
 import type { BuiltPackage } from "../../packages/shared/package-build.ts";
 import { doc, model } from "../support/description.ts";
+import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { output, until } from "../support/processes.ts";
 import { exportedDescriptionPaths, installInFreshProject, pack, packedFiles, PROJECT, run, workWithBundle } from "../support/packages.ts";
 
@@ -31,17 +32,19 @@ beforeAll(async () => {
   let bundle: string;
   ({ work, bundle } = await workWithBundle("tools-package-test-", SLUG_MAP));
   built = await buildToolsPackage(bundle, join(work, "package"));
-  project = await installInFreshProject(work, "ci", [await pack(built.dir, work)]);
-  // The default config, its jobs ten times faster and its request windows wide enough for the suite, as tests/conformance/mutation.test.ts runs it.
-  const config = JSON.parse(readFileSync(installed("sandbox/default-config.json"), "utf8")) as object;
-  writeFileSync(join(project, "sandbox.json"), JSON.stringify({ ...config, clock: { speed: 10 }, limits: { requests: { perKey: 3_000, perSourceIp: 6_000 } } }));
+  project = await installInFreshProject(work, "ci", await pack([built.dir], work));
+  const config = JSON.parse(readFileSync(installed("sandbox/default-config.json"), "utf8")) as { jobs?: object };
+  writeFileSync(join(project, "sandbox.json"), JSON.stringify(fastSandboxConfig(config)));
 }, 180_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** `npx media-service ...args` in the fresh project: its exit code and output, also when it fails. */
-async function npx(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return run("npx", [BIN, ...args], { cwd: project }).then(
+/**
+ * `npx media-service ...args` in the fresh project (or, with `direct`, the installed bin run by node
+ * as npx runs it, without npm's own start-up): its exit code and output, also when it fails.
+ */
+async function npx(args: string[], direct = false): Promise<{ code: number; stdout: string; stderr: string }> {
+  return (direct ? run(process.execPath, [join(project, "node_modules", ".bin", BIN), ...args], { cwd: project }) : run("npx", [BIN, ...args], { cwd: project })).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
   );
@@ -96,14 +99,14 @@ describe("the tools package", () => {
   });
 
   it("an unknown command is one line naming the commands, and exit status 2", async () => {
-    const { code, stdout, stderr } = await npx(["sandbx"]);
+    const { code, stdout, stderr } = await npx(["sandbx"], true);
     expect(code).toBe(2);
     expect(stdout).toBe("");
     expect(ownLines(stderr)).toEqual([`${BIN}: unknown command "sandbx"; the commands are ${COMMANDS.map((command) => command.name).join(", ")} (npx ${BIN} --help)`]);
   });
 
   it.each(COMMANDS.map((command) => command.name))("%s --help is its own, naming the package's command line and the README it carries", async (name) => {
-    const { code, stdout } = await npx([name, "--help"]);
+    const { code, stdout } = await npx([name, "--help"], true);
     expect(code).toBe(0);
     expect(stdout).toMatch(new RegExp(`^usage: npx ${BIN} ${name} `));
     expect(stdout).toContain(installed(`${name}/README.md`));
@@ -111,7 +114,7 @@ describe("the tools package", () => {
   });
 
   it("conformance without a target is one line saying the Prism mock is not in the package, and exit status 2", async () => {
-    const { code, stderr } = await npx(["conformance"]);
+    const { code, stderr } = await npx(["conformance"], true);
     expect(code).toBe(2);
     expect(ownLines(stderr)).toEqual(["conformance run failed: the Prism mock is not part of the tools package (Prism is a development tool of the description's repository): run against an implementation with --target URL"]);
   });

@@ -23,11 +23,10 @@ export async function workWithBundle(prefix: string, slugMap: Record<string, str
   return { work, bundle };
 }
 
-/** `npm pack` of a folder into `into`; the tarball's path. */
-export async function pack(folder: string, into: string): Promise<string> {
-  const { stdout } = await run("npm", ["pack", folder, "--pack-destination", into, "--ignore-scripts", "--json"], { cwd: into });
-  const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
-  return join(into, filename);
+/** `npm pack` of folders into `into`, in one npm run; the tarballs' paths, in the folders' order. */
+export async function pack(folders: string[], into: string): Promise<string[]> {
+  const { stdout } = await run("npm", ["pack", ...folders, "--pack-destination", into, "--ignore-scripts", "--json"], { cwd: into });
+  return (JSON.parse(stdout) as Array<{ filename: string }>).map(({ filename }) => join(into, filename));
 }
 
 /** The paths of the files `npm pack` would put into the tarball of `folder`. */

@@ -1,0 +1,49 @@
+/**
+ * `npm test [-- vitest options]`: the build, the lint, the type check and the tests, each step as
+ * soon as what it reads is ready: the bundle first; then the generators and the lint (which read
+ * the bundle); then the type check and vitest (which read the generated code), side by side. The
+ * tests' output streams as it comes; the other steps' output is printed when each ends, so lines of
+ * steps running together do not mix. A step whose input failed is not run; the exit status is
+ * non-zero when any step failed.
+ */
+import { spawn } from "node:child_process";
+
+interface Step {
+  name: string;
+  command: readonly string[];
+  after?: string;
+  /** Stream the output as it comes instead of printing it at the end. */
+  live?: boolean;
+}
+
+const STEPS: readonly Step[] = [
+  { name: "bundle", command: ["npm", "run", "-s", "bundle"] },
+  { name: "generate", command: ["npm", "run", "-s", "generate"], after: "bundle" },
+  { name: "lint", command: ["npm", "run", "-s", "lint"], after: "bundle" },
+  { name: "typecheck", command: ["npm", "run", "-s", "typecheck"], after: "generate" },
+  { name: "vitest", command: ["npx", "vitest", "run", ...process.argv.slice(2)], after: "generate", live: true },
+];
+
+/** Runs one step; resolves with whether it passed, once its output is printed. */
+function run(step: Step): Promise<boolean> {
+  return new Promise((resolve) => {
+    const [program, ...args] = step.command;
+    const child = spawn(program!, args, { stdio: ["ignore", step.live ? "inherit" : "pipe", step.live ? "inherit" : "pipe"] });
+    const output: Buffer[] = [];
+    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+    child.on("close", (code) => {
+      process.stdout.write(Buffer.concat(output));
+      if (code !== 0) console.log(`npm test: ${step.name} failed (exit status ${code})`);
+      resolve(code === 0);
+    });
+  });
+}
+
+const results = new Map<string, Promise<boolean>>();
+for (const step of STEPS) {
+  const ready = step.after === undefined ? Promise.resolve(true) : results.get(step.after)!;
+  results.set(step.name, ready.then((inputPassed) => inputPassed && run(step)));
+}
+const passed = await Promise.all(results.values());
+process.exit(passed.every(Boolean) ? 0 : 1);
