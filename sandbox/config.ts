@@ -21,7 +21,7 @@ export interface AccountConfig {
   /** Jobs in flight at once, shared by the account's keys. */
   readonly concurrency: number;
   readonly monthlySpendLimit: number | null;
-  /** Slugs that answer 410 to this account. */
+  /** Slugs that answer 410 to this account (the config may name a model by its label). */
   readonly retiredModels: readonly string[];
   /** The terminal status of this account's jobs whose request carries no outcome marker. */
   readonly outcome: string;
@@ -80,7 +80,8 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
   const input = raw as Raw;
   const problems: string[] = [];
   const owner = new Map<string, string>();
-  const slugs = new Set(model.createRoutes.map((route) => route.slug));
+  // A model is named by its slug or by its label, which a slug map leaves as it is (I-F).
+  const slugOf = new Map(model.createRoutes.flatMap((route) => [[route.slug, route.slug], [route.label, route.slug]] as const));
   const accounts: Record<string, AccountConfig> = {};
   for (const [name, account] of Object.entries(input.accounts)) {
     const at = `config.accounts.${name}`;
@@ -89,8 +90,10 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
       if (other !== undefined) problems.push(`${at}.keys[${index}]: is already a key of account ${other} (a key belongs to one account)`);
       owner.set(key, name);
     });
-    (account.retiredModels ?? []).forEach((slug, index) => {
-      if (!slugs.has(slug)) problems.push(`${at}.retiredModels[${index}]: "${slug}" is not a model slug of the description (${[...slugs].join(", ")})`);
+    const retired = (account.retiredModels ?? []).flatMap((name, index) => {
+      const slug = slugOf.get(name);
+      if (slug === undefined) problems.push(`${at}.retiredModels[${index}]: "${name}" is neither a model slug nor a model label of the description (${model.createRoutes.map((route) => `${route.label} ${route.slug}`).join(", ")})`);
+      return slug === undefined ? [] : [slug];
     });
     if (account.outcome !== undefined && !model.jobStatus.terminal.includes(account.outcome)) {
       problems.push(`${at}.outcome: must be one of ${model.jobStatus.terminal.join(", ")}`);
@@ -101,7 +104,7 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
       credits: account.credits,
       concurrency: account.concurrency ?? model.limits.concurrency.maxOnUltra,
       monthlySpendLimit: account.monthlySpendLimit ?? null,
-      retiredModels: account.retiredModels ?? [],
+      retiredModels: retired,
       outcome: account.outcome ?? model.jobStatus.success,
     };
   }

@@ -30,13 +30,14 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The runtime folders the generated modules import, copied as they are. */
 const RUNTIME = ["runtime/client", "runtime/costs"];
 /** The generated modules of the package; all but the types are entry points. */
-const GENERATED = ["generated/client.ts", "generated/costs.ts", "generated/media-inputs.ts", "generated/types.ts"];
+const GENERATED = ["generated/client.ts", "generated/costs.ts", "generated/media-inputs.ts", "generated/models.ts", "generated/types.ts"];
 /** The entry points of the package: export name -> module (without its extension). */
 const ENTRIES = {
   ".": "generated/client",
   "./prices": "generated/costs",
   "./limiter": "runtime/client/limiter",
   "./media-inputs": "generated/media-inputs",
+  "./models": "generated/models",
 };
 
 /** Relative `./x.ts` specifiers become `./x.js`: tsc rewrites them in JavaScript, not in declarations. */

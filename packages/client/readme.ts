@@ -44,6 +44,7 @@ const { jobId, job } = await client.${area}.createAndWait(${JSON.stringify(waita
 | ${code(`${name}/prices`)} | the price tables and the offline ${code("quote(path, body, media)")}; a client given it quotes per route, and a client that does not import it does not ship the tables |
 | ${code(`${name}/limiter`)} | ${code("inFlightLimiter(n)")}: given as ${code("limiter")}, keeps at most n jobs in flight (the account's concurrency cap) |
 | ${code(`${name}/media-inputs`)} | ${code("checkMediaInputs")}: given as such, refuses a media field in a form the route does not accept before anything is sent |
+| ${code(`${name}/models`)} | ${code("models")}: each model by its label in the specification (${code('models["I-A"]')}), with its area and this build's slug, so code that names models by label runs against any deployment's slugs |
 | ${code(`${name}/openapi.json`)}, ${code(`${name}/openapi.yaml`)} | the bundled description the client was generated from |
 
 ## Methods

@@ -28,8 +28,10 @@ const CONSUMER = `import { createClient, ModerationBlockError, type RestrictionR
 import { quote, type Quote } from "${PACKAGE_NAME}/prices";
 import { inFlightLimiter } from "${PACKAGE_NAME}/limiter";
 import { checkMediaInputs } from "${PACKAGE_NAME}/media-inputs";
+import { models } from "${PACKAGE_NAME}/models";
 
 export const REAL: keyof paths = "/v1/images/${IMAGE_SLUG}";
+export const LABELLED: "${IMAGE_SLUG}" = models["I-A"].slug;
 
 export async function run(baseUrl: string, apiKey: string) {
   const limiter = inFlightLimiter(2);
@@ -130,13 +132,13 @@ describe("the client package", () => {
 
   it("imports nothing outside itself but openapi-fetch, and the client entry reaches none of the optional entries", () => {
     const installed = join(consumer, "node_modules", PACKAGE_NAME);
-    const [client, ...optional] = ["generated/client", "generated/costs", "runtime/client/limiter", "generated/media-inputs"].map((entry) =>
+    const [client, ...optional] = ["generated/client", "generated/costs", "runtime/client/limiter", "generated/media-inputs", "generated/models"].map((entry) =>
       reached(join(installed, `dist/${entry}.js`)),
     );
     for (const { files } of [client!, ...optional]) for (const file of files) expect(relative(installed, file)).not.toMatch(/^\.\./);
     expect([...client!.bare]).toEqual(["openapi-fetch"]);
     for (const { bare } of optional) expect([...bare]).toEqual([]);
-    for (const name of ["costs.js", "limiter.js", "media-inputs.js"]) {
+    for (const name of ["costs.js", "limiter.js", "media-inputs.js", "models.js"]) {
       expect([...client!.files].some((file) => file.endsWith(name))).toBe(false);
       expect(optional.some(({ files }) => [...files].some((file) => file.endsWith(name)))).toBe(true);
     }

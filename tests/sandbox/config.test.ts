@@ -27,6 +27,13 @@ describe("sandbox config", () => {
     expect(Object.keys(readConfigFile(DEFAULT_CONFIG_FILE, model).accounts).length).toBeGreaterThan(0);
   });
 
+  it("names a retired model by its label (which a slug map leaves as it is) or its slug", () => {
+    const route = model.createRoutes.find((candidate) => candidate.label === "I-F")!;
+    const retired = (names: string[]) => resolveConfig({ accounts: { a: { ...account, retiredModels: names } } }, model).accounts.a?.retiredModels;
+    expect(retired(["I-F"])).toEqual([route.slug]);
+    expect(retired([route.slug])).toEqual([route.slug]);
+  });
+
   it.each([
     [{}, "config.accounts: is required"],
     [{ accounts: {} }, "config.accounts: must NOT have fewer than 1 properties"],
@@ -34,7 +41,7 @@ describe("sandbox config", () => {
     [{ accounts: { a: { ...account, credits: { monthlyLimit: -1, extra: 0 } } } }, "config.accounts.a.credits.monthlyLimit: must be >= 0"],
     [{ accounts: { a: { ...account, keys: [] } } }, "config.accounts.a.keys: must NOT have fewer than 1 items"],
     [{ accounts: { a: account, b: account } }, "config.accounts.b.keys[0]: is already a key of account a"],
-    [{ accounts: { a: { ...account, retiredModels: ["no-such-model"] } } }, 'config.accounts.a.retiredModels[0]: "no-such-model" is not a model slug of the description'],
+    [{ accounts: { a: { ...account, retiredModels: ["no-such-model"] } } }, 'config.accounts.a.retiredModels[0]: "no-such-model" is neither a model slug nor a model label of the description'],
     [{ accounts: { a: { ...account, outcome: "exploded" } } }, `config.accounts.a.outcome: must be one of ${model.jobStatus.terminal.join(", ")}`],
     [{ accounts: { a: account }, clock: { speed: 0 } }, "config.clock.speed: must be > 0"],
     [{ accounts: { a: account }, limits: { requests: { perKey: 1.5 } } }, "config.limits.requests.perKey: must be integer"],

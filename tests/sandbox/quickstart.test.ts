@@ -7,15 +7,17 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { models } from "../../generated/models.ts";
 import { quoteRoute } from "../../runtime/costs/quote.ts";
 import { startSandbox } from "../../sandbox/server.ts";
+import { pricedPathOf } from "../client/labels.ts";
 import { model } from "./support.ts";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const read = (file: string) => readFileSync(`${ROOT}/${file}`, "utf8");
 /** The quick start's request (both scripts send the same one). */
-const price = quoteRoute(model.priceTables, "/v1/images/i-a", { prompt: "A lighthouse at dawn", num_images: 2 }).credits;
+const price = quoteRoute(model.priceTables, pricedPathOf("I-A"), { prompt: "A lighthouse at dawn", num_images: 2 }).credits;
 
 async function withSandbox(test: (url: string) => Promise<void>): Promise<void> {
   const sandbox = await startSandbox({ config: { accounts: { demo: { keys: ["sandbox-demo-key"], plan: "paid", credits: { monthlyLimit: 1_000, extra: 0 } } }, clock: { speed: 20 } }, model });
@@ -43,7 +45,7 @@ describe("the README's sandbox quick start", () => {
 
   it("curl: the same", { timeout: 60_000 }, async () => {
     await withSandbox(async (url) => {
-      const { stdout } = await run("bash", ["sandbox/quickstart.sh"], { cwd: ROOT, env: { ...process.env, SANDBOX_URL: url } });
+      const { stdout } = await run("bash", ["sandbox/quickstart.sh"], { cwd: ROOT, env: { ...process.env, SANDBOX_URL: url, MODEL_SLUG: models["I-A"].slug } });
       const lines = stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(lines[2]?.status).toBe(model.jobStatus.success);
       expect(Number(lines.at(-1)!.monthly_used) - Number(lines[0]!.monthly_used)).toBe(price);
