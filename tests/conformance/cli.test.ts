@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { DECLARATION_FIELDS } from "../../conformance/config.ts";
 import { Contract } from "../../conformance/contract.ts";
 import { freePort } from "../../conformance/prism.ts";
-import { API_KEY, startFakeService, type Fault } from "./support/fake-service.ts";
+import { API_KEY, CREATE_PATH, startFakeService, type Fault } from "./support/fake-service.ts";
 
 const contract = new Contract();
 const work = mkdtempSync(join(tmpdir(), "conformance-cli-"));
@@ -53,9 +53,9 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
         expect(report(reports).summary.fail > 0).toBe(expected === 1);
         expect(readFileSync(join(reports, "conformance.junit.xml"), "utf8").includes("<failure")).toBe(expected === 1);
         if (fault) {
-          expect(stdout).toMatch(/FAIL \[auth\] POST \/v1\/images\/i-a: 401 for no Authorization header/);
+          expect(stdout).toContain(`FAIL [auth] POST ${CREATE_PATH}: 401 for no Authorization header`);
           expect(stdout).toMatch(/rule broken: answered 200, not 401/);
-          expect(stdout).toMatch(/reproduce: +curl -sS -i -X POST 'http:\/\/127\.0\.0\.1:\d+\/v1\/images\/i-a'/);
+          expect(stdout).toMatch(new RegExp(`reproduce: +curl -sS -i -X POST 'http://127\\.0\\.0\\.1:\\d+${CREATE_PATH}'`));
         }
       } finally {
         await service.stop();
@@ -207,7 +207,7 @@ describe("npm run mock (conformance/mock-cli.ts)", () => {
   it("--list prints every operation's Prefer choices", { timeout: 60_000 }, async () => {
     const mock = start("conformance/mock-cli.ts", ["--list"]);
     expect(await mock.exited).toBe(0);
-    expect(mock.output()).toContain("POST /v1/images/i-a\n");
+    expect(mock.output()).toContain(`POST ${CREATE_PATH}\n`);
     expect(mock.output()).toContain("  Prefer: code=429, example=queue-full\n");
     expect(mock.output()).toContain("  Prefer: code=400, example=moderation-input-csam\n");
   });

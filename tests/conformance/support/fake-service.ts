@@ -1,5 +1,5 @@
 /**
- * A small implementation of the image area (POST /v1/images/i-a and its poll route) for the
+ * A small implementation of the image area (I-A's create route and its poll route) for the
  * conformance tests, correct by default, with at most one deliberate fault. Jobs advance one
  * state per poll, so a run needs no waiting. Bound to 127.0.0.1 on a free port.
  */
@@ -7,6 +7,8 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Contract } from "../../../conformance/contract.ts";
+import { models } from "../../../generated/models.ts";
+import { pricedPathOf } from "../../client/labels.ts";
 
 export const FAULTS = [
   "missing-required-field",
@@ -19,7 +21,9 @@ export const FAULTS = [
 export type Fault = (typeof FAULTS)[number];
 
 export const API_KEY = "test-live-key";
-const CREATE_PATH = "/v1/images/i-a";
+/** I-A's create route, with this build's slug. */
+export const CREATE_PATH = pricedPathOf("I-A");
+const SLUG = models["I-A"].slug;
 const SEQUENCE = ["pending", "processing", "succeeded"];
 
 export interface FakeService {
@@ -59,7 +63,7 @@ export async function startFakeService(contract: Contract, fault?: Fault): Promi
       }
       const id = `img_${polls.size + 1}`;
       polls.set(id, 0);
-      const created: Record<string, unknown> = { id, message: "Job accepted.", model: "i-a", status: "pending" };
+      const created: Record<string, unknown> = { id, message: "Job accepted.", model: SLUG, status: "pending" };
       if (fault === "missing-required-field") delete created.model;
       return reply(response, 200, created);
     }
