@@ -71,6 +71,8 @@ export function serveStatic(root: string, port: number, { liveReload = false } =
         url: `http://${HOST}:${bound}/`,
         close: () => {
           for (const listener of listeners) listener.end();
+          // Kept-alive connections (a browser's, a test's fetch) would otherwise hold the port open.
+          server.closeAllConnections();
           return new Promise<void>((done) => server.close(() => done()));
         },
         reload: () => {
