@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,7 +36,7 @@ describe("npm run sandbox", () => {
     const dir = mkdtempSync(join(tmpdir(), "sandbox-config-"));
     const file = join(dir, "bad.json");
     writeFileSync(file, JSON.stringify({ accounts: { a: { keys: ["k"], plan: "gold", credits: { monthlyLimit: 1, extra: 0 } } } }));
-    const ended = await runCli(["--config", file, "--port", "0"]);
+    const ended = await runCli(["--config", file, "--port", "0"]).finally(() => rmSync(dir, { recursive: true, force: true }));
     expect(ended.code).toBe(2);
     expect(ended.stdout).not.toContain("listening");
     expect(ownLines(ended.stderr)).toEqual([`sandbox: bad config ${file}: config.accounts.a.plan: must be one of free, paid`]);
