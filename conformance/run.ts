@@ -20,6 +20,8 @@ import { runSuite } from "./suite.ts";
 export interface RunOptions {
   /** Base URL of the implementation; the mock is started when omitted. */
   target?: string;
+  /** Without a target: a mock already running with the contract's document (startMock), used instead of starting one, and left running. */
+  mock?: RunningPrism;
   /** The main key; else the declaration's apiKey. */
   apiKey?: string;
   /** The target's declaration; read from the environment when omitted. */
@@ -79,12 +81,13 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
   });
   try {
     if (options.target) checkBudget(session, progress);
-    if (!options.target || options.proxy) requirePrism(options.target ? "proxy" : "mock");
-    const starting = options.target ? (options.proxy ? startProxy({ upstream: options.target, snapshot: contract.doc }) : undefined) : startMock({ snapshot: contract.doc });
+    const starts = options.target ? options.proxy === true : options.mock === undefined;
+    if (starts) requirePrism(options.target ? "proxy" : "mock");
+    const starting = !starts ? undefined : options.target ? startProxy({ upstream: options.target, snapshot: contract.doc }) : startMock({ snapshot: contract.doc });
     // Prism boots in its own process meanwhile.
     for (const check of CHECKS) if (session.runs(check.group)) check.prepare?.(session);
-    const prism = await starting;
-    if (prism) started.push(prism);
+    if (starting) started.push(await starting);
+    const prism = started[0] ?? (options.target ? undefined : options.mock);
     const mock = options.target === undefined;
     transport.targetUrl = options.target ?? (prism as RunningPrism).baseUrl;
     transport.sendUrl = prism?.baseUrl ?? transport.targetUrl;

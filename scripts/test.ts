@@ -1,10 +1,10 @@
 /**
- * `npm test [-- vitest options]`: the build, the lint, the type check and the tests, each step as
- * soon as what it reads is ready: the bundle first; then the generators and the lint (which read
- * the bundle); then the type check and vitest (which read the generated code), side by side. The
- * tests' output streams as it comes; the other steps' output is printed when each ends, so lines of
- * steps running together do not mix. A step whose input failed is not run; the exit status is
- * non-zero when any step failed.
+ * `npm test [-- vitest options]`: the build, the lint, the type check and the tests: the bundle
+ * first; then the generators, which the tests and the type check read; then the lint, the type
+ * check and vitest side by side (the lint reads only the bundle, but beside the generators it would
+ * delay the tests, the longest step). The tests' output streams as it comes; the other steps'
+ * output is printed when each ends, so lines of steps running together do not mix. A step whose
+ * input failed is not run; the exit status is non-zero when any step failed.
  */
 import { spawn } from "node:child_process";
 
@@ -19,7 +19,7 @@ interface Step {
 const STEPS: readonly Step[] = [
   { name: "bundle", command: ["npm", "run", "-s", "bundle"] },
   { name: "generate", command: ["npm", "run", "-s", "generate"], after: "bundle" },
-  { name: "lint", command: ["npm", "run", "-s", "lint"], after: "bundle" },
+  { name: "lint", command: ["npm", "run", "-s", "lint"], after: "generate" },
   { name: "typecheck", command: ["npm", "run", "-s", "typecheck"], after: "generate" },
   { name: "vitest", command: ["npx", "vitest", "run", ...process.argv.slice(2)], after: "generate", live: true },
 ];

@@ -26,7 +26,7 @@ const firstExample = (path: string): unknown => contract.byPath("post", path)?.r
 describe("npm run conformance against the Prism mock", () => {
   it("passes every contract check, every error example of the description is selectable, and the stateful checks say why they are skipped", { timeout: 120_000 }, async () => {
     const lines: string[] = [];
-    const { summary, results } = await runConformance({ contract, progress: (line) => lines.push(line) });
+    const { summary, results } = await runConformance({ contract, mock, progress: (line) => lines.push(line) });
     expect(results.filter((result) => result.outcome === "fail")).toEqual([]);
     const passed = (group: string, route: string): number => results.filter((result) => result.group === group && result.route === route && result.outcome === "pass").length;
     for (const op of contract.operations) {
