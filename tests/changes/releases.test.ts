@@ -14,10 +14,11 @@ import { SITE_PAGES } from "../../docs-src/site-pages.ts";
 import { loadBundle } from "../../model/document.ts";
 import { placeholderPaths } from "../../model/slug-map.ts";
 import { PLANTED } from "./planted.ts";
+import { withoutSlugMap } from "../support/placeholder-slugs.ts";
 
 // Releases keep the placeholder slugs; the planted kinds name routes by them, and the bundles
 // these tests release are placeholder ones, so no slug map applies here.
-process.env.MEDIA_SLUG_MAP = "none";
+withoutSlugMap();
 const built = loadBundle();
 const base = { ...built, paths: placeholderPaths(built.paths) as typeof built.paths };
 let dir: string;

@@ -8,6 +8,10 @@ import { lintCommand } from "../../lint/lint-command.ts";
 import { slugMapFile } from "../../model/slug-map.ts";
 import { bundleDescription } from "../../tools/bundle-description.ts";
 import { applyPatch, GOLDEN_FILE, golden } from "./support.ts";
+import { withoutSlugMap } from "../support/placeholder-slugs.ts";
+
+// The fixtures name placeholder slugs: a slug map the project builds with does not apply to them.
+withoutSlugMap();
 
 const dir = mkdtempSync(join(tmpdir(), "lint-script-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,8 +8,6 @@ import type { Check, CheckOptions, HouseRule, JsonPath } from "../../lint/findin
 import * as HOUSE_RULES from "../../lint/rules/index.ts";
 import { lintText, loadSpectral } from "../../lint/run-spectral.ts";
 
-// The fixtures name placeholder slugs: a slug map the project builds with does not apply to them.
-process.env.MEDIA_SLUG_MAP = "none";
 
 const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const RULES = fileURLToPath(new URL("../../lint/rules/", import.meta.url));
