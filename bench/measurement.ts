@@ -12,3 +12,11 @@ export interface Measurement {
   readonly name: string;
   run(): Promise<Figure[]>;
 }
+
+/** The middle value (the upper middle of an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted[sorted.length >> 1];
+  if (middle === undefined) throw new Error("the median of no values");
+  return middle;
+}

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { applyAcknowledgements, EMPTY_ACKNOWLEDGEMENTS, readAcknowledgements, type Report } from "./acknowledgements.ts";
 import { compareDescriptions, type Side } from "./compare.ts";
 import type { OpenApiDocument } from "../model/document.ts";
-import { applySlugMap, placeholderPaths, readSlugMap, slugMapFile } from "../model/slug-map.ts";
+import { applySlugMapFile, placeholderPaths, slugMapFile } from "../model/slug-map.ts";
 import { InputError } from "./input-error.ts";
 import { loadSide } from "./load-side.ts";
 
@@ -60,12 +60,13 @@ export function latestRelease(dir = RELEASES_DIR): Release {
   return latest;
 }
 
-/** A release as a side of a comparison; its folder must be named after its info.version. */
-/** A release under the slug map in effect: releases keep the placeholder slugs (cutRelease). */
+/**
+ * A release as a side of a comparison, under the slug map in effect (releases keep the placeholder
+ * slugs: cutRelease); its folder must be named after its info.version.
+ */
 export function releaseSide(release: Release): Side {
   const loaded = loadSide(release.file, "release");
-  const file = slugMapFile();
-  const paths = applySlugMap(loaded.doc.paths, readSlugMap(file), `slug map ${file}`) as OpenApiDocument["paths"];
+  const paths = applySlugMapFile(loaded.doc.paths, slugMapFile()) as OpenApiDocument["paths"];
   const side: Side = { source: release.label, doc: { ...loaded.doc, paths } };
   if (side.doc.info.version !== release.version) {
     throw new InputError(`${release.label}: info.version is ${JSON.stringify(side.doc.info.version)}, but the release folder is ${release.version}`);

@@ -6,11 +6,13 @@
  * poll paths. The runtime is the hand-written runtime/client/; the offline quote is
  * generated/costs.ts, a separate entry point that the client only names in types.
  */
+import extensions from "../model/extensions.schema.json" with { type: "json" };
 import type { ServiceModel } from "../model/service-model.ts";
 import type { MediaInputs } from "../runtime/client/media-inputs.ts";
 import { createPath, type AreaRoutes, type ErrorShapes, type InputForm, type OperationRoute, type RouteTable } from "../runtime/client/route-table.ts";
 
-const INPUT_FORMS: readonly InputForm[] = ["public-url", "data-uri", "raw-base64", "uploaded-file-url"];
+/** x-media's input forms, read from its definition. */
+const INPUT_FORMS = extensions.$defs["x-media"].properties.forms.items.enum as readonly InputForm[];
 
 /** Members of the client besides the areas and the operations. */
 const CLIENT_MEMBERS = ["wait", "rateLimit", "pausedUntil", "api"];
@@ -48,7 +50,7 @@ function otherOperations(model: ServiceModel, taken: ReadonlySet<string>): Recor
 }
 
 /** A create route as derived. */
-export interface DerivedRoute {
+interface DerivedRoute {
   readonly path: string;
   /** The model's label in the seed (x-model-label). */
   readonly label: string;

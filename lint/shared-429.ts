@@ -8,7 +8,7 @@ export const TOO_MANY_REQUESTS = "429";
 export const SHARED_429 = `#/components/responses/${CREATE_ERROR_RESPONSES[TOO_MANY_REQUESTS]}`;
 const SCHEMA_COMPONENT = "#/components/schemas/";
 
-export interface TooManyBody {
+interface TooManyBody {
   mediaType: string;
   media: Json;
   /** Where the response names the body's schema. */

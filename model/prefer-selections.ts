@@ -5,8 +5,13 @@
  */
 import { deref, type OpenApiDocument, type Operation, type ResponseObject } from "./document.ts";
 
+/** The `Prefer` value that selects the example `name` of the `status` response. */
+export function preferSelection(status: string, name: string): string {
+  return `code=${status}, example=${name}`;
+}
+
 export function preferSelections(doc: OpenApiDocument, operation: Operation): string[] {
   return Object.entries(operation.responses).flatMap(([status, raw]) =>
-    Object.keys(deref<ResponseObject>(doc, raw).content?.["application/json"]?.examples ?? {}).map((name) => `code=${status}, example=${name}`),
+    Object.keys(deref<ResponseObject>(doc, raw).content?.["application/json"]?.examples ?? {}).map((name) => preferSelection(status, name)),
   );
 }

@@ -68,6 +68,11 @@ export function applySlugMap(paths: Record<string, unknown>, map: SlugMap, sourc
   return renamed;
 }
 
+/** `paths` under the slug map in `file` (none: as they are), errors naming the file. */
+export function applySlugMapFile(paths: Record<string, unknown>, file: string | undefined): Record<string, unknown> {
+  return applySlugMap(paths, readSlugMap(file), `slug map ${file}`);
+}
+
 /**
  * The paths with every create route back at its placeholder slug, which its model label keeps
  * (I-A is i-a): what applySlugMap undone gives. Releases are kept in this form, so that they compare

@@ -51,24 +51,36 @@ const limits = (config: SandboxConfig, change: (limits: SandboxConfig["limits"])
 /** The job a poll asks for. */
 const polledJob = (call: Call, state: SandboxState) => state.jobs.get(call.params.id ?? "");
 
+/** Put before a job id by the wrong-id-prefix fault. */
+const WRONG_PREFIX = "id_";
+
+/** A running status after the initial one (JobStatus's order): what a job may say later, never at creation. */
+function laterRunningStatus(state: SandboxState): string {
+  const { values, terminal, initial } = state.model.jobStatus;
+  const running = values.filter((status) => !terminal.includes(status));
+  const later = running[running.indexOf(initial) + 1];
+  if (later === undefined) throw new Error(`JobStatus has no running status after ${initial}`);
+  return later;
+}
+
 /** A queue-full answer where the concurrency rule would not give one. */
 const queueFull = (state: SandboxState): ReturnType<Rule["check"]> => state.responses.tooMany("queue-full", "As many generations are in flight as the account's concurrency cap allows.");
 
 export const FAULTS = {
   "wrong-id-prefix": {
-    bug: "job ids are minted with another prefix than the description's (img_ becomes id_), and polls take that id",
+    bug: "job ids are minted with a prefix the description's id pattern does not allow (img_1 becomes id_img_1), and polls take that id",
     rules: (rules) => [
       {
         name: "id-alias",
         check: (call) => {
           const params = call.params as Record<string, string>;
-          if (isPoll(call) && params.id?.startsWith("id_")) params.id = params.id.replace(/^id_/, "img_");
+          if (isPoll(call) && params.id?.startsWith(WRONG_PREFIX)) params.id = params.id.slice(WRONG_PREFIX.length);
           return undefined;
         },
       },
       ...rules,
     ],
-    answer: when((answer, call) => isCreate(call) && typeof bodyOf(answer).id === "string", (answer) => ({ ...answer, body: { ...bodyOf(answer), id: String(bodyOf(answer).id).replace(/^img_/, "id_") } })),
+    answer: when((answer, call) => isCreate(call) && typeof bodyOf(answer).id === "string", (answer) => ({ ...answer, body: { ...bodyOf(answer), id: `${WRONG_PREFIX}${String(bodyOf(answer).id)}` } })),
   },
   "rate-limit-one-past": {
     bug: "the per-key window lets one request past X-RateLimit-Limit through",
@@ -169,8 +181,8 @@ export const FAULTS = {
     answer: when((answer, call) => isCreate(call) && answer.status === 200 && typeof bodyOf(answer).credits === "number", (answer) => ({ ...answer, body: { ...bodyOf(answer), credits: Number(bodyOf(answer).credits) + 1 } })),
   },
   "wrong-initial-status": {
-    bug: "a create response says processing instead of the initial status",
-    answer: when((answer, call) => isCreate(call) && answer.status === 200 && "status" in bodyOf(answer), (answer) => ({ ...answer, body: { ...bodyOf(answer), status: "processing" } })),
+    bug: "a create response gives a later running status instead of the initial one",
+    answer: when((answer, call) => isCreate(call) && answer.status === 200 && "status" in bodyOf(answer), (answer, _call, state) => ({ ...answer, body: { ...bodyOf(answer), status: laterRunningStatus(state) } })),
   },
   "result-before-succeeded": {
     bug: "a running job's poll response already carries the result fields",
@@ -187,9 +199,9 @@ export const FAULTS = {
     bug: "a finished job shows a running status again on a later poll",
     answer: () => {
       const seen = new Set<string>();
-      return when((answer, call, state) => isPoll(call) && state.model.jobStatus.terminal.includes(String(bodyOf(answer).status)), (answer, call) => {
+      return when((answer, call, state) => isPoll(call) && state.model.jobStatus.terminal.includes(String(bodyOf(answer).status)), (answer, call, state) => {
         const id = call!.params.id ?? "";
-        if (seen.has(id)) return { ...answer, body: { ...bodyOf(answer), status: "processing" } };
+        if (seen.has(id)) return { ...answer, body: { ...bodyOf(answer), status: laterRunningStatus(state) } };
         seen.add(id);
         return answer;
       })();

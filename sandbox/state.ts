@@ -21,6 +21,13 @@ export interface RequestSchema {
   readonly required: boolean;
 }
 
+/** The description's operation object of `op`. */
+function documentOperation(model: ServiceModel, op: OperationModel): Operation {
+  const found = model.doc.paths[op.path]?.[op.method];
+  if (!found) throw new Error(`no ${op.method.toUpperCase()} ${op.path} in the description`);
+  return found;
+}
+
 /** The request schemas of a model's operations, compiled once per model: many sandboxes may serve one description. */
 const compiledRequestSchemas = new WeakMap<ServiceModel, ReadonlyMap<string, RequestSchema>>();
 
@@ -30,7 +37,7 @@ function requestSchemasOf(model: ServiceModel): ReadonlyMap<string, RequestSchem
     const registry = createSchemaRegistry(model.doc);
     const compiled = new Map<string, RequestSchema>();
     for (const op of model.operations) {
-      const body = model.doc.paths[op.path]?.[op.method]?.requestBody;
+      const body = documentOperation(model, op).requestBody;
       const schema = body?.content["application/json"]?.schema;
       if (schema) compiled.set(op.operationId, { schema: deref(model.doc, schema), validate: registry.compile(schema), required: body?.required ?? false });
     }
@@ -79,9 +86,7 @@ export class SandboxState {
   }
 
   operation(op: OperationModel): Operation {
-    const found = this.model.doc.paths[op.path]?.[op.method];
-    if (!found) throw new Error(`no ${op.method.toUpperCase()} ${op.path} in the description`);
-    return found;
+    return documentOperation(this.model, op);
   }
 
   /** The cooldown counter of an account on a model family. */

@@ -8,7 +8,7 @@ import { renameSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { bundle, createConfig, getLineColLocation, type Config, type NormalizedProblem } from "@redocly/openapi-core";
 import { stringify } from "yaml";
-import { applySlugMap, readSlugMap } from "../model/slug-map.ts";
+import { applySlugMapFile } from "../model/slug-map.ts";
 
 export class BundleError extends Error {}
 
@@ -31,7 +31,7 @@ export async function bundleDescription(root: string, outDir: string, slugMapFil
   const errors = result.problems.filter((problem) => problem.severity === "error");
   if (errors.length > 0) throw new BundleError(`bundle failed for ${root}:\n${[...new Set(errors.map(located))].join("\n")}\n`);
   const bundled = result.bundle.parsed as { paths: Record<string, unknown> };
-  bundled.paths = applySlugMap(bundled.paths, readSlugMap(slugMapFile), `slug map ${slugMapFile}`);
+  bundled.paths = applySlugMapFile(bundled.paths, slugMapFile);
   const outputs: Record<string, string> = {
     "openapi.json": `${JSON.stringify(bundled, null, 2)}\n`,
     "openapi.yaml": stringify(bundled, { lineWidth: 0, aliasDuplicateObjects: false }),

@@ -6,7 +6,7 @@
 import createFetchClient from "openapi-fetch";
 import { createClient, routeTable } from "../../generated/client.ts";
 import type { paths } from "../../generated/types.ts";
-import type { Figure, Measurement } from "../measurement.ts";
+import { median, type Figure, type Measurement } from "../measurement.ts";
 
 const ROUNDS = 41;
 const CALLS_PER_ROUND = 4_000;
@@ -22,7 +22,6 @@ async function perCall(call: () => Promise<unknown>): Promise<number> {
   return (performance.now() - start) / CALLS_PER_ROUND;
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[values.length >> 1] ?? NaN;
 
 export const clientOverhead: Measurement = {
   name: "client per-call overhead",

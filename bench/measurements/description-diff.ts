@@ -9,7 +9,7 @@ import { loadSide } from "../../changes/load-side.ts";
 import { BUNDLE_FILE, latestRelease, releaseSide } from "../../changes/releases.ts";
 import { BOUNDS } from "../../changes/rules.ts";
 import { isObject } from "../../changes/schema-shape.ts";
-import type { Figure, Measurement } from "../measurement.ts";
+import { median, type Figure, type Measurement } from "../measurement.ts";
 
 const RUNS = 20;
 
@@ -27,7 +27,7 @@ function schemasChanged(doc: OpenApiDocument): OpenApiDocument {
   return copy;
 }
 
-function median(before: Side, after: Side): { ms: number; changes: number } {
+function timedDiff(before: Side, after: Side): { ms: number; changes: number } {
   const times: number[] = [];
   let changes = 0;
   for (let run = 0; run < RUNS; run++) {
@@ -35,7 +35,7 @@ function median(before: Side, after: Side): { ms: number; changes: number } {
     changes = compareDescriptions(before, after).changes.length;
     times.push(performance.now() - start);
   }
-  return { ms: [...times].sort((a, b) => a - b)[Math.floor(RUNS / 2)]!, changes };
+  return { ms: median(times), changes };
 }
 
 export const descriptionDiff: Measurement = {
@@ -43,8 +43,8 @@ export const descriptionDiff: Measurement = {
   async run(): Promise<Figure[]> {
     const release = releaseSide(latestRelease());
     const bundle = loadSide(BUNDLE_FILE, "bundle");
-    const same = median(release, bundle);
-    const changed = median(bundle, { source: "changed", doc: schemasChanged(bundle.doc) });
+    const same = timedDiff(release, bundle);
+    const changed = timedDiff(bundle, { source: "changed", doc: schemasChanged(bundle.doc) });
     return [
       { label: "diff of two full descriptions, latest release -> bundle", value: Number(same.ms.toFixed(1)), unit: "ms", note: `median of ${RUNS} in-process runs, loading excluded; ${same.changes} changes` },
       { label: "diff of the bundle with a copy whose schemas all changed", value: Number(changed.ms.toFixed(1)), unit: "ms", note: `median of ${RUNS}; ${changed.changes} changes` },

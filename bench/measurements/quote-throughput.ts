@@ -4,7 +4,7 @@
  */
 import { priceTables, quote, type PricedPath } from "../../generated/costs.ts";
 import { loadBundle } from "../../model/document.ts";
-import type { Figure, Measurement } from "../measurement.ts";
+import { median, type Figure, type Measurement } from "../measurement.ts";
 
 const ROUNDS = 15;
 const QUOTES_PER_ROUND = 200_000;
@@ -41,7 +41,6 @@ export const quoteThroughput: Measurement = {
       }
       perSecond.push(QUOTES_PER_ROUND / ((performance.now() - start) / 1000));
     }
-    const median = [...perSecond].sort((a, b) => a - b)[ROUNDS >> 1] ?? 0;
-    return [{ label: `quotes per second (${samples.length} request examples of ${Object.keys(priceTables).length} priced routes)`, value: Math.round(median), unit: "/s", note: `median of ${ROUNDS} rounds of ${QUOTES_PER_ROUND.toLocaleString("en")}, one thread; goal at least 1,000,000` }];
+    return [{ label: `quotes per second (${samples.length} request examples of ${Object.keys(priceTables).length} priced routes)`, value: Math.round(median(perSecond)), unit: "/s", note: `median of ${ROUNDS} rounds of ${QUOTES_PER_ROUND.toLocaleString("en")}, one thread; goal at least 1,000,000` }];
   },
 };

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { slugMapFile } from "../../model/slug-map.ts";
 import { DevLoop } from "../../tools/dev-loop.ts";
-import type { Figure, Measurement } from "../measurement.ts";
+import { median, type Figure, type Measurement } from "../measurement.ts";
 
 const PROJECT = fileURLToPath(new URL("../../", import.meta.url));
 const EDITS = 3;
@@ -41,7 +41,7 @@ async function devEdit(): Promise<number> {
       times.push((performance.now() - start) / 1000);
       if (!result.ok) throw new Error(`the dev loop failed on an edit: ${result.messages.join("; ")}`);
     }
-    return [...times].sort((a, b) => a - b)[Math.floor(EDITS / 2)]!;
+    return median(times);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

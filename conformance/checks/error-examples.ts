@@ -5,6 +5,7 @@
  * Retry-After).
  */
 import { isDeepStrictEqual } from "node:util";
+import { preferSelection } from "../../model/prefer-selections.ts";
 import type { Check } from "../check.ts";
 import { numericHeader } from "../client.ts";
 import { validRequests } from "../requests.ts";
@@ -26,7 +27,7 @@ export const errorExamples: Check = {
         .filter(([status]) => !status.startsWith("2"))
         .flatMap(([status, response]) =>
           contract.responseExamples(response).map(async (example) => {
-            const spec = { ...valid.spec, headers: { ...valid.spec.headers, prefer: `code=${status}, example=${example.name}` } };
+            const spec = { ...valid.spec, headers: { ...valid.spec.headers, prefer: preferSelection(status, example.name) } };
             const exchange = await session.main.send(op, spec, { positive: true, expectTooMany: true });
             const seconds = retryAfterFor(contract, example.value).matching.find((variant) => variant.secondsField)?.secondsField;
             const inBody = seconds ? (example.value as Record<string, unknown>)[seconds] : undefined;

@@ -48,7 +48,9 @@ async function stageSources(model: ServiceModel, dir: string): Promise<void> {
   const generated = { ...(await generateTypes(model)), ...generateClient(model), ...generateCosts(model) };
   for (const file of GENERATED) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
-    writeFileSync(join(dir, file), generated[file] ?? "");
+    const text = generated[file];
+    if (text === undefined) throw new Error(`the generators no longer produce ${file}, an entry of the client package`);
+    writeFileSync(join(dir, file), text);
   }
   for (const folder of RUNTIME) {
     mkdirSync(join(dir, folder), { recursive: true });

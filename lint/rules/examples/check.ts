@@ -2,7 +2,7 @@ import type { ErrorObject } from "ajv/dist/2020.js";
 import type { OpenApiDocument } from "../../../model/document.ts";
 import type { Finding, HouseRule, JsonPath } from "../../finding.ts";
 import { explainErrors } from "../../ajv-errors.ts";
-import { follow, isObject, type Json } from "../../refs.ts";
+import { follow, isObject, pointerPath, type Json } from "../../refs.ts";
 import { registryOf } from "../../registry.ts";
 
 /** An example and the schema it shows, each where it is defined. */
@@ -68,7 +68,8 @@ const rule: HouseRule = {
       }
       if (validate(value)) continue;
       const errors = validate.errors ?? [];
-      const at = deepest(errors)?.instancePath.split("/").slice(1).map((key) => key.replace(/~1/g, "/").replace(/~0/g, "~")) ?? [];
+      const instancePath = deepest(errors)?.instancePath ?? "";
+      const at = instancePath === "" ? [] : pointerPath(`#${instancePath}`);
       const broken = explainErrors("value", errors).slice(0, 3).join("; ");
       findings.push({ path: [...path, ...at], message: `Example "${name}" does not match its schema (${schemaPath.join(".")}): ${broken}. Correct the example, or the schema if the example is right.` });
     }

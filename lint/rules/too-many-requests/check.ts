@@ -14,13 +14,13 @@ const RETRY_AFTER_FLAG = "x-retry-after";
  */
 const rule: HouseRule = {
   description:
-    "Four conditions answer 429 and each needs a different reaction from the client; every 429 is the one shared response that declares Retry-After and shows every variant with an example.",
+    "Several conditions answer 429 and each needs a different reaction from the client; every 429 is the one shared response that declares Retry-After and shows every variant with an example.",
   check: (doc) => {
     const findings: Finding[] = [];
     for (const { method, path, where, operation } of routes(doc)) {
       const response = operation.responses?.[TOO_MANY_REQUESTS];
       if (response !== undefined && refOf(response) !== SHARED_429) {
-        findings.push({ path: [...where, "responses", TOO_MANY_REQUESTS], message: `${method.toUpperCase()} ${path}: set the 429 to $ref: '${SHARED_429}', the shared response with the four 429 variants.` });
+        findings.push({ path: [...where, "responses", TOO_MANY_REQUESTS], message: `${method.toUpperCase()} ${path}: set the 429 to $ref: '${SHARED_429}', the shared response with every 429 variant.` });
       }
     }
     const shared = sharedTooManyRequests(doc);
