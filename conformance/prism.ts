@@ -64,7 +64,6 @@ export async function freePort(): Promise<number> {
  * requested port.
  */
 export async function startMock(options: PrismOptions = {}): Promise<RunningPrism> {
-  requirePrism("mock");
   const contract = new Contract((options.snapshot as Contract["doc"] | undefined) ?? loadBundle());
   const prismPort = await freePort();
   // The front takes the port asked for first: a port in use is reported before Prism spends its start-up.
@@ -82,8 +81,7 @@ export async function startMock(options: PrismOptions = {}): Promise<RunningPris
  * Prism as a validation proxy in front of `upstream`: requests are forwarded, and every request or
  * response violation of the description is reported in the `sl-violations` response header.
  */
-export async function startProxy(options: PrismProxyOptions): Promise<RunningPrism> {
-  requirePrism("proxy");
+export function startProxy(options: PrismProxyOptions): Promise<RunningPrism> {
   return startPrism(["proxy"], options, options.upstream);
 }
 
@@ -97,7 +95,8 @@ export function requirePrism(command: "mock" | "proxy"): void {
   }
 }
 
-async function startPrism(command: string[], options: PrismOptions, upstream?: string): Promise<RunningPrism> {
+async function startPrism(command: ["mock" | "proxy"], options: PrismOptions, upstream?: string): Promise<RunningPrism> {
+  requirePrism(command[0]);
   const port = options.port ?? (await freePort());
   const snapshotDir = options.snapshot ? mkdtempSync(join(tmpdir(), "prism-snapshot-")) : undefined;
   const document = snapshotDir ? join(snapshotDir, "openapi.json") : (options.document ?? BUNDLE_YAML);

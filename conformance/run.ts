@@ -65,7 +65,8 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
   const timer = setTimeout(() => stop.abort(`the run's time limit of ${config.timeoutSeconds} s passed (timeoutSeconds)`), config.timeoutSeconds * 1000);
   const interrupt = (): void => stop.abort(String(options.signal?.reason ?? "interrupted"));
   options.signal?.addEventListener("abort", interrupt);
-  const started: RunningPrism[] = [];
+  /** The Prism this run starts (the mock, or the proxy), stopped when the run ends however it ends. */
+  let starting: Promise<RunningPrism> | undefined;
   // Filled in once the mock or the proxy listens.
   const transport = { sendUrl: options.target ?? "", targetUrl: options.target ?? "", secrets: secrets(config, apiKey) };
   const session = new Session({
@@ -81,13 +82,14 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
   });
   try {
     if (options.target) checkBudget(session, progress);
-    const starts = options.target ? options.proxy === true : options.mock === undefined;
-    if (starts) requirePrism(options.target ? "proxy" : "mock");
-    const starting = !starts ? undefined : options.target ? startProxy({ upstream: options.target, snapshot: contract.doc }) : startMock({ snapshot: contract.doc });
+    if (options.target ? options.proxy === true : options.mock === undefined) {
+      // Checked here, since the start's own refusal would surface only after the preparations.
+      requirePrism(options.target ? "proxy" : "mock");
+      starting = options.target ? startProxy({ upstream: options.target, snapshot: contract.doc }) : startMock({ snapshot: contract.doc });
+    }
     // Prism boots in its own process meanwhile.
     for (const check of CHECKS) if (session.runs(check.group)) check.prepare?.(session);
-    if (starting) started.push(await starting);
-    const prism = started[0] ?? (options.target ? undefined : options.mock);
+    const prism = starting ? await starting : options.target ? undefined : options.mock;
     const mock = options.target === undefined;
     transport.targetUrl = options.target ?? (prism as RunningPrism).baseUrl;
     transport.sendUrl = prism?.baseUrl ?? transport.targetUrl;
@@ -121,7 +123,8 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
     // Stops what still runs in the background (jobs nobody waits for).
     stop.abort("the run is over");
     options.signal?.removeEventListener("abort", interrupt);
-    await Promise.all(started.map((prism) => prism.stop()));
+    // A Prism that failed to start has stopped itself; one that started while a preparation threw is stopped here.
+    await (await starting?.catch(() => undefined))?.stop();
   }
 }
 

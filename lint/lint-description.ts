@@ -4,6 +4,7 @@
  * root is given and the finding's path leads into it; else in the bundle.
  */
 import { readFileSync } from "node:fs";
+import type { Spectral } from "@stoplight/spectral-core";
 import { relative, resolve } from "node:path";
 import type { SlugMap } from "../model/slug-map.ts";
 import type { JsonPath } from "./finding.ts";
@@ -57,9 +58,10 @@ function nearest(map: SourceMap, path: JsonPath): SourceLocation | undefined {
   return map.locate(path) ?? (path.length > 0 ? map.locate(path.slice(0, -1)) : undefined);
 }
 
-export async function lintDescription(bundle: string, source?: SourceRoot): Promise<LintReport> {
+/** Lints `bundle`; `spectral` is a loaded Spectral to reuse (the dev loop lints on every save), else one is loaded. */
+export async function lintDescription(bundle: string, source?: SourceRoot, spectral: Promise<Spectral> = loadSpectral()): Promise<LintReport> {
   // Redocly's CLI starts in its own process at once and lints on the other core while Spectral loads and runs here.
-  const [results, problems] = await Promise.all([loadSpectral().then((spectral) => lintText(spectral, readFileSync(bundle, "utf8"), bundle)), lintWithRedocly(bundle)]);
+  const [results, problems] = await Promise.all([spectral.then((spectral) => lintText(spectral, readFileSync(bundle, "utf8"), bundle)), lintWithRedocly(bundle)]);
   const file = resolve(bundle);
   const sources = source && new SourceMap(resolve(source.root), source.slugMap);
   const locate = (path: JsonPath, fallback: () => SourceLocation | undefined): SourceLocation =>

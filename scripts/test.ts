@@ -32,9 +32,13 @@ function run(step: Step): Promise<boolean> {
     const output: Buffer[] = [];
     child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
     child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
-    child.on("close", (code) => {
+    child.on("error", (error) => {
+      console.log(`npm test: ${step.name} could not start: ${error.message}`);
+      resolve(false);
+    });
+    child.on("close", (code, signal) => {
       process.stdout.write(Buffer.concat(output));
-      if (code !== 0) console.log(`npm test: ${step.name} failed (exit status ${code})`);
+      if (code !== 0) console.log(`npm test: ${step.name} failed (${signal ? `stopped by ${signal}` : `exit status ${code}`})`);
       resolve(code === 0);
     });
   });

@@ -5,9 +5,11 @@
  * written is left as it was.
  */
 import { join } from "node:path";
+import type { Spectral } from "@stoplight/spectral-core";
 import { buildSite } from "../docs-src/site.ts";
 import { generateAll, writeGenerated } from "../generators/index.ts";
 import { fails, formatFinding, lintDescription } from "../lint/lint-description.ts";
+import { loadSpectral } from "../lint/run-spectral.ts";
 import { loadBundle } from "../model/document.ts";
 import { readServiceModel } from "../model/service-model.ts";
 import { readSlugMap } from "../model/slug-map.ts";
@@ -29,6 +31,9 @@ export interface PassResult {
 }
 
 export class DevLoop {
+  /** Loaded once: its ruleset does not change while the loop watches openapi/. */
+  private spectral: Promise<Spectral> | undefined;
+
   constructor(private readonly options: PassOptions) {}
 
   async pass(): Promise<PassResult> {
@@ -50,7 +55,8 @@ export class DevLoop {
       await step("generate", async () => writeGenerated(await generateAll(readServiceModel(doc)), root));
       await step("lint", async () => {
         const source = { root: join(root, "openapi", "openapi.yaml"), slugMap: readSlugMap(slugMap) };
-        const { findings } = await lintDescription(join(generated, "openapi.yaml"), source);
+        this.spectral ??= loadSpectral();
+        const { findings } = await lintDescription(join(generated, "openapi.yaml"), source, this.spectral);
         for (const finding of findings.filter(fails)) messages.push(formatFinding(finding, root));
       });
       await step("docs", () => buildSite(doc, siteDir));

@@ -119,7 +119,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sandbox?.close();
-  rmSync(work, { recursive: true, force: true });
+  if (work) rmSync(work, { recursive: true, force: true });
 });
 
 describe("the client package", () => {

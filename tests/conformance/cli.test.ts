@@ -4,11 +4,11 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { DECLARATION_FIELDS } from "../../conformance/config.ts";
 import { Contract } from "../../conformance/contract.ts";
 import { freePort } from "../../conformance/prism.ts";
+import { until as waitFor } from "../support/processes.ts";
 import { API_KEY, CREATE_PATH, startFakeService, type Fault } from "./support/fake-service.ts";
 
 const contract = new Contract();
@@ -18,6 +18,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** Starts `node --import tsx <script>` (one process, as npm runs it) and collects its output. */
 function start(script: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  children.add(child);
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -25,8 +26,16 @@ function start(script: string, args: string[], env: Record<string, string> = {})
   return { child, output: () => output, exited };
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await sleep(50);
+/** Children this file started: any still running after a test (one that failed midway) is killed. */
+const children = new Set<ChildProcess>();
+afterEach(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+  children.clear();
+});
+
+/** Waits for `condition`, failing the test with `what` after the shared deadline. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  await waitFor(() => (condition() ? true : undefined), what);
 }
 
 /** The declaration for the fake service: only I-A, no concurrency cap, fast polling. */
@@ -87,7 +96,7 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
     const reports = join(work, "interrupted");
     try {
       const run = start("conformance/cli.ts", ["--config", declaration("slow", { poll: { intervalMs: 200, timeoutSeconds: 60, stablePolls: 1 } }), "--report-dir", reports], { CONFORMANCE_TARGET: service.baseUrl, CONFORMANCE_API_KEY: API_KEY });
-      await until(() => run.output().includes("auth: done"));
+      await until(() => run.output().includes("auth: done"), "the auth checks to finish");
       run.child.kill("SIGINT");
       expect(await run.exited, run.output()).toBe(130);
       expect(report(reports).summary.stopped).toBe("interrupted by SIGINT");
@@ -115,11 +124,12 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
       });
       let output = "";
       npm.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      await until(() => output.includes("auth: done"));
+      children.add(npm);
+      await until(() => output.includes("auth: done"), "the auth checks to finish");
       const below = descendants(npm.pid as number);
       npm.kill("SIGTERM");
       await once(npm, "exit");
-      for (const child of below) while (running(child.pid)) await sleep(50);
+      for (const child of below) await until(() => !running(child.pid), `${child.command} to end`);
       expect(report(reports).summary.stopped).toBe("interrupted by SIGTERM");
     } finally {
       await service.stop();
@@ -167,13 +177,13 @@ describe("npm run mock (conformance/mock-cli.ts)", () => {
   it("leaves no Prism running when its process is killed outright (SIGKILL, no cleanup code runs)", { timeout: 60_000 }, async () => {
     const port = await freePort();
     const mock = start("conformance/mock-cli.ts", ["--port", String(port)]);
-    await until(() => mock.output().includes(`listening on http://127.0.0.1:${port}`));
+    await until(() => mock.output().includes(`listening on http://127.0.0.1:${port}`), "the mock to listen");
     const [prism] = descendants(mock.child.pid as number).filter((child) => child.command.includes("prism-cli"));
     expect(prism, "a Prism child runs").toBeDefined();
     mock.child.kill("SIGKILL");
     await mock.exited;
     // The child notices its parent is gone (stdin ends) and exits; the test's timeout bounds the wait.
-    while (running(prism!.pid)) await sleep(50);
+    await until(() => !running(prism!.pid), "Prism to end");
   });
 
   it("through npm: serves the description on the --port given, and a SIGTERM to npm stops the mock and Prism", { timeout: 60_000 }, async () => {
@@ -181,14 +191,15 @@ describe("npm run mock (conformance/mock-cli.ts)", () => {
     const npm = spawn("npm", ["run", "-s", "mock", "--", "--port", String(port)], { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     npm.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    await until(() => output.includes(`listening on http://127.0.0.1:${port}`));
+    children.add(npm);
+    await until(() => output.includes(`listening on http://127.0.0.1:${port}`), "the mock to listen");
     const response = await fetch(`http://127.0.0.1:${port}/v1/account/credits`, { headers: { authorization: "Bearer k", prefer: "code=403" } });
     expect(response.status).toBe(403);
     const below = descendants(npm.pid as number);
     expect(below.some((child) => child.command.includes("prism-cli"))).toBe(true);
     npm.kill("SIGTERM");
     await once(npm, "exit");
-    for (const child of below) while (running(child.pid)) await sleep(50);
+    for (const child of below) await until(() => !running(child.pid), `${child.command} to end`);
   });
 
   it("says in one line which port is in use and how to choose another", { timeout: 60_000 }, async () => {

@@ -37,7 +37,9 @@ beforeAll(async () => {
   writeFileSync(join(project, "sandbox.json"), JSON.stringify(fastSandboxConfig(config)));
 }, 180_000);
 
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
 
 /**
  * `npx media-service ...args` in the fresh project (or, with `direct`, the installed bin run by node
@@ -137,7 +139,7 @@ describe("the tools package", () => {
     });
 
     afterAll(() => {
-      if (sandbox.exitCode === null) sandbox.kill("SIGKILL");
+      if (sandbox?.exitCode === null) sandbox.kill("SIGKILL");
     });
 
     it("serves the description the package was built from: a create by the real slug, polled until it succeeds", async () => {
