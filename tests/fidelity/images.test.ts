@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JsonSchema } from "../../model/document.ts";
-import { operation, requestSchema } from "../support/description.ts";
+import { operation, property, requestSchema } from "../support/description.ts";
 import {
   accepts,
   declared,
@@ -132,6 +132,11 @@ describe("I-A: POST /v1/images/i-a", () => {
     ...wrongTypes(base, { prompt: 42, num_images: 1.5, reference_images: IMAGE_URL }),
     unknownField(base),
   ]);
+
+  it("states that 4K comes back as JPEG and smaller sizes as PNG", () => {
+    expect(operation(path).description).toContain("4K is returned as JPEG, smaller sizes as PNG");
+    expect(property(path, "size").description).toContain("4K is returned as JPEG, smaller sizes as PNG");
+  });
 });
 
 describe("I-B: POST /v1/images/i-b", () => {

@@ -4,14 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { deref, type JsonSchema, type Operation } from "../../model/document.ts";
-import { doc, operation, requestSchema } from "../support/description.ts";
+import { doc, operation, property, requestSchema } from "../support/description.ts";
 import { accepts, FOUR_FORMS, outsideEnum, rejects, unknownField, URL_FORMS, wrongTypes } from "../support/fidelity.ts";
-
-function property(path: string, name: string): JsonSchema {
-  const schema = (requestSchema(path).properties as Record<string, JsonSchema> | undefined)?.[name];
-  if (!schema) throw new Error(`POST ${path} has no request property ${name}`);
-  return schema;
-}
 
 /** The `default` of each named request property (undefined where none is declared). */
 function defaults(path: string, names: string[]): Record<string, unknown> {
@@ -252,6 +246,11 @@ describe("POST /v1/audios/a-a", () => {
     expect(schema.description).toMatch(/`mp3`.*`wav`/s);
     expect(schema.description).toContain("2000 characters");
   });
+
+  it("states its billing: whole seconds of the input video, a 10-second minimum, on success only", () => {
+    expect(notShown(operation(path)).price).toContain("whole seconds, 10-second minimum), on success only");
+    expect(operation(path).description).toContain("whole seconds, 10-second minimum");
+  });
 });
 
 describe("POST /v1/posts", () => {
@@ -262,6 +261,11 @@ describe("POST /v1/posts", () => {
   it("defaults license to arr and is open (the other fields are not shown)", () => {
     expect(defaults(path, ["license"])).toEqual({ license: "arr" });
     expect(requestSchema(path).additionalProperties).toBeUndefined();
+  });
+
+  it("states that a post's license cannot be changed after publishing", () => {
+    expect(operation(path).description).toContain("the license cannot be changed after publishing");
+    expect(property(path, "license").description).toContain("It cannot be changed after publishing.");
   });
 });
 

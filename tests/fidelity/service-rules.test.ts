@@ -27,6 +27,14 @@ describe("job states", () => {
   });
 });
 
+describe("authentication", () => {
+  it("is HTTP bearer with keys of a fixed live prefix and a secret part", () => {
+    const scheme = (doc.components.securitySchemes as Record<string, { type?: string; scheme?: string; description?: string }> | undefined)?.bearerAuth;
+    expect([scheme?.type, scheme?.scheme]).toEqual(["http", "bearer"]);
+    expect(scheme?.description?.replace(/\s+/g, " ")).toContain("Keys have a fixed live prefix followed by a secret part");
+  });
+});
+
 describe("errors", () => {
   it("moderation blocks are 400 with exactly the seed's five restriction reasons", () => {
     expect(schema("RestrictionReason").enum).toEqual(["input_csam", "input_explicit_adult", "input_upload_nudity", "input_celebrity_likeness", "strict_model_nsfw"]);

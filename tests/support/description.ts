@@ -30,6 +30,13 @@ export function requestSchema(path: string): JsonSchema {
   return deref(doc, schema);
 }
 
+/** The request property `name` of POST `path`. */
+export function property(path: string, name: string): JsonSchema {
+  const schema = (requestSchema(path).properties as Record<string, JsonSchema> | undefined)?.[name];
+  if (!schema) throw new Error(`POST ${path} has no request property ${name}`);
+  return schema;
+}
+
 /** Validates a request body of POST `path`; returns the error text, or "" when the body is valid. */
 export function bodyErrors(path: string, body: unknown): string {
   const validate = registry.compile(requestSchema(path));
