@@ -10,6 +10,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { preferSelections } from "../model/prefer-selections.ts";
+import { Router } from "../model/router.ts";
 import type { Contract, ContractOperation } from "./contract.ts";
 import { httpExchange, parseJson, type HttpAnswer } from "./http.ts";
 import { retryAfterFor } from "./retry-after.ts";
@@ -27,13 +28,6 @@ export function selections(contract: Contract, op: ContractOperation): string[] 
   return preferSelections(contract.doc, op.operation);
 }
 
-/** The operation a request reaches: its own path first, else the templated one (`/v1/images/{id}`). */
-function operationOf(contract: Contract, method: string, url: string): ContractOperation | undefined {
-  const path = url.split("?")[0] ?? "";
-  const candidates = contract.operations.filter((op) => op.method === method.toLowerCase());
-  const template = (op: ContractOperation): RegExp => new RegExp(`^${op.path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
-  return candidates.find((op) => op.path === path) ?? candidates.find((op) => template(op).test(path));
-}
 
 /** Why a `Prefer` header selects nothing the operation documents, with the valid choices; null when it does. */
 export function preferProblem(contract: Contract, op: ContractOperation, prefer: string): string | null {
@@ -48,8 +42,10 @@ export function preferProblem(contract: Contract, op: ContractOperation, prefer:
 }
 
 export async function startMockFront(contract: Contract, upstream: string, port: number, host: string): Promise<MockFront> {
+  const router = new Router(contract.model.operations);
   const server: Server = createServer((request, response) => {
-    const op = operationOf(contract, request.method ?? "GET", request.url ?? "/");
+    const match = router.match(request.method ?? "GET", (request.url ?? "/").split("?")[0] ?? "");
+    const op = match && contract.byOperationId(match.op.operationId);
     const prefer = request.headers.prefer;
     const problem = op && typeof prefer === "string" ? preferProblem(contract, op, prefer) : null;
     if (problem) {

@@ -65,6 +65,7 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
   const timer = setTimeout(() => stop.abort(`the run's time limit of ${config.timeoutSeconds} s passed (timeoutSeconds)`), config.timeoutSeconds * 1000);
   const interrupt = (): void => stop.abort(String(options.signal?.reason ?? "interrupted"));
   options.signal?.addEventListener("abort", interrupt);
+  if (options.signal?.aborted) interrupt();
   /** The Prism this run starts (the mock, or the proxy), stopped when the run ends however it ends. */
   let starting: Promise<RunningPrism> | undefined;
   // Filled in once the mock or the proxy listens.

@@ -12,7 +12,7 @@ import { DEFAULT_CONFIG_FILE, readConfigFile, resolveConfig, type SandboxConfig 
 import { injectFaults, type Answer, type Injected } from "./faults.ts";
 import { handlersFor, type Handler } from "./handlers.ts";
 import { SANDBOX_CODES, type Reply } from "./responses.ts";
-import { Router } from "./router.ts";
+import { Router } from "../model/router.ts";
 import { RULES, type Call, type Rule } from "./rules.ts";
 import { SandboxState } from "./state.ts";
 

@@ -9,7 +9,7 @@ import { Contract } from "../../conformance/contract.ts";
 import { responseProblems } from "../../conformance/response-check.ts";
 import { loadServiceModel } from "../../model/service-model.ts";
 import { ManualClock } from "../../sandbox/clock.ts";
-import { Router } from "../../sandbox/router.ts";
+import { Router } from "../../model/router.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 
 export const model = loadServiceModel();
