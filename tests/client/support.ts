@@ -16,35 +16,50 @@ export function example(name: string): unknown {
 }
 
 const servers: ScriptedServer[] = [];
+/** Whether the running test's file called useFakeClock (its hooks close the servers started here). */
+let guarded = false;
 
+/**
+ * Called at the top level of a test file: fakes the clock and Math.random for each of its tests,
+ * and restores them and closes the test's scripted servers afterwards. (Test files share their
+ * worker's modules, so these hooks are registered by each file, not when this module loads.)
+ */
 export function useFakeClock(): void {
   beforeEach(() => {
+    guarded = true;
     // Only the clock and timeouts are fake; real I/O (and setImmediate) keeps running.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "Date"], now: 1_000_000 });
     // The middle of the backoff's jitter, so that resend times are the nominal 1 s, 2 s, 4 s.
     vi.spyOn(Math, "random").mockReturnValue(0.5);
   });
   afterEach(async () => {
+    guarded = false;
     vi.useRealTimers();
     vi.restoreAllMocks();
     await Promise.all(servers.splice(0).map((server) => server.close()));
   });
 }
 
+/** A scripted server closed after the test; only in a file that called useFakeClock. */
+async function scriptedServer(handle: Handler): Promise<ScriptedServer> {
+  if (!guarded) throw new Error("a scripted server needs useFakeClock() at the top level of the test file");
+  const server = await startServer(handle);
+  servers.push(server);
+  return server;
+}
+
 export async function clientOn(
   handle: Handler,
   options: Partial<ClientOptions<AreaName>> = {},
 ): Promise<{ server: ScriptedServer; client: MediaServiceClient }> {
-  const server = await startServer(handle);
-  servers.push(server);
+  const server = await scriptedServer(handle);
   const client = createClient({ apiKey: API_KEY, baseUrl: server.baseUrl, fetch: server.fetch, ...options });
   return { server, client };
 }
 
 /** A client given the offline quote, on a scripted server. */
 export async function quotingClientOn(handle: Handler): Promise<{ server: ScriptedServer; client: QuotingMediaServiceClient }> {
-  const server = await startServer(handle);
-  servers.push(server);
+  const server = await scriptedServer(handle);
   return { server, client: createClient({ apiKey: API_KEY, baseUrl: server.baseUrl, fetch: server.fetch, quote }) };
 }
 

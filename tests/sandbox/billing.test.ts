@@ -7,7 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { quoteRoute } from "../../runtime/costs/quote.ts";
 import { mediaDurations } from "../../sandbox/markers.ts";
-import { configWith, example, model, routeWhere, sandbox, type TestSandbox } from "./support.ts";
+import { checkedSandboxes, configWith, example, model, routeWhere, type TestSandbox } from "./support.ts";
+
+const sandbox = checkedSandboxes();
 
 const { jobStatus, priceTables } = model;
 const image = routeWhere((route) => route.areaId === "image" && route.idType === "string" && route.family === null);

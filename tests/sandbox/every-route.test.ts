@@ -5,8 +5,10 @@
  * documents.
  */
 import { describe, expect, it } from "vitest";
-import { contract, example, KEY, model, routeWhere, sandbox, type TestSandbox } from "./support.ts";
+import { checkedSandboxes, contract, example, KEY, model, routeWhere, type TestSandbox } from "./support.ts";
 import { requestPath } from "../../conformance/contract.ts";
+
+const sandbox = checkedSandboxes();
 
 const FREE_KEY = "free-key";
 const depthMap = routeWhere((route) => route.areaId === "depthMap");

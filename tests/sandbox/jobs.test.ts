@@ -4,7 +4,9 @@
  * account, moderation blocks for every restriction reason, id prefixes, ownership and expiry.
  */
 import { describe, expect, it } from "vitest";
-import { areaOf, configWith, example, KEY, model, routeWhere, sandbox } from "./support.ts";
+import { areaOf, checkedSandboxes, configWith, example, KEY, model, routeWhere } from "./support.ts";
+
+const sandbox = checkedSandboxes();
 
 const { jobStatus } = model;
 const image = routeWhere((route) => route.areaId === "image" && route.idType === "string" && route.family === null);

@@ -7,7 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { quoteRoute } from "../../runtime/costs/quote.ts";
 import { SANDBOX_CODES } from "../../sandbox/responses.ts";
-import { configWith, example, KEY, model, routeWhere, sandbox, type Sent } from "./support.ts";
+import { checkedSandboxes, configWith, example, KEY, model, routeWhere, type Sent } from "./support.ts";
+
+const sandbox = checkedSandboxes();
 
 const { rateLimitHeaders, retryAfterHeader } = model;
 const variant = (condition: string) => model.errors.tooManyRequests.variants.find((candidate) => candidate.condition === condition)!;

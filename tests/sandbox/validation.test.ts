@@ -1,6 +1,8 @@
 /** Request bodies are checked with the description's schemas: a 400 whose message names the field and the rule. */
 import { describe, expect, it } from "vitest";
-import { configWith, example, model, routeWhere, sandbox } from "./support.ts";
+import { checkedSandboxes, configWith, example, model, routeWhere } from "./support.ts";
+
+const sandbox = checkedSandboxes();
 
 const closed = routeWhere((route) => route.areaId === "image" && route.idType === "string" && route.family === null);
 const heldPerSecond = routeWhere((route) => route.priceHeld && Object.keys(model.priceTables[route.path]!.media).length === 1);
