@@ -62,6 +62,26 @@ function statedTotal(summary: string): number | undefined {
   return total ?? sum;
 }
 
+/**
+ * Totals of the examples priced per second, for a few input durations, worked out by hand from the
+ * specification ("Depth maps": 20 credits per second of input for `small`, the default size, 40 for
+ * `large`, rounded up to whole seconds, 5-second minimum), keyed by model label and example name.
+ */
+const PER_SECOND_TOTALS: Record<string, ReadonlyArray<readonly [seconds: number, credits: number]>> = {
+  // 10 s x 20; 7.2 s billed as 8 s x 20; 2 s billed as the 5-second minimum x 20.
+  "DM-A defaults": [
+    [10, 200],
+    [7.2, 160],
+    [2, 100],
+  ],
+  // 10 s x 40; 29.1 s billed as 30 s x 40; 3 s billed as 5 s x 40.
+  "DM-A side-by-side": [
+    [10, 400],
+    [29.1, 1_200],
+    [3, 200],
+  ],
+};
+
 describe("create-route examples that state a price agree with the quote", () => {
   const examples = Object.keys(tables).flatMap((path) =>
     Object.entries(operation(path, tables[path]!.method).requestBody?.content["application/json"]?.examples ?? {}).map(
@@ -77,8 +97,13 @@ describe("create-route examples that state a price agree with the quote", () => 
       const perSecond = /(\d+) credits per second/.exec(summary);
       if (perSecond) {
         const [field] = Object.keys(tables[path]!.media);
-        const result = quote(path, value as never, { [field!]: 10 } as never);
-        expect(result.breakdown.map((line) => line.rate)).toContain(Number(perSecond[1]));
+        const totals = PER_SECOND_TOTALS[`${tables[path]!.model} ${name}`];
+        expect(totals, "a per-second example needs its totals worked out from the specification in PER_SECOND_TOTALS").toBeDefined();
+        for (const [seconds, credits] of totals!) {
+          const result = quote(path, value as never, { [field!]: seconds } as never);
+          expect(result.breakdown.map((line) => line.rate)).toContain(Number(perSecond[1]));
+          expect(result.credits, `${seconds} s`).toBe(credits);
+        }
       } else {
         expect(quote(path, value as never).credits).toBe(statedTotal(summary));
       }

@@ -13,8 +13,8 @@ const sandbox = checkedSandboxes();
 
 const { jobStatus, priceTables } = model;
 const image = routeWhere((route) => route.areaId === "image" && route.idType === "string" && route.family === null);
-/** A held price per second of one media input (lip sync), and a held flat price (3D). */
-const heldPerSecond = routeWhere((route) => route.priceHeld && Object.keys(priceTables[route.path]!.media).length === 1);
+/** A held price per second of one media input (lip sync, LS-A), and a held flat price (3D). */
+const heldPerSecond = routeWhere((route) => route.label === "LS-A");
 const heldFlat = routeWhere((route) => route.priceHeld && Object.keys(priceTables[route.path]!.media).length === 0);
 const perSecondField = Object.keys(priceTables[heldPerSecond.path]!.media)[0]!;
 const search = model.operations.find((op) => priceTables[op.path]?.pricing?.charged === "per-request")!;
@@ -47,20 +47,31 @@ describe("charges", () => {
   it("reserve a held per-second price at creation, equal to POST /v1/cost, and charge exactly it on success; release it on failure", async () => {
     const sb = await sandbox(configWith({ credits: { monthlyLimit: 10_000, extra: 0 } }, { jobs: { defaultDurationSeconds: 10 } }));
     const body = { ...example(heldPerSecond.path), [perSecondField]: "https://media.example/speech.mp3#duration=7.2" };
-    const quote = quoteRoute(priceTables, heldPerSecond.path, body, { [perSecondField]: 7.2 });
+    // The specification's lip sync: 84 credits per second of audio, rounded up to whole seconds: 8 x 84.
+    const price = 672;
     const cost = await sb.send("POST", "/v1/cost", { body: { model: heldPerSecond.slug, body } });
-    expect(cost.json.credits).toBe(quote.credits);
+    expect(cost.json.credits).toBe(price);
     const created = await sb.send("POST", heldPerSecond.path, { body });
-    expect(created.json.credits).toBe(quote.credits);
-    expect(created.json.seconds).toBe(8); // 7.2 s billed rounded up
-    expect(await balance(sb)).toMatchObject({ monthly_used: 0, total_available: 10_000 - quote.credits! });
+    expect(created.json.credits).toBe(price);
+    expect(created.json.seconds).toBe(8);
+    expect(await balance(sb)).toMatchObject({ monthly_used: 0, total_available: 10_000 - price });
     sb.advance(10_000);
-    expect(await balance(sb)).toMatchObject({ monthly_used: quote.credits, total_available: 10_000 - quote.credits! });
+    expect(await balance(sb)).toMatchObject({ monthly_used: price, total_available: 10_000 - price });
 
     await sb.send("POST", heldPerSecond.path, { body: { ...body, prompt: `[sandbox:${jobStatus.timeout}]` } });
-    expect((await balance(sb)).total_available).toBe(10_000 - 2 * quote.credits!);
+    expect((await balance(sb)).total_available).toBe(10_000 - 2 * price);
     sb.advance(10_000);
-    expect(await balance(sb)).toMatchObject({ monthly_used: quote.credits, total_available: 10_000 - quote.credits! });
+    expect(await balance(sb)).toMatchObject({ monthly_used: price, total_available: 10_000 - price });
+  });
+
+  it("charge a per-second price for the configured default duration when the media URL states none", async () => {
+    const depthMap = routeWhere((route) => route.label === "DM-A");
+    const sb = await sandbox(configWith({ credits: { monthlyLimit: 10_000, extra: 0 } }, { jobs: { defaultDurationSeconds: 10 }, media: { defaultDurationSeconds: 9 } }));
+    const created = await sb.send("POST", depthMap.path, { body: { video: "https://media.example/street.mp4" } });
+    expect(created.status).toBe(200);
+    sb.advance(10_000);
+    // The specification's depth maps: 20 credits per second of input at the default size `small`: 9 x 20.
+    expect((await balance(sb)).monthly_used).toBe(180);
   });
 
   it("hold a 3D job's credits until it ends: charged on success, released on failure", async () => {
