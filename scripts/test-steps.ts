@@ -1,0 +1,79 @@
+/**
+ * The steps of `npm test` and how they run: the bundle first; then the generators, which the tests
+ * and the type check read; then the lint, the type check and vitest side by side (the lint reads
+ * only the bundle, but beside the generators it would delay the tests, the longest step). A step
+ * runs once the step it comes after has passed; a step whose input failed is not run. Kept apart
+ * from scripts/test.ts so that tests can run the graph with fake steps.
+ */
+import { spawn } from "node:child_process";
+
+export interface Step {
+  name: string;
+  command: readonly string[];
+  /** The step whose output this one reads: it runs only once that one has passed. */
+  after?: string;
+  /** Stream the output as it comes instead of printing it at the end. */
+  live?: boolean;
+}
+
+export type Outcome = "passed" | "failed" | "skipped";
+
+/** The steps of `npm test`; `vitestArgs` are the options given after `npm test --`. */
+export function testSteps(vitestArgs: readonly string[]): readonly Step[] {
+  return [
+    { name: "bundle", command: ["npm", "run", "-s", "bundle"] },
+    { name: "generate", command: ["npm", "run", "-s", "generate"], after: "bundle" },
+    { name: "lint", command: ["npm", "run", "-s", "lint"], after: "generate" },
+    { name: "typecheck", command: ["npm", "run", "-s", "typecheck"], after: "generate" },
+    { name: "vitest", command: ["npx", "vitest", "run", ...vitestArgs], after: "generate", live: true },
+  ];
+}
+
+/**
+ * Runs `steps` with `runStep` (which resolves with whether the step passed), each as soon as the
+ * step it comes after has passed, and resolves with every step's outcome, in the steps' order.
+ */
+export async function runSteps(steps: readonly Step[], runStep: (step: Step) => Promise<boolean>): Promise<Map<string, Outcome>> {
+  const outcomes = new Map<string, Promise<Outcome>>();
+  for (const step of steps) {
+    const input = step.after === undefined ? Promise.resolve<Outcome>("passed") : outcomes.get(step.after);
+    if (input === undefined) throw new Error(`step ${step.name}: runs after "${step.after}", which is not an earlier step`);
+    if (outcomes.has(step.name)) throw new Error(`step ${step.name}: named twice`);
+    outcomes.set(
+      step.name,
+      input.then(async (inputOutcome) => (inputOutcome !== "passed" ? "skipped" : (await runStep(step)) ? "passed" : "failed")),
+    );
+  }
+  const settled = await Promise.all(outcomes.values());
+  return new Map([...outcomes.keys()].map((name, index) => [name, settled[index]!]));
+}
+
+/** The lines that close a run: which steps did not run, and why. */
+export function skippedLines(steps: readonly Step[], outcomes: ReadonlyMap<string, Outcome>): string[] {
+  return steps
+    .filter((step) => outcomes.get(step.name) === "skipped")
+    .map((step) => `npm test: ${step.name} not run (${step.after} ${outcomes.get(step.after!)})`);
+}
+
+/** Runs one step as a child process; resolves with whether it passed, once its output is written to `out`. */
+export function spawnStep(step: Step, out: NodeJS.WritableStream = process.stdout): Promise<boolean> {
+  return new Promise((resolve) => {
+    const [program, ...args] = step.command;
+    const child = spawn(program!, args, { stdio: ["ignore", step.live ? "inherit" : "pipe", step.live ? "inherit" : "pipe"] });
+    const output: Buffer[] = [];
+    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+    let startFailed = false;
+    child.on("error", (error) => {
+      startFailed = true;
+      out.write(`npm test: ${step.name} could not start: ${error.message}\n`);
+      resolve(false);
+    });
+    child.on("close", (code, signal) => {
+      if (startFailed) return;
+      out.write(Buffer.concat(output));
+      if (code !== 0) out.write(`npm test: ${step.name} failed (${signal ? `stopped by ${signal}` : `exit status ${code}`})\n`);
+      resolve(code === 0);
+    });
+  });
+}

@@ -1,0 +1,127 @@
+/**
+ * `npm test`'s steps (scripts/test-steps.ts): the bundle, then the generators, then the lint, the
+ * type check and vitest side by side; a failed step fails the run and its dependants are not run.
+ * The graph runs here with fake steps that pass or fail when the test says, so the order is seen
+ * without timing anything; `spawnStep` runs small real commands.
+ */
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { runSteps, skippedLines, spawnStep, testSteps, type Outcome, type Step } from "../../scripts/test-steps.ts";
+
+/** Fake steps: records each start, and ends a step (passing or failing) when the test asks. */
+function fakeSteps() {
+  const started: string[] = [];
+  const ends = new Map<string, (passed: boolean) => void>();
+  const runStep = (step: Step) =>
+    new Promise<boolean>((resolve) => {
+      started.push(step.name);
+      ends.set(step.name, resolve);
+    });
+  /** Lets every step that can start, start. */
+  const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+  const end = async (name: string, passed: boolean) => {
+    const finish = ends.get(name);
+    if (!finish) throw new Error(`${name} has not started`);
+    finish(passed);
+    await settle();
+  };
+  return { started, runStep, settle, end };
+}
+
+const steps = testSteps(["tests/some.test.ts", "--reporter=dot"]);
+
+describe("npm test's steps", () => {
+  it("are the bundle, the generators after it, then the lint, the type check and vitest after the generators", () => {
+    expect(steps.map(({ name, after }) => [name, after])).toEqual([
+      ["bundle", undefined],
+      ["generate", "bundle"],
+      ["lint", "generate"],
+      ["typecheck", "generate"],
+      ["vitest", "generate"],
+    ]);
+    expect(steps.find((step) => step.name === "vitest")).toMatchObject({ command: ["npx", "vitest", "run", "tests/some.test.ts", "--reporter=dot"], live: true });
+    expect(steps.filter((step) => step.live).map((step) => step.name)).toEqual(["vitest"]);
+  });
+
+  it("run one after the other, then the last three side by side", async () => {
+    const fake = fakeSteps();
+    const run = runSteps(steps, fake.runStep);
+    await fake.settle();
+    expect(fake.started).toEqual(["bundle"]);
+    await fake.end("bundle", true);
+    expect(fake.started).toEqual(["bundle", "generate"]);
+    await fake.end("generate", true);
+    // All three have started while none has ended.
+    expect(fake.started).toEqual(["bundle", "generate", "lint", "typecheck", "vitest"]);
+    for (const name of ["vitest", "lint", "typecheck"]) await fake.end(name, true);
+    expect(Object.fromEntries(await run)).toEqual({ bundle: "passed", generate: "passed", lint: "passed", typecheck: "passed", vitest: "passed" });
+  });
+
+  it.each([
+    ["bundle", { bundle: "failed", generate: "skipped", lint: "skipped", typecheck: "skipped", vitest: "skipped" }],
+    ["generate", { bundle: "passed", generate: "failed", lint: "skipped", typecheck: "skipped", vitest: "skipped" }],
+  ] as const)("when %s fails, the steps after it are not run and the run fails", async (failing, expected) => {
+    const fake = fakeSteps();
+    const run = runSteps(steps, fake.runStep);
+    await fake.settle();
+    if (failing === "generate") await fake.end("bundle", true);
+    await fake.end(failing, false);
+    const outcomes = await run;
+    expect(Object.fromEntries(outcomes)).toEqual(expected);
+    expect(fake.started).toEqual(failing === "bundle" ? ["bundle"] : ["bundle", "generate"]);
+    expect(skippedLines(steps, outcomes)).toContain(`npm test: lint not run (generate ${failing === "generate" ? "failed" : "skipped"})`);
+  });
+
+  it("a failed lint does not stop the type check or vitest, and fails the run", async () => {
+    const fake = fakeSteps();
+    const run = runSteps(steps, fake.runStep);
+    await fake.settle();
+    await fake.end("bundle", true);
+    await fake.end("generate", true);
+    await fake.end("lint", false);
+    await fake.end("typecheck", true);
+    await fake.end("vitest", true);
+    const outcomes: Map<string, Outcome> = await run;
+    expect(outcomes.get("lint")).toBe("failed");
+    expect([outcomes.get("typecheck"), outcomes.get("vitest")]).toEqual(["passed", "passed"]);
+    expect(skippedLines(steps, outcomes)).toEqual([]);
+  });
+
+  it("refuses a step that runs after one that does not come before it", async () => {
+    const never = async () => true;
+    await expect(runSteps([{ name: "lint", command: ["x"], after: "bundle" }], never)).rejects.toThrow('step lint: runs after "bundle", which is not an earlier step');
+  });
+});
+
+/** A stream that keeps what is written to it. */
+function collector(): { stream: Writable; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString("utf8") };
+}
+
+describe("a step run as a child process", () => {
+  it("passes on exit status 0, printing its output once it ends", async () => {
+    const out = collector();
+    const passed = await spawnStep({ name: "say", command: [process.execPath, "-e", "console.log('out'); console.error('err')"] }, out.stream);
+    expect(passed).toBe(true);
+    expect(out.text().split("\n").sort()).toEqual(["", "err", "out"]);
+  });
+
+  it("fails on another exit status, saying which step and the status", async () => {
+    const out = collector();
+    expect(await spawnStep({ name: "lint", command: [process.execPath, "-e", "process.exit(3)"] }, out.stream)).toBe(false);
+    expect(out.text()).toBe("npm test: lint failed (exit status 3)\n");
+  });
+
+  it("fails, in one line, when its program cannot start", async () => {
+    const out = collector();
+    expect(await spawnStep({ name: "bundle", command: ["./no-such-program-here"] }, out.stream)).toBe(false);
+    expect(out.text()).toMatch(/^npm test: bundle could not start: spawn \.\/no-such-program-here ENOENT\n$/);
+  });
+});
