@@ -1,7 +1,7 @@
 /** The error responses: the error body, the 400 causes, 410 and each 429 variant, read off a create route's responses. */
 import { deref, operations, type JsonSchema, type OpenApiDocument, type Operation } from "./document.ts";
 import { constAt, fail, jsonSchema, mergedProperties, mergedRequired, response, schemaName } from "./schema-parts.ts";
-import type { ErrorModel, TooManyCondition, TooManyVariant } from "./service-model.ts";
+import type { ErrorModel, TooManyCondition, TooManyVariant } from "./types.ts";
 
 /** The variant schemas of an error response's body (its `oneOf` or `anyOf`), with their refs. */
 function bodyVariants(doc: OpenApiDocument, where: string, operation: Operation, status: string): Array<{ ref: unknown; schema: JsonSchema }> {

@@ -1,7 +1,7 @@
 /** Areas, create routes, poll routes and operations, read off the tags' x-area and the operations. */
 import { deref, operations, type JsonSchema, type OpenApiDocument, type Operation } from "./document.ts";
 import { fail, jsonSchema, mergedProperties, mergedRequired, response } from "./schema-parts.ts";
-import type { AreaModel, CreateRouteModel, InputForm, MediaField, OperationModel, PollFacts } from "./service-model.ts";
+import type { AreaModel, CreateRouteModel, InputForm, MediaField, OperationModel, PollFacts } from "./types.ts";
 
 interface XArea {
   name: string;

@@ -6,7 +6,8 @@
 import createFetchClient, { type Client } from "openapi-fetch";
 import { errorFromResponse } from "./classify.ts";
 import { InvalidInputError, JobFailedError, JobTimedOutError, MediaServiceError, TransportError, WaitDeadlineError } from "./errors.ts";
-import { integer, oneOf, resolveOptions, type ClientOptions, type RequestOptions } from "./options.ts";
+import { integer, oneOf } from "./option-values.ts";
+import { resolveOptions, type ClientOptions, type RequestOptions } from "./options.ts";
 import { carriesRateLimit, readRateLimit, retryAfterSeconds, type RateLimitInfo } from "./rate-limit.ts";
 import { redact, redactBody } from "./redact.ts";
 import { retryDelay } from "./retry-policy.ts";
