@@ -11,6 +11,7 @@ import { readErrors } from "./read-errors.ts";
 import { readJobStatus } from "./read-job-status.ts";
 import { readLimits, readRateLimitHeaders } from "./read-limits.ts";
 import { priceTables } from "./price-tables.ts";
+import { fail } from "./schema-parts.ts";
 import type { AreaModel, ServiceModel } from "./types.ts";
 
 export type * from "./types.ts";
@@ -29,6 +30,12 @@ function buildServiceModel(doc: OpenApiDocument): ServiceModel {
   const areas = readAreas(doc);
   const limits = readLimits(doc);
   const createRoutes = areas.flatMap((area) => area.createRoutes);
+  const labelled = new Map<string, string>();
+  for (const { label, path } of createRoutes) {
+    const earlier = labelled.get(label);
+    if (earlier !== undefined) fail(`x-model-label ${label} labels both POST ${earlier} and POST ${path}; every model has its own label`);
+    labelled.set(label, path);
+  }
   const order = new Map(Object.keys(doc.paths).map((path, index) => [path, index]));
   return {
     doc,

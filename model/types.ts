@@ -153,11 +153,6 @@ export interface ErrorModel {
   readonly forbidden: { readonly status: 403 };
   readonly retired: { readonly status: 410; readonly code: string };
   readonly tooManyRequests: { readonly status: 429; readonly variants: readonly TooManyVariant[] };
-  /**
-   * The example values that stand for an error type or code the description marks as not shown
-   * (x-not-shown `error-type` / `error-code` on a response): a mock answering with the examples sends them.
-   */
-  readonly notShownPlaceholders: readonly string[];
 }
 
 export interface LimitsModel {

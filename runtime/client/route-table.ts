@@ -39,15 +39,19 @@ export interface ErrorShapes {
   readonly rateLimitedCode: string;
   /** The cooldown 429's body field holding the seconds to wait (at the top of the body or in `error`). */
   readonly cooldownField: string;
-  /**
-   * The description's stand-ins for an error type or code it does not show (`(not shown)` in its
-   * examples, which a mock sends back): read as no type or code at all.
-   */
-  readonly placeholders: readonly string[];
+}
+
+/** The names of the headers that report the rate-limit window and the wait after a 429, as the description spells them. */
+export interface RateLimitHeaderNames {
+  readonly limit: string;
+  readonly remaining: string;
+  readonly reset: string;
+  readonly retryAfter: string;
 }
 
 export interface RouteTable {
   readonly errors: ErrorShapes;
+  readonly headers: RateLimitHeaderNames;
   /** JobStatus's x-terminal-values. */
   readonly terminalStatuses: readonly string[];
   /** The status whose poll response carries the result. */

@@ -1,4 +1,5 @@
 import { deref, loadBundle, operations, type JsonSchema, type OpenApiDocument, type Operation } from "../../model/document.ts";
+import { placeholderSlug } from "../../model/labels.ts";
 import { readServiceModel } from "../../model/service-model.ts";
 import { createSchemaRegistry, describeErrors } from "../../model/schema-registry.ts";
 
@@ -15,7 +16,7 @@ export function builtPath(path: string): string {
   if (doc.paths[path]) return path;
   const area = path.slice(0, path.lastIndexOf("/") + 1);
   const slug = path.slice(area.length);
-  return model.createRoutes.find((route) => route.label.toLowerCase() === slug && route.path.startsWith(area))?.path ?? path;
+  return model.createRoutes.find((route) => placeholderSlug(route.label) === slug && route.path.startsWith(area))?.path ?? path;
 }
 
 export function operation(path: string, method: "get" | "post" = "post"): Operation {
