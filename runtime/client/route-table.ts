@@ -75,7 +75,9 @@ export type RequestBodyOf<Paths, P> = OperationOf<Paths, P, "post"> extends { re
 /** The JSON 200 body of `Method` `P`. */
 export type ResponseOf<Paths, P, Method extends "get" | "post"> =
   OperationOf<Paths, P, Method> extends { responses: { 200: infer Ok } } ? JsonContent<Ok> : never;
-/** The query parameters of GET `P`; optional unless one of them is required. */
+/** The query parameters of GET `P`. */
+export type QueryOf<Paths, P> = OperationOf<Paths, P, "get"> extends { parameters: { query?: infer Query } } ? NonNullable<Query> : never;
+/** The query parameters of GET `P` as an argument; optional unless one of them is required. */
 type QueryArgument<Paths, P> =
   OperationOf<Paths, P, "get"> extends { parameters: { query: infer Query } }
     ? [query: Query]
