@@ -25,6 +25,14 @@ export function operation(path: string, method: "get" | "post" = "post"): Operat
   return op;
 }
 
+/** The value of the first named request example of `method` `path`: the body the description shows first. */
+export function firstRequestExample(path: string, method: "get" | "post" = "post"): Record<string, unknown> {
+  const first = Object.values(operation(path, method).requestBody?.content["application/json"]?.examples ?? {})[0];
+  const value = first && deref(doc, first).value;
+  if (typeof value !== "object" || value === null) throw new Error(`${method.toUpperCase()} ${path} has no named request example`);
+  return value as Record<string, unknown>;
+}
+
 export function requestSchema(path: string): JsonSchema {
   const schema = operation(path).requestBody?.content["application/json"]?.schema;
   if (!schema) throw new Error(`POST ${path} has no JSON request schema`);
