@@ -114,6 +114,12 @@ describe("a description that lacks a fact", () => {
     ["x-limits naming an unknown variant", (copy: OpenApiDocument) => ((copy.info["x-limits"] as { concurrency: { variant: string } }).concurrency.variant = "NoSuchError"), /x-limits\.concurrency\.variant names NoSuchError/],
     ["a 429 variant without x-retry-after", (copy: OpenApiDocument) => delete schemas(copy).QueueFullError!["x-retry-after"], /QueueFullError does not say with x-retry-after/],
     ["JobStatus without x-terminal-values", (copy: OpenApiDocument) => delete schemas(copy).JobStatus!["x-terminal-values"], /x-terminal-values/],
+    ["two create routes with one label", (copy: OpenApiDocument) => (copy.paths[builtPath("/v1/images/i-b")]!.post!["x-model-label"] = "I-A"), /x-model-label I-A labels both POST \S+ and POST \S+; every model has its own label/],
+    [
+      "create paths that are not the poll path with the slug",
+      (copy: OpenApiDocument) => (copy.paths = Object.fromEntries(Object.entries(copy.paths).map(([path, item]) => [path.replace("/v1/images/{id}", "/v1/images/{job}"), item]))),
+      /POST \/v1\/images\/\S+ is not its area's poll path \/v1\/images\/\{job\} with the slug for the id/,
+    ],
   ])("fails naming the spot: %s", (_what, change, message) => {
     expect(broken(change)).toThrow(message);
   });
