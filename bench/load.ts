@@ -1,32 +1,16 @@
 /**
- * A bounded load generator over keep-alive HTTP connections on 127.0.0.1: `workers` loops each
- * send one request after another for `durationMs`, and the completed requests are counted.
+ * A bounded load generator on 127.0.0.1: `workers` loops each send one request after another for
+ * `durationMs`, and the completed requests are counted. Requests go out through the conformance
+ * suite's sender, over its keep-alive connections.
  */
-import { Agent, request } from "node:http";
-
-export interface Exchange {
-  readonly status: number;
-  readonly body: string;
-}
+import { bearer, send, type Exchange } from "../conformance/http.ts";
 
 export type Send = (method: string, path: string, body?: unknown) => Promise<Exchange>;
 
-export function sender(baseUrl: string, apiKey: string, agent: Agent): Send {
-  const { hostname, port } = new URL(baseUrl);
-  return (method, path, body) =>
-    new Promise((resolve, reject) => {
-      const text = body === undefined ? undefined : JSON.stringify(body);
-      const headers: Record<string, string> = { authorization: `Bearer ${apiKey}` };
-      if (text !== undefined) headers["content-type"] = "application/json";
-      const outgoing = request({ hostname, port, method, path, headers, agent }, (response) => {
-        let received = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => (received += chunk));
-        response.on("end", () => resolve({ status: response.statusCode ?? 0, body: received }));
-      });
-      outgoing.on("error", reject);
-      outgoing.end(text);
-    });
+/** Sends requests to `baseUrl` with `apiKey`. */
+export function sender(baseUrl: string, apiKey: string): Send {
+  const headers = bearer(apiKey);
+  return (method, path, body) => send(baseUrl, { method, path, headers, ...(body !== undefined && { body }) });
 }
 
 export interface LoadResult {

@@ -4,7 +4,7 @@
  * module of changes/ that reads them, through the service model (and the docs' marker collector,
  * the one reader of `x-not-shown`), so no fact is derived here a second time.
  */
-import { collectNotShown, type NotShownMarker } from "../docs-src/not-shown.ts";
+import { collectNotShown, type NotShownMarker } from "../model/not-shown.ts";
 import type { OpenApiDocument } from "../model/document.ts";
 import { readServiceModel, type LimitsModel, type PollFacts } from "../model/service-model.ts";
 import type { PriceTables } from "../runtime/costs/pricing.ts";

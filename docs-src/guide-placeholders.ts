@@ -10,7 +10,7 @@ import { codeSamples, type SampleKind } from "./code-samples.ts";
 import { errorBodySchema, errorResponses, infoSection, responsesWithStatus } from "./description-facts.ts";
 import { readServiceModel, type PollFacts } from "../model/service-model.ts";
 import { firstParagraph, jsonBlock, markdownTable } from "./markdown-table.ts";
-import { collectNotShown } from "./not-shown.ts";
+import { collectNotShown } from "../model/not-shown.ts";
 
 type Render = (doc: OpenApiDocument, args: string) => string;
 

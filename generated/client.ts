@@ -5,7 +5,7 @@ import type { ClientOptions } from "../runtime/client/options.ts";
 import type { RouteTable } from "../runtime/client/route-table.ts";
 // Types only: the price tables stay out of a bundle that does not import "./costs.ts" itself.
 import type { quote, Quote, QuoteMedia } from "./costs.ts";
-import type { components, paths } from "./types.ts";
+import type { paths } from "./types.ts";
 
 export * from "../runtime/client/errors.ts";
 export type { ClientOptions, RequestOptions } from "../runtime/client/options.ts";
@@ -14,8 +14,8 @@ export type { RateLimitInfo } from "../runtime/client/rate-limit.ts";
 export type { Middleware } from "openapi-fetch";
 export type { components, operations, paths } from "./types.ts";
 
-/** Why moderation blocked a request: the description's RestrictionReason enum. */
-export type RestrictionReason = components["schemas"]["RestrictionReason"];
+/** Why moderation blocked a request: the reasons the route table's moderation shape lists. */
+export type RestrictionReason = (typeof routeTable)["errors"]["moderation"]["reasons"][number];
 /** 400 with the moderation-block body; `restrictionReason` is the description's enum. */
 export const ModerationBlockError: ModerationBlockErrorClass<RestrictionReason> = AnyModerationBlockError;
 export type ModerationBlockError = AnyModerationBlockError<RestrictionReason>;
@@ -34,10 +34,13 @@ export const routeTable = {
       ]
     },
     "rateLimitedCode": "rate_limited",
-    "cooldownField": "retry_after_seconds",
-    "placeholders": [
-      "(not shown)"
-    ]
+    "cooldownField": "retry_after_seconds"
+  },
+  "headers": {
+    "limit": "X-RateLimit-Limit",
+    "remaining": "X-RateLimit-Remaining",
+    "reset": "X-RateLimit-Reset",
+    "retryAfter": "Retry-After"
   },
   "terminalStatuses": [
     "succeeded",

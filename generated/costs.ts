@@ -6,6 +6,7 @@
  * with a reason where the specification shows no price or an input the price depends on is
  * missing. POST /v1/cost quotes the discounted price online.
  */
+import type { QueryOf, RequestBodyOf } from "../runtime/client/route-table.ts";
 import type { PriceTables } from "../runtime/costs/pricing.ts";
 import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
 import type { paths } from "./types.ts";
@@ -1405,43 +1406,39 @@ export const priceTables = {
 /** The routes quote() knows: every operation with a price, or a marker that its price is not shown. */
 export type PricedPath = keyof typeof priceTables;
 
-type JsonBody<Content> = Content extends { content: { "application/json": infer Body } } ? Body : never;
-type RequestBody<P extends keyof paths> = paths[P] extends { post: { requestBody?: infer Content } } ? JsonBody<NonNullable<Content>> : never;
-type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Fields } } } ? NonNullable<Fields> : never;
-
 /**
  * Per route: what quote() reads, the request body of a create route or the query of a search, each
  * field optional (the price reads only some of them; the schema's defaults apply to the others).
  */
 export interface QuoteBodies {
-  "/v1/3d/d-a": Partial<RequestBody<"/v1/3d/d-a">>;
-  "/v1/3d/d-b": Partial<RequestBody<"/v1/3d/d-b">>;
-  "/v1/audios/a-a": Partial<RequestBody<"/v1/audios/a-a">>;
-  "/v1/depth-maps/dm-a": Partial<RequestBody<"/v1/depth-maps/dm-a">>;
-  "/v1/images/i-a": Partial<RequestBody<"/v1/images/i-a">>;
-  "/v1/images/i-b": Partial<RequestBody<"/v1/images/i-b">>;
-  "/v1/images/i-c": Partial<RequestBody<"/v1/images/i-c">>;
-  "/v1/images/i-d": Partial<RequestBody<"/v1/images/i-d">>;
-  "/v1/images/i-e": Partial<RequestBody<"/v1/images/i-e">>;
-  "/v1/images/i-f": Partial<RequestBody<"/v1/images/i-f">>;
-  "/v1/images/i-g": Partial<RequestBody<"/v1/images/i-g">>;
-  "/v1/images/i-h": Partial<RequestBody<"/v1/images/i-h">>;
-  "/v1/images/i-j": Partial<RequestBody<"/v1/images/i-j">>;
-  "/v1/images/i-k": Partial<RequestBody<"/v1/images/i-k">>;
-  "/v1/lip-sync/ls-a": Partial<RequestBody<"/v1/lip-sync/ls-a">>;
-  "/v1/motion-control/mc-a": Partial<RequestBody<"/v1/motion-control/mc-a">>;
-  "/v1/stock/images": Partial<Query<"/v1/stock/images">>;
-  "/v1/stock/music": Partial<Query<"/v1/stock/music">>;
-  "/v1/stock/sound-effects": Partial<Query<"/v1/stock/sound-effects">>;
-  "/v1/uploads": Partial<RequestBody<"/v1/uploads">>;
-  "/v1/video-upscales/vu-a": Partial<RequestBody<"/v1/video-upscales/vu-a">>;
-  "/v1/videos/v-a": Partial<RequestBody<"/v1/videos/v-a">>;
-  "/v1/videos/v-b": Partial<RequestBody<"/v1/videos/v-b">>;
-  "/v1/videos/v-c": Partial<RequestBody<"/v1/videos/v-c">>;
-  "/v1/videos/v-d": Partial<RequestBody<"/v1/videos/v-d">>;
-  "/v1/videos/v-e": Partial<RequestBody<"/v1/videos/v-e">>;
-  "/v1/videos/v-f": Partial<RequestBody<"/v1/videos/v-f">>;
-  "/v1/videos/v-g": Partial<RequestBody<"/v1/videos/v-g">>;
+  "/v1/3d/d-a": Partial<RequestBodyOf<paths, "/v1/3d/d-a">>;
+  "/v1/3d/d-b": Partial<RequestBodyOf<paths, "/v1/3d/d-b">>;
+  "/v1/audios/a-a": Partial<RequestBodyOf<paths, "/v1/audios/a-a">>;
+  "/v1/depth-maps/dm-a": Partial<RequestBodyOf<paths, "/v1/depth-maps/dm-a">>;
+  "/v1/images/i-a": Partial<RequestBodyOf<paths, "/v1/images/i-a">>;
+  "/v1/images/i-b": Partial<RequestBodyOf<paths, "/v1/images/i-b">>;
+  "/v1/images/i-c": Partial<RequestBodyOf<paths, "/v1/images/i-c">>;
+  "/v1/images/i-d": Partial<RequestBodyOf<paths, "/v1/images/i-d">>;
+  "/v1/images/i-e": Partial<RequestBodyOf<paths, "/v1/images/i-e">>;
+  "/v1/images/i-f": Partial<RequestBodyOf<paths, "/v1/images/i-f">>;
+  "/v1/images/i-g": Partial<RequestBodyOf<paths, "/v1/images/i-g">>;
+  "/v1/images/i-h": Partial<RequestBodyOf<paths, "/v1/images/i-h">>;
+  "/v1/images/i-j": Partial<RequestBodyOf<paths, "/v1/images/i-j">>;
+  "/v1/images/i-k": Partial<RequestBodyOf<paths, "/v1/images/i-k">>;
+  "/v1/lip-sync/ls-a": Partial<RequestBodyOf<paths, "/v1/lip-sync/ls-a">>;
+  "/v1/motion-control/mc-a": Partial<RequestBodyOf<paths, "/v1/motion-control/mc-a">>;
+  "/v1/stock/images": Partial<QueryOf<paths, "/v1/stock/images">>;
+  "/v1/stock/music": Partial<QueryOf<paths, "/v1/stock/music">>;
+  "/v1/stock/sound-effects": Partial<QueryOf<paths, "/v1/stock/sound-effects">>;
+  "/v1/uploads": Partial<RequestBodyOf<paths, "/v1/uploads">>;
+  "/v1/video-upscales/vu-a": Partial<RequestBodyOf<paths, "/v1/video-upscales/vu-a">>;
+  "/v1/videos/v-a": Partial<RequestBodyOf<paths, "/v1/videos/v-a">>;
+  "/v1/videos/v-b": Partial<RequestBodyOf<paths, "/v1/videos/v-b">>;
+  "/v1/videos/v-c": Partial<RequestBodyOf<paths, "/v1/videos/v-c">>;
+  "/v1/videos/v-d": Partial<RequestBodyOf<paths, "/v1/videos/v-d">>;
+  "/v1/videos/v-e": Partial<RequestBodyOf<paths, "/v1/videos/v-e">>;
+  "/v1/videos/v-f": Partial<RequestBodyOf<paths, "/v1/videos/v-f">>;
+  "/v1/videos/v-g": Partial<RequestBodyOf<paths, "/v1/videos/v-g">>;
 }
 
 /**

@@ -9,13 +9,11 @@
 import extensions from "../model/extensions.schema.json" with { type: "json" };
 import type { ServiceModel } from "../model/service-model.ts";
 import type { MediaInputs } from "../runtime/client/media-inputs.ts";
-import { createPath, type AreaRoutes, type ErrorShapes, type InputForm, type OperationRoute, type RouteTable } from "../runtime/client/route-table.ts";
+import { CLIENT_MEMBERS } from "../runtime/client/members.ts";
+import type { AreaRoutes, ErrorShapes, InputForm, OperationRoute, RouteTable } from "../runtime/client/route-table.ts";
 
 /** x-media's input forms, read from its definition. */
 const INPUT_FORMS = extensions.$defs["x-media"].properties.forms.items.enum as readonly InputForm[];
-
-/** Members of the client besides the areas and the operations. */
-const CLIENT_MEMBERS = ["wait", "rateLimit", "pausedUntil", "api"];
 
 function fail(message: string): never {
   throw new Error(`generators/client.ts: ${message}`);
@@ -31,7 +29,6 @@ function errorShapes(model: ServiceModel): ErrorShapes {
     moderation: { field: reasonField, reasons },
     rateLimitedCode: rateLimited?.code ?? fail("the rate-limited 429 variant fixes no error.code"),
     cooldownField: cooldown?.secondsField ?? fail("the cooldown 429 variant carries no seconds field"),
-    placeholders: model.errors.notShownPlaceholders,
   };
 }
 
@@ -70,7 +67,6 @@ export function deriveRouteTable(model: ServiceModel): DerivedRouteTable {
   for (const area of model.areas) {
     const routes: Record<string, DerivedRoute> = {};
     for (const route of area.createRoutes) {
-      if (createPath(area.poll.path, route.slug) !== route.path) fail(`POST ${route.path} is not its area's poll path ${area.poll.path} with the slug for the id`);
       const media: Record<string, readonly InputForm[]> = {};
       // A field that accepts every form, or whose forms are not shown, has nothing to check.
       for (const [field, { forms }] of Object.entries(route.media)) if (forms && !INPUT_FORMS.every((form) => forms.includes(form))) media[field] = forms;
@@ -81,6 +77,7 @@ export function deriveRouteTable(model: ServiceModel): DerivedRouteTable {
   }
   return {
     errors: errorShapes(model),
+    headers: { ...model.rateLimitHeaders, retryAfter: model.retryAfterHeader },
     terminalStatuses: model.jobStatus.terminal,
     successStatus: model.jobStatus.success,
     timeoutStatus: model.jobStatus.timeout,
@@ -106,10 +103,7 @@ function runtimeTable(derived: DerivedRouteTable): RouteTable {
 function modelsByLabel(derived: DerivedRouteTable): Record<string, { area: string; slug: string }> {
   const models: Record<string, { area: string; slug: string }> = {};
   for (const [area, { routes }] of Object.entries(derived.areas)) {
-    for (const [slug, { label }] of Object.entries(routes)) {
-      if (label in models) fail(`x-model-label ${label} labels two create routes`);
-      models[label] = { area, slug };
-    }
+    for (const [slug, { label }] of Object.entries(routes)) models[label] = { area, slug };
   }
   return models;
 }
@@ -152,7 +146,7 @@ import type { ClientOptions } from "../runtime/client/options.ts";
 import type { RouteTable } from "../runtime/client/route-table.ts";
 // Types only: the price tables stay out of a bundle that does not import "./costs.ts" itself.
 import type { quote, Quote, QuoteMedia } from "./costs.ts";
-import type { components, paths } from "./types.ts";
+import type { paths } from "./types.ts";
 
 export * from "../runtime/client/errors.ts";
 export type { ClientOptions, RequestOptions } from "../runtime/client/options.ts";
@@ -161,8 +155,8 @@ export type { RateLimitInfo } from "../runtime/client/rate-limit.ts";
 export type { Middleware } from "openapi-fetch";
 export type { components, operations, paths } from "./types.ts";
 
-/** Why moderation blocked a request: the description's RestrictionReason enum. */
-export type RestrictionReason = components["schemas"]["RestrictionReason"];
+/** Why moderation blocked a request: the reasons the route table's moderation shape lists. */
+export type RestrictionReason = (typeof routeTable)["errors"]["moderation"]["reasons"][number];
 /** 400 with the moderation-block body; \`restrictionReason\` is the description's enum. */
 export const ModerationBlockError: ModerationBlockErrorClass<RestrictionReason> = AnyModerationBlockError;
 export type ModerationBlockError = AnyModerationBlockError<RestrictionReason>;

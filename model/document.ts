@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { runtimeFile } from "../tools/packaged.ts";
+import { runtimeFile } from "./runtime-files.ts";
 
 /** The parts of an OpenAPI 3.1 document this project reads. */
 export type JsonSchema = { [key: string]: unknown };

@@ -1,7 +1,7 @@
 /** The error responses: the error body, the 400 causes, 410 and each 429 variant, read off a create route's responses. */
 import { deref, operations, type JsonSchema, type OpenApiDocument, type Operation } from "./document.ts";
 import { constAt, fail, jsonSchema, mergedProperties, mergedRequired, response, schemaName } from "./schema-parts.ts";
-import type { ErrorModel, TooManyCondition, TooManyVariant } from "./service-model.ts";
+import type { ErrorModel, TooManyCondition, TooManyVariant } from "./types.ts";
 
 /** The variant schemas of an error response's body (its `oneOf` or `anyOf`), with their refs. */
 function bodyVariants(doc: OpenApiDocument, where: string, operation: Operation, status: string): Array<{ ref: unknown; schema: JsonSchema }> {
@@ -71,23 +71,6 @@ function invalidRequest(doc: OpenApiDocument, where: string, operation: Operatio
   return { status: 400, type, code };
 }
 
-/** Example values of `error.type` / `error.code` on responses whose x-not-shown says they are not shown, less the shown ones. */
-function notShownPlaceholders(doc: OpenApiDocument, shown: ReadonlySet<string | null>): string[] {
-  const found = new Set<string>();
-  for (const response of Object.values(doc.components.responses ?? {})) {
-    const notShown = ((response as { "x-not-shown"?: Record<string, string> })["x-not-shown"] ?? {}) as Record<string, string>;
-    const fields = (["type", "code"] as const).filter((field) => `error-${field}` in notShown);
-    for (const example of Object.values(response.content?.["application/json"]?.examples ?? {})) {
-      const error = (deref<{ value?: { error?: Record<string, unknown> } }>(doc, example as { $ref: string }).value ?? {}).error;
-      for (const field of fields) {
-        const value = error?.[field];
-        if (typeof value === "string" && !shown.has(value)) found.add(value);
-      }
-    }
-  }
-  return [...found].sort();
-}
-
 export function readErrors(doc: OpenApiDocument, conditions: ReadonlyMap<string, TooManyCondition>): ErrorModel {
   const create = operations(doc).find(({ operation }) => typeof operation["x-model-label"] === "string") ?? fail("no create operation");
   const where = `POST ${create.path}`;
@@ -95,7 +78,7 @@ export function readErrors(doc: OpenApiDocument, conditions: ReadonlyMap<string,
   const bodyFields = (mergedProperties(doc, errorBody).error ?? []).flatMap((error) => (error.required as string[] | undefined) ?? []);
   if (bodyFields.length === 0) fail(`the error body of ${where}'s 401 response requires no error fields`);
   const retired = jsonSchema(doc, response(doc, where, create.operation, "410").content) ?? fail(`${where}'s 410 response has no JSON schema`);
-  const errors: Omit<ErrorModel, "notShownPlaceholders"> = {
+  return {
     bodyFields,
     invalidRequest: invalidRequest(doc, where, create.operation),
     moderation: moderation(doc, where, create.operation),
@@ -104,7 +87,4 @@ export function readErrors(doc: OpenApiDocument, conditions: ReadonlyMap<string,
     retired: { status: 410, code: constAt(doc, retired, ["error", "code"]) ?? fail(`${where}'s 410 body fixes no error.code`) },
     tooManyRequests: { status: 429, variants: tooManyVariants(doc, where, create.operation, conditions) },
   };
-  const { invalidRequest: shownInvalid, retired: shownRetired, tooManyRequests } = errors;
-  const shown = new Set([shownInvalid.type, shownInvalid.code, shownRetired.code, ...tooManyRequests.variants.flatMap((variant) => [variant.type, variant.code])]);
-  return { ...errors, notShownPlaceholders: notShownPlaceholders(doc, shown) };
 }

@@ -2,7 +2,7 @@
 import { deref, operations, type OpenApiDocument, type ResponseObject } from "./document.ts";
 import { readSuccessStatus } from "./read-routes.ts";
 import { fail } from "./schema-parts.ts";
-import type { JobStatusModel } from "./service-model.ts";
+import type { JobStatusModel } from "./types.ts";
 
 /** The terminal status of a job the service gave up on: the seed's name, which the client reports as a time-out. */
 const TIMEOUT_STATUS = "timeout";

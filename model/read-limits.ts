@@ -1,7 +1,7 @@
 /** The service-wide limits (info's x-limits) and the headers that report them. */
 import { deref, operations, type OpenApiDocument, type ResponseObject } from "./document.ts";
 import { fail } from "./schema-parts.ts";
-import type { LimitsModel, ServiceModel, TooManyCondition } from "./service-model.ts";
+import type { LimitsModel, ServiceModel, TooManyCondition } from "./types.ts";
 
 interface XLimits {
   requests: LimitsModel["requests"] & { variant: string };

@@ -1,7 +1,9 @@
 /** Areas, create routes, poll routes and operations, read off the tags' x-area and the operations. */
 import { deref, operations, type JsonSchema, type OpenApiDocument, type Operation } from "./document.ts";
+import { createPath } from "../runtime/client/route-table.ts";
+import { labelPrefix } from "./labels.ts";
 import { fail, jsonSchema, mergedProperties, mergedRequired, response } from "./schema-parts.ts";
-import type { AreaModel, CreateRouteModel, InputForm, MediaField, OperationModel, PollFacts } from "./service-model.ts";
+import type { AreaModel, CreateRouteModel, InputForm, MediaField, OperationModel, PollFacts } from "./types.ts";
 
 interface XArea {
   name: string;
@@ -130,8 +132,9 @@ export function readAreas(doc: OpenApiDocument): AreaModel[] {
     const createRoutes = mine.flatMap(({ path, method, operation }) => {
       const label = operation["x-model-label"];
       if (method !== "post" || typeof label !== "string") return [];
-      if (label.split("-")[0] !== xArea.labelPrefix) fail(`POST ${path}'s label ${label} does not start with area ${id}'s prefix ${xArea.labelPrefix}-`);
+      if (labelPrefix(label) !== xArea.labelPrefix) fail(`POST ${path}'s label ${label} does not start with area ${id}'s prefix ${xArea.labelPrefix}-`);
       const { route, link, prefix } = createRoute(doc, { id, segment: xArea.segment }, path, operation, label);
+      if (createPath(poll.path, route.slug) !== path) fail(`POST ${path} is not its area's poll path ${poll.path} with the slug for the id`);
       if (link && link.operationId !== poll.operation.operationId) fail(`the poll link of POST ${path} names ${link.operationId}, not ${poll.operation.operationId}`);
       if (prefix) prefixes.add(prefix);
       return [route];

@@ -1,5 +1,5 @@
 /** Finds the operation of a request among the model's operations: exact paths first, then templates (`/v1/images/{id}`). */
-import type { OperationModel } from "./service-model.ts";
+import type { OperationModel } from "./types.ts";
 
 export interface Match {
   readonly op: OperationModel;

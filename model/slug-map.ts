@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { placeholderSlug } from "./labels.ts";
 
 /**
  * A deployment that knows the real model slugs substitutes them for the placeholder slugs
@@ -82,7 +83,7 @@ export function placeholderPaths(paths: Record<string, unknown>): Record<string,
   const renamed: Record<string, unknown> = {};
   for (const [path, item] of Object.entries(paths)) {
     const label = (item as { post?: { "x-model-label"?: unknown } }).post?.["x-model-label"];
-    renamed[typeof label === "string" ? `${path.slice(0, path.lastIndexOf("/"))}/${label.toLowerCase()}` : path] = item;
+    renamed[typeof label === "string" ? `${path.slice(0, path.lastIndexOf("/"))}/${placeholderSlug(label)}` : path] = item;
   }
   return renamed;
 }

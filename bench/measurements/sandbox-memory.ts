@@ -4,7 +4,6 @@
  * specification's file retention suggests; then the heap after a full garbage collection, and the
  * jobs still held. For scale, the heap each job costs while it is retained.
  */
-import { Agent } from "node:http";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { loadServiceModel } from "../../model/service-model.ts";
@@ -41,17 +40,15 @@ async function createJobs(count: number, speed: number, clock?: ManualClock) {
     },
   });
   const before = heapAfterGc();
-  const agent = new Agent({ keepAlive: true, maxSockets: WORKERS });
-  const send = sender(sandbox.url, KEY, agent);
+  const send = sender(sandbox.url, KEY);
   const load = await drive(WORKERS, MAX_MS, (requests) => requests + WORKERS <= count, async () => [await send("POST", route.path, { prompt: "A lighthouse at dawn" })]);
-  agent.destroy();
   const after = heapAfterGc();
   const live = sandbox.state.jobs.size;
   // With a hand-driven clock, move past every retention and let one request expire the jobs: the heap they held.
   let cleared: number | null = null;
   if (clock) {
     clock.advance(366 * DAY_PER_SECOND * 1000);
-    await sender(sandbox.url, KEY, new Agent())("GET", "/v1/account/credits");
+    await send("GET", "/v1/account/credits");
     cleared = heapAfterGc();
   }
   await sandbox.close();

@@ -7,7 +7,6 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { Agent } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -54,18 +53,16 @@ async function requestsPerSecond(url: string): Promise<{ perSecond: number; fail
   const route = model.createRoutes.find((candidate) => candidate.areaId === "image" && candidate.idType === "string" && candidate.family === null)!;
   const pollPath = model.areas.find((area) => area.id === route.areaId)!.poll.path;
   const body = { prompt: "A lighthouse at dawn" };
-  const agent = new Agent({ keepAlive: true, maxSockets: WORKERS });
-  const send: Send = sender(url, KEY, agent);
+  const send: Send = sender(url, KEY);
   const step = async () => {
     const created = await send("POST", route.path, body);
-    const id = (JSON.parse(created.body) as { id?: string }).id ?? "unknown";
+    const id = (created.json as { id?: string } | undefined)?.id ?? "unknown";
     const polls = [];
     for (let poll = 0; poll < POLLS_PER_CREATE; poll += 1) polls.push(await send("GET", pollPath.replace("{id}", encodeURIComponent(id))));
     return [created, ...polls];
   };
   await drive(WORKERS, WARM_UP_MS, () => true, step);
   const result = await drive(WORKERS, MEASURE_MS, () => true, step);
-  agent.destroy();
   return { perSecond: result.requests / result.seconds, failures: result.failures };
 }
 

@@ -15,7 +15,7 @@ function mediaType(route: RoutePricing): string {
 }
 
 function bodyType(path: string, route: RoutePricing): string {
-  return `Partial<${route.bodyIn === "body" ? "RequestBody" : "Query"}<${JSON.stringify(path)}>>`;
+  return `Partial<${route.bodyIn === "body" ? "RequestBodyOf" : "QueryOf"}<paths, ${JSON.stringify(path)}>>`;
 }
 
 export function costsModule(tables: PriceTables): string {
@@ -30,6 +30,7 @@ export function costsModule(tables: PriceTables): string {
  * with a reason where the specification shows no price or an input the price depends on is
  * missing. POST /v1/cost quotes the discounted price online.
  */
+import type { QueryOf, RequestBodyOf } from "../runtime/client/route-table.ts";
 import type { PriceTables } from "../runtime/costs/pricing.ts";
 import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
 import type { paths } from "./types.ts";
@@ -41,10 +42,6 @@ export const priceTables = ${JSON.stringify(tables, null, 2)} as const satisfies
 
 /** The routes quote() knows: every operation with a price, or a marker that its price is not shown. */
 export type PricedPath = keyof typeof priceTables;
-
-type JsonBody<Content> = Content extends { content: { "application/json": infer Body } } ? Body : never;
-type RequestBody<P extends keyof paths> = paths[P] extends { post: { requestBody?: infer Content } } ? JsonBody<NonNullable<Content>> : never;
-type Query<P extends keyof paths> = paths[P] extends { get: { parameters: { query?: infer Fields } } } ? NonNullable<Fields> : never;
 
 /**
  * Per route: what quote() reads, the request body of a create route or the query of a search, each

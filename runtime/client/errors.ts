@@ -20,7 +20,7 @@ export interface ResponseFacts {
   status: number;
   headers: Headers;
   body: unknown;
-  /** `error.type` and `error.code` of the body, where it has them (never the description's "not shown" stand-in). */
+  /** `error.type` and `error.code` of the body, where it has them, as the response states them. */
   type?: string | undefined;
   code?: string | undefined;
 }

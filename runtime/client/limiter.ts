@@ -6,7 +6,7 @@
  * so polling, which never counts against the cap, needs no slot.
  */
 import { TooManyRequestsError } from "./errors.ts";
-import { integer } from "./options.ts";
+import { integer } from "./option-values.ts";
 import { sleep } from "./sleep.ts";
 
 export interface InFlightLimiter {

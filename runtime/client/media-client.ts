@@ -6,7 +6,8 @@
 import createFetchClient, { type Client } from "openapi-fetch";
 import { errorFromResponse } from "./classify.ts";
 import { InvalidInputError, JobFailedError, JobTimedOutError, MediaServiceError, TransportError, WaitDeadlineError } from "./errors.ts";
-import { integer, oneOf, resolveOptions, type ClientOptions, type RequestOptions } from "./options.ts";
+import { integer, oneOf } from "./option-values.ts";
+import { resolveOptions, type ClientOptions, type RequestOptions } from "./options.ts";
 import { carriesRateLimit, readRateLimit, retryAfterSeconds, type RateLimitInfo } from "./rate-limit.ts";
 import { redact, redactBody } from "./redact.ts";
 import { retryDelay } from "./retry-policy.ts";
@@ -99,7 +100,8 @@ export type OperationMethods<Paths, T extends RouteTable> = {
   ) => Promise<OperationResult<Paths, T["operations"][O]>>;
 };
 
-export type MediaClient<Paths extends {}, T extends RouteTable> = { [A in AreaName<T>]: AreaClient<Paths, T, A> } & OperationMethods<Paths, T> & {
+/** The client's members besides the areas and the operations. */
+export interface ClientMembers<Paths extends {}, T extends RouteTable> {
   /** Waits for a job of `area`, e.g. one whose id an earlier `onJob` stored. */
   wait<A extends AreaName<T>>(area: A, id: string, options?: WaitOptions<Job<Paths, T, A>>): Promise<JobResult<SucceededJob<Paths, T, A>>>;
   /** The rate-limit headers of the last response that carried them. */
@@ -111,7 +113,9 @@ export type MediaClient<Paths extends {}, T extends RouteTable> = { [A in AreaNa
    * and its `use()` adds middleware that every typed method's requests pass as well.
    */
   readonly api: Client<Paths>;
-};
+}
+
+export type MediaClient<Paths extends {}, T extends RouteTable> = { [A in AreaName<T>]: AreaClient<Paths, T, A> } & OperationMethods<Paths, T> & ClientMembers<Paths, T>;
 
 /** The client given the offline quote: each area has `quote` as well. */
 export type QuotingClient<Paths extends {}, T extends RouteTable, Media, Result> = MediaClient<Paths, T> & {
@@ -176,8 +180,8 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
       while (Date.now() < pausedUntil) await sleep(pausedUntil - Date.now(), request.signal);
     },
     onResponse({ response: { status, headers } }) {
-      if (carriesRateLimit(headers)) rateLimitHeaders = headers;
-      const seconds = status === 429 ? retryAfterSeconds(headers) : null;
+      if (carriesRateLimit(headers, table.headers)) rateLimitHeaders = headers;
+      const seconds = status === 429 ? retryAfterSeconds(headers, table.headers) : null;
       // A later, shorter Retry-After never shortens the pause.
       if (seconds !== null) pausedUntil = Math.max(pausedUntil, Date.now() + seconds * 1000);
     },
@@ -196,7 +200,7 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
         // openapi-fetch reads the body inside: a connection dropped while it streams fails here too.
         const { data, error, response } = await api.request(method, path, init);
         if (response.ok) return data;
-        failure = errorFromResponse(response, error, table.errors, apiKey);
+        failure = errorFromResponse(response, error, table, apiKey);
       } catch (error) {
         if (init.signal?.aborted) throw init.signal.reason;
         failure = lostResponse(method, path, error, apiKey);
@@ -285,7 +289,7 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
     wait: wait.bind(null, undefined),
     api,
     get rateLimit() {
-      return rateLimitHeaders && readRateLimit(rateLimitHeaders);
+      return rateLimitHeaders && readRateLimit(rateLimitHeaders, table.headers);
     },
     get pausedUntil() {
       return pausedUntil;

@@ -2,6 +2,7 @@
 import { InvalidInputError } from "./errors.ts";
 import type { InFlightLimiter } from "./limiter.ts";
 import type { MediaInputCheck } from "./media-inputs.ts";
+import { integer, oneOf } from "./option-values.ts";
 
 export type FetchFunction = (input: Request) => Promise<Response>;
 
@@ -67,24 +68,6 @@ export const DEFAULT_POLL_INTERVAL_MS = 5_000;
 
 /** The numbers of the options, with their defaults: each area's polling interval, the deadline and the resend bound. */
 export type ResolvedOptions = Required<Pick<ClientOptions, "deadlineMs" | "maxRetries">> & { pollIntervalMs: Readonly<Record<string, number>> };
-
-/** `record[key]`; InvalidInputError naming `field` and the keys there are, when `key` is none of them. */
-export function oneOf<V>(field: string, record: Readonly<Record<string, V>>, key: string): V {
-  if (Object.hasOwn(record, key)) return record[key] as V;
-  throw new InvalidInputError(field, `must be one of ${Object.keys(record).join(", ")}`);
-}
-
-/**
- * `value`, a whole number from `min` on, or `fallback` when absent. Every such option is a count or
- * a duration, and setTimeout's largest delay bounds them all: a longer delay fires at once.
- */
-export function integer(field: string, value: number | undefined, fallback: number, min = 1): number {
-  const max = 2 ** 31 - 1;
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min) throw new InvalidInputError(field, `must be a ${min ? "positive" : "non-negative"} integer`);
-  if (value > max) throw new InvalidInputError(field, `must be at most ${max}`);
-  return value;
-}
 
 /** Checks the options (InvalidInputError names the first bad one) and resolves their numbers. */
 export function resolveOptions(options: ClientOptions, areas: Readonly<Record<string, { readonly intervalMs?: number }>>): ResolvedOptions {

@@ -1,6 +1,7 @@
-/** The rate-limit headers of a response, and its `Retry-After`. */
+/** The rate-limit headers of a response, and its `Retry-After`, by the names the route table gives them. */
+import type { RateLimitHeaderNames } from "./route-table.ts";
 
-/** The `X-RateLimit-*` headers of a response (null where absent or not a number of at least 0). */
+/** The rate-limit window headers of a response (null where absent or not a number of at least 0). */
 export interface RateLimitInfo {
   /** Requests allowed in the current window. */
   limit: number | null;
@@ -17,17 +18,14 @@ function numberHeader(headers: Headers, name: string): number | null {
   return value >= 0 && value < Infinity ? value : null;
 }
 
-/** In the order of RateLimitInfo's fields. */
-const RATE_LIMIT_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"];
+/** Whether a response carries any rate-limit window header (its values are read only when asked for). */
+export const carriesRateLimit = (headers: Headers, names: RateLimitHeaderNames): boolean =>
+  headers.has(names.limit) || headers.has(names.remaining) || headers.has(names.reset);
 
-/** Whether a response carries any rate-limit header (its values are read only when asked for). */
-export const carriesRateLimit = (headers: Headers): boolean => RATE_LIMIT_HEADERS.some((name) => headers.has(name));
-
-/** The rate-limit headers of a response. */
-export function readRateLimit(headers: Headers): RateLimitInfo {
-  const [limit, remaining, resetSeconds] = RATE_LIMIT_HEADERS.map((name) => numberHeader(headers, name)) as [number | null, number | null, number | null];
-  return { limit, remaining, resetSeconds };
+/** The rate-limit window headers of a response. */
+export function readRateLimit(headers: Headers, names: RateLimitHeaderNames): RateLimitInfo {
+  return { limit: numberHeader(headers, names.limit), remaining: numberHeader(headers, names.remaining), resetSeconds: numberHeader(headers, names.reset) };
 }
 
 /** `Retry-After` in seconds (the seed sends seconds), or null. */
-export const retryAfterSeconds = (headers: Headers): number | null => numberHeader(headers, "Retry-After");
+export const retryAfterSeconds = (headers: Headers, names: RateLimitHeaderNames): number | null => numberHeader(headers, names.retryAfter);

@@ -39,15 +39,19 @@ export interface ErrorShapes {
   readonly rateLimitedCode: string;
   /** The cooldown 429's body field holding the seconds to wait (at the top of the body or in `error`). */
   readonly cooldownField: string;
-  /**
-   * The description's stand-ins for an error type or code it does not show (`(not shown)` in its
-   * examples, which a mock sends back): read as no type or code at all.
-   */
-  readonly placeholders: readonly string[];
+}
+
+/** The names of the headers that report the rate-limit window and the wait after a 429, as the description spells them. */
+export interface RateLimitHeaderNames {
+  readonly limit: string;
+  readonly remaining: string;
+  readonly reset: string;
+  readonly retryAfter: string;
 }
 
 export interface RouteTable {
   readonly errors: ErrorShapes;
+  readonly headers: RateLimitHeaderNames;
   /** JobStatus's x-terminal-values. */
   readonly terminalStatuses: readonly string[];
   /** The status whose poll response carries the result. */
@@ -71,7 +75,9 @@ export type RequestBodyOf<Paths, P> = OperationOf<Paths, P, "post"> extends { re
 /** The JSON 200 body of `Method` `P`. */
 export type ResponseOf<Paths, P, Method extends "get" | "post"> =
   OperationOf<Paths, P, Method> extends { responses: { 200: infer Ok } } ? JsonContent<Ok> : never;
-/** The query parameters of GET `P`; optional unless one of them is required. */
+/** The query parameters of GET `P`. */
+export type QueryOf<Paths, P> = OperationOf<Paths, P, "get"> extends { parameters: { query?: infer Query } } ? NonNullable<Query> : never;
+/** The query parameters of GET `P` as an argument; optional unless one of them is required. */
 type QueryArgument<Paths, P> =
   OperationOf<Paths, P, "get"> extends { parameters: { query: infer Query } }
     ? [query: Query]

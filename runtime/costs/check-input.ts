@@ -5,12 +5,9 @@
  */
 import { clean } from "./numbers.ts";
 import type { CrossFieldRule, FieldCondition, FieldRule, MediaRule, RoutePricing, Scalar } from "./pricing.ts";
-import { holds, type Inputs } from "./conditions.ts";
+import { holds } from "./conditions.ts";
+import type { Body, Inputs, MediaInputs } from "./inputs.ts";
 import { QuoteError } from "./quote-error.ts";
-
-export type Body = Readonly<Record<string, unknown>>;
-/** Durations in seconds keyed by media field (one per item for arrays), and facts keyed by name. */
-export type MediaInputs = Readonly<Record<string, number | readonly number[] | Scalar | undefined>>;
 
 const list = (values: readonly Scalar[]): string => values.map(String).join(", ");
 

@@ -3,17 +3,11 @@
  * A value that is neither given nor defaulted is unknown, and so is a condition on it: the quote
  * then says what is missing rather than guess.
  */
-import type { Body, MediaInputs } from "./check-input.ts";
+import type { Inputs } from "./inputs.ts";
 import type { Condition, RoutePricing } from "./pricing.ts";
 
 export const UNKNOWN = Symbol("unknown");
 export type Known<T> = T | typeof UNKNOWN;
-
-export interface Inputs {
-  readonly route: RoutePricing;
-  readonly body: Body;
-  readonly media: MediaInputs;
-}
 
 /**
  * The body value of `field`, else its schema default, else its only allowed value (the

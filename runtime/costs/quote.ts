@@ -13,8 +13,9 @@
  *   or range, a broken cross-field rule involving a priced field, durations that do not match the
  *   body) throws a QuoteError naming the field and rule.
  */
-import { checkBody, checkMedia, checkMediaObject, type Body, type MediaInputs } from "./check-input.ts";
-import { describeMissing, fieldValue, holds, missingField, UNKNOWN, type Inputs, type Known } from "./conditions.ts";
+import { checkBody, checkMedia, checkMediaObject } from "./check-input.ts";
+import { describeMissing, fieldValue, holds, missingField, UNKNOWN, type Known } from "./conditions.ts";
+import type { Body, Inputs, MediaInputs } from "./inputs.ts";
 import { clean } from "./numbers.ts";
 import type { PriceTables, PricingComponent, RateTable } from "./pricing.ts";
 import { QuoteError } from "./quote-error.ts";

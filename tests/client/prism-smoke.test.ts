@@ -9,16 +9,10 @@ import { createClient, routeTable, type MediaServiceClient } from "../../generat
 import type { AreaClient } from "../../runtime/client/media-client.ts";
 import { createPath, type RouteTable } from "../../runtime/client/route-table.ts";
 import { Contract } from "../../conformance/contract.ts";
+import { firstRequestExample } from "../support/description.ts";
 
 const contract = new Contract();
 const statuses = contract.model.jobStatus.values;
-
-/** The value of the first named request example of `method` `path`. */
-function firstExample(path: string, method: "get" | "post" = "post"): unknown {
-  const value = contract.byPath(method, path)?.requestExamples[0]?.value;
-  if (value === undefined) throw new Error(`${method.toUpperCase()} ${path} has no named request example`);
-  return value;
-}
 
 /** The first named example of the 200 response of `method` `path`: what Prism answers when no Prefer header chooses. */
 function documentedAnswer(path: string, method: "get" | "post"): unknown {
@@ -46,7 +40,7 @@ describe("the client against the Prism mock", () => {
       const path = createPath(pollPath, slug);
       it(`${area}.create("${slug}") with POST ${path}'s example, then a poll of its job`, async () => {
         const areaClient = (client as unknown as Record<string, AnyAreaClient>)[area] as AnyAreaClient;
-        const { jobId, created } = await areaClient.create(slug, firstExample(path) as never);
+        const { jobId, created } = await areaClient.create(slug, firstRequestExample(path) as never);
         expect(created).toEqual(documentedAnswer(path, "post"));
         if (route === null) {
           expect(jobId).toBeNull();
@@ -63,7 +57,7 @@ describe("the client against the Prism mock", () => {
   for (const [operationId, [method, path, input]] of Object.entries(routeTable.operations)) {
     it(`${operationId}: ${method.toUpperCase()} ${path} answers with its documented response`, async () => {
       const call = (client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[operationId]!;
-      const result = await call(...(input === "body" ? [firstExample(path, method)] : []));
+      const result = await call(...(input === "body" ? [firstRequestExample(path, method)] : []));
       expect(result).toEqual(documentedAnswer(path, method));
     });
   }

@@ -1,6 +1,7 @@
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Contract } from "../../conformance/contract.ts";
+import { firstRequestExample } from "../support/description.ts";
 import { startMock, type RunningPrism } from "../../conformance/prism.ts";
 import { retryAfterFor } from "../../conformance/retry-after.ts";
 import { runConformance } from "../../conformance/run.ts";
@@ -20,8 +21,6 @@ afterAll(async () => {
 
 const post = (path: string, body: unknown, headers: Record<string, string> = { authorization: "Bearer any-key" }) =>
   fetch(mock.baseUrl + path, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
-
-const firstExample = (path: string): unknown => contract.byPath("post", path)?.requestExamples[0]?.value;
 
 describe("npm run conformance against the Prism mock", () => {
   it("passes every contract check, every error example of the description is selectable, and the stateful checks say why they are skipped", { timeout: 120_000 }, async () => {
@@ -48,7 +47,7 @@ describe("npm run conformance against the Prism mock", () => {
 
 describe("the mock's front", () => {
   it("answers a Prefer example the operation does not document with 422 naming the valid choices, where Prism alone answers 500", async () => {
-    const response = await post(IA, firstExample(IA), { authorization: "Bearer k", prefer: "code=429, example=queue-ful" });
+    const response = await post(IA, firstRequestExample(IA), { authorization: "Bearer k", prefer: "code=429, example=queue-ful" });
     expect(response.status).toBe(422);
     const message = ((await response.json()) as { error: { message: string } }).error.message;
     expect(message).toContain(`Prefer example=queue-ful: no 429 response of POST ${IA} has an example of that name`);
@@ -56,7 +55,7 @@ describe("the mock's front", () => {
   });
 
   it("answers a Prefer status the operation does not document with 422 naming the documented ones", async () => {
-    const response = await post(IA, firstExample(IA), { authorization: "Bearer k", prefer: "code=418" });
+    const response = await post(IA, firstRequestExample(IA), { authorization: "Bearer k", prefer: "code=418" });
     expect(response.status).toBe(422);
     expect(((await response.json()) as { error: { message: string } }).error.message.startsWith(`Prefer code=418: POST ${IA} documents no 418 response (documented: 200, 400, 401, 403, 410, 429)`)).toBe(true);
   });
@@ -106,14 +105,14 @@ describe("what the pinned Prism enforces", () => {
   });
 
   it("checks only the scheme of the Authorization header: any bearer token is accepted, so unknown keys cannot be checked against the mock", async () => {
-    const body = firstExample(IA);
+    const body = firstRequestExample(IA);
     expect((await post(IA, body, { authorization: "Bearer any-made-up-token" })).status).toBe(200);
     expect((await post(IA, body, {})).status).toBe(401);
     expect((await post(IA, body, { authorization: "Basic dXNlcjpwYXNz" })).status).toBe(401);
   });
 
   it("sends Retry-After on a 429 exactly where its variant's x-retry-after says (Prism alone sends it on all), and the cooldown's header agrees with its body", async () => {
-    const body = firstExample(IA);
+    const body = firstRequestExample(IA);
     const tooMany = contract.byPath("post", IA)?.responses["429"];
     if (!tooMany) throw new Error(`POST ${IA} documents no 429`);
     const seen = new Set<boolean>();

@@ -3,6 +3,7 @@
  * naming the spot when a fact it needs is gone. The expected values are the seed's.
  */
 import { describe, expect, it } from "vitest";
+import { notShownPlaceholders } from "../../conformance/not-shown-examples.ts";
 import type { JsonSchema, OpenApiDocument } from "../../model/document.ts";
 import { readServiceModel } from "../../model/service-model.ts";
 import { builtPath, doc, model } from "../support/description.ts";
@@ -69,7 +70,7 @@ describe("the service model of the description", () => {
     ]);
     expect(model.errors.tooManyRequests.variants.find((variant) => variant.condition === "cooldown")?.secondsField).toBe("retry_after_seconds");
     // The examples' stand-in where the seed shows no type or code; the codes it shows are not stand-ins.
-    expect(model.errors.notShownPlaceholders).toEqual(["(not shown)"]);
+    expect(notShownPlaceholders(model)).toEqual(["(not shown)"]);
   });
 
   it("reads what each operation takes: a JSON body, the documented query parameters", () => {
@@ -113,6 +114,12 @@ describe("a description that lacks a fact", () => {
     ["x-limits naming an unknown variant", (copy: OpenApiDocument) => ((copy.info["x-limits"] as { concurrency: { variant: string } }).concurrency.variant = "NoSuchError"), /x-limits\.concurrency\.variant names NoSuchError/],
     ["a 429 variant without x-retry-after", (copy: OpenApiDocument) => delete schemas(copy).QueueFullError!["x-retry-after"], /QueueFullError does not say with x-retry-after/],
     ["JobStatus without x-terminal-values", (copy: OpenApiDocument) => delete schemas(copy).JobStatus!["x-terminal-values"], /x-terminal-values/],
+    ["two create routes with one label", (copy: OpenApiDocument) => (copy.paths[builtPath("/v1/images/i-b")]!.post!["x-model-label"] = "I-A"), /x-model-label I-A labels both POST \S+ and POST \S+; every model has its own label/],
+    [
+      "create paths that are not the poll path with the slug",
+      (copy: OpenApiDocument) => (copy.paths = Object.fromEntries(Object.entries(copy.paths).map(([path, item]) => [path.replace("/v1/images/{id}", "/v1/images/{job}"), item]))),
+      /POST \/v1\/images\/\S+ is not its area's poll path \/v1\/images\/\{job\} with the slug for the id/,
+    ],
   ])("fails naming the spot: %s", (_what, change, message) => {
     expect(broken(change)).toThrow(message);
   });

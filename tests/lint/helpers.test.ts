@@ -3,7 +3,7 @@ import type { OpenApiDocument } from "../../model/document.ts";
 import { follow, pointerPath } from "../../lint/refs.ts";
 import { areas, createRoutes, pollRoutes } from "../../lint/routes.ts";
 import { subschemas } from "../../lint/schema-walk.ts";
-import { applyPatch, golden } from "./support.ts";
+import { I_A_CREATE, applyPatch, golden } from "./support.ts";
 
 describe("areas", () => {
   it("are the tags' x-area, with where each tag sits", () => {
@@ -28,7 +28,7 @@ describe("routes", () => {
   });
 
   it("take their area from their tag, not from their path or label", () => {
-    const doc = applyPatch(golden(), [{ op: "replace", path: "/paths/~1v1~1images~1i-a/post/tags", value: ["Stock"] }]);
+    const doc = applyPatch(golden(), [{ op: "replace", path: `${I_A_CREATE}/tags`, value: ["Stock"] }]);
     expect(createRoutes(doc).map(({ path, area }) => [path, area])).toEqual([["/v1/images/i-a", undefined]]);
   });
 });

@@ -13,6 +13,11 @@ const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const RULES = fileURLToPath(new URL("../../lint/rules/", import.meta.url));
 export const GOLDEN_FILE = `${FIXTURES}golden.yaml`;
 
+/** JSON pointers into the golden document's I-A route, which the rule tests patch. */
+export const I_A_PATH = "/paths/~1v1~1images~1i-a";
+export const I_A_CREATE = `${I_A_PATH}/post`;
+export const I_A_REQUEST = `${I_A_CREATE}/requestBody/content/application~1json/schema`;
+
 let parsedGolden: OpenApiDocument | undefined;
 
 /** A fresh copy of the golden document (parsed once: the fixtures patch copies). */

@@ -127,12 +127,7 @@ function check(method: string, path: string, sent: Sent): string[] {
 }
 
 /** The description's first request example of a create route. */
-export function example(path: string): Record<string, unknown> {
-  const op = contract.operations.find((candidate) => candidate.path === path && candidate.method === "post");
-  const value = op?.requestExamples[0]?.value;
-  if (typeof value !== "object" || value === null) throw new Error(`no request example for POST ${path}`);
-  return value as Record<string, unknown>;
-}
+export { firstRequestExample as example } from "../support/description.ts";
 
 /** The one create route of the model with `predicate`. */
 export function routeWhere(predicate: (route: (typeof model.createRoutes)[number]) => boolean) {

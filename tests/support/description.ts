@@ -1,4 +1,5 @@
 import { deref, loadBundle, operations, type JsonSchema, type OpenApiDocument, type Operation } from "../../model/document.ts";
+import { placeholderSlug } from "../../model/labels.ts";
 import { readServiceModel } from "../../model/service-model.ts";
 import { createSchemaRegistry, describeErrors } from "../../model/schema-registry.ts";
 
@@ -15,13 +16,21 @@ export function builtPath(path: string): string {
   if (doc.paths[path]) return path;
   const area = path.slice(0, path.lastIndexOf("/") + 1);
   const slug = path.slice(area.length);
-  return model.createRoutes.find((route) => route.label.toLowerCase() === slug && route.path.startsWith(area))?.path ?? path;
+  return model.createRoutes.find((route) => placeholderSlug(route.label) === slug && route.path.startsWith(area))?.path ?? path;
 }
 
 export function operation(path: string, method: "get" | "post" = "post"): Operation {
   const op = doc.paths[builtPath(path)]?.[method];
   if (!op) throw new Error(`no ${method.toUpperCase()} ${path} in the bundle`);
   return op;
+}
+
+/** The value of the first named request example of `method` `path`: the body the description shows first. */
+export function firstRequestExample(path: string, method: "get" | "post" = "post"): Record<string, unknown> {
+  const first = Object.values(operation(path, method).requestBody?.content["application/json"]?.examples ?? {})[0];
+  const value = first && deref(doc, first).value;
+  if (typeof value !== "object" || value === null) throw new Error(`${method.toUpperCase()} ${path} has no named request example`);
+  return value as Record<string, unknown>;
 }
 
 export function requestSchema(path: string): JsonSchema {

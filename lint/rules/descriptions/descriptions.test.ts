@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describeHouseRule, findings } from "../../../tests/lint/support.ts";
+import { I_A_REQUEST, describeHouseRule, findings } from "../../../tests/lint/support.ts";
 import rule from "./check.ts";
-
-const REQUEST = "/paths/~1v1~1images~1i-a/post/requestBody/content/application~1json/schema";
 
 describeHouseRule("descriptions", rule);
 
@@ -13,7 +11,7 @@ describe("descriptions", () => {
   });
 
   it("asks for one on a property that an applicator branch declares and nothing else describes", () => {
-    const found = findings(rule.check, [{ op: "add", path: `${REQUEST}/then/properties/seed`, value: { type: "integer" } }]);
+    const found = findings(rule.check, [{ op: "add", path: `${I_A_REQUEST}/then/properties/seed`, value: { type: "integer" } }]);
     expect(found).toEqual([{ path: expect.stringMatching(/schema\.then\.properties\.seed$/), message: expect.stringContaining('Property "seed" has no description') }]);
   });
 });

@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
 import extensions from "../../../model/extensions.schema.json" with { type: "json" };
 import { EXTENSION_NAMES } from "../../../model/schema-registry.ts";
-import { describeHouseRule, findings, golden, type PatchOperation } from "../../../tests/lint/support.ts";
+import { I_A_CREATE, I_A_REQUEST, describeHouseRule, findings, golden, type PatchOperation } from "../../../tests/lint/support.ts";
 import rule from "./check.ts";
-
-const CREATE = "/paths/~1v1~1images~1i-a/post";
-const REQUEST = `${CREATE}/requestBody/content/application~1json/schema`;
 
 describeHouseRule("extensions", rule);
 
@@ -13,8 +10,8 @@ describe("extensions", () => {
   it("does not mistake property names, header names or example data for extensions", () => {
     expect(
       findings(rule.check, [
-        { op: "add", path: `${REQUEST}/properties/x-tag`, value: { type: "string", description: "A field named like an extension." } },
-        { op: "add", path: `${CREATE}/requestBody/content/application~1json/examples/text-to-image/value/x-tag`, value: "data" },
+        { op: "add", path: `${I_A_REQUEST}/properties/x-tag`, value: { type: "string", description: "A field named like an extension." } },
+        { op: "add", path: `${I_A_CREATE}/requestBody/content/application~1json/examples/text-to-image/value/x-tag`, value: "data" },
       ]),
     ).toEqual([]);
   });
@@ -31,7 +28,7 @@ describe("extensions", () => {
     expect(Object.keys(limits).filter((limit) => !(limit in values))).toEqual([]);
     const patch: PatchOperation[] = [
       { op: "add", path: "/paths/~1v1~1images~1{id}/get/x-not-shown", value: Object.fromEntries(keys.map((key) => [key, `The ${key} is not shown.`])) },
-      ...Object.keys(limits).map((limit): PatchOperation => ({ op: "add", path: `${REQUEST}/properties/reference_images/x-media/conditionalLimits/-`, value: { when: { field: "size", equals: "2K" }, limits: { [limit]: values[limit] } } })),
+      ...Object.keys(limits).map((limit): PatchOperation => ({ op: "add", path: `${I_A_REQUEST}/properties/reference_images/x-media/conditionalLimits/-`, value: { when: { field: "size", equals: "2K" }, limits: { [limit]: values[limit] } } })),
     ];
     expect(findings(rule.check, patch)).toEqual([]);
     expect(findings(rule.check, [{ op: "add", path: "/paths/~1v1~1images~1{id}/get/x-not-shown/no-such-key", value: "A key outside the vocabulary." }])).toEqual([

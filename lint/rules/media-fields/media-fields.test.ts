@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { describeHouseRule, findings } from "../../../tests/lint/support.ts";
+import { I_A_REQUEST, describeHouseRule, findings } from "../../../tests/lint/support.ts";
 import rule, { mediaKindOfProperty } from "./check.ts";
 
-const REQUEST = "/paths/~1v1~1images~1i-a/post/requestBody/content/application~1json/schema";
 
 describeHouseRule("media-fields", rule);
 
@@ -21,8 +20,8 @@ describe("media field names", () => {
   });
 
   it("accepts x-not-shown.input-forms instead of forms, and rejects both at once", () => {
-    const notShown = { op: "add", path: `${REQUEST}/properties/reference_images/x-not-shown`, value: { "input-forms": "The input forms are not shown." } } as const;
-    expect(findings(rule.check, [{ op: "remove", path: `${REQUEST}/properties/reference_images/x-media/forms` }, notShown])).toEqual([]);
+    const notShown = { op: "add", path: `${I_A_REQUEST}/properties/reference_images/x-not-shown`, value: { "input-forms": "The input forms are not shown." } } as const;
+    expect(findings(rule.check, [{ op: "remove", path: `${I_A_REQUEST}/properties/reference_images/x-media/forms` }, notShown])).toEqual([]);
     expect(findings(rule.check, [notShown])).toEqual([
       { path: expect.stringMatching(/reference_images\.x-not-shown\.input-forms$/), message: expect.stringContaining("has both x-media.forms and x-not-shown.input-forms") },
     ]);

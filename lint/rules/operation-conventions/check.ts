@@ -1,3 +1,4 @@
+import { labelPrefix } from "../../../model/labels.ts";
 import type { Finding, HouseRule } from "../../finding.ts";
 import { follow, isObject, type Json } from "../../refs.ts";
 import { createRoutes, routes } from "../../routes.ts";
@@ -19,7 +20,7 @@ const rule: HouseRule = {
     const findings: Finding[] = [];
     for (const { path, where, operation, label, area } of createRoutes(doc)) {
       // A route without a label or area, or whose label is not its area's, is the paths rule's.
-      if (label === undefined || area === undefined || label.split("-")[0] !== area.labelPrefix) continue;
+      if (label === undefined || area === undefined || labelPrefix(label) !== area.labelPrefix) continue;
       const expected = `create${area.name}${label.replace("-", "")}`;
       if (operation.operationId !== expected) {
         findings.push({ path: [...where, "operationId"], message: `POST ${path}: rename the operationId to ${expected} (create<Area><label> for x-model-label ${label}).` });

@@ -1,3 +1,4 @@
+import { labelPrefix, placeholderSlug } from "../../../model/labels.ts";
 import type { Finding, HouseRule } from "../../finding.ts";
 import { areas, createRoutes, pollRoutes } from "../../routes.ts";
 
@@ -34,11 +35,11 @@ const rule: HouseRule = {
         findings.push({ path: where, message: `${route} is a create route but has no x-model-label: add the model's label from the specification (e.g. x-model-label: ${area.labelPrefix}-A).` });
         continue;
       }
-      if (label.split("-")[0] !== area.labelPrefix) {
+      if (labelPrefix(label) !== area.labelPrefix) {
         findings.push({ path: [...where, "x-model-label"], message: `${route}: x-model-label "${label}" does not start with ${area.labelPrefix}-, the label prefix of its tag ${area.tag} (x-area): correct the label, or tag the route with its model's area.` });
         continue;
       }
-      const placeholder = label.toLowerCase();
+      const placeholder = placeholderSlug(label);
       const expected = `${PREFIX}${area.segment}/${slugMap[placeholder] ?? placeholder}`;
       if (path !== expected) {
         findings.push({ path: where, message: `${route} (x-model-label ${label}, tag ${area.tag}) must be at ${expected}: a create path is /v1/<segment>/<slug>, with the segment of its tag's x-area and the slug of its label. Move the route, or correct its tag or x-model-label.` });

@@ -1,13 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { describeHouseRule, findings, type PatchOperation } from "../../../tests/lint/support.ts";
+import { I_A_CREATE, I_A_PATH, describeHouseRule, findings, type PatchOperation } from "../../../tests/lint/support.ts";
 import rule from "./check.ts";
-
-const CREATE = "/paths/~1v1~1images~1i-a/post";
 
 describeHouseRule("paths", rule);
 
 describe("paths with a slug map (MEDIA_SLUG_MAP)", () => {
-  const moved: PatchOperation[] = [{ op: "move", from: "/paths/~1v1~1images~1i-a", path: "/paths/~1v1~1images~1real-slug" }];
+  const moved: PatchOperation[] = [{ op: "move", from: I_A_PATH, path: "/paths/~1v1~1images~1real-slug" }];
 
   it("accepts the mapped real slug", () => {
     expect(findings(rule.check, moved, { slugMap: { "i-a": "real-slug" } })).toEqual([]);
@@ -26,13 +24,13 @@ describe("paths with a slug map (MEDIA_SLUG_MAP)", () => {
 
 describe("areas of routes (the tags' x-area)", () => {
   it("rejects a label whose prefix is not its tag's area's", () => {
-    expect(findings(rule.check, [{ op: "replace", path: `${CREATE}/x-model-label`, value: "Q-A" }])).toEqual([
+    expect(findings(rule.check, [{ op: "replace", path: `${I_A_CREATE}/x-model-label`, value: "Q-A" }])).toEqual([
       { path: "paths./v1/images/i-a.post.x-model-label", message: expect.stringContaining('x-model-label "Q-A" does not start with I-, the label prefix of its tag Images (x-area)') },
     ]);
   });
 
   it("rejects a create route that carries no area's tag", () => {
-    expect(findings(rule.check, [{ op: "add", path: "/tags/-", value: { name: "Misc", description: "Other routes." } }, { op: "replace", path: `${CREATE}/tags`, value: ["Misc"] }])).toEqual([
+    expect(findings(rule.check, [{ op: "add", path: "/tags/-", value: { name: "Misc", description: "Other routes." } }, { op: "replace", path: `${I_A_CREATE}/tags`, value: ["Misc"] }])).toEqual([
       { path: "paths./v1/images/i-a.post", message: expect.stringContaining("POST /v1/images/i-a is a create route but carries no area's tag: set its tag to one of Images") },
     ]);
   });
@@ -40,7 +38,7 @@ describe("areas of routes (the tags' x-area)", () => {
   it("reads segment and label prefix from x-area, not from a table", () => {
     const renamed: PatchOperation[] = [
       { op: "replace", path: "/tags/0/x-area", value: { name: "Image", labelPrefix: "I", segment: "pictures" } },
-      { op: "move", from: "/paths/~1v1~1images~1i-a", path: "/paths/~1v1~1pictures~1i-a" },
+      { op: "move", from: I_A_PATH, path: "/paths/~1v1~1pictures~1i-a" },
       { op: "move", from: "/paths/~1v1~1images~1{id}", path: "/paths/~1v1~1pictures~1{id}" },
     ];
     expect(findings(rule.check, renamed)).toEqual([]);

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { describeHouseRule, findings } from "../../../tests/lint/support.ts";
+import { I_A_CREATE, describeHouseRule, findings } from "../../../tests/lint/support.ts";
 import rule, { tableKeys } from "./check.ts";
 
-const CREATE = "/paths/~1v1~1images~1i-a/post";
 
 describeHouseRule("pricing-fields", rule);
 
@@ -17,7 +16,7 @@ describe("pricing fields", () => {
   });
 
   it("knows per, when and nested rate-table fields, and query parameters", () => {
-    const pricing = `${CREATE}/x-pricing/components/0`;
+    const pricing = `${I_A_CREATE}/x-pricing/components/0`;
     const found = findings(rule.check, [
       { op: "replace", path: `${pricing}/rateBy`, value: { fields: ["size", "prompt"], table: { "1K": { any: 1 }, "3K": { any: 2 } } } },
       { op: "add", path: `${pricing}/per`, value: { mediaSeconds: "reference_videos" } },

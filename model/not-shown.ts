@@ -1,8 +1,8 @@
 /**
  * Collects every `x-not-shown` marker of the bundled description with a readable location, in
- * document order, for the "what the specification leaves unstated" page.
+ * document order: for the docs' "what the specification leaves unstated" page and the change report.
  */
-import { HTTP_METHODS, type OpenApiDocument } from "../model/document.ts";
+import { HTTP_METHODS, type OpenApiDocument } from "./document.ts";
 
 export interface NotShownMarker {
   /** JSON pointer of the object that carries the marker. */
