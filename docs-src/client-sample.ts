@@ -8,16 +8,8 @@
 import { clientRouteTable } from "../generators/client.ts";
 import type { OpenApiDocument } from "../model/document.ts";
 import { readServiceModel } from "../model/service-model.ts";
-import { createPath } from "../runtime/client/route-table.ts";
+import { createPath, type RouteTable } from "../runtime/client/route-table.ts";
 import { examplePath, type RequestExample } from "./request-example.ts";
-
-interface AreaRoutes {
-  pollPath: string;
-  /** Each slug's job-id field, null where its create response shows none. */
-  routes: Record<string, string | null>;
-}
-
-type Operations = Record<string, readonly [method: string, path: string, input: string, resend: boolean]>;
 
 const SETUP = `import { createClient } from "./generated/client.ts";
 
@@ -25,7 +17,7 @@ const client = createClient({ apiKey: process.env.API_KEY!, baseUrl: process.env
 
 const literal = (value: unknown): string => JSON.stringify(value, null, 2);
 
-function call(request: RequestExample, areas: Record<string, AreaRoutes>, operations: Operations): string {
+function call(request: RequestExample, { areas, operations }: RouteTable): string {
   for (const [area, { pollPath, routes }] of Object.entries(areas)) {
     for (const [slug, idField] of Object.entries(routes)) {
       if (createPath(pollPath, slug) !== request.template || request.method !== "post") continue;
@@ -56,6 +48,5 @@ function call(request: RequestExample, areas: Record<string, AreaRoutes>, operat
 
 /** The sample of one request, calling the client generated from `doc` (its route table, as generators/client.ts derives it). */
 export function clientSample(doc: OpenApiDocument, request: RequestExample): string {
-  const table = clientRouteTable(readServiceModel(doc));
-  return `${SETUP}\n\n${call(request, table.areas as Record<string, AreaRoutes>, table.operations as Operations)}`;
+  return `${SETUP}\n\n${call(request, clientRouteTable(readServiceModel(doc)))}`;
 }

@@ -1,5 +1,5 @@
 /** The HTML shell shared by every page of the docs site: head, navigation, content. */
-import { REDOC_SCRIPT_FILE, REFERENCE_SPEC_FILE, SITE_PAGES, STYLESHEET_FILE, type SitePage } from "./site-pages.ts";
+import { REDOC_SCRIPT_FILE, REFERENCE_DATA_FILE, REFERENCE_SCRIPT_FILE, SITE_PAGES, STYLESHEET_FILE, type SitePage } from "./site-pages.ts";
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
@@ -36,11 +36,10 @@ export function guidePage(page: SitePage, title: string, siteTitle: string, cont
 }
 
 /**
- * Redoc's standalone bundle initialises itself from the <redoc> element: the options are its
- * attributes, so the page carries no script of its own.
+ * The description comes in a script, not by fetch, so the page works opened from disk; the page's
+ * own script (docs-src/browser/reference.ts) renders Redoc into #redoc and adds the try-it console.
  */
 export function referencePage(page: SitePage, siteTitle: string): string {
-  const redoc = `<redoc spec-url="${REFERENCE_SPEC_FILE}" scroll-y-offset="nav.site-nav" expand-responses="200" path-in-middle-panel="true" required-props-first="true" sort-enums-alphabetically="false"></redoc>
-<script src="${REDOC_SCRIPT_FILE}"></script>`;
-  return shell(page, "API reference", siteTitle, redoc, "reference-page");
+  const scripts = [REFERENCE_DATA_FILE, REDOC_SCRIPT_FILE, REFERENCE_SCRIPT_FILE].map((file) => `<script src="${file}"></script>`);
+  return shell(page, "API reference", siteTitle, `<div id="redoc"></div>\n${scripts.join("\n")}`, "reference-page");
 }

@@ -35,7 +35,13 @@ export const SITE_PAGES: SitePage[] = [
   { kind: "reference", file: "reference.html", nav: "API reference" },
 ];
 
-/** The description the reference page loads, a docs-only copy of the bundle with code samples. */
-export const REFERENCE_SPEC_FILE = "openapi.json";
+/**
+ * The reference page's scripts: the docs-only copy of the bundle (with code samples) and the
+ * console's data, set as a global so the page reads them from disk too; Redoc; the page's own.
+ */
+export const REFERENCE_DATA_FILE = "reference-data.js";
 export const REDOC_SCRIPT_FILE = "redoc.standalone.js";
+export const REFERENCE_SCRIPT_FILE = "reference.js";
+/** The same description as a file, for readers and tools that want it. */
+export const REFERENCE_SPEC_FILE = "openapi.json";
 export const STYLESHEET_FILE = "site.css";

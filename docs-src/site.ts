@@ -1,6 +1,7 @@
 /**
  * Builds the static docs site into a folder: the Redoc reference of a docs-only copy of the
- * bundled description (with generated code samples), Redoc's script from npm, and the guides as
+ * bundled description (with generated code samples) carried in a script, Redoc's script from npm,
+ * the page's own script with the try-it console, and the guides as
  * HTML pages with their placeholders filled from the description.
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -12,7 +13,10 @@ import { fillPlaceholders } from "./guide-placeholders.ts";
 import { renderMarkdown } from "./markdown-page.ts";
 import { guidePage, referencePage } from "./page-layout.ts";
 import { offlineRedocBundle } from "./redoc-bundle.ts";
-import { REDOC_SCRIPT_FILE, REFERENCE_SPEC_FILE, SITE_PAGES, STYLESHEET_FILE } from "./site-pages.ts";
+import { referenceDataScript, referenceScript } from "./browser-bundle.ts";
+import { consoleData } from "./console-operations.ts";
+import { readServiceModel } from "../model/service-model.ts";
+import { REDOC_SCRIPT_FILE, REFERENCE_DATA_FILE, REFERENCE_SCRIPT_FILE, REFERENCE_SPEC_FILE, SITE_PAGES, STYLESHEET_FILE } from "./site-pages.ts";
 
 export const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const DEFAULT_SITE_DIR = join(PROJECT_ROOT, "docs", "site");
@@ -25,11 +29,14 @@ export function guideMarkdown(source: string, doc: OpenApiDocument): string {
 /** Builds the whole site into `outDir` (emptied first); returns the files written. */
 export function buildSite(doc: OpenApiDocument, outDir: string): string[] {
   const siteTitle = doc.info.title;
+  const reference = withCodeSamples(doc);
   const files: Record<string, string> = {
     // The built site is derived output; it ignores itself so it is never committed.
     ".gitignore": "*\n",
-    [REFERENCE_SPEC_FILE]: `${JSON.stringify(withCodeSamples(doc), null, 2)}\n`,
+    [REFERENCE_SPEC_FILE]: `${JSON.stringify(reference, null, 2)}\n`,
+    [REFERENCE_DATA_FILE]: referenceDataScript(reference, consoleData(readServiceModel(doc))),
     [REDOC_SCRIPT_FILE]: offlineRedocBundle(),
+    [REFERENCE_SCRIPT_FILE]: referenceScript(),
   };
   for (const page of SITE_PAGES) {
     if (page.kind === "reference") {

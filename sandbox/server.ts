@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { loadServiceModel, type ServiceModel } from "../model/service-model.ts";
 import { systemClock, type Clock } from "./clock.ts";
+import { answerCors, corsOrigins } from "./cors.ts";
 import { DEFAULT_CONFIG_FILE, readConfigFile, resolveConfig, type SandboxConfig } from "./config.ts";
 import { injectFaults, type Answer, type Injected } from "./faults.ts";
 import { handlersFor, type Handler } from "./handlers.ts";
@@ -58,7 +59,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const faults = injectFaults(options.faults ?? []);
   const state = new SandboxState(model, faults.config(configOf(options.config, model)), options.clock ?? systemClock);
   const handle = createHandler(state, faults.rules(options.rules ?? RULES), faults.answer);
-  const server: Server = createServer((request, response) => void handle(request, response));
+  const corsAllowed = corsOrigins();
+  const server: Server = createServer((request, response) => answerCors(request, response, corsAllowed) || void handle(request, response));
   server.listen(options.port ?? 0, HOST);
   try {
     await Promise.race([once(server, "listening"), once(server, "error").then(([error]) => Promise.reject(error as Error))]);

@@ -16,14 +16,16 @@ import {
   type AreaName,
   type AreaRoutes,
   type CreateBody,
+  type CreateBodyArgument,
   type Created,
   type CreatePath,
   type Job,
+  type KnownSlug,
   type OperationArguments,
   type OperationName,
   type OperationResult,
   type RouteTable,
-  type Slug,
+  type SlugArgument,
   type SucceededJob,
   type WaitableSlug,
 } from "./route-table.ts";
@@ -63,17 +65,17 @@ export interface JobResult<JobBody> {
 
 export interface AreaClient<Paths, T extends RouteTable, A extends AreaName<T>> {
   /** Sends the create request once: never resent after a lost response, since a duplicate is charged twice. */
-  create<S extends Slug<T, A>>(
-    slug: S,
-    body: CreateBody<Paths, T, A, S>,
+  create<S extends string, B extends CreateBodyArgument<B, Paths, T, A, S>>(
+    slug: SlugArgument<T, A, S>,
+    body: B,
     options?: RequestOptions,
-  ): Promise<CreateResult<Created<Paths, T, A, S>>>;
+  ): Promise<CreateResult<Created<Paths, T, A, KnownSlug<T, A, S>>>>;
   /** Creates the job, hands its id to `onJob`, and waits for the terminal status (first poll one interval later). */
-  createAndWait<S extends WaitableSlug<T, A>>(
-    slug: S,
-    body: CreateBody<Paths, T, A, S>,
-    options?: CreateAndWaitOptions<Created<Paths, T, A, S>, Job<Paths, T, A>>,
-  ): Promise<JobResult<SucceededJob<Paths, T, A>> & { created: Created<Paths, T, A, S> }>;
+  createAndWait<S extends string, B extends CreateBodyArgument<B, Paths, T, A, S>>(
+    slug: SlugArgument<T, A, S, WaitableSlug<T, A>>,
+    body: B,
+    options?: CreateAndWaitOptions<Created<Paths, T, A, KnownSlug<T, A, S>>, Job<Paths, T, A>>,
+  ): Promise<JobResult<SucceededJob<Paths, T, A>> & { created: Created<Paths, T, A, KnownSlug<T, A, S>> }>;
   /** Polls the job once (transient failures are retried). */
   get(id: string, options?: RequestOptions): Promise<Job<Paths, T, A>>;
   /** Waits for the job's terminal status, polling at once: the result on success, JobFailedError / JobTimedOutError otherwise. */
@@ -86,10 +88,10 @@ export interface AreaClient<Paths, T extends RouteTable, A extends AreaName<T>> 
  * `Media` and `Result` are the price-table entry point's per-path media facts and quote result.
  */
 export interface AreaQuote<Paths, T extends RouteTable, A extends AreaName<T>, Media, Result> {
-  quote<S extends Slug<T, A>>(
-    slug: S,
-    body: Partial<CreateBody<Paths, T, A, S>>,
-    media?: CreatePath<T, A, S> extends keyof Media ? Media[CreatePath<T, A, S>] : never,
+  quote<S extends string>(
+    slug: SlugArgument<T, A, S>,
+    body: Partial<CreateBody<Paths, T, A, KnownSlug<T, A, S>>>,
+    media?: CreatePath<T, A, KnownSlug<T, A, S>> extends keyof Media ? Media[CreatePath<T, A, KnownSlug<T, A, S>>] : never,
   ): Result;
 }
 

@@ -96,6 +96,43 @@ export type WaitableSlug<T extends RouteTable, A extends AreaName<T>> = {
   [S in Slug<T, A>]: Area<T, A>["routes"][S] extends string ? S : never;
 }[Slug<T, A>];
 
+/*
+ * Arguments as the compiler checks them. A slug or a body field that is wrong becomes a one-line
+ * message naming it (`'i-zz' is not a slug of client.image`), where a plain parameter type would
+ * print the whole route table or body type in the error.
+ */
+
+/** The slug written, `S`, when it is one of `Allowed`; else a message naming it and the area. */
+export type SlugArgument<T extends RouteTable, A extends AreaName<T>, S extends string, Allowed extends string = Slug<T, A>> = S extends Allowed
+  ? S
+  : S extends Slug<T, A>
+    ? `'${S}': its create response shows no job id to wait on; use client.${A}.create`
+    : `'${S}' is not a slug of client.${A}`;
+/** The slug written, once checked (never for a wrong one). */
+export type KnownSlug<T extends RouteTable, A extends AreaName<T>, S extends string> = Extract<S, Slug<T, A>>;
+
+type RequiredKeys<Body> = keyof { [K in keyof Body as {} extends Pick<Body, K> ? never : K]: 0 };
+/**
+ * The constraint of a body `B` written for `Body`, flattened so that an error prints it and not the
+ * types it is made of: each field of B has its type in Body; a field Body does not have, and a
+ * required field B lacks, is a message naming it and the route.
+ */
+export type BodyArgument<B, Body, Route extends string> = {
+  [K in keyof B | RequiredKeys<Body>]: K extends keyof B
+    ? K extends keyof Body
+      ? Body[K]
+      : `'${K & string}' is not a field of the body of ${Route}`
+    : `'${K & string}' is required in the body of ${Route}`;
+};
+/**
+ * The body constraint of a create request: its route's body, named `POST <path>` in messages. Read
+ * through `infer` so that an error prints the flattened fields, not this alias and the route table.
+ */
+export type CreateBodyArgument<B, Paths, T extends RouteTable, A extends AreaName<T>, S extends string> =
+  BodyArgument<B, CreateBody<Paths, T, A, KnownSlug<T, A, S>>, `POST ${CreatePath<T, A, KnownSlug<T, A, S>>}`> extends infer Fields
+    ? { [K in keyof Fields]: Fields[K] }
+    : never;
+
 export type CreateBody<Paths, T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = RequestBodyOf<Paths, CreatePath<T, A, S>>;
 export type Created<Paths, T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = ResponseOf<Paths, CreatePath<T, A, S>, "post">;
 export type Job<Paths, T extends RouteTable, A extends AreaName<T>> = ResponseOf<Paths, Area<T, A>["pollPath"], "get">;

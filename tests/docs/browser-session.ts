@@ -22,10 +22,14 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
 }
 
-/** True for URLs that stay on this machine: 127.0.0.1, or inline data:/blob:/about: URLs. */
-export function staysLocal(url: string): boolean {
+/**
+ * True for URLs that stay on this machine: 127.0.0.1, inline data:/blob:/about: URLs, and, for a
+ * page opened from disk, the files under `ownFolder` (a file: URL ending in /).
+ */
+export function staysLocal(url: string, ownFolder?: string): boolean {
   const parsed = new URL(url);
   if (["data:", "blob:", "about:"].includes(parsed.protocol)) return true;
+  if (parsed.protocol === "file:") return ownFolder !== undefined && url.startsWith(ownFolder);
   return parsed.hostname === "127.0.0.1";
 }
 
@@ -36,17 +40,21 @@ export interface RecordedPage {
   outside: string[];
   /** Console errors, page errors and failed local requests. */
   errors: string[];
+  /** Every console message, of any type. */
+  messages: string[];
   close(): Promise<void>;
 }
 
-export async function openRecorded(browser: Browser, url: string): Promise<RecordedPage> {
+/** Opens `url` recording everything; `ownFolder`: the file: folder whose files a page from disk may load. */
+export async function openRecorded(browser: Browser, url: string, ownFolder?: string): Promise<RecordedPage> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const requests: string[] = [];
   const outside: string[] = [];
   const errors: string[] = [];
+  const messages: string[] = [];
   await context.route("**/*", async (route) => {
     const target = route.request().url();
-    if (staysLocal(target)) await route.continue();
+    if (staysLocal(target, ownFolder)) await route.continue();
     else {
       outside.push(target);
       await route.abort("blockedbyclient");
@@ -55,15 +63,16 @@ export async function openRecorded(browser: Browser, url: string): Promise<Recor
   const page = await context.newPage();
   page.on("request", (request) => requests.push(request.url()));
   page.on("console", (message) => {
+    messages.push(message.text());
     if (message.type() === "error") errors.push(`console: ${message.text()}`);
   });
   page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
   page.on("requestfailed", (request) => {
-    if (staysLocal(request.url())) errors.push(`failed request: ${request.url()} (${request.failure()?.errorText ?? ""})`);
+    if (staysLocal(request.url(), ownFolder)) errors.push(`failed request: ${request.url()} (${request.failure()?.errorText ?? ""})`);
   });
   page.on("response", (response) => {
     if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.url()}`);
   });
   await page.goto(url, { waitUntil: "networkidle" });
-  return { page, requests, outside, errors, close: () => context.close() };
+  return { page, requests, outside, errors, messages, close: () => context.close() };
 }

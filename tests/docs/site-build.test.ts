@@ -1,14 +1,18 @@
 /**
  * The built site without a browser: every operation gets curl and typed-client samples made from
  * its own examples, the description itself is left untouched, Redoc's bundle refers to no CDN,
- * every local link resolves, and the server answers only inside the site folder.
+ * every local link resolves, the reference carries its description and the console's data in a
+ * script (no fetch), and the server answers only inside the site folder.
  */
+import { runInNewContext } from "node:vm";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_LABELS, withCodeSamples, type CodeSample } from "../../docs-src/code-samples.ts";
 import { offlineRedocBundle } from "../../docs-src/redoc-bundle.ts";
-import { REFERENCE_SPEC_FILE } from "../../docs-src/site-pages.ts";
+import { REFERENCE_DATA_GLOBAL, type ReferenceData } from "../../docs-src/browser/console-data.ts";
+import { REFERENCE_DATA_FILE, REFERENCE_SCRIPT_FILE, REFERENCE_SPEC_FILE } from "../../docs-src/site-pages.ts";
+import { readServiceModel } from "../../model/service-model.ts";
 import { deref, loadBundle, operations } from "../../model/document.ts";
 import { buildAndServe, type BuiltSite } from "./built-site.ts";
 
@@ -97,5 +101,21 @@ describe("the contract mock's choices in the reference", () => {
     expect(description).toContain("**Contract mock** (`npm run mock`)");
     for (const selection of ["code=200, example=accepted", "code=400, example=moderation-input-csam", "code=429, example=queue-full"]) expect(description).toContain(`\`Prefer: ${selection}\``);
     expect(created(doc)).not.toContain("Contract mock");
+  });
+
+  it("carries the description and the console's data in a script, so the reference needs no fetch", () => {
+    const window: Record<string, unknown> = {};
+    runInNewContext(readFileSync(join(site.dir, REFERENCE_DATA_FILE), "utf8"), { window });
+    const data = window[REFERENCE_DATA_GLOBAL] as ReferenceData;
+    expect(data.spec).toEqual(JSON.parse(readFileSync(join(site.dir, REFERENCE_SPEC_FILE), "utf8")));
+    const model = readServiceModel(doc);
+    expect(data.console.operations.map((operation) => operation.operationId)).toEqual(model.operations.map((operation) => operation.operationId));
+    const image = data.console.operations.find((operation) => operation.operationId === model.createRoutes[0]?.operationId);
+    expect(image?.job?.idField, "a create route's job is followed").toBe(model.createRoutes[0]?.idField);
+    expect(Object.keys(image?.examples ?? {}).length, "named examples").toBeGreaterThan(0);
+    // The page's script is one classic script (browsers refuse modules from disk) and fetches nothing itself.
+    const script = readFileSync(join(site.dir, REFERENCE_SCRIPT_FILE), "utf8");
+    expect(script).not.toMatch(/^\s*(import|export)\s/m);
+    expect(readFileSync(join(site.dir, "reference.html"), "utf8")).not.toContain("spec-url");
   });
 });

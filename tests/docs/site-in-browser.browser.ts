@@ -1,22 +1,25 @@
 /**
  * Builds the docs site into a temporary folder, serves it on 127.0.0.1 and opens it in Debian's
- * chromium: every operation of the description is on the reference page with its code samples, a
- * guide and the price tables render, and no page logs an error or requests anything outside
- * 127.0.0.1. Saves a screenshot of the reference page to test-results/docs-reference.png.
+ * chromium: every page, served and opened from disk, loads without an error or a request outside
+ * 127.0.0.1 and the site's own files (a screenshot of each in test-results/browser/); every
+ * operation of the description is on the reference page with its code samples and a "Try it"
+ * button; a guide and the price tables render.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_LABELS } from "../../docs-src/code-samples.ts";
 import { readServiceModel } from "../../model/service-model.ts";
 import { PROJECT_ROOT } from "../../docs-src/site.ts";
+import { SITE_PAGES } from "../../docs-src/site-pages.ts";
 import { loadBundle, operations } from "../../model/document.ts";
 import { launchChromium, openRecorded, staysLocal, type RecordedPage } from "./browser-session.ts";
 import { buildAndServe, type BuiltSite } from "./built-site.ts";
 
 const doc = loadBundle();
-const SCREENSHOT = join(PROJECT_ROOT, "test-results", "docs-reference.png");
+const SCREENSHOTS = join(PROJECT_ROOT, "test-results", "browser");
 
 let site: BuiltSite;
 let browser: Browser;
@@ -31,14 +34,18 @@ afterAll(async () => {
   await site?.remove();
 });
 
-/** Opens a page of the site, runs the checks, then asserts it stayed offline and error-free. */
-async function onPage(file: string, check: (recorded: RecordedPage) => Promise<void>): Promise<void> {
-  const recorded = await openRecorded(browser, `${site.server.url}${file}`);
+/**
+ * Opens a page of the site, served or from disk, runs the checks, then asserts it stayed offline
+ * and error-free.
+ */
+async function onPage(file: string, check: (recorded: RecordedPage) => Promise<void>, from: "served" | "disk" = "served"): Promise<void> {
+  const folder = from === "disk" ? `${pathToFileURL(site.dir).href}/` : undefined;
+  const recorded = await openRecorded(browser, from === "disk" ? `${folder}${file}` : `${site.server.url}${file}`, folder);
   try {
     await check(recorded);
     expect(recorded.requests.length, "the page made no request at all").toBeGreaterThan(0);
-    expect(recorded.outside, "requests that would leave 127.0.0.1").toEqual([]);
-    expect(recorded.requests.filter((url) => !staysLocal(url)), "requests to other hosts").toEqual([]);
+    expect(recorded.outside, "requests that would leave 127.0.0.1 and the site's files").toEqual([]);
+    expect(recorded.requests.filter((url) => !staysLocal(url, folder)), "requests to other hosts").toEqual([]);
     expect(recorded.errors).toEqual([]);
   } finally {
     await recorded.close();
@@ -54,6 +61,29 @@ interface RenderedOperation {
 }
 
 describe("docs site in chromium", () => {
+  for (const from of ["served", "disk"] as const) {
+    it(`loads every page ${from === "disk" ? "opened from disk" : "served"}, without errors or requests outside`, async () => {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      for (const page of SITE_PAGES) {
+        await onPage(
+          page.file,
+          async ({ page: tab }) => {
+            if (page.kind === "reference") {
+              // Rendered from the description the page carries: every operation, each with its button.
+              await tab.waitForSelector(".try-it-open");
+              expect(await tab.locator('[data-section-id^="operation/"]').count(), "operations shown").toBe(operations(doc).length);
+              expect(await tab.locator(".try-it-open").count(), "Try it buttons").toBe(operations(doc).length);
+            } else {
+              expect(await tab.locator("main h1").count(), `${page.file} has its title`).toBe(1);
+            }
+            await tab.screenshot({ path: join(SCREENSHOTS, `${from}-${page.file.replace(/\.html$/, "")}.png`) });
+          },
+          from,
+        );
+      }
+    });
+  }
+
   it("shows every operation with its summary and code samples, offline and without errors", async () => {
     await onPage("reference.html", async ({ page }) => {
       await page.waitForSelector('[data-section-id^="operation/"]');
@@ -84,8 +114,8 @@ describe("docs site in chromium", () => {
         window.scrollBy(0, -(document.querySelector("nav.site-nav")?.getBoundingClientRect().height ?? 0));
       });
       await page.locator('[data-section-id="operation/createImageIA"] [role="tab"]', { hasText: SAMPLE_LABELS.curl }).click();
-      mkdirSync(join(PROJECT_ROOT, "test-results"), { recursive: true });
-      await page.screenshot({ path: SCREENSHOT });
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: join(SCREENSHOTS, "reference-create-image-samples.png") });
     });
   });
 

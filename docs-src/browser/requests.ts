@@ -1,0 +1,124 @@
+/**
+ * The console's calls: one request as the reader filled it in, and a created job followed at its
+ * area's cadence to its terminal status, with the credits read before and after. The key goes only
+ * into the Authorization header; nothing here logs.
+ */
+import type { ConsoleData, JobFollowing } from "./console-data.ts";
+
+export interface Answer {
+  method: string;
+  url: string;
+  status: number;
+  statusText: string;
+  headers: Array<[name: string, value: string]>;
+  /** The body parsed as JSON, else its text. */
+  body: unknown;
+  elapsedMs: number;
+}
+
+export interface Call {
+  baseUrl: string;
+  apiKey: string;
+  method: string;
+  /** The path with its parameters filled in and its query appended. */
+  path: string;
+  /** The JSON body's text, or undefined for none. */
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** The concrete path: parameters filled in (URL-encoded), empty query fields left out. */
+export function fillPath(template: string, pathParams: Record<string, string>, query: Record<string, string>): string {
+  const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(pathParams[name] ?? ""));
+  const search = new URLSearchParams(Object.entries(query).filter(([, value]) => value !== "")).toString();
+  return search ? `${path}?${search}` : path;
+}
+
+export async function send(call: Call): Promise<Answer> {
+  const url = `${call.baseUrl.replace(/\/+$/, "")}${call.path}`;
+  const headers: Record<string, string> = { authorization: `Bearer ${call.apiKey}` };
+  if (call.body !== undefined) headers["content-type"] = "application/json";
+  const started = performance.now();
+  const response = await fetch(url, { method: call.method.toUpperCase(), headers, body: call.body ?? null, signal: call.signal ?? null });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Not JSON: shown as text.
+  }
+  return {
+    method: call.method.toUpperCase(),
+    url,
+    status: response.status,
+    statusText: response.statusText,
+    headers: [...response.headers.entries()],
+    body,
+    elapsedMs: Math.round(performance.now() - started),
+  };
+}
+
+export interface JobProgress {
+  /** Every poll's answer so far. */
+  polls: Answer[];
+  status: string | null;
+}
+
+const wait = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    });
+  });
+
+const statusOf = (body: unknown): string | null =>
+  typeof body === "object" && body !== null && typeof (body as { status?: unknown }).status === "string" ? (body as { status: string }).status : null;
+
+/**
+ * Polls the job one interval after its creation, then every interval, until its status is
+ * terminal, a poll fails (not 200), or the signal aborts; `onPoll` sees each answer.
+ */
+export async function followJob(
+  base: Omit<Call, "method" | "path" | "body">,
+  job: JobFollowing,
+  id: string,
+  data: Pick<ConsoleData, "terminalStatuses">,
+  onPoll: (progress: JobProgress) => void,
+): Promise<JobProgress> {
+  const signal = base.signal ?? new AbortController().signal;
+  const progress: JobProgress = { polls: [], status: null };
+  for (;;) {
+    await wait(job.intervalMs, signal);
+    const answer = await send({ ...base, method: "get", path: fillPath(job.pollPath, { id }, {}) });
+    progress.polls.push(answer);
+    progress.status = statusOf(answer.body);
+    onPoll(progress);
+    if (answer.status !== 200 || (progress.status !== null && data.terminalStatuses.includes(progress.status))) return progress;
+  }
+}
+
+/** The numeric fields of a balance that changed between two readings: before - after (a charge is positive). */
+export function balanceChange(before: unknown, after: unknown): Array<[field: string, change: number]> {
+  if (typeof before !== "object" || before === null || typeof after !== "object" || after === null) return [];
+  const changes: Array<[string, number]> = [];
+  for (const [field, value] of Object.entries(before)) {
+    const later = (after as Record<string, unknown>)[field];
+    if (typeof value === "number" && typeof later === "number" && later !== value) changes.push([field, value - later]);
+  }
+  return changes;
+}
+
+/** The result fields' URLs in a succeeded poll body (a field may hold a URL or a list of them). */
+export function resultUrls(body: unknown, fields: readonly string[]): string[] {
+  if (typeof body !== "object" || body === null) return [];
+  const urls: string[] = [];
+  const collect = (value: unknown): void => {
+    if (typeof value === "string" && /^https?:\/\//.test(value)) urls.push(value);
+    else if (Array.isArray(value)) value.forEach(collect);
+    else if (typeof value === "object" && value !== null) Object.values(value).forEach(collect);
+  };
+  for (const field of fields) collect((body as Record<string, unknown>)[field]);
+  return urls;
+}

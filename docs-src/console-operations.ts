@@ -1,0 +1,74 @@
+/**
+ * The try-it console's data (docs-src/browser/console-data.ts), read off the service model: each
+ * operation's request prefilled from its examples, how a create route's job is followed, and the
+ * routes and headers the console reads.
+ */
+import { readFileSync } from "node:fs";
+import { deref, type OpenApiDocument, type Operation } from "../model/document.ts";
+import type { ServiceModel } from "../model/service-model.ts";
+import { DEFAULT_POLL_INTERVAL_MS } from "../runtime/client/options.ts";
+import { DEFAULT_CONFIG_FILE } from "../sandbox/config.ts";
+import type { ConsoleData, ConsoleOperation, JobFollowing } from "./browser/console-data.ts";
+import { requestExample } from "./request-example.ts";
+
+/** `npm run sandbox`'s address without --port or SANDBOX_PORT (sandbox/cli.ts). */
+export const SANDBOX_DEFAULT_URL = "http://127.0.0.1:4020";
+/** The operation whose balance shows a job's charge (the sandbox answers it the same way). */
+const CREDITS_OPERATION = "getAccountCredits";
+
+function namedExamples(doc: OpenApiDocument, operation: Operation): Record<string, unknown> {
+  const examples = operation?.requestBody?.content["application/json"]?.examples ?? {};
+  return Object.fromEntries(Object.entries(examples).map(([name, example]) => [name, deref(doc, example as { value?: unknown }).value]));
+}
+
+function jobFollowing(model: ServiceModel, operationId: string): JobFollowing | null {
+  const route = model.createRoutes.find((candidate) => candidate.operationId === operationId);
+  const area = model.areas.find((candidate) => candidate.id === route?.areaId);
+  if (!route?.idField || !area) return null;
+  const seconds = area.poll.intervalSeconds;
+  return {
+    idField: route.idField,
+    pollPath: area.poll.path,
+    intervalMs: seconds ? seconds.min * 1000 : DEFAULT_POLL_INTERVAL_MS,
+    cadence: area.poll.cadence,
+    resultFields: [...area.resultFields],
+  };
+}
+
+function demoKey(): string {
+  const config = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { accounts: Record<string, { keys: string[] }> };
+  const key = Object.values(config.accounts)[0]?.keys[0];
+  if (!key) throw new Error(`${DEFAULT_CONFIG_FILE}: no account with a key for the docs' console`);
+  return key;
+}
+
+export function consoleData(model: ServiceModel): ConsoleData {
+  const { doc } = model;
+  const operations: ConsoleOperation[] = model.operations.map(({ path, method, operationId, queryParameters }) => {
+    const operation = doc.paths[path]?.[method];
+    if (!operation) throw new Error(`${method.toUpperCase()} ${path}: not in the description`);
+    const example = requestExample(doc, path, method, operation);
+    return {
+      operationId,
+      summary: operation.summary ?? operationId,
+      method,
+      template: path,
+      pathParams: example.pathParams,
+      query: Object.fromEntries(queryParameters.map((name) => [name, example.query[name] ?? ""])),
+      examples: namedExamples(doc, operation),
+      job: jobFollowing(model, operationId),
+    };
+  });
+  const credits = model.operations.find((operation) => operation.operationId === CREDITS_OPERATION);
+  if (!credits) throw new Error(`the description has no ${CREDITS_OPERATION} operation, which the docs' console reads to show a job's charge`);
+  const { limit, remaining, reset } = model.rateLimitHeaders;
+  return {
+    defaultBaseUrl: SANDBOX_DEFAULT_URL,
+    demoKeyHint: demoKey(),
+    operations,
+    creditsPath: credits.path,
+    highlightedHeaders: [limit, remaining, reset, model.retryAfterHeader].map((name) => name.toLowerCase()),
+    terminalStatuses: [...model.jobStatus.terminal],
+    successStatus: model.jobStatus.success,
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * The reference page's try-it console in Debian's chromium against a sandbox started in-process:
+ * served, it creates an image job with the operation's first named example, follows it to success
+ * and shows its result files and its charge (the price table's quote), with the rate-limit headers
+ * highlighted and the key nowhere but the request; opened from disk (origin `null`), a wrong key
+ * shows the sandbox's 401 body. Screenshots and the reader's timings go to test-results/browser/.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PROJECT_ROOT } from "../../docs-src/site.ts";
+import { loadBundle } from "../../model/document.ts";
+import { readServiceModel } from "../../model/service-model.ts";
+import { quoteRoute } from "../../runtime/costs/quote.ts";
+import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
+import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
+import { launchChromium, openRecorded, type RecordedPage } from "./browser-session.ts";
+import { buildAndServe, type BuiltSite } from "./built-site.ts";
+
+const doc = loadBundle();
+const model = readServiceModel(doc);
+const SCREENSHOTS = join(PROJECT_ROOT, "test-results", "browser");
+/** A key of the demo account that appears nowhere in the site, so the test can look for it. */
+const KEY = `docs-console-key-${process.pid}`;
+const IMAGE = model.createRoutes.find((route) => route.label === "I-A")!;
+
+let site: BuiltSite;
+let sandbox: RunningSandbox;
+let browser: Browser;
+
+beforeAll(async () => {
+  const config = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { accounts: Record<string, { keys: string[] }> };
+  Object.values(config.accounts)[0]!.keys.push(KEY);
+  [site, sandbox, browser] = await Promise.all([buildAndServe(doc), startSandbox({ config, port: 0 }), launchChromium()]);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await sandbox?.close();
+  await site?.remove();
+});
+
+/** Opens the console on the image create route with the base URL and key filled in, and sends its first example. */
+async function sendImageCreate(page: Page, apiKey: string): Promise<void> {
+  await page.locator(`.try-it-open[data-operation="${IMAGE.operationId}"]`).click();
+  const panel = page.locator("#try-it");
+  await panel.locator('input[name="base-url"]').fill(sandbox.url);
+  await panel.locator('input[name="api-key"]').fill(apiKey);
+  expect(await panel.locator('select[name="example"]').inputValue()).toBe(Object.keys(doc.paths[IMAGE.path]!.post!.requestBody!.content["application/json"]!.examples!)[0]);
+  await panel.locator(".try-it-send").click();
+}
+
+function exampleBody(): Record<string, unknown> {
+  const [first] = Object.values(doc.paths[IMAGE.path]!.post!.requestBody!.content["application/json"]!.examples!);
+  return (first as { value: Record<string, unknown> }).value;
+}
+
+describe("the try-it console", () => {
+  it("creates an image job on the sandbox and shows it succeeded, with its images and its charge", async () => {
+    const opened = Date.now();
+    const recorded: RecordedPage = await openRecorded(browser, `${site.server.url}reference.html`);
+    try {
+      const { page } = recorded;
+      await page.waitForSelector(".try-it-open");
+      const ready = Date.now();
+      await sendImageCreate(page, KEY);
+      const sent = Date.now();
+      const job = page.locator(".try-it-job[data-final]");
+      await job.waitFor({ timeout: 80_000 });
+      const succeeded = Date.now();
+
+      expect(await job.getAttribute("data-final")).toBe(model.jobStatus.success);
+      expect(await page.locator(".try-it-output > .try-it-answer").getAttribute("data-status"), "the create's status").toBe("200");
+      const lastPoll = JSON.parse(await job.locator(".try-it-answer pre.body").textContent() ?? "null") as Record<string, unknown>;
+      expect(lastPoll.status).toBe(model.jobStatus.success);
+      const links = await job.locator(".job-results a").allTextContents();
+      expect(links.length, "result files shown").toBeGreaterThan(0);
+      expect(JSON.stringify(lastPoll), "every shown result is the poll's").toContain(links[0]);
+      const price = quoteRoute(model.priceTables, IMAGE.path, exampleBody()).credits;
+      expect(price, "the example's quote").toBeGreaterThan(0);
+      expect(await job.locator(".job-charge").textContent()).toContain(`total_available: −${price}`);
+      const highlighted = await page.locator(".try-it-output > .try-it-answer tr.highlight th").allTextContents();
+      expect(highlighted).toEqual(expect.arrayContaining(Object.values(model.rateLimitHeaders).map((name) => name.toLowerCase())));
+
+      // The key went out in the Authorization header only.
+      const html = await page.evaluate(() => document.documentElement.outerHTML);
+      const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
+      for (const [where, text] of Object.entries({ url: page.url(), html, localStorage: stored, console: recorded.messages.join("\n"), requests: recorded.requests.join("\n") })) {
+        expect(text.includes(KEY), `the key in the ${where}`).toBe(false);
+      }
+      expect(recorded.outside).toEqual([]);
+      expect(recorded.errors).toEqual([]);
+
+      await job.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SCREENSHOTS, "try-it-succeeded.png") });
+      const timings = { pageReadyMs: ready - opened, sendClickedMs: sent - opened, jobSucceededMs: succeeded - opened, jobRunMs: succeeded - sent };
+      writeFileSync(join(SCREENSHOTS, "try-it-timings.json"), `${JSON.stringify(timings, null, 2)}\n`);
+      console.log(`try-it console: page ready ${timings.pageReadyMs} ms, job succeeded ${timings.jobSucceededMs} ms after opening the page`);
+    } finally {
+      await recorded.close();
+    }
+  });
+
+  it("shows the sandbox's 401 body for a wrong key, opened from disk", async () => {
+    const folder = `${pathToFileURL(site.dir).href}/`;
+    const recorded = await openRecorded(browser, `${folder}reference.html`, folder);
+    try {
+      const { page } = recorded;
+      await page.waitForSelector(".try-it-open");
+      await sendImageCreate(page, "not-a-key-of-any-account");
+      const answer = page.locator(".try-it-answer");
+      await answer.waitFor();
+      expect(await answer.getAttribute("data-status")).toBe("401");
+      const direct = await fetch(`${sandbox.url}${IMAGE.path}`, { method: "POST", headers: { authorization: "Bearer not-a-key-of-any-account", "content-type": "application/json" }, body: JSON.stringify(exampleBody()) });
+      expect(JSON.parse(await answer.locator("pre.body").textContent() ?? "null")).toEqual(await direct.json());
+      expect(await page.locator(".try-it-job").count(), "no job is followed").toBe(0);
+      await page.screenshot({ path: join(SCREENSHOTS, "try-it-wrong-key.png") });
+      expect(recorded.outside).toEqual([]);
+      // The browser reports the 401 itself; nothing else may go wrong.
+      expect(recorded.errors.filter((error) => !error.includes("401"))).toEqual([]);
+    } finally {
+      await recorded.close();
+    }
+  });
+});
