@@ -2,9 +2,10 @@
  * What one comparison finds: the changes for client code, each classified by a rule of rules.ts,
  * and the collector the comparers report them to.
  */
-import { RULES, severityOf, type Direction, type RuleName } from "./rules.ts";
+import { RULES, severityOf, type RuleName } from "./rules.ts";
+import type { Direction, Severity } from "./severity.ts";
 
-export type Severity = "breaking" | "compatible";
+export type { Severity } from "./severity.ts";
 
 export interface Change {
   /** Stable name of this change, used by the acknowledgements file: `rule@location`, `=detail` when there is one. */

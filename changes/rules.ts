@@ -12,9 +12,9 @@
  *   where the set view misleads (a removed response field is read by clients even though removing
  *   it widens the set).
  */
-import type { Severity } from "./change.ts";
+import type { Direction, Severity } from "./severity.ts";
 
-export type Direction = "request" | "response";
+export type { Direction } from "./severity.ts";
 export type Effect = "narrowing" | "widening" | "incompatible";
 
 interface Said {
