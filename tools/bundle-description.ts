@@ -2,13 +2,16 @@
  * Bundles the modular description (openapi/openapi.yaml) with Redocly's bundler
  * (@redocly/openapi-core, in this process) into openapi.yaml and openapi.json in an output folder,
  * substituting real slugs from a slug map. A broken $ref or invalid YAML is reported at its file,
- * line and column; the outputs are written only when the whole bundle succeeded.
+ * line and column, and so is a schema that breaks the OpenAPI 3.1 schema or the JSON Schema
+ * 2020-12 meta-schema (check-schemas.ts); the outputs are written only when the whole bundle
+ * succeeded.
  */
 import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { bundle, createConfig, getLineColLocation, type Config, type NormalizedProblem } from "@redocly/openapi-core";
 import { stringify } from "yaml";
 import { applySlugMapFile } from "../model/slug-map.ts";
+import { checkSchemas } from "./check-schemas.ts";
 
 export class BundleError extends Error {}
 
@@ -25,7 +28,7 @@ function located(problem: NormalizedProblem): string {
 }
 
 /** The bundle of `root` as the files it writes (openapi.json, openapi.yaml), and its number of paths. Throws BundleError naming each problem's place. */
-export async function bundleTexts(root: string, slugMapFile: string | undefined): Promise<{ outputs: Record<string, string>; paths: number }> {
+export async function bundleTexts(root: string, slugMapFile: string | undefined): Promise<{ outputs: Record<string, string>; paths: number; doc: Record<string, unknown> }> {
   config ??= createConfig({});
   const result = await bundle({ ref: root, config: await config });
   const errors = result.problems.filter((problem) => problem.severity === "error");
@@ -36,12 +39,14 @@ export async function bundleTexts(root: string, slugMapFile: string | undefined)
     "openapi.json": `${JSON.stringify(bundled, null, 2)}\n`,
     "openapi.yaml": stringify(bundled, { lineWidth: 0, aliasDuplicateObjects: false }),
   };
-  return { outputs, paths: Object.keys(bundled.paths).length };
+  return { outputs, paths: Object.keys(bundled.paths).length, doc: bundled };
 }
 
 /** Bundles `root` into `outDir`; returns the number of paths. Throws BundleError naming each problem's place. */
 export async function bundleDescription(root: string, outDir: string, slugMapFile: string | undefined): Promise<number> {
-  const { outputs, paths } = await bundleTexts(root, slugMapFile);
+  const { outputs, paths, doc } = await bundleTexts(root, slugMapFile);
+  const mistakes = await checkSchemas(doc, root, slugMapFile);
+  if (mistakes.length > 0) throw new BundleError(`bundle failed for ${root}: ${mistakes.length} schema mistake(s):\n${mistakes.join("\n")}\n`);
   // Write every output beside its target first, then rename, so a failure leaves no half-written file.
   for (const [name, text] of Object.entries(outputs)) writeFileSync(join(outDir, `${name}.tmp`), text);
   for (const name of Object.keys(outputs)) renameSync(join(outDir, `${name}.tmp`), join(outDir, name));
