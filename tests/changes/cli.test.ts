@@ -158,7 +158,7 @@ describe("bad input exits 2 with an error naming what is wrong", () => {
   });
 
   it.each([
-    ["not JSON", "{", /ack-bad\.json: not readable as JSON/],
+    ["not JSON", "{", /ack-bad\.json:1:2: not valid JSON: expected a "quoted" key, got the end of file/],
     ["no acknowledged array", { acknowledges: [] }, /ack-bad\.json: must be an object with an "acknowledged" array/],
     ["an entry without an id", { acknowledged: [{ reason: "r" }] }, /ack-bad\.json: acknowledged\[0\]\.id must be a non-empty string/],
     ["an entry without a reason", { acknowledged: [{ id: QUEUED, reason: " " }] }, /acknowledged\[0\]\.reason must be a non-empty string saying why/],
