@@ -4,7 +4,6 @@ import { ChangeCollector, type Change } from "./change.ts";
 import { hasCounterpart } from "./counterpart.ts";
 import { domainChangelog, type ChangelogEntry } from "./domain-changelog.ts";
 import { domainFacts, type DomainFacts } from "./domain-facts.ts";
-import { InputError } from "./input-error.ts";
 import { compareRoutes } from "./operation-diff.ts";
 
 /** One side of a comparison: a description and where it came from (a file, `REF:path`, a release). */
@@ -20,20 +19,37 @@ export interface Comparison {
   readonly changelog: readonly ChangelogEntry[];
 }
 
-/** The side's domain facts; a description the service model cannot read is bad input, named by its side. */
-function factsOf(side: Side): DomainFacts {
+/** The side's domain facts, or why the service model cannot read it. */
+function factsOf(side: Side): DomainFacts | { unreadable: string } {
   try {
     return domainFacts(side.doc);
   } catch (error) {
-    throw new InputError(`${side.source}: the service model cannot read it: ${(error as Error).message}`);
+    return { unreadable: ((error as Error).message.trim().split("\n")[0] ?? "").replace(/^service model:\s*/, "") };
   }
 }
 
+/** Facts with the version alone: where one side cannot be read, its models and prices are not known, so none are compared. */
+const versionOnly = (doc: Side["doc"]): DomainFacts => ({ version: doc.info.version, models: [], prices: {}, limits: {} as DomainFacts["limits"], polling: {}, freePlan: [], notShown: [] });
+
+/**
+ * Compares two valid OpenAPI 3.1 descriptions. What the service model cannot read (a 429 without
+ * Retry-After, a limit without its variant) is itself a change for clients, reported beside what
+ * the routes show, never a refusal: it is the change a client most needs to hear about.
+ */
 export function compareDescriptions(before: Side, after: Side): Comparison {
-  const facts = { before: factsOf(before), after: factsOf(after) };
-  const models = new Map([...facts.before.models, ...facts.after.models].map((model) => [model.route, model.label]));
+  const read = { before: factsOf(before), after: factsOf(after) };
+  const readable = !("unreadable" in read.before) && !("unreadable" in read.after);
+  const facts = readable ? (read as { before: DomainFacts; after: DomainFacts }) : { before: versionOnly(before.doc), after: versionOnly(after.doc) };
+  const models = new Map(
+    [read.before, read.after].flatMap((side) => ("unreadable" in side ? [] : side.models)).map((model) => [model.route, model.label]),
+  );
   const collector = new ChangeCollector();
   compareRoutes({ before: before.doc, after: after.doc }, collector, (route) => models.get(route));
+  if ("unreadable" in read.after && !("unreadable" in read.before && read.before.unreadable === read.after.unreadable)) {
+    collector.report({ rule: "service-model-unreadable", location: "description", detail: read.after.unreadable });
+  } else if ("unreadable" in read.before && !("unreadable" in read.after)) {
+    collector.report({ rule: "service-model-readable", location: "description", detail: read.before.unreadable });
+  }
   return {
     before: { source: before.source, version: facts.before.version },
     after: { source: after.source, version: facts.after.version },

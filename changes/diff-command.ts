@@ -67,7 +67,8 @@ function acknowledgements(file: string | undefined, defaultComparison: boolean, 
   }
   // The repository's file acknowledges changes since the latest release, so only that comparison reads it.
   const label = shownPath(ACKNOWLEDGEMENTS_FILE);
-  return defaultComparison && existsSync(ACKNOWLEDGEMENTS_FILE) ? { list: readAcknowledgements(ACKNOWLEDGEMENTS_FILE, label), label } : { list: [], label };
+  if (!defaultComparison) return { list: [], label: `a file passed with --ack FILE (${label} acknowledges only the default comparison, the latest release with the bundle)` };
+  return existsSync(ACKNOWLEDGEMENTS_FILE) ? { list: readAcknowledgements(ACKNOWLEDGEMENTS_FILE, label), label } : { list: [], label };
 }
 
 export function runDiff(argv: readonly string[], io: CommandIo): number {

@@ -1,12 +1,13 @@
 /**
  * Compares the routes of two descriptions: routes added and removed, operation ids, parameters,
- * request bodies, response statuses, headers and media types, and hands every schema to
+ * request bodies, response statuses, headers and media types, authentication (security-diff.ts), and hands every schema to
  * schema-diff.ts in its direction. Shared responses and parameters (`$ref`'d components) are
  * compared once and listed with every route that uses them.
  */
 import { HTTP_METHODS, deref, type OpenApiDocument, type Operation, type ResponseObject } from "../model/document.ts";
 import type { ChangeCollector } from "./change.ts";
 import { compareSchemas, schemaScope, type Sides } from "./schema-diff.ts";
+import { changedSchemes, compareSecurity } from "./security-diff.ts";
 import { isObject } from "./schema-shape.ts";
 
 interface Route {
@@ -55,6 +56,7 @@ function viaComponent<T>(sides: Sides, collector: ChangeCollector, kind: string,
 /** `modelOf` gives the label of the model a create route serves, so an added or removed route says which model. */
 export function compareRoutes(sides: Sides, collector: ChangeCollector, modelOf: (route: string) => string | undefined): void {
   const [before, after] = [routes(sides.before), routes(sides.after)];
+  const schemes = changedSchemes(sides.before, sides.after);
   const keys = [...new Set([...before.keys(), ...after.keys()])].sort();
   for (const key of keys) {
     const [from, to] = [before.get(key), after.get(key)];
@@ -65,6 +67,7 @@ export function compareRoutes(sides: Sides, collector: ChangeCollector, modelOf:
       if (!to) return collector.report({ rule: "route-removed", location: route.label, ...detail });
       if (!from) return collector.report({ rule: "route-added", location: route.label, ...detail });
       compareOperation(sides, collector, route.label, from, to);
+      compareSecurity(sides, collector, route.label, from.operation, to.operation, schemes);
     });
   }
 }

@@ -108,6 +108,12 @@ const ROUTE_RULES = {
   "response-header-removed": { severity: "breaking", says: ({ detail }) => `header ${code(detail)} removed` },
   "response-header-became-optional": { severity: "breaking", says: ({ detail }) => `header ${code(detail)} is no longer always sent` },
   "response-header-became-required": { severity: "compatible", says: ({ detail }) => `header ${code(detail)} is now always sent` },
+  "security-requirement-tightened": { severity: "breaking", says: ({ before, after }) => `authentication now requires ${after} (was ${before}); a client holding only what it sent before is refused` },
+  "security-requirement-relaxed": { severity: "compatible", says: ({ before, after }) => `authentication now accepts ${after} (was ${before})` },
+  "security-scheme-changed": { severity: "breaking", says: ({ before, after }) => `now ${after} (was ${before}); clients must send their key the new way` },
+  // The service model reads the rules clients are generated from (limits, Retry-After, prices); a description it cannot read breaks them.
+  "service-model-unreadable": { severity: "breaking", says: ({ detail }) => `the service model can no longer read the description: ${detail}` },
+  "service-model-readable": { severity: "compatible", says: ({ detail }) => `the service model can read the description again (the old one failed: ${detail})` },
 } satisfies Record<string, RouteRule>;
 
 const SCHEMA_RULES = {
@@ -156,6 +162,17 @@ const SCHEMA_RULES = {
   "terminal-status-added": { effect: "incompatible", request: "breaking", response: "breaking", says: ({ detail }) => `\`${detail}\` is now terminal` },
   "terminal-status-removed": { effect: "incompatible", request: "breaking", response: "breaking", says: ({ detail }) => `\`${detail}\` is no longer terminal` },
   "retry-after-changed": { effect: "incompatible", request: "breaking", response: "breaking", says: (said) => `x-retry-after changed, ${fromTo(said)}` },
+  // A read-only field is not for requests (the service ignores or refuses it); a write-only one is never returned.
+  "read-only-added": { effect: "narrowing", request: "breaking", response: "compatible", says: () => "now read-only: the service ignores or refuses it in requests" },
+  "read-only-removed": { effect: "widening", request: "compatible", response: "compatible", says: () => "no longer read-only" },
+  "write-only-added": { effect: "narrowing", request: "compatible", response: "breaking", says: () => "now write-only: responses no longer carry it" },
+  "write-only-removed": { effect: "widening", request: "compatible", response: "compatible", says: () => "no longer write-only" },
+  // A discriminator names the property that tells branches apart; where every branch already
+  // requires a constant there, the values the union accepts are the same.
+  "discriminator-stated": { effect: "incompatible", request: "compatible", response: "compatible", says: ({ detail }) => `discriminator ${code(detail)} stated or dropped; every branch already requires its own constant there, so the accepted values do not change` },
+  "discriminator-added": { effect: "narrowing", says: ({ detail }) => `branches now told apart by ${code(detail)}, which not every branch required as a constant` },
+  "discriminator-removed": { effect: "widening", says: ({ detail }) => `branches no longer told apart by ${code(detail)}` },
+  "discriminator-changed": { effect: "incompatible", says: (said) => `discriminator changed, ${fromTo(said)}` },
   // Any other keyword whose value changed: nothing shows the change only widens, so it counts as breaking.
   "keyword-changed": { effect: "incompatible", says: ({ detail }) => `${code(detail)} changed` },
 } satisfies Record<string, SchemaRule>;

@@ -533,6 +533,55 @@ export const PLANTED: PlantedKind[] = [
     ],
   },
   {
+    kind: "bearer scheme replaced by an API-key header",
+    plant: (d) => { const { scheme: _bearer, ...kept } = d.components.securitySchemes.bearerAuth; d.components.securitySchemes.bearerAuth = { ...kept, type: "apiKey", in: "header", name: "X-API-Key" }; },
+    changes: [
+      ["security-scheme-changed@security scheme bearerAuth", "breaking", "`security scheme bearerAuth`: now API key in header X-API-Key (was HTTP bearer); clients must send their key the new way"]
+    ],
+    changelog: [],
+  },
+  {
+    kind: "second security scheme required",
+    plant: (d) => { d.components.securitySchemes.apiKeyHeader = { type: "apiKey", in: "header", name: "X-API-Key" }; d.security = [{ bearerAuth: [], apiKeyHeader: [] }]; },
+    changes: [
+      ["security-requirement-tightened@security", "breaking", "`security`: authentication now requires apiKeyHeader + bearerAuth (was bearerAuth); a client holding only what it sent before is refused"]
+    ],
+    changelog: [],
+  },
+  {
+    kind: "security requirement relaxed",
+    plant: (d) => { d.components.securitySchemes.apiKeyHeader = { type: "apiKey", in: "header", name: "X-API-Key" }; d.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }]; },
+    changes: [
+      ["security-requirement-relaxed@security", "compatible", "`security`: authentication now accepts bearerAuth or apiKeyHeader (was bearerAuth)"]
+    ],
+    changelog: [],
+  },
+  {
+    kind: "readOnly added to a request field",
+    plant: (d) => { prop(d, "/v1/images/i-a", "prompt").readOnly = true; },
+    changes: [
+      ["request-read-only-added@POST /v1/images/i-a request body.prompt", "breaking", "`POST /v1/images/i-a request body.prompt`: now read-only: the service ignores or refuses it in requests"]
+    ],
+    changelog: [],
+  },
+  {
+    kind: "writeOnly added to a response field",
+    plant: (d) => { schema(d, "AccountCredits").properties.total_available.writeOnly = true; },
+    changes: [
+      ["response-write-only-added@schema AccountCredits.total_available", "breaking", "`schema AccountCredits.total_available`: now write-only: responses no longer carry it"]
+    ],
+    changelog: [],
+  },
+  {
+    kind: "429 without Retry-After (the service model cannot read it)",
+    plant: (d) => { delete d.components.responses.TooManyRequests.headers["Retry-After"]; },
+    changes: [
+      ["service-model-unreadable@description=the 429 response has no header for retryAfter", "breaking", "`description`: the service model can no longer read the description: the 429 response has no header for retryAfter"],
+      ["response-header-removed@response TooManyRequests=Retry-After", "breaking", "`response TooManyRequests`: header `Retry-After` removed"]
+    ],
+    changelog: [],
+  },
+  {
     kind: "version",
     plant: (d) => { d.info.version = "2026-07-01"; },
     changes: [],
