@@ -1,5 +1,5 @@
 /** Compares two descriptions: the changes for client code and the changelog for readers. */
-import type { OpenApiDocument } from "../model/document.ts";
+import { HTTP_METHODS, type OpenApiDocument } from "../model/document.ts";
 import { ChangeCollector, type Change } from "./change.ts";
 import { hasCounterpart } from "./counterpart.ts";
 import { domainChangelog, type ChangelogEntry } from "./domain-changelog.ts";
@@ -17,6 +17,27 @@ export interface Comparison {
   readonly after: { readonly source: string; readonly version: string };
   readonly changes: readonly Change[];
   readonly changelog: readonly ChangelogEntry[];
+  /** Each route of either side (`POST /v1/images/i-a`) with its area and title as the reference docs name them (its tag and summary). */
+  readonly routeTitles?: Readonly<Record<string, RouteTitle>>;
+}
+
+export interface RouteTitle {
+  readonly area: string;
+  readonly title: string;
+}
+
+/** The reference docs' words for every route: the tag is its section, the summary its heading; the newer side wins. */
+function routeTitles(...docs: OpenApiDocument[]): Record<string, RouteTitle> {
+  const titles: Record<string, RouteTitle> = {};
+  for (const doc of docs) {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const method of HTTP_METHODS) {
+        const operation = item[method] as { tags?: string[]; summary?: string } | undefined;
+        if (operation) titles[`${method.toUpperCase()} ${path}`] = { area: operation.tags?.[0] ?? "Other routes", title: operation.summary ?? "" };
+      }
+    }
+  }
+  return titles;
 }
 
 /** The side's domain facts, or why the service model cannot read it. */
@@ -57,5 +78,6 @@ export function compareDescriptions(before: Side, after: Side): Comparison {
     changelog: domainChangelog(facts.before, facts.after, (pointer, side) =>
       side === "before" ? hasCounterpart(before.doc, after.doc, pointer) : hasCounterpart(after.doc, before.doc, pointer),
     ),
+    routeTitles: routeTitles(before.doc, after.doc),
   };
 }

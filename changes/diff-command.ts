@@ -95,7 +95,8 @@ export function runDiff(argv: readonly string[], io: CommandIo): number {
     }
     let status = 0;
     if (summary.unacknowledged) {
-      io.stderr(`diff: ${summary.unacknowledged} unacknowledged breaking change(s); acknowledge each by id in ${acks.label} with a reason, or undo it\n`);
+      const ids = report.changes.filter((change) => change.severity === "breaking" && change.acknowledged === undefined).map((change) => `  ${change.id}\n`);
+      io.stderr(`diff: ${summary.unacknowledged} unacknowledged breaking change(s); acknowledge each by id in ${acks.label} with a reason, or undo it:\n${ids.join("")}`);
       status = 1;
     }
     if (values.check && !changelogPageIsFresh()) {
