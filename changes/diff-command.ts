@@ -28,7 +28,7 @@ changes/acknowledged.json; with no NEW, OLD is compared with generated/openapi.j
   --check                 CI: the default comparison, and docs/changelog.md must be fresh
 
 exit status: 0 no unacknowledged breaking change; 1 an unacknowledged breaking change
-(or a stale changelog page with --check); 2 a usage or input error`;
+(its ids are listed) or a stale changelog page with --check; 2 a usage or input error`;
 
 export interface CommandIo {
   readonly cwd: string;
