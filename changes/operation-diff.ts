@@ -24,7 +24,9 @@ type Header = NonNullable<ResponseObject["headers"]>[string];
 /** Routes keyed by method and path with parameter names blanked: renaming `{id}` is not a new route. */
 function routes(doc: OpenApiDocument): Map<string, Route> {
   const found = new Map<string, Route>();
-  for (const [path, item] of Object.entries(doc.paths)) {
+  for (const [path, raw] of Object.entries(doc.paths)) {
+    // A path item may be a $ref (to components.pathItems in 3.1).
+    const item = deref(doc, raw as typeof raw | { $ref: string });
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (operation) found.set(`${method} ${path.replace(/\{[^}]+\}/g, "{}")}`, { label: `${method.toUpperCase()} ${path}`, path, operation });
@@ -81,7 +83,8 @@ function compareOperation(sides: Sides, collector: ChangeCollector, label: strin
   if (deprecated(after) && !deprecated(before)) collector.report({ rule: "route-deprecated", location: label });
   compareParameters(sides, collector, label, from, to);
   compareRequestBodies(sides, collector, label, before.requestBody, after.requestBody);
-  compareResponses(sides, collector, label, before.responses, after.responses);
+  // OpenAPI 3.1 lets an operation leave its responses out.
+  compareResponses(sides, collector, label, before.responses ?? {}, after.responses ?? {});
 }
 
 function compareParameters(sides: Sides, collector: ChangeCollector, label: string, from: Route, to: Route): void {
