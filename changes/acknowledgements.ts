@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import type { Change } from "./change.ts";
 import type { Comparison } from "./compare.ts";
+import { JsonSyntaxError, parseJsonText } from "../tools/json-text.ts";
 import { InputError } from "./input-error.ts";
 import { isObject } from "./schema-shape.ts";
 
@@ -31,9 +32,9 @@ const KEYS = ["id", "reason"];
 export function readAcknowledgements(file: string, label = file): Acknowledgement[] {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
+    parsed = parseJsonText(readFileSync(file, "utf8"), label);
   } catch (error) {
-    throw new InputError(`${label}: not readable as JSON (${(error as Error).message})`);
+    throw new InputError(error instanceof JsonSyntaxError ? error.message : `${label}: not readable (${(error as Error).message})`);
   }
   return parseAcknowledgements(parsed, label);
 }

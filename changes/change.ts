@@ -2,9 +2,10 @@
  * What one comparison finds: the changes for client code, each classified by a rule of rules.ts,
  * and the collector the comparers report them to.
  */
-import { RULES, severityOf, type Direction, type RuleName } from "./rules.ts";
+import { RULES, severityOf, type RuleName } from "./rules.ts";
+import type { Direction, Severity } from "./severity.ts";
 
-export type Severity = "breaking" | "compatible";
+export type { Severity } from "./severity.ts";
 
 export interface Change {
   /** Stable name of this change, used by the acknowledgements file: `rule@location`, `=detail` when there is one. */
@@ -16,7 +17,7 @@ export interface Change {
   readonly location: string;
   /** The value concerned, where the location does not say it (an enum value, a status, a bound). */
   readonly detail?: string;
-  /** The line release notes print. */
+  /** What changed, in plain text (the Markdown renderer formats it). */
   readonly message: string;
   /** The routes that reach the change; a change in a shared component lists every route using it. */
   readonly routes: string[];
@@ -33,21 +34,19 @@ export interface Finding {
   negated?: boolean;
 }
 
-export const show = (value: unknown): string => `\`${JSON.stringify(value)}\``;
-
 function build(finding: Finding): Omit<Change, "routes"> {
   const spec = RULES[finding.rule];
   const rule = finding.direction ? `${finding.direction}-${finding.rule}` : finding.rule;
   const detail = finding.detail;
   const says = spec.says({ detail, before: finding.before, after: finding.after });
-  const negated = finding.negated ? " (inside `not`, so the effect is reversed)" : "";
+  const negated = finding.negated ? " (inside not, so the effect is reversed)" : "";
   return {
     id: `${rule}@${finding.location}${detail === undefined ? "" : `=${detail}`}`,
     rule,
     severity: severityOf(spec, finding.direction, finding.negated ?? false),
     location: finding.location,
     ...(detail === undefined ? {} : { detail }),
-    message: `\`${finding.location}\`: ${says}${negated}`,
+    message: `${finding.location}: ${says}${negated}`,
   };
 }
 

@@ -28,7 +28,7 @@ changes/acknowledged.json; with no NEW, OLD is compared with generated/openapi.j
   --check                 CI: the default comparison, and docs/changelog.md must be fresh
 
 exit status: 0 no unacknowledged breaking change; 1 an unacknowledged breaking change
-(or a stale changelog page with --check); 2 a usage or input error`;
+(its ids are listed) or a stale changelog page with --check; 2 a usage or input error`;
 
 export interface CommandIo {
   readonly cwd: string;
@@ -67,7 +67,8 @@ function acknowledgements(file: string | undefined, defaultComparison: boolean, 
   }
   // The repository's file acknowledges changes since the latest release, so only that comparison reads it.
   const label = shownPath(ACKNOWLEDGEMENTS_FILE);
-  return defaultComparison && existsSync(ACKNOWLEDGEMENTS_FILE) ? { list: readAcknowledgements(ACKNOWLEDGEMENTS_FILE, label), label } : { list: [], label };
+  if (!defaultComparison) return { list: [], label: `a file passed with --ack FILE (${label} acknowledges only the default comparison, the latest release with the bundle)` };
+  return existsSync(ACKNOWLEDGEMENTS_FILE) ? { list: readAcknowledgements(ACKNOWLEDGEMENTS_FILE, label), label } : { list: [], label };
 }
 
 export function runDiff(argv: readonly string[], io: CommandIo): number {
@@ -94,7 +95,8 @@ export function runDiff(argv: readonly string[], io: CommandIo): number {
     }
     let status = 0;
     if (summary.unacknowledged) {
-      io.stderr(`diff: ${summary.unacknowledged} unacknowledged breaking change(s); acknowledge each by id in ${acks.label} with a reason, or undo it\n`);
+      const ids = report.changes.filter((change) => change.severity === "breaking" && change.acknowledged === undefined).map((change) => `  ${change.id}\n`);
+      io.stderr(`diff: ${summary.unacknowledged} unacknowledged breaking change(s); acknowledge each by id in ${acks.label} with a reason, or undo it:\n${ids.join("")}`);
       status = 1;
     }
     if (values.check && !changelogPageIsFresh()) {

@@ -27,7 +27,8 @@ export const TOPIC_TITLES: Record<Topic, string> = {
   "not-shown": "Not shown and stated",
 };
 
-const code = (value: unknown): string => `\`${typeof value === "string" ? value : JSON.stringify(value)}\``;
+/** Plain text: the JSON report is data, and the Markdown renderer formats it. */
+const code = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
 
 /**
  * Whether the object that carries a marker of one side (at `pointer`) is on the other side too.
@@ -54,11 +55,11 @@ function modelEntries(before: DomainFacts, after: DomainFacts): ChangelogEntry[]
   const entries: ChangelogEntry[] = [];
   for (const [label, route] of to) {
     const was = from.get(label);
-    if (was === undefined) entries.push({ topic: "models", subject: label, line: `New model **${label}**: ${code(route)}; ${priceSummary(after.prices[pathOf(route)])}.` });
-    else if (was !== route) entries.push({ topic: "models", subject: label, line: `Model **${label}** moved from ${code(was)} to ${code(route)}.` });
+    if (was === undefined) entries.push({ topic: "models", subject: label, line: `New model ${label}: ${code(route)}; ${priceSummary(after.prices[pathOf(route)])}.` });
+    else if (was !== route) entries.push({ topic: "models", subject: label, line: `Model ${label} moved from ${code(was)} to ${code(route)}.` });
   }
   for (const [label, route] of from) {
-    if (!to.has(label)) entries.push({ topic: "models", subject: label, line: `Model **${label}** retired: ${code(route)} is gone; calls answer 410 \`model_retired\`.` });
+    if (!to.has(label)) entries.push({ topic: "models", subject: label, line: `Model ${label} retired: ${code(route)} is gone; calls answer 410 model_retired.` });
   }
   return entries;
 }
@@ -127,7 +128,7 @@ function priceEntries(before: DomainFacts, after: DomainFacts): ChangelogEntry[]
     const from = before.prices[path];
     if (!from) continue; // a new route: its price is in its Models line
     const subject = to.model ?? `${to.method.toUpperCase()} ${path}`;
-    const entry = (line: string): void => void entries.push({ topic: "prices", subject, line: `**${subject}**: ${line}` });
+    const entry = (line: string): void => void entries.push({ topic: "prices", subject, line: `${subject}: ${line}` });
     if (!from.pricing && to.pricing) {
       entry(`price now stated: ${priceSummary(to)}.`);
       continue;
@@ -160,16 +161,41 @@ function flatten(value: unknown, prefix = ""): Map<string, unknown> {
   return new Map(Object.entries(value).flatMap(([key, inner]) => [...flatten(inner, prefix ? `${prefix}.${key}` : key)]));
 }
 
-/** Stated values (limits, polling) added, changed or dropped, one line per value. */
+/** What a counted limit counts, by its key; a rate is per its group's window. */
+const COUNTS: Record<string, string> = {
+  perKey: "requests per API key",
+  perSourceIp: "requests per source IP",
+  perAccount: "requests per account",
+  maxOnUltra: "jobs in flight",
+  consecutiveFailures: "consecutive failed generations",
+  maxResultsPerPage: "results per page",
+};
+
+/** The unit a stated number reads with (`seconds`, `requests per API key per 60 seconds`), or "" for words and flags. */
+function unitOf(name: string, value: unknown, facts: Map<string, unknown>): string {
+  if (typeof value !== "number") return "";
+  const keys = name.split(".");
+  const key = keys.at(-1)!;
+  if (/seconds$/i.test(key) || /Seconds$/.test(keys.at(-2) ?? "")) return value === 1 ? " second" : " seconds";
+  if (key === "hours") return value === 1 ? " hour" : " hours";
+  const counts = COUNTS[key];
+  if (counts === undefined) return "";
+  const window = facts.get([...keys.slice(0, -1), "windowSeconds"].join("."));
+  return ` ${counts}${typeof window === "number" ? ` per ${window} seconds` : ""}`;
+}
+
+/** Stated values (limits, polling) added, changed or dropped, one line per value, each number with its unit. */
 function statedEntries(topic: Topic, noun: string, before: unknown, after: unknown): ChangelogEntry[] {
   const [from, to] = [flatten(before), flatten(after)];
   const entries: ChangelogEntry[] = [];
-  const entry = (subject: string, line: string): void => void entries.push({ topic, subject, line: `${noun} ${code(subject)}: ${line}` });
+  const entry = (subject: string, line: string): void => void entries.push({ topic, subject, line: `${noun} ${subject}: ${line}` });
+  const shown = (name: string, value: unknown, facts: Map<string, unknown>): string => `${code(value)}${unitOf(name, value, facts)}`;
   for (const [name, value] of to) {
-    if (!from.has(name)) entry(name, `now ${code(value)}.`);
-    else if (canonical(from.get(name)) !== canonical(value)) entry(name, `${code(from.get(name))} → ${code(value)}.`);
+    const old = from.get(name);
+    if (!from.has(name)) entry(name, `now ${shown(name, value, to)}.`);
+    else if (canonical(old) !== canonical(value)) entry(name, `${typeof old === "number" && typeof value === "number" ? code(old) : shown(name, old, from)} → ${shown(name, value, to)}.`);
   }
-  for (const [name, value] of from) if (!to.has(name)) entry(name, `no longer stated (was ${code(value)}).`);
+  for (const [name, value] of from) if (!to.has(name)) entry(name, `no longer stated (was ${shown(name, value, from)}).`);
   return entries;
 }
 

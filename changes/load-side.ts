@@ -54,9 +54,10 @@ function checkDescription(value: unknown, where: string): OpenApiDocument {
   if (!isObject(value.info) || typeof value.info.version !== "string" || value.info.version === "") {
     throw new InputError(`${where}: info.version must be a non-empty string`);
   }
-  if (!isObject(value.paths)) throw new InputError(`${where}: paths must be an object`);
+  // OpenAPI 3.1 makes paths optional (a description of webhooks or components alone).
+  if (value.paths !== undefined && !isObject(value.paths)) throw new InputError(`${where}: paths must be an object`);
   if (value.components !== undefined && !isObject(value.components)) throw new InputError(`${where}: components must be an object`);
-  return { ...value, components: value.components ?? {} } as unknown as OpenApiDocument;
+  return { ...value, paths: value.paths ?? {}, components: value.components ?? {} } as unknown as OpenApiDocument;
 }
 
 export function loadSide(spec: string, role: string, cwd = process.cwd()): Side {

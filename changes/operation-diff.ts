@@ -1,12 +1,13 @@
 /**
  * Compares the routes of two descriptions: routes added and removed, operation ids, parameters,
- * request bodies, response statuses, headers and media types, and hands every schema to
+ * request bodies, response statuses, headers and media types, authentication (security-diff.ts), and hands every schema to
  * schema-diff.ts in its direction. Shared responses and parameters (`$ref`'d components) are
  * compared once and listed with every route that uses them.
  */
 import { HTTP_METHODS, deref, type OpenApiDocument, type Operation, type ResponseObject } from "../model/document.ts";
 import type { ChangeCollector } from "./change.ts";
 import { compareSchemas, schemaScope, type Sides } from "./schema-diff.ts";
+import { changedSchemes, compareSecurity } from "./security-diff.ts";
 import { isObject } from "./schema-shape.ts";
 
 interface Route {
@@ -23,7 +24,9 @@ type Header = NonNullable<ResponseObject["headers"]>[string];
 /** Routes keyed by method and path with parameter names blanked: renaming `{id}` is not a new route. */
 function routes(doc: OpenApiDocument): Map<string, Route> {
   const found = new Map<string, Route>();
-  for (const [path, item] of Object.entries(doc.paths)) {
+  for (const [path, raw] of Object.entries(doc.paths)) {
+    // A path item may be a $ref (to components.pathItems in 3.1).
+    const item = deref(doc, raw as typeof raw | { $ref: string });
     for (const method of HTTP_METHODS) {
       const operation = item[method];
       if (operation) found.set(`${method} ${path.replace(/\{[^}]+\}/g, "{}")}`, { label: `${method.toUpperCase()} ${path}`, path, operation });
@@ -55,6 +58,7 @@ function viaComponent<T>(sides: Sides, collector: ChangeCollector, kind: string,
 /** `modelOf` gives the label of the model a create route serves, so an added or removed route says which model. */
 export function compareRoutes(sides: Sides, collector: ChangeCollector, modelOf: (route: string) => string | undefined): void {
   const [before, after] = [routes(sides.before), routes(sides.after)];
+  const schemes = changedSchemes(sides.before, sides.after);
   const keys = [...new Set([...before.keys(), ...after.keys()])].sort();
   for (const key of keys) {
     const [from, to] = [before.get(key), after.get(key)];
@@ -65,6 +69,7 @@ export function compareRoutes(sides: Sides, collector: ChangeCollector, modelOf:
       if (!to) return collector.report({ rule: "route-removed", location: route.label, ...detail });
       if (!from) return collector.report({ rule: "route-added", location: route.label, ...detail });
       compareOperation(sides, collector, route.label, from, to);
+      compareSecurity(sides, collector, route.label, from.operation, to.operation, schemes);
     });
   }
 }
@@ -78,7 +83,8 @@ function compareOperation(sides: Sides, collector: ChangeCollector, label: strin
   if (deprecated(after) && !deprecated(before)) collector.report({ rule: "route-deprecated", location: label });
   compareParameters(sides, collector, label, from, to);
   compareRequestBodies(sides, collector, label, before.requestBody, after.requestBody);
-  compareResponses(sides, collector, label, before.responses, after.responses);
+  // OpenAPI 3.1 lets an operation leave its responses out.
+  compareResponses(sides, collector, label, before.responses ?? {}, after.responses ?? {});
 }
 
 function compareParameters(sides: Sides, collector: ChangeCollector, label: string, from: Route, to: Route): void {

@@ -12,9 +12,9 @@
  *   where the set view misleads (a removed response field is read by clients even though removing
  *   it widens the set).
  */
-import type { Severity } from "./change.ts";
+import type { Direction, Severity } from "./severity.ts";
 
-export type Direction = "request" | "response";
+export type { Direction } from "./severity.ts";
 export type Effect = "narrowing" | "widening" | "incompatible";
 
 interface Said {
@@ -38,7 +38,8 @@ interface SchemaRule {
 
 export type Rule = RouteRule | SchemaRule;
 
-const code = (value: unknown): string => `\`${typeof value === "string" ? value : JSON.stringify(value)}\``;
+/** Plain text: the JSON report is data, and the Markdown renderer formats it. */
+const code = (value: unknown): string => (typeof value === "string" ? value : JSON.stringify(value));
 const values = (value: unknown): string => (Array.isArray(value) ? value.map(code).join(", ") : code(value));
 const fromTo = ({ before, after }: Said): string => `${before === undefined ? "none" : code(before)} → ${after === undefined ? "none" : code(after)}`;
 
@@ -83,7 +84,7 @@ const ROUTE_RULES = {
   "route-added": { severity: "compatible", says: ({ detail }) => (detail ? `new model ${detail}` : "new route") },
   "route-removed": {
     severity: "breaking",
-    says: ({ detail }) => (detail ? `model ${detail} removed (retired models answer 410 \`model_retired\`)` : "route removed"),
+    says: ({ detail }) => (detail ? `model ${detail} removed (retired models answer 410 model_retired)` : "route removed"),
   },
   "route-deprecated": { severity: "compatible", says: () => "deprecated" },
   "operation-id-changed": { severity: "breaking", says: (said) => `operationId changed, ${fromTo(said)} (generated code names operations by it)` },
@@ -108,6 +109,12 @@ const ROUTE_RULES = {
   "response-header-removed": { severity: "breaking", says: ({ detail }) => `header ${code(detail)} removed` },
   "response-header-became-optional": { severity: "breaking", says: ({ detail }) => `header ${code(detail)} is no longer always sent` },
   "response-header-became-required": { severity: "compatible", says: ({ detail }) => `header ${code(detail)} is now always sent` },
+  "security-requirement-tightened": { severity: "breaking", says: ({ before, after }) => `authentication now requires ${after} (was ${before}); a client holding only what it sent before is refused` },
+  "security-requirement-relaxed": { severity: "compatible", says: ({ before, after }) => `authentication now accepts ${after} (was ${before})` },
+  "security-scheme-changed": { severity: "breaking", says: ({ before, after }) => `now ${after} (was ${before}); clients must send their key the new way` },
+  // The service model reads the rules clients are generated from (limits, Retry-After, prices); a description it cannot read breaks them.
+  "service-model-unreadable": { severity: "breaking", says: ({ detail }) => `the service model can no longer read the description: ${detail}` },
+  "service-model-readable": { severity: "compatible", says: ({ detail }) => `the service model can read the description again (the old one failed: ${detail})` },
 } satisfies Record<string, RouteRule>;
 
 const SCHEMA_RULES = {
@@ -119,8 +126,8 @@ const SCHEMA_RULES = {
   "required-property-added": { effect: "narrowing", says: () => "new required field" },
   "property-became-required": { effect: "narrowing", says: () => "now required" },
   "property-became-optional": { effect: "widening", says: () => "no longer required" },
-  "enum-value-added": { effect: "widening", says: ({ detail }) => `may now be \`${detail}\`` },
-  "enum-value-removed": { effect: "narrowing", says: ({ detail }) => `no longer allows \`${detail}\`` },
+  "enum-value-added": { effect: "widening", says: ({ detail }) => `may now be ${detail}` },
+  "enum-value-removed": { effect: "narrowing", says: ({ detail }) => `no longer allows ${detail}` },
   "enum-added": { effect: "narrowing", says: ({ after }) => `now limited to ${values(after)}` },
   "enum-removed": { effect: "widening", says: ({ before }) => `no longer limited to ${values(before)}` },
   "const-added": { effect: "narrowing", says: ({ after }) => `now must be ${code(after)}` },
@@ -129,18 +136,18 @@ const SCHEMA_RULES = {
   "type-narrowed": { effect: "narrowing", says: (said) => `type narrowed, ${fromTo(said)}` },
   "type-widened": { effect: "widening", says: (said) => `type widened, ${fromTo(said)}` },
   "type-changed": { effect: "incompatible", says: (said) => `type changed, ${fromTo(said)}` },
-  "additional-properties-closed": { effect: "narrowing", says: () => "no longer accepts fields it does not list (`additionalProperties: false`)" },
+  "additional-properties-closed": { effect: "narrowing", says: () => "no longer accepts fields it does not list (additionalProperties: false)" },
   // Clients ignore response fields they do not know, so a response that may carry more is harmless.
   "additional-properties-opened": { effect: "widening", response: "compatible", says: () => "now accepts fields it does not list" },
   "dependent-required-added": { effect: "narrowing", says: ({ detail }) => `new dependency: ${detail}` },
   "dependent-required-removed": { effect: "widening", says: ({ detail }) => `dependency removed: ${detail}` },
   "all-of-branch-added": { effect: "narrowing", says: ({ detail }) => `new rule: ${detail}` },
   "all-of-branch-removed": { effect: "widening", says: ({ detail }) => `rule removed: ${detail}` },
-  "conditional-added": { effect: "narrowing", says: () => "new `if`/`then` rule" },
-  "conditional-removed": { effect: "widening", says: () => "`if`/`then` rule removed" },
-  "condition-changed": { effect: "incompatible", says: () => "the `if` of a conditional rule changed" },
-  "not-added": { effect: "narrowing", says: () => "new `not` exclusion" },
-  "not-removed": { effect: "widening", says: () => "`not` exclusion removed" },
+  "conditional-added": { effect: "narrowing", says: () => "new if/then rule" },
+  "conditional-removed": { effect: "widening", says: () => "if/then rule removed" },
+  "condition-changed": { effect: "incompatible", says: () => "the if of a conditional rule changed" },
+  "not-added": { effect: "narrowing", says: () => "new not exclusion" },
+  "not-removed": { effect: "widening", says: () => "not exclusion removed" },
   // The service's behaviour for a request that omits the field changes (a default size sets the price).
   "default-changed": { effect: "incompatible", response: "compatible", says: (said) => `default changed, ${fromTo(said)}` },
   "default-added": { effect: "widening", request: "compatible", response: "compatible", says: ({ after }) => `now states default ${code(after)}` },
@@ -153,9 +160,20 @@ const SCHEMA_RULES = {
   "media-limit-relaxed": { effect: "widening", says: (said) => `media limit ${said.detail} relaxed, ${fromTo(said)}` },
   "media-rule-changed": { effect: "incompatible", says: (said) => `media rule ${said.detail} changed, ${fromTo(said)}` },
   // The typed client stops polling on terminal statuses and waits on Retry-After as these say.
-  "terminal-status-added": { effect: "incompatible", request: "breaking", response: "breaking", says: ({ detail }) => `\`${detail}\` is now terminal` },
-  "terminal-status-removed": { effect: "incompatible", request: "breaking", response: "breaking", says: ({ detail }) => `\`${detail}\` is no longer terminal` },
+  "terminal-status-added": { effect: "incompatible", request: "breaking", response: "breaking", says: ({ detail }) => `${detail} is now terminal` },
+  "terminal-status-removed": { effect: "incompatible", request: "breaking", response: "breaking", says: ({ detail }) => `${detail} is no longer terminal` },
   "retry-after-changed": { effect: "incompatible", request: "breaking", response: "breaking", says: (said) => `x-retry-after changed, ${fromTo(said)}` },
+  // A read-only field is not for requests (the service ignores or refuses it); a write-only one is never returned.
+  "read-only-added": { effect: "narrowing", request: "breaking", response: "compatible", says: () => "now read-only: the service ignores or refuses it in requests" },
+  "read-only-removed": { effect: "widening", request: "compatible", response: "compatible", says: () => "no longer read-only" },
+  "write-only-added": { effect: "narrowing", request: "compatible", response: "breaking", says: () => "now write-only: responses no longer carry it" },
+  "write-only-removed": { effect: "widening", request: "compatible", response: "compatible", says: () => "no longer write-only" },
+  // A discriminator names the property that tells branches apart; where every branch already
+  // requires a constant there, the values the union accepts are the same.
+  "discriminator-stated": { effect: "incompatible", request: "compatible", response: "compatible", says: ({ detail }) => `discriminator ${code(detail)} stated or dropped; every branch already requires its own constant there, so the accepted values do not change` },
+  "discriminator-added": { effect: "narrowing", says: ({ detail }) => `branches now told apart by ${code(detail)}, which not every branch required as a constant` },
+  "discriminator-removed": { effect: "widening", says: ({ detail }) => `branches no longer told apart by ${code(detail)}` },
+  "discriminator-changed": { effect: "incompatible", says: (said) => `discriminator changed, ${fromTo(said)}` },
   // Any other keyword whose value changed: nothing shows the change only widens, so it counts as breaking.
   "keyword-changed": { effect: "incompatible", says: ({ detail }) => `${code(detail)} changed` },
 } satisfies Record<string, SchemaRule>;

@@ -27,12 +27,13 @@ export interface SchemaScope {
 const SCHEMA_REF = "#/components/schemas/";
 
 /** Keywords that do not change which values a schema accepts. */
-const ANNOTATIONS = new Set(["title", "description", "examples", "example", "$comment", "deprecated", "readOnly", "writeOnly", "x-enumDescriptions", "x-implied-name", "x-not-shown"]);
+const ANNOTATIONS = new Set(["title", "description", "examples", "example", "$comment", "deprecated", "x-enumDescriptions", "x-implied-name", "x-not-shown"]);
 
 /** Keywords compared by the functions below; any other keyword that changed is `keyword-changed`. */
 const COMPARED = new Set([
   "$ref", "type", "enum", "const", "default", "properties", "required", "additionalProperties", "dependentRequired",
   "items", "prefixItems", "allOf", "anyOf", "oneOf", "if", "then", "else", "not", "x-media", "x-terminal-values", "x-retry-after",
+  "readOnly", "writeOnly", "discriminator",
   ...BOUNDS.map((bound) => bound.keyword), ...RESTRICTIONS,
 ]);
 
@@ -86,6 +87,8 @@ function compareResolved(scope: SchemaScope, before: Schema, after: Schema, loca
   if (scope.direction === "request") compareDefaults(before, after, report);
   compareMedia(before["x-media"], after["x-media"], report);
   compareServiceExtensions(before, after, report);
+  compareAccess(before, after, report);
+  compareDiscriminators(scope, before, after, report);
   for (const keyword of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (COMPARED.has(keyword) || ANNOTATIONS.has(keyword)) continue;
     if (canonical(before[keyword]) !== canonical(after[keyword])) report("keyword-changed", { detail: keyword, before: before[keyword], after: after[keyword] });
@@ -307,4 +310,36 @@ function compareServiceExtensions(before: Schema, after: Schema, report: Report)
   for (const value of to) if (!from.includes(value)) report("terminal-status-added", { detail: value });
   for (const value of from) if (!to.includes(value)) report("terminal-status-removed", { detail: value });
   if (before["x-retry-after"] !== after["x-retry-after"]) report("retry-after-changed", { before: before["x-retry-after"], after: after["x-retry-after"] });
+}
+
+function compareAccess(before: Schema, after: Schema, report: Report): void {
+  for (const [keyword, rule] of [["readOnly", "read-only"], ["writeOnly", "write-only"]] as const) {
+    const [was, is] = [before[keyword] === true, after[keyword] === true];
+    if (!was && is) report(`${rule}-added`);
+    else if (was && !is) report(`${rule}-removed`);
+  }
+}
+
+/** Whether every branch of the union requires `property` with a constant (or enum) of its own: then a discriminator adds no rule. */
+function taggedBy(doc: OpenApiDocument, schema: Schema, property: string): boolean {
+  const branches = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : [];
+  return (
+    branches.length > 0 &&
+    branches.every((branch) => {
+      const resolved = resolve(doc, branch);
+      const tag = isObject(resolved.properties) ? resolved.properties[property] : undefined;
+      return isObject(tag) && (tag.const !== undefined || Array.isArray(tag.enum)) && names(resolved.required).includes(property);
+    })
+  );
+}
+
+function compareDiscriminators(scope: SchemaScope, before: Schema, after: Schema, report: Report): void {
+  if (canonical(before.discriminator) === canonical(after.discriminator)) return;
+  const property = (schema: Schema): string | undefined => (isObject(schema.discriminator) && typeof schema.discriminator.propertyName === "string" ? schema.discriminator.propertyName : undefined);
+  const [from, to] = [property(before), property(after)];
+  const [taggedBefore, taggedAfter] = [from !== undefined && taggedBy(scope.sides.before, before, from), to !== undefined && taggedBy(scope.sides.after, after, to)];
+  if ((from === undefined || taggedBefore) && (to === undefined || taggedAfter)) return report("discriminator-stated", { detail: to ?? from });
+  if (from === undefined) return report("discriminator-added", { detail: to });
+  if (to === undefined) return report("discriminator-removed", { detail: from });
+  report("discriminator-changed", { before: before.discriminator, after: after.discriminator });
 }

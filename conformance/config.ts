@@ -6,6 +6,7 @@
  * one list of fields: the file is checked against it, and `--help` and conformance/README.md show it.
  */
 import { readFileSync } from "node:fs";
+import { parseJsonText } from "../tools/json-text.ts";
 import type { Contract } from "./contract.ts";
 
 export interface OutcomeMarkers {
@@ -169,7 +170,7 @@ export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig,
 
 function readJson(source: string): unknown {
   try {
-    return JSON.parse(readFileSync(source, "utf8"));
+    return parseJsonText(readFileSync(source, "utf8"), source);
   } catch (error) {
     throw new DeclarationError(`CONFORMANCE_CONFIG ${source}: ${(error as Error).message}`);
   }

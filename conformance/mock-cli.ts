@@ -1,7 +1,8 @@
 /**
  * `npm run mock [-- --port N]`: Prism serving generated/openapi.yaml on 127.0.0.1 (port from
  * --port, MOCK_PORT, or 4010). Error cases are chosen with `Prefer: code=429, example=queue-full`;
- * `npm run mock -- --list` prints every operation's choices. Ctrl-C, SIGTERM (also through npm) or the
+ * `npm run mock -- --list` prints every operation's choices. It prints one line naming its URL;
+ * `--verbose` adds Prism's own log. Ctrl-C, SIGTERM (also through npm) or the
  * death of the npm that launched it stops Prism with it.
  */
 import { parseArgs } from "node:util";
@@ -10,12 +11,13 @@ import { Contract } from "./contract.ts";
 import { selections } from "./mock-front.ts";
 import { startMock } from "./prism.ts";
 
-const { values } = parseArgs({ options: { port: { type: "string" }, list: { type: "boolean" }, help: { type: "boolean" } } });
+const { values } = parseArgs({ options: { port: { type: "string" }, list: { type: "boolean" }, verbose: { type: "boolean" }, help: { type: "boolean" } } });
 
 if (values.help) {
-  console.log(`npm run mock [-- --port N] [-- --list]
+  console.log(`npm run mock [-- --port N] [-- --list] [-- --verbose]
   --port N   listen on 127.0.0.1:N (or MOCK_PORT; default 4010)
-  --list     print each operation's Prefer choices (code=..., example=...) and exit`);
+  --list     print each operation's Prefer choices (code=..., example=...) and exit
+  --verbose  also print Prism's own log (its private port, each request)`);
   process.exit(0);
 }
 
@@ -37,8 +39,9 @@ if (!/^\d+$/.test(given) || port > 65535) {
 }
 
 try {
-  const mock = await startMock({ port, verbose: true });
-  console.log(`mock of generated/openapi.yaml listening on ${mock.baseUrl} (npm run mock -- --list shows the Prefer choices)`);
+  // Prism's own log names its private port and every route it compiled: only asked for, it is shown.
+  const mock = await startMock({ port, verbose: values.verbose ?? false });
+  console.log(`mock of generated/openapi.yaml listening on ${mock.baseUrl} (npm run mock -- --list shows the Prefer choices, --verbose Prism's log)`);
   stopWhenAsked(() => mock.stop());
 } catch (error) {
   const problem = portProblem(error, port, "--port N (npm run mock -- --port N) or MOCK_PORT=N");

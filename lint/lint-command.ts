@@ -1,13 +1,14 @@
 /**
  * `npm run lint [bundle [root]]` (scripts/lint.ts): Spectral and Redocly on the bundled description,
  * each finding printed at the file and line of openapi/ it comes from. The exit status is non-zero
- * on any error or warning, or when a file is missing.
+ * on any error or warning, when a file is missing, or when the bundle is not the current bundle of
+ * its root (sources changed since, or the last build failed): it is refused in one line, not linted.
  *
  * Defaults: generated/openapi.yaml made from openapi/openapi.yaml; a bundle given alone is reported
  * at its own lines.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import { readSlugMap, slugMapFile } from "../model/slug-map.ts";
 import { fails, formatFinding, lintDescription } from "./lint-description.ts";
 
@@ -16,15 +17,11 @@ export interface LintOutput {
   err(line: string): void;
 }
 
-/** Files under the root's folder changed after the bundle was made: findings would point at old lines. */
-function changedSince(folder: string, time: number): string[] {
-  return readdirSync(folder, { recursive: true, encoding: "utf8" })
-    .map((name) => join(folder, name))
-    .filter((file) => statSync(file).isFile() && statSync(file).mtimeMs > time);
-}
+/** Why a bundle is not the current bundle of its root, in one line, or null (tools/bundle-description.ts's staleBundle, given by scripts/lint.ts). */
+export type StaleBundle = (bundle: string, root: string) => Promise<string | null>;
 
 /** Runs the lint command on `args` and returns its exit status. */
-export async function lintCommand(args: readonly string[], output: LintOutput): Promise<number> {
+export async function lintCommand(args: readonly string[], output: LintOutput, staleBundle?: StaleBundle): Promise<number> {
   const [given, givenRoot] = args;
   const bundle = given ?? "generated/openapi.yaml";
   const root = givenRoot ?? (given === undefined ? "openapi/openapi.yaml" : undefined);
@@ -34,12 +31,14 @@ export async function lintCommand(args: readonly string[], output: LintOutput): 
       return 1;
     }
   }
+  // Linting an older bundle (a failed build leaves the last good one) would report its lines, not the sources'.
+  const stale = root === undefined ? null : await staleBundle?.(bundle, root);
+  if (stale) {
+    output.err(`lint: ${stale}`);
+    return 1;
+  }
   const { findings, spectralResults, redoclyProblems } = await lintDescription(bundle, root === undefined ? undefined : { root, slugMap: readSlugMap(slugMapFile()) });
   for (const finding of findings) output.out(formatFinding(finding));
-  const changed = root === undefined ? [] : changedSince(dirname(root), statSync(bundle).mtimeMs);
-  if (changed.length > 0) {
-    output.out(`lint: ${changed.map((file) => relative(".", file)).join(", ")} changed after ${bundle} was made: run npm run bundle (or npm run build), else findings may point at old lines.`);
-  }
   output.out(`lint: ${spectralResults} Spectral results, ${redoclyProblems} Redocly problems on ${bundle}${root === undefined ? "" : `, located in ${dirname(root)}/`}.`);
   return findings.some(fails) ? 1 : 0;
 }

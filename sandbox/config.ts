@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ServiceModel } from "../model/service-model.ts";
+import { parseJsonText, type JsonSyntaxError } from "../tools/json-text.ts";
 import { runtimeFile } from "../tools/packaged.ts";
 import schema from "./config.schema.json" with { type: "json" };
 import { describeProblems } from "./validation.ts";
@@ -148,9 +149,10 @@ export function readConfigFile(file: string, model: ServiceModel): SandboxConfig
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    raw = parseJsonText(text, file);
   } catch (error) {
-    throw new ConfigError(file, [`is not JSON (${(error as Error).message})`]);
+    const { line, column, why } = error as JsonSyntaxError;
+    throw new ConfigError(`${file}:${line}:${column}`, [`is not JSON: ${why}`]);
   }
   return resolveConfig(raw, model, file);
 }

@@ -1,8 +1,11 @@
 /**
  * How long a comparison of two full descriptions takes (changes/), in process (loading excluded): the latest release with the bundle, and the bundle with a copy in which every numeric
  * bound moves and every enum of a shared component gains a value (request enums are left alone:
- * a new value would need a price), so that most schemas differ.
+ * a new value would need a price), so that most schemas differ. Beside each, api-smart-diff
+ * (`apiCompare`) on the same pair in the same process, so the two times are comparable; the goal is
+ * at most a third of its time.
  */
+import { apiCompare } from "api-smart-diff";
 import type { OpenApiDocument } from "../../model/document.ts";
 import { compareDescriptions, type Side } from "../../changes/compare.ts";
 import { loadSide } from "../../changes/load-side.ts";
@@ -27,27 +30,39 @@ function schemasChanged(doc: OpenApiDocument): OpenApiDocument {
   return copy;
 }
 
-function timedDiff(before: Side, after: Side): { ms: number; changes: number } {
+/** The median time of `diff` on the pair, and the number of changes it found. */
+function timed(diff: () => number): { ms: number; changes: number } {
   const times: number[] = [];
   let changes = 0;
   for (let run = 0; run < RUNS; run++) {
     const start = performance.now();
-    changes = compareDescriptions(before, after).changes.length;
+    changes = diff();
     times.push(performance.now() - start);
   }
   return { ms: median(times), changes };
 }
+
+function pair(before: Side, after: Side): { ours: ReturnType<typeof timed>; theirs: ReturnType<typeof timed> } {
+  return {
+    ours: timed(() => compareDescriptions(before, after).changes.length),
+    theirs: timed(() => apiCompare(before.doc, after.doc).diffs.length),
+  };
+}
+
+const ratio = (ours: number, theirs: number): string => `${(ours / theirs).toFixed(2)} of api-smart-diff's time (goal: at most 0.33)`;
 
 export const descriptionDiff: Measurement = {
   name: "npm run diff",
   async run(): Promise<Figure[]> {
     const release = releaseSide(latestRelease());
     const bundle = loadSide(BUNDLE_FILE, "bundle");
-    const same = timedDiff(release, bundle);
-    const changed = timedDiff(bundle, { source: "changed", doc: schemasChanged(bundle.doc) });
+    const same = pair(release, bundle);
+    const changed = pair(bundle, { source: "changed", doc: schemasChanged(bundle.doc) });
     return [
-      { label: "diff of two full descriptions, latest release -> bundle", value: Number(same.ms.toFixed(1)), unit: "ms", note: `median of ${RUNS} in-process runs, loading excluded; ${same.changes} changes` },
-      { label: "diff of the bundle with a copy whose schemas all changed", value: Number(changed.ms.toFixed(1)), unit: "ms", note: `median of ${RUNS}; ${changed.changes} changes` },
+      { label: "diff of two full descriptions, latest release -> bundle", value: Number(same.ours.ms.toFixed(1)), unit: "ms", note: `median of ${RUNS} in-process runs, loading excluded; ${same.ours.changes} changes; ${ratio(same.ours.ms, same.theirs.ms)}` },
+      { label: "api-smart-diff on the same pair", value: Number(same.theirs.ms.toFixed(1)), unit: "ms", note: `median of ${RUNS}, same process; ${same.theirs.changes} diffs` },
+      { label: "diff of the bundle with a copy whose schemas all changed", value: Number(changed.ours.ms.toFixed(1)), unit: "ms", note: `median of ${RUNS}; ${changed.ours.changes} changes; ${ratio(changed.ours.ms, changed.theirs.ms)}` },
+      { label: "api-smart-diff on the same pair", value: Number(changed.theirs.ms.toFixed(1)), unit: "ms", note: `median of ${RUNS}, same process; ${changed.theirs.changes} diffs` },
     ];
   },
 };

@@ -1,7 +1,7 @@
 /**
  * The working loop of the people who edit the description: `npm test` on the project as it is,
  * `npm run build` then `npm run lint` (as a person runs them), and one edit in `npm run dev`
- * (tools/dev-loop.ts on a copy of the project: a path file rewritten, then bundle, generate, lint
+ * (scripts/dev-loop.ts on a copy of the project: a path file rewritten, then bundle, generate, lint
  * and docs, median of a few edits after the first pass has loaded the linters).
  */
 import { execFile } from "node:child_process";
@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { slugMapFile } from "../../model/slug-map.ts";
-import { DevLoop } from "../../tools/dev-loop.ts";
+import { DevLoop } from "../../scripts/dev-loop.ts";
 import { median, type Figure, type Measurement } from "../measurement.ts";
 
 const PROJECT = fileURLToPath(new URL("../../", import.meta.url));

@@ -47,21 +47,45 @@ describe("npm run diff", () => {
     expect(stderr).toBe("");
     expect(status).toBe(0);
     expect(stdout).toContain("**0 breaking**, 1 compatible");
-    expect(stdout).toContain("- `schema AccountCredits.bonus_credits`: new optional field");
+    expect(stdout).toContain("## Compatible changes\n\n### Account\n\n#### `GET /v1/account/credits` — Read the account's credit balance\n\n- `schema AccountCredits.bonus_credits`: new optional field.\n");
   });
 
   it("exits 1 on a breaking change and prints its id to acknowledge", () => {
     const { status, stdout, stderr } = run(["before.json", "breaking.json"]);
     expect(status).toBe(1);
-    expect(stdout).toContain(`id \`${QUEUED}\``);
-    expect(stderr).toMatch(/1 unacknowledged breaking change/);
+    // The release notes are for readers; the ids to acknowledge are in the JSON and in the error.
+    expect(stdout).not.toContain(QUEUED);
+    expect(stderr).toBe(
+      `diff: 1 unacknowledged breaking change(s); acknowledge each by id in a file passed with --ack FILE (changes/acknowledged.json acknowledges only the default comparison, the latest release with the bundle) with a reason, or undo it:\n  ${QUEUED}\n`,
+    );
   });
 
   it("exits 0 when the acknowledgements file names the breaking change, and shows the reason", () => {
     const { status, stdout } = run(["before.json", "breaking.json", "--ack", "ack.json"]);
     expect(status).toBe(0);
-    expect(stdout).toContain("**1 breaking** (1 acknowledged)");
-    expect(stdout).toContain("**acknowledged**: Jobs may now wait in a queue");
+    expect(stdout).toContain("**1 breaking** (1 accepted)");
+    expect(stdout).toContain("*Accepted:* Jobs may now wait in a queue");
+  });
+
+  it("writes release notes for readers: breaking first with what to do, no local paths, a warning and a next version when info.version was not bumped", () => {
+    const { stdout } = run([join(dir, "before.json"), join(dir, "breaking.json")]);
+    expect(stdout).not.toContain(dir);
+    expect(stdout).toContain("Compared before.json (version 2026-06-20) with breaking.json (version 2026-06-20)");
+    expect(stdout).toContain(
+      "> **Warning:** info.version is still `2026-06-20` although the description changed. Bump it before releasing; suggested next version of the client package: `2027.0.0` (breaking changes need a new major version).",
+    );
+    expect(stdout.indexOf("## Breaking changes")).toBeLessThan(stdout.indexOf("## Compatible changes"));
+    expect(stdout).toContain('`schema JobStatus` (used by ');
+    expect(stdout).toContain(': may now be "queued". **What to do:** update the code that reads responses to handle what they may now hold or lack.');
+    const compatibleOnly = run(["before.json", "compatible.json"]).stdout;
+    expect(compatibleOnly).toContain("suggested next version of the client package: `2026.7.0` (compatible additions: a new minor version)");
+  });
+
+  it("writes plain data to JSON: no Markdown inside its strings", () => {
+    const report = JSON.parse(run(["before.json", "breaking.json", "--format", "json"]).stdout) as { changes: Array<{ message: string }>; changelog: Array<{ line: string }> };
+    const texts = [...report.changes.map((change) => change.message), ...report.changelog.map((entry) => entry.line)];
+    expect(texts.length).toBeGreaterThan(1);
+    for (const text of texts) expect(text).not.toMatch(/`|\*\*/);
   });
 
   it("writes JSON for CI to --out", () => {
@@ -80,13 +104,14 @@ describe("npm run diff", () => {
   it("reads git refs: REF (its committed bundle) and REF:path", () => {
     const { status, stdout } = run(["HEAD", "HEAD:generated/openapi.json"], PROJECT_ROOT);
     expect(status).toBe(0);
-    expect(stdout).toContain("Compared `HEAD:generated/openapi.json` with `HEAD:generated/openapi.json`");
+    expect(stdout).toContain("Compared HEAD:generated/openapi.json (version 2026-06-20) with HEAD:generated/openapi.json (version 2026-06-20)");
     expect(stdout).toContain("No changes.");
   });
 
   it("with no sides compares the latest release with the bundle; --check also requires a fresh changelog page", () => {
     const plain = run([], PROJECT_ROOT);
-    expect(plain.stdout).toContain(`Compared \`${latestRelease().label}\` with \`generated/openapi.json\``);
+    expect(plain.stdout).toContain(`Compared ${latestRelease().label} (version `);
+    expect(plain.stdout).toContain(") with generated/openapi.json (version ");
     const check = run(["--check"], PROJECT_ROOT);
     expect(check.stdout).toBe(plain.stdout);
     expect(check.status).toBe(plain.status === 0 && changelogPageIsFresh() ? 0 : 1);
@@ -132,13 +157,17 @@ describe("bad input exits 2 with an error naming what is wrong", () => {
     expect(run(["before.json", "old.json"]).stderr).toContain("NEW old.json: info.version must be a non-empty string");
   });
 
-  it("a description the service model cannot read", () => {
+  it("(not bad input) a description the service model cannot read: compared, and that is a breaking change", () => {
     const doc = structuredClone(loadBundle()) as any;
     delete doc.info["x-limits"];
     write("no-limits.json", doc);
-    const { status, stderr } = run(["before.json", "no-limits.json"]);
-    expect(status).toBe(2);
-    expect(stderr).toMatch(/no-limits\.json: the service model cannot read it: .*x-limits/);
+    // Any valid OpenAPI 3.1 description is compared: what the model cannot read is itself a breaking change.
+    const { status, stdout, stderr } = run(["before.json", "no-limits.json", "--format", "json"]);
+    expect(status).toBe(1);
+    const unreadable = (JSON.parse(stdout) as { changes: Array<{ id: string; severity: string; message: string }> }).changes.find((change) => change.id.startsWith("service-model-unreadable@"));
+    expect(unreadable?.severity).toBe("breaking");
+    expect(unreadable?.message).toMatch(/^description: the service model can no longer read the description: .*x-limits/);
+    expect(stderr).toContain("service-model-unreadable@description=");
   });
 
   it("a git ref whose commit has no bundle", () => {
@@ -158,7 +187,7 @@ describe("bad input exits 2 with an error naming what is wrong", () => {
   });
 
   it.each([
-    ["not JSON", "{", /ack-bad\.json: not readable as JSON/],
+    ["not JSON", "{", /ack-bad\.json:1:2: not valid JSON: expected a "quoted" key, got the end of file/],
     ["no acknowledged array", { acknowledges: [] }, /ack-bad\.json: must be an object with an "acknowledged" array/],
     ["an entry without an id", { acknowledged: [{ reason: "r" }] }, /ack-bad\.json: acknowledged\[0\]\.id must be a non-empty string/],
     ["an entry without a reason", { acknowledged: [{ id: QUEUED, reason: " " }] }, /acknowledged\[0\]\.reason must be a non-empty string saying why/],

@@ -47,6 +47,21 @@ describe("the comparison", () => {
     expect(comparison.changelog).toEqual([]);
   });
 
+  it("reads any valid OpenAPI 3.1 description: path items by $ref, operations without responses, no paths at all", () => {
+    const byRef = structuredClone(base) as any;
+    byRef.components.pathItems = { Credits: byRef.paths["/v1/account/credits"] };
+    byRef.paths["/v1/account/credits"] = { $ref: "#/components/pathItems/Credits" };
+    expect(compareDescriptions({ source: "a", doc: base }, { source: "b", doc: byRef }).changes).toEqual([]);
+    const silent = structuredClone(base) as any;
+    delete silent.paths["/v1/account/credits"].get.responses;
+    const removed = compareDescriptions({ source: "a", doc: base }, { source: "b", doc: silent }).changes.filter((change) => change.rule === "response-status-removed");
+    expect(removed.map((change) => change.detail)).toContain("200");
+    const bare = { openapi: "3.1.0", info: { title: "t", version: "2" }, paths: {}, components: {} } as unknown as typeof base;
+    const comparison = compareDescriptions({ source: "a", doc: base }, { source: "b", doc: bare });
+    expect(comparison.changes.filter((change) => change.rule === "route-removed")).toHaveLength(Object.values(base.paths).flatMap((item) => Object.keys(item)).length);
+    expect(comparison.changes.find((change) => change.rule === "service-model-unreadable")?.severity).toBe("breaking");
+  });
+
   it("reports a change to a shared schema once, with every route that reaches it", () => {
     const kind = PLANTED.find((candidate) => candidate.kind === "response enum value added")!;
     const [change, ...others] = compareWith(kind).changes;
@@ -67,8 +82,12 @@ describe("the comparison", () => {
   });
 
   it("finds each planted change again when all of them are planted into one copy", () => {
-    // Kinds that edit the same spot as another are left out; the rest must not mask each other.
-    const overlapping = new Set(["request max widened", "request field made optional", "price now stated", "request opened"]);
+    // Kinds that edit the same spot as another are left out, and so is a description the service
+    // model cannot read (its models, prices and limits are then not compared); the rest must not mask each other.
+    const overlapping = new Set([
+      "request max widened", "request field made optional", "price now stated", "request opened", "security requirement relaxed",
+      "429 without Retry-After (the service model cannot read it)",
+    ]);
     const kinds = PLANTED.filter((kind) => !overlapping.has(kind.kind));
     const planted = structuredClone(base);
     for (const kind of kinds) kind.plant(planted);

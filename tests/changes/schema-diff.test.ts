@@ -97,4 +97,35 @@ describe("schema comparison", () => {
     });
     expect(changes(poll("id"), poll("thing_id"))).toEqual([]);
   });
+
+  describe("judges a discriminator by the values the union accepts", () => {
+    const branch = (kind: string | undefined, extra: JsonSchema): JsonSchema => ({
+      type: "object",
+      required: kind === undefined ? ["value"] : ["kind", "value"],
+      properties: { ...(kind === undefined ? {} : { kind: { const: kind } }), value: extra },
+    });
+    const union = (branches: JsonSchema[], discriminator?: string): JsonSchema => ({ oneOf: branches, ...(discriminator ? { discriminator: { propertyName: discriminator } } : {}) });
+    const tagged = [branch("text", { type: "string" }), branch("count", { type: "integer" })];
+    const untagged = [branch(undefined, { type: "string" }), branch("count", { type: "integer" })];
+
+    it("adding one to a union already tagged by const changes nothing a client sends or reads", () => {
+      const found = changes(documentWith(union(tagged), union(tagged)), documentWith(union(tagged, "kind"), union(tagged, "kind")));
+      expect(found).toEqual([
+        { id: "request-discriminator-stated@POST /v1/things request body=kind", severity: "compatible" },
+        { id: "response-discriminator-stated@POST /v1/things response 200 body=kind", severity: "compatible" },
+      ]);
+    });
+
+    it("adding one to a union whose branches do not all carry the tag narrows it", () => {
+      const found = changes(documentWith(union(untagged), {}), documentWith(union(untagged, "kind"), {}));
+      expect(found).toEqual([{ id: "request-discriminator-added@POST /v1/things request body=kind", severity: "breaking" }]);
+    });
+
+    it("reads the tag through a branch's $ref", () => {
+      const schemas = { Text: tagged[0]!, Count: tagged[1]! };
+      const refs = [{ $ref: "#/components/schemas/Text" }, { $ref: "#/components/schemas/Count" }];
+      const found = changes(documentWith(union(refs), {}, schemas), documentWith(union(refs, "kind"), {}, schemas));
+      expect(found).toEqual([{ id: "request-discriminator-stated@POST /v1/things request body=kind", severity: "compatible" }]);
+    });
+  });
 });

@@ -191,8 +191,13 @@ describe("npm run mock (conformance/mock-cli.ts)", () => {
     const npm = spawn("npm", ["run", "-s", "mock", "--", "--port", String(port)], { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     npm.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    npm.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     children.add(npm);
     await until(() => output.includes(`listening on http://127.0.0.1:${port}`), "the mock to listen");
+    // One line naming the URL: Prism's own log (its private port, its routes) only with --verbose.
+    expect(output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"))).toEqual([
+      `mock of generated/openapi.yaml listening on http://127.0.0.1:${port} (npm run mock -- --list shows the Prefer choices, --verbose Prism's log)`,
+    ]);
     const response = await fetch(`http://127.0.0.1:${port}/v1/account/credits`, { headers: { authorization: "Bearer k", prefer: "code=403" } });
     expect(response.status).toBe(403);
     const below = descendants(npm.pid as number);

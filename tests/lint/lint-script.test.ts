@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { stringify } from "yaml";
 import { lintCommand } from "../../lint/lint-command.ts";
 import { slugMapFile } from "../../model/slug-map.ts";
-import { bundleDescription } from "../../tools/bundle-description.ts";
+import { bundleDescription, staleBundle } from "../../tools/bundle-description.ts";
 import { applyPatch, GOLDEN_FILE, golden } from "./support.ts";
 import { withoutSlugMap } from "../support/placeholder-slugs.ts";
 
@@ -24,7 +24,7 @@ function run(script: string, ...args: string[]): { status: number | null; stdout
 /** The lint command in this process (lint/lint-command.ts, which scripts/lint.ts runs): its exit status and printed lines. */
 async function lint(...args: string[]): Promise<{ status: number; stdout: string }> {
   const lines: string[] = [];
-  const status = await lintCommand(args, { out: (line) => lines.push(line), err: (line) => lines.push(line) });
+  const status = await lintCommand(args, { out: (line) => lines.push(line), err: (line) => lines.push(line) }, (bundle, root) => staleBundle(bundle, root, slugMapFile()));
   return { status, stdout: lines.join("\n") };
 }
 
@@ -73,5 +73,31 @@ describe("npm run lint (scripts/lint.ts, lint/lint-command.ts)", () => {
       `${create}:${lineOf(create, "  operationId:")}:3 error operation-operationId-unique Every operation must have unique "operationId".`,
     ]);
     expect(status).toBe(1);
+  });
+
+  describe("refuses a bundle that is not the current bundle of its sources, in one line", () => {
+    const copy = join(dir, "stale");
+    const file = (): string => join(copy, "openapi", "paths", "v1_images_i-a.yaml");
+    const args = (): string[] => [join(copy, "generated", "openapi.yaml"), join(copy, "openapi", "openapi.yaml")];
+    let original: string;
+
+    it("after a failed build (a broken $ref), naming the first problem's place", async () => {
+      cpSync("openapi", join(copy, "openapi"), { recursive: true });
+      mkdirSync(join(copy, "generated"));
+      await bundleDescription(args()[1]!, join(copy, "generated"), slugMapFile());
+      original = readFileSync(file(), "utf8");
+      writeFileSync(file(), original.replace("ImageJobAccepted.yaml", "NoSuchResponse.yaml"));
+      const { status, stdout } = await lint(...args());
+      expect(status).toBe(1);
+      expect(stdout.split("\n")).toHaveLength(1);
+      expect(stdout).toMatch(/^lint: .*openapi\.yaml does not bundle, so .*generated\/openapi\.yaml is from an earlier build: .*v1_images_i-a\.yaml:\d+:\d+ .*NoSuchResponse/);
+    });
+
+    it("after a source changed, naming it", async () => {
+      writeFileSync(file(), original.replace("Create an image with I-A", "Create one image with I-A"));
+      const { status, stdout } = await lint(...args());
+      expect(status).toBe(1);
+      expect(stdout).toMatch(/^lint: .*generated\/openapi\.yaml is not the bundle of .*openapi\.yaml \(.*v1_images_i-a\.yaml changed after it was made\): run npm run build first$/);
+    });
   });
 });

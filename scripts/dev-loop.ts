@@ -13,7 +13,7 @@ import { loadSpectral } from "../lint/run-spectral.ts";
 import { loadBundle } from "../model/document.ts";
 import { readServiceModel } from "../model/service-model.ts";
 import { readSlugMap } from "../model/slug-map.ts";
-import { bundleDescription } from "./bundle-description.ts";
+import { bundleDescription } from "../tools/bundle-description.ts";
 
 export interface PassOptions {
   /** The project root (openapi/, generated/ and docs/ are under it). */

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveStatic } from "../../docs-src/static-server.ts";
 import { slugMapFile } from "../../model/slug-map.ts";
-import { DevLoop } from "../../tools/dev-loop.ts";
+import { DevLoop } from "../../scripts/dev-loop.ts";
 
 const project = new URL("../../", import.meta.url).pathname;
 

@@ -1,0 +1,56 @@
+/** The build checks every schema and the document itself, one finding per mistake at its place in openapi/ (tools/check-schemas.ts). */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { slugMapFile } from "../../model/slug-map.ts";
+import { bundleDescription, BundleError } from "../../tools/bundle-description.ts";
+
+const project = new URL("../../", import.meta.url).pathname;
+
+describe("the build's schema check", () => {
+  let root: string;
+  const source = (file: string): string => join(root, "openapi", file);
+  const lineOf = (file: string, text: string): number => readFileSync(file, "utf8").split("\n").findIndex((line) => line.includes(text)) + 1;
+  const plant = (file: string, from: string, to: string): void => {
+    const text = readFileSync(source(file), "utf8");
+    expect(text).toContain(from);
+    writeFileSync(source(file), text.replace(from, to));
+  };
+  const bundleErrors = async (): Promise<string[]> => {
+    const error = await bundleDescription(source("openapi.yaml"), join(root, "generated"), slugMapFile()).then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(BundleError);
+    return (error as Error).message.trim().split("\n").slice(1);
+  };
+
+  beforeAll(() => {
+    root = mkdtempSync(join(tmpdir(), "check-schemas-"));
+    cpSync(join(project, "openapi"), join(root, "openapi"), { recursive: true });
+    mkdirSync(join(root, "generated"));
+  });
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("passes the description as it is", async () => {
+    expect(await bundleDescription(source("openapi.yaml"), join(root, "generated"), slugMapFile())).toBeGreaterThan(0);
+  });
+
+  it("fails on `type: intger` with one finding at its file and line, and writes nothing", async () => {
+    const before = readFileSync(join(root, "generated", "openapi.json"), "utf8");
+    plant("components/schemas/ErrorBody.yaml", "      type:\n        type: string", "      type:\n        type: intger");
+    const file = source("components/schemas/ErrorBody.yaml");
+    expect(await bundleErrors()).toEqual([
+      `${file}:${lineOf(file, "type: intger")}:9 type must be one of array, boolean, integer, null, number, object, string, got "intger" (JSON Schema 2020-12)`,
+    ]);
+    expect(readFileSync(join(root, "generated", "openapi.json"), "utf8")).toBe(before);
+  });
+
+  it("reports a document mistake against the OpenAPI 3.1 schema beside it, each once", async () => {
+    plant("paths/v1_images_i-a.yaml", "  operationId: createImageIA\n", "  operationId: createImageIA\n  deprecated: sometimes\n");
+    const file = source("paths/v1_images_i-a.yaml");
+    const schema = source("components/schemas/ErrorBody.yaml");
+    expect(await bundleErrors()).toEqual([
+      `${file}:${lineOf(file, "deprecated: sometimes")}:3 deprecated must be boolean (OpenAPI 3.1 schema)`,
+      `${schema}:${lineOf(schema, "type: intger")}:9 type must be one of array, boolean, integer, null, number, object, string, got "intger" (JSON Schema 2020-12)`,
+    ]);
+  });
+});
