@@ -66,9 +66,9 @@ async function negatives(session: Session, plan: Plan, operation: OperationPlan)
   if (operation.withheld.length) {
     const reasons = [...new Set(operation.withheld.map((entry) => entry.reason))].map((reason) => {
       const rules = operation.withheld.filter((entry) => entry.reason === reason).map((entry) => entry.miss.rule);
-      return `${reason}: ${rules.length} (${rules.slice(0, 3).join("; ")}${rules.length > 3 ? "; ..." : ""})`;
+      return `${reason}: ${rules.length}, e.g. ${rules[0]}`;
     });
-    session.results.skip(GROUP, op.route, `near-miss negatives not sent (${operation.withheld.length})`, reasons.join(" | "));
+    session.results.skip(GROUP, op.route, `near-miss negatives not sent (${operation.withheld.length})`, reasons.join("; "));
   }
   if (!operation.negatives) return;
   const client = session.main;

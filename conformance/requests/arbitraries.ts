@@ -68,7 +68,7 @@ export function validBodies(schema: JsonSchema, examples: readonly Json[], valid
     .map(([field, property]) => {
       const value = valueOf(field, property, examples);
       // An optional field is left out twice as often as sent: the modes a rule keeps apart are then often alone; shrinking leaves it out.
-      return required.includes(field) ? value.map((drawn) => [field, drawn] as const) : fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: value.map((drawn) => [field, drawn] as const) });
+      return required.includes(field) ? value.map((drawn) => [field, drawn] as const) : fc.oneof({ withCrossShrink: true }, { weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: value.map((drawn) => [field, drawn] as const) });
     });
   return fc
     .tuple(...fields)

@@ -13,6 +13,7 @@
  * skipped with the reason, and whatever the admitted ones leave pays for shrinking a failing one.
  * A stateless target (the mock) starts no jobs and charges nothing.
  */
+import type fc from "fast-check";
 import type { Check } from "../check.ts";
 import type { ContractOperation } from "../contract.ts";
 import { priceOf, total, type PlannedSpend } from "../cost.ts";
@@ -21,7 +22,6 @@ import type { Session } from "../session.ts";
 import { unstatedRejection } from "../unstated.ts";
 import { drawn, effectiveNearMisses, negativeArbitrary, operationSeed, positiveArbitrary, resolveSettings, type NegativeCase } from "./generated.ts";
 import type { Body, NearMiss } from "./near-misses.ts";
-import type fc from "fast-check";
 
 export interface OperationPlan {
   readonly op: ContractOperation;
@@ -55,6 +55,16 @@ const plans = new WeakMap<Session, Plan>();
 /** Where the request's shape is not shown, generated bodies test nothing the description states. */
 const shapeNotShown = (op: ContractOperation): boolean => Boolean((op.requestSchema?.["x-not-shown"] as Record<string, unknown> | undefined)?.["request-schema"]);
 
+/**
+ * A create's positives limited to bodies with a shown price, where the examples show one: leaving
+ * out a field the price reads (whose default is not shown) would leave the request unpriced.
+ */
+function priced(session: Session, op: ContractOperation, positives: fc.Arbitrary<Body> | undefined): fc.Arbitrary<Body> | undefined {
+  const known = (body: unknown): boolean => priceOf(session.contract, op, body as Body).credits !== null;
+  if (!positives || op.facts.kind !== "create" || !op.requestExamples.some((example) => known(example.value))) return positives;
+  return positives.filter(known);
+}
+
 function operationPlan(session: Session, op: ContractOperation, seed: number): OperationPlan {
   const { contract, config } = session;
   const charged = op.facts.kind === "create" && config.stateful;
@@ -77,7 +87,7 @@ function operationPlan(session: Session, op: ContractOperation, seed: number): O
     ...(sendable.length ? { negatives: negativeArbitrary(contract, op, sendable) } : {}),
     withheld,
     ...(charged && marker ? { marker } : {}),
-    ...(op.requestSchema ? { positives: positiveArbitrary(contract, op) } : {}),
+    ...(op.requestSchema ? { positives: priced(session, op, positiveArbitrary(contract, op)) } : {}),
     admitted: new Set(),
     charged,
   };
