@@ -37,12 +37,23 @@ export function operationSeed(seed: number, op: ContractOperation): number {
   return hash >>> 0;
 }
 
-/** The operation's request schema's validator and its valid bodies. */
-function bodies(contract: Contract, op: ContractOperation): { valid: (body: unknown) => boolean; arbitrary: fc.Arbitrary<Body> } | undefined {
+interface Bodies {
+  valid: (body: unknown) => boolean;
+  arbitrary: fc.Arbitrary<Body>;
+}
+const compiled = new WeakMap<ContractOperation, Bodies>();
+
+/** The operation's request schema's validator and its valid bodies, made once. */
+function bodies(contract: Contract, op: ContractOperation): Bodies | undefined {
   if (!op.requestSchema) return undefined;
-  const validate = contract.registry.compile(op.requestSchema);
-  const valid = (body: unknown): boolean => validate(body) === true;
-  return { valid, arbitrary: validBodies(op.requestSchema, op.requestExamples.map((example) => example.value), valid) };
+  let found = compiled.get(op);
+  if (!found) {
+    const validate = contract.registry.compile(op.requestSchema);
+    const valid = (body: unknown): boolean => validate(body) === true;
+    found = { valid, arbitrary: validBodies(op.requestSchema, op.requestExamples.map((example) => example.value), valid) };
+    compiled.set(op, found);
+  }
+  return found;
 }
 
 /** Valid bodies drawn across the operation's request schema. */
