@@ -50,12 +50,12 @@ function validatingWith(mutate: Mutation): readonly Rule[] {
 }
 
 /** Jobs of 0.1 s: the positives' jobs are followed to their end. */
-async function run(rules?: readonly Rule[], overrides: Partial<TargetConfig> = {}): Promise<{ results: CheckResult[]; lines: string[]; seconds: number }> {
+async function run(rules?: readonly Rule[], overrides: Partial<TargetConfig> = {}): Promise<{ results: CheckResult[]; lines: string[]; spent: number | undefined }> {
   sandbox = await startSandbox({ config: fastSandboxConfig(defaults, 0.1), ...(rules ? { rules } : {}) });
   const lines: string[] = [];
   const { summary, results } = await runConformance({ target: sandbox.url, contract, config: { ...config, ...overrides }, progress: (line) => lines.push(line) });
   lines.push(formatConsole(summary, results));
-  return { results, lines, seconds: summary.seconds };
+  return { results, lines, spent: summary.spent?.byQuote.credits };
 }
 
 /** The faults are looked for in the image area (ten models, the most siblings) and on posts, 8 cases each. */
@@ -68,8 +68,12 @@ describe("generated requests against the sandbox", () => {
   it("pass the honest sandbox at the default count, positives that start jobs included within a budget (3D left out: its jobs last seconds)", { timeout: 60_000 }, async () => {
     // Every area but 3D, whose jobs last seconds even in the fast sandbox.
     const areas = [...new Set(contract.operations.map((op) => op.area))].filter((area) => area !== "3d");
-    const { results, lines } = await run(undefined, { budgetCredits: 60_000, areas });
+    const { results, lines, spent } = await run(undefined, { budgetCredits: 60_000, areas });
     expect(failures(results)).toEqual([]);
+    // What the budget does not cover is not sent, and what is sent stays within it.
+    expect(results.some((result) => result.group === GROUP && result.outcome === "skip" && /past what budgetCredits leaves/.test(result.detail ?? ""))).toBe(true);
+    expect(spent).toBeGreaterThan(0);
+    expect(spent).toBeLessThanOrEqual(60_000);
     const passed = results.filter((result) => result.group === GROUP && result.outcome === "pass");
     expect(passed.filter((result) => result.name.startsWith("near-miss negatives refused")).length).toBeGreaterThan(15);
     expect(passed.filter((result) => result.name.startsWith("generated valid requests")).length).toBeGreaterThanOrEqual(10);
