@@ -1,7 +1,7 @@
 /**
  * The generated requests of one operation, seeded and reproducible: near-miss negatives (a valid
  * body drawn across the schema with one near miss applied, near-misses.ts) and positives (valid
- * bodies drawn across the schema). The run's seed is mixed with the route, so an operation's cases
+ * bodies drawn across the schema). The run's seed is mixed with the operation's id, so its cases
  * do not depend on which other operations run; the same seed and count give the same requests.
  */
 import { randomInt } from "node:crypto";
@@ -30,10 +30,13 @@ export function resolveSettings(settings: GeneratedSettings | undefined): Requir
   return { seed: settings?.seed ?? randomInt(2 ** 31), cases: settings?.cases ?? DEFAULT_CASES };
 }
 
-/** The seed of one operation's cases: the run's seed mixed with the route (FNV-1a). */
+/**
+ * The seed of one operation's cases: the run's seed mixed with the operationId (FNV-1a), which
+ * unlike the path does not change with the real slugs.
+ */
 export function operationSeed(seed: number, op: ContractOperation): number {
   let hash = 0x811c9dc5 ^ seed;
-  for (const char of op.route) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+  for (const char of op.facts.operationId) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
   return hash >>> 0;
 }
 
