@@ -100,7 +100,9 @@ describe("generated requests against the sandbox", () => {
     expect(failure.detail).toContain(`seed ${SEED}, --cases 8: --seed ${SEED} repeats it`);
     expect(failure.curl).toMatch(/^curl .*\$CONFORMANCE_API_KEY/);
     expect(failure.curl).not.toContain(declared.apiKey as string);
+    // The console report shows the failure with its seed and curl line.
     expect(lines.join("\n")).toContain(failure.curl);
+    expect(lines.join("\n")).toContain(`--seed ${SEED} repeats it`);
   });
 
   it("catch a maximum one too high", { timeout: 60_000 }, async () => {
