@@ -13,6 +13,7 @@ import { commandLine, runtimeFile } from "../tools/packaged.ts";
 import { DECLARATION_FIELDS, DeclarationError } from "./config.ts";
 import { PrismUnavailableError } from "./prism.ts";
 import { formatConsole, writeReports } from "./report.ts";
+import { DEFAULT_CASES } from "./requests/generated.ts";
 import { runConformance } from "./run.ts";
 
 const OPTIONS = {
@@ -22,6 +23,8 @@ const OPTIONS = {
   timeout: { type: "string" },
   budget: { type: "string" },
   proxy: { type: "boolean" },
+  seed: { type: "string" },
+  cases: { type: "string" },
   "report-dir": { type: "string" },
 } as const;
 
@@ -37,6 +40,8 @@ options (each beside its environment variable; the option wins):
   --timeout SECONDS   CONFORMANCE_TIMEOUT      time limit of the whole run (declaration: timeoutSeconds)
   --budget CREDITS    CONFORMANCE_BUDGET       refuse to start past this spend (declaration: budgetCredits)
   --proxy             CONFORMANCE_PROXY=on     also run Prism as a validation proxy in front of the target
+  --seed N            CONFORMANCE_SEED         seed of the generated requests (printed on every run; random when not given)
+  --cases N           CONFORMANCE_CASES        generated negatives and positives per operation (default ${DEFAULT_CASES})
   --report-dir DIR    CONFORMANCE_REPORT_DIR   where conformance.json and conformance.junit.xml go (conformance/reports/)
                       CONFORMANCE_REPORT_JSON, CONFORMANCE_REPORT_JUNIT   the two files' own paths
   --help              this text
@@ -78,6 +83,14 @@ function numberOption(name: string, value: string | undefined): number | undefin
   return number;
 }
 
+/** A whole number from `minimum` up to 2^32 - 1 from an option or its variable, or undefined when neither is given. */
+function integerOption(name: string, value: string | undefined, minimum: number): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || number < minimum || number > 2 ** 32 - 1) throw new DeclarationError(`${name}: "${value}" is not a whole number from ${minimum} to ${2 ** 32 - 1}`);
+  return number;
+}
+
 // Ctrl-C (SIGINT) or a cancelled CI job (SIGTERM) stops the run; its reports are still written.
 const interrupt = new AbortController();
 let signalled: NodeJS.Signals | undefined;
@@ -93,6 +106,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   const timeout = numberOption("--timeout (CONFORMANCE_TIMEOUT)", values.timeout ?? env.CONFORMANCE_TIMEOUT);
   const budget = numberOption("--budget (CONFORMANCE_BUDGET)", values.budget ?? env.CONFORMANCE_BUDGET);
+  const seed = integerOption("--seed (CONFORMANCE_SEED)", values.seed ?? env.CONFORMANCE_SEED, 0);
+  const cases = integerOption("--cases (CONFORMANCE_CASES)", values.cases ?? env.CONFORMANCE_CASES, 1);
   const { summary, results } = await runConformance(
     {
       ...(target ? { target } : {}),
@@ -100,7 +115,11 @@ try {
       proxy: values.proxy === true || env.CONFORMANCE_PROXY === "on",
       signal: interrupt.signal,
       progress: (line) => console.log(line),
-      overrides: { ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}), ...(budget !== undefined ? { budgetCredits: budget } : {}) },
+      overrides: {
+        ...(timeout !== undefined ? { timeoutSeconds: timeout } : {}),
+        ...(budget !== undefined ? { budgetCredits: budget } : {}),
+        generated: { ...(seed !== undefined ? { seed } : {}), ...(cases !== undefined ? { cases } : {}) },
+      },
     },
     env,
   );

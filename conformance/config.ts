@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { parseJsonText } from "../tools/json-text.ts";
 import type { Contract } from "./contract.ts";
+import type { GeneratedSettings } from "./requests/generated.ts";
 
 export interface OutcomeMarkers {
   /** Text that, added to a request's prompt, makes its job end `failed`. */
@@ -40,6 +41,8 @@ export interface TargetConfig {
   cooldownApiKey?: string;
   uploadRequest?: Record<string, unknown>;
   rateLimitBurst: boolean;
+  /** The generated requests' seed and count: command-line options, not a declaration field. */
+  generated?: GeneratedSettings;
 }
 
 /** A mistake in the target's declaration: reported by its message alone, it names the field and the rule. */

@@ -27,7 +27,7 @@ export interface RunOptions {
   /** The target's declaration; read from the environment when omitted. */
   config?: TargetConfig;
   /** Command-line settings over the declaration's. */
-  overrides?: Partial<Pick<TargetConfig, "timeoutSeconds" | "budgetCredits">>;
+  overrides?: Partial<Pick<TargetConfig, "timeoutSeconds" | "budgetCredits" | "generated">>;
   /** Run Prism as a validation proxy in front of the target (never in front of the mock). */
   proxy?: boolean;
   contract?: Contract;

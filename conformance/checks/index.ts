@@ -9,6 +9,7 @@ import { concurrency } from "./concurrency.ts";
 import { cooldown } from "./cooldown.ts";
 import { createResponse } from "./create-response.ts";
 import { errorExamples } from "./error-examples.ts";
+import { generatedRequests } from "./generated-requests.ts";
 import { lifecycle } from "./lifecycle.ts";
 import { operations } from "./operations.ts";
 import { planGate } from "./plan-gate.ts";
@@ -23,6 +24,7 @@ export const CHECKS: readonly Check[] = [
   billing,
   operations,
   requestValidation,
+  generatedRequests(() => CHECKS),
   auth,
   errorExamples,
   lifecycle,

@@ -1,0 +1,96 @@
+/**
+ * The generated requests of one operation, seeded and reproducible: near-miss negatives (a valid
+ * body drawn across the schema with one near miss applied, near-misses.ts) and positives (valid
+ * bodies drawn across the schema). The run's seed is mixed with the operation's id, so its cases
+ * do not depend on which other operations run; the same seed and count give the same requests.
+ */
+import { randomInt } from "node:crypto";
+import fc from "fast-check";
+import type { Contract, ContractOperation } from "../contract.ts";
+import { validBodies } from "./arbitraries.ts";
+import { nearMisses, type Body, type NearMiss } from "./near-misses.ts";
+
+/** Cases per operation and kind when `--cases` is not given: small enough for the suite's time goals. */
+export const DEFAULT_CASES = 3;
+
+export interface GeneratedSettings {
+  /** The run's seed; random (and printed) when not given. */
+  seed?: number;
+  /** Generated negatives and positives per operation, each. */
+  cases?: number;
+}
+
+export interface NegativeCase {
+  readonly miss: NearMiss;
+  readonly body: Body;
+}
+
+/** The settings with the seed and count chosen. */
+export function resolveSettings(settings: GeneratedSettings | undefined): Required<GeneratedSettings> {
+  return { seed: settings?.seed ?? randomInt(2 ** 31), cases: settings?.cases ?? DEFAULT_CASES };
+}
+
+/**
+ * The seed of one operation's cases: the run's seed mixed with the operationId (FNV-1a), which
+ * unlike the path does not change with the real slugs.
+ */
+export function operationSeed(seed: number, op: ContractOperation): number {
+  let hash = 0x811c9dc5 ^ seed;
+  for (const char of op.facts.operationId) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193);
+  return hash >>> 0;
+}
+
+interface Bodies {
+  valid: (body: unknown) => boolean;
+  arbitrary: fc.Arbitrary<Body>;
+}
+const compiled = new WeakMap<ContractOperation, Bodies>();
+
+/** The operation's request schema's validator and its valid bodies, made once. */
+function bodies(contract: Contract, op: ContractOperation): Bodies | undefined {
+  if (!op.requestSchema) return undefined;
+  let found = compiled.get(op);
+  if (!found) {
+    const validate = contract.registry.compile(op.requestSchema);
+    const valid = (body: unknown): boolean => validate(body) === true;
+    found = { valid, arbitrary: validBodies(op.requestSchema, op.requestExamples.map((example) => example.value), valid) };
+    compiled.set(op, found);
+  }
+  return found;
+}
+
+/** Valid bodies drawn across the operation's request schema. */
+export function positiveArbitrary(contract: Contract, op: ContractOperation): fc.Arbitrary<Body> | undefined {
+  return bodies(contract, op)?.arbitrary;
+}
+
+/**
+ * Near-miss negatives of the operation: a kind of near miss drawn first (so every kind the schema
+ * has is as likely), then one of that kind, then a valid body it is applied to. Shrinking keeps
+ * the near miss and makes the body smaller. Only near misses that make some drawn body invalid
+ * are kept, and of the bodies only invalid ones.
+ */
+export function negativeArbitrary(contract: Contract, op: ContractOperation, misses: readonly NearMiss[]): fc.Arbitrary<NegativeCase> | undefined {
+  const source = bodies(contract, op);
+  if (!source || misses.length === 0) return undefined;
+  const { valid, arbitrary } = source;
+  const groups = [...new Set(misses.map((miss) => miss.kind))].map((kind) => misses.filter((miss) => miss.kind === kind));
+  const miss = fc.noShrink(fc.constantFrom(...groups).chain((group) => fc.constantFrom(...group)));
+  return fc
+    .tuple(miss, arbitrary)
+    .map(([chosen, base]) => ({ miss: chosen, body: chosen.apply(base) }))
+    .filter((negative) => !valid(negative.body));
+}
+
+/** The near misses of the operation that make at least one of a few drawn bodies invalid. */
+export function effectiveNearMisses(contract: Contract, op: ContractOperation): NearMiss[] {
+  const source = bodies(contract, op);
+  if (!source) return [];
+  const bases = [...op.requestExamples.map((example) => example.value as Body), ...fc.sample(source.arbitrary, { seed: 1, numRuns: 8 })];
+  return nearMisses(contract, op).filter((miss) => bases.some((base) => !source.valid(miss.apply(base))));
+}
+
+/** The first `cases` values a property run with `seed` draws (fc.check draws the same, in order). */
+export function drawn<T>(arbitrary: fc.Arbitrary<T>, seed: number, cases: number): T[] {
+  return fc.sample(arbitrary, { seed, numRuns: cases });
+}
