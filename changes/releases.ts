@@ -86,6 +86,9 @@ export function releaseReports(dir = RELEASES_DIR): Report[] {
   }).reverse();
 }
 
+/** The text a release keeps of a description: its JSON with the placeholder slugs, whatever slug map built it. */
+export const releasedText = (doc: OpenApiDocument): string => `${JSON.stringify({ ...doc, paths: placeholderPaths(doc.paths) }, null, 2)}\n`;
+
 export interface CutOptions {
   readonly bundle?: string;
   readonly dir?: string;
@@ -100,7 +103,7 @@ export interface CutOptions {
  */
 export function cutRelease({ bundle = BUNDLE_FILE, dir = RELEASES_DIR, acknowledgementsFile = ACKNOWLEDGEMENTS_FILE }: CutOptions = {}): string | undefined {
   const side = loadSide(bundle, "bundle");
-  const text = `${JSON.stringify({ ...side.doc, paths: placeholderPaths(side.doc.paths) }, null, 2)}\n`;
+  const text = releasedText(side.doc);
   const version = side.doc.info.version;
   const target = join(dir, version);
   if (existsSync(join(target, RELEASE_FILE))) {

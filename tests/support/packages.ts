@@ -1,17 +1,31 @@
 /**
  * A package of packages/ as another repository gets it: built from a bundle made with a slug map (so
  * that real slugs flow through), packed by npm, and installed offline from its tarball into a fresh
- * project in a temporary folder.
+ * project in a temporary folder; and what the package tests share: the slug map, the release a test
+ * build is given, and the import specifiers of a module.
  */
 import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import type { PackageRelease } from "../../packages/shared/package-build.ts";
 import { bundleDescription } from "../../tools/bundle-description.ts";
 
+export { pack } from "../../packages/pack.ts";
 export const run = promisify(execFile);
 export const PROJECT = new URL("../../", import.meta.url).pathname;
+
+/** Real slugs for two routes, which the package tests build with; the others keep their placeholders. */
+export const SLUG_MAP = { "i-a": "imagegen-4-ultra", "d-a": "mesh-pro-2" };
+export const IMAGE_SLUG = SLUG_MAP["i-a"];
+
+/** What a test build is given for its version and changelog (a release derives them: tests/changes/). */
+export const TEST_RELEASE: PackageRelease = { version: "3.1.4", changelog: "# Changelog of a test build\n" };
+
+/** The specifiers a module's `import`/`export ... from` statements name, in order. */
+export const importSpecifiers = (text: string): string[] =>
+  [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\sfrom\s*["']([^"']+)["']/g)].map((match) => match[1]!);
 
 /** A temporary folder for one test file, and in it the description bundled with `slugMap` (its `bundle/`). */
 export async function workWithBundle(prefix: string, slugMap: Record<string, string>): Promise<{ work: string; bundle: string }> {
@@ -21,12 +35,6 @@ export async function workWithBundle(prefix: string, slugMap: Record<string, str
   writeFileSync(join(work, "slugs.json"), JSON.stringify(slugMap));
   await bundleDescription(join(PROJECT, "openapi/openapi.yaml"), bundle, join(work, "slugs.json"));
   return { work, bundle };
-}
-
-/** `npm pack` of folders into `into`, in one npm run; the tarballs' paths, in the folders' order. */
-export async function pack(folders: string[], into: string): Promise<string[]> {
-  const { stdout } = await run("npm", ["pack", ...folders, "--pack-destination", into, "--ignore-scripts", "--json"], { cwd: into });
-  return (JSON.parse(stdout) as Array<{ filename: string }>).map(({ filename }) => join(into, filename));
 }
 
 /** The paths of the files `npm pack` would put into the tarball of `folder`. */

@@ -1,0 +1,59 @@
+/**
+ * The npm registry a release publishes to, through npm itself: the one `--registry URL` names, or
+ * npm's own configuration (.npmrc, npm_config_registry) when none is given, with the credentials
+ * npm has for it. Errors are one line naming the registry and what npm said.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { InputError } from "./input-error.ts";
+
+const run = promisify(execFile);
+
+export interface Registry {
+  /** undefined: npm's own configuration. */
+  readonly url: string | undefined;
+}
+
+/** The registry of `--registry URL`, checked: an http(s) URL. */
+export function registryOf(url: string | undefined): Registry {
+  if (url === undefined) return { url };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InputError(`--registry must be an http(s) URL, got ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new InputError(`--registry must be an http(s) URL, got ${JSON.stringify(url)}`);
+  return { url: parsed.href };
+}
+
+export const registryName = (registry: Registry): string => registry.url ?? "the registry of npm's configuration";
+
+const registryArgs = (registry: Registry): string[] => (registry.url === undefined ? [] : ["--registry", registry.url]);
+
+/** npm's own message of a failed call: its first "npm error" line that is not a log's location. */
+function npmError(error: unknown): string {
+  const stderr = (error as { stderr?: string }).stderr ?? (error as Error).message;
+  const lines = stderr.split("\n").map((line) => line.replace(/^npm (?:error|ERR!) /, "").trim()).filter((line) => line !== "" && !/^(?:A complete log|code )/.test(line));
+  return lines[0] ?? "npm failed";
+}
+
+/** Whether the registry already has `name@version`; a package it has never seen has none. */
+export async function isPublished(registry: Registry, name: string, version: string): Promise<boolean> {
+  try {
+    const { stdout } = await run("npm", ["view", `${name}@${version}`, "version", "--json", ...registryArgs(registry)]);
+    return stdout.trim() !== "";
+  } catch (error) {
+    if (/\bE404\b/.test((error as { stderr?: string }).stderr ?? "")) return false;
+    throw new InputError(`cannot ask ${registryName(registry)} for ${name}@${version}: ${npmError(error)}`);
+  }
+}
+
+/** Publishes a tarball; the registry refuses a version it has, which isPublished asks first. */
+export async function publish(registry: Registry, tarball: string): Promise<void> {
+  try {
+    await run("npm", ["publish", tarball, "--access", "public", "--ignore-scripts", ...registryArgs(registry)]);
+  } catch (error) {
+    throw new InputError(`${registryName(registry)} refused ${tarball}: ${npmError(error)}`);
+  }
+}
