@@ -5,10 +5,11 @@
  * build is given, and the import specifiers of a module.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { parse as parseYaml } from "yaml";
 import type { PackageRelease } from "../../packages/shared/package-build.ts";
 import { bundleDescription } from "../../tools/bundle-description.ts";
 
@@ -58,4 +59,13 @@ export async function exportedDescriptionPaths(project: string, name: string): P
   const script = `import("${name}/openapi.json", { with: { type: "json" } }).then((m) => console.log(Object.keys(m.default.paths).join("\\n")))`;
   const { stdout } = await run("node", ["--input-type=module", "-e", script], { cwd: project });
   return stdout.trim().split("\n");
+}
+
+/** The workflow users copy to release the client from CI. */
+export const RELEASE_WORKFLOW = join(PROJECT, "examples/ci/release.yml");
+
+/** The commands of the workflow's steps, in order (the steps that `uses` an action run none). */
+export function workflowCommands(file = RELEASE_WORKFLOW): string[] {
+  const workflow = parseYaml(readFileSync(file, "utf8")) as { jobs: Record<string, { steps: Array<{ run?: string }> }> };
+  return Object.values(workflow.jobs).flatMap((job) => job.steps.flatMap((step) => (step.run === undefined ? [] : [step.run.trim()])));
 }

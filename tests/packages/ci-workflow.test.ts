@@ -1,0 +1,22 @@
+/**
+ * The CI recipe of docs/guides/release-from-ci.md: the workflow's steps run the commands the guide
+ * names, in order, ending with the release the registry test (registry.release-test.ts) runs.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PROJECT, RELEASE_WORKFLOW, workflowCommands } from "../support/packages.ts";
+
+const RELEASE_COMMANDS = ["npm ci", "npm test", "npm run diff:check", 'npm run release -- --registry "$NPM_REGISTRY"'];
+
+describe("the release workflow users copy", () => {
+  it("runs npm ci, npm test, npm run diff:check and npm run release -- --registry, in that order", () => {
+    expect(workflowCommands()).toEqual(RELEASE_COMMANDS);
+  });
+
+  it("is the one the guide shows and names", () => {
+    const guide = readFileSync(join(PROJECT, "docs/guides/release-from-ci.md"), "utf8");
+    expect(guide).toContain(readFileSync(RELEASE_WORKFLOW, "utf8").trim());
+    for (const command of RELEASE_COMMANDS) expect(guide).toContain(command);
+  });
+});
