@@ -35,6 +35,7 @@ the registry lacks, or nothing.
 export interface CommandIo {
   readonly cwd: string;
   readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
 }
 
 function options(argv: readonly string[]) {
@@ -67,6 +68,7 @@ const versionsOf = (record: PackageReleaseRecord, names = PACKAGE_NAMES): string
 
 /** Writes the changelogs of the recorded releases: the docs page and each package's CHANGELOG.md. */
 function writeChangelogs(paths: ReleasePaths, entries: readonly ReleaseEntry[]): string[] {
+  mkdirSync(dirname(paths.changelogPage), { recursive: true });
   writeChangelogPage(paths.releasesDir, paths.changelogPage);
   for (const name of PACKAGE_NAMES) {
     mkdirSync(dirname(paths.packageChangelogs[name]!), { recursive: true });
@@ -76,7 +78,7 @@ function writeChangelogs(paths: ReleasePaths, entries: readonly ReleaseEntry[]):
 }
 
 /** Records the pending release: the description it was built from, releases/packages.json, the changelogs. */
-function recordRelease(paths: ReleasePaths, plan: ReleasePlan & { pending: NonNullable<ReleasePlan["pending"]> }): string[] {
+export function recordRelease(paths: ReleasePaths, plan: ReleasePlan & { pending: NonNullable<ReleasePlan["pending"]> }): string[] {
   const { record } = plan.pending;
   const written: string[] = [];
   if (plan.cutsInterfaceRelease) {
@@ -116,10 +118,6 @@ async function publishRecorded(paths: ReleasePaths, plan: ReleasePlan, registry:
 }
 
 export async function runRelease(argv: readonly string[], io: CommandIo): Promise<number> {
-  const fail = (message: string) => {
-    process.stderr.write(`release: ${message}\n`);
-    return 2;
-  };
   try {
     const { values } = options(argv);
     if (values.help) {
@@ -163,6 +161,7 @@ export async function runRelease(argv: readonly string[], io: CommandIo): Promis
     if (publishing) await publishAll(registry, tarballs, io, paths);
     return 0;
   } catch (error) {
-    return fail((error as Error).message.split("\n")[0]!);
+    io.stderr(`release: ${(error as Error).message.split("\n")[0]}\n`);
+    return 2;
   }
 }
