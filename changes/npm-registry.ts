@@ -31,11 +31,17 @@ export const registryName = (registry: Registry): string => registry.url ?? "the
 
 const registryArgs = (registry: Registry): string[] => (registry.url === undefined ? [] : ["--registry", registry.url]);
 
-/** npm's own message of a failed call: its first "npm error" line that is not a log's location. */
+/** npm's own message of a failed call: the summary of its JSON error, or its first "npm error" line that says what happened. */
 function npmError(error: unknown): string {
-  const stderr = (error as { stderr?: string }).stderr ?? (error as Error).message;
-  const lines = stderr.split("\n").map((line) => line.replace(/^npm (?:error|ERR!) /, "").trim()).filter((line) => line !== "" && !/^(?:A complete log|code )/.test(line));
-  return lines[0] ?? "npm failed";
+  const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+  try {
+    const summary = (JSON.parse(stdout) as { error?: { summary?: string } }).error?.summary;
+    if (summary) return summary.split("\n")[0]!;
+  } catch {
+    // not npm's JSON: read its error lines
+  }
+  const lines = stderr.split("\n").map((line) => line.replace(/^npm (?:error|ERR!) ?/, "").trim());
+  return lines.find((line) => line !== "" && !/^(?:code|syscall|errno|A complete log|npm warn)\b/.test(line)) ?? (error as Error).message.split("\n")[0]!;
 }
 
 /** Whether the registry already has `name@version`; a package it has never seen has none. */

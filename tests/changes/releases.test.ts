@@ -5,6 +5,8 @@
  * release command's refusals. Publishing to a registry is tests/packages/registry.release-test.ts.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -240,12 +242,36 @@ describe("npm run release, refusing", () => {
     expect(await release("--root", ".")).toEqual({ code: 2, stdout: "", stderr: "release: generated/openapi.json: no bundle; run npm run build first\n" });
   });
 
-  it("--dry-run on a project says what it would release and writes nothing", async () => {
+  const project = () => {
     mkdirSync(join(dir, "generated"));
     writeFileSync(join(dir, "generated", "openapi.json"), `${JSON.stringify(base)}\n`);
+  };
+
+  it("--dry-run on a project says what it would release and writes nothing", async () => {
+    project();
     const { code, stdout } = await release("--root", ".", "--dry-run");
     expect(code).toBe(0);
     expect(stdout).toContain(`release: ${CLIENT_PACKAGE} (none) → 1.0.0, ${TOOLS_PACKAGE} (none) → 1.0.0 (first: the first release of the packages), interface version 2026-06-20\n`);
     expect(existsSync(join(dir, "releases"))).toBe(false);
+  });
+
+  it("a registry it cannot ask is one line naming it and npm's reason, before anything is built or written", async () => {
+    project();
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/`;
+    await new Promise((resolve) => closed.close(resolve));
+    const retries = process.env.npm_config_fetch_retries;
+    process.env.npm_config_fetch_retries = "0"; // npm would retry a refused connection for a minute
+    try {
+      const { code, stderr } = await release("--root", ".", "--registry", url);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(new RegExp(`^release: cannot ask ${url} for ${CLIENT_PACKAGE}@1\\.0\\.0: .*ECONNREFUSED.*\\n$`));
+    } finally {
+      if (retries === undefined) delete process.env.npm_config_fetch_retries;
+      else process.env.npm_config_fetch_retries = retries;
+    }
+    expect(existsSync(join(dir, "releases"))).toBe(false);
+    expect(existsSync(join(dir, "packages"))).toBe(false);
   });
 });
