@@ -57,10 +57,8 @@ function options(argv: readonly string[]) {
   }
 }
 
-/** What each package of a release is built with: its version and its changelog, the pending release included. */
-export function packageReleases(paths: ReleasePaths, plan: ReleasePlan = planRelease(paths)): Record<string, PackageRelease> {
-  const record = plan.pending?.record ?? plan.last!;
-  const entries = releaseEntries(paths.releasesDir, plan.pending);
+/** What each package of `record` is built with: its version, and its changelog of `entries` (the pending release's included). */
+export function packageReleases(record: PackageReleaseRecord, entries: readonly ReleaseEntry[]): Record<string, PackageRelease> {
   return Object.fromEntries(PACKAGE_NAMES.map((name) => [name, { version: record.versions[name]!, changelog: packageChangelog(name, entries) }]));
 }
 
@@ -111,7 +109,7 @@ async function publishRecorded(paths: ReleasePaths, plan: ReleasePlan, registry:
     io.stdout(`release: nothing to release: ${shownIn(paths, join(paths.bundleDir, "openapi.json"))} is what ${versionsOf(last)} were built from, and ${registryName(registry)} has them\n`);
     return;
   }
-  const releases = packageReleases(paths, plan);
+  const releases = packageReleases(last, releaseEntries(paths.releasesDir));
   const tarballs = await packPackages(paths.bundleDir, paths.tarballDir, Object.fromEntries(missing.map((name) => [name, releases[name]!])));
   io.stdout(`release: publishing the recorded ${versionsOf(last, missing)}, which ${registryName(registry)} lacks\n`);
   await publishAll(registry, tarballs, io, paths);
@@ -140,7 +138,8 @@ export async function runRelease(argv: readonly string[], io: CommandIo): Promis
       return 0;
     }
     const { record } = plan.pending;
-    const [entry] = releaseEntries(paths.releasesDir, plan.pending);
+    const entries = releaseEntries(paths.releasesDir, plan.pending);
+    const entry = entries[0];
     const moves = PACKAGE_NAMES.map((name) => `${name} ${plan.last?.versions[name] ?? "(none)"} → ${record.versions[name]}`).join(", ");
     io.stdout(`release: ${moves} (${record.bump}: ${bumpReason(record.bump, entry!.report)}), interface version ${record.interfaceVersion}\n`);
     if (values["dry-run"]) {
@@ -155,7 +154,7 @@ export async function runRelease(argv: readonly string[], io: CommandIo): Promis
       }
     }
     // Build before writing anything, so a failed build leaves the repository as it was.
-    const tarballs = await packPackages(paths.bundleDir, paths.tarballDir, packageReleases(paths, plan));
+    const tarballs = await packPackages(paths.bundleDir, paths.tarballDir, packageReleases(record, entries));
     for (const file of recordRelease(paths, { ...plan, pending: plan.pending })) io.stdout(`release: wrote ${shownIn(paths, file)}\n`);
     for (const tarball of tarballs) io.stdout(`release: packed ${shownIn(paths, tarball)}\n`);
     if (publishing) await publishAll(registry, tarballs, io, paths);

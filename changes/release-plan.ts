@@ -7,14 +7,14 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { PACKAGE_NAMES } from "../packages/shared/package-build.ts";
-import { applyAcknowledgements, readAcknowledgements, type Acknowledgement } from "./acknowledgements.ts";
+import { readAcknowledgements, type Acknowledgement } from "./acknowledgements.ts";
 import { compareDescriptions, type Side } from "./compare.ts";
 import { InputError } from "./input-error.ts";
 import { loadSide } from "./load-side.ts";
 import { bumpOf, FIRST_VERSION, nextVersion } from "./next-version.ts";
 import type { PendingRelease } from "./package-changelog.ts";
 import { readPackageReleases, recordedSide, type PackageReleaseRecord } from "./package-releases.ts";
-import { compareVersions, listReleases, PROJECT_ROOT, releasedText, releaseSide } from "./releases.ts";
+import { checkAcknowledged, compareVersions, listReleases, PROJECT_ROOT, releasedText } from "./releases.ts";
 
 export interface ReleasePaths {
   /** The project folder the others are in; paths are shown relative to it. */
@@ -73,10 +73,7 @@ function checkReleasable(paths: ReleasePaths, side: Side, acknowledgements: Ackn
   if (!latest) return;
   const version = side.doc.info.version;
   if (compareVersions(version, latest.version) < 0) throw new InputError(`info.version ${version} is older than the latest release ${latest.version} (${shownIn(paths, latest.file)})`);
-  const report = applyAcknowledgements(compareDescriptions(releaseSide(latest), side), acknowledgements, shownIn(paths, paths.acknowledgementsFile));
-  if (report.summary.unacknowledged) {
-    throw new InputError(`${report.summary.unacknowledged} breaking change(s) since ${latest.version} are not acknowledged in ${shownIn(paths, paths.acknowledgementsFile)}; npm run diff lists them with their ids`);
-  }
+  checkAcknowledged(latest, side, acknowledgements, shownIn(paths, paths.acknowledgementsFile));
 }
 
 /** The plan of a release of the bundle in `paths.bundleDir`; throws an InputError when it is refused. */

@@ -6,15 +6,19 @@
  * otherwise (a release refused, for an unacknowledged breaking change, is refused here too).
  */
 import { relative, resolve } from "node:path";
+import { releaseEntries } from "../changes/package-changelog.ts";
 import { packageReleases } from "../changes/release-command.ts";
-import { projectPaths } from "../changes/release-plan.ts";
+import { planRelease, projectPaths } from "../changes/release-plan.ts";
 import { packPackages } from "./pack.ts";
 
 const paths = projectPaths();
 const bundleDir = resolve(process.argv[2] ?? paths.bundleDir);
 const outDir = resolve(process.argv[3] ?? paths.tarballDir);
 try {
-  for (const tarball of await packPackages(bundleDir, outDir, packageReleases({ ...paths, bundleDir }))) console.log(relative(process.cwd(), tarball));
+  const plan = planRelease({ ...paths, bundleDir });
+  // No recorded release means a pending first one, so one of the two is there.
+  const record = plan.pending?.record ?? plan.last!;
+  for (const tarball of await packPackages(bundleDir, outDir, packageReleases(record, releaseEntries(paths.releasesDir, plan.pending)))) console.log(relative(process.cwd(), tarball));
 } catch (error) {
   process.stderr.write(`package: ${(error as Error).message.split("\n")[0]}\n`);
   process.exitCode = 2;

@@ -4,8 +4,8 @@
  * the packages' first versions; a consumer project installs the client by range and the tools by
  * version from the registry, type-checks a strict nodenext program and runs it against the sandbox
  * the installed tools start; a changed description is released as a patch; a planted breaking
- * change is refused until acknowledged, then released as the next major version, and the
- * consumer's range still resolves to the first major version.
+ * change is refused until acknowledged, then recorded without publishing and published by the
+ * workflow's command as the next major version; the consumer's range still resolves to 1.x.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -189,7 +189,7 @@ export async function run(baseUrl: string, apiKey: string) {
     console.log(`figure: from a changed description to an installable package on the local registry: ${Math.round(performance.now() - started)} ms (bundle, release of both packages, npm view)`);
   });
 
-  it("a planted breaking change is refused until acknowledged; --dry-run says 2.0.0 and writes nothing; the release publishes 2.0.0", async () => {
+  it("a planted breaking change is refused until acknowledged; --dry-run says 2.0.0 and writes nothing; --no-publish records it, and the release publishes the recorded 2.0.0", async () => {
     const doc = JSON.parse(readRoot("generated/openapi.json")) as { info: { version: string } };
     BREAKING.plant(doc);
     doc.info.version = "2026-07-01";
@@ -207,9 +207,19 @@ export async function run(baseUrl: string, apiKey: string) {
     expect(readRoot("releases/packages.json")).toBe(records);
     expect(existsSync(join(root, "releases/2026-07-01"))).toBe(false);
 
+    // Recorded in the branch without publishing, as the guide says; CI then publishes what is recorded.
+    const recorded = await release("--no-publish");
+    expect(recorded.code, recorded.stderr).toBe(0);
+    expect(recorded.stdout).toContain("release: wrote releases/2026-07-01");
+    expect(recorded.stdout).toContain("release: packed packages/dist/media-service-tools-2.0.0.tgz");
+    expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.0.1"]);
     const { code, stdout, stderr } = await release();
     expect(code, stderr).toBe(0);
-    expect(stdout).toContain("release: wrote releases/2026-07-01");
+    expect(releaseLines(stdout)).toEqual([
+      `release: publishing the recorded ${CLIENT_PACKAGE}@2.0.0, ${TOOLS_PACKAGE}@2.0.0, which ${registry.url} lacks`,
+      `release: published packages/dist/media-service-client-2.0.0.tgz to ${registry.url}`,
+      `release: published packages/dist/media-service-tools-2.0.0.tgz to ${registry.url}`,
+    ]);
     expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.0.1", "2.0.0"]);
     expect(await published(TOOLS_PACKAGE)).toEqual(["1.0.0", "1.0.1", "2.0.0"]);
     expect(JSON.parse(readRoot("releases/2026-07-01/acknowledged.json"))).toEqual({ acknowledged: [{ id: BREAKING_ID, reason: "Jobs may now wait in a queue." }] });
