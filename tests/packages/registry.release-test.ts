@@ -99,6 +99,7 @@ describe("releasing to a local npm registry", () => {
 
   it("the first release publishes both packages as 1.0.0, and records them", async () => {
     const { code, stdout, stderr } = await release();
+    console.log(`the first release:\n${releaseLines(stdout).join("\n")}`);
     expect(code, stderr).toBe(0);
     expect(stdout).toContain(`release: ${CLIENT_PACKAGE} (none) → 1.0.0, ${TOOLS_PACKAGE} (none) → 1.0.0 (first: the first release of the packages)`);
     expect(stdout).toMatch(/release: published packages\/dist\/media-service-client-1\.0\.0\.tgz to http:\/\/127\.0\.0\.1:\d+\//);
@@ -209,6 +210,7 @@ export async function run(baseUrl: string, apiKey: string) {
 
     // Recorded in the branch without publishing, as the guide says; CI then publishes what is recorded.
     const recorded = await release("--no-publish");
+    console.log(`the breaking release, recorded:\n${releaseLines(recorded.stdout).join("\n")}`);
     expect(recorded.code, recorded.stderr).toBe(0);
     expect(recorded.stdout).toContain("release: wrote releases/2026-07-01");
     expect(recorded.stdout).toContain("release: packed packages/dist/media-service-tools-2.0.0.tgz");
