@@ -5,10 +5,28 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { PACKAGE_NAMES } from "../packages/shared/package-build.ts";
+import { readPackageReleases } from "./package-releases.ts";
 import { listReleases, PROJECT_ROOT, RELEASES_DIR, releaseReports } from "./releases.ts";
 import { renderMarkdown } from "./render-markdown.ts";
 
 export const CHANGELOG_PAGE = join(PROJECT_ROOT, "docs", "changelog.md");
+
+/** The packages' releases (releases/packages.json), newest first: each package's version, the interface version, the bump. */
+function packageReleasesTable(dir: string): string[] {
+  const records = readPackageReleases(dir).reverse();
+  if (!records.length) return ["## Packages", "", "No package released yet.", ""];
+  return [
+    "## Packages",
+    "",
+    "The npm packages released, newest first; each package's own CHANGELOG.md says what each release changed.",
+    "",
+    `| ${PACKAGE_NAMES.map((name) => `\`${name}\``).join(" | ")} | interface version | bump |`,
+    `|${"---|".repeat(PACKAGE_NAMES.length + 2)}`,
+    ...records.map((record) => `| ${PACKAGE_NAMES.map((name) => record.versions[name]).join(" | ")} | ${record.interfaceVersion} | ${record.bump} |`),
+    "",
+  ];
+}
 
 export function changelogPage(dir = RELEASES_DIR): string {
   const releases = listReleases(dir);
@@ -24,6 +42,7 @@ export function changelogPage(dir = RELEASES_DIR): string {
     "release lists the prices per model and rate, the models added and retired, the limits, and the",
     "facts that moved from not shown to stated.",
     "",
+    ...packageReleasesTable(dir),
     ...releaseReports(dir).map((report) => renderMarkdown(report, 2)),
     ...(first ? [`## ${first.version}`, "", "The first release kept in the repository.", ""] : ["No release yet.", ""]),
   ].join("\n");

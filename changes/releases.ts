@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { applyAcknowledgements, EMPTY_ACKNOWLEDGEMENTS, readAcknowledgements, type Report } from "./acknowledgements.ts";
+import { applyAcknowledgements, EMPTY_ACKNOWLEDGEMENTS, readAcknowledgements, type Acknowledgement, type Report } from "./acknowledgements.ts";
 import { compareDescriptions, type Side } from "./compare.ts";
 import type { OpenApiDocument } from "../model/document.ts";
 import { applySlugMapFile, placeholderPaths, slugMapFile } from "../model/slug-map.ts";
@@ -86,6 +86,17 @@ export function releaseReports(dir = RELEASES_DIR): Report[] {
   }).reverse();
 }
 
+/** Refuses a breaking change since `latest` that the acknowledgements (read from the file `label`) do not acknowledge. */
+export function checkAcknowledged(latest: Release, side: Side, acknowledgements: readonly Acknowledgement[], label: string): void {
+  const report = applyAcknowledgements(compareDescriptions(releaseSide(latest), side), acknowledgements, label);
+  if (report.summary.unacknowledged) {
+    throw new InputError(`${report.summary.unacknowledged} breaking change(s) since ${latest.version} are not acknowledged in ${label}; npm run diff lists them with their ids`);
+  }
+}
+
+/** The text a release keeps of a description: its JSON with the placeholder slugs, whatever slug map built it. */
+export const releasedText = (doc: OpenApiDocument): string => `${JSON.stringify({ ...doc, paths: placeholderPaths(doc.paths) }, null, 2)}\n`;
+
 export interface CutOptions {
   readonly bundle?: string;
   readonly dir?: string;
@@ -100,7 +111,7 @@ export interface CutOptions {
  */
 export function cutRelease({ bundle = BUNDLE_FILE, dir = RELEASES_DIR, acknowledgementsFile = ACKNOWLEDGEMENTS_FILE }: CutOptions = {}): string | undefined {
   const side = loadSide(bundle, "bundle");
-  const text = `${JSON.stringify({ ...side.doc, paths: placeholderPaths(side.doc.paths) }, null, 2)}\n`;
+  const text = releasedText(side.doc);
   const version = side.doc.info.version;
   const target = join(dir, version);
   if (existsSync(join(target, RELEASE_FILE))) {
@@ -112,10 +123,7 @@ export function cutRelease({ bundle = BUNDLE_FILE, dir = RELEASES_DIR, acknowled
   const acknowledgements = existsSync(acknowledgementsFile) ? readAcknowledgements(acknowledgementsFile, shownPath(acknowledgementsFile)) : [];
   if (latest) {
     if (compareVersions(version, latest.version) <= 0) throw new InputError(`info.version ${version} is not newer than the latest release ${latest.version}`);
-    const report = applyAcknowledgements(compareDescriptions(releaseSide(latest), side), acknowledgements, shownPath(acknowledgementsFile));
-    if (report.summary.unacknowledged) {
-      throw new InputError(`${report.summary.unacknowledged} breaking change(s) since ${latest.version} are not acknowledged; npm run diff lists them with their ids`);
-    }
+    checkAcknowledged(latest, side, acknowledgements, shownPath(acknowledgementsFile));
   } else if (acknowledgements.length) {
     throw new InputError(`${shownPath(acknowledgementsFile)}: the first release has no earlier one to break, so it acknowledges nothing`);
   }

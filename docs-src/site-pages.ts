@@ -30,6 +30,7 @@ export const SITE_PAGES: SitePage[] = [
   guide("billing", "Billing"),
   { kind: "markdown", file: "prices.html", source: "docs/pricing.md", nav: "Price tables" },
   guide("versioning", "Versioning"),
+  guide("release-from-ci", "Release from CI"),
   { kind: "markdown", file: "changelog.html", source: "docs/changelog.md", nav: "Changelog" },
   guide("not-shown", "Not shown"),
   { kind: "reference", file: "reference.html", nav: "API reference" },

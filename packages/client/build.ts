@@ -3,14 +3,14 @@
  * client, price tables, media-input check and types and of the runtime they import, a package.json
  * whose exports map names the client (`.`), its optional parts, each a separate entry so that a
  * client without it does not ship it (`./prices`, `./limiter`, `./media-inputs`), and the bundled
- * description it was generated from (`./openapi.json`, `./openapi.yaml`), and a README. It imports nothing outside itself but its one
- * dependency, openapi-fetch. Its version is the description's `info.version` (`2026-06-20` is
- * `2026.6.20`).
+ * description it was generated from (`./openapi.json`, `./openapi.yaml`), a README and a CHANGELOG.
+ * It imports nothing outside itself but its one dependency, openapi-fetch. Its version is the one
+ * the release gives it (semver, from the change report); the description's `info.version` is the
+ * service's interface version, which the client exports as `apiVersion`.
  *
- * The client is generated afresh from the bundle directory given (generated/ by default), so that a
- * bundle made with MEDIA_SLUG_MAP gives a package whose types and routes carry the real slugs.
- *
- * Usage: tsx packages/client/build.ts [bundleDir] [outDir]   (defaults: generated, packages/client/package)
+ * The client is generated afresh from the bundle directory given, so that a bundle made with
+ * MEDIA_SLUG_MAP gives a package whose types and routes carry the real slugs. `npm run package`
+ * (packages/pack.ts) builds and packs it.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,10 +22,10 @@ import { generate as generateCosts } from "../../generators/costs.ts";
 import { generate as generateTypes } from "../../generators/types.ts";
 import { loadBundle } from "../../model/document.ts";
 import { readServiceModel, type ServiceModel } from "../../model/service-model.ts";
-import { COMMON_FILES, DESCRIPTION_EXPORTS, finishPackage, packageVersion, runBuildScript, type BuiltPackage } from "../shared/package-build.ts";
+import { CLIENT_PACKAGE, COMMON_FILES, DESCRIPTION_EXPORTS, finishPackage, type BuiltPackage, type PackageRelease } from "../shared/package-build.ts";
 import { packageReadme } from "./readme.ts";
 
-export const PACKAGE_NAME = "@media-service/client";
+export const PACKAGE_NAME = CLIENT_PACKAGE;
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The runtime folders the generated modules import, copied as they are. */
 const RUNTIME = ["runtime/client", "runtime/costs"];
@@ -43,6 +43,10 @@ const ENTRIES = {
 /** Relative `./x.ts` specifiers become `./x.js`: tsc rewrites them in JavaScript, not in declarations. */
 const jsSpecifiers = (text: string): string => text.replace(/((?:from|import)\s*\(?\s*["'])(\.{1,2}\/[^"']+)\.ts(["'])/g, "$1$2.js$3");
 
+/** The client entry also names the interface version it speaks, which a package version does not say. */
+const apiVersionExport = (model: ServiceModel): string =>
+  `\n/** The service's interface version (the description's \`info.version\`) this client was generated from. */\nexport const apiVersion = ${JSON.stringify(model.version)};\n`;
+
 /** The generated modules of `model`, written into `dir` beside a copy of the runtime. */
 async function stageSources(model: ServiceModel, dir: string): Promise<void> {
   const generated = { ...(await generateTypes(model)), ...generateClient(model), ...generateCosts(model) };
@@ -50,7 +54,7 @@ async function stageSources(model: ServiceModel, dir: string): Promise<void> {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     const text = generated[file];
     if (text === undefined) throw new Error(`the generators no longer produce ${file}, an entry of the client package`);
-    writeFileSync(join(dir, file), text);
+    writeFileSync(join(dir, file), file === `${ENTRIES["."]}.ts` ? text + apiVersionExport(model) : text);
   }
   for (const folder of RUNTIME) {
     mkdirSync(join(dir, folder), { recursive: true });
@@ -91,11 +95,11 @@ function compile(sourceDir: string, outDir: string): void {
   for (const file of ts.sys.readDirectory(outDir, [".d.ts"])) writeFileSync(file, jsSpecifiers(readFileSync(file, "utf8")));
 }
 
-function packageJson(model: ServiceModel, openapiFetchVersion: string): object {
+function packageJson(model: ServiceModel, version: string, openapiFetchVersion: string): object {
   const entry = (file: string) => ({ types: `./dist/${file}.d.ts`, default: `./dist/${file}.js` });
   return {
     name: PACKAGE_NAME,
-    version: packageVersion(model.version),
+    version,
     description: `Typed client of the asynchronous media-generation service, interface version ${model.version}: typed calls for every operation, polling, typed errors, retries, and an offline quote.`,
     type: "module",
     sideEffects: false,
@@ -111,7 +115,7 @@ function packageJson(model: ServiceModel, openapiFetchVersion: string): object {
 }
 
 /** Builds the package of the bundle in `bundleDir` (openapi.json and openapi.yaml) into `outDir`, replacing it. */
-export async function buildClientPackage(bundleDir: string, outDir: string): Promise<BuiltPackage> {
+export async function buildClientPackage(bundleDir: string, outDir: string, release: PackageRelease): Promise<BuiltPackage> {
   const model = readServiceModel(loadBundle(join(bundleDir, "openapi.json")));
   const staging = mkdtempSync(join(tmpdir(), "client-package-"));
   try {
@@ -122,8 +126,6 @@ export async function buildClientPackage(bundleDir: string, outDir: string): Pro
     rmSync(staging, { recursive: true, force: true });
   }
   const { version: openapiFetchVersion } = JSON.parse(readFileSync(join(ROOT, "node_modules/openapi-fetch/package.json"), "utf8")) as { version: string };
-  const manifest = packageJson(model, openapiFetchVersion) as { name: string; version: string };
-  return finishPackage(bundleDir, outDir, manifest, packageReadme(model, manifest.name, manifest.version));
+  const manifest = packageJson(model, release.version, openapiFetchVersion) as { name: string; version: string };
+  return finishPackage(bundleDir, outDir, manifest, packageReadme(model, manifest.name, manifest.version), release.changelog);
 }
-
-await runBuildScript(import.meta.url, buildClientPackage);

@@ -4,10 +4,8 @@
  * (ajv, ajv-formats), so that it has no dependencies and needs nothing of this repository's
  * layout; the files the commands read at run time (tools/packaged.ts), at the package's own places;
  * the bundled description of the bundle directory, exported for other generators; the licences of
- * the bundled packages; and a README. Its version is the description's `info.version`, as the
- * client package's.
- *
- * Usage: tsx packages/tools/build.ts [bundleDir] [outDir]   (defaults: generated, packages/tools/package)
+ * the bundled packages; a README and a CHANGELOG. Its version is the one the release gives it, as
+ * the client package's. `npm run package` (packages/pack.ts) builds and packs it.
  */
 import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -16,11 +14,11 @@ import { build, type Metafile } from "esbuild";
 import { loadBundle } from "../../model/document.ts";
 import { readServiceModel, type ServiceModel } from "../../model/service-model.ts";
 import { RUNTIME_FILES, type RuntimeFile, type ToolsPackageDefine } from "../../tools/packaged.ts";
-import { COMMON_FILES, DESCRIPTION_EXPORTS, DESCRIPTION_FILES, finishPackage, packageVersion, runBuildScript, type BuiltPackage } from "../shared/package-build.ts";
+import { COMMON_FILES, DESCRIPTION_EXPORTS, DESCRIPTION_FILES, finishPackage, TOOLS_PACKAGE, type BuiltPackage, type PackageRelease } from "../shared/package-build.ts";
 import { BIN } from "./commands.ts";
 import { toolsReadme } from "./readme.ts";
 
-export const PACKAGE_NAME = "@media-service/tools";
+export const PACKAGE_NAME = TOOLS_PACKAGE;
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BUNDLE = `dist/${BIN}.js`;
 const LICENSES = "THIRD-PARTY-LICENSES.md";
@@ -51,10 +49,10 @@ function thirdPartyLicenses(metafile: Metafile): string {
   return `# Third-party licences\n\nThe packages bundled into \`${BUNDLE}\`.\n\n${sections.join("\n\n")}\n`;
 }
 
-function packageJson(model: ServiceModel): { name: string; version: string } {
+function packageJson(model: ServiceModel, version: string): { name: string; version: string } {
   return {
     name: PACKAGE_NAME,
-    version: packageVersion(model.version),
+    version,
     description: `Command-line tools of the asynchronous media-generation service, interface version ${model.version}: the stateful sandbox and the conformance suite, and the bundled OpenAPI description they were built from.`,
     type: "module",
     bin: { [BIN]: `./${BUNDLE}` },
@@ -69,7 +67,7 @@ function packageJson(model: ServiceModel): { name: string; version: string } {
 }
 
 /** Builds the package of the bundle in `bundleDir` (openapi.json and openapi.yaml) into `outDir`, replacing it. */
-export async function buildToolsPackage(bundleDir: string, outDir: string): Promise<BuiltPackage> {
+export async function buildToolsPackage(bundleDir: string, outDir: string, release: PackageRelease): Promise<BuiltPackage> {
   const model = readServiceModel(loadBundle(join(bundleDir, "openapi.json")));
   rmSync(outDir, { recursive: true, force: true });
   const bundleDirOut = dirname(join(outDir, BUNDLE));
@@ -95,8 +93,6 @@ export async function buildToolsPackage(bundleDir: string, outDir: string): Prom
     copyFileSync(join(ROOT, file), join(outDir, PACKAGED_AT[file]));
   }
   writeFileSync(join(outDir, LICENSES), thirdPartyLicenses(metafile));
-  const manifest = packageJson(model);
-  return finishPackage(bundleDir, outDir, manifest, toolsReadme(model, manifest.name, manifest.version));
+  const manifest = packageJson(model, release.version);
+  return finishPackage(bundleDir, outDir, manifest, toolsReadme(model, manifest.name, manifest.version), release.changelog);
 }
-
-await runBuildScript(import.meta.url, buildToolsPackage);

@@ -1,14 +1,25 @@
 /**
- * Releases and the docs changelog page: cutting a release (and what it refuses), and a page built
- * from releases that lists the differences planted between them, as the docs site renders it.
+ * Releases and the docs changelog page: cutting a release (and what it refuses), a page built from
+ * releases that lists the differences planted between them, as the docs site renders it; the
+ * packages' next versions from the change report, the release plan and its records, and the
+ * release command's refusals. Publishing to a registry is tests/packages/registry.release-test.ts.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EMPTY_ACKNOWLEDGEMENTS } from "../../changes/acknowledgements.ts";
 import { CHANGELOG_PAGE, changelogPage, changelogPageIsFresh } from "../../changes/changelog-page.ts";
-import { cutRelease, listReleases } from "../../changes/releases.ts";
+import { compareDescriptions } from "../../changes/compare.ts";
+import { bumpOf, nextVersion as nextSemver } from "../../changes/next-version.ts";
+import { packageChangelog, packageChangelogIsFresh, releaseEntries } from "../../changes/package-changelog.ts";
+import { PACKAGE_RELEASES_FILE, readPackageReleases } from "../../changes/package-releases.ts";
+import { recordRelease, runRelease } from "../../changes/release-command.ts";
+import { planRelease, projectPaths } from "../../changes/release-plan.ts";
+import { cutRelease, listReleases, RELEASES_DIR } from "../../changes/releases.ts";
+import { CLIENT_PACKAGE, PACKAGE_NAMES, TOOLS_PACKAGE } from "../../packages/shared/package-build.ts";
 import { renderMarkdown as renderPage } from "../../docs-src/markdown-page.ts";
 import { SITE_PAGES } from "../../docs-src/site-pages.ts";
 import { loadBundle } from "../../model/document.ts";
@@ -130,5 +141,140 @@ describe("the changelog page", () => {
     expect(SITE_PAGES).toContainEqual(expect.objectContaining({ kind: "markdown", source: "docs/changelog.md", file: "changelog.html" }));
     expect(existsSync(CHANGELOG_PAGE)).toBe(true);
     expect(changelogPageIsFresh(), "docs/changelog.md is stale: run npm run release -- --page").toBe(true);
+  });
+});
+
+describe("the packages' next versions", () => {
+  const side = (doc: unknown, source: string) => ({ source, doc: doc as typeof base });
+  const bump = (kinds: string[], change?: (doc: any) => void) => {
+    const next = structuredClone(base) as any;
+    for (const kind of kinds) PLANTED.find((candidate) => candidate.kind === kind)!.plant(next);
+    change?.(next);
+    return bumpOf(compareDescriptions(side(base, "before"), side(next, "after")), JSON.stringify(next) === JSON.stringify(base));
+  };
+
+  it("is major for a breaking change, minor for a compatible one, patch for descriptions or examples only, and nothing for the same description", () => {
+    expect(bump(["response enum value added", "response field added"])).toBe("major");
+    expect(bump(["response field added"])).toBe("minor");
+    expect(bump(["price changed"])).toBe("minor");
+    expect(bump([], (doc) => (doc.info.description += " Clarified."))).toBe("patch");
+    expect(bump([], (doc) => (Object.values(doc.components.examples as Record<string, { summary?: string }>)[0]!.summary = "Reworded."))).toBe("patch");
+    expect(bump([])).toBeUndefined();
+  });
+
+  it("counts semver up from the last version", () => {
+    expect(nextSemver("1.4.2", "major")).toBe("2.0.0");
+    expect(nextSemver("1.4.2", "minor")).toBe("1.5.0");
+    expect(nextSemver("1.4.2", "patch")).toBe("1.4.3");
+    expect(() => nextSemver("2026.6.20-beta", "patch")).toThrow(/"2026.6.20-beta" is not a release version/);
+  });
+});
+
+describe("the release plan", () => {
+  let paths: ReturnType<typeof projectPaths>;
+  beforeEach(() => {
+    paths = { ...projectPaths(dir), bundleDir: dir, releasesDir: releases, acknowledgementsFile: ackFile };
+  });
+  /** Records the plan's pending release as the release command does, without building or publishing. */
+  const record = () => {
+    const plan = planRelease(paths);
+    recordRelease(paths, { ...plan, pending: plan.pending! });
+    return plan.pending!.record;
+  };
+
+  it("starts at 1.0.0, releases nothing for the same bundle, then bumps each package from its recorded version", () => {
+    bundle(base);
+    expect(record()).toEqual({ versions: { [CLIENT_PACKAGE]: "1.0.0", [TOOLS_PACKAGE]: "1.0.0" }, interfaceVersion: "2026-06-20", bump: "first", description: "2026-06-20/openapi.json" });
+    expect(planRelease(paths).pending).toBeUndefined();
+    const described = structuredClone(base) as any;
+    described.info.description += " Clarified.";
+    bundle(described);
+    expect(record()).toMatchObject({ versions: { [CLIENT_PACKAGE]: "1.0.1", [TOOLS_PACKAGE]: "1.0.1" }, bump: "patch", description: "2026-06-20/packages-2/openapi.json" });
+    const compatible = structuredClone(described);
+    PLANTED.find((kind) => kind.kind === "response field added")!.plant(compatible);
+    bundle(compatible);
+    expect(record()).toMatchObject({ versions: { [CLIENT_PACKAGE]: "1.1.0" }, bump: "minor", description: "2026-06-20/packages-3/openapi.json" });
+    const entries = releaseEntries(releases);
+    expect(entries.map((entry) => entry.record.bump)).toEqual(["minor", "patch", "first"]);
+    const changelog = packageChangelog(TOOLS_PACKAGE, entries);
+    expect(changelog).toMatch(/## 1\.1\.0\n\nInterface version `2026-06-20` · \*\*minor\*\*: 1 compatible change\(s\), 0 changelog entries, nothing breaking\.\n/);
+    expect(changelog).toContain("- `schema AccountCredits.bonus_credits`: new optional field");
+    expect(readFileSync(join(dir, "packages/tools/CHANGELOG.md"), "utf8")).toBe(changelog);
+    expect(readFileSync(join(dir, "docs/changelog.md"), "utf8")).toContain("| 1.1.0 | 1.1.0 | 2026-06-20 | minor |");
+  });
+
+  it("refuses an unacknowledged breaking change since the latest release, naming the acknowledgements file", () => {
+    bundle(base);
+    record();
+    bundle(nextVersion(["response enum value added"]));
+    expect(() => planRelease(paths)).toThrow(/^1 breaking change\(s\) since 2026-06-20 are not acknowledged in .*acknowledged\.json; npm run diff lists them with their ids$/);
+  });
+
+  it("reads releases/packages.json strictly: each error names the file and the entry", () => {
+    mkdirSync(releases, { recursive: true });
+    const write = (value: unknown) => writeFileSync(join(releases, PACKAGE_RELEASES_FILE), JSON.stringify(value));
+    write({ releases: [{ versions: { [CLIENT_PACKAGE]: "1.0.0" }, interfaceVersion: "2026-06-20", bump: "first", description: "x" }] });
+    expect(() => readPackageReleases(releases)).toThrow(`releases/packages.json: releases[0].versions must give every package (${PACKAGE_NAMES.join(", ")}) a version MAJOR.MINOR.PATCH`);
+    write({ releases: [{ versions: {}, extra: 1 }] });
+    expect(() => readPackageReleases(releases)).toThrow('releases/packages.json: releases[0] has unknown key "extra"');
+    write({ releases: [] , more: true });
+    expect(() => readPackageReleases(releases)).toThrow('releases/packages.json: must be an object with only a "releases" array');
+  });
+
+  it("the committed changelogs are what the recorded releases produce", () => {
+    const committed = projectPaths();
+    const entries = releaseEntries(RELEASES_DIR);
+    for (const name of PACKAGE_NAMES) {
+      expect(packageChangelogIsFresh(committed.packageChangelogs[name]!, name, entries), `${name}'s CHANGELOG.md is stale: run npm run release -- --page`).toBe(true);
+    }
+  });
+});
+
+describe("npm run release, refusing", () => {
+  const release = async (...argv: string[]) => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runRelease(argv, { cwd: dir, stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+    return { code, stdout: out.join(""), stderr: err.join("") };
+  };
+
+  it("a bad flag, registry or root is one line naming it, and exit status 2", async () => {
+    expect(await release("--registry", "ftp://example")).toEqual({ code: 2, stdout: "", stderr: 'release: --registry must be an http(s) URL, got "ftp://example"\n' });
+    expect(await release("--root", "nowhere")).toEqual({ code: 2, stdout: "", stderr: "release: --root nowhere: no such folder\n" });
+    expect(await release("--tag", "x")).toEqual({ code: 2, stdout: "", stderr: "release: Unknown option '--tag'; npm run release -- --help lists the options\n" });
+    expect(await release("--root", ".")).toEqual({ code: 2, stdout: "", stderr: "release: generated/openapi.json: no bundle; run npm run build first\n" });
+  });
+
+  const project = () => {
+    mkdirSync(join(dir, "generated"));
+    writeFileSync(join(dir, "generated", "openapi.json"), `${JSON.stringify(base)}\n`);
+  };
+
+  it("--dry-run on a project says what it would release and writes nothing", async () => {
+    project();
+    const { code, stdout } = await release("--root", ".", "--dry-run");
+    expect(code).toBe(0);
+    expect(stdout).toContain(`release: ${CLIENT_PACKAGE} (none) → 1.0.0, ${TOOLS_PACKAGE} (none) → 1.0.0 (first: the first release of the packages), interface version 2026-06-20\n`);
+    expect(existsSync(join(dir, "releases"))).toBe(false);
+  });
+
+  it("a registry it cannot ask is one line naming it and npm's reason, before anything is built or written", async () => {
+    project();
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/`;
+    await new Promise((resolve) => closed.close(resolve));
+    const retries = process.env.npm_config_fetch_retries;
+    process.env.npm_config_fetch_retries = "0"; // npm would retry a refused connection for a minute
+    try {
+      const { code, stderr } = await release("--root", ".", "--registry", url);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(new RegExp(`^release: cannot ask ${url} for ${CLIENT_PACKAGE}@1\\.0\\.0: .*ECONNREFUSED.*\\n$`));
+    } finally {
+      if (retries === undefined) delete process.env.npm_config_fetch_retries;
+      else process.env.npm_config_fetch_retries = retries;
+    }
+    expect(existsSync(join(dir, "releases"))).toBe(false);
+    expect(existsSync(join(dir, "packages"))).toBe(false);
   });
 });

@@ -12,13 +12,9 @@ import { readServiceModel } from "../../model/service-model.ts";
 import { buildClientPackage, PACKAGE_NAME } from "../../packages/client/build.ts";
 import type { BuiltPackage } from "../../packages/shared/package-build.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
-import { exportedDescriptionPaths, installInFreshProject, pack, packedFiles, PROJECT, run, workWithBundle } from "../support/packages.ts";
+import { exportedDescriptionPaths, IMAGE_SLUG, importSpecifiers, installInFreshProject, pack, packedFiles, PROJECT, run, SLUG_MAP, TEST_RELEASE, workWithBundle } from "../support/packages.ts";
 
 const bin = (name: string) => join(PROJECT, "node_modules/.bin", name);
-
-/** Real slugs for two routes; the others keep their placeholders. */
-const SLUG_MAP = { "i-a": "imagegen-4-ultra", "d-a": "mesh-pro-2" };
-const IMAGE_SLUG = SLUG_MAP["i-a"];
 
 /**
  * A strict consumer: it compiles only if the package's types carry the real slugs, reject the
@@ -79,9 +75,9 @@ function reached(entry: string): { files: Set<string>; bare: Set<string> } {
   const visit = (file: string) => {
     if (files.has(file)) return;
     files.add(file);
-    for (const [, specifier] of readFileSync(file, "utf8").matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\sfrom\s*["']([^"']+)["']/g)) {
-      if (specifier!.startsWith(".")) visit(resolve(dirname(file), specifier!));
-      else bare.add(specifier!);
+    for (const specifier of importSpecifiers(readFileSync(file, "utf8"))) {
+      if (specifier.startsWith(".")) visit(resolve(dirname(file), specifier));
+      else bare.add(specifier);
     }
   };
   visit(entry);
@@ -106,7 +102,7 @@ const KEY = "live_pack_test_key";
 beforeAll(async () => {
   let bundle: string;
   ({ work, bundle } = await workWithBundle("client-package-test-", SLUG_MAP));
-  built = await buildClientPackage(bundle, join(work, "package"));
+  built = await buildClientPackage(bundle, join(work, "package"), TEST_RELEASE);
   const tarballs = await pack([built.dir, join(PROJECT, "node_modules/openapi-fetch"), join(PROJECT, "node_modules/openapi-typescript-helpers")], work);
   consumer = await installInFreshProject(work, "consumer", tarballs);
   writeFileSync(join(consumer, "consumer.ts"), CONSUMER);
@@ -123,10 +119,10 @@ afterAll(async () => {
 });
 
 describe("the client package", () => {
-  it("is versioned from the description and ships only its build, the description and a README", async () => {
-    expect(built.version).toBe(loadBundle().info.version.split("-").map(Number).join("."));
+  it("has the version and changelog it was given and ships only its build, the description, a README and the changelog", async () => {
+    expect(built.version).toBe(TEST_RELEASE.version);
     const paths = await packedFiles(built.dir);
-    expect(paths.filter((path) => !/^dist\/.+\.(js|d\.ts)$/.test(path)).sort()).toEqual(["README.md", "openapi.json", "openapi.yaml", "package.json"]);
+    expect(paths.filter((path) => !/^dist\/.+\.(js|d\.ts)$/.test(path)).sort()).toEqual(["CHANGELOG.md", "README.md", "openapi.json", "openapi.yaml", "package.json"]);
     expect(paths).toContain("dist/generated/client.js");
   });
 

@@ -14,13 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BIN, COMMANDS } from "../../packages/tools/commands.ts";
 import { buildToolsPackage, PACKAGE_NAME } from "../../packages/tools/build.ts";
 import type { BuiltPackage } from "../../packages/shared/package-build.ts";
-import { doc, model } from "../support/description.ts";
+import { model } from "../support/description.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { output, until } from "../support/processes.ts";
-import { exportedDescriptionPaths, installInFreshProject, pack, packedFiles, PROJECT, run, workWithBundle } from "../support/packages.ts";
-
-const SLUG_MAP = { "i-a": "imagegen-4-ultra" };
-const IMAGE_SLUG = SLUG_MAP["i-a"];
+import { exportedDescriptionPaths, IMAGE_SLUG, importSpecifiers, installInFreshProject, pack, packedFiles, PROJECT, run, SLUG_MAP, TEST_RELEASE, workWithBundle } from "../support/packages.ts";
 /** Where the package's files are once installed. */
 const installed = (file: string) => join(project, "node_modules", PACKAGE_NAME, file);
 
@@ -31,7 +28,7 @@ let project: string;
 beforeAll(async () => {
   let bundle: string;
   ({ work, bundle } = await workWithBundle("tools-package-test-", SLUG_MAP));
-  built = await buildToolsPackage(bundle, join(work, "package"));
+  built = await buildToolsPackage(bundle, join(work, "package"), TEST_RELEASE);
   project = await installInFreshProject(work, "ci", await pack([built.dir], work));
   const config = JSON.parse(readFileSync(installed("sandbox/default-config.json"), "utf8")) as { jobs?: object };
   writeFileSync(join(project, "sandbox.json"), JSON.stringify(fastSandboxConfig(config)));
@@ -56,9 +53,11 @@ async function npx(args: string[], direct = false): Promise<{ code: number; stdo
 const ownLines = (stderr: string) => stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
 
 describe("the tools package", () => {
-  it("is versioned from the description, depends on nothing, and ships its bundle, the sandbox's files, the description and the licences", async () => {
-    expect(built.version).toBe(doc.info.version.split("-").map(Number).join("."));
+  it("has the version and changelog it was given, depends on nothing, and ships its bundle, the sandbox's files, the description and the licences", async () => {
+    expect(built.version).toBe(TEST_RELEASE.version);
+    expect(readFileSync(installed("CHANGELOG.md"), "utf8")).toBe(TEST_RELEASE.changelog);
     expect((await packedFiles(built.dir)).sort()).toEqual([
+      "CHANGELOG.md",
       "README.md",
       "THIRD-PARTY-LICENSES.md",
       "conformance/README.md",
@@ -77,7 +76,7 @@ describe("the tools package", () => {
 
   it("runs from its bundle alone: the bin imports only Node's built-in modules and names no place of this repository", () => {
     const bundle = readFileSync(installed(`dist/${BIN}.js`), "utf8");
-    const specifiers = [...bundle.matchAll(/^\s*(?:import|export)\b[^;]*?\sfrom\s*["']([^"']+)["']/gm)].map((match) => match[1]!);
+    const specifiers = importSpecifiers(bundle);
     expect(specifiers.length).toBeGreaterThan(0);
     expect(specifiers.filter((specifier) => !isBuiltin(specifier))).toEqual([]);
     expect(bundle).not.toContain(PROJECT);

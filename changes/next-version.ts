@@ -1,0 +1,44 @@
+/**
+ * The next version of a package, from what changed since its last release: semver, whose major
+ * number tells client code whether it can upgrade without change. Any breaking change is a major
+ * release; any compatible change (a route, field or value added, a price, limit or model changed:
+ * what the client's types and tables hold) a minor one; a description that differs in nothing the
+ * change report sees (descriptions, examples, documentation) a patch; an identical one nothing.
+ */
+import type { Comparison } from "./compare.ts";
+
+export type Bump = "major" | "minor" | "patch";
+
+/** The version of a package's first release. */
+export const FIRST_VERSION = "1.0.0";
+
+const SEMVER = /^(\d+)\.(\d+)\.(\d+)$/;
+
+/** The bump a comparison calls for; `identical` says whether both descriptions are the same text. */
+export function bumpOf(comparison: Comparison, identical: boolean): Bump | undefined {
+  if (comparison.changes.some((change) => change.severity === "breaking")) return "major";
+  if (comparison.changes.length > 0 || comparison.changelog.length > 0) return "minor";
+  return identical ? undefined : "patch";
+}
+
+/** Whether `version` is a release version this project gives (`1.2.3`, no pre-release). */
+export const isReleaseVersion = (version: string): boolean => SEMVER.test(version);
+
+export function nextVersion(version: string, bump: Bump): string {
+  const parts = SEMVER.exec(version);
+  if (!parts) throw new Error(`${JSON.stringify(version)} is not a release version (MAJOR.MINOR.PATCH)`);
+  const [major, minor, patch] = parts.slice(1).map(Number) as [number, number, number];
+  if (bump === "major") return `${major + 1}.0.0`;
+  if (bump === "minor") return `${major}.${minor + 1}.0`;
+  return `${major}.${minor}.${patch + 1}`;
+}
+
+/** Why a release has its bump, for the changelog and the command's output. */
+export function bumpReason(bump: Bump | "first", comparison: Comparison | undefined): string {
+  if (bump === "first" || !comparison) return "the first release of the packages";
+  const breaking = comparison.changes.filter((change) => change.severity === "breaking").length;
+  const compatible = comparison.changes.length - breaking;
+  if (bump === "major") return `${breaking} breaking change(s) for client code`;
+  if (bump === "minor") return `${compatible} compatible change(s), ${comparison.changelog.length} changelog entr${comparison.changelog.length === 1 ? "y" : "ies"}, nothing breaking`;
+  return "descriptions, examples or documentation only; no change for client code";
+}

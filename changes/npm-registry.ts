@@ -1,0 +1,65 @@
+/**
+ * The npm registry a release publishes to, through npm itself: the one `--registry URL` names, or
+ * npm's own configuration (.npmrc, npm_config_registry) when none is given, with the credentials
+ * npm has for it. Errors are one line naming the registry and what npm said.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { InputError } from "./input-error.ts";
+
+const run = promisify(execFile);
+
+export interface Registry {
+  /** undefined: npm's own configuration. */
+  readonly url: string | undefined;
+}
+
+/** The registry of `--registry URL`, checked: an http(s) URL. */
+export function registryOf(url: string | undefined): Registry {
+  if (url === undefined) return { url };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InputError(`--registry must be an http(s) URL, got ${JSON.stringify(url)}`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new InputError(`--registry must be an http(s) URL, got ${JSON.stringify(url)}`);
+  return { url: parsed.href };
+}
+
+export const registryName = (registry: Registry): string => registry.url ?? "the registry of npm's configuration";
+
+const registryArgs = (registry: Registry): string[] => (registry.url === undefined ? [] : ["--registry", registry.url]);
+
+/** npm's own message of a failed call: the summary of its JSON error, or its first "npm error" line that says what happened. */
+function npmError(error: unknown): string {
+  const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+  try {
+    const summary = (JSON.parse(stdout) as { error?: { summary?: string } }).error?.summary;
+    if (summary) return summary.split("\n")[0]!;
+  } catch {
+    // not npm's JSON: read its error lines
+  }
+  const lines = stderr.split("\n").map((line) => line.replace(/^npm (?:error|ERR!) ?/, "").trim());
+  return lines.find((line) => line !== "" && !/^(?:code|syscall|errno|A complete log|npm warn)\b/.test(line)) ?? (error as Error).message.split("\n")[0]!;
+}
+
+/** Whether the registry already has `name@version`; a package it has never seen has none. */
+export async function isPublished(registry: Registry, name: string, version: string): Promise<boolean> {
+  try {
+    const { stdout } = await run("npm", ["view", `${name}@${version}`, "version", "--json", ...registryArgs(registry)]);
+    return stdout.trim() !== "";
+  } catch (error) {
+    if (/\bE404\b/.test((error as { stderr?: string }).stderr ?? "")) return false;
+    throw new InputError(`cannot ask ${registryName(registry)} for ${name}@${version}: ${npmError(error)}`);
+  }
+}
+
+/** Publishes a tarball; the registry refuses a version it has, which isPublished asks first. */
+export async function publish(registry: Registry, tarball: string): Promise<void> {
+  try {
+    await run("npm", ["publish", tarball, "--access", "public", "--ignore-scripts", ...registryArgs(registry)]);
+  } catch (error) {
+    throw new InputError(`${registryName(registry)} refused ${tarball}: ${npmError(error)}`);
+  }
+}
