@@ -6,7 +6,7 @@
  * the interface version was not bumped, a warning suggests the next version.
  */
 import { basename, isAbsolute } from "node:path";
-import { packageVersion } from "../packages/shared/package-build.ts";
+import { bumpOf } from "./next-version.ts";
 import type { Report, ReportedChange } from "./acknowledgements.ts";
 import type { RouteTitle } from "./compare.ts";
 import { TOPIC_TITLES, type Topic } from "./domain-changelog.ts";
@@ -71,19 +71,6 @@ function grouped(changes: readonly ReportedChange[], titles: Readonly<Record<str
   return lines;
 }
 
-/** The next version of the client package, semver from info.version: a breaking change needs a new major, a compatible one a new minor. */
-function suggestedVersion(version: string, breaking: boolean, compatible: boolean): string | undefined {
-  let current: string;
-  try {
-    current = packageVersion(version);
-  } catch {
-    return undefined;
-  }
-  const [major, minor, patch] = current.split(/[.-]/).map(Number) as [number, number, number];
-  if (breaking) return `${major + 1}.0.0`;
-  return compatible ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;
-}
-
 /** The report as Markdown; `level` is the heading level of its title, so a page can nest several reports. */
 export function renderMarkdown(report: Report, level = 1): string {
   const heading = (depth: number, text: string): string => `${"#".repeat(level + depth)} ${text}`;
@@ -104,10 +91,10 @@ export function renderMarkdown(report: Report, level = 1): string {
     "",
   ];
   if (before.version === after.version && (report.changes.length > 0 || report.changelog.length > 0)) {
-    const next = suggestedVersion(after.version, summary.breaking > 0, summary.compatible > 0);
+    const bump = bumpOf(report, false);
     lines.push(
-      `> **Warning:** info.version is still \`${after.version}\` although the description changed. Bump it before releasing` +
-        (next ? `; suggested next version of the client package: \`${next}\` (${summary.breaking > 0 ? "breaking changes need a new major version" : summary.compatible > 0 ? "compatible additions: a new minor version" : "a patch"}).` : "."),
+      `> **Warning:** info.version is still \`${after.version}\` although the description changed. Bump it before releasing; ` +
+        `the packages' next release is a ${bump} one (${bump === "major" ? "breaking changes need a new major version" : "compatible additions: a new minor version"}), which \`npm run release\` derives from this report.`,
       "",
     );
   }

@@ -72,13 +72,13 @@ describe("npm run diff", () => {
     expect(stdout).not.toContain(dir);
     expect(stdout).toContain("Compared before.json (version 2026-06-20) with breaking.json (version 2026-06-20)");
     expect(stdout).toContain(
-      "> **Warning:** info.version is still `2026-06-20` although the description changed. Bump it before releasing; suggested next version of the client package: `2027.0.0` (breaking changes need a new major version).",
+      "> **Warning:** info.version is still `2026-06-20` although the description changed. Bump it before releasing; the packages' next release is a major one (breaking changes need a new major version), which `npm run release` derives from this report.",
     );
     expect(stdout.indexOf("## Breaking changes")).toBeLessThan(stdout.indexOf("## Compatible changes"));
     expect(stdout).toContain('`schema JobStatus` (used by ');
     expect(stdout).toContain(': may now be "queued". **What to do:** update the code that reads responses to handle what they may now hold or lack.');
     const compatibleOnly = run(["before.json", "compatible.json"]).stdout;
-    expect(compatibleOnly).toContain("suggested next version of the client package: `2026.7.0` (compatible additions: a new minor version)");
+    expect(compatibleOnly).toContain("the packages' next release is a minor one (compatible additions: a new minor version)");
   });
 
   it("writes plain data to JSON: no Markdown inside its strings", () => {
