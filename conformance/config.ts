@@ -41,6 +41,16 @@ export interface TargetConfig {
   rateLimitBurst: boolean;
 }
 
+/**
+ * The keys a declaration gives besides the main one, each its own account: how reports name it, and
+ * the environment variable curl lines name it by (the main key is $CONFORMANCE_API_KEY).
+ */
+export const DECLARED_KEYS: ReadonlyArray<{ readonly name: string; readonly variable: string; readonly of: (config: TargetConfig) => string | undefined }> = [
+  { name: "free plan", variable: "CONFORMANCE_FREE_PLAN_KEY", of: (config) => config.freePlanKey },
+  { name: "cooldown", variable: "CONFORMANCE_COOLDOWN_KEY", of: (config) => config.cooldownApiKey },
+  { name: "retired model", variable: "CONFORMANCE_RETIRED_MODEL_KEY", of: (config) => config.retiredModel?.apiKey },
+];
+
 /** A mistake in the target's declaration: reported by its message alone, it names the field and the rule. */
 export class DeclarationError extends Error {}
 
@@ -105,7 +115,7 @@ export const DECLARATION_FIELDS: readonly FieldSpec[] = [
   },
   { field: "freePlanKey", type: "string", default: "none", meaning: "A key of an account on the Free plan: enables the plan-gate check and is the key the rate-limit burst spends.", check: text },
   { field: "retiredModel", type: "object", default: "none", meaning: "`{model, apiKey?}`: a model label the target answers 410 to (for `apiKey`, default the main key).", check: record({ model: text, apiKey: text }, ["model"]) },
-  { field: "cooldownApiKey", type: "string", default: "none", meaning: "A key of an account the suite may pause: the cooldown check ends with that account's content-filtered family paused for the description's ten minutes.", check: text },
+  { field: "cooldownApiKey", type: "string", default: "none", meaning: "A key of an account the suite may pause: the cooldown check ends with that account's content-filtered family paused for the description's cooldown pause.", check: text },
   { field: "uploadRequest", type: "object", default: "none", meaning: "A body the target accepts for `POST /v1/uploads` (its shape is not shown): enables the uploads-window check.", check: (value) => (isObject(value) ? null : "must be an object") },
   { field: "rateLimitBurst", type: "boolean", default: "false", meaning: "Spends the rest of a rate-limit window (on `freePlanKey` if given) to see the 429, as the run's last requests.", check: boolean },
 ];

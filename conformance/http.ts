@@ -23,6 +23,9 @@ export interface Exchange {
   violations: ProxyViolation[];
 }
 
+/** A 2xx answer. */
+export const accepted = (exchange: Exchange): boolean => exchange.status >= 200 && exchange.status < 300;
+
 export interface ProxyViolation {
   location: string[];
   severity: string;

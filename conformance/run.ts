@@ -7,7 +7,7 @@
 import { setMaxListeners } from "node:events";
 import { STAGE, type Check } from "./check.ts";
 import { CHECK_GROUPS, CHECKS } from "./checks/index.ts";
-import { DeclarationError, MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
+import { DECLARED_KEYS, DeclarationError, MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
 import { Contract } from "./contract.ts";
 import { describeEstimate, total, type PlannedSpend } from "./cost.ts";
 import { requirePrism, startMock, startProxy, type RunningPrism } from "./prism.ts";
@@ -44,12 +44,11 @@ export interface RunOutcome {
 
 /** The key curl lines name as $CONFORMANCE_API_KEY; the declaration's other keys get their own variables. */
 function secrets(config: TargetConfig, apiKey: string): Record<string, string> {
-  return {
-    CONFORMANCE_API_KEY: apiKey,
-    ...(config.freePlanKey ? { CONFORMANCE_FREE_PLAN_KEY: config.freePlanKey } : {}),
-    ...(config.cooldownApiKey ? { CONFORMANCE_COOLDOWN_KEY: config.cooldownApiKey } : {}),
-    ...(config.retiredModel?.apiKey ? { CONFORMANCE_RETIRED_MODEL_KEY: config.retiredModel.apiKey } : {}),
-  };
+  const declared = DECLARED_KEYS.flatMap((key) => {
+    const value = key.of(config);
+    return value ? [[key.variable, value] as const] : [];
+  });
+  return { CONFORMANCE_API_KEY: apiKey, ...Object.fromEntries(declared) };
 }
 
 export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv = {}): Promise<RunOutcome> {
@@ -78,9 +77,12 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
     proxied: options.target !== undefined && options.proxy === true,
     signal: stop.signal,
     deadline: begun + config.timeoutSeconds * 1000,
-    checks: CHECKS,
+    observe: (seen) => {
+      for (const check of observers) check.observe?.(session, seen);
+    },
     progress,
   });
+  const observers = CHECKS.filter((check) => check.observe && session.runs(check.group));
   try {
     if (options.target) checkBudget(session, progress);
     if (options.target ? options.proxy === true : options.mock === undefined) {

@@ -7,6 +7,7 @@
  */
 import { BUNDLE_JSON, loadBundle, type OpenApiDocument } from "./document.ts";
 import { readAreas, readOperations } from "./read-routes.ts";
+import { readAccount, type AccountModel } from "./read-account.ts";
 import { readErrors } from "./read-errors.ts";
 import { readJobStatus } from "./read-job-status.ts";
 import { readLimits, readRateLimitHeaders } from "./read-limits.ts";
@@ -32,6 +33,7 @@ export interface ServiceModel {
   readonly retryAfterHeader: string;
   /** The price tables of every priced route (x-pricing, x-not-shown.price), keyed by path. */
   readonly priceTables: PriceTables;
+  readonly account: AccountModel;
 }
 
 export type OperationKind = "create" | "poll" | "other";
@@ -203,6 +205,7 @@ function buildServiceModel(doc: OpenApiDocument): ServiceModel {
     limits: limits.limits,
     ...readRateLimitHeaders(doc),
     priceTables: priceTables(doc),
+    account: readAccount(doc),
   };
 }
 

@@ -10,8 +10,8 @@ import type { Check } from "../check.ts";
 import type { Client } from "../client.ts";
 import type { ContractOperation } from "../contract.ts";
 import { priceOf, quotedBody, type PlannedSpend } from "../cost.ts";
-import type { Exchange, RequestSpec } from "../http.ts";
-import { accepted, createJob, type Job } from "../jobs.ts";
+import { accepted, type Exchange, type RequestSpec } from "../http.ts";
+import { createJob, type Job } from "../jobs.ts";
 import { balanceOf, creditsOp, hasPrompt, marked, pricedCreates, validRequests } from "../requests.ts";
 import type { Session } from "../session.ts";
 
@@ -60,14 +60,14 @@ export const billing: Check = {
       if (held) {
         status("creating a job whose price is held");
         const created = await createJob(client, held.op, held.spec, "accept");
-        const credits = (created.exchange.json as { credits?: unknown } | undefined)?.credits;
+        const credits = (created.exchange.json as Record<string, unknown> | undefined)?.[session.contract.model.account.priceField];
         const name = "a held price is reserved when the job is created";
         if (!created.job || typeof credits !== "number") {
           session.results.fail(GROUP, held.op.route, name, `the create answered ${created.exchange.status} without a job and its credits: ${created.exchange.text.slice(0, 200)}`, session.curl(held.spec));
         } else {
           const after = await balanceOf(session, client);
           if (typeof after === "string") session.results.fail(GROUP, held.op.route, name, after);
-          else session.results.expect(GROUP, held.op.route, name, before - after === credits ? [] : [`total_available fell by ${before - after} when the job was created; its held price is ${credits}`], session.curl(held.spec));
+          else session.results.expect(GROUP, held.op.route, name, before - after === credits ? [] : [`${session.contract.model.account.availableField} fell by ${before - after} when the job was created; its held price is ${credits}`], session.curl(held.spec));
           const role: Role = { name: "a held price is charged when its job succeeds", op: held.op, spec: held.spec, credits, ends: session.contract.model.jobStatus.success, charged: true };
           roles.push(role);
           outcome.set(role, created.exchange);
@@ -155,11 +155,11 @@ function judge(session: Session, roles: Role[], fell: number, outcome: Map<Role,
       }
     }
     if (!charged) {
-      session.results.fail(GROUP, role.op.route, role.name, `total_available fell by ${fell + others}, ${others} of it for other checks' succeeded jobs; the quotes say ${expected} for these (${roles.map((other) => `${other.name}: ${other.credits}`).join("; ")})`, curl);
+      session.results.fail(GROUP, role.op.route, role.name, `${session.contract.model.account.availableField} fell by ${fell + others}, ${others} of it for other checks' succeeded jobs; the quotes say ${expected} for these (${roles.map((other) => `${other.name}: ${other.credits}`).join("; ")})`, curl);
       continue;
     }
     const was = charged.has(role);
-    session.results.expect(GROUP, role.op.route, role.name, was === role.charged ? [] : [`total_available fell by ${fell} for this check's requests, which is ${was ? "" : "not "}explained by charging its ${role.credits} credits`], curl);
+    session.results.expect(GROUP, role.op.route, role.name, was === role.charged ? [] : [`${session.contract.model.account.availableField} fell by ${fell} for this check's requests, which is ${was ? "" : "not "}explained by charging its ${role.credits} credits`], curl);
   }
 }
 
@@ -184,5 +184,5 @@ async function searchCharge(session: Session, client: Client, before: number): P
     session.results.fail(GROUP, search.op.route, name, typeof after === "string" ? after : `the search answered ${exchange.status}`, session.curl(search.request.spec));
     return;
   }
-  session.results.expect(GROUP, search.op.route, name, before - after === search.price.credits ? [] : [`total_available fell by ${before - after}; the search costs ${search.price.credits}`], session.curl(search.request.spec));
+  session.results.expect(GROUP, search.op.route, name, before - after === search.price.credits ? [] : [`${session.contract.model.account.availableField} fell by ${before - after}; the search costs ${search.price.credits}`], session.curl(search.request.spec));
 }

@@ -6,8 +6,8 @@
  * is tried again.
  */
 import { STAGE, type Check } from "../check.ts";
-import type { Exchange } from "../http.ts";
-import { accepted, chargedJob, follow, statusOf } from "../jobs.ts";
+import { accepted, type Exchange } from "../http.ts";
+import { chargedJob, follow, statusOf } from "../jobs.ts";
 import { followable, pricedCreates } from "../requests.ts";
 import { conditionsOf } from "../retry-after.ts";
 import type { Session } from "../session.ts";

@@ -2,7 +2,7 @@
  * The repeated-failure cooldown of the content-filtered model family, on a key the declaration
  * lends for it: creates are accepted until the description's number of consecutive failed jobs,
  * then the family is paused with a 429 carrying Retry-After and the seconds left, which agree with
- * each other and with the pause. The pause is not waited out (ten minutes), so the probe is the
+ * each other and with the pause. The pause is not waited out (the description's pauseSeconds), so the probe is the
  * key's last request.
  */
 import { STAGE, type Check } from "../check.ts";

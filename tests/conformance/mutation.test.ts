@@ -1,5 +1,5 @@
 /**
- * The suite proves itself by mutation: against the sandbox with each injected fault (sandbox/faults.ts,
+ * The suite proves itself by mutation: against the sandbox with each injected fault (tests/conformance/faults/,
  * each a plausible implementation bug) it must fail, with a failure of the check that stands for the
  * broken rule; against the faultless sandbox it must pass. The sandbox runs with fastSandboxConfig,
  * so that each run takes seconds; the runs go at once, since they mostly wait.
@@ -12,7 +12,7 @@ import { Contract } from "../../conformance/contract.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { runConformance } from "../../conformance/run.ts";
 import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
-import { FAULTS, type FaultName } from "../../sandbox/faults.ts";
+import { FAULTS, hooksFor, type FaultName } from "./faults/registry.ts";
 import { startSandbox } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 
@@ -71,7 +71,7 @@ const needs = (faults: FaultName[], group: string): boolean => faults.length ===
 
 async function failuresWith(faults: FaultName[]): Promise<CheckResult[]> {
   const { jobSeconds, pollTimeoutSeconds } = timing(faults);
-  const sandbox = await startSandbox({ config: fastSandboxConfig(defaults, jobSeconds), faults });
+  const sandbox = await startSandbox({ config: fastSandboxConfig(defaults, jobSeconds), hooks: hooksFor(faults) });
   try {
     const config: TargetConfig = { ...declared, rateLimitBurst: needs(faults, "rate-limits"), skipGroups: needs(faults, "request-validation") ? [] : ["request-validation"], poll: { intervalMs: 150, timeoutSeconds: pollTimeoutSeconds, stablePolls: 1 } };
     const { results } = await runConformance({ target: sandbox.url, config, contract });

@@ -1,24 +1,18 @@
 /**
  * Injected faults: each one a plausible bug of an implementation of the description, for proving
  * that the conformance suite catches it (tests/conformance/mutation.test.ts). A fault changes the
- * config, the rules, or an answer before it is sent; `startSandbox({ faults: ["wrong-id-prefix"] })`
- * serves the description with those bugs. Without faults nothing here runs.
+ * config, the rules, or an answer before it is sent, through startSandbox's hooks:
+ * `startSandbox({ hooks: hooksFor(["wrong-id-prefix"]) })` serves the description with that bug.
+ * Test code only: the sandbox that ships knows nothing of it.
  */
-import { quoteRoute } from "../runtime/costs/quote.ts";
-import type { SandboxConfig } from "./config.ts";
-import { SANDBOX_CODES } from "./responses.ts";
-import type { Call, Rule } from "./rules.ts";
-import type { SandboxState } from "./state.ts";
+import { quoteRoute } from "../../../runtime/costs/quote.ts";
+import type { SandboxConfig } from "../../../sandbox/config.ts";
+import { SANDBOX_CODES } from "../../../sandbox/responses.ts";
+import type { Call, Rule } from "../../../sandbox/rules.ts";
+import type { Answer, SandboxHooks } from "../../../sandbox/server.ts";
+import type { SandboxState } from "../../../sandbox/state.ts";
 
-/** A response as it is about to be sent. */
-export interface Answer {
-  status: number;
-  body: unknown;
-  headers: Record<string, string | number>;
-}
-
-/** `call` is undefined for a request outside the description. */
-type AnswerHook = (answer: Answer, call: Call | undefined, state: SandboxState) => Answer;
+type AnswerHook = NonNullable<SandboxHooks["answer"]>;
 
 interface Fault {
   /** The implementation bug the fault stands for. */
@@ -163,10 +157,10 @@ export const FAULTS = {
     }),
   },
   "reservation-not-shown": {
-    bug: "total_available does not subtract the prices held for running jobs",
-    answer: when((answer, call) => call?.op.operationId === "getAccountCredits" && answer.status === 200, (answer, call) => {
+    bug: "the credits available do not subtract the prices held for running jobs",
+    answer: when((answer, call, state) => call?.op.operationId === state.model.account.creditsOperationId && answer.status === 200, (answer, call, state) => {
       const balance = call!.account!.ledger.balance();
-      return { ...answer, body: { ...bodyOf(answer), total_available: balance.monthlyRemaining + balance.extra } };
+      return { ...answer, body: { ...bodyOf(answer), [state.model.account.availableField]: balance.monthlyRemaining + balance.extra } };
     }),
   },
   "search-not-charged": {
@@ -178,7 +172,10 @@ export const FAULTS = {
   },
   "credits-figure-off": {
     bug: "the create response's credits is one more than the price",
-    answer: when((answer, call) => isCreate(call) && answer.status === 200 && typeof bodyOf(answer).credits === "number", (answer) => ({ ...answer, body: { ...bodyOf(answer), credits: Number(bodyOf(answer).credits) + 1 } })),
+    answer: when(
+      (answer, call, state) => isCreate(call) && answer.status === 200 && typeof bodyOf(answer)[state.model.account.priceField] === "number",
+      (answer, _call, state) => ({ ...answer, body: { ...bodyOf(answer), [state.model.account.priceField]: Number(bodyOf(answer)[state.model.account.priceField]) + 1 } }),
+    ),
   },
   "wrong-initial-status": {
     bug: "a create response gives a later running status instead of the initial one",
@@ -279,14 +276,8 @@ export type FaultName = keyof typeof FAULTS;
 
 export class UnknownFaultError extends Error {}
 
-export interface Injected {
-  config(config: SandboxConfig): SandboxConfig;
-  rules(rules: readonly Rule[]): readonly Rule[];
-  answer: AnswerHook;
-}
-
-/** The changes the named faults make; throws naming the faults it knows for any other name. */
-export function injectFaults(names: readonly string[]): Injected {
+/** The sandbox hooks that make the named faults; throws naming the faults it knows for any other name. */
+export function hooksFor(names: readonly string[]): Required<SandboxHooks> {
   const faults: Fault[] = names.map((name) => {
     if (!(name in FAULTS)) throw new UnknownFaultError(`unknown fault "${name}"; the faults are: ${Object.keys(FAULTS).join(", ")}`);
     return FAULTS[name as FaultName];
