@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { CHECKS } from "./checks/index.ts";
 import { commandLine, runtimeFile } from "../tools/packaged.ts";
 import { DECLARATION_FIELDS, DeclarationError } from "./config.ts";
+import { checkTarget, TargetError } from "./http.ts";
 import { PrismUnavailableError } from "./prism.ts";
 import { formatConsole, writeReports } from "./report.ts";
 import { runConformance } from "./run.ts";
@@ -62,13 +63,11 @@ if (values.help) {
 }
 
 const env = { ...process.env };
-if (values.config !== undefined) env.CONFORMANCE_CONFIG = values.config;
 const reportDir = values["report-dir"] ?? env.CONFORMANCE_REPORT_DIR ?? "conformance/reports";
 const paths = {
   json: env.CONFORMANCE_REPORT_JSON ?? join(reportDir, "conformance.json"),
   junit: env.CONFORMANCE_REPORT_JUNIT ?? join(reportDir, "conformance.junit.xml"),
 };
-const target = (values.target ?? env.CONFORMANCE_TARGET)?.replace(/\/$/, "");
 
 /** A positive number from an option or its variable, or undefined when neither is given. */
 function numberOption(name: string, value: string | undefined): number | undefined {
@@ -93,9 +92,12 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   const timeout = numberOption("--timeout (CONFORMANCE_TIMEOUT)", values.timeout ?? env.CONFORMANCE_TIMEOUT);
   const budget = numberOption("--budget (CONFORMANCE_BUDGET)", values.budget ?? env.CONFORMANCE_BUDGET);
+  const given = values.target ?? env.CONFORMANCE_TARGET;
+  const target = given ? await checkTarget(values.target !== undefined ? "--target" : "CONFORMANCE_TARGET", given) : undefined;
   const { summary, results } = await runConformance(
     {
       ...(target ? { target } : {}),
+      ...(values.config !== undefined ? { configFile: values.config } : {}),
       ...(env.CONFORMANCE_API_KEY ? { apiKey: env.CONFORMANCE_API_KEY } : {}),
       proxy: values.proxy === true || env.CONFORMANCE_PROXY === "on",
       signal: interrupt.signal,
@@ -109,7 +111,7 @@ try {
   console.log(`reports: ${paths.json}, ${paths.junit}`);
   process.exitCode = signalled ? 128 + constants.signals[signalled] : summary.fail > 0 ? 1 : 0;
 } catch (error) {
-  const shown = error instanceof DeclarationError || error instanceof PrismUnavailableError ? error.message : ((error as Error).stack ?? String(error));
+  const shown = error instanceof DeclarationError || error instanceof PrismUnavailableError || error instanceof TargetError ? error.message : ((error as Error).stack ?? String(error));
   console.error(`conformance run failed: ${shown}`);
   process.exitCode = 2;
 }

@@ -5,7 +5,7 @@
  * environment variables; anything left out means "all" or the default. DECLARATION_FIELDS is the
  * one list of fields: the file is checked against it, and `--help` and conformance/README.md show it.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import type { Contract } from "./contract.ts";
 
 export interface OutcomeMarkers {
@@ -26,7 +26,7 @@ export interface TargetConfig {
   models?: string[];
   skipGroups: string[];
   poll: { intervalMs: number | null; timeoutSeconds: number; stablePolls: number };
-  /** Undefined: the description's Ultra cap. */
+  /** Undefined: unknown (the suite then keeps at most the description's Ultra cap in flight). */
   concurrency?: number;
   parallelRequests: number;
   createExamples: "one" | "all";
@@ -100,7 +100,13 @@ export const DECLARATION_FIELDS: readonly FieldSpec[] = [
     meaning: "How jobs are polled: `intervalMs` (default: the area's cadence from the description, else 5000), `timeoutSeconds` per job (default 900), `stablePolls` after the terminal status (default 1).",
     check: record({ intervalMs: nullable(integer(0)), timeoutSeconds: integer(1), stablePolls: integer(0) }),
   },
-  { field: "concurrency", type: "integer", default: "the description's Ultra cap", meaning: "The account's cap on jobs in flight. The suite never has more in flight, and checks the cap.", check: integer(1) },
+  {
+    field: "concurrency",
+    type: "integer",
+    default: "unknown",
+    meaning: "The account's cap on jobs in flight: enables the cap's checks. The suite never has more in flight (undeclared: the description's Ultra cap). The cap starts at the plan's limit and rises with usage, so an undeclared one is not assumed.",
+    check: integer(1),
+  },
   { field: "parallelRequests", type: "integer", default: "4", meaning: "Requests the suite has in flight at once (it also paces itself by `X-RateLimit-*`).", check: integer(1) },
   { field: "createExamples", type: "\"one\" \\| \"all\"", default: "\"one\"", meaning: "Create requests per model: the cheapest named example, or every one. Each is a real job.", check: oneOf("one", "all") },
   { field: "timeoutSeconds", type: "integer", default: "1800", meaning: "Time limit of the whole run; reports are written when it passes. `--timeout` wins.", check: integer(1) },
@@ -154,9 +160,11 @@ const list = (value: string | undefined): string[] | undefined =>
  * Every name is checked against the description and the registry of checks: a misspelt area or
  * model would otherwise skip everything and pass.
  */
-export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig, contract: Contract, groups: readonly string[]): TargetConfig {
-  const source = env.CONFORMANCE_CONFIG;
-  const file = source ? checkFile(readJson(source), source) : {};
+export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig, contract: Contract, groups: readonly string[], configFile?: string): TargetConfig {
+  const source = configFile ?? env.CONFORMANCE_CONFIG;
+  const named = configFile !== undefined ? "--config" : "CONFORMANCE_CONFIG";
+  if (source !== undefined && !existsSync(source)) throw new DeclarationError(`${named} ${source}: no such file`);
+  const file = source ? checkFile(readJson(source, named), source) : {};
   const config: TargetConfig = { ...defaults, ...file, poll: { ...defaults.poll, ...file.poll } };
   const areas = list(env.CONFORMANCE_AREAS) ?? config.areas;
   const models = list(env.CONFORMANCE_MODELS) ?? config.models;
@@ -177,11 +185,11 @@ export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig,
   return { ...config, skipGroups, ...(areas ? { areas } : {}), ...(models ? { models } : {}) };
 }
 
-function readJson(source: string): unknown {
+function readJson(source: string, named: string): unknown {
   try {
     return JSON.parse(readFileSync(source, "utf8"));
   } catch (error) {
-    throw new DeclarationError(`CONFORMANCE_CONFIG ${source}: ${(error as Error).message}`);
+    throw new DeclarationError(`${named} ${source}: ${(error as Error).message}`);
   }
 }
 

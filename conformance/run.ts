@@ -24,8 +24,10 @@ export interface RunOptions {
   mock?: RunningPrism;
   /** The main key; else the declaration's apiKey. */
   apiKey?: string;
-  /** The target's declaration; read from the environment when omitted. */
+  /** The target's declaration; read from `configFile` or the environment when omitted. */
   config?: TargetConfig;
+  /** The declaration's file (`--config`), over CONFORMANCE_CONFIG. */
+  configFile?: string;
   /** Command-line settings over the declaration's. */
   overrides?: Partial<Pick<TargetConfig, "timeoutSeconds" | "budgetCredits">>;
   /** Run Prism as a validation proxy in front of the target (never in front of the mock). */
@@ -54,7 +56,7 @@ function secrets(config: TargetConfig, apiKey: string): Record<string, string> {
 export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv = {}): Promise<RunOutcome> {
   const begun = Date.now();
   const contract = options.contract ?? new Contract();
-  const declared = options.config ?? readTargetConfig(env, options.target ? TARGET_DEFAULTS : MOCK_CONFIG, contract, CHECK_GROUPS);
+  const declared = options.config ?? readTargetConfig(env, options.target ? TARGET_DEFAULTS : MOCK_CONFIG, contract, CHECK_GROUPS, options.configFile);
   const config: TargetConfig = { ...declared, ...options.overrides };
   const progress = options.progress ?? (() => undefined);
   const apiKey = options.apiKey ?? config.apiKey ?? "conformance-key";

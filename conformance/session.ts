@@ -66,7 +66,10 @@ export class Session implements ClientRun {
     this.clients.set(options.apiKey, this.main);
   }
 
-  /** The cap on the main account's jobs in flight: declared, else the description's Ultra cap. */
+  /**
+   * The most jobs the suite has in flight on the main account: the declared cap, else the
+   * description's Ultra cap (which is not the account's cap: that is unknown, see concurrency.ts).
+   */
   get concurrency(): number {
     return this.config.concurrency ?? this.contract.model.limits.concurrency.maxOnUltra;
   }

@@ -26,6 +26,8 @@ export const concurrency: Check = {
   summary: "With the declared cap of jobs running, polls still answer, one more create is refused as queue full without Retry-After, and no create is refused as queue full below the cap.",
   blockedBy(session) {
     if (!session.config.stateful) return "the target is stateless";
+    // The cap starts at the plan's limit and rises with usage: no value holds for every honest target.
+    if (session.config.concurrency === undefined) return "the account's cap is not declared (concurrency); the specification's cap starts at the plan's limit and rises with usage, so no value can be assumed";
     return pricedCreates(session, false)[0] ? null : "the target implements no create route whose jobs the suite can follow";
   },
   spend(session) {
@@ -41,7 +43,7 @@ export const concurrency: Check = {
     }
     const running = options.jobsInFlight;
     // Jobs the suite lost track of may still run: then the count proves nothing.
-    if (op.facts.kind === "create" && conditions.has("queue-full") && running !== undefined && running < session.concurrency && client.unsure === 0) {
+    if (op.facts.kind === "create" && conditions.has("queue-full") && session.config.concurrency !== undefined && running !== undefined && running < session.concurrency && client.unsure === 0) {
       session.results.fail(GROUP, op.route, "no create is refused as queue full below the cap", `refused as queue full with ${running} of the suite's jobs running; the declared cap is ${session.concurrency}`, session.curl(exchange.request));
     }
   },
