@@ -62,7 +62,7 @@ export function chargedJob<T>(client: Client, op: ContractOperation, spec: Reque
   return client.charges.charge(credits, async (report) => {
     const created = await createJob(client, op, spec, "accept", giveUp);
     const job = created.job;
-    if (job && credits !== null) report({ what: `${op.route} (${job.id})`, credits, charged: () => job.terminal === client.session.contract.model.jobStatus.success });
+    if (job && credits !== null) report({ what: `${op.route} (${job.id})`, credits, charged: () => job.terminal === client.session.contract.model.jobStatus.success, op, spec });
     await job?.ended;
     return created;
   }).then(async (created) => {

@@ -1,6 +1,6 @@
 /**
- * The account's concurrency cap: with the declared cap of the suite's jobs running (the lifecycle's
- * jobs fill it, topped up with the cheapest job if they are too few), polling still answers, one
+ * The account's concurrency cap: with the declared cap of the suite's jobs running (the other
+ * checks' jobs fill it, topped up with the cheapest job whenever it is not full), polling still answers, one
  * more create is refused as queue full without Retry-After, and no create is refused as queue
  * full while fewer jobs run. Jobs that end while the cap is probed make the probe inconclusive; it
  * is tried again.
@@ -8,18 +8,18 @@
 import { STAGE, type Check } from "../check.ts";
 import { accepted, type Exchange } from "../http.ts";
 import { chargedJob, follow, statusOf } from "../jobs.ts";
-import { followable, pricedCreates } from "../requests.ts";
+import { pricedCreates } from "../requests.ts";
 import { conditionsOf } from "../retry-after.ts";
 import type { Session } from "../session.ts";
 
 const GROUP = "concurrency";
 const ATTEMPTS = 3;
 
-/** The jobs the lifecycle check will start on the main key. */
-const lifecycleJobs = (session: Session): number =>
-  session.selected().filter((op) => followable(session, op)).reduce((sum, op) => sum + session.createExamples(op).length, 0);
-
-const fillers = (session: Session): number => Math.max(0, session.concurrency - lifecycleJobs(session));
+/**
+ * The most jobs the check adds to fill the cap: a cap's worth. The other checks' jobs end at their
+ * own pace (and some wait for the billing check), so jobs are added whenever the cap is not full.
+ */
+const fillers = (session: Session): number => session.concurrency;
 
 export const concurrency: Check = {
   group: GROUP,
@@ -51,13 +51,16 @@ export const concurrency: Check = {
     const client = session.main;
     const cheapest = pricedCreates(session, false)[0]!;
     const credits = cheapest.price.atMost ? null : cheapest.price.credits;
-    const topUp = Array.from({ length: fillers(session) }, () => chargedJob(client, cheapest.op, cheapest.spec, credits, () => undefined));
-    // Filled by the lifecycle's jobs; once every other check is done, the probe has nothing to stand on.
+    const topUp: Array<Promise<void>> = [];
+    // Filled by the other checks' jobs and these; once every other check is done, the probe has nothing to stand on.
     let late = false;
     const lateReached = stage(STAGE.late).then(() => void (late = true));
     for (let attempt = 1; attempt <= ATTEMPTS && !late; attempt++) {
       status("waiting for the cap to fill");
-      while (client.jobs.size < client.slots.cap && !late) await Promise.race([session.sleep(50), lateReached]);
+      while (client.jobs.size < client.slots.cap && !late) {
+        if (client.slots.inFlight < client.slots.cap && topUp.length < fillers(session)) topUp.push(chargedJob(client, cheapest.op, cheapest.spec, credits, () => undefined));
+        await Promise.race([session.sleep(50), lateReached]);
+      }
       if (late) break;
       status(`probing the cap of ${client.slots.cap}`);
       if ((await probe(session, attempt === 1)) === "done") return void (await Promise.all(topUp));

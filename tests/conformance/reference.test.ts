@@ -11,8 +11,7 @@ import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conf
 import { Contract } from "../../conformance/contract.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { runConformance } from "../../conformance/run.ts";
-import { REFERENCE_CAP, startReference } from "./reference/server.ts";
-import type { Latency } from "./reference/latency-proxy.ts";
+import { REFERENCE_CAP, startReference, type RunningReference } from "./reference/server.ts";
 
 const contract = new Contract();
 const sandboxDeclaration = readTargetConfig({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" }, TARGET_DEFAULTS, contract, CHECK_GROUPS);
@@ -21,8 +20,7 @@ const declared: TargetConfig = { ...sandboxDeclaration, concurrency: REFERENCE_C
 /** Nothing declared: only the key to run on (CONFORMANCE_API_KEY), as a first run against a new implementation. */
 const undeclared: TargetConfig = TARGET_DEFAULTS;
 
-async function resultsAgainst(config: TargetConfig, latency?: Latency): Promise<CheckResult[]> {
-  const reference = await startReference(latency);
+async function resultsAgainst(config: TargetConfig, reference: RunningReference): Promise<CheckResult[]> {
   try {
     return (await runConformance({ target: reference.url, config, contract, apiKey: sandboxDeclaration.apiKey! })).results;
   } finally {
@@ -34,7 +32,8 @@ const failures = (results: CheckResult[]): string[] => results.filter((result) =
 
 describe.concurrent("the conformance suite against honest reference servers", () => {
   it("fails nothing with the declaration, and runs the stateful checks (the cap of 25 among them)", { timeout: 120_000 }, async () => {
-    const results = await resultsAgainst(declared);
+    // Jobs of 2 s: the cap's probe needs 25 of them running at once.
+    const results = await resultsAgainst(declared, await startReference({ jobSeconds: 2 }));
     expect(failures(results)).toEqual([]);
     const passed = new Set(results.filter((result) => result.outcome === "pass").map((result) => result.group));
     expect([...passed].sort()).toEqual(expect.arrayContaining(["billing", "concurrency", "cooldown", "lifecycle", "plan-gate", "rate-limits", "retired-model", "uploads-window"]));
@@ -42,13 +41,14 @@ describe.concurrent("the conformance suite against honest reference servers", ()
   });
 
   it("fails nothing with no declaration, and says which field would enable each skipped check", { timeout: 120_000 }, async () => {
-    const results = await resultsAgainst(undeclared);
+    const results = await resultsAgainst(undeclared, await startReference({ jobSeconds: 0.6 }));
     expect(failures(results)).toEqual([]);
     const cap = results.find((result) => result.group === "concurrency" && result.outcome === "skip");
     expect(cap?.detail).toMatch(/\(concurrency\)/);
   });
 
   it("fails nothing when every answer takes 200 to 500 ms", { timeout: 120_000 }, async () => {
-    expect(failures(await resultsAgainst({ ...declared, skipGroups: ["request-validation"], rateLimitBurst: false }, { minMs: 200, maxMs: 500 }))).toEqual([]);
+    const config: TargetConfig = { ...declared, skipGroups: ["request-validation"], rateLimitBurst: false, parallelRequests: 24 };
+    expect(failures(await resultsAgainst(config, await startReference({ jobSeconds: 0.6, latency: { minMs: 200, maxMs: 500 } })))).toEqual([]);
   });
 });

@@ -96,12 +96,12 @@ function hooks(model: ServiceModel): SandboxHooks {
   };
 }
 
-/** The reference on 127.0.0.1, with fast jobs (tests) and, given `latency`, slow answers. */
-export async function startReference(latency?: Latency): Promise<RunningReference> {
+/** The reference on 127.0.0.1, its jobs taking `jobSeconds` and, given `latency`, slow answers. */
+export async function startReference({ jobSeconds, latency }: { jobSeconds: number; latency?: Latency }): Promise<RunningReference> {
   const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { accounts: Record<string, object>; jobs?: object };
   const accounts = { ...defaults.accounts, demo: { ...defaults.accounts.demo, concurrency: REFERENCE_CAP } };
   const model = loadServiceModel();
-  const sandbox = await startSandbox({ config: fastSandboxConfig({ ...defaults, accounts } as { jobs?: object }), model, hooks: hooks(model) });
+  const sandbox = await startSandbox({ config: fastSandboxConfig({ ...defaults, accounts } as { jobs?: object }, jobSeconds), model, hooks: hooks(model) });
   if (!latency) return sandbox;
   const proxy = await startLatencyProxy(sandbox.url, latency);
   return {
