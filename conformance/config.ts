@@ -37,6 +37,7 @@ export interface TargetConfig {
   freePlanKey?: string;
   retiredModel?: { model: string; apiKey?: string };
   cooldownApiKey?: string;
+  spendLimit?: { apiKey: string; credits: number };
   uploadRequest?: Record<string, unknown>;
   rateLimitBurst: boolean;
 }
@@ -49,6 +50,7 @@ export const DECLARED_KEYS: ReadonlyArray<{ readonly name: string; readonly vari
   { name: "free plan", variable: "CONFORMANCE_FREE_PLAN_KEY", of: (config) => config.freePlanKey },
   { name: "cooldown", variable: "CONFORMANCE_COOLDOWN_KEY", of: (config) => config.cooldownApiKey },
   { name: "retired model", variable: "CONFORMANCE_RETIRED_MODEL_KEY", of: (config) => config.retiredModel?.apiKey },
+  { name: "spend limit", variable: "CONFORMANCE_SPEND_LIMIT_KEY", of: (config) => config.spendLimit?.apiKey },
 ];
 
 /** A mistake in the target's declaration: reported by its message alone, it names the field and the rule. */
@@ -122,6 +124,13 @@ export const DECLARATION_FIELDS: readonly FieldSpec[] = [
   { field: "freePlanKey", type: "string", default: "none", meaning: "A key of an account on the Free plan: enables the plan-gate check and is the key the rate-limit burst spends.", check: text },
   { field: "retiredModel", type: "object", default: "none", meaning: "`{model, apiKey?}`: a model label the target answers 410 to (for `apiKey`, default the main key).", check: record({ model: text, apiKey: text }, ["model"]) },
   { field: "cooldownApiKey", type: "string", default: "none", meaning: "A key of an account the suite may pause: the cooldown check ends with that account's content-filtered family paused for the description's cooldown pause.", check: text },
+  {
+    field: "spendLimit",
+    type: "object",
+    default: "none",
+    meaning: "`{apiKey, credits}`: a key of an account whose monthly spend limit lets it spend at most `credits` more: enables the spend-limit check (a create quoted above `credits` must be refused, and stay refused).",
+    check: record({ apiKey: text, credits: (value) => (typeof value === "number" && value >= 0 ? null : "must be a non-negative number") }, ["apiKey", "credits"]),
+  },
   { field: "uploadRequest", type: "object", default: "none", meaning: "A body the target accepts for `POST /v1/uploads` (its shape is not shown): enables the uploads-window check.", check: (value) => (isObject(value) ? null : "must be an object") },
   { field: "rateLimitBurst", type: "boolean", default: "false", meaning: "Spends the rest of a rate-limit window (on `freePlanKey` if given) to see the 429, as the run's last requests.", check: boolean },
 ];

@@ -36,7 +36,7 @@ describe.concurrent("the conformance suite against honest reference servers", ()
     const results = await resultsAgainst(declared, await startReference({ jobSeconds: 2 }));
     expect(failures(results)).toEqual([]);
     const passed = new Set(results.filter((result) => result.outcome === "pass").map((result) => result.group));
-    expect([...passed].sort()).toEqual(expect.arrayContaining(["billing", "concurrency", "cooldown", "lifecycle", "plan-gate", "rate-limits", "retired-model", "uploads-window"]));
+    expect([...passed].sort()).toEqual(expect.arrayContaining(["billing", "concurrency", "cooldown", "lifecycle", "plan-gate", "rate-limits", "retired-model", "spend-limit", "uploads-window"]));
     expect(results.some((result) => result.outcome === "pass" && result.name === `a create beyond the cap of ${REFERENCE_CAP} is refused as queue full`)).toBe(true);
   });
 

@@ -86,4 +86,34 @@ export const LIMIT_FAULTS = {
       return { ...answer, headers: { ...answer.headers, [header]: Number(answer.headers[header]) * 1000 } };
     }),
   },
+  "spend-limit-with-retry-after": {
+    bug: "the spend-limit 429 sends Retry-After, as the rate limiter's does (a wait never clears it)",
+    answer: when((answer, _call, state) => answer.status === 429 && bodyOf(answer).error?.code === tooManyCode(state, "spend-limit"), (answer, _call, state) => ({ ...answer, headers: { ...answer.headers, [state.model.retryAfterHeader]: "60" } })),
+  },
+  "spend-limit-cleared-by-retry": {
+    bug: "the spend limit refuses a create once, then lets the same create through when it is sent again",
+    rules: (rules) => {
+      const refused = new Set<string>();
+      return wrap("spend-limit", (original) => (call, state) => {
+        const reply = original(call, state);
+        const id = `${call.key}:${call.text}`;
+        if (!reply || !refused.has(id)) {
+          if (reply) refused.add(id);
+          return reply;
+        }
+        return undefined;
+      })(rules);
+    },
+  },
+  "spend-limit-as-queue-full": {
+    bug: "the spend limit is answered with the queue-full 429, a word of the wrong condition",
+    rules: wrap("spend-limit", (original) => (call, state) => (original(call, state) ? queueFull(state) : undefined)),
+  },
+  "cooldown-pauses-every-model": {
+    bug: "the cooldown pauses every model of the account, not only the family's",
+    rules: wrap("cooldown", (original) => (call, state) => {
+      const seconds = isCreate(call) ? state.cooldowns.pausedFor(state.cooldownId(call.account!, state.model.limits.cooldown.family), call.now) : null;
+      return seconds === null ? original(call, state) : state.responses.tooMany("cooldown", "Paused after repeated failures.", seconds);
+    }),
+  },
 } satisfies Record<string, Fault>;

@@ -1,5 +1,7 @@
 /** What a fault is, and the small tools the faults are written with (registry.ts lists them). */
+import type { TooManyCondition } from "../../../model/service-model.ts";
 import type { SandboxConfig } from "../../../sandbox/config.ts";
+import { SANDBOX_CODES } from "../../../sandbox/responses.ts";
 import type { Call, Rule } from "../../../sandbox/rules.ts";
 import type { Answer, SandboxHooks } from "../../../sandbox/server.ts";
 import type { SandboxState } from "../../../sandbox/state.ts";
@@ -60,6 +62,6 @@ export const withoutHeader = (answer: Answer, name: string): Answer => {
   return { ...answer, headers };
 };
 
-/** The error code of the 429 variant for `condition`. */
-export const tooManyCode = (state: SandboxState, condition: string): string | null | undefined =>
-  state.model.errors.tooManyRequests.variants.find((variant) => variant.condition === condition)?.code;
+/** The error code of the 429 variant for `condition`: the description's, else the sandbox's where it shows none. */
+export const tooManyCode = (state: SandboxState, condition: TooManyCondition): string | undefined =>
+  state.model.errors.tooManyRequests.variants.find((variant) => variant.condition === condition)?.code ?? (condition === "rate-limited" ? undefined : SANDBOX_CODES[condition].code);
