@@ -105,10 +105,6 @@ export const LIMIT_FAULTS = {
       })(rules);
     },
   },
-  "spend-limit-as-queue-full": {
-    bug: "the spend limit is answered with the queue-full 429, a word of the wrong condition",
-    rules: wrap("spend-limit", (original) => (call, state) => (original(call, state) ? queueFull(state) : undefined)),
-  },
   "cooldown-pauses-every-model": {
     bug: "the cooldown pauses every model of the account, not only the family's",
     rules: wrap("cooldown", (original) => (call, state) => {

@@ -72,7 +72,6 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "retired-model-forbidden": named("retired-model", "a retired model answers 410"),
   "spend-limit-with-retry-after": named("spend-limit", "the spend-limit 429 carries no Retry-After"),
   "spend-limit-cleared-by-retry": named("spend-limit", "retrying does not clear the spend limit"),
-  "spend-limit-as-queue-full": named("spend-limit", "a create past the monthly spend limit is refused with the spend-limit 429"),
   "cooldown-pauses-every-model": named("cooldown", "models outside the paused family are not paused"),
   "cooldown-after-two": named("cooldown", "creates are accepted until"),
   "cooldown-after-four": named("cooldown", "after 3 consecutive failures the family is paused with the cooldown 429"),
