@@ -52,13 +52,16 @@ export const concurrency: Check = {
     const cheapest = pricedCreates(session, false)[0]!;
     const credits = cheapest.price.atMost ? null : cheapest.price.credits;
     const topUp: Array<Promise<void>> = [];
+    const begun = Date.now();
     // Filled by the other checks' jobs and these; once every other check is done, the probe has nothing to stand on.
     let late = false;
     const lateReached = stage(STAGE.late).then(() => void (late = true));
     for (let attempt = 1; attempt <= ATTEMPTS && !late; attempt++) {
       status("waiting for the cap to fill");
       while (client.jobs.size < client.slots.cap && !late) {
-        if (client.slots.inFlight < client.slots.cap && topUp.length < fillers(session)) topUp.push(chargedJob(client, cheapest.op, cheapest.spec, credits, () => undefined));
+        // The other checks' jobs get two polls' time to fill the cap before any job is added.
+        const due = Date.now() - begun > 2 * session.pollIntervalMs(session.contract.pollOf(cheapest.op)!);
+        if (due && client.slots.inFlight < client.slots.cap && topUp.length < fillers(session)) topUp.push(chargedJob(client, cheapest.op, cheapest.spec, credits, () => undefined));
         await Promise.race([session.sleep(50), lateReached]);
       }
       if (late) break;
