@@ -1,21 +1,13 @@
 /** Faults of billing: what is charged, when, and what the balance and the create responses show. */
 import { quoteRoute } from "../../../runtime/costs/quote.ts";
-import { bodyOf, isCreate, isPoll, polledJob, when, type Fault } from "./support.ts";
+import { bodyOf, isCreate, onPolledJob, when, type Fault } from "./support.ts";
+
 export const BILLING_FAULTS = {
   "charge-on-failure": {
     bug: "failed and timed-out jobs are charged their price",
-    answer: () => {
-      const charged = new Set<string>();
-      return when((answer, call, state) => isPoll(call) && state.model.jobStatus.failure.includes(String(bodyOf(answer).status)), (answer, call, state) => {
-        const job = polledJob(call!, state);
-        if (job && !charged.has(job.id)) {
-          charged.add(job.id);
-          call!.account!.ledger.charge(job.credits);
-        }
-        return answer;
-      })();
-    },
+    answer: onPolledJob((status, state) => state.model.jobStatus.failure.includes(status), (job, account, seenBefore) => seenBefore || account.ledger.charge(job.credits)),
   },
+
   "moderation-charged": {
     bug: "a request blocked by moderation is charged its price",
     answer: when((answer, call, state) => isCreate(call) && answer.status === 400 && state.model.errors.moderation.reasonField in bodyOf(answer), (answer, call, state) => {
@@ -47,44 +39,19 @@ export const BILLING_FAULTS = {
   },
   "charged-per-poll": {
     bug: "the charge sits in the poll handler: a succeeded job is charged again on every later poll that shows it succeeded",
-    answer: () => {
-      const seen = new Set<string>();
-      return when((answer, call, state) => isPoll(call) && bodyOf(answer).status === state.model.jobStatus.success, (answer, call, state) => {
-        const job = polledJob(call!, state);
-        if (job && seen.has(job.id)) call!.account!.ledger.charge(job.credits);
-        if (job) seen.add(job.id);
-        return answer;
-      })();
-    },
+    answer: onPolledJob((status, state) => status === state.model.jobStatus.success, (job, account, seenBefore) => seenBefore && account.ledger.charge(job.credits)),
   },
+
   "hold-not-released": {
     bug: "a held price (lip sync, 3D) is charged when its job succeeds but never released, so it stays unavailable",
-    answer: () => {
-      const released = new Set<string>();
-      return when((answer, call, state) => isPoll(call) && bodyOf(answer).status === state.model.jobStatus.success, (answer, call, state) => {
-        const job = polledJob(call!, state);
-        if (job?.held && !released.has(job.id)) {
-          released.add(job.id);
-          call!.account!.ledger.reserve(job.credits, true);
-        }
-        return answer;
-      })();
-    },
+    answer: onPolledJob((status, state) => status === state.model.jobStatus.success, (job, account, seenBefore) => job.held && !seenBefore && account.ledger.reserve(job.credits, true)),
   },
+
   "timeout-charged": {
     bug: "a timed-out job is charged its price (only failures are refunded)",
-    answer: () => {
-      const charged = new Set<string>();
-      return when((answer, call, state) => isPoll(call) && bodyOf(answer).status === state.model.jobStatus.timeout, (answer, call, state) => {
-        const job = polledJob(call!, state);
-        if (job && !charged.has(job.id)) {
-          charged.add(job.id);
-          call!.account!.ledger.charge(job.credits);
-        }
-        return answer;
-      })();
-    },
+    answer: onPolledJob((status, state) => status === state.model.jobStatus.timeout, (job, account, seenBefore) => seenBefore || account.ledger.charge(job.credits)),
   },
+
   "billed-seconds-rounded-down": {
     bug: "the create response's billed seconds are rounded down while its credits are rounded up",
     answer: when(

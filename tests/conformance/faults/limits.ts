@@ -1,6 +1,7 @@
 /** Faults of the limits: rate-limit windows and their headers, the concurrency cap, the cooldown, the uploads window. */
 import { SANDBOX_CODES } from "../../../sandbox/responses.ts";
 import { bodyOf, isCreate, isPoll, limits, queueFull, tooManyCode, when, wrap, type Fault } from "./support.ts";
+
 export const LIMIT_FAULTS = {
   "rate-limit-one-past": {
     bug: "the per-key window lets one request past X-RateLimit-Limit through",

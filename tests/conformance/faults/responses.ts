@@ -8,6 +8,7 @@ function prefixSwap(state: SandboxState): [string, string] {
   if (prefixes.length < 2) throw new Error("the description has fewer than two id prefixes");
   return [prefixes.at(-1)!, prefixes.at(-2)!];
 }
+
 export const RESPONSE_FAULTS = {
   "wrong-id-prefix": {
     bug: "job ids are minted with a prefix the description's id pattern does not allow (img_1 becomes id_img_1), and polls take that id",

@@ -1,6 +1,8 @@
 /** What a fault is, and the small tools the faults are written with (registry.ts lists them). */
 import type { TooManyCondition } from "../../../model/service-model.ts";
+import type { Account } from "../../../sandbox/accounts.ts";
 import type { SandboxConfig } from "../../../sandbox/config.ts";
+import type { Job } from "../../../sandbox/jobs.ts";
 import { SANDBOX_CODES } from "../../../sandbox/responses.ts";
 import type { Call, Rule } from "../../../sandbox/rules.ts";
 import type { Answer, SandboxHooks } from "../../../sandbox/server.ts";
@@ -65,3 +67,21 @@ export const withoutHeader = (answer: Answer, name: string): Answer => {
 /** The error code of the 429 variant for `condition`: the description's, else the sandbox's where it shows none. */
 export const tooManyCode = (state: SandboxState, condition: TooManyCondition): string | undefined =>
   state.model.errors.tooManyRequests.variants.find((variant) => variant.condition === condition)?.code ?? (condition === "rate-limited" ? undefined : SANDBOX_CODES[condition].code);
+
+/**
+ * An answer hook that hands `act` the job of each poll whose status `shows` picks, with the account
+ * and whether an earlier poll showed it so (the hook's memory is per sandbox).
+ */
+export const onPolledJob =
+  (shows: (status: string, state: SandboxState) => boolean, act: (job: Job, account: Account, seenBefore: boolean) => void): (() => AnswerHook) =>
+  () => {
+    const seen = new Set<string>();
+    return when((answer, call, state) => isPoll(call) && shows(String(bodyOf(answer).status), state), (answer, call, state) => {
+      const job = polledJob(call!, state);
+      if (job) {
+        act(job, call!.account!, seen.has(job.id));
+        seen.add(job.id);
+      }
+      return answer;
+    })();
+  };
