@@ -23,7 +23,7 @@ const fillers = (session: Session): number => session.concurrency;
 
 export const concurrency: Check = {
   group: GROUP,
-  summary: "With the declared cap of jobs running, polls still answer, one more create is refused as queue full without Retry-After, and no create is refused as queue full below the cap.",
+  summary: "With concurrency declared and that many jobs running, polls still answer, one more create is refused as queue full without Retry-After, and no create is refused as queue full below the cap.",
   blockedBy(session) {
     if (!session.config.stateful) return "the target is stateless";
     // The cap starts at the plan's limit and rises with usage: no value holds for every honest target.
