@@ -2,10 +2,8 @@
  * What a check is. Each check is one file under checks/ exporting a `Check`, registered in
  * checks/index.ts; its `group` names it in reports and in a declaration's `skipGroups`.
  */
-import type { Client, SendOptions } from "./client.ts";
-import type { ContractOperation } from "./contract.ts";
+import type { Observed } from "./client.ts";
 import type { PlannedSpend } from "./cost.ts";
-import type { Exchange } from "./http.ts";
 import type { Session } from "./session.ts";
 
 /**
@@ -23,14 +21,6 @@ export interface CheckContext {
   stage(stage: number): Promise<void>;
   /** What the check is doing now, for the progress lines. */
   status(text: string): void;
-}
-
-/** One response of the run, as observers see it. */
-export interface Observed {
-  readonly client: Client;
-  readonly op: ContractOperation;
-  readonly exchange: Exchange;
-  readonly options: SendOptions;
 }
 
 export interface Check {

@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { CHECKS } from "./checks/index.ts";
 import { commandLine, runtimeFile } from "../tools/packaged.ts";
 import { DECLARATION_FIELDS, DeclarationError } from "./config.ts";
+import { checkTarget, TargetError } from "./http.ts";
 import { PrismUnavailableError } from "./prism.ts";
 import { formatConsole, writeReports } from "./report.ts";
 import { DEFAULT_CASES } from "./requests/generated.ts";
@@ -67,13 +68,11 @@ if (values.help) {
 }
 
 const env = { ...process.env };
-if (values.config !== undefined) env.CONFORMANCE_CONFIG = values.config;
 const reportDir = values["report-dir"] ?? env.CONFORMANCE_REPORT_DIR ?? "conformance/reports";
 const paths = {
   json: env.CONFORMANCE_REPORT_JSON ?? join(reportDir, "conformance.json"),
   junit: env.CONFORMANCE_REPORT_JUNIT ?? join(reportDir, "conformance.junit.xml"),
 };
-const target = (values.target ?? env.CONFORMANCE_TARGET)?.replace(/\/$/, "");
 
 /** A positive number from an option or its variable, or undefined when neither is given. */
 function numberOption(name: string, value: string | undefined): number | undefined {
@@ -108,9 +107,12 @@ try {
   const budget = numberOption("--budget (CONFORMANCE_BUDGET)", values.budget ?? env.CONFORMANCE_BUDGET);
   const seed = integerOption("--seed (CONFORMANCE_SEED)", values.seed ?? env.CONFORMANCE_SEED, 0);
   const cases = integerOption("--cases (CONFORMANCE_CASES)", values.cases ?? env.CONFORMANCE_CASES, 1);
+  const given = values.target ?? env.CONFORMANCE_TARGET;
+  const target = given ? await checkTarget(values.target !== undefined ? "--target" : "CONFORMANCE_TARGET", given) : undefined;
   const { summary, results } = await runConformance(
     {
       ...(target ? { target } : {}),
+      ...(values.config !== undefined ? { configFile: values.config } : {}),
       ...(env.CONFORMANCE_API_KEY ? { apiKey: env.CONFORMANCE_API_KEY } : {}),
       proxy: values.proxy === true || env.CONFORMANCE_PROXY === "on",
       signal: interrupt.signal,
@@ -128,7 +130,7 @@ try {
   console.log(`reports: ${paths.json}, ${paths.junit}`);
   process.exitCode = signalled ? 128 + constants.signals[signalled] : summary.fail > 0 ? 1 : 0;
 } catch (error) {
-  const shown = error instanceof DeclarationError || error instanceof PrismUnavailableError ? error.message : ((error as Error).stack ?? String(error));
+  const shown = error instanceof DeclarationError || error instanceof PrismUnavailableError || error instanceof TargetError ? error.message : ((error as Error).stack ?? String(error));
   console.error(`conformance run failed: ${shown}`);
   process.exitCode = 2;
 }

@@ -5,12 +5,45 @@
  * may be the per-IP one) and resends a request the rate limiter refused, after the wait. Every
  * response goes through the session's observers.
  */
-import { Charges, Slots } from "./coordination.ts";
-import type { ContractOperation } from "./contract.ts";
-import { bearer, send, type Exchange, type RequestSpec } from "./http.ts";
-import type { Job } from "./jobs.ts";
+import type { TargetConfig } from "./config.ts";
+import { Charges, Slots, type Semaphore } from "./coordination.ts";
+import type { Contract, ContractOperation } from "./contract.ts";
+import type { Spend } from "./cost.ts";
+import { bearer, send, type Exchange, type RequestSpec, type Transport } from "./http.ts";
 import { conditionsOf } from "./retry-after.ts";
-import type { Session } from "./session.ts";
+
+/**
+ * What a client and the jobs it follows need of their run (the session, session.ts, gives it): said
+ * here so that the clients, the jobs and the session read top-down.
+ */
+export interface ClientRun {
+  readonly contract: Contract;
+  readonly config: TargetConfig;
+  readonly transport: Transport;
+  readonly requests: Semaphore;
+  readonly signal: AbortSignal;
+  readonly spend: Spend;
+  /** Nothing is sent with any key before then (a rate-limited 429 that spent a window). */
+  blockedUntil: number;
+  waitUntil(time: number, why: string): Promise<void>;
+  sleep(ms: number): Promise<void>;
+  pollIntervalMs(poll: ContractOperation, outlasting?: boolean): number;
+  observe(seen: Observed): void;
+}
+
+/** One response of the run, as observers see it. */
+export interface Observed {
+  readonly client: Client;
+  readonly op: ContractOperation;
+  readonly exchange: Exchange;
+  readonly options: SendOptions;
+}
+
+/** A job the client follows (jobs.ts): what is needed to poll it. */
+export interface FollowedJob {
+  readonly poll: ContractOperation;
+  readonly pollSpec: RequestSpec;
+}
 
 export interface SendOptions {
   /** The description holds the request valid: it may go through Prism's validation proxy. */
@@ -32,7 +65,7 @@ export class Client {
   readonly slots: Slots;
   readonly charges = new Charges();
   /** The suite's jobs on this key not yet seen in a terminal status. */
-  readonly jobs = new Set<Job>();
+  readonly jobs = new Set<FollowedJob>();
   /** Jobs the suite stopped following without a terminal status: the target may still count them. */
   unsure = 0;
   /** Nothing is sent with this key before then (Retry-After). */
@@ -43,7 +76,7 @@ export class Client {
   private pending = 0;
 
   constructor(
-    readonly session: Session,
+    readonly session: ClientRun,
     /** How reports name the key (`main`, `free plan`, ...). */
     readonly name: string,
     readonly apiKey: string,
@@ -75,7 +108,7 @@ export class Client {
       this.pending--;
     }
     this.record(exchange);
-    this.session.observe(this, op, exchange, options);
+    this.session.observe({ client: this, op, exchange, options });
     return exchange;
   }
 

@@ -5,7 +5,7 @@
  * environment variables; anything left out means "all" or the default. DECLARATION_FIELDS is the
  * one list of fields: the file is checked against it, and `--help` and conformance/README.md show it.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { parseJsonText } from "../tools/json-text.ts";
 import type { Contract } from "./contract.ts";
 import type { GeneratedSettings } from "./requests/generated.ts";
@@ -28,7 +28,7 @@ export interface TargetConfig {
   models?: string[];
   skipGroups: string[];
   poll: { intervalMs: number | null; timeoutSeconds: number; stablePolls: number };
-  /** Undefined: the description's Ultra cap. */
+  /** Undefined: unknown (the suite then keeps at most the description's Ultra cap in flight). */
   concurrency?: number;
   parallelRequests: number;
   createExamples: "one" | "all";
@@ -39,11 +39,23 @@ export interface TargetConfig {
   freePlanKey?: string;
   retiredModel?: { model: string; apiKey?: string };
   cooldownApiKey?: string;
+  spendLimit?: { apiKey: string; credits: number };
   uploadRequest?: Record<string, unknown>;
   rateLimitBurst: boolean;
   /** The generated requests' seed and count: command-line options, not a declaration field. */
   generated?: GeneratedSettings;
 }
+
+/**
+ * The keys a declaration gives besides the main one, each its own account: how reports name it, and
+ * the environment variable curl lines name it by (the main key is $CONFORMANCE_API_KEY).
+ */
+export const DECLARED_KEYS: ReadonlyArray<{ readonly name: string; readonly variable: string; readonly of: (config: TargetConfig) => string | undefined }> = [
+  { name: "free plan", variable: "CONFORMANCE_FREE_PLAN_KEY", of: (config) => config.freePlanKey },
+  { name: "cooldown", variable: "CONFORMANCE_COOLDOWN_KEY", of: (config) => config.cooldownApiKey },
+  { name: "retired model", variable: "CONFORMANCE_RETIRED_MODEL_KEY", of: (config) => config.retiredModel?.apiKey },
+  { name: "spend limit", variable: "CONFORMANCE_SPEND_LIMIT_KEY", of: (config) => config.spendLimit?.apiKey },
+];
 
 /** A mistake in the target's declaration: reported by its message alone, it names the field and the rule. */
 export class DeclarationError extends Error {}
@@ -94,7 +106,13 @@ export const DECLARATION_FIELDS: readonly FieldSpec[] = [
     meaning: "How jobs are polled: `intervalMs` (default: the area's cadence from the description, else 5000), `timeoutSeconds` per job (default 900), `stablePolls` after the terminal status (default 1).",
     check: record({ intervalMs: nullable(integer(0)), timeoutSeconds: integer(1), stablePolls: integer(0) }),
   },
-  { field: "concurrency", type: "integer", default: "the description's Ultra cap", meaning: "The account's cap on jobs in flight. The suite never has more in flight, and checks the cap.", check: integer(1) },
+  {
+    field: "concurrency",
+    type: "integer",
+    default: "unknown",
+    meaning: "The account's cap on jobs in flight: enables the cap's checks. The suite never has more in flight (undeclared: the description's Ultra cap). The cap starts at the plan's limit and rises with usage, so an undeclared one is not assumed.",
+    check: integer(1),
+  },
   { field: "parallelRequests", type: "integer", default: "4", meaning: "Requests the suite has in flight at once (it also paces itself by `X-RateLimit-*`).", check: integer(1) },
   { field: "createExamples", type: "\"one\" \\| \"all\"", default: "\"one\"", meaning: "Create requests per model: the cheapest named example, or every one. Each is a real job.", check: oneOf("one", "all") },
   { field: "timeoutSeconds", type: "integer", default: "1800", meaning: "Time limit of the whole run; reports are written when it passes. `--timeout` wins.", check: integer(1) },
@@ -109,7 +127,14 @@ export const DECLARATION_FIELDS: readonly FieldSpec[] = [
   },
   { field: "freePlanKey", type: "string", default: "none", meaning: "A key of an account on the Free plan: enables the plan-gate check and is the key the rate-limit burst spends.", check: text },
   { field: "retiredModel", type: "object", default: "none", meaning: "`{model, apiKey?}`: a model label the target answers 410 to (for `apiKey`, default the main key).", check: record({ model: text, apiKey: text }, ["model"]) },
-  { field: "cooldownApiKey", type: "string", default: "none", meaning: "A key of an account the suite may pause: the cooldown check ends with that account's content-filtered family paused for the description's ten minutes.", check: text },
+  { field: "cooldownApiKey", type: "string", default: "none", meaning: "A key of an account the suite may pause: the cooldown check ends with that account's content-filtered family paused for the description's cooldown pause.", check: text },
+  {
+    field: "spendLimit",
+    type: "object",
+    default: "none",
+    meaning: "`{apiKey, credits}`: a key of an account whose monthly spend limit lets it spend at most `credits` more: enables the spend-limit check (a create quoted above `credits` must be refused, and stay refused).",
+    check: record({ apiKey: text, credits: (value) => (typeof value === "number" && value >= 0 ? null : "must be a non-negative number") }, ["apiKey", "credits"]),
+  },
   { field: "uploadRequest", type: "object", default: "none", meaning: "A body the target accepts for `POST /v1/uploads` (its shape is not shown): enables the uploads-window check.", check: (value) => (isObject(value) ? null : "must be an object") },
   { field: "rateLimitBurst", type: "boolean", default: "false", meaning: "Spends the rest of a rate-limit window (on `freePlanKey` if given) to see the 429, as the run's last requests.", check: boolean },
 ];
@@ -148,9 +173,11 @@ const list = (value: string | undefined): string[] | undefined =>
  * Every name is checked against the description and the registry of checks: a misspelt area or
  * model would otherwise skip everything and pass.
  */
-export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig, contract: Contract, groups: readonly string[]): TargetConfig {
-  const source = env.CONFORMANCE_CONFIG;
-  const file = source ? checkFile(readJson(source), source) : {};
+export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig, contract: Contract, groups: readonly string[], configFile?: string): TargetConfig {
+  const source = configFile ?? env.CONFORMANCE_CONFIG;
+  const named = configFile !== undefined ? "--config" : "CONFORMANCE_CONFIG";
+  if (source !== undefined && !existsSync(source)) throw new DeclarationError(`${named} ${source}: no such file`);
+  const file = source ? checkFile(readJson(source, named), source) : {};
   const config: TargetConfig = { ...defaults, ...file, poll: { ...defaults.poll, ...file.poll } };
   const areas = list(env.CONFORMANCE_AREAS) ?? config.areas;
   const models = list(env.CONFORMANCE_MODELS) ?? config.models;
@@ -171,11 +198,11 @@ export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig,
   return { ...config, skipGroups, ...(areas ? { areas } : {}), ...(models ? { models } : {}) };
 }
 
-function readJson(source: string): unknown {
+function readJson(source: string, named: string): unknown {
   try {
     return parseJsonText(readFileSync(source, "utf8"), source);
   } catch (error) {
-    throw new DeclarationError(`CONFORMANCE_CONFIG ${source}: ${(error as Error).message}`);
+    throw new DeclarationError(`${named} ${source}: ${(error as Error).message}`);
   }
 }
 

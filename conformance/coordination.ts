@@ -4,6 +4,8 @@
  * the billing check measures them (charges it cannot add up wait until it is done) and stages
  * (checks whose last request starts a long wait run after all others).
  */
+import type { ContractOperation } from "./contract.ts";
+import type { RequestSpec } from "./http.ts";
 
 export class Semaphore {
   private active = 0;
@@ -89,6 +91,9 @@ export interface MeasuredCharge {
   readonly what: string;
   readonly credits: number;
   charged(): boolean;
+  /** The request that started the job, to measure it again alone when the balance disagrees. */
+  readonly op: ContractOperation;
+  readonly spec: RequestSpec;
 }
 
 interface Measurement {

@@ -8,8 +8,7 @@
 import type { MediaRule } from "../runtime/costs/pricing.ts";
 import { quoteRoute, type QuoteLine } from "../runtime/costs/quote.ts";
 import type { Contract, ContractOperation } from "./contract.ts";
-import type { Exchange } from "./http.ts";
-import { accepted, type Job } from "./jobs.ts";
+import { accepted, type Exchange } from "./http.ts";
 
 export interface Price {
   /** Standard credits, or null where the description shows no price for the request. */
@@ -109,12 +108,13 @@ export class Spend {
 
   constructor(private readonly contract: Contract) {}
 
-  jobEnded(job: Job): void {
-    if (job.terminal !== this.contract.model.jobStatus.success) return;
+  /** A job of `key` started by `created`, an answer of `create`, was seen in the `terminal` status. */
+  jobEnded(key: string, create: ContractOperation, created: Exchange, terminal: string): void {
+    if (terminal !== this.contract.model.jobStatus.success) return;
     // A create response that states the job's credits names the charge better than a bound.
-    const stated = (job.created.json as { credits?: unknown } | undefined)?.credits;
-    if (typeof stated === "number") this.spent.push({ key: job.client.name, what: job.create.route, price: { credits: stated, atMost: false } });
-    else this.record(job.client.name, job.create, job.created);
+    const stated = (created.json as Record<string, unknown> | undefined)?.[this.contract.model.account.priceField];
+    if (typeof stated === "number") this.spent.push({ key, what: create.route, price: { credits: stated, atMost: false } });
+    else this.record(key, create, created);
   }
 
   /** A priced request that is charged per request (a stock search), answered 2xx. */

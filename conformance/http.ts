@@ -23,6 +23,33 @@ export interface Exchange {
   violations: ProxyViolation[];
 }
 
+/** A target that is no http(s) URL, or where no server answers: reported by its message alone. */
+export class TargetError extends Error {}
+
+/**
+ * The base URL of `value`, given by `name` (a flag or a variable); throws TargetError unless it is an
+ * http(s) URL with a host, and unless a server answers there (any HTTP answer will do).
+ */
+export async function checkTarget(name: string, value: string): Promise<string> {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new TargetError(`${name}: "${value}" is not a URL (expected http://HOST:PORT or https://...)`);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") throw new TargetError(`${name}: "${value}" is not an http(s) URL with a host`);
+  try {
+    await httpExchange(value, { method: "GET", headers: {}, signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
+    throw new TargetError(`${name}: no server answers at ${value} (${code === "ECONNREFUSED" ? "connection refused: is it running?" : `${code}: ${(error as Error).message}`})`);
+  }
+  return value.replace(/\/$/, "");
+}
+
+/** A 2xx answer. */
+export const accepted = (exchange: Exchange): boolean => exchange.status >= 200 && exchange.status < 300;
+
 export interface ProxyViolation {
   location: string[];
   severity: string;

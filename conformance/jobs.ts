@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Slot } from "./coordination.ts";
 import type { Client } from "./client.ts";
 import { requestPath, type ContractOperation } from "./contract.ts";
-import type { Exchange, RequestSpec } from "./http.ts";
+import { accepted, type Exchange, type RequestSpec } from "./http.ts";
 import { conditionsOf } from "./retry-after.ts";
 
 export interface Created {
@@ -22,8 +22,6 @@ export interface Created {
 
 /** How many times a create refused as queue full is sent again when only jobs the suite lost track of may fill the queue. */
 const UNSURE_RETRIES = 3;
-
-export const accepted = (exchange: Exchange): boolean => exchange.status >= 200 && exchange.status < 300;
 
 const queueFull = (client: Client, exchange: Exchange): boolean =>
   exchange.status === 429 && conditionsOf(client.session.contract, exchange.json).has("queue-full");
@@ -64,7 +62,7 @@ export function chargedJob<T>(client: Client, op: ContractOperation, spec: Reque
   return client.charges.charge(credits, async (report) => {
     const created = await createJob(client, op, spec, "accept", giveUp);
     const job = created.job;
-    if (job && credits !== null) report({ what: `${op.route} (${job.id})`, credits, charged: () => job.terminal === client.session.contract.model.jobStatus.success });
+    if (job && credits !== null) report({ what: `${op.route} (${job.id})`, credits, charged: () => job.terminal === client.session.contract.model.jobStatus.success, op, spec });
     await job?.ended;
     return created;
   }).then(async (created) => {
@@ -182,7 +180,7 @@ export class Job {
       if (terminalAt < 0 && contract.model.jobStatus.terminal.includes(status)) {
         terminalAt = this.polls.length - 1;
         this.terminal = status;
-        session.spend.jobEnded(this);
+        session.spend.jobEnded(this.client.name, this.create, this.created, status);
         this.end(false);
       }
       // A stateless target answers every poll alike: one poll is all there is to see.

@@ -6,8 +6,8 @@
 import type { Client } from "./client.ts";
 import { requestPath, type ContractOperation, type NamedExample } from "./contract.ts";
 import { priceOf, quotedBody, type Price } from "./cost.ts";
-import type { Exchange, RequestSpec } from "./http.ts";
-import { accepted, createJob } from "./jobs.ts";
+import { accepted, type Exchange, type RequestSpec } from "./http.ts";
+import { createJob } from "./jobs.ts";
 import { responseProblems } from "./response-check.ts";
 import type { Session } from "./session.ts";
 import { unstatedAcceptance } from "./unstated.ts";
@@ -94,16 +94,14 @@ export function marked(spec: RequestSpec, marker: string): RequestSpec {
   return { ...spec, body: { ...body, prompt: `${typeof body.prompt === "string" ? body.prompt : ""} ${marker}`.trim() } };
 }
 
-/** The operation that reads the account's balance; the description names it so. */
-const CREDITS_OPERATION = "getAccountCredits";
+/** The operation that reads the account's balance. */
+export const creditsOp = (session: Session): ContractOperation | undefined => session.selected().find((op) => op.facts.operationId === session.contract.model.account.creditsOperationId);
 
-export const creditsOp = (session: Session): ContractOperation | undefined => session.selected().find((op) => op.facts.operationId === CREDITS_OPERATION);
-
-/** The account's total_available, or why it cannot be read. */
+/** The account's credits available (the service model's account.availableField), or why they cannot be read. */
 export async function balanceOf(session: Session, client: Client): Promise<number | string> {
   const op = creditsOp(session);
   if (!op) return "the target does not implement the credits route";
   const exchange = await client.send(op, { method: op.method, path: op.path, headers: client.authorized() }, { positive: true });
-  const total = (exchange.json as { total_available?: unknown } | undefined)?.total_available;
+  const total = (exchange.json as Record<string, unknown> | undefined)?.[session.contract.model.account.availableField];
   return exchange.status === 200 && Number.isInteger(total) ? (total as number) : `GET ${op.path} answered ${exchange.status}: ${exchange.text.slice(0, 200)}`;
 }

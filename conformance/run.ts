@@ -7,7 +7,7 @@
 import { setMaxListeners } from "node:events";
 import { STAGE, type Check } from "./check.ts";
 import { CHECK_GROUPS, CHECKS } from "./checks/index.ts";
-import { DeclarationError, MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
+import { DECLARED_KEYS, DeclarationError, MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
 import { Contract } from "./contract.ts";
 import { describeEstimate, total, type PlannedSpend } from "./cost.ts";
 import { requirePrism, startMock, startProxy, type RunningPrism } from "./prism.ts";
@@ -24,8 +24,10 @@ export interface RunOptions {
   mock?: RunningPrism;
   /** The main key; else the declaration's apiKey. */
   apiKey?: string;
-  /** The target's declaration; read from the environment when omitted. */
+  /** The target's declaration; read from `configFile` or the environment when omitted. */
   config?: TargetConfig;
+  /** The declaration's file (`--config`), over CONFORMANCE_CONFIG. */
+  configFile?: string;
   /** Command-line settings over the declaration's. */
   overrides?: Partial<Pick<TargetConfig, "timeoutSeconds" | "budgetCredits" | "generated">>;
   /** Run Prism as a validation proxy in front of the target (never in front of the mock). */
@@ -44,18 +46,17 @@ export interface RunOutcome {
 
 /** The key curl lines name as $CONFORMANCE_API_KEY; the declaration's other keys get their own variables. */
 function secrets(config: TargetConfig, apiKey: string): Record<string, string> {
-  return {
-    CONFORMANCE_API_KEY: apiKey,
-    ...(config.freePlanKey ? { CONFORMANCE_FREE_PLAN_KEY: config.freePlanKey } : {}),
-    ...(config.cooldownApiKey ? { CONFORMANCE_COOLDOWN_KEY: config.cooldownApiKey } : {}),
-    ...(config.retiredModel?.apiKey ? { CONFORMANCE_RETIRED_MODEL_KEY: config.retiredModel.apiKey } : {}),
-  };
+  const declared = DECLARED_KEYS.flatMap((key) => {
+    const value = key.of(config);
+    return value ? [[key.variable, value] as const] : [];
+  });
+  return { CONFORMANCE_API_KEY: apiKey, ...Object.fromEntries(declared) };
 }
 
 export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv = {}): Promise<RunOutcome> {
   const begun = Date.now();
   const contract = options.contract ?? new Contract();
-  const declared = options.config ?? readTargetConfig(env, options.target ? TARGET_DEFAULTS : MOCK_CONFIG, contract, CHECK_GROUPS);
+  const declared = options.config ?? readTargetConfig(env, options.target ? TARGET_DEFAULTS : MOCK_CONFIG, contract, CHECK_GROUPS, options.configFile);
   const config: TargetConfig = { ...declared, ...options.overrides };
   const progress = options.progress ?? (() => undefined);
   const apiKey = options.apiKey ?? config.apiKey ?? "conformance-key";
@@ -78,9 +79,12 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
     proxied: options.target !== undefined && options.proxy === true,
     signal: stop.signal,
     deadline: begun + config.timeoutSeconds * 1000,
-    checks: CHECKS,
+    observe: (seen) => {
+      for (const check of observers) check.observe?.(session, seen);
+    },
     progress,
   });
+  const observers = CHECKS.filter((check) => check.observe && session.runs(check.group));
   try {
     if (options.target) checkBudget(session, progress);
     if (options.target ? options.proxy === true : options.mock === undefined) {

@@ -3,13 +3,12 @@
  * sends with, the results, the run's time limit and the observers every response goes through.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Check, Observed } from "./check.ts";
-import { Client, type SendOptions } from "./client.ts";
-import type { TargetConfig } from "./config.ts";
+import { Client, type ClientRun, type Observed } from "./client.ts";
+import { DECLARED_KEYS, type TargetConfig } from "./config.ts";
 import type { Contract, ContractOperation, NamedExample } from "./contract.ts";
 import { Semaphore } from "./coordination.ts";
 import { priceOf, quotedBody, Spend } from "./cost.ts";
-import { curl, type Exchange, type RequestSpec, type Transport } from "./http.ts";
+import { curl, type RequestSpec, type Transport } from "./http.ts";
 import { Results } from "./results.ts";
 
 /** Polling interval where neither the declaration nor the description gives one. */
@@ -30,11 +29,12 @@ export interface SessionOptions {
   signal: AbortSignal;
   /** When the run's time is up (milliseconds since the epoch). */
   deadline: number;
-  checks: readonly Check[];
+  /** Every response of the run goes to it (the checks' observers). */
+  observe(seen: Observed): void;
   progress(line: string): void;
 }
 
-export class Session {
+export class Session implements ClientRun {
   readonly results = new Results();
   readonly contract: Contract;
   readonly config: TargetConfig;
@@ -49,7 +49,7 @@ export class Session {
   /** Nothing is sent with any key before then (a rate-limited 429 that spent a window). */
   blockedUntil = 0;
   private readonly clients = new Map<string, Client>();
-  private readonly observers: Check[];
+  private readonly observer: (seen: Observed) => void;
 
   constructor(options: SessionOptions) {
     this.contract = options.contract;
@@ -61,12 +61,15 @@ export class Session {
     this.progress = options.progress;
     this.requests = new Semaphore(options.config.parallelRequests);
     this.spend = new Spend(options.contract);
-    this.observers = options.checks.filter((check) => check.observe && this.runs(check.group));
+    this.observer = options.observe;
     this.main = new Client(this, "main", options.apiKey, this.concurrency);
     this.clients.set(options.apiKey, this.main);
   }
 
-  /** The cap on the main account's jobs in flight: declared, else the description's Ultra cap. */
+  /**
+   * The most jobs the suite has in flight on the main account: the declared cap, else the
+   * description's Ultra cap (which is not the account's cap: that is unknown, see concurrency.ts).
+   */
   get concurrency(): number {
     return this.config.concurrency ?? this.contract.model.limits.concurrency.maxOnUltra;
   }
@@ -80,9 +83,8 @@ export class Session {
 
   /** How reports name a key: by the declaration fields that give it. */
   private keyName(apiKey: string): string {
-    const { freePlanKey, cooldownApiKey, retiredModel } = this.config;
-    const roles = [freePlanKey === apiKey && "free plan", cooldownApiKey === apiKey && "cooldown", retiredModel?.apiKey === apiKey && "retired model"];
-    return roles.filter(Boolean).join(" and ") || "other";
+    const roles = DECLARED_KEYS.filter((key) => key.of(this.config) === apiKey).map((key) => key.name);
+    return roles.join(" and ") || "other";
   }
 
   /** The operations the target declares it implements (areas and models). */
@@ -144,9 +146,8 @@ export class Session {
     return Object.fromEntries([...this.clients.values()].map((client) => [client.name, client.sent]));
   }
 
-  observe(client: Client, op: ContractOperation, exchange: Exchange, options: SendOptions): void {
-    const seen: Observed = { client, op, exchange, options };
-    this.spend.answered(client.name, op, exchange);
-    for (const check of this.observers) check.observe?.(this, seen);
+  observe(seen: Observed): void {
+    this.spend.answered(seen.client.name, seen.op, seen.exchange);
+    this.observer(seen);
   }
 }

@@ -7,6 +7,7 @@
  */
 import { BUNDLE_JSON, loadBundle, type OpenApiDocument } from "./document.ts";
 import { readAreas, readOperations } from "./read-routes.ts";
+import { readAccount } from "./read-account.ts";
 import { readErrors } from "./read-errors.ts";
 import { readJobStatus } from "./read-job-status.ts";
 import { readLimits, readRateLimitHeaders } from "./read-limits.ts";
@@ -48,6 +49,7 @@ function buildServiceModel(doc: OpenApiDocument): ServiceModel {
     limits: limits.limits,
     ...readRateLimitHeaders(doc),
     priceTables: priceTables(doc),
+    account: readAccount(doc),
   };
 }
 

@@ -24,6 +24,18 @@ export interface ServiceModel {
   readonly retryAfterHeader: string;
   /** The price tables of every priced route (x-pricing, x-not-shown.price), keyed by path. */
   readonly priceTables: PriceTables;
+  readonly account: AccountModel;
+}
+
+export interface AccountModel {
+  /** The operation that reads the account's balance. */
+  readonly creditsOperationId: string;
+  /** Its response field of the credits the account can spend now (prices held for running jobs subtracted). */
+  readonly availableField: string;
+  /** The create response field stating the job's price, where a create response has it. */
+  readonly priceField: string;
+  /** The create response field stating the seconds billed, where a create response has it. */
+  readonly billedSecondsField: string;
 }
 
 export type OperationKind = "create" | "poll" | "other";

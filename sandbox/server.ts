@@ -10,7 +10,6 @@ import { loadServiceModel, type ServiceModel } from "../model/service-model.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { answerCors, corsOrigins } from "./cors.ts";
 import { DEFAULT_CONFIG_FILE, readConfigFile, resolveConfig, type SandboxConfig } from "./config.ts";
-import { injectFaults, type Answer, type Injected } from "./faults.ts";
 import { handlersFor, type Handler } from "./handlers.ts";
 import { SANDBOX_CODES, type Reply } from "./responses.ts";
 import { Router } from "../model/router.ts";
@@ -31,8 +30,22 @@ export interface SandboxOptions {
   clock?: Clock;
   /** The rules applied before each handler, in order (RULES when omitted). */
   rules?: readonly Rule[];
-  /** Faults to inject (sandbox/faults.ts), each a plausible implementation bug; none when omitted. */
-  faults?: readonly string[];
+  /** Changes to the config, the rules and each answer (the mutation tests inject implementation bugs this way); none when omitted. */
+  hooks?: SandboxHooks;
+}
+
+/** A response as it is about to be sent. */
+export interface Answer {
+  status: number;
+  body: unknown;
+  headers: Record<string, string | number>;
+}
+
+export interface SandboxHooks {
+  config?(config: SandboxConfig): SandboxConfig;
+  rules?(rules: readonly Rule[]): readonly Rule[];
+  /** `call` is undefined for a request outside the description. */
+  answer?(answer: Answer, call: Call | undefined, state: SandboxState): Answer;
 }
 
 export interface RunningSandbox {
@@ -56,9 +69,11 @@ function configOf(config: unknown, model: ServiceModel): SandboxConfig {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const model = options.model ?? loadServiceModel();
-  const faults = injectFaults(options.faults ?? []);
-  const state = new SandboxState(model, faults.config(configOf(options.config, model)), options.clock ?? systemClock);
-  const handle = createHandler(state, faults.rules(options.rules ?? RULES), faults.answer);
+  const hooks = options.hooks ?? {};
+  const config = configOf(options.config, model);
+  const state = new SandboxState(model, hooks.config?.(config) ?? config, options.clock ?? systemClock);
+  const rules = options.rules ?? RULES;
+  const handle = createHandler(state, hooks.rules?.(rules) ?? rules, hooks.answer ?? ((answer) => answer));
   const corsAllowed = corsOrigins();
   const server: Server = createServer((request, response) => answerCors(request, response, corsAllowed) || void handle(request, response));
   server.listen(options.port ?? 0, HOST);
@@ -81,7 +96,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
-function createHandler(state: SandboxState, rules: readonly Rule[], answer: Injected["answer"]) {
+function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonNullable<SandboxHooks["answer"]>) {
   const router = new Router(state.model.operations);
   const handlers: Map<string, Handler> = handlersFor(state.model.operations);
   const { rateLimitHeaders } = state.model;

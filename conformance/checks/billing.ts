@@ -4,14 +4,16 @@
  * charged exactly its quote; a failed or timed-out job and a request blocked by moderation are
  * charged nothing; a search priced per request is charged each time. The jobs run at once; where
  * the balance moves by something else than expected, the quotes that explain the difference are
- * named.
+ * named, and where none do, every job that ran is measured again alone and those charged otherwise
+ * than their quote are named (route, example, quote).
  */
 import type { Check } from "../check.ts";
 import type { Client } from "../client.ts";
 import type { ContractOperation } from "../contract.ts";
 import { priceOf, quotedBody, type PlannedSpend } from "../cost.ts";
-import type { Exchange, RequestSpec } from "../http.ts";
-import { accepted, createJob, type Job } from "../jobs.ts";
+import { accepted, type Exchange, type RequestSpec } from "../http.ts";
+import type { MeasuredCharge } from "../coordination.ts";
+import { createJob, type Job } from "../jobs.ts";
 import { balanceOf, creditsOp, hasPrompt, marked, pricedCreates, validRequests } from "../requests.ts";
 import type { Session } from "../session.ts";
 
@@ -60,14 +62,14 @@ export const billing: Check = {
       if (held) {
         status("creating a job whose price is held");
         const created = await createJob(client, held.op, held.spec, "accept");
-        const credits = (created.exchange.json as { credits?: unknown } | undefined)?.credits;
+        const credits = (created.exchange.json as Record<string, unknown> | undefined)?.[session.contract.model.account.priceField];
         const name = "a held price is reserved when the job is created";
         if (!created.job || typeof credits !== "number") {
           session.results.fail(GROUP, held.op.route, name, `the create answered ${created.exchange.status} without a job and its credits: ${created.exchange.text.slice(0, 200)}`, session.curl(held.spec));
         } else {
           const after = await balanceOf(session, client);
           if (typeof after === "string") session.results.fail(GROUP, held.op.route, name, after);
-          else session.results.expect(GROUP, held.op.route, name, before - after === credits ? [] : [`total_available fell by ${before - after} when the job was created; its held price is ${credits}`], session.curl(held.spec));
+          else session.results.expect(GROUP, held.op.route, name, before - after === credits ? [] : [`${session.contract.model.account.availableField} fell by ${before - after} when the job was created; its held price is ${credits}`], session.curl(held.spec));
           const role: Role = { name: "a held price is charged when its job succeeds", op: held.op, spec: held.spec, credits, ends: session.contract.model.jobStatus.success, charged: true };
           roles.push(role);
           outcome.set(role, created.exchange);
@@ -95,8 +97,9 @@ export const billing: Check = {
       const after = await balanceOf(session, client);
       if (typeof after === "string") return void session.results.fail(GROUP, "*", "the balance can be read", after);
       const others = beside.filter((charge) => charge.charged()).reduce((sum, charge) => sum + charge.credits, 0);
-      judge(session, roles.filter((role) => outcome.has(role)), before - after - others, outcome, others);
-      await searchCharge(session, client, after);
+      const judged = roles.filter((role) => outcome.has(role));
+      if (judge(session, judged, before - after - others, outcome)) await searchCharge(session, client, after);
+      else await blame(session, client, judged, beside, { fell: before - after, quoted: others + judged.filter((role) => role.charged).reduce((sum, role) => sum + (role.credits ?? 0), 0) });
     });
   },
 };
@@ -136,12 +139,14 @@ function chooseRoles(session: Session): Role[] {
 
 /**
  * Compares the fall of the balance with what the roles should have charged. Where they disagree,
- * the one set of roles whose quotes add up to the fall says which were charged.
+ * the one set of roles whose quotes add up to the fall says which were charged; where no set does,
+ * it returns false and leaves the verdicts to `blame`.
  */
-function judge(session: Session, roles: Role[], fell: number, outcome: Map<Role, Exchange>, others: number): void {
+function judge(session: Session, roles: Role[], fell: number, outcome: Map<Role, Exchange>): boolean {
   const expected = roles.filter((role) => role.charged).reduce((sum, role) => sum + (role.credits ?? 0), 0);
   const explaining = subsets(roles).filter((subset) => subset.reduce((sum, role) => sum + (role.credits ?? 0), 0) === fell);
   const charged = fell === expected ? new Set(roles.filter((role) => role.charged)) : explaining.length === 1 ? new Set(explaining[0]) : undefined;
+  if (!charged) return false;
   for (const role of roles) {
     const curl = session.curl(outcome.get(role)?.request ?? role.spec);
     if (role.ends === null) {
@@ -154,12 +159,61 @@ function judge(session: Session, roles: Role[], fell: number, outcome: Map<Role,
         continue;
       }
     }
-    if (!charged) {
-      session.results.fail(GROUP, role.op.route, role.name, `total_available fell by ${fell + others}, ${others} of it for other checks' succeeded jobs; the quotes say ${expected} for these (${roles.map((other) => `${other.name}: ${other.credits}`).join("; ")})`, curl);
-      continue;
-    }
     const was = charged.has(role);
-    session.results.expect(GROUP, role.op.route, role.name, was === role.charged ? [] : [`total_available fell by ${fell} for this check's requests, which is ${was ? "" : "not "}explained by charging its ${role.credits} credits`], curl);
+    session.results.expect(GROUP, role.op.route, role.name, was === role.charged ? [] : [`${session.contract.model.account.availableField} fell by ${fell} for this check's requests, which is ${was ? "" : "not "}explained by charging its ${role.credits} credits`], curl);
+  }
+  return true;
+}
+
+/** A request that ran in the measurement, to be measured again alone. */
+interface Suspect {
+  readonly name: string;
+  readonly op: ContractOperation;
+  readonly spec: RequestSpec;
+  /** Its quote, charged only when its job succeeds. */
+  readonly credits: number;
+  /** The description holds it refused (the moderation block): no job starts. */
+  readonly refused: boolean;
+}
+
+/** `POST /v1/videos/v-b "text-to-video"`: the route and the named example the body is, else the body. */
+function describeRequest(op: ContractOperation, spec: RequestSpec): string {
+  const body = JSON.stringify(spec.body ?? {});
+  const example = op.requestExamples.find((candidate) => JSON.stringify(candidate.value) === body);
+  return `${op.route} ${example ? `"${example.name}"` : body.slice(0, 120)}`;
+}
+
+/**
+ * The balance fell by what no set of quotes explains. Each request that ran in the measurement, the
+ * check's own and the jobs beside it, is sent again alone with the balance read around it (nothing
+ * else is charged meanwhile), so that the report names the requests whose charge disagrees with
+ * their quote, rather than blaming the check's own routes.
+ */
+async function blame(session: Session, client: Client, roles: Role[], beside: MeasuredCharge[], total: { fell: number; quoted: number }): Promise<void> {
+  const { jobStatus, account } = session.contract.model;
+  const suspects = new Map<string, Suspect>();
+  for (const role of roles) {
+    suspects.set(describeRequest(role.op, role.spec), { name: role.name, op: role.op, spec: role.spec, credits: role.charged ? (role.credits ?? 0) : 0, refused: role.ends === null });
+  }
+  for (const charge of beside.filter((candidate) => candidate.charged())) {
+    const what = describeRequest(charge.op, charge.spec);
+    if (!suspects.has(what)) suspects.set(what, { name: "a job run beside the billing check is charged its quote", op: charge.op, spec: charge.spec, credits: charge.credits, refused: false });
+  }
+  let unexplained = 0;
+  for (const [what, suspect] of suspects) {
+    const before = await balanceOf(session, client);
+    const created = await createJob(client, suspect.op, suspect.spec, suspect.refused ? "reject" : "accept");
+    await created.job?.done;
+    const after = await balanceOf(session, client);
+    if (typeof before === "string" || typeof after === "string") return void session.results.fail(GROUP, "*", "the balance can be read", typeof before === "string" ? before : (after as string));
+    const quote = created.job?.terminal === jobStatus.success ? suspect.credits : 0;
+    const ended = created.job ? `ended ${created.job.terminal ?? created.job.stoppedBy}` : `answered ${created.exchange.status}`;
+    const problems = before - after === quote ? [] : [`measured alone, ${what} (${ended}) made ${account.availableField} fall by ${before - after}; its quote is ${quote}`];
+    if (problems.length) unexplained++;
+    session.results.expect(GROUP, suspect.op.route, suspect.name, problems, session.curl(suspect.spec));
+  }
+  if (unexplained === 0) {
+    session.results.fail(GROUP, "*", "the balance falls by the quotes of the jobs that ran", `${account.availableField} fell by ${total.fell} while jobs quoted ${total.quoted} ran together, yet each, measured alone, was charged its quote`);
   }
 }
 
@@ -184,5 +238,5 @@ async function searchCharge(session: Session, client: Client, before: number): P
     session.results.fail(GROUP, search.op.route, name, typeof after === "string" ? after : `the search answered ${exchange.status}`, session.curl(search.request.spec));
     return;
   }
-  session.results.expect(GROUP, search.op.route, name, before - after === search.price.credits ? [] : [`total_available fell by ${before - after}; the search costs ${search.price.credits}`], session.curl(search.request.spec));
+  session.results.expect(GROUP, search.op.route, name, before - after === search.price.credits ? [] : [`${session.contract.model.account.availableField} fell by ${before - after}; the search costs ${search.price.credits}`], session.curl(search.request.spec));
 }

@@ -1,31 +1,33 @@
 /**
- * The account's concurrency cap: with the declared cap of the suite's jobs running (the lifecycle's
- * jobs fill it, topped up with the cheapest job if they are too few), polling still answers, one
+ * The account's concurrency cap: with the declared cap of the suite's jobs running (the other
+ * checks' jobs fill it, topped up with the cheapest job whenever it is not full), polling still answers, one
  * more create is refused as queue full without Retry-After, and no create is refused as queue
  * full while fewer jobs run. Jobs that end while the cap is probed make the probe inconclusive; it
  * is tried again.
  */
 import { STAGE, type Check } from "../check.ts";
-import type { Exchange } from "../http.ts";
-import { accepted, chargedJob, follow, statusOf } from "../jobs.ts";
-import { followable, pricedCreates } from "../requests.ts";
+import { accepted, type Exchange } from "../http.ts";
+import { chargedJob, follow, statusOf } from "../jobs.ts";
+import { pricedCreates } from "../requests.ts";
 import { conditionsOf } from "../retry-after.ts";
 import type { Session } from "../session.ts";
 
 const GROUP = "concurrency";
 const ATTEMPTS = 3;
 
-/** The jobs the lifecycle check will start on the main key. */
-const lifecycleJobs = (session: Session): number =>
-  session.selected().filter((op) => followable(session, op)).reduce((sum, op) => sum + session.createExamples(op).length, 0);
-
-const fillers = (session: Session): number => Math.max(0, session.concurrency - lifecycleJobs(session));
+/**
+ * The most jobs the check adds to fill the cap: a cap's worth. The other checks' jobs end at their
+ * own pace (and some wait for the billing check), so jobs are added whenever the cap is not full.
+ */
+const fillers = (session: Session): number => session.concurrency;
 
 export const concurrency: Check = {
   group: GROUP,
-  summary: "With the declared cap of jobs running, polls still answer, one more create is refused as queue full without Retry-After, and no create is refused as queue full below the cap.",
+  summary: "With concurrency declared and that many jobs running, polls still answer, one more create is refused as queue full without Retry-After, and no create is refused as queue full below the cap.",
   blockedBy(session) {
     if (!session.config.stateful) return "the target is stateless";
+    // The cap starts at the plan's limit and rises with usage: no value holds for every honest target.
+    if (session.config.concurrency === undefined) return "the account's cap is not declared (concurrency); the specification's cap starts at the plan's limit and rises with usage, so no value can be assumed";
     return pricedCreates(session, false)[0] ? null : "the target implements no create route whose jobs the suite can follow";
   },
   spend(session) {
@@ -41,7 +43,7 @@ export const concurrency: Check = {
     }
     const running = options.jobsInFlight;
     // Jobs the suite lost track of may still run: then the count proves nothing.
-    if (op.facts.kind === "create" && conditions.has("queue-full") && running !== undefined && running < session.concurrency && client.unsure === 0) {
+    if (op.facts.kind === "create" && conditions.has("queue-full") && session.config.concurrency !== undefined && running !== undefined && running < session.concurrency && client.unsure === 0) {
       session.results.fail(GROUP, op.route, "no create is refused as queue full below the cap", `refused as queue full with ${running} of the suite's jobs running; the declared cap is ${session.concurrency}`, session.curl(exchange.request));
     }
   },
@@ -49,13 +51,19 @@ export const concurrency: Check = {
     const client = session.main;
     const cheapest = pricedCreates(session, false)[0]!;
     const credits = cheapest.price.atMost ? null : cheapest.price.credits;
-    const topUp = Array.from({ length: fillers(session) }, () => chargedJob(client, cheapest.op, cheapest.spec, credits, () => undefined));
-    // Filled by the lifecycle's jobs; once every other check is done, the probe has nothing to stand on.
+    const topUp: Array<Promise<void>> = [];
+    const begun = Date.now();
+    // Filled by the other checks' jobs and these; once every other check is done, the probe has nothing to stand on.
     let late = false;
     const lateReached = stage(STAGE.late).then(() => void (late = true));
     for (let attempt = 1; attempt <= ATTEMPTS && !late; attempt++) {
       status("waiting for the cap to fill");
-      while (client.jobs.size < client.slots.cap && !late) await Promise.race([session.sleep(50), lateReached]);
+      while (client.jobs.size < client.slots.cap && !late) {
+        // The other checks' jobs get two polls' time to fill the cap before any job is added.
+        const due = Date.now() - begun > 2 * session.pollIntervalMs(session.contract.pollOf(cheapest.op)!);
+        if (due && client.slots.inFlight < client.slots.cap && topUp.length < fillers(session)) topUp.push(chargedJob(client, cheapest.op, cheapest.spec, credits, () => undefined));
+        await Promise.race([session.sleep(50), lateReached]);
+      }
       if (late) break;
       status(`probing the cap of ${client.slots.cap}`);
       if ((await probe(session, attempt === 1)) === "done") return void (await Promise.all(topUp));

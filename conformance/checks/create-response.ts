@@ -5,7 +5,7 @@
  */
 import type { Check } from "../check.ts";
 import { priceOf, quotedBody } from "../cost.ts";
-import { accepted } from "../jobs.ts";
+import { accepted } from "../http.ts";
 
 const GROUP = "create-response";
 
@@ -21,8 +21,10 @@ export const createResponse: Check = {
     if ("status" in body) {
       results.expect(GROUP, op.route, "the create response's status is the initial status", body.status === initial ? [] : [`status is "${String(body.status)}", not "${initial}"`], curl);
     }
-    if (!("credits" in body)) return;
-    const name = `credits${"seconds" in body ? " and seconds agree" : " agrees"} with the price`;
+    const { priceField, billedSecondsField } = contract.model.account;
+    if (!(priceField in body)) return;
+    const billedSeconds = billedSecondsField in body;
+    const name = `${priceField}${billedSeconds ? ` and ${billedSecondsField} agree` : " agrees"} with the price`;
     if (!config.stateful || !config.standardPrices) {
       results.skip(GROUP, op.route, name, config.stateful ? "the account's prices are not declared standard (standardPrices)" : "the mock answers with a fixed example");
       return;
@@ -31,17 +33,17 @@ export const createResponse: Check = {
     const table = contract.model.priceTables[op.path];
     const media = Object.keys(table?.media ?? {});
     // The billed seconds stand for the duration of the one medium the price is per second of.
-    const seconds = "seconds" in body && media.length === 1 ? { [media[0] as string]: Number(body.seconds) } : undefined;
+    const seconds = billedSeconds && media.length === 1 ? { [media[0] as string]: Number(body[billedSecondsField]) } : undefined;
     const price = priceOf(contract, op, request, seconds);
     if (price.credits === null || price.atMost) {
       results.skip(GROUP, op.route, name, price.credits === null ? `the request has no shown price (${price.reason})` : "the price depends on a media duration the response does not state");
       return;
     }
-    const problems = body.credits === price.credits ? [] : [`credits is ${String(body.credits)}, the quote ${price.credits}${seconds ? ` for ${String(body.seconds)} seconds` : ""}`];
+    const problems = body[priceField] === price.credits ? [] : [`${priceField} is ${String(body[priceField])}, the quote ${price.credits}${seconds ? ` for ${String(body[billedSecondsField])} seconds` : ""}`];
     // `seconds` is the billed duration: the quote bills exactly it, already rounded and at least the minimum.
     const perSecond = new Set((table?.pricing?.components ?? []).filter((component) => component.per && "mediaSeconds" in component.per).map((component) => component.label));
     const billed = price.breakdown?.find((line) => perSecond.has(line.label));
-    if (seconds && billed && billed.quantity !== body.seconds) problems.push(`seconds is ${String(body.seconds)}, but the price bills ${billed.quantity} seconds for it (rounded up, with the minimum)`);
+    if (seconds && billed && billed.quantity !== body[billedSecondsField]) problems.push(`${billedSecondsField} is ${String(body[billedSecondsField])}, but the price bills ${billed.quantity} seconds for it (rounded up, with the minimum)`);
     results.expect(GROUP, op.route, name, problems, curl);
   },
 };

@@ -17,6 +17,7 @@ import { prismProxy } from "./prism-proxy.ts";
 import { rateLimits } from "./rate-limits.ts";
 import { requestValidation } from "./request-validation.ts";
 import { retiredModel } from "./retired-model.ts";
+import { spendLimit } from "./spend-limit.ts";
 import { uploadsWindow } from "./uploads-window.ts";
 
 export const CHECKS: readonly Check[] = [
@@ -32,6 +33,7 @@ export const CHECKS: readonly Check[] = [
   concurrency,
   planGate,
   retiredModel,
+  spendLimit,
   cooldown,
   uploadsWindow,
   rateLimits,

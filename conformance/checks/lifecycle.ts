@@ -8,8 +8,8 @@
 import { STAGE, type Check } from "../check.ts";
 import type { ContractOperation } from "../contract.ts";
 import { priceOf, quotedBody } from "../cost.ts";
-import type { Exchange } from "../http.ts";
-import { accepted, chargedJob, createJob, statusOf, type Job } from "../jobs.ts";
+import { accepted, type Exchange } from "../http.ts";
+import { chargedJob, createJob, statusOf, type Job } from "../jobs.ts";
 import { expectAccepted, followable, validRequests, type NamedRequest } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
 import type { Session } from "../session.ts";

@@ -4,7 +4,7 @@
  */
 import type { Check } from "../check.ts";
 import { priceOf, quotedBody } from "../cost.ts";
-import { accepted } from "../jobs.ts";
+import { accepted } from "../http.ts";
 import { expectAccepted, sendInvalid, validRequests } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
 import type { Session } from "../session.ts";

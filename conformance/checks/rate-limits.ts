@@ -67,10 +67,16 @@ export const rateLimits: Check = {
     const countdown: string[] = [];
     let previous: { remaining: number; limit: number; reset: number } | undefined;
     let last: Exchange | undefined;
+    /** A request answered after the count reached 0, instead of refused. */
+    let pastLimit: string | undefined;
     for (let sent = 1; ; sent++) {
       if (sent % 100 === 0) status(`${sent} requests sent`);
       last = await client.send(op, spec, { unpaced: true, expectTooMany: true });
       if (last.status === 429) break;
+      if (previous?.remaining === 0) {
+        pastLimit = `request ${sent} answered ${last.status} after ${names.remaining} reached 0`;
+        break;
+      }
       const remaining = numericHeader(last, names.remaining);
       const limit = numericHeader(last, names.limit);
       const reset = numericHeader(last, names.reset);
@@ -93,7 +99,7 @@ export const rateLimits: Check = {
       GROUP,
       op.route,
       `the request after ${names.remaining} reached 0 gets the rate-limited 429`,
-      refused && previous?.remaining === 0 ? [] : [refused ? `the 429 came with ${names.remaining} at ${previous?.remaining}` : `no rate-limited 429: the last request answered ${last.status} with ${names.remaining} at ${previous?.remaining}`],
+      pastLimit ? [pastLimit] : refused && previous?.remaining === 0 ? [] : [refused ? `the 429 came with ${names.remaining} at ${previous?.remaining}` : `no rate-limited 429: the last request answered ${last.status} with ${names.remaining} at ${previous?.remaining}`],
       curl,
     );
     if (!refused) return;

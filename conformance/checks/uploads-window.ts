@@ -5,7 +5,7 @@
  * for the window, so the check sends the main key's last requests.
  */
 import { STAGE, type Check } from "../check.ts";
-import { accepted } from "../jobs.ts";
+import { accepted } from "../http.ts";
 import { validRequests } from "../requests.ts";
 import { conditionsOf } from "../retry-after.ts";
 import type { Session } from "../session.ts";

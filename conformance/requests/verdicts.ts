@@ -9,8 +9,7 @@
  */
 import type { JsonSchema } from "../../model/document.ts";
 import type { ContractOperation } from "../contract.ts";
-import type { Exchange } from "../http.ts";
-import { accepted } from "../jobs.ts";
+import { accepted, type Exchange } from "../http.ts";
 import { responseProblems } from "../response-check.ts";
 import { conditionsOf } from "../retry-after.ts";
 import type { Session } from "../session.ts";

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { DECLARATION_FIELDS } from "../../conformance/config.ts";
 import { Contract } from "../../conformance/contract.ts";
+import { checkTarget } from "../../conformance/http.ts";
 import { freePort } from "../../conformance/prism.ts";
 import { until as waitFor } from "../support/processes.ts";
 import { API_KEY, CREATE_PATH, startFakeService, type Fault } from "./support/fake-service.ts";
@@ -107,9 +108,38 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
   });
 
   it("refuses to start when the run could spend more than --budget, naming the figure", { timeout: 60_000 }, async () => {
-    const run = start("conformance/cli.ts", ["--config", declaration("plain"), "--budget", "5"], { CONFORMANCE_TARGET: "http://127.0.0.1:9", CONFORMANCE_API_KEY: API_KEY });
-    expect(await run.exited).toBe(2);
-    expect(run.output()).toMatch(/conformance run failed: the run could spend 12 credits, past budgetCredits 5/);
+    const service = await startFakeService(contract);
+    try {
+      const run = start("conformance/cli.ts", ["--config", declaration("plain"), "--budget", "5"], { CONFORMANCE_TARGET: service.baseUrl, CONFORMANCE_API_KEY: API_KEY });
+      expect(await run.exited).toBe(2);
+      expect(run.output()).toMatch(/conformance run failed: the run could spend 12 credits, past budgetCredits 5/);
+    } finally {
+      await service.stop();
+    }
+  });
+
+  it("names the variable or flag a bad target came from, and knows an http(s) URL", async () => {
+    const port = await freePort();
+    await expect(checkTarget("CONFORMANCE_TARGET", `http://127.0.0.1:${port}`)).rejects.toThrow(`CONFORMANCE_TARGET: no server answers at http://127.0.0.1:${port} (connection refused`);
+    await expect(checkTarget("--target", "//x:99999")).rejects.toThrow(/^--target: "\/\/x:99999" is not a URL/);
+    await expect(checkTarget("--target", "ftp://127.0.0.1")).rejects.toThrow(/^--target: "ftp:\/\/127.0.0.1" is not an http\(s\) URL with a host$/);
+    await expect(checkTarget("--target", "http://127.0.0.1:99999")).rejects.toThrow(/^--target: "http:\/\/127.0.0.1:99999" is not a URL/);
+  });
+
+  it("a bad target, an unreachable one or a missing declaration file is one line naming the flag, before any estimate", { timeout: 60_000 }, async () => {
+    const port = await freePort();
+    const cases: Array<[string[], Record<string, string>, RegExp]> = [
+      [["--target", "notaurl"], {}, /^conformance run failed: --target: "notaurl" is not a URL/],
+      [["--target", `http://127.0.0.1:${port}`], {}, new RegExp(`^conformance run failed: --target: no server answers at http://127.0.0.1:${port} \\(connection refused`)],
+      [["--config", join(work, "missing.json")], {}, /^conformance run failed: --config \S+missing.json: no such file$/],
+    ];
+    const runs = cases.map(([args, env]) => start("conformance/cli.ts", args, { CONFORMANCE_API_KEY: API_KEY, ...env }));
+    for (const [index, run] of runs.entries()) {
+      expect(await run.exited).toBe(2);
+      const lines = run.output().split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
+      expect(lines, run.output()).toHaveLength(1);
+      expect(lines[0]).toMatch(cases[index]![2]);
+    }
   });
 
   // Prism, when the run started one, also stops with the run: it exits with its parent (npm run mock's tests below).

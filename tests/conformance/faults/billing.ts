@@ -1,0 +1,62 @@
+/** Faults of billing: what is charged, when, and what the balance and the create responses show. */
+import { quoteRoute } from "../../../runtime/costs/quote.ts";
+import { bodyOf, isCreate, onPolledJob, when, type Fault } from "./support.ts";
+
+export const BILLING_FAULTS = {
+  "charge-on-failure": {
+    bug: "failed and timed-out jobs are charged their price",
+    answer: onPolledJob((status, state) => state.model.jobStatus.failure.includes(status), (job, account, seenBefore) => seenBefore || account.ledger.charge(job.credits)),
+  },
+
+  "moderation-charged": {
+    bug: "a request blocked by moderation is charged its price",
+    answer: when((answer, call, state) => isCreate(call) && answer.status === 400 && state.model.errors.moderation.reasonField in bodyOf(answer), (answer, call, state) => {
+      const quote = quoteRoute(state.model.priceTables, call!.op.path, call!.body ?? {});
+      call!.account!.ledger.charge(quote.credits ?? 0);
+      return answer;
+    }),
+  },
+  "reservation-not-shown": {
+    bug: "the credits available do not subtract the prices held for running jobs",
+    answer: when((answer, call, state) => call?.op.operationId === state.model.account.creditsOperationId && answer.status === 200, (answer, call, state) => {
+      const balance = call!.account!.ledger.balance();
+      return { ...answer, body: { ...bodyOf(answer), [state.model.account.availableField]: balance.monthlyRemaining + balance.extra } };
+    }),
+  },
+  "search-not-charged": {
+    bug: "stock searches, priced per request, are not charged",
+    answer: when((answer, call) => answer.status === 200 && call?.quote?.charged === "per-request", (answer, call) => {
+      call!.account!.ledger.charge(-(call!.quote!.credits ?? 0));
+      return answer;
+    }),
+  },
+  "credits-figure-off": {
+    bug: "the create response's credits is one more than the price",
+    answer: when(
+      (answer, call, state) => isCreate(call) && answer.status === 200 && typeof bodyOf(answer)[state.model.account.priceField] === "number",
+      (answer, _call, state) => ({ ...answer, body: { ...bodyOf(answer), [state.model.account.priceField]: Number(bodyOf(answer)[state.model.account.priceField]) + 1 } }),
+    ),
+  },
+  "charged-per-poll": {
+    bug: "the charge sits in the poll handler: a succeeded job is charged again on every later poll that shows it succeeded",
+    answer: onPolledJob((status, state) => status === state.model.jobStatus.success, (job, account, seenBefore) => seenBefore && account.ledger.charge(job.credits)),
+  },
+
+  "hold-not-released": {
+    bug: "a held price (lip sync, 3D) is charged when its job succeeds but never released, so it stays unavailable",
+    answer: onPolledJob((status, state) => status === state.model.jobStatus.success, (job, account, seenBefore) => job.held && !seenBefore && account.ledger.reserve(job.credits, true)),
+  },
+
+  "timeout-charged": {
+    bug: "a timed-out job is charged its price (only failures are refunded)",
+    answer: onPolledJob((status, state) => status === state.model.jobStatus.timeout, (job, account, seenBefore) => seenBefore || account.ledger.charge(job.credits)),
+  },
+
+  "billed-seconds-rounded-down": {
+    bug: "the create response's billed seconds are rounded down while its credits are rounded up",
+    answer: when(
+      (answer, call, state) => isCreate(call) && answer.status === 200 && typeof bodyOf(answer)[state.model.account.billedSecondsField] === "number",
+      (answer, _call, state) => ({ ...answer, body: { ...bodyOf(answer), [state.model.account.billedSecondsField]: Number(bodyOf(answer)[state.model.account.billedSecondsField]) - 1 } }),
+    ),
+  },
+} satisfies Record<string, Fault>;

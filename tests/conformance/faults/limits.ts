@@ -1,0 +1,116 @@
+/** Faults of the limits: rate-limit windows and their headers, the concurrency cap, the cooldown, the uploads window. */
+import { SANDBOX_CODES } from "../../../sandbox/responses.ts";
+import { bodyOf, isCreate, isPoll, limits, queueFull, tooManyCode, when, wrap, type Fault } from "./support.ts";
+
+export const LIMIT_FAULTS = {
+  "rate-limit-one-past": {
+    bug: "the per-key window lets one request past X-RateLimit-Limit through",
+    rules: (rules) => {
+      const letThrough = new Set<string>();
+      return wrap("request-windows", (original) => (call, state) => {
+        const reply = original(call, state);
+        const window = `${call.key}@${Math.round(call.now / 1000) + (call.window?.resetSeconds ?? 0)}`;
+        if (!reply || letThrough.has(window)) return reply;
+        letThrough.add(window);
+        return undefined;
+      })(rules);
+    },
+  },
+  "rejected-requests-not-counted": {
+    bug: "X-RateLimit-Remaining leaves out the requests the service refused",
+    answer: () => {
+      const refused = new Map<string, number>();
+      return (answer, call, state) => {
+        if (!call?.account || !call.window) return answer;
+        const window = `${call.key}@${Math.round(call.now / 1000) + call.window.resetSeconds}`;
+        if (answer.status >= 400) refused.set(window, (refused.get(window) ?? 0) + 1);
+        const header = state.model.rateLimitHeaders.remaining;
+        return { ...answer, headers: { ...answer.headers, [header]: Number(answer.headers[header]) + (refused.get(window) ?? 0) } };
+      };
+    },
+  },
+  "rate-limited-without-retry-after": {
+    bug: "the rate limiter's 429 omits Retry-After",
+    answer: when((answer, _call, state) => answer.status === 429 && bodyOf(answer).error?.code === state.model.errors.tooManyRequests.variants.find((variant) => variant.condition === "rate-limited")?.code, (answer, _call, state) => {
+      const headers = { ...answer.headers };
+      delete headers[state.model.retryAfterHeader];
+      return { ...answer, headers };
+    }),
+  },
+  "queue-full-with-retry-after": {
+    bug: "the queue-full 429 sends Retry-After, as if a fixed wait would help",
+    answer: when((answer) => answer.status === 429 && bodyOf(answer).error?.code === SANDBOX_CODES["queue-full"].code, (answer, _call, state) => ({ ...answer, headers: { ...answer.headers, [state.model.retryAfterHeader]: "5" } })),
+  },
+  "cap-one-short": {
+    bug: "the concurrency cap refuses a create with one job fewer than the cap in flight",
+    rules: wrap("concurrency", (original) => (call, state) => (isCreate(call) && call.account!.inFlight >= call.account!.config.concurrency - 1 ? queueFull(state) : original(call, state))),
+  },
+  "cap-one-past": {
+    bug: "the concurrency cap accepts one job more than the cap",
+    rules: wrap("concurrency", () => (call, state) => (isCreate(call) && call.account!.inFlight > call.account!.config.concurrency ? queueFull(state) : undefined)),
+  },
+  "polling-counts": {
+    bug: "polling is refused as queue full while the cap is reached",
+    rules: wrap("concurrency", (original) => (call, state) => (isPoll(call) && call.account!.inFlight >= call.account!.config.concurrency ? queueFull(state) : original(call, state))),
+  },
+  "cooldown-after-two": {
+    bug: "the cooldown starts after two failures, not three",
+    config: (config) => limits(config, (old) => ({ ...old, cooldown: { ...old.cooldown, consecutiveFailures: old.cooldown.consecutiveFailures - 1 } })),
+  },
+  "cooldown-after-four": {
+    bug: "the cooldown starts only after four failures",
+    config: (config) => limits(config, (old) => ({ ...old, cooldown: { ...old.cooldown, consecutiveFailures: old.cooldown.consecutiveFailures + 1 } })),
+  },
+  "cooldown-without-retry-after": {
+    bug: "the cooldown's 429 omits Retry-After",
+    answer: when((answer) => answer.status === 429 && bodyOf(answer).error?.code === SANDBOX_CODES.cooldown.code, (answer, _call, state) => {
+      const headers = { ...answer.headers };
+      delete headers[state.model.retryAfterHeader];
+      return { ...answer, headers };
+    }),
+  },
+  "uploads-one-past": {
+    bug: "the uploads window takes one upload more than the description's",
+    config: (config) => limits(config, (old) => ({ ...old, uploads: { ...old.uploads, perAccount: old.uploads.perAccount + 1 } })),
+  },
+  "remaining-off-by-one": {
+    bug: "X-RateLimit-Remaining is one more than the requests left (the current request is counted after the header is written)",
+    answer: when((_answer, call) => call?.window !== null && call?.window !== undefined, (answer, _call, state) => {
+      const header = state.model.rateLimitHeaders.remaining;
+      return { ...answer, headers: { ...answer.headers, [header]: Number(answer.headers[header]) + 1 } };
+    }),
+  },
+  "retry-after-in-milliseconds": {
+    bug: "the rate limiter's Retry-After is in milliseconds",
+    answer: when((answer, _call, state) => answer.status === 429 && bodyOf(answer).error?.code === tooManyCode(state, "rate-limited"), (answer, _call, state) => {
+      const header = state.model.retryAfterHeader;
+      return { ...answer, headers: { ...answer.headers, [header]: Number(answer.headers[header]) * 1000 } };
+    }),
+  },
+  "spend-limit-with-retry-after": {
+    bug: "the spend-limit 429 sends Retry-After, as the rate limiter's does (a wait never clears it)",
+    answer: when((answer, _call, state) => answer.status === 429 && bodyOf(answer).error?.code === tooManyCode(state, "spend-limit"), (answer, _call, state) => ({ ...answer, headers: { ...answer.headers, [state.model.retryAfterHeader]: "60" } })),
+  },
+  "spend-limit-cleared-by-retry": {
+    bug: "the spend limit refuses a create once, then lets the same create through when it is sent again",
+    rules: (rules) => {
+      const refused = new Set<string>();
+      return wrap("spend-limit", (original) => (call, state) => {
+        const reply = original(call, state);
+        const id = `${call.key}:${call.text}`;
+        if (!reply || !refused.has(id)) {
+          if (reply) refused.add(id);
+          return reply;
+        }
+        return undefined;
+      })(rules);
+    },
+  },
+  "cooldown-pauses-every-model": {
+    bug: "the cooldown pauses every model of the account, not only the family's",
+    rules: wrap("cooldown", (original) => (call, state) => {
+      const seconds = isCreate(call) ? state.cooldowns.pausedFor(state.cooldownId(call.account!, state.model.limits.cooldown.family), call.now) : null;
+      return seconds === null ? original(call, state) : state.responses.tooMany("cooldown", "Paused after repeated failures.", seconds);
+    }),
+  },
+} satisfies Record<string, Fault>;

@@ -1,0 +1,32 @@
+/**
+ * Injected faults: each one a plausible bug of an implementation of the description, for proving
+ * that the conformance suite catches it (tests/conformance/mutation.test.ts). A fault changes the
+ * config, the rules, or an answer before it is sent, through startSandbox's hooks:
+ * `startSandbox({ hooks: hooksFor(["wrong-id-prefix"]) })` serves the description with that bug.
+ * Test code only: the sandbox that ships knows nothing of it (faults-not-shipped.test.ts).
+ */
+import type { SandboxHooks } from "../../../sandbox/server.ts";
+import { BILLING_FAULTS } from "./billing.ts";
+import { LIMIT_FAULTS } from "./limits.ts";
+import { RESPONSE_FAULTS } from "./responses.ts";
+import type { Fault } from "./support.ts";
+
+export const FAULTS = { ...LIMIT_FAULTS, ...BILLING_FAULTS, ...RESPONSE_FAULTS };
+
+export type FaultName = keyof typeof FAULTS;
+
+export class UnknownFaultError extends Error {}
+
+/** The sandbox hooks that make the named faults; throws naming the faults it knows for any other name. */
+export function hooksFor(names: readonly string[]): Required<SandboxHooks> {
+  const faults: Fault[] = names.map((name) => {
+    if (!(name in FAULTS)) throw new UnknownFaultError(`unknown fault "${name}"; the faults are: ${Object.keys(FAULTS).join(", ")}`);
+    return FAULTS[name as FaultName];
+  });
+  const answers = faults.flatMap((fault) => (fault.answer ? [fault.answer()] : []));
+  return {
+    config: (config) => faults.reduce((changed, fault) => fault.config?.(changed) ?? changed, config),
+    rules: (rules) => faults.reduce((changed, fault) => fault.rules?.(changed) ?? changed, rules),
+    answer: (answer, call, state) => answers.reduce((changed, hook) => hook(changed, call, state), answer),
+  };
+}

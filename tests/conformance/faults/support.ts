@@ -1,0 +1,87 @@
+/** What a fault is, and the small tools the faults are written with (registry.ts lists them). */
+import type { TooManyCondition } from "../../../model/service-model.ts";
+import type { Account } from "../../../sandbox/accounts.ts";
+import type { SandboxConfig } from "../../../sandbox/config.ts";
+import type { Job } from "../../../sandbox/jobs.ts";
+import { SANDBOX_CODES } from "../../../sandbox/responses.ts";
+import type { Call, Rule } from "../../../sandbox/rules.ts";
+import type { Answer, SandboxHooks } from "../../../sandbox/server.ts";
+import type { SandboxState } from "../../../sandbox/state.ts";
+
+export type AnswerHook = NonNullable<SandboxHooks["answer"]>;
+
+export interface Fault {
+  /** The implementation bug the fault stands for. */
+  readonly bug: string;
+  readonly config?: (config: SandboxConfig) => SandboxConfig;
+  readonly rules?: (rules: readonly Rule[]) => readonly Rule[];
+  /** Made per sandbox, so that a fault may keep state (jobs it has seen). */
+  readonly answer?: () => AnswerHook;
+}
+
+export type Body = Record<string, unknown> & { error?: Record<string, unknown> };
+
+export const bodyOf = (answer: Answer): Body => (typeof answer.body === "object" && answer.body !== null ? (answer.body as Body) : {});
+
+export const isCreate = (call: Call | undefined): call is Call => call?.op.kind === "create";
+export const isPoll = (call: Call | undefined): call is Call => call?.op.kind === "poll";
+
+/** The rules with the one named `name` replaced by `check` (given the original). */
+export const wrap = (name: string, check: (original: Rule["check"]) => Rule["check"]) => (rules: readonly Rule[]): readonly Rule[] =>
+  rules.map((rule) => (rule.name === name ? { name, check: check(rule.check.bind(rule)) } : rule));
+
+export const without = (name: string) => (rules: readonly Rule[]): readonly Rule[] => rules.filter((rule) => rule.name !== name);
+
+/** An answer hook that only looks at answers `applies` picks. */
+export const when = (applies: (answer: Answer, call: Call | undefined, state: SandboxState) => boolean, change: AnswerHook): (() => AnswerHook) => () => (answer, call, state) =>
+  applies(answer, call, state) ? change(answer, call, state) : answer;
+
+export const limits = (config: SandboxConfig, change: (limits: SandboxConfig["limits"]) => SandboxConfig["limits"]): SandboxConfig => ({ ...config, limits: change(config.limits) });
+
+/** The job a poll asks for. */
+export const polledJob = (call: Call, state: SandboxState) => state.jobs.get(call.params.id ?? "");
+
+/** Put before a job id by the wrong-id-prefix fault. */
+export const WRONG_PREFIX = "id_";
+
+/** A running status after the initial one (JobStatus's order): what a job may say later, never at creation. */
+export function laterRunningStatus(state: SandboxState): string {
+  const { values, terminal, initial } = state.model.jobStatus;
+  const running = values.filter((status) => !terminal.includes(status));
+  const later = running[running.indexOf(initial) + 1];
+  if (later === undefined) throw new Error(`JobStatus has no running status after ${initial}`);
+  return later;
+}
+
+/** A queue-full answer where the concurrency rule would not give one. */
+export const queueFull = (state: SandboxState): ReturnType<Rule["check"]> => state.responses.tooMany("queue-full", "As many generations are in flight as the account's concurrency cap allows.");
+
+
+/** The answer without the header `name`. */
+export const withoutHeader = (answer: Answer, name: string): Answer => {
+  const headers = { ...answer.headers };
+  delete headers[name];
+  return { ...answer, headers };
+};
+
+/** The error code of the 429 variant for `condition`: the description's, else the sandbox's where it shows none. */
+export const tooManyCode = (state: SandboxState, condition: TooManyCondition): string | undefined =>
+  state.model.errors.tooManyRequests.variants.find((variant) => variant.condition === condition)?.code ?? (condition === "rate-limited" ? undefined : SANDBOX_CODES[condition].code);
+
+/**
+ * An answer hook that hands `act` the job of each poll whose status `shows` picks, with the account
+ * and whether an earlier poll showed it so (the hook's memory is per sandbox).
+ */
+export const onPolledJob =
+  (shows: (status: string, state: SandboxState) => boolean, act: (job: Job, account: Account, seenBefore: boolean) => void): (() => AnswerHook) =>
+  () => {
+    const seen = new Set<string>();
+    return when((answer, call, state) => isPoll(call) && shows(String(bodyOf(answer).status), state), (answer, call, state) => {
+      const job = polledJob(call!, state);
+      if (job) {
+        act(job, call!.account!, seen.has(job.id));
+        seen.add(job.id);
+      }
+      return answer;
+    })();
+  };

@@ -1,0 +1,54 @@
+/**
+ * No false verdicts: against honest reference servers, which differ from the sandbox wherever the
+ * specification leaves the choice open (tests/conformance/reference/server.ts: a cap of 25, other id
+ * scheme, message texts and extra fields, windows aligned to each key's first request, slow answers
+ * with jitter), the suite fails nothing, with the declaration and with none. The slow run leaves out
+ * the request-validation bodies (hundreds of requests, each 200 to 500 ms), which the fast runs send.
+ */
+import { describe, expect, it } from "vitest";
+import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
+import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import { Contract } from "../../conformance/contract.ts";
+import type { CheckResult } from "../../conformance/results.ts";
+import { runConformance } from "../../conformance/run.ts";
+import { REFERENCE_CAP, startReference, type RunningReference } from "./reference/server.ts";
+
+const contract = new Contract();
+const sandboxDeclaration = readTargetConfig({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" }, TARGET_DEFAULTS, contract, CHECK_GROUPS);
+/** The reference's declaration: the sandbox's, with its own cap and quick polling. */
+const declared: TargetConfig = { ...sandboxDeclaration, concurrency: REFERENCE_CAP, poll: { intervalMs: 150, timeoutSeconds: 20, stablePolls: 1 } };
+/** Nothing declared: only the key to run on (CONFORMANCE_API_KEY), as a first run against a new implementation. */
+const undeclared: TargetConfig = TARGET_DEFAULTS;
+
+async function resultsAgainst(config: TargetConfig, reference: RunningReference): Promise<CheckResult[]> {
+  try {
+    return (await runConformance({ target: reference.url, config, contract, apiKey: sandboxDeclaration.apiKey! })).results;
+  } finally {
+    await reference.close();
+  }
+}
+
+const failures = (results: CheckResult[]): string[] => results.filter((result) => result.outcome === "fail").map((failure) => `[${failure.group}] ${failure.route} ${failure.name}: ${failure.detail}`);
+
+describe.concurrent("the conformance suite against honest reference servers", () => {
+  it("fails nothing with the declaration, and runs the stateful checks (the cap of 25 among them)", { timeout: 120_000 }, async () => {
+    // Jobs of 2 s: the cap's probe needs 25 of them running at once.
+    const results = await resultsAgainst(declared, await startReference({ jobSeconds: 2 }));
+    expect(failures(results)).toEqual([]);
+    const passed = new Set(results.filter((result) => result.outcome === "pass").map((result) => result.group));
+    expect([...passed].sort()).toEqual(expect.arrayContaining(["billing", "concurrency", "cooldown", "lifecycle", "plan-gate", "rate-limits", "retired-model", "spend-limit", "uploads-window"]));
+    expect(results.some((result) => result.outcome === "pass" && result.name === `a create beyond the cap of ${REFERENCE_CAP} is refused as queue full`)).toBe(true);
+  });
+
+  it("fails nothing with no declaration, and says which field would enable each skipped check", { timeout: 120_000 }, async () => {
+    const results = await resultsAgainst(undeclared, await startReference({ jobSeconds: 0.6 }));
+    expect(failures(results)).toEqual([]);
+    const cap = results.find((result) => result.group === "concurrency" && result.outcome === "skip");
+    expect(cap?.detail).toMatch(/\(concurrency\)/);
+  });
+
+  it("fails nothing when every answer takes 200 to 500 ms", { timeout: 120_000 }, async () => {
+    const config: TargetConfig = { ...declared, skipGroups: ["request-validation"], rateLimitBurst: false, parallelRequests: 24 };
+    expect(failures(await resultsAgainst(config, await startReference({ jobSeconds: 0.6, latency: { minMs: 200, maxMs: 500 } })))).toEqual([]);
+  });
+});

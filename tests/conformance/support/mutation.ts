@@ -1,0 +1,158 @@
+/**
+ * The mutation self-test's runs: the suite against the sandbox with injected faults
+ * (tests/conformance/faults/), each fault mapped to the check written for the rule it breaks. The
+ * sandbox runs with fastSandboxConfig, so that each run takes seconds; runs go several at once,
+ * since they mostly wait. The test files (mutation*.test.ts) split the faults so that they run side
+ * by side.
+ */
+import { readFileSync } from "node:fs";
+import { CHECK_GROUPS } from "../../../conformance/checks/index.ts";
+import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../../conformance/config.ts";
+import { Contract } from "../../../conformance/contract.ts";
+import { Semaphore } from "../../../conformance/coordination.ts";
+import type { CheckResult } from "../../../conformance/results.ts";
+import { runConformance } from "../../../conformance/run.ts";
+import { DEFAULT_CONFIG_FILE } from "../../../sandbox/config.ts";
+import { FAULTS, hooksFor, type FaultName } from "../faults/registry.ts";
+import { startSandbox } from "../../../sandbox/server.ts";
+import { fastSandboxConfig } from "../../support/fast-sandbox.ts";
+
+const contract = new Contract();
+const declared = readTargetConfig({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" }, TARGET_DEFAULTS, contract, CHECK_GROUPS);
+const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object };
+
+/** A check by its group and name (a result's name contains it: lifecycle's add the example, for one). */
+export interface CheckName {
+  readonly group: string;
+  readonly check: string;
+}
+
+const named = (group: string, check: string): CheckName => ({ group, check });
+export const isResultOf = (result: CheckResult, { group, check }: CheckName): boolean => result.group === group && result.name.includes(check);
+
+/** For each fault, the check written for the rule it breaks: it must fail. */
+export const CAUGHT_BY: Record<FaultName, CheckName> = {
+  "wrong-id-prefix": named("lifecycle", "valid request"),
+  "wrong-id-prefix-one-route": named("lifecycle", "valid request"),
+  "rate-limit-one-past": named("rate-limits", "the request after X-RateLimit-Remaining reached 0 gets the rate-limited 429"),
+  "rejected-requests-not-counted": named("rate-limits", "X-RateLimit-Remaining counts down by one per request"),
+  "remaining-off-by-one": named("rate-limits", "the request after X-RateLimit-Remaining reached 0 gets the rate-limited 429"),
+  "rate-limited-without-retry-after": named("rate-limits", "429 variant: Retry-After exactly where the specification sends it"),
+  "retry-after-in-milliseconds": named("rate-limits", "the rate-limited 429's Retry-After is within X-RateLimit-Reset"),
+  "missing-rate-limit-header": named("lifecycle", "every poll response matches the description"),
+  "rate-limit-header-missing-one-route": named("operations", "valid request"),
+  "queue-full-with-retry-after": named("concurrency", "the queue-full 429 carries no Retry-After"),
+  "cap-one-short": named("concurrency", "no create is refused as queue full below the cap"),
+  "cap-one-past": named("concurrency", "a create beyond the cap of"),
+  "polling-counts": named("concurrency", "polling never counts against the concurrency cap"),
+  "charge-on-failure": named("billing", "a failed job is charged nothing"),
+  "timeout-charged": named("billing", "a timed-out job is charged nothing"),
+  "charged-per-poll": named("billing", "a succeeded job is charged exactly its quote"),
+  "hold-not-released": named("billing", "a held price is charged when its job succeeds"),
+  "moderation-charged": named("billing", "a request blocked by moderation is charged nothing"),
+  "moderation-without-reason": named("billing", "a request blocked by moderation is charged nothing: the request is blocked"),
+  "reservation-not-shown": named("billing", "a held price is reserved when the job is created"),
+  "search-not-charged": named("billing", "a search priced per request is charged its price"),
+  "credits-figure-off": named("create-response", "credits"),
+  "billed-seconds-rounded-down": named("create-response", "credits and seconds agree with the price"),
+  "wrong-initial-status": named("create-response", "the create response's status is the initial status"),
+  "result-before-succeeded": named("lifecycle", "result fields exactly once succeeded"),
+  "status-after-terminal": named("lifecycle", "no return from a terminal state, terminal state stable"),
+  "unknown-status": named("lifecycle", "every poll response matches the description"),
+  "running-status-other-vocabulary": named("lifecycle", "every poll response matches the description"),
+  "accepts-invalid-body": named("request-validation", "rejects a body breaking"),
+  "unauthenticated-accepted": named("auth", "401 for no Authorization header"),
+  "unknown-key-forbidden": named("auth", "401 for unknown bearer key"),
+  "error-body-without-code": named("auth", "401 for"),
+  "errors-as-text": named("request-validation", "rejects a body breaking"),
+  "plan-gate-open": named("plan-gate", "403 for a Free-plan key"),
+  "plan-gate-unauthorized": named("plan-gate", "403 for a Free-plan key"),
+  "retired-model-served": named("retired-model", "a retired model answers 410"),
+  "retired-wrong-code": named("retired-model", "a retired model answers 410"),
+  "retired-model-forbidden": named("retired-model", "a retired model answers 410"),
+  "spend-limit-with-retry-after": named("spend-limit", "the spend-limit 429 carries no Retry-After"),
+  "spend-limit-cleared-by-retry": named("spend-limit", "retrying does not clear the spend limit"),
+  "cooldown-pauses-every-model": named("cooldown", "models outside the paused family are not paused"),
+  "cooldown-after-two": named("cooldown", "creates are accepted until"),
+  "cooldown-after-four": named("cooldown", "after 3 consecutive failures the family is paused with the cooldown 429"),
+  "cooldown-without-retry-after": named("cooldown", "the cooldown's Retry-After and seconds left agree with the pause"),
+  "uploads-one-past": named("uploads-window", "uploads per"),
+};
+
+/** What the faultless run must show passed: the stateful checks, which a regression could make skip. */
+export const MUST_PASS: readonly CheckName[] = [
+  named("lifecycle", "terminal state reached"),
+  named("lifecycle", "result fields exactly once succeeded"),
+  named("create-response", "the create response's status is the initial status"),
+  named("create-response", "credits and seconds agree with the price"),
+  named("billing", "a succeeded job is charged exactly its quote"),
+  named("billing", "a failed job is charged nothing"),
+  named("billing", "a timed-out job is charged nothing"),
+  named("billing", "a request blocked by moderation is charged nothing"),
+  named("billing", "a held price is reserved when the job is created"),
+  named("billing", "a held price is charged when its job succeeds"),
+  named("billing", "a search priced per request is charged its price"),
+  named("concurrency", "polls answer while the cap is reached"),
+  named("concurrency", "a create beyond the cap of"),
+  named("concurrency", "the queue-full 429 carries no Retry-After"),
+  named("plan-gate", "403 for a Free-plan key"),
+  named("retired-model", "a retired model answers 410"),
+  named("spend-limit", "a create past the monthly spend limit is refused with the spend-limit 429"),
+  named("spend-limit", "the spend-limit 429 carries no Retry-After"),
+  named("spend-limit", "retrying does not clear the spend limit"),
+  named("cooldown", "creates are accepted until"),
+  named("cooldown", "models outside the paused family are not paused"),
+  named("cooldown", "the cooldown's Retry-After and seconds left agree with the pause"),
+  named("uploads-window", "uploads per"),
+  named("rate-limits", "X-RateLimit-Remaining counts down by one per request"),
+  named("rate-limits", "the request after X-RateLimit-Remaining reached 0 gets the rate-limited 429"),
+  named("rate-limits", "the rate-limited 429's Retry-After is within X-RateLimit-Reset"),
+  named("request-validation", "rejects a body breaking"),
+  named("auth", "401 for unknown bearer key"),
+];
+
+/** Fault runs at once. */
+const AT_ONCE = 12;
+
+/**
+ * Jobs of 0.6 s, polls given up after 3 s; but the concurrency probe needs the cap's jobs to outlast
+ * it, also on a loaded machine, so the faults it must catch run with jobs of 3 s.
+ */
+function timing(faults: FaultName[]): { jobSeconds: number; pollTimeoutSeconds: number } {
+  return faults.some((fault) => CAUGHT_BY[fault].group === "concurrency") ? { jobSeconds: 3, pollTimeoutSeconds: 8 } : { jobSeconds: 0.6, pollTimeoutSeconds: 3 };
+}
+
+/**
+ * The costliest parts of a run, the rate-limit burst (a key's whole window), the
+ * request-validation bodies and the generated requests (hundreds of requests), run only where the faultless run or a fault needs
+ * them: each fault's run must show that its check catches it, and the faultless run that no check
+ * fails.
+ */
+/** The generated requests' seed, so that a run repeats. */
+const MUTATION_SEED = 2026;
+
+const needs = (faults: FaultName[], group: string): boolean => faults.length === 0 || faults.some((fault) => CAUGHT_BY[fault].group === group);
+
+export async function resultsWith(faults: FaultName[]): Promise<CheckResult[]> {
+  const { jobSeconds, pollTimeoutSeconds } = timing(faults);
+  const sandbox = await startSandbox({ config: fastSandboxConfig(defaults, jobSeconds), hooks: hooksFor(faults) });
+  try {
+    const config: TargetConfig = { ...declared, rateLimitBurst: needs(faults, "rate-limits"), skipGroups: ["request-validation", "generated-requests"].filter((group) => !needs(faults, group)), generated: { seed: MUTATION_SEED }, poll: { intervalMs: 150, timeoutSeconds: pollTimeoutSeconds, stablePolls: 1 } };
+    return (await runConformance({ target: sandbox.url, config, contract })).results;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+
+/** Runs the suite against each fault; the faults whose check did not fail, each with what failed instead. */
+export async function missedFaults(faults: readonly FaultName[]): Promise<string[]> {
+  // A few runs at a time: all at once, a loaded machine would starve their polls.
+  const runs = new Semaphore(AT_ONCE);
+  const verdicts = await Promise.all(faults.map((fault) => runs.use(async () => ({ fault, failures: (await resultsWith([fault])).filter((result) => result.outcome === "fail") }))));
+  const missed = verdicts
+    .filter(({ fault, failures }) => !failures.some((failure) => isResultOf(failure, CAUGHT_BY[fault])))
+    .map(({ fault, failures }) => `${fault} (${FAULTS[fault].bug}): expected [${CAUGHT_BY[fault].group}] ${CAUGHT_BY[fault].check} to fail, got ${failures.map((failure) => `[${failure.group}] ${failure.name}`).join("; ") || "none"}`);
+  console.log(`mutation: ${faults.length - missed.length} of ${faults.length} injected faults caught`);
+  return missed;
+}
