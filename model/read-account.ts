@@ -8,17 +8,21 @@ import { deref, operations, type JsonSchema, type OpenApiDocument, type Operatio
 import { mergedProperties } from "./schema-parts.ts";
 import type { AccountModel } from "./types.ts";
 
-const ACCOUNT: AccountModel = { creditsOperationId: "getAccountCredits", availableField: "total_available", priceField: "credits", billedSecondsField: "seconds" };
+/** The specification's route of the account's credits, and its fields this model names. */
+const CREDITS_ROUTE = { path: "/v1/account/credits", method: "get" } as const;
+const FIELDS = { availableField: "total_available", priceField: "credits", billedSecondsField: "seconds" } as const;
 
 export function readAccount(doc: OpenApiDocument): AccountModel {
-  const found = operations(doc).find(({ operation }) => operation.operationId === ACCOUNT.creditsOperationId);
-  if (!found) throw new Error(`the description has no operation ${ACCOUNT.creditsOperationId} (the account's credits)`);
-  if (!successFields(doc, found.operation).includes(ACCOUNT.availableField)) throw new Error(`${ACCOUNT.creditsOperationId}'s 200 response has no ${ACCOUNT.availableField}`);
-  const createFields = operations(doc).flatMap(({ operation }) => successFields(doc, operation));
-  for (const field of [ACCOUNT.priceField, ACCOUNT.billedSecondsField]) {
+  const item = doc.paths[CREDITS_ROUTE.path];
+  const operation = item ? deref<OpenApiDocument["paths"][string]>(doc, item)[CREDITS_ROUTE.method] : undefined;
+  const route = `${CREDITS_ROUTE.method.toUpperCase()} ${CREDITS_ROUTE.path}`;
+  if (!operation?.operationId) throw new Error(`the description has no operation ${route} with an operationId (the account's credits)`);
+  if (!successFields(doc, operation).includes(FIELDS.availableField)) throw new Error(`${route}'s 200 response has no ${FIELDS.availableField}`);
+  const createFields = operations(doc).flatMap(({ operation: other }) => successFields(doc, other));
+  for (const field of [FIELDS.priceField, FIELDS.billedSecondsField]) {
     if (!createFields.includes(field)) throw new Error(`no 200 response of the description has a ${field} field (a create response's price)`);
   }
-  return ACCOUNT;
+  return { creditsOperationId: operation.operationId, ...FIELDS };
 }
 
 /** The top-level fields of an operation's 200 JSON body. */
