@@ -156,8 +156,8 @@ describe("the tools package", () => {
     });
 
     it("conformance --target passes against it with the sandbox's declaration, and writes its JSON and JUnit reports", { timeout: 120_000 }, async () => {
-      const { code, stdout } = await npx(["conformance", "--target", url, "--config", declarationFile, "--report-dir", "reports"]);
-      expect(code, stdout).toBe(0);
+      const { code, stdout, stderr } = await npx(["conformance", "--target", url, "--config", declarationFile, "--report-dir", "reports"]);
+      expect(code, `${stdout}\n${stderr}`).toBe(0);
       expect(stdout).toContain(`conformance of ${url}: `);
       const report = JSON.parse(readFileSync(join(project, "reports/conformance.json"), "utf8")) as { summary: { target: string; pass: number; fail: number } };
       expect(report.summary).toMatchObject({ target: url, fail: 0 });
