@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ServiceModel } from "../model/service-model.ts";
 import { runtimeFile } from "../tools/packaged.ts";
+import { defaultMaxBodyBytes, HTTP_DEFAULTS, type HttpLimits } from "./http-limits.ts";
 import schema from "./config.schema.json" with { type: "json" };
 import { describeProblems } from "./validation.ts";
 
@@ -39,6 +40,8 @@ export interface SandboxConfig {
   };
   /** The duration of a media input whose URL names none (see README: durations). */
   readonly media: { readonly defaultDurationSeconds: number };
+  /** What one client may hold of the sandbox (http-limits.ts). */
+  readonly http: HttpLimits;
   readonly limits: {
     readonly requests: { readonly perKey: number; readonly perSourceIp: number; readonly windowSeconds: number };
     readonly uploads: { readonly perAccount: number; readonly windowSeconds: number };
@@ -71,6 +74,7 @@ type Raw = {
   clock?: Partial<SandboxConfig["clock"]>;
   jobs?: Partial<SandboxConfig["jobs"]>;
   media?: Partial<SandboxConfig["media"]>;
+  http?: Partial<HttpLimits>;
   limits?: { [K in keyof SandboxConfig["limits"]]?: Partial<SandboxConfig["limits"][K]> };
 };
 
@@ -108,6 +112,9 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
       outcome: account.outcome ?? model.jobStatus.success,
     };
   }
+  const http: HttpLimits = { maxBodyBytes: defaultMaxBodyBytes(model), ...HTTP_DEFAULTS, ...input.http };
+  if (http.maxBufferedBytes < http.maxBodyBytes) problems.push(`config.http.maxBufferedBytes: must be at least http.maxBodyBytes (${http.maxBodyBytes}), or no body of the largest size could ever be read`);
+  if (http.headersTimeoutSeconds > http.requestTimeoutSeconds) problems.push(`config.http.headersTimeoutSeconds: must not exceed http.requestTimeoutSeconds (${http.requestTimeoutSeconds})`);
   if (problems.length) throw new ConfigError(source, problems);
   const { requests, uploads, cooldown } = model.limits;
   return {
@@ -118,6 +125,7 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
       defaultRetentionHours: input.jobs?.defaultRetentionHours ?? SANDBOX_DEFAULTS.retentionHours,
     },
     media: { defaultDurationSeconds: input.media?.defaultDurationSeconds ?? SANDBOX_DEFAULTS.mediaSeconds },
+    http,
     limits: {
       requests: {
         perKey: input.limits?.requests?.perKey ?? requests.perKey,
