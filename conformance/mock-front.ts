@@ -16,7 +16,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { preferSelections } from "../model/prefer-selections.ts";
 import { Router } from "../model/router.ts";
-import { BufferBudget, readBody } from "../sandbox/body-reader.ts";
+import { BufferBudget, ClientGone, readBody } from "../sandbox/body-reader.ts";
 import { applyServerLimits, HTTP_DEFAULTS, TIMEOUT_CHECK_MS } from "../sandbox/http-limits.ts";
 import { readTarget, unrouted, type Target } from "../sandbox/request-target.ts";
 import { SANDBOX_CODES } from "../sandbox/responses.ts";
@@ -112,7 +112,8 @@ export async function startMockFront(contract: Contract, upstream: string, port:
     let release = () => {};
     const failed = (error: unknown): FrontAnswer => {
       const message = error instanceof Error ? error.message : String(error);
-      console.error(`mock front: ${request.method} ${(request.url ?? "").slice(0, 200)} failed: ${message}`);
+      // One line per unexpected failure; a client gone mid-body is no failure of the server.
+      if (!(error instanceof ClientGone)) console.error(`mock front: ${request.method} ${(request.url ?? "").slice(0, 200)} failed: ${message}`);
       return errorAnswer(500, "mock_error", "mock_front_error", `The mock's front failed: ${message}`);
     };
     answerOf(request, (given) => (release = given))

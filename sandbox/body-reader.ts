@@ -27,6 +27,13 @@ export class BufferBudget {
   }
 }
 
+/** The client went away before its body ended: there is no one to answer. */
+export class ClientGone extends Error {
+  constructor() {
+    super("the client closed the connection before the body ended");
+  }
+}
+
 export type BodyRead =
   | { readonly bytes: Buffer }
   /** `too-large`: over the one-body limit; `busy`: the shared budget cannot hold it now. */
@@ -68,10 +75,10 @@ export function readBody(request: IncomingMessage, maxBytes: number, budget: Buf
     const onError = (error: Error) => {
       stop();
       release();
-      reject(error);
+      reject(request.destroyed || request.socket?.destroyed ? new ClientGone() : error);
     };
     // A client gone mid-body: what was taken goes back to the budget.
-    const onClose = () => onError(new Error("the client closed the connection before the body ended"));
+    const onClose = () => onError(new ClientGone());
     const declared = Number(request.headers["content-length"] ?? NaN);
     if (declared > maxBytes) return refuse("too-large");
     if (declared > budget.capacity - budget.inUse) return refuse("busy");

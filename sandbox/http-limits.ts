@@ -61,7 +61,7 @@ export function defaultMaxBodyBytes(model: ServiceModel): number {
   return (media ? Math.ceil((media.megabytes * MB * 4) / 3) : 0) + OTHER_FIELDS_BYTES;
 }
 
-/** Applies the connection cap and the timeouts to a server before it listens. */
+/** Applies the connection cap and the timeouts to a server before it listens, and answers CONNECT. */
 export function applyServerLimits(server: Server, limits: HttpLimits): void {
   server.maxConnections = limits.maxConnections;
   server.headersTimeout = limits.headersTimeoutSeconds * 1000;
@@ -69,6 +69,9 @@ export function applyServerLimits(server: Server, limits: HttpLimits): void {
   server.keepAliveTimeout = limits.idleTimeoutSeconds * 1000;
   // A socket silent this long, mid-request or not, is closed (Node's default is never).
   server.timeout = Math.max(limits.idleTimeoutSeconds, limits.headersTimeoutSeconds) * 1000;
+  // CONNECT is no request Node hands to the listener; unanswered, the client would hear nothing at all.
+  // Node no longer tracks such a socket (closeAllConnections misses it), so it is destroyed once written.
+  server.on("connect", (_request, socket) => socket.end("HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", () => socket.destroy()));
 }
 
 /** How often Node checks the header and request timeouts: often enough that they hold within a second. */

@@ -13,7 +13,7 @@ import { injectFaults, type Answer, type Injected } from "./faults.ts";
 import { handlersFor, type Handler } from "./handlers.ts";
 import { SANDBOX_CODES, type Reply } from "./responses.ts";
 import { Router } from "../model/router.ts";
-import { BufferBudget, readBody } from "./body-reader.ts";
+import { BufferBudget, ClientGone, readBody } from "./body-reader.ts";
 import { applyServerLimits, TIMEOUT_CHECK_MS } from "./http-limits.ts";
 import { readTarget, unrouted } from "./request-target.ts";
 import { RULES, type Call, type Rule } from "./rules.ts";
@@ -154,7 +154,8 @@ function createHandler(state: SandboxState, rules: readonly Rule[], answer: Inje
     };
     const failed = (error: unknown): Outcome => {
       const message = error instanceof Error ? error.message : String(error);
-      console.error(`sandbox: ${request.method} ${(request.url ?? "").slice(0, 200)} failed: ${message}`);
+      // One line per unexpected failure; a client gone mid-body is no failure of the server.
+      if (!(error instanceof ClientGone)) console.error(`sandbox: ${request.method} ${(request.url ?? "").slice(0, 200)} failed: ${message}`);
       const { type, code } = SANDBOX_CODES.internal;
       return { reply: state.responses.error(500, type, code, `The sandbox failed: ${message}`), close: !request.complete };
     };
