@@ -59,11 +59,24 @@ function healthy(url: string): Promise<boolean> {
 /** Runs `runs` hostile requests against a fresh `server`; seed defaults to a random one, always reported. */
 export async function fuzz(
   server: Server,
-  { runs, seed = Date.now() ^ (Math.random() * 2 ** 31), contract = new Contract(), progress }: { runs: number; seed?: number; contract?: Contract; progress?: (line: string) => void },
+  {
+    runs,
+    seed = Date.now() ^ (Math.random() * 2 ** 31),
+    contract = new Contract(),
+    at,
+    progress,
+  }: {
+    runs: number;
+    seed?: number;
+    contract?: Contract;
+    /** A running server to fuzz (its base URL) instead of a fresh one; it must know FUZZ_KEY and not rate-limit the run. */
+    at?: string;
+    progress?: (line: string) => void;
+  },
 ): Promise<FuzzRun> {
   // Said first, so that a run that never ends can still be replayed.
   progress?.(`fuzz ${server}: ${runs} requests, seed ${seed}`);
-  const target = await startTarget(server, contract);
+  const target = at ? { url: at, port: Number(new URL(at).port), stop: async () => {} } : await startTarget(server, contract);
   const check = new AnswerCheck(contract, server, [FUZZ_KEY]);
   const started = performance.now();
   try {
