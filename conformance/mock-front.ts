@@ -12,7 +12,7 @@
  * body. Slow clients meet the sandbox's timeouts and connection cap.
  */
 import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { preferSelections } from "../model/prefer-selections.ts";
 import { Router } from "../model/router.ts";
@@ -21,7 +21,7 @@ import { applyServerLimits, HTTP_DEFAULTS, TIMEOUT_CHECK_MS } from "../sandbox/h
 import { readTarget, unrouted, type Target } from "../sandbox/request-target.ts";
 import { SANDBOX_CODES } from "../sandbox/responses.ts";
 import type { Contract, ContractOperation } from "./contract.ts";
-import { httpExchange, parseJson, type HttpAnswer } from "./http.ts";
+import { parseJson, type HttpAnswer } from "./http.ts";
 import { retryAfterFor } from "./retry-after.ts";
 
 /** Hop-by-hop headers belong to one connection and are not relayed; the length is set anew. */
@@ -31,6 +31,9 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "up
 const PRISM_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 const LIMITS = { ...HTTP_DEFAULTS, maxBodyBytes: PRISM_MAX_BODY_BYTES };
+
+/** Keep-alive connections to Prism, as the suite's own requests use. */
+const RELAY_AGENT = new Agent({ keepAlive: true });
 
 interface FrontAnswer {
   readonly status: number;
@@ -143,12 +146,31 @@ function send(response: ServerResponse, answer: FrontAnswer, unread: boolean): v
   response.writeHead(answer.status, headers).end(answer.body);
 }
 
+/**
+ * Relays the request to Prism with its path exactly as sent: a URL object would resolve dot
+ * segments (`/v1/images/..` is `/v1/`), and Prism would answer a route other than the one matched.
+ */
 function relay(request: IncomingMessage, target: Target, body: Buffer, upstream: string): Promise<HttpAnswer> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
   }
   const method = request.method ?? "GET";
-  const hasBody = body.length > 0 && method !== "GET" && method !== "HEAD";
-  return httpExchange(upstream + target.relative, { method, headers, ...(hasBody ? { body } : {}) });
+  const sent = body.length > 0 && method !== "GET" && method !== "HEAD" ? body : undefined;
+  if (sent) headers["content-length"] = String(sent.length);
+  const { hostname, port } = new URL(upstream);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ hostname, port, path: target.relative, method, headers, agent: RELAY_AGENT }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("error", reject);
+      response.on("end", () => {
+        const answered = new Headers();
+        for (let index = 0; index < response.rawHeaders.length; index += 2) answered.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
+        resolve({ status: response.statusCode ?? 0, headers: answered, body: Buffer.concat(chunks) });
+      });
+    });
+    outgoing.on("error", reject);
+    outgoing.end(sent);
+  });
 }

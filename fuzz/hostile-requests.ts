@@ -121,7 +121,8 @@ const shorten = (bytes: Buffer): Buffer => (bytes.length > 2_000 ? Buffer.concat
 
 /** A curl line replaying the request against `url`, and the exact bytes as a printf | nc line. */
 export function replayLines(request: HostileRequest, url: string): { curl: string; exact: string } {
-  const parts = ["curl", "-sS", "-i", "--path-as-is", "-X", ansiQuote(Buffer.from(request.method)), ansiQuote(shorten(Buffer.from(url + request.target)))];
+  // --request-target sends the target exactly (`//x:99999`, `..`, an absolute URL), where a URL would be resolved.
+  const parts = ["curl", "-sS", "-i", "-X", ansiQuote(Buffer.from(request.method)), "--request-target", ansiQuote(shorten(Buffer.from(request.target))), url];
   for (const [name, value] of request.headers) parts.push("-H", ansiQuote(shorten(Buffer.from(`${name}: ${value}`))));
   if (request.body.length) parts.push("--data-binary", ansiQuote(shorten(request.body)));
   const { port } = new URL(url);

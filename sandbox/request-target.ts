@@ -3,7 +3,7 @@
  * a client may send (`//x:99999`, `//[`, `*`), and a throw there once ended the sandbox. A target is
  * a path (origin form) or, as HTTP/1.1 allows, an absolute `http(s)://` URL; its percent-escapes
  * must be well formed and decode to UTF-8, since the router decodes path parameters and the rules
- * read query values.
+ * read query values; and its path has no dot segments.
  */
 import type { Router } from "../model/router.ts";
 import { HTTP_METHODS } from "../model/document.ts";
@@ -31,6 +31,15 @@ function escapeProblem(text: string, part: string): string | null {
   return null;
 }
 
+/**
+ * `.` and `..` segments (also escaped): clients resolve them before sending, and a server behind a
+ * proxy (Prism behind the mock's front) would see another path than the one routed.
+ */
+function dotSegmentProblem(path: string): string | null {
+  const dot = path.split("/").find((segment) => /^(\.|%2e){1,2}$/i.test(segment));
+  return dot === undefined ? null : `path: has the dot segment "${dot}"; resolve . and .. before sending`;
+}
+
 /** Reads a request target; a problem names the rule it breaks. */
 export function readTarget(raw: string): TargetResult {
   let target = raw;
@@ -42,7 +51,7 @@ export function readTarget(raw: string): TargetResult {
   const mark = target.indexOf("?");
   const path = mark >= 0 ? target.slice(0, mark) : target;
   const search = mark >= 0 ? target.slice(mark + 1) : "";
-  const problem = escapeProblem(path, "path") ?? escapeProblem(search.replace(/\+/g, " "), "query");
+  const problem = escapeProblem(path, "path") ?? escapeProblem(search.replace(/\+/g, " "), "query") ?? dotSegmentProblem(path);
   return problem ? { problem } : { target: { path, query: new URLSearchParams(search), relative: target } };
 }
 

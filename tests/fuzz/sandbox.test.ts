@@ -22,7 +22,7 @@ describe("fuzzing the sandbox", () => {
   it("replays a request as a curl line and as its exact bytes, CRLFs and invalid UTF-8 included", async () => {
     const [request] = fc.sample(hostileRequests(contract), { numRuns: 1, seed: 7 });
     const lines = replayLines({ ...request!, method: "GET", target: "//x:99999", headers: [["X-Note", "a\r\nb"]], body: Buffer.from([0xff]) }, "http://127.0.0.1:4020");
-    expect(lines.curl).toBe("curl -sS -i --path-as-is -X $'GET' $'http://127.0.0.1:4020//x:99999' -H $'X-Note: a\\x0d\\x0ab' --data-binary $'\\xff'");
+    expect(lines.curl).toBe("curl -sS -i -X $'GET' --request-target $'//x:99999' http://127.0.0.1:4020 -H $'X-Note: a\\x0d\\x0ab' --data-binary $'\\xff'");
     expect(lines.exact).toMatch(/^printf '%s' \$'GET \/\/x:99999 HTTP\/1\.1\\x0d\\x0aHost: 127\.0\.0\.1\\x0d\\x0aX-Note: a\\x0d\\x0ab\\x0d\\x0a.*' \| nc 127\.0\.0\.1 4020$/);
   });
 

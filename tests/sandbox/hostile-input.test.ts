@@ -53,6 +53,8 @@ describe("targets that once ended the sandbox", () => {
     ["/v1/images/%zz", "malformed percent-encoding"],
     ["/v1/images/%E0%A4", "do not decode to UTF-8"],
     ["/v1/stock/images?query=%ff", "do not decode to UTF-8"],
+    ["/v1/images/..", 'the dot segment ".."'],
+    ["/v1/images/%2E%2e", 'the dot segment "%2E%2e"'],
   ])("%s answers a clear 400", async (target, words) => {
     const sb = await sandbox();
     expect(expectErrorBody(await raw(sb.running.port, `GET ${target} HTTP/1.1`, [`Authorization: Bearer ${KEY}`]), 400).message).toContain(words);
