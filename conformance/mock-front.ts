@@ -8,6 +8,7 @@
  * Nothing a client sends can stop it: the request target is read without `new URL` (a target that
  * is not a path, or malformed percent-encoding, is a 400), a method a known path does not serve is a
  * 405 with `Allow`, a body is read within Prism's own size limit (413 past it) and a shared budget,
+ * relayed only to operations that take one and refused (400) when nested deep enough to end Prism,
  * and any unexpected error is one log line and a 500; every one of these answers carries the error
  * body. Slow clients meet the sandbox's timeouts and connection cap.
  */
@@ -31,6 +32,26 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "up
 const PRISM_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 const LIMITS = { ...HTTP_DEFAULTS, maxBodyBytes: PRISM_MAX_BODY_BYTES };
+
+/** Far deeper than any body of the description; Prism's stack ends somewhere past a few thousand. */
+const MAX_JSON_DEPTH = 256;
+
+/** The deepest nesting of arrays and objects in a JSON text (strings skipped), read without parsing it. */
+function jsonDepth(bytes: Buffer): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < bytes.length; index += 1) {
+    const byte = bytes[index]!;
+    if (inString) {
+      if (byte === 0x5c) index += 1;
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x5b || byte === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (byte === 0x5d || byte === 0x7d) depth -= 1;
+  }
+  return deepest;
+}
 
 /** Keep-alive connections to Prism, as the suite's own requests use. */
 const RELAY_AGENT = new Agent({ keepAlive: true });
@@ -95,9 +116,12 @@ export async function startMockFront(contract: Contract, upstream: string, port:
         ? errorAnswer(413, SANDBOX_CODES.bodyTooLarge.type, SANDBOX_CODES.bodyTooLarge.code, `body: larger than the mock accepts (${LIMITS.maxBodyBytes} bytes, as Prism).`)
         : errorAnswer(503, SANDBOX_CODES.busy.type, SANDBOX_CODES.busy.code, "The mock is reading as many bodies as it buffers at once; send again shortly.", { "retry-after": "1" });
     }
+    // Prism reads (and logs) any body it gets, and one nested deep enough overflows its stack and ends it.
+    const relayed = op?.requestSchema ? body.read.bytes : Buffer.alloc(0);
+    if (jsonDepth(relayed) > MAX_JSON_DEPTH) return errorAnswer(400, invalid.type, invalid.code, `body: nested deeper than ${MAX_JSON_DEPTH} levels, more than the mock reads`);
     let answer: HttpAnswer;
     try {
-      answer = await relay(request, read.target, body.read.bytes, upstream);
+      answer = await relay(request, read.target, relayed, upstream);
     } catch (error) {
       return errorAnswer(502, "mock_error", "prism_unavailable", `The mock's Prism did not answer: ${(error as Error).message}`);
     }
