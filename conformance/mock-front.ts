@@ -8,7 +8,7 @@
  * Nothing a client sends can stop it: the request target is read without `new URL` (a target that
  * is not a path, or malformed percent-encoding, is a 400), a method a known path does not serve is a
  * 405 with `Allow`, a body is read within Prism's own size limit (413 past it) and a shared budget,
- * relayed only to operations that take one and refused (400) when nested deep enough to end Prism,
+ * relayed only to operations that take one and, nested deep enough to end Prism, replaced by one it refuses,
  * and any unexpected error is one log line and a 500; every one of these answers carries the error
  * body. Slow clients meet the sandbox's timeouts and connection cap.
  */
@@ -35,6 +35,7 @@ const LIMITS = { ...HTTP_DEFAULTS, maxBodyBytes: PRISM_MAX_BODY_BYTES };
 
 /** Far deeper than any body of the description; Prism's stack ends somewhere past a few thousand. */
 const MAX_JSON_DEPTH = 256;
+const TOO_DEEP_STAND_IN = Buffer.from(JSON.stringify(`the body was nested deeper than ${MAX_JSON_DEPTH} levels`));
 
 /** The deepest nesting of arrays and objects in a JSON text (strings skipped), read without parsing it. */
 function jsonDepth(bytes: Buffer): number {
@@ -116,9 +117,10 @@ export async function startMockFront(contract: Contract, upstream: string, port:
         ? errorAnswer(413, SANDBOX_CODES.bodyTooLarge.type, SANDBOX_CODES.bodyTooLarge.code, `body: larger than the mock accepts (${LIMITS.maxBodyBytes} bytes, as Prism).`)
         : errorAnswer(503, SANDBOX_CODES.busy.type, SANDBOX_CODES.busy.code, "The mock is reading as many bodies as it buffers at once; send again shortly.", { "retry-after": "1" });
     }
-    // Prism reads (and logs) any body it gets, and one nested deep enough overflows its stack and ends it.
-    const relayed = op?.requestSchema ? body.read.bytes : Buffer.alloc(0);
-    if (jsonDepth(relayed) > MAX_JSON_DEPTH) return errorAnswer(400, invalid.type, invalid.code, `body: nested deeper than ${MAX_JSON_DEPTH} levels, more than the mock reads`);
+    // Prism reads (and logs) any body it gets, and one nested deep enough overflows its stack and ends it:
+    // such a body goes on as a stand-in every request schema refuses, so Prism answers it as it answers any invalid body.
+    const taken = op?.requestSchema ? body.read.bytes : Buffer.alloc(0);
+    const relayed = jsonDepth(taken) > MAX_JSON_DEPTH ? TOO_DEEP_STAND_IN : taken;
     let answer: HttpAnswer;
     try {
       answer = await relay(request, read.target, relayed, upstream);

@@ -58,10 +58,11 @@ describe("the mock's front against hostile clients", () => {
     expect((await credits())?.status).toBe(200);
   });
 
-  it("refuses a body nested deep enough to end Prism with 400, and keeps serving", async () => {
+  it("answers a body nested deep enough to end Prism as Prism answers an invalid body (400), and keeps serving", async () => {
     const deep = `{"prompt":"x","a":${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}}`;
     const answer = await raw(`POST /v1/cost HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nContent-Length: ${deep.length}`, deep);
-    expect(errorOf(answer, 400).message).toBe("body: nested deeper than 256 levels, more than the mock reads");
+    expect(errorOf(answer, 400).type).toBe(contract.model.errors.invalidRequest.type);
+    expect(answer?.headers.has(contract.model.rateLimitHeaders.limit.toLowerCase())).toBe(true);
     const get = await raw(`GET /v1/account/credits HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Length: ${deep.length}`, deep);
     expect(get?.status).toBe(200);
     expect((await credits())?.status).toBe(200);
