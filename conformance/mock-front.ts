@@ -8,7 +8,8 @@
  * Nothing a client sends can stop it: the request target is read without `new URL` (a target that
  * is not a path, or malformed percent-encoding, is a 400), a method a known path does not serve is a
  * 405 with `Allow`, a body is read within Prism's own size limit (413 past it) and a shared budget,
- * relayed only to operations that take one and, nested deep enough to end Prism, replaced by one it refuses,
+ * relayed only to operations that take one, and replaced by a stand-in Prism refuses where it is not
+ * UTF-8 JSON or is nested deep enough to end Prism,
  * and any unexpected error is one log line and a 500; every one of these answers carries the error
  * body. Slow clients meet the sandbox's timeouts and connection cap.
  */
@@ -35,7 +36,25 @@ const LIMITS = { ...HTTP_DEFAULTS, maxBodyBytes: PRISM_MAX_BODY_BYTES };
 
 /** Far deeper than any body of the description; Prism's stack ends somewhere past a few thousand. */
 const MAX_JSON_DEPTH = 256;
-const TOO_DEEP_STAND_IN = Buffer.from(JSON.stringify(`the body was nested deeper than ${MAX_JSON_DEPTH} levels`));
+/** A JSON body every request schema refuses (they are all objects), which Prism answers with the documented 400. */
+const STAND_IN = Buffer.from(JSON.stringify("the request body was not UTF-8 JSON the mock could relay"));
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The body Prism gets. Prism answers malformed JSON with a 400 of its own (no error `type`, none of
+ * the documented headers), and a body nested deep enough overflows its stack and ends it: such a
+ * body, or one that is not UTF-8, goes on as the stand-in, so the answer is the documented 400.
+ */
+function relayedBody(bytes: Buffer): Buffer {
+  if (bytes.length === 0) return bytes;
+  if (jsonDepth(bytes) > MAX_JSON_DEPTH) return STAND_IN;
+  try {
+    JSON.parse(utf8.decode(bytes));
+    return bytes;
+  } catch {
+    return STAND_IN;
+  }
+}
 
 /** The deepest nesting of arrays and objects in a JSON text (strings skipped), read without parsing it. */
 function jsonDepth(bytes: Buffer): number {
@@ -117,10 +136,7 @@ export async function startMockFront(contract: Contract, upstream: string, port:
         ? errorAnswer(413, SANDBOX_CODES.bodyTooLarge.type, SANDBOX_CODES.bodyTooLarge.code, `body: larger than the mock accepts (${LIMITS.maxBodyBytes} bytes, as Prism).`)
         : errorAnswer(503, SANDBOX_CODES.busy.type, SANDBOX_CODES.busy.code, "The mock is reading as many bodies as it buffers at once; send again shortly.", { "retry-after": "1" });
     }
-    // Prism reads (and logs) any body it gets, and one nested deep enough overflows its stack and ends it:
-    // such a body goes on as a stand-in every request schema refuses, so Prism answers it as it answers any invalid body.
-    const taken = op?.requestSchema ? body.read.bytes : Buffer.alloc(0);
-    const relayed = jsonDepth(taken) > MAX_JSON_DEPTH ? TOO_DEEP_STAND_IN : taken;
+    const relayed = op?.requestSchema ? relayedBody(body.read.bytes) : Buffer.alloc(0);
     let answer: HttpAnswer;
     try {
       answer = await relay(request, read.target, relayed, upstream);

@@ -68,6 +68,13 @@ describe("the mock's front against hostile clients", () => {
     expect((await credits())?.status).toBe(200);
   });
 
+  it("answers malformed JSON and invalid UTF-8 with the documented 400, not Prism's own body", async () => {
+    for (const body of ['{"prompt":', '{"prompt":"\xff"}']) {
+      const answer = await raw(`POST /v1/cost HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nContent-Length: ${body.length}`, body);
+      expect(errorOf(answer, 400).type).toBe(contract.model.errors.invalidRequest.type);
+    }
+  });
+
   it("finds nothing in 40 hostile requests of the fuzz harness", async () => {
     const run = await fuzz("mock", { runs: 40, seed: 20, contract, at: mock.baseUrl });
     expect(report(run)).toEqual([expect.stringMatching(/^fuzz mock: 40 requests in .* seed 20: no problem found$/)]);
