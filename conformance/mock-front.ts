@@ -100,7 +100,11 @@ export function selections(contract: Contract, op: ContractOperation): string[] 
 
 /** Why a `Prefer` header selects nothing the operation documents, with the valid choices; null when it does. */
 export function preferProblem(contract: Contract, op: ContractOperation, prefer: string): string | null {
-  const asked = Object.fromEntries([...prefer.matchAll(/(\w+)=([^,;\s]+)/g)].map(([, key, value]) => [key, value]));
+  const pairs = [...prefer.matchAll(/(\w+)=([^,;\s]+)/g)].map(([, key, value]) => [key!, value!] as const);
+  // Repeated Prefer headers arrive joined; Prism would take the first of a key, the check below the last.
+  const twice = pairs.find(([key], index) => pairs.findIndex(([other]) => other === key) !== index);
+  if (twice) return `Prefer names ${twice[0]} more than once ("${prefer}"); send one selection`;
+  const asked = Object.fromEntries(pairs);
   const { code, example } = asked;
   const valid = `valid for ${op.route}: ${selections(contract, op).map((selection) => `"${selection}"`).join("; ")}`;
   if (code !== undefined && !op.responses[code]) return `Prefer code=${code}: ${op.route} documents no ${code} response (documented: ${Object.keys(op.responses).join(", ")}); ${valid}`;

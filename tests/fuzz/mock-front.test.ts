@@ -75,6 +75,11 @@ describe("the mock's front against hostile clients", () => {
     }
   });
 
+  it("answers a Prefer that names a key twice (repeated headers arrive joined) with 422", async () => {
+    const answer = await raw("GET /v1/account/credits HTTP/1.1\r\nAuthorization: Bearer k\r\nPrefer: code=999\r\nPrefer: code=429");
+    expect(errorOf(answer, 422).message).toBe('Prefer names code more than once ("code=999, code=429"); send one selection');
+  });
+
   it("finds nothing in 40 hostile requests of the fuzz harness", async () => {
     const run = await fuzz("mock", { runs: 40, seed: 20, contract, at: mock.baseUrl });
     expect(report(run)).toEqual([expect.stringMatching(/^fuzz mock: 40 requests in .* seed 20: no problem found$/)]);
