@@ -9,13 +9,14 @@ import { clientOverhead } from "./measurements/client-overhead.ts";
 import { clientSize } from "./measurements/client-size.ts";
 import { conformanceRuns } from "./measurements/conformance-runs.ts";
 import { descriptionDiff } from "./measurements/description-diff.ts";
+import { hostileLoad } from "./measurements/hostile-load.ts";
 import { quoteThroughput } from "./measurements/quote-throughput.ts";
 import { sandboxMemory } from "./measurements/sandbox-memory.ts";
 import { sandboxVsPrism } from "./measurements/sandbox-vs-prism.ts";
 import { workingLoop } from "./measurements/working-loop.ts";
 
 /** Add a measurement here (and its file under measurements/). */
-const MEASUREMENTS: readonly Measurement[] = [sandboxVsPrism, sandboxMemory, descriptionDiff, workingLoop, clientOverhead, clientSize, quoteThroughput, conformanceRuns];
+const MEASUREMENTS: readonly Measurement[] = [sandboxVsPrism, sandboxMemory, hostileLoad, descriptionDiff, workingLoop, clientOverhead, clientSize, quoteThroughput, conformanceRuns];
 
 const wanted = process.argv.slice(2);
 const chosen = MEASUREMENTS.filter((measurement) => wanted.length === 0 || wanted.some((name) => measurement.name.includes(name)));

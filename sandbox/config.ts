@@ -9,6 +9,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ServiceModel } from "../model/service-model.ts";
 import { parseJsonText, type JsonSyntaxError } from "../tools/json-text.ts";
 import { runtimeFile } from "../tools/packaged.ts";
+import { defaultMaxBodyBytes, HTTP_DEFAULTS, type HttpLimits } from "./http-limits.ts";
 import schema from "./config.schema.json" with { type: "json" };
 import { describeProblems } from "./validation.ts";
 
@@ -40,6 +41,8 @@ export interface SandboxConfig {
   };
   /** The duration of a media input whose URL names none (see README: durations). */
   readonly media: { readonly defaultDurationSeconds: number };
+  /** What one client may hold of the sandbox (http-limits.ts). */
+  readonly http: HttpLimits;
   readonly limits: {
     readonly requests: { readonly perKey: number; readonly perSourceIp: number; readonly windowSeconds: number };
     readonly uploads: { readonly perAccount: number; readonly windowSeconds: number };
@@ -72,6 +75,7 @@ type Raw = {
   clock?: Partial<SandboxConfig["clock"]>;
   jobs?: Partial<SandboxConfig["jobs"]>;
   media?: Partial<SandboxConfig["media"]>;
+  http?: Partial<HttpLimits>;
   limits?: { [K in keyof SandboxConfig["limits"]]?: Partial<SandboxConfig["limits"][K]> };
 };
 
@@ -109,6 +113,9 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
       outcome: account.outcome ?? model.jobStatus.success,
     };
   }
+  const http: HttpLimits = { maxBodyBytes: defaultMaxBodyBytes(model), ...HTTP_DEFAULTS, ...input.http };
+  if (http.maxBufferedBytes < http.maxBodyBytes) problems.push(`config.http.maxBufferedBytes: must be at least http.maxBodyBytes (${http.maxBodyBytes}), or no body of the largest size could ever be read`);
+  if (http.headersTimeoutSeconds > http.requestTimeoutSeconds) problems.push(`config.http.headersTimeoutSeconds: must not exceed http.requestTimeoutSeconds (${http.requestTimeoutSeconds})`);
   if (problems.length) throw new ConfigError(source, problems);
   const { requests, uploads, cooldown } = model.limits;
   return {
@@ -119,6 +126,7 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
       defaultRetentionHours: input.jobs?.defaultRetentionHours ?? SANDBOX_DEFAULTS.retentionHours,
     },
     media: { defaultDurationSeconds: input.media?.defaultDurationSeconds ?? SANDBOX_DEFAULTS.mediaSeconds },
+    http,
     limits: {
       requests: {
         perKey: input.limits?.requests?.perKey ?? requests.perKey,

@@ -21,6 +21,9 @@ export const SANDBOX_CODES = {
   insufficientCredits: { type: "permission_error", code: "insufficient_credits" },
   notFound: { type: "invalid_request_error", code: "not_found" },
   internal: { type: "api_error", code: "sandbox_error" },
+  methodNotAllowed: { type: "invalid_request_error", code: "method_not_allowed" },
+  bodyTooLarge: { type: "invalid_request_error", code: "body_too_large" },
+  busy: { type: "api_error", code: "sandbox_busy" },
   "queue-full": { code: "queue_full" },
   "spend-limit": { code: "spend_limit_reached" },
   cooldown: { code: "model_family_cooldown" },
@@ -124,12 +127,18 @@ export class Responses {
     return { status: 200, body };
   }
 
-  /** The poll response: the status, and the result fields exactly when the job succeeded. */
+  /**
+   * The poll response: the status, and exactly when the job succeeded every result field the poll
+   * schema names (required or not: `images[].position`, 3D `files`), shaped by the schema and, where
+   * it leaves a type unshown, by the description's success example.
+   */
   job(area: AreaModel, job: Job, status: string): Reply {
     const body: Record<string, unknown> = { status };
     if (status === this.model.jobStatus.success) {
-      const properties = this.pollProperties(area);
-      for (const field of area.resultFields) body[field] = resultValue(properties[field] ?? {}, `${FILES}/${job.id}/${field}`, job.outputs, this.model);
+      const { properties, example } = this.pollShape(area);
+      for (const field of Object.keys(properties).filter((name) => name !== "status")) {
+        body[field] = resultValue(properties[field]!, example[field], `${FILES}/${job.id}/${field}`, job.outputs, 0, this.model);
+      }
     }
     return { status: 200, body };
   }
@@ -154,24 +163,43 @@ export class Responses {
     return /^[^.]*\./.exec(description)?.[0] ?? description;
   }
 
-  private pollProperties(area: AreaModel): Record<string, JsonSchema> {
+  /** The poll schema's properties and its success example's value ({} where none is shown). */
+  private pollShape(area: AreaModel): { properties: Record<string, JsonSchema>; example: Record<string, unknown> } {
     const ok = this.model.doc.paths[area.poll.path]?.get?.responses["200"];
-    const schema = ok ? deref<ResponseObject>(this.model.doc, ok).content?.["application/json"]?.schema : undefined;
-    return (schema ? deref<JsonSchema>(this.model.doc, schema).properties : undefined) as Record<string, JsonSchema> | undefined ?? {};
+    const content = ok ? deref<ResponseObject>(this.model.doc, ok).content?.["application/json"] : undefined;
+    const schema = content?.schema ? deref<JsonSchema>(this.model.doc, content.schema) : undefined;
+    const examples = Object.values(content?.examples ?? {}).map((example) => deref<{ value?: unknown }>(this.model.doc, example).value as Record<string, unknown> | undefined);
+    const succeeded = examples.find((value) => value?.status === this.model.jobStatus.success);
+    return { properties: (schema?.properties ?? {}) as Record<string, JsonSchema>, example: succeeded ?? {} };
   }
 }
 
-/** A value for a result field from its schema: file URLs for strings, one item per output for arrays. */
-function resultValue(schema: JsonSchema, url: string, outputs: number, model: ServiceModel): unknown {
+/** The JSON type of an example value, for a field whose schema leaves its type unshown. */
+function exampleType(example: unknown): string | undefined {
+  if (Array.isArray(example)) return "array";
+  if (example === null || example === undefined) return undefined;
+  return typeof example === "object" ? "object" : typeof example;
+}
+
+/**
+ * A value for a result field from its schema (or, where the type is not shown, its example's):
+ * file URLs for strings, one item per output for arrays, every named property of objects, and for
+ * numbers the item's position in its array.
+ */
+function resultValue(schema: JsonSchema, example: unknown, url: string, outputs: number, position: number, model: ServiceModel): unknown {
   const resolved = deref<JsonSchema>(model.doc, schema);
-  if (resolved.type === "array") {
+  const type = resolved.type ?? exampleType(example);
+  if (type === "array") {
     const items = (resolved.items ?? {}) as JsonSchema;
-    return Array.from({ length: Math.max(1, outputs) }, (_, index) => resultValue(items, `${url}/${index}`, 1, model));
+    const item = Array.isArray(example) ? example[0] : undefined;
+    return Array.from({ length: Math.max(1, outputs) }, (_, index) => resultValue(items, item, `${url}/${index}`, 1, index, model));
   }
-  if (resolved.type === "object") {
+  if (type === "object") {
     const properties = (resolved.properties ?? {}) as Record<string, JsonSchema>;
-    const required = (resolved.required ?? []) as string[];
-    return Object.fromEntries(required.map((name) => [name, resultValue(properties[name] ?? {}, url, outputs, model)]));
+    const shown = (example ?? {}) as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, resultValue(property, shown[name], url, outputs, position, model)]));
   }
+  if (type === "number" || type === "integer") return position;
+  if (type === "boolean") return typeof example === "boolean" ? example : true;
   return url;
 }

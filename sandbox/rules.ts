@@ -13,6 +13,13 @@ import { SANDBOX_CODES, type Reply } from "./responses.ts";
 import type { SandboxState } from "./state.ts";
 import { describeProblems } from "./validation.ts";
 
+/** `application/json`, in any case, with at most a UTF-8 charset (`application/json; charset=UTF-8`). */
+function isJsonMediaType(header: string | null): boolean {
+  if (header === null) return false;
+  const [type, ...parameters] = header.split(";").map((part) => part.trim().toLowerCase());
+  return type === "application/json" && parameters.every((parameter) => !parameter.startsWith("charset=") || /^charset="?utf-8"?$/.test(parameter));
+}
+
 export interface Call {
   readonly op: OperationModel;
   readonly params: Readonly<Record<string, string>>;
@@ -23,6 +30,10 @@ export interface Call {
   readonly now: number;
   /** The request body's text ("" when none). */
   readonly text: string;
+  /** The Content-Type header as sent, or null. */
+  readonly contentType: string | null;
+  /** The body's bytes are UTF-8 (`text` replaced what was not). */
+  readonly utf8: boolean;
   account: Account | null;
   /** The parsed JSON body. */
   body: unknown;
@@ -85,6 +96,10 @@ export const RULES: readonly Rule[] = [
         call.body = undefined;
         return request.required ? state.responses.invalidRequest("body: is required (a JSON object)") : undefined;
       }
+      if (!isJsonMediaType(call.contentType)) {
+        return state.responses.invalidRequest(`content-type: must be application/json, as every body is JSON (got ${call.contentType === null ? "none" : JSON.stringify(call.contentType.slice(0, 80))})`);
+      }
+      if (!call.utf8) return state.responses.invalidRequest("body: is not UTF-8 (JSON text is UTF-8)");
       try {
         call.body = JSON.parse(call.text);
       } catch (error) {

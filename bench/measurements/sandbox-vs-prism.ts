@@ -29,7 +29,8 @@ const CONFIG = {
   limits: { requests: { perKey: 1_000_000_000, perSourceIp: 1_000_000_000 } },
 };
 
-async function startSandboxProcess(): Promise<{ url: string; stop(): Promise<void> }> {
+/** The sandbox in its own process on CONFIG (its pid, to read its memory). */
+export async function startSandboxProcess(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const file = join(mkdtempSync(join(tmpdir(), "bench-sandbox-")), "config.json");
   writeFileSync(file, JSON.stringify(CONFIG));
   const port = await freePort();
@@ -40,6 +41,7 @@ async function startSandboxProcess(): Promise<{ url: string; stop(): Promise<voi
   });
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: async () => {
       const exited = once(child, "exit");
       child.kill("SIGTERM");
@@ -48,7 +50,8 @@ async function startSandboxProcess(): Promise<{ url: string; stop(): Promise<voi
   };
 }
 
-async function requestsPerSecond(url: string): Promise<{ perSecond: number; failures: number }> {
+/** Requests per second of create + polls loops against `url`. */
+export async function requestsPerSecond(url: string): Promise<{ perSecond: number; failures: number }> {
   const model = loadServiceModel();
   const route = model.createRoutes.find((candidate) => candidate.areaId === "image" && candidate.idType === "string" && candidate.family === null)!;
   const pollPath = model.areas.find((area) => area.id === route.areaId)!.poll.path;
