@@ -2,7 +2,7 @@
  * What a job costs on the independent server: the published quote (generated/costs.ts, as a team
  * using the client package would price) over the body and the measured media, with this server's
  * own choices where the specification shows no price or no default: the first listed value of an
- * enum whose default is not shown, a 1080p `precise` upscale, and flat rates of its own for the
+ * enum whose default is not shown (a stated default is the quote's own), a 1080p `precise` upscale, and flat rates of its own for the
  * models whose prices are not shown.
  */
 import { priceTables, quote, type PricedPath } from "../../../../generated/costs.ts";
@@ -11,8 +11,9 @@ import type { Measured } from "./media-rules.ts";
 type Body = Record<string, unknown>;
 
 interface PriceTable {
-  readonly fields: Record<string, { enum?: readonly unknown[] }>;
+  readonly fields: Record<string, { enum?: readonly unknown[]; default?: unknown }>;
   readonly facts: Record<string, readonly unknown[]>;
+  readonly media: Record<string, unknown>;
   readonly pricing: { components: readonly { label: string; per?: { mediaSeconds?: string } }[] } | null;
 }
 
@@ -38,8 +39,8 @@ export function standardPrice(path: string, area: string, body: Body, measured: 
   const table = (priceTables as Record<string, PriceTable>)[path];
   if (!table) return { credits: ownPrice(area, body, measured) };
   const filled: Body = { ...body };
-  for (const [field, rule] of Object.entries(table.fields)) if (filled[field] === undefined && rule.enum) filled[field] = rule.enum[0];
-  const media: Record<string, unknown> = { ...measured };
+  for (const [field, rule] of Object.entries(table.fields)) if (filled[field] === undefined && rule.default === undefined && rule.enum) filled[field] = rule.enum[0];
+  const media: Record<string, unknown> = Object.fromEntries(Object.entries(measured).filter(([field]) => field in table.media));
   if (table.facts.result_resolution) media.result_resolution = "1080p";
   if (table.facts.mode) media.mode = typeof body.mode === "string" ? body.mode : "precise";
   const price = quote(path as PricedPath, filled as never, media as never);

@@ -135,7 +135,12 @@ export async function startIndependent(options: IndependentOptions = {}): Promis
       send(response, notFound("That path"), window);
       return;
     }
-    const result = over ? rateLimited(over.reset) : await answer(request, url, account, now);
+    let result: Reply;
+    try {
+      result = over ? rateLimited(over.reset) : await answer(request, url, account, now);
+    } catch (error) {
+      result = reply(500, { error: { type: "server_error", code: "internal", message: String(error) } });
+    }
     if (!response.destroyed) send(response, result, window);
   });
   server.keepAliveTimeout = 0;
