@@ -138,6 +138,24 @@ export class Charges {
   }
 
   /**
+   * Runs work of exact price that cannot wait for a measurement (the cap's probe, whose create should
+   * be refused at once but may start a job): it joins a measurement in progress past its room and
+   * reports what it charged, and a measurement about to start waits for it.
+   */
+  async unplanned<T>(work: (report: (charge: MeasuredCharge) => void) => Promise<T>): Promise<T> {
+    const measurement = this.measurement;
+    this.running++;
+    if (measurement) measurement.running++;
+    try {
+      return await work((charge) => measurement?.charges.push(charge));
+    } finally {
+      this.running--;
+      if (measurement) measurement.running--;
+      this.changed.notify();
+    }
+  }
+
+  /**
    * Runs the billing check's measurement. `open(room)` lets that many charges of exact price join;
    * `settled()` waits for them to end and says what they charged.
    */
