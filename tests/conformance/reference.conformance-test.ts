@@ -4,6 +4,7 @@
  * scheme, message texts and extra fields, windows aligned to each key's first request, slow answers
  * with jitter), the suite fails nothing, with the declaration and with none. The slow run leaves out
  * the request-validation bodies (hundreds of requests, each 200 to 500 ms), which the fast runs send.
+ * The same two verdicts are asked of an implementation that shares no code with the sandbox.
  */
 import { describe, expect, it } from "vitest";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
