@@ -120,14 +120,32 @@ export class Charges {
     const measurement = await this.changed.when(
       () => this.measurement === null || (this.measurement.open && credits !== null && this.measurement.room > 0),
       () => {
-        this.running++;
-        if (this.measurement) {
-          this.measurement.room--;
-          this.measurement.running++;
-        }
-        return this.measurement;
+        // Counted in the same turn as the test, so that no measurement starts in between.
+        if (this.measurement) this.measurement.room--;
+        return this.enter(this.measurement);
       },
     );
+    return this.within(measurement, work);
+  }
+
+  /**
+   * Runs work of exact price that cannot wait for a measurement (the cap's probe, whose create should
+   * be refused at once but may start a job): it joins a measurement in progress past its room and
+   * reports what it charged, and a measurement about to start waits for it.
+   */
+  unplanned<T>(work: (report: (charge: MeasuredCharge) => void) => Promise<T>): Promise<T> {
+    return this.within(this.enter(this.measurement), work);
+  }
+
+  /** Counts charging work as running (and in `measurement`, if any). */
+  private enter(measurement: Measurement | null): Measurement | null {
+    this.running++;
+    if (measurement) measurement.running++;
+    return measurement;
+  }
+
+  /** Runs charging work that `enter` counted, until it is done. */
+  private async within<T>(measurement: Measurement | null, work: (report: (charge: MeasuredCharge) => void) => Promise<T>): Promise<T> {
     try {
       return await work((charge) => measurement?.charges.push(charge));
     } finally {

@@ -6,6 +6,7 @@
  * is tried again.
  */
 import { STAGE, type Check } from "../check.ts";
+import type { MeasuredCharge } from "../coordination.ts";
 import { accepted, type Exchange } from "../http.ts";
 import { chargedJob, follow, statusOf } from "../jobs.ts";
 import { pricedCreates } from "../requests.ts";
@@ -88,13 +89,24 @@ async function probe(session: Session, recordPolls: boolean): Promise<"done" | "
   }
   if (jobs.length < cap || !stillRunning(before)) return "inconclusive";
   const cheapest = pricedCreates(session, false)[0]!;
+  const credits = cheapest.price.atMost ? null : cheapest.price.credits;
   const slot = client.slots.take();
-  const exchange = await client.send(cheapest.op, cheapest.spec, { positive: true, jobsInFlight: jobs.length });
   const name = `a create beyond the cap of ${cap} is refused as queue full`;
   const curl = session.curl(cheapest.spec);
+  // A job a slot freed just before the create may let it start and succeed: the billing check must
+  // count that charge, or not be measuring meanwhile. An exact price joins a measurement at once.
+  const charged = <T>(work: (report: (charge: MeasuredCharge) => void) => Promise<T>): Promise<T> => (credits === null ? client.charges.charge(null, work) : client.charges.unplanned(work));
+  const { exchange, ranOn } = await charged(async (report) => {
+    const sent = await client.send(cheapest.op, cheapest.spec, { positive: true, jobsInFlight: jobs.length });
+    if (!accepted(sent)) return { exchange: sent, ranOn: false };
+    const job = follow(client, cheapest.op, sent, slot).job;
+    if (job && credits !== null) report({ what: `${cheapest.op.route} (${job.id})`, credits, charged: () => job.terminal === session.contract.model.jobStatus.success, op: cheapest.op, spec: cheapest.spec });
+    const others = stillRunning(await running());
+    await job?.ended;
+    return { exchange: sent, ranOn: others };
+  });
   if (accepted(exchange)) {
-    follow(client, cheapest.op, exchange, slot);
-    if (!stillRunning(await running())) return "inconclusive";
+    if (!ranOn) return "inconclusive";
     session.results.fail(GROUP, cheapest.op.route, name, `accepted a create while ${jobs.length} of the suite's jobs were running`, curl);
     return "done";
   }

@@ -4,6 +4,7 @@
  * scheme, message texts and extra fields, windows aligned to each key's first request, slow answers
  * with jitter), the suite fails nothing, with the declaration and with none. The slow run leaves out
  * the request-validation bodies (hundreds of requests, each 200 to 500 ms), which the fast runs send.
+ * The same two verdicts are asked of an implementation that shares no code with the sandbox.
  */
 import { describe, expect, it } from "vitest";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
@@ -11,6 +12,8 @@ import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conf
 import { Contract } from "../../conformance/contract.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { runConformance } from "../../conformance/run.ts";
+import { startIndependent } from "./reference/independent/server.ts";
+import { INDEPENDENT_CAP, KEYS, MARKERS, RETIRED_LABEL, SPEND_LIMIT_CREDITS } from "./reference/independent/setup.ts";
 import { REFERENCE_CAP, startReference, type RunningReference } from "./reference/server.ts";
 
 const contract = new Contract();
@@ -20,9 +23,9 @@ const declared: TargetConfig = { ...sandboxDeclaration, concurrency: REFERENCE_C
 /** Nothing declared: only the key to run on (CONFORMANCE_API_KEY), as a first run against a new implementation. */
 const undeclared: TargetConfig = TARGET_DEFAULTS;
 
-async function resultsAgainst(config: TargetConfig, reference: RunningReference): Promise<CheckResult[]> {
+async function resultsAgainst(config: TargetConfig, reference: RunningReference, apiKey = sandboxDeclaration.apiKey!): Promise<CheckResult[]> {
   try {
-    return (await runConformance({ target: reference.url, config, contract, apiKey: sandboxDeclaration.apiKey! })).results;
+    return (await runConformance({ target: reference.url, config, contract, apiKey })).results;
   } finally {
     await reference.close();
   }
@@ -50,5 +53,46 @@ describe.concurrent("the conformance suite against honest reference servers", ()
   it("fails nothing when every answer takes 200 to 500 ms", { timeout: 120_000 }, async () => {
     const config: TargetConfig = { ...declared, skipGroups: ["request-validation"], rateLimitBurst: false, parallelRequests: 24 };
     expect(failures(await resultsAgainst(config, await startReference({ jobSeconds: 0.6, latency: { minMs: 200, maxMs: 500 } })))).toEqual([]);
+  });
+});
+
+/**
+ * The independent server's declaration, as its team would write it (its own keys, markers, cap,
+ * retired model and spend-limit account; uploads in its own shape).
+ */
+const independentDeclaration: TargetConfig = {
+  ...TARGET_DEFAULTS,
+  apiKey: KEYS.main,
+  concurrency: INDEPENDENT_CAP,
+  poll: { intervalMs: 150, timeoutSeconds: 20, stablePolls: 1 },
+  parallelRequests: 8,
+  timeoutSeconds: 240,
+  standardPrices: true,
+  outcomeMarkers: { ...MARKERS },
+  freePlanKey: KEYS.free,
+  retiredModel: { model: RETIRED_LABEL, apiKey: KEYS.legacy },
+  cooldownApiKey: KEYS.cooldown,
+  spendLimit: { apiKey: KEYS.spendLimit, credits: SPEND_LIMIT_CREDITS },
+  uploadRequest: { content: "data:text/plain;base64,aGVsbG8=", filename: "hello.txt" },
+  rateLimitBurst: true,
+};
+
+/**
+ * Against an implementation written from the specification alone (tests/conformance/reference/independent/,
+ * no sandbox code): its own ids, messages, extra fields, header casing, no keep-alive, windows from
+ * its start, charges at the moment of success, jobs of random length running at once.
+ */
+describe.concurrent("the conformance suite against an independent honest implementation", () => {
+  it("fails nothing with its declaration, and runs the stateful checks", { timeout: 180_000 }, async () => {
+    const results = await resultsAgainst(independentDeclaration, await startIndependent(), KEYS.main);
+    expect(failures(results)).toEqual([]);
+    const passed = new Set(results.filter((result) => result.outcome === "pass").map((result) => result.group));
+    expect([...passed].sort()).toEqual(expect.arrayContaining(["billing", "cooldown", "create-response", "lifecycle", "plan-gate", "rate-limits", "retired-model", "spend-limit", "uploads-window"]));
+  });
+
+  it("fails nothing with no declaration on a discounted plan with free image generations and jobs of 200 to 800 ms", { timeout: 180_000 }, async () => {
+    const results = await resultsAgainst(undeclared, await startIndependent({ mainAccount: "discounted" }), KEYS.main);
+    expect(failures(results)).toEqual([]);
+    expect(results.find((result) => result.group === "billing" && result.outcome === "skip")?.detail).toMatch(/\(standardPrices\)/);
   });
 });

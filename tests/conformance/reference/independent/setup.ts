@@ -1,0 +1,41 @@
+/**
+ * The independent server's accounts and markers, which its declaration in the tests repeats. Keys
+ * have a fixed live prefix and a secret part. The main account's cap is 16, above the Ultra plan's
+ * starting 10 (the cap rises with sustained usage).
+ */
+import type { AccountSettings } from "./accounts.ts";
+
+export const INDEPENDENT_CAP = 16;
+export const SPEND_LIMIT_CREDITS = 300;
+
+export const KEYS = {
+  main: "indep_live_7Qm2vK9xRw4Lp8Ts",
+  free: "indep_live_f3Hn6Yc1Bq5Zj0Ud",
+  cooldown: "indep_live_c8Wd2Ne7Gs4Ak1Xo",
+  spendLimit: "indep_live_s5Pv9Jt3Mh6Ry2Ec",
+  legacy: "indep_live_l1Kz4Fu8Vb2Qn7Wi",
+} as const;
+
+/** Prompt texts that make a job fail, time out, or be blocked by moderation. */
+export const MARKERS = { failed: "{{indep:fail}}", timeout: "{{indep:timeout}}", moderation: "{{indep:block:{reason}}}" } as const;
+
+/** The model retired for the legacy account. */
+export const RETIRED_LABEL = "V-G";
+
+const paid = { cap: INDEPENDENT_CAP, monthlyLimit: 200_000, extraCredits: 50_000 } as const;
+
+/**
+ * `standard`: the main account pays standard prices (a Creator plan). `discounted`: an Ultra plan
+ * with a 15 % discount and a daily allowance of free image generations, as a first run against a
+ * new implementation may meet.
+ */
+export function accountSettings(main: "standard" | "discounted"): AccountSettings[] {
+  const mainPlan = main === "standard" ? { plan: "creator" as const } : { plan: "ultra" as const, discountPercent: 15, dailyFreeImages: 4 };
+  return [
+    { name: "main", keys: [KEYS.main], ...paid, ...mainPlan },
+    { name: "free", keys: [KEYS.free], plan: "free", cap: 0, monthlyLimit: 0, extraCredits: 2_000 },
+    { name: "cooldown", keys: [KEYS.cooldown], plan: "creator", ...paid, cap: 4 },
+    { name: "spend-limit", keys: [KEYS.spendLimit], plan: "creator", ...paid, spendLimit: SPEND_LIMIT_CREDITS },
+    { name: "legacy", keys: [KEYS.legacy], plan: "creator", ...paid, retired: [RETIRED_LABEL] },
+  ];
+}
