@@ -48,7 +48,7 @@ export interface FollowedJob {
 export interface SendOptions {
   /** The description holds the request valid: it may go through Prism's validation proxy. */
   positive?: boolean;
-  /** A 429 is what the caller provokes: it is returned as it is, not resent. */
+  /** The rate limiter's 429 is what the caller provokes: it is returned as it is, not waited out and resent. */
   expectTooMany?: boolean;
   /** Sent however few requests the window has left (the rate-limit burst). */
   unpaced?: boolean;

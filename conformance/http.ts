@@ -80,8 +80,26 @@ export interface HttpAnswer {
   body: Buffer;
 }
 
-/** One HTTP request to `url` (http or https) and its whole answer; `content-length` is set from the body. */
-export function httpExchange(url: string, init: { method: string; headers: Record<string, string>; body?: string | Buffer; signal?: AbortSignal }): Promise<HttpAnswer> {
+type ExchangeInit = { method: string; headers: Record<string, string>; body?: string | Buffer; signal?: AbortSignal };
+
+/**
+ * One HTTP request to `url` (http or https) and its whole answer; `content-length` is set from the body.
+ * A kept-alive socket the server closed as idle just as the request went out fails with ECONNRESET
+ * before the server read anything; such a request is sent once more on a new socket, as Node's
+ * documentation advises.
+ */
+export async function httpExchange(url: string, init: ExchangeInit): Promise<HttpAnswer> {
+  try {
+    return await exchangeOnce(url, init);
+  } catch (error) {
+    if (!(error instanceof StaleSocketError)) throw error;
+    return exchangeOnce(url, init);
+  }
+}
+
+class StaleSocketError extends Error {}
+
+function exchangeOnce(url: string, init: ExchangeInit): Promise<HttpAnswer> {
   const target = new URL(url);
   const protocol = target.protocol === "https:" ? "https:" : "http:";
   const headers = { ...init.headers };
@@ -99,7 +117,9 @@ export function httpExchange(url: string, init: { method: string; headers: Recor
         resolve({ status: response.statusCode ?? 0, headers: answered, body: Buffer.concat(chunks) });
       });
     });
-    outgoing.on("error", reject);
+    outgoing.on("error", (error: NodeJS.ErrnoException) =>
+      reject(outgoing.reusedSocket && error.code === "ECONNRESET" && !init.signal?.aborted ? new StaleSocketError(error.message) : error),
+    );
     outgoing.end(init.body);
   });
 }

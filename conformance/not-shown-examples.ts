@@ -1,8 +1,8 @@
 /**
  * The stand-ins of the description's examples: the values its error examples hold where a response's
- * x-not-shown says the seed shows no `error.type` / `error.code` (`(not shown)`). A mock answering
+ * x-not-shown says the specification shows no `error.type` / `error.code` (`(not shown)`). A mock answering
  * with the examples sends them; the production client reads them as any other value, so what
- * compares a mock's answers with the seed knows them from here.
+ * compares a mock's answers with the specification knows them from here.
  */
 import { deref } from "../model/document.ts";
 import type { ServiceModel } from "../model/service-model.ts";

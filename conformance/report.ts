@@ -35,26 +35,39 @@ export function summarize(target: string, results: CheckResult[], extra: Pick<Su
   return { target, pass: count("pass"), fail: count("fail"), skip: count("skip"), byGroup, ...extra };
 }
 
+const SKIP_ROUTES_SHOWN = 4;
+
+/** `: ROUTE, ROUTE and N more`, or nothing when no route is named. */
+function routeList(routes: readonly string[]): string {
+  if (routes.length === 0) return "";
+  const shown = routes.slice(0, SKIP_ROUTES_SHOWN).join(", ");
+  return `: ${shown}${routes.length > SKIP_ROUTES_SHOWN ? ` and ${routes.length - SKIP_ROUTES_SHOWN} more` : ""}`;
+}
+
 export function formatConsole(summary: Summary, results: CheckResult[]): string {
   const lines: string[] = [];
   for (const failure of results.filter((result) => result.outcome === "fail")) {
     lines.push(`FAIL [${failure.group}] ${failure.route}: ${failure.name}`, `  rule broken: ${failure.detail ?? ""}`);
     if (failure.curl) lines.push(`  reproduce:   ${failure.curl}`);
   }
-  // Skips are many and repetitive (one per route): one line per group and reason keeps them readable.
-  const skips = new Map<string, number>();
+  // Skips are many and repetitive (one per route): one line per group and reason keeps them readable,
+  // naming the routes it concerns (the first few, where many share a reason).
+  const skips = new Map<string, { count: number; routes: Set<string> }>();
   for (const skip of results.filter((result) => result.outcome === "skip")) {
     const key = `[${skip.group}] ${skip.detail ?? ""}`;
-    skips.set(key, (skips.get(key) ?? 0) + 1);
+    const entry = skips.get(key) ?? { count: 0, routes: new Set<string>() };
+    entry.count += 1;
+    if (skip.route) entry.routes.add(skip.route);
+    skips.set(key, entry);
   }
-  for (const [key, count] of skips) lines.push(`SKIP ${key} (${count} check${count === 1 ? "" : "s"})`);
+  for (const [key, { count, routes }] of skips) lines.push(`SKIP ${key} (${count} check${count === 1 ? "" : "s"}${routeList([...routes])})`);
   lines.push("", `conformance of ${summary.target}: ${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped, in ${summary.seconds.toFixed(1)} s`);
   lines.push(`  requests sent: ${Object.entries(summary.requests).map(([key, count]) => `${count} with the ${key} key`).join(", ")}`);
   if (summary.stopped) lines.push(`  stopped early: ${summary.stopped}`);
   if (summary.spent) {
     const { byQuote, measured } = summary.spent;
-    const unpriced = byQuote.unpriced.length ? `, and ${byQuote.unpriced.length} with no shown price` : "";
-    lines.push(`  credits spent: ${byQuote.atMost ? "at most " : ""}${byQuote.credits} by the quotes of ${byQuote.requests} charged requests${unpriced}${measured === null ? "" : `; the balance fell by ${measured} (prices held for unfinished jobs included)`}`);
+    const unpriced = byQuote.unpriced.length ? `, plus ${byQuote.unpriced.length} request${byQuote.unpriced.length === 1 ? "" : "s"} whose price the description does not show` : "";
+    lines.push(`  credits spent: the quotes of ${byQuote.requests} charged requests come to ${byQuote.atMost ? "at most " : ""}${byQuote.credits}${unpriced}${measured === null ? "" : `; the balance fell by ${measured} (prices held for unfinished jobs included)`}`);
   }
   for (const [group, counts] of Object.entries(summary.byGroup)) {
     lines.push(`  ${group.padEnd(20)} ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped`);

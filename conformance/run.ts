@@ -10,6 +10,7 @@ import { CHECK_GROUPS, CHECKS } from "./checks/index.ts";
 import { DECLARED_KEYS, DeclarationError, MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
 import { Contract } from "./contract.ts";
 import { describeEstimate, total, type PlannedSpend } from "./cost.ts";
+import { checkMainKey } from "./main-key.ts";
 import { requirePrism, startMock, startProxy, type RunningPrism } from "./prism.ts";
 import { summarize, type Spent, type Summary } from "./report.ts";
 import { balanceOf } from "./requests.ts";
@@ -86,7 +87,10 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
   });
   const observers = CHECKS.filter((check) => check.observe && session.runs(check.group));
   try {
-    if (options.target) checkBudget(session, progress);
+    if (options.target) {
+      await checkMainKey(contract, options.target, apiKey, options.apiKey !== undefined ? "CONFORMANCE_API_KEY" : config.apiKey !== undefined ? "the declaration's apiKey" : "none given");
+      checkBudget(session, progress);
+    }
     if (options.target ? options.proxy === true : options.mock === undefined) {
       // Checked here, since the start's own refusal would surface only after the preparations.
       requirePrism(options.target ? "proxy" : "mock");

@@ -49,7 +49,7 @@ function otherOperations(model: ServiceModel, taken: ReadonlySet<string>): Recor
 /** A create route as derived. */
 interface DerivedRoute {
   readonly path: string;
-  /** The model's label in the seed (x-model-label). */
+  /** The model's label in the specification (x-model-label). */
   readonly label: string;
   /** The create response's field holding the job id (from its poll link), or null where none is shown. */
   readonly idField: string | null;

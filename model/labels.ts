@@ -1,5 +1,5 @@
 /**
- * The rules of a model label (x-model-label, the seed's `I-A`): its placeholder slug, which the
+ * The rules of a model label (x-model-label, the specification's `I-A`): its placeholder slug, which the
  * description's create path carries unless a slug map replaces it, and its area's label prefix.
  */
 

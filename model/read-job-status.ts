@@ -4,7 +4,7 @@ import { readSuccessStatus } from "./read-routes.ts";
 import { fail } from "./schema-parts.ts";
 import type { JobStatusModel } from "./types.ts";
 
-/** The terminal status of a job the service gave up on: the seed's name, which the client reports as a time-out. */
+/** The terminal status of a job the service gave up on: the specification's name, which the client reports as a time-out. */
 const TIMEOUT_STATUS = "timeout";
 
 /** The status value of every create response's example; they must agree. */

@@ -62,9 +62,9 @@ export interface OperationModel {
 export interface PollFacts {
   readonly path: string;
   readonly operationId: string;
-  /** The seed's words for the cadence (x-polling.cadence), or null. */
+  /** The specification's words for the cadence (x-polling.cadence), or null. */
   readonly cadence: string | null;
-  /** Polling interval in seconds, or null where the seed gives no number. */
+  /** Polling interval in seconds, or null where the specification gives no number. */
   readonly intervalSeconds: { readonly min: number; readonly max: number } | null;
   readonly typicalDurationSeconds: { readonly min: number; readonly max: number } | null;
   /** How long result files are kept, or null where not stated. */
@@ -92,13 +92,13 @@ export interface MediaField {
   readonly kind: string;
   /** The body field is an array of media. */
   readonly list: boolean;
-  /** Accepted input forms, or null where the seed does not state them. */
+  /** Accepted input forms, or null where the specification does not state them. */
   readonly forms: readonly InputForm[] | null;
 }
 
 export interface CreateRouteModel {
   readonly slug: string;
-  /** The model's label in the seed (x-model-label). */
+  /** The model's label in the specification (x-model-label). */
   readonly label: string;
   readonly areaId: string;
   readonly path: string;

@@ -56,7 +56,7 @@ let sandbox;
 try {
   sandbox = await startSandbox({ config, port, model });
 } catch (error) {
-  if (error instanceof PortInUseError) fail(`sandbox: ${error.message}`, 1);
+  if (error instanceof PortInUseError) fail(`sandbox: ${error.message}; choose another with --port N or SANDBOX_PORT=N (0 picks a free one)`, 1);
   throw error;
 }
 const keys = Object.entries(config.accounts).map(([name, account]) => `${name} (${account.plan}): ${account.keys.join(", ")}`);

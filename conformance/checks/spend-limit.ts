@@ -50,7 +50,8 @@ export const spendLimit: Check = {
     const client = session.client(session.config.spendLimit!.apiKey);
     const { contract } = session;
     const curl = session.curl(request.spec);
-    const send = () => client.send(op, request.spec, { expectTooMany: true });
+    // Not expectTooMany: a rate-limited 429 on the way is waited out and resent, not judged as the spend limit's.
+    const send = () => client.send(op, request.spec);
     const refused = (exchange: Awaited<ReturnType<typeof send>>): boolean => exchange.status === 429 && conditionsOf(contract, exchange.json).has("spend-limit");
     status("sending a create past the spend limit");
     const first = await send();

@@ -16,7 +16,7 @@ export interface Constraint {
   node: JsonSchema;
   /** Enclosing `if` schemas (and dependentSchemas triggers) that must hold for the constraint to apply. */
   conditions: JsonSchema[];
-  /** The nearest `description` of a cross-field rule, which quotes the seed. */
+  /** The nearest `description` of a cross-field rule, which quotes the specification. */
   description?: string;
 }
 

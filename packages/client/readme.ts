@@ -25,6 +25,21 @@ Typed client of the asynchronous media-generation service, interface version ${c
 with it (${code(`${name}/openapi.json`)}, ${code(`${name}/openapi.yaml`)}) for other generators.
 ESM, with type declarations; its one dependency is openapi-fetch.
 
+## Set-up
+
+The package is an ES module only. A TypeScript project that uses it needs ${code('"type": "module"')}
+in its ${code("package.json")} (or ${code(".mts")} files; the top-level ${code("await")} below needs it),
+${code('"module": "NodeNext"')} and ${code('"moduleResolution": "NodeNext"')} (or ${code("ESNext")} and
+${code("Bundler")} with a bundler; the subpaths below are not found under ${code("Node10")}) and a
+${code("target")} of ES2022 or later. Strict mode, ${code("exactOptionalPropertyTypes")} included, is
+supported. The example reads the key from ${code("process.env")}, which under ${code("strict")} needs
+${code("@types/node")}.
+
+\`\`\`sh
+npm install ${name}
+npm install --save-dev typescript @types/node
+\`\`\`
+
 \`\`\`ts
 import { createClient, ModerationBlockError } from "${name}";
 

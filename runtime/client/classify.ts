@@ -1,4 +1,4 @@
-/** Turns an HTTP error response into the typed error the seed's Errors section distinguishes. */
+/** Turns an HTTP error response into the typed error the specification's Errors section distinguishes. */
 import {
   ApiError,
   AuthenticationError,
@@ -46,7 +46,7 @@ export function errorFromResponse(response: Response, responseBody: unknown, tab
   const reason = body?.[shapes.moderation.field] as string;
   if (status === 400 && shapes.moderation.reasons.includes(reason)) return new ModerationBlockError(message, facts, reason);
   if (status === 429 && code === shapes.rateLimitedCode) return new RateLimitedError(message, facts, retryAfterSeconds(headers, table.headers));
-  // The seed does not show whether a cooldown's seconds sit at the top of the body or in `error`.
+  // The specification does not show whether a cooldown's seconds sit at the top of the body or in `error`.
   const cooldown = body?.[shapes.cooldownField] ?? error?.[shapes.cooldownField];
   if (status === 429 && typeof cooldown === "number") return new CooldownError(message, facts, cooldown);
   return new (BY_STATUS[status] ?? UnexpectedStatusError)(message, facts);

@@ -99,7 +99,7 @@ export class CooldownError extends ApiError {
 }
 
 /**
- * Any other 429: the queue is full (concurrency cap) or the monthly spend limit is reached. The seed
+ * Any other 429: the queue is full (concurrency cap) or the monthly spend limit is reached. The specification
  * shows neither code, so the two cannot be told apart; neither sends `Retry-After`.
  */
 export class TooManyRequestsError extends ApiError {

@@ -175,7 +175,7 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
     fetch: clientOptions.fetch ?? ((request) => globalThis.fetch(request)),
   });
   // Every request passes this, the typed methods' and the raw `api` client's alike: after a 429 with
-  // Retry-After the seed says the client waits the full time before sending anything else.
+  // Retry-After the specification says the client waits the full time before sending anything else.
   api.use({
     async onRequest({ request }) {
       // A later 429 may lengthen the pause while a request waits it out.

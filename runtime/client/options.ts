@@ -63,7 +63,7 @@ export interface ClientOptions<AreaNames extends string = string> {
   maxRetries?: number;
 }
 
-/** "Every few seconds" (images) and cadences the seed does not show: a few seconds, configurable. */
+/** "Every few seconds" (images) and cadences the specification does not show: a few seconds, configurable. */
 export const DEFAULT_POLL_INTERVAL_MS = 5_000;
 
 /** The numbers of the options, with their defaults: each area's polling interval, the deadline and the resend bound. */

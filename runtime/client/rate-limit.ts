@@ -27,5 +27,5 @@ export function readRateLimit(headers: Headers, names: RateLimitHeaderNames): Ra
   return { limit: numberHeader(headers, names.limit), remaining: numberHeader(headers, names.remaining), resetSeconds: numberHeader(headers, names.reset) };
 }
 
-/** `Retry-After` in seconds (the seed sends seconds), or null. */
+/** `Retry-After` in seconds (the specification sends seconds), or null. */
 export const retryAfterSeconds = (headers: Headers, names: RateLimitHeaderNames): number | null => numberHeader(headers, names.retryAfter);

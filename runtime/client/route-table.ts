@@ -11,7 +11,7 @@ export type InputForm = "public-url" | "data-uri" | "raw-base64" | "uploaded-fil
 export interface AreaRoutes {
   /** `/v1/<segment>/{id}`; the area's create routes are `/v1/<segment>/<slug>` (see `createPath`). */
   readonly pollPath: string;
-  /** Polling interval, x-polling's minimum in milliseconds; absent where the seed gives no number. */
+  /** Polling interval, x-polling's minimum in milliseconds; absent where the specification gives no number. */
   readonly intervalMs?: number;
   /** Poll-response fields the schema requires once the job has succeeded. */
   readonly resultFields: readonly string[];

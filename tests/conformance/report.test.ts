@@ -40,10 +40,16 @@ describe("the console report", () => {
     const text = formatConsole(summary, results);
     expect(text).toContain('FAIL [operations] POST /v1/images/i-a: valid request "a<b>" accepted');
     expect(text).toContain("  reproduce:   curl -sS -i -X POST 'http://127.0.0.1:1/v1/images/i-a'");
-    expect(text).toContain("SKIP [auth] the target accepts any key (2 checks)");
+    expect(text).toContain("SKIP [auth] the target accepts any key (2 checks: POST /v1/images/i-a, POST /v1/images/i-b)");
     expect(text).toContain("conformance of a target: 1 passed, 1 failed, 2 skipped, in 12.5 s");
     expect(text).toContain("requests sent: 120 with the main key, 3 with the free plan key");
     expect(text).toContain("stopped early: interrupted by SIGINT");
-    expect(text).toContain("credits spent: at most 38 by the quotes of 2 charged requests, and 1 with no shown price; the balance fell by 40 (prices held for unfinished jobs included)");
+    expect(text).toContain("credits spent: the quotes of 2 charged requests come to at most 38, plus 1 request whose price the description does not show; the balance fell by 40 (prices held for unfinished jobs included)");
+  });
+
+  it("names the first four routes of a skip reason and counts the rest", () => {
+    const many: CheckResult[] = ["a", "b", "c", "d", "e", "f"].map((slug) => ({ group: "generated-requests", route: `POST /v1/images/i-${slug}`, name: "near misses", outcome: "skip", detail: "no rule to break" }));
+    const text = formatConsole(summarize("a target", many, { seconds: 1, requests: {} }), many);
+    expect(text).toContain("SKIP [generated-requests] no rule to break (6 checks: POST /v1/images/i-a, POST /v1/images/i-b, POST /v1/images/i-c, POST /v1/images/i-d and 2 more)");
   });
 });

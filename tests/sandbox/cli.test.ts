@@ -60,7 +60,7 @@ describe("npm run sandbox", () => {
     try {
       const ended = await runCli(["--port", String(port)]);
       expect(ended.code).toBe(1);
-      expect(ownLines(ended.stderr)).toEqual([`sandbox: port ${port} on 127.0.0.1 is already in use`]);
+      expect(ownLines(ended.stderr)).toEqual([`sandbox: port ${port} on 127.0.0.1 is already in use; choose another with --port N or SANDBOX_PORT=N (0 picks a free one)`]);
     } finally {
       blocker.close();
     }
