@@ -126,7 +126,7 @@ export async function startMockFront(contract: Contract, upstream: string, port:
     const match = router.match(method, read.target.path);
     if (!match) {
       // Answered here: Prism answers some targets that are no route (`//x:99999`) with a 500 without the error body.
-      const { status, type, code, message, headers } = unrouted(router, method, read.target.path);
+      const { status, type, code, message, headers } = unrouted(router, contract.model, method, read.target.path);
       return errorAnswer(status, type, code, message, headers);
     }
     const op = contract.byOperationId(match.op.operationId);

@@ -7,6 +7,7 @@
  */
 import type { Router } from "../model/router.ts";
 import { HTTP_METHODS } from "../model/document.ts";
+import type { AreaModel, ServiceModel } from "../model/service-model.ts";
 import { SANDBOX_CODES } from "./responses.ts";
 
 export interface Target {
@@ -57,8 +58,24 @@ export function readTarget(raw: string): TargetResult {
 
 const METHODS = HTTP_METHODS.map((method) => method.toUpperCase());
 
-/** The answer to a request the router matches no operation of: 405 with `Allow` where the path serves other methods, else 404. */
-export function unrouted(router: Router, method: string, path: string): { status: 404 | 405; type: string; code: string; message: string; headers: Record<string, string> } {
+/** The paths under which each area's create routes take the model's slug as last segment (`/v1/images/`). */
+function createPrefixes(model: Pick<ServiceModel, "areas">): Map<string, AreaModel> {
+  return new Map(model.areas.flatMap((area) => area.createRoutes.map((route) => [route.path.slice(0, route.path.lastIndexOf("/") + 1), area] as const)));
+}
+
+/**
+ * The answer to a request the router matches no operation of: a POST to an area's create path with
+ * a slug that is no model of this build is the specification's "unavailable model" (400 with the
+ * description's invalid-request type and code), not a 405 because the poll route's `{id}` matches
+ * it; else 405 with `Allow` where the path serves other methods, else 404.
+ */
+export function unrouted(router: Router, model: Pick<ServiceModel, "areas" | "errors">, method: string, path: string): { status: 400 | 404 | 405; type: string; code: string; message: string; headers: Record<string, string> } {
+  const cut = path.lastIndexOf("/") + 1;
+  const area = method === "POST" && cut < path.length ? createPrefixes(model).get(path.slice(0, cut)) : undefined;
+  if (area) {
+    const { status, type, code } = model.errors.invalidRequest;
+    return { status, type, code, message: `${path.slice(cut)} is not a model of this build; POST ${path.slice(0, cut)}<model> takes ${area.createRoutes.map((route) => route.slug).join(", ")}.`, headers: {} };
+  }
   const allowed = METHODS.filter((candidate) => router.match(candidate, path) !== undefined).join(", ");
   if (!allowed) return { status: 404, ...SANDBOX_CODES.notFound, message: `${method} ${path} is not a route of the description.`, headers: {} };
   return { status: 405, ...SANDBOX_CODES.methodNotAllowed, message: `${path} answers ${allowed}, not ${method}.`, headers: { allow: allowed } };

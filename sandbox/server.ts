@@ -138,7 +138,7 @@ function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonN
     const match = router.match(method, path);
     if (!match) {
       // Not a route of the description, or not this method: answered, with the window's headers, but not counted in it.
-      const { status, type, code, message, headers } = unrouted(router, method, path);
+      const { status, type, code, message, headers } = unrouted(router, state.model, method, path);
       return { reply: state.responses.error(status, type, code, message, headers), close: hasBody(request) };
     }
     const body = await readBody(request, maxBodyBytes, budget);

@@ -3,6 +3,7 @@
  * name is taken out of process.argv, so that its script sees only its own options.
  */
 import { BIN, COMMANDS } from "./commands.ts";
+import { relaySignalsHeldByNpmShell } from "./shell-signals.ts";
 
 const HELP = `usage: npx ${BIN} <command> [options]
 
@@ -14,6 +15,8 @@ npx ${BIN} <command> --help shows a command's options.`;
 const [name] = process.argv.splice(2, 1);
 const command = COMMANDS.find((candidate) => candidate.name === name);
 if (command) {
+  // Under npx, npm's shell keeps a SIGINT sent to npm from the command (shell-signals.ts).
+  relaySignalsHeldByNpmShell();
   await command.load();
 } else if (name === "--help" || name === "-h") {
   console.log(HELP);

@@ -22,6 +22,7 @@ import {
   type Job,
   type KnownSlug,
   type OperationArguments,
+  type OperationInputArgument,
   type OperationName,
   type OperationResult,
   type RouteTable,
@@ -97,8 +98,8 @@ export interface AreaQuote<Paths, T extends RouteTable, A extends AreaName<T>, M
 
 /** One method per other operation of the description, named after its operationId. */
 export type OperationMethods<Paths, T extends RouteTable> = {
-  [O in OperationName<T>]: (
-    ...args: [...OperationArguments<Paths, T["operations"][O]>, options?: RequestOptions]
+  [O in OperationName<T>]: <I extends OperationInputArgument<I, Paths, T["operations"][O]>>(
+    ...args: [...OperationArguments<I, Paths, T["operations"][O]>, options?: RequestOptions]
   ) => Promise<OperationResult<Paths, T["operations"][O]>>;
 };
 

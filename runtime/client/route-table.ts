@@ -113,16 +113,16 @@ export type KnownSlug<T extends RouteTable, A extends AreaName<T>, S extends str
 
 type RequiredKeys<Body> = keyof { [K in keyof Body as {} extends Pick<Body, K> ? never : K]: 0 };
 /**
- * The constraint of a body `B` written for `Body`, flattened so that an error prints it and not the
- * types it is made of: each field of B has its type in Body; a field Body does not have, and a
- * required field B lacks, is a message naming it and the route.
+ * The constraint of a body (or query) `B` written for `Body`, flattened so that an error prints it and
+ * not the types it is made of: each field of B has its type in Body; a field Body does not have, and
+ * a required field B lacks, is a message naming it and the route.
  */
-export type BodyArgument<B, Body, Route extends string> = {
+export type BodyArgument<B, Body, Route extends string, Part extends "body" | "query" = "body"> = {
   [K in keyof B | RequiredKeys<Body>]: K extends keyof B
     ? K extends keyof Body
       ? Body[K]
-      : `'${K & string}' is not a field of the body of ${Route}`
-    : `'${K & string}' is required in the body of ${Route}`;
+      : `'${K & string}' is not a ${Part extends "body" ? "field" : "parameter"} of the ${Part} of ${Route}`
+    : `'${K & string}' is required in the ${Part} of ${Route}`;
 };
 /**
  * The body constraint of a create request: its route's body, named `POST <path>` in messages. Read
@@ -146,10 +146,24 @@ export type SucceededJob<Paths, T extends RouteTable, A extends AreaName<T>> = J
 
 export type OperationName<T extends RouteTable> = keyof T["operations"] & string;
 
-/** The arguments of an operation's method before its request options: its body, its query, or none. */
-export type OperationArguments<Paths, O extends OperationRoute> = O[2] extends "body"
-  ? [body: RequestBodyOf<Paths, O[1]>]
-  : O[2] extends "query"
-    ? QueryArgument<Paths, O[1]>
-    : [];
 export type OperationResult<Paths, O extends OperationRoute> = ResponseOf<Paths, O[1], O[0]>;
+/** The body or query an operation takes (never for none). */
+type OperationInput<Paths, O extends OperationRoute> = O[2] extends "body" ? RequestBodyOf<Paths, O[1]> : O[2] extends "query" ? QueryOf<Paths, O[1]> : never;
+/**
+ * The constraint of an operation's body or query `I`, checked as a create's body is (messages name
+ * `GET /v1/stock/images`). A body whose shape is not shown at all (`unknown`) takes any value.
+ */
+export type OperationInputArgument<I, Paths, O extends OperationRoute> =
+  unknown extends OperationInput<Paths, O>
+    ? unknown
+    : BodyArgument<I, OperationInput<Paths, O>, `${Uppercase<O[0]>} ${O[1]}`, O[2] & ("body" | "query")> extends infer Fields
+      ? { [K in keyof Fields]: Fields[K] }
+      : never;
+/** The arguments of an operation's method before its request options, `I` being its body or query as written. */
+export type OperationArguments<I, Paths, O extends OperationRoute> = O[2] extends "body"
+  ? [body: I]
+  : O[2] extends "query"
+    ? QueryArgument<Paths, O[1]> extends [unknown]
+      ? [query: I]
+      : [query?: I]
+    : [];

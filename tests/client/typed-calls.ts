@@ -57,6 +57,12 @@ export async function validCalls(client: MediaServiceClient, quoting: QuotingMed
   await client.createPost({ license: "cc0" });
   await client.createUpload({ anything: "the shape is not shown" });
   await client.quoteCost({ seconds: 12 });
+  // Operation methods take their options after the body or query, or alone; open bodies take fields not shown.
+  await client.quoteCost({ seconds: 12, model: IA }, { headers: { "X-Request-Id": "r" } });
+  await client.createPost({ license: "cc-by", caption: "a field the description does not show" });
+  await client.createUpload("any value: the upload body's shape is not shown");
+  await client.getAccountCredits({ signal: AbortSignal.timeout(1000) });
+  await client.searchStockMusic();
   // The offline quote, typed per route like create; standalone and on the client.
   const quoted: number | null = quoting.image.quote(IA, { size: "2K", num_images: 2 }).credits;
   const lipSync = quoting.lipSync.quote(LSA, { audio: "https://files.example.com/a.mp3" }, { audio: 7.5 });
@@ -100,6 +106,12 @@ export async function invalidCalls(client: MediaServiceClient, quoting: QuotingM
   createClient({ baseUrl: "http://127.0.0.1:4010" });
   // @ts-expect-error a stock filter the description does not document
   await client.searchStockMusic({ category: "jazz" });
+  // @ts-expect-error an unknown query parameter of an operation's method
+  await client.listModels({ typ: "3d" });
+  // @ts-expect-error a query parameter's type: transparent is a boolean
+  await client.searchStockImages({ transparent: "yes" });
+  // @ts-expect-error a body is not an operation's option: getAccountCredits takes no body
+  await client.getAccountCredits({ seconds: 12 });
   // @ts-expect-error the post's license is the description's enum
   await client.createPost({ license: "mit" });
   // @ts-expect-error the account credits take no query

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,7 +9,7 @@ import { DECLARATION_FIELDS } from "../../conformance/config.ts";
 import { Contract } from "../../conformance/contract.ts";
 import { checkTarget } from "../../conformance/http.ts";
 import { freePort } from "../../conformance/prism.ts";
-import { until as waitFor } from "../support/processes.ts";
+import { descendants, running, until as waitFor } from "../support/processes.ts";
 import { API_KEY, CREATE_PATH, startFakeService, type Fault } from "./support/fake-service.ts";
 
 const contract = new Contract();
@@ -173,35 +173,6 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
     expect(run.output()).toContain("  uploads-window ");
   });
 });
-
-/** Pids of the processes below `root` (read from /proc). */
-function descendants(root: number): Array<{ pid: number; command: string }> {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // the process ended while being read
-    }
-  }
-  const found: Array<{ pid: number; command: string }> = [];
-  const visit = (parent: number): void => {
-    for (const [pid, ppid] of parents) {
-      if (ppid !== parent) continue;
-      try {
-        found.push({ pid, command: readFileSync(`/proc/${pid}/cmdline`, "utf8") });
-      } catch {
-        continue;
-      }
-      visit(pid);
-    }
-  };
-  visit(root);
-  return found;
-}
-
-const running = (pid: number): boolean => existsSync(`/proc/${pid}`) && !readFileSync(`/proc/${pid}/stat`, "utf8").includes(") Z ");
 
 describe("npm run mock (conformance/mock-cli.ts)", () => {
   it("leaves no Prism running when its process is killed outright (SIGKILL, no cleanup code runs)", { timeout: 60_000 }, async () => {

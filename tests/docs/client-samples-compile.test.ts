@@ -2,7 +2,8 @@
  * Every typed-client code sample compiles against generated/client.ts: a sample with a wrong
  * method, slug or body field would fail here, so the reference cannot show calls the client
  * rejects. The same program checks the client's compile errors for a wrong slug, an unknown body
- * field and a missing one: a short message naming them, not the route table or the body type.
+ * field and a missing one, and an unknown query parameter of an operation's method: a short message
+ * naming them, not the route table or the body or query type.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -46,11 +47,17 @@ const samples = codeSamples(doc);
 const sources = Object.fromEntries([...samples].map(([operationId, { client }]) => [operationId, client.source]));
 const image = readServiceModel(doc).createRoutes.find((route) => route.label === "I-A")!;
 const sample = sources[image.operationId] ?? "";
+const stock = readServiceModel(doc).operations.find((operation) => operation.operationId === "searchStockImages")!;
 /** Samples broken on purpose: each must fail with the message given. */
 const broken: Record<string, { source: string; message: string }> = {
   "wrong-slug": { source: sample.replace(`"${image.slug}"`, '"no-such-slug"'), message: `'no-such-slug' is not a slug of client.${image.areaId}` },
   "unknown-field": { source: sample.replace('"prompt"', '"no_such_field"'), message: `'no_such_field' is not a field of the body of POST ${image.path}` },
   "missing-field": { source: sample.replace(/"prompt": "[^"]*"/, '"num_images": 1'), message: `'prompt' is required in the body of POST ${image.path}` },
+  // The other operations' methods check their query (and body) the same way.
+  "unknown-query-parameter": {
+    source: (sources[stock.operationId] ?? "").replace('"query":', '"no_such_parameter":'),
+    message: `'no_such_parameter' is not a parameter of the query of GET ${stock.path}`,
+  },
 };
 let errors: string[] = [];
 /** Every sample and every broken one, type-checked once in one program (in a hook: it takes a while on a busy machine). */
@@ -61,11 +68,11 @@ const allErrors = (): string[] => errors;
 
 describe("typed-client code samples", () => {
   it("compile against generated/client.ts", () => {
-    for (const { source } of Object.values(broken)) expect(source).not.toBe(sample);
+    for (const [name, { source }] of Object.entries(broken)) expect(source, name).not.toBe(sources[name.startsWith("unknown-query") ? stock.operationId : image.operationId]);
     expect(allErrors().filter((line) => !Object.keys(broken).some((name) => line.includes(`${name}.mts`)))).toEqual([]);
   });
 
-  it("a wrong slug, an unknown field and a missing one fail with a short message naming them", () => {
+  it("a wrong slug, an unknown field, a missing one and an unknown query parameter fail with a short message naming them", () => {
     for (const [name, { message }] of Object.entries(broken)) {
       const own = allErrors().filter((line) => line.includes(`${name}.mts`));
       expect(own, name).toHaveLength(1);

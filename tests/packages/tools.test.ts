@@ -3,10 +3,10 @@
  * package is built from a bundle made with a slug map, packed once, installed offline from its
  * tarball into a fresh project, and its bin run there with npx: --help, an unknown command, the
  * sandbox serving the real slugs over HTTP, the conformance suite against that sandbox with the
- * sandbox's declaration the package carries, and SIGTERM stopping the sandbox.
+ * sandbox's declaration the package carries, and SIGINT or SIGTERM to the npx process stopping the
+ * sandbox.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { join } from "node:path";
@@ -16,7 +16,7 @@ import { buildToolsPackage, PACKAGE_NAME } from "../../packages/tools/build.ts";
 import type { BuiltPackage } from "../../packages/shared/package-build.ts";
 import { model } from "../support/description.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
-import { output, until } from "../support/processes.ts";
+import { allEnded, descendants, output, until } from "../support/processes.ts";
 import { exportedDescriptionPaths, IMAGE_SLUG, importSpecifiers, installInFreshProject, pack, packedFiles, PROJECT, run, SLUG_MAP, TEST_RELEASE, workWithBundle } from "../support/packages.ts";
 /** Where the package's files are once installed. */
 const installed = (file: string) => join(project, "node_modules", PACKAGE_NAME, file);
@@ -51,6 +51,22 @@ async function npx(args: string[], direct = false): Promise<{ code: number; stdo
 
 /** Lines of stderr that are the command's own (npm may warn about its own config). */
 const ownLines = (stderr: string) => stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
+
+/**
+ * Sends `signal` to the npx process only (not its process group, as Ctrl-C in a terminal would):
+ * npm forwards it to the shell it runs the bin with, which keeps a SIGINT from its child
+ * (packages/tools/shell-signals.ts). The sandbox says why it stopped, its port closes, and npm, the
+ * shell and the bin are all gone.
+ */
+async function expectStopsOn(npx: ChildProcess, text: ReturnType<typeof output>, url: string, signal: NodeJS.Signals): Promise<void> {
+  const below = descendants(npx.pid!);
+  expect(below.map((child) => child.command)).toContainEqual(expect.stringMatching(new RegExp(`/\\.bin/${BIN} sandbox `)));
+  npx.kill(signal);
+  await until(() => (npx.exitCode !== null || npx.signalCode !== null ? true : undefined), "npx to exit", 10_000);
+  await until(() => (text.stdout().includes(`sandbox stopped (${signal})`) ? true : undefined), `the sandbox's last line (${text.stdout()})`, 10_000);
+  await allEnded(below, 10_000);
+  expect(await fetch(url).then(() => "answered", () => "closed")).toBe("closed");
+}
 
 describe("the tools package", () => {
   it("has the version and changelog it was given, depends on nothing, and ships its bundle, the sandbox's files, the description and the licences", async () => {
@@ -142,9 +158,10 @@ describe("the tools package", () => {
     });
 
     it("serves the description the package was built from: a create by the real slug, polled until it succeeds", async () => {
-      // The placeholder is no create route here: only the poll route's template matches it.
+      // The placeholder is no model of this build: the specification's "unavailable model".
       const placeholder = await call("POST", "/v1/images/i-a", { prompt: "A lighthouse at dawn" });
-      expect([placeholder.status, placeholder.headers.get("allow")]).toEqual([405, "GET"]);
+      expect(placeholder.status).toBe(model.errors.invalidRequest.status);
+      expect(((await placeholder.json()) as { error: { code: string } }).error.code).toBe(model.errors.invalidRequest.code);
       const created = await call("POST", `/v1/images/${IMAGE_SLUG}`, { prompt: "A lighthouse at dawn", num_images: 2 });
       expect(created.status).toBe(200);
       const job = (await created.json()) as { id: string; model: string };
@@ -159,7 +176,7 @@ describe("the tools package", () => {
 
     it("conformance --target passes against it with the sandbox's declaration, and writes its JSON and JUnit reports", { timeout: 120_000 }, async () => {
       const { code, stdout, stderr } = await npx(["conformance", "--target", url, "--config", declarationFile, "--report-dir", "reports"]);
-      expect(code, `${stdout}\n${stderr}`).toBe(0);
+      expect(code, `${stdout}\n${stderr}\nthe sandbox's output:\n${text.stdout()}${text.stderr()}`).toBe(0);
       expect(stdout).toContain(`conformance of ${url}: `);
       const report = JSON.parse(readFileSync(join(project, "reports/conformance.json"), "utf8")) as { summary: { target: string; pass: number; fail: number } };
       expect(report.summary).toMatchObject({ target: url, fail: 0 });
@@ -169,12 +186,19 @@ describe("the tools package", () => {
       expect(junit).not.toContain("<failure");
     });
 
-    it("stops on SIGTERM, freeing its port", async () => {
-      sandbox.kill("SIGTERM");
-      await once(sandbox, "exit");
-      // npx runs the bin through a shell, which ends with npm; the sandbox then sees its launcher gone.
-      await until(() => (/sandbox stopped/.test(text.stdout()) ? true : undefined), "the sandbox's last line", 10_000);
-      await until(() => fetch(url).then(() => undefined, () => true), "the port to close", 10_000);
+    it("stops on SIGINT sent to the npx process alone, freeing its port and leaving no process behind", async () => {
+      await expectStopsOn(sandbox, text, url, "SIGINT");
+    });
+
+    it("stops on SIGTERM sent to the npx process alone, freeing its port and leaving no process behind", async () => {
+      const again = spawn("npx", [BIN, "sandbox", "--port", "0", "--config", "sandbox.json"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+      const againText = output(again);
+      try {
+        const againUrl = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(againText.stdout())?.[1], `the sandbox's address (${againText.stderr()})`, 30_000);
+        await expectStopsOn(again, againText, againUrl, "SIGTERM");
+      } finally {
+        if (again.exitCode === null && again.signalCode === null) again.kill("SIGKILL");
+      }
     });
   });
 });

@@ -1,5 +1,6 @@
 /** Watching a command the tests start as a child process: its output so far, and waiting for a state. */
 import type { ChildProcess } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
 
 /** The child's stdout and stderr as collected so far. */
 export function output(child: ChildProcess): { stdout: () => string; stderr: () => string } {
@@ -19,4 +20,45 @@ export async function until<T>(probe: () => T | undefined | Promise<T | undefine
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The processes below `root` (read from /proc): pid and command line. */
+export function descendants(root: number): Array<{ pid: number; command: string }> {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // the process ended while being read
+    }
+  }
+  const found: Array<{ pid: number; command: string }> = [];
+  const visit = (parent: number): void => {
+    for (const [pid, ppid] of parents) {
+      if (ppid !== parent) continue;
+      try {
+        found.push({ pid, command: readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim() });
+      } catch {
+        continue;
+      }
+      visit(pid);
+    }
+  };
+  visit(root);
+  return found;
+}
+
+/** Whether process `pid` still runs (a zombie, ended but not yet reaped, does not). */
+export function running(pid: number): boolean {
+  try {
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until none of `processes` runs any more. */
+export async function allEnded(processes: Array<{ pid: number; command: string }>, ms?: number): Promise<void> {
+  for (const { pid, command } of processes) await until(() => (running(pid) ? undefined : true), `${command} to end`, ms);
 }

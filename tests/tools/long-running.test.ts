@@ -1,6 +1,7 @@
 /**
- * Long-running commands stop with their children when npm is killed, and a port in use is one line
- * naming the port and how to choose another (tools/process-lifecycle.ts, through docs:serve).
+ * Long-running commands stop with their children when npm alone gets SIGINT or SIGTERM, and a port
+ * in use is one line naming the port and how to choose another (tools/process-lifecycle.ts, through
+ * docs:serve).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -8,7 +9,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { until } from "../support/processes.ts";
+import { allEnded, descendants, until } from "../support/processes.ts";
 
 const project = new URL("../../", import.meta.url).pathname;
 let site: string;
@@ -41,12 +42,15 @@ describe("docs:serve through npm", () => {
   });
   afterAll(() => rmSync(site, { recursive: true, force: true }));
 
-  it("stops serving when the npm process is killed", async () => {
+  it.each(["SIGINT", "SIGTERM"] as const)("stops serving, leaving no process behind, when the npm process alone gets %s", async (signal) => {
     const { child, output } = npmServe(0);
     const url = await until(() => /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output())?.[1], "the server's address");
     expect(await answers(url)).toBe(true);
-    child.kill("SIGTERM");
+    const below = descendants(child.pid!);
+    expect(below.length).toBeGreaterThan(0);
+    child.kill(signal);
     await until(async () => ((await answers(url)) ? undefined : true), "the port to close");
+    await allEnded(below);
   });
 
   it("names the port in use and how to change it, in one line", async () => {
