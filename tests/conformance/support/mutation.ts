@@ -76,6 +76,9 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "cooldown-after-two": named("cooldown", "creates are accepted until"),
   "cooldown-after-four": named("cooldown", "after 3 consecutive failures the family is paused with the cooldown 429"),
   "cooldown-without-retry-after": named("cooldown", "the cooldown's Retry-After and seconds left agree with the pause"),
+  "cooldown-does-not-grow": named("cooldown", "each further failure lengthens the pause by one step"),
+  "cooldown-grows-twice-as-fast": named("cooldown", "each further failure lengthens the pause by one step"),
+  "cooldown-forgets-failures-after-pause": named("cooldown", "one more failure after the pause pauses the family again"),
   "uploads-one-past": named("uploads-window", "uploads per"),
 };
 
@@ -103,6 +106,9 @@ export const MUST_PASS: readonly CheckName[] = [
   named("cooldown", "creates are accepted until"),
   named("cooldown", "models outside the paused family are not paused"),
   named("cooldown", "the cooldown's Retry-After and seconds left agree with the pause"),
+  named("cooldown", "after the pause, one more failed job is accepted"),
+  named("cooldown", "one more failure after the pause pauses the family again"),
+  named("cooldown", "each further failure lengthens the pause by one step"),
   named("uploads-window", "uploads per"),
   named("rate-limits", "X-RateLimit-Remaining counts down by one per request"),
   named("rate-limits", "the request after X-RateLimit-Remaining reached 0 gets the rate-limited 429"),
