@@ -16,7 +16,8 @@ type Properties = Record<string, JsonSchema>;
 /** How a fault reads a request schema: each property (given the same field of the area's other models), and the cross-field rules. */
 interface Misreading {
   readonly property?: (property: JsonSchema, field: string, siblings: readonly JsonSchema[], required: boolean) => JsonSchema;
-  readonly allOf?: (rule: JsonSchema) => boolean;
+  /** A cross-field rule as read, or null where it is not read at all. */
+  readonly allOf?: (rule: JsonSchema) => JsonSchema | null;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -39,8 +40,9 @@ function misreadSchemas(model: ServiceModel, honest: ReadonlyMap<string, Request
         misreading.property?.(property, field, siblings.flatMap((other) => (other[field] ? [other[field]] : [])), required.includes(field)) ?? property,
       ]),
     );
-    const allOf = Array.isArray(request.schema.allOf) && misreading.allOf ? { allOf: (request.schema.allOf as JsonSchema[]).filter(misreading.allOf) } : {};
-    const schema = { ...request.schema, properties, ...allOf };
+    const { allOf, ...rest } = request.schema;
+    const rules = Array.isArray(allOf) ? (allOf as JsonSchema[]).flatMap((rule) => misreading.allOf?.(rule) ?? []) : [];
+    const schema = { ...rest, properties, ...(rules.length ? { allOf: rules } : {}) };
     misread.set(operationId, { ...request, schema, validate: registry.compile(schema) });
   }
   return misread;
@@ -77,6 +79,12 @@ function coerced(value: unknown, type: unknown): unknown {
 
 /** A cross-field rule that forbids fields together: `if` one is given, `then` `not` the other. */
 const isExclusion = (rule: JsonSchema): boolean => isObject(rule.then) && "not" in rule.then;
+/** A cross-field rule without the fields its value needs (`then` `required`, or one of them): only its limits are left, if any. */
+function withoutNeeds(rule: JsonSchema): JsonSchema | null {
+  if (!isObject(rule.then)) return rule;
+  const { required: _required, anyOf: _anyOf, ...limits } = rule.then;
+  return Object.keys(limits).length ? { ...rule, then: limits } : null;
+}
 
 export const VALIDATION_FAULTS = {
   "enum-union-of-area": {
@@ -120,6 +128,10 @@ export const VALIDATION_FAULTS = {
   },
   "exclusive-fields-accepted": {
     bug: "fields the description says cannot be combined are accepted together (the cross-field exclusions are not checked)",
-    rules: validatingAs({ allOf: (rule) => !isExclusion(rule) }),
+    rules: validatingAs({ allOf: (rule) => (isExclusion(rule) ? null : rule) }),
+  },
+  "mode-needs-ignored": {
+    bug: "a value the description allows only in one mode is accepted without that mode's fields (`2k` without `video`)",
+    rules: validatingAs({ allOf: withoutNeeds }),
   },
 } satisfies Record<string, Fault>;

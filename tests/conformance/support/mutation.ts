@@ -91,6 +91,7 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "required-null-accepted": nearMiss("required-null"),
   "numbers-as-strings": nearMiss("wrong-type"),
   "exclusive-fields-accepted": nearMiss("exclusive-pair"),
+  "mode-needs-ignored": nearMiss("other-mode-value"),
 };
 
 /** What the faultless run must show passed: the stateful checks, which a regression could make skip. */
