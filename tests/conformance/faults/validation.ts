@@ -41,7 +41,8 @@ function misreadSchemas(model: ServiceModel, honest: ReadonlyMap<string, Request
       ]),
     );
     const { allOf, ...rest } = request.schema;
-    const rules = Array.isArray(allOf) ? (allOf as JsonSchema[]).flatMap((rule) => misreading.allOf?.(rule) ?? []) : [];
+    const read = misreading.allOf ?? ((rule: JsonSchema) => rule);
+    const rules = Array.isArray(allOf) ? (allOf as JsonSchema[]).flatMap((rule) => read(rule) ?? []) : [];
     const schema = { ...rest, properties, ...(rules.length ? { allOf: rules } : {}) };
     misread.set(operationId, { ...request, schema, validate: registry.compile(schema) });
   }
