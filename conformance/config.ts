@@ -39,6 +39,8 @@ export interface TargetConfig {
   freePlanKey?: string;
   retiredModel?: { model: string; apiKey?: string };
   cooldownApiKey?: string;
+  /** The pause the target's cooldown starts with, shortened for testing; undefined: the description's. */
+  cooldownPauseSeconds?: number;
   spendLimit?: { apiKey: string; credits: number };
   uploadRequest?: Record<string, unknown>;
   rateLimitBurst: boolean;
@@ -127,7 +129,14 @@ export const DECLARATION_FIELDS: readonly FieldSpec[] = [
   },
   { field: "freePlanKey", type: "string", default: "none", meaning: "A key of an account on the Free plan: enables the plan-gate check and is the key the rate-limit burst spends.", check: text },
   { field: "retiredModel", type: "object", default: "none", meaning: "`{model, apiKey?}`: a model label the target answers 410 to (for `apiKey`, default the main key).", check: record({ model: text, apiKey: text }, ["model"]) },
-  { field: "cooldownApiKey", type: "string", default: "none", meaning: "A key of an account the suite may pause: the cooldown check ends with that account's content-filtered family paused for the description's cooldown pause.", check: text },
+  { field: "cooldownApiKey", type: "string", default: "none", meaning: "A key of an account the suite may pause: the cooldown check ends with that account's content-filtered family paused for the description's cooldown pause (or cooldownPauseSeconds grown by one step).", check: text },
+  {
+    field: "cooldownPauseSeconds",
+    type: "integer",
+    default: "none",
+    meaning: "The cooldown's first pause in seconds, where the target shortens the description's for testing (each further failure then adds a step shortened alike): the cooldown check expects it, waits it out, and checks that one more failure pauses the family one step longer. Undeclared: the description's pause, not waited out.",
+    check: integer(1),
+  },
   {
     field: "spendLimit",
     type: "object",

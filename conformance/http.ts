@@ -12,6 +12,8 @@ export interface RequestSpec {
 
 export interface Exchange {
   request: RequestSpec;
+  /** Milliseconds since the epoch when the request was sent (the target saw it after). */
+  sentAt: number;
   /** Milliseconds since the epoch when the answer arrived. */
   receivedAt: number;
   status: number;
@@ -128,6 +130,7 @@ function exchangeOnce(url: string, init: ExchangeInit): Promise<HttpAnswer> {
 export async function send(baseUrl: string, request: RequestSpec, signal?: AbortSignal): Promise<Exchange> {
   const headers = { ...request.headers };
   if (request.body !== undefined) headers["content-type"] = "application/json";
+  const sentAt = Date.now();
   const answer = await httpExchange(baseUrl + request.path, {
     method: request.method.toUpperCase(),
     headers,
@@ -137,6 +140,7 @@ export async function send(baseUrl: string, request: RequestSpec, signal?: Abort
   const text = answer.body.toString("utf8");
   return {
     request,
+    sentAt,
     receivedAt: Date.now(),
     status: answer.status,
     headers: answer.headers,

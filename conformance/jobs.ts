@@ -54,18 +54,23 @@ export async function createJob(client: Client, op: ContractOperation, spec: Req
 }
 
 /**
- * Creates a job inside the account's charges and, once it and its stable polls are done, hands it
- * to `then`. A job of exact price (`credits`) may run beside the billing check's measurement and
+ * Creates a job inside the account's charges; resolves once the job has ended (its stable polls may
+ * still run). A job of exact price (`credits`) may run beside the billing check's measurement and
  * tells it what it charged; one of unknown price (null) waits until the measurement is done.
  */
-export function chargedJob<T>(client: Client, op: ContractOperation, spec: RequestSpec, credits: number | null, then: (created: Created) => T | Promise<T>, giveUp?: GiveUp): Promise<T> {
+export function chargedCreate(client: Client, op: ContractOperation, spec: RequestSpec, credits: number | null, giveUp?: GiveUp): Promise<Created> {
   return client.charges.charge(credits, async (report) => {
     const created = await createJob(client, op, spec, "accept", giveUp);
     const job = created.job;
     if (job && credits !== null) report({ what: `${op.route} (${job.id})`, credits, charged: () => job.terminal === client.session.contract.model.jobStatus.success, op, spec });
     await job?.ended;
     return created;
-  }).then(async (created) => {
+  });
+}
+
+/** A charged create (chargedCreate) handed to `then` once its job and its stable polls are done. */
+export function chargedJob<T>(client: Client, op: ContractOperation, spec: RequestSpec, credits: number | null, then: (created: Created) => T | Promise<T>, giveUp?: GiveUp): Promise<T> {
+  return chargedCreate(client, op, spec, credits, giveUp).then(async (created) => {
     await created.job?.done;
     return then(created);
   });

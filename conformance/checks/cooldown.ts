@@ -2,19 +2,24 @@
  * The repeated-failure cooldown of the content-filtered model family, on a key the declaration
  * lends for it: creates are accepted until the description's number of consecutive failed jobs,
  * then the family is paused with a 429 carrying Retry-After and the seconds left, which agree with
- * each other and with the pause; meanwhile a model outside the family is not paused. The pause is not waited out (the description's pauseSeconds), so the probe is the
- * key's last request.
+ * each other and with the pause; meanwhile a model outside the family is not paused. Where the
+ * declaration gives the target's shortened pause (cooldownPauseSeconds), the pause is waited out
+ * and one more failure must pause the family again, one step longer; the description's own pause
+ * is not waited out, and its probe is then the key's last request.
  */
 import { STAGE, type Check } from "../check.ts";
 import { numericHeader, type Client } from "../client.ts";
-import { accepted } from "../http.ts";
-import { chargedJob, createJob } from "../jobs.ts";
+import { accepted, type Exchange, type RequestSpec } from "../http.ts";
+import { chargedCreate, createJob, follow, statusOf, type Created, type Job } from "../jobs.ts";
 import { followable, hasPrompt, marked, pricedCreates } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
 import { conditionsOf } from "../retry-after.ts";
 import type { Session } from "../session.ts";
 
 const GROUP = "cooldown";
+const GROWS = "each further failure lengthens the pause by one step";
+
+type FamilyCreate = NonNullable<ReturnType<typeof familyCreate>>;
 
 /** The cheapest create request of the family the cooldown concerns. */
 const familyCreate = (session: Session) =>
@@ -37,9 +42,96 @@ async function otherModelsGoOn(session: Session, client: Client): Promise<void> 
   session.results.expect(GROUP, other.op.route, name, accepted(exchange) ? [] : [`answered ${exchange.status}${paused ? ", the cooldown 429" : ""}: ${exchange.text.slice(0, 200)}`], session.curl(spec));
 }
 
+/** A moment before the job ended: the sending of the last poll that showed it running (or of its create). */
+function endedAfter(session: Session, job: Job): number {
+  const terminal = job.polls.findIndex((poll) => poll.status === 200 && session.contract.model.jobStatus.terminal.includes(statusOf(poll)));
+  return (terminal > 0 ? job.polls[terminal - 1]! : job.created).sentAt;
+}
+
+/** What one create of the family, marked to fail, came to: the moment after which its job failed, or why it broke the run of failures. */
+type Failure = { readonly endedAfter: number } | { readonly name: string; readonly detail: string };
+
+interface Probe {
+  /** The create's 429 is the cooldown's. */
+  readonly paused: string;
+  /** Its Retry-After and seconds left agree with `seconds`, the pause that began after `endedAfter`. */
+  readonly agrees: string;
+  readonly seconds: number;
+  readonly endedAfter: number;
+}
+
+/** The problems of a cooldown 429's Retry-After and seconds left, for a pause of `seconds` that began after `endedAfter`. */
+function pauseProblems(session: Session, exchange: Exchange, seconds: number, endedAfter: number): string[] {
+  const { contract } = session;
+  const field = contract.model.errors.tooManyRequests.variants.find((variant) => variant.condition === "cooldown")?.secondsField ?? "";
+  const body = exchange.json as Record<string, unknown> & { error?: Record<string, unknown> };
+  const left = body[field] ?? body.error?.[field];
+  const header = numericHeader(exchange, contract.model.retryAfterHeader);
+  const since = (exchange.receivedAt - endedAfter) / 1000;
+  // The pause began at most `since` seconds before the target answered; a second of slack for rounding.
+  const least = seconds - since - 1;
+  return [
+    ...(header === null ? [`no ${contract.model.retryAfterHeader}`] : []),
+    ...(typeof left === "number" && left >= least && left <= seconds ? [] : [`${field} is ${JSON.stringify(left)}; the pause of ${seconds} s began at most ${since.toFixed(1)} s ago`]),
+    ...(header !== null && typeof left === "number" && Math.abs(header - left) > 1 ? [`${contract.model.retryAfterHeader} is ${header} beside ${field}: ${left}`] : []),
+  ];
+}
+
+/**
+ * A create of the family while it should be paused: the cooldown 429, agreeing with the pause.
+ * Returns whether it did. An answer that came when the pause may have ended cannot be judged.
+ */
+async function probe(session: Session, client: Client, request: FamilyCreate, spec: RequestSpec, expected: Probe): Promise<boolean> {
+  const { contract } = session;
+  const { exchange } = await createJob(client, request.op, spec, "reject");
+  const curl = session.curl(spec);
+  const paused = exchange.status === 429 && conditionsOf(contract, exchange.json).has("cooldown");
+  const since = (exchange.receivedAt - expected.endedAfter) / 1000;
+  if (!paused && since >= expected.seconds) {
+    session.results.skip(GROUP, request.op.route, expected.paused, `answered ${exchange.status} ${since.toFixed(1)} s after the failure, when a pause of ${expected.seconds} s may have ended (this polling needs a longer cooldownPauseSeconds)`);
+    return false;
+  }
+  session.results.expect(GROUP, request.op.route, expected.paused, paused ? responseProblems(contract, request.op, exchange) : [`answered ${exchange.status}: ${exchange.text.slice(0, 200)}`], curl);
+  if (!paused) return false;
+  const problems = pauseProblems(session, exchange, expected.seconds, expected.endedAfter);
+  session.results.expect(GROUP, request.op.route, expected.agrees, problems, curl);
+  return problems.length === 0;
+}
+
+/**
+ * Sends creates of the family marked to fail, each followed to its end. One sent `atOnce` (beside
+ * other jobs of the key) on a declared key, whose jobs otherwise go one at a time (its account's
+ * cap is unknown), takes a slot past that one; answered queue full, it waits its turn.
+ */
+function failures(session: Session, client: Client, request: FamilyCreate, spec: RequestSpec, acceptedUntil: string): (atOnce: boolean) => Promise<Failure> {
+  const { contract } = session;
+  const failed = contract.model.jobStatus.failure.find((candidate) => candidate !== contract.model.jobStatus.timeout);
+  const credits = request.price.atMost ? null : request.price.credits;
+  let ended = 0;
+  const create = async (atOnce: boolean): Promise<Created> => {
+    if (!atOnce || client === session.main) return chargedCreate(client, request.op, spec, credits);
+    const slot = client.slots.take();
+    const exchange = await client.send(request.op, spec, { positive: true });
+    if (accepted(exchange)) {
+      const created = follow(client, request.op, exchange, slot);
+      await created.job?.ended;
+      return created;
+    }
+    slot.release();
+    return exchange.status === 429 && conditionsOf(contract, exchange.json).has("queue-full") ? chargedCreate(client, request.op, spec, credits) : { exchange };
+  };
+  return async (atOnce) => {
+    const created = await create(atOnce);
+    if (!created.job) return { name: acceptedUntil, detail: created.unfollowed ?? `refused after ${ended} failed jobs: ${created.exchange.status} ${created.exchange.text.slice(0, 200)}` };
+    if (created.job.terminal !== failed) return { name: "the declared failed marker makes a job fail", detail: `the job ended ${created.job.terminal ?? created.job.stoppedBy}` };
+    ended++;
+    return { endedAfter: endedAfter(session, created.job) };
+  };
+}
+
 export const cooldown: Check = {
   group: GROUP,
-  summary: "With cooldownApiKey and outcomeMarkers.failed: the family's creates are accepted until the consecutive failures the description names, then refused with a 429 whose Retry-After and seconds agree with the pause; models outside the family go on.",
+  summary: "With cooldownApiKey and outcomeMarkers.failed: the family's creates are accepted until the consecutive failures the description names, then refused with a 429 whose Retry-After and seconds agree with the pause; models outside the family go on. With cooldownPauseSeconds: after the pause, one more failure is accepted and pauses the family one step longer.",
   blockedBy(session) {
     const { config } = session;
     if (!config.stateful) return "the target is stateless";
@@ -53,8 +145,7 @@ export const cooldown: Check = {
   },
   async run({ session, stage, status }) {
     const { contract, config } = session;
-    const { consecutiveFailures, pauseSeconds } = contract.model.limits.cooldown;
-    const failed = contract.model.jobStatus.failure.find((candidate) => candidate !== contract.model.jobStatus.timeout);
+    const { consecutiveFailures, pauseSeconds, growthSeconds } = contract.model.limits.cooldown;
     const key = config.cooldownApiKey as string;
     const client = key === session.main.apiKey ? session.main : session.client(key);
     // Another job of the family on the same account would end the run of failures.
@@ -62,41 +153,44 @@ export const cooldown: Check = {
     const request = familyCreate(session)!;
     const spec = marked({ ...request.spec, headers: client.authorized() }, config.outcomeMarkers.failed as string);
     const route = request.op.route;
-    let lastCreated = 0;
-    for (let failures = 0; failures < consecutiveFailures; failures++) {
-      status(`failed job ${failures + 1} of ${consecutiveFailures}`);
-      lastCreated = Date.now();
-      const created = await chargedJob(client, request.op, spec, request.price.atMost ? null : request.price.credits, (job) => job);
-      if (!created.job) {
-        session.results.fail(GROUP, route, `creates are accepted until ${consecutiveFailures} consecutive failures`, `refused after ${failures}: ${created.exchange.status} ${created.exchange.text.slice(0, 200)}`, session.curl(spec));
-        return;
-      }
-      if (created.job.terminal !== failed) {
-        session.results.fail(GROUP, route, "the declared failed marker makes a job fail", `the job ended ${created.job.terminal ?? created.job.stoppedBy}`, session.curl(spec));
-        return;
-      }
-    }
-    session.results.pass(GROUP, route, `creates are accepted until ${consecutiveFailures} consecutive failures`);
-    await otherModelsGoOn(session, client);
-    // The 429's Retry-After stops this key for the pause: nothing may follow it.
-    await stage(STAGE.final);
-    const sentAt = Date.now();
-    const { exchange } = await createJob(client, request.op, spec, "reject");
     const curl = session.curl(spec);
-    const paused = exchange.status === 429 && conditionsOf(contract, exchange.json).has("cooldown");
-    session.results.expect(GROUP, route, `after ${consecutiveFailures} consecutive failures the family is paused with the cooldown 429`, paused ? responseProblems(contract, request.op, exchange) : [`answered ${exchange.status}: ${exchange.text.slice(0, 200)}`], curl);
-    if (!paused) return;
-    const field = contract.model.errors.tooManyRequests.variants.find((variant) => variant.condition === "cooldown")?.secondsField ?? "";
-    const body = exchange.json as Record<string, unknown> & { error?: Record<string, unknown> };
-    const seconds = body[field] ?? body.error?.[field];
-    const header = numericHeader(exchange, contract.model.retryAfterHeader);
-    // The pause began when the last failed job ended, after it was created.
-    const least = pauseSeconds - Math.ceil((sentAt - lastCreated) / 1000) - 1;
-    const problems = [
-      ...(header === null ? [`no ${contract.model.retryAfterHeader}`] : []),
-      ...(typeof seconds === "number" && seconds >= least && seconds <= pauseSeconds ? [] : [`${field} is ${JSON.stringify(seconds)}; the pause of ${pauseSeconds} s began at most ${pauseSeconds - least} s ago`]),
-      ...(header !== null && typeof seconds === "number" && Math.abs(header - seconds) > 1 ? [`${contract.model.retryAfterHeader} is ${header} beside ${field}: ${seconds}`] : []),
-    ];
-    session.results.expect(GROUP, route, "the cooldown's Retry-After and seconds left agree with the pause", problems, curl);
+    const acceptedUntil = `creates are accepted until ${consecutiveFailures} consecutive failures`;
+    const fail = failures(session, client, request, spec, acceptedUntil);
+    // Failures count whatever their order, so all but the last go at once; the last alone, so
+    // that a pause one failure early is seen.
+    status(`failed jobs 1 to ${consecutiveFailures - 1} of ${consecutiveFailures}`);
+    const run = await Promise.all(Array.from({ length: consecutiveFailures - 1 }, () => fail(true)));
+    status(`failed job ${consecutiveFailures} of ${consecutiveFailures}`);
+    const last = run.find((failure) => !("endedAfter" in failure)) ?? (await fail(false));
+    if (!("endedAfter" in last)) return void session.results.fail(GROUP, route, last.name, last.detail, curl);
+    session.results.pass(GROUP, route, acceptedUntil);
+    const pause = config.cooldownPauseSeconds;
+    const first: Probe = {
+      paused: `after ${consecutiveFailures} consecutive failures the family is paused with the cooldown 429`,
+      agrees: "the cooldown's Retry-After and seconds left agree with the pause",
+      seconds: pause ?? pauseSeconds,
+      endedAfter: last.endedAfter,
+    };
+    // While the family is paused; its job is not waited for.
+    await otherModelsGoOn(session, client);
+    if (pause === undefined) {
+      // The 429's Retry-After stops this key for the description's pause: nothing of the other checks may follow it.
+      await stage(STAGE.final);
+      await probe(session, client, request, spec, first);
+      return void session.results.skip(GROUP, route, GROWS, `the declaration gives no cooldownPauseSeconds (the shortened pause the target uses for testing); the description's pause of ${pauseSeconds} s is not waited out`);
+    }
+    // A declared pause is short and waited out (by any other check on this key too), so the probe goes at once, while it runs.
+    if (!(await probe(session, client, request, spec, first))) return void session.results.skip(GROUP, route, GROWS, "the first pause was not seen as cooldownPauseSeconds declares it");
+    // The step shortened as the pause is (the description's: as long as the pause).
+    const step = (pause * growthSeconds) / pauseSeconds;
+    status(`waiting out the pause of ${pause} s`);
+    // The client sends nothing with this key before the 429's Retry-After has passed: this create goes
+    // once the pause is over, beside the other model's job.
+    const further = await fail(true);
+    if (!("endedAfter" in further)) {
+      return void session.results.fail(GROUP, route, further.name === acceptedUntil ? "after the pause, one more failed job is accepted" : further.name, further.detail, curl);
+    }
+    session.results.pass(GROUP, route, "after the pause, one more failed job is accepted");
+    await probe(session, client, request, spec, { paused: "one more failure after the pause pauses the family again", agrees: `${GROWS} (${step} s)`, seconds: pause + step, endedAfter: further.endedAfter });
   },
 };

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { CHECK_GROUPS, CHECKS } from "../../conformance/checks/index.ts";
 import { DECLARATION_FIELDS, DeclarationError, TARGET_DEFAULTS, readTargetConfig } from "../../conformance/config.ts";
 import { Contract } from "../../conformance/contract.ts";
+import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 
 const contract = new Contract();
 const work = mkdtempSync(join(tmpdir(), "conformance-declaration-"));
@@ -30,6 +31,15 @@ describe("the target's declaration (CONFORMANCE_CONFIG and CONFORMANCE_AREAS / _
     const config = read({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" });
     expect(config.freePlanKey).toBe("sandbox-free-key");
     expect(config.outcomeMarkers.failed).toMatch(/failed/);
+    // The sandbox's default config shortens the cooldown's pause, and the declaration says by how much.
+    const sandbox = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { limits: { cooldown: { pauseSeconds: number; growthSeconds: number } } };
+    expect(config.cooldownPauseSeconds).toBe(sandbox.limits.cooldown.pauseSeconds);
+    expect(sandbox.limits.cooldown.growthSeconds * contract.model.limits.cooldown.pauseSeconds).toBe(sandbox.limits.cooldown.pauseSeconds * contract.model.limits.cooldown.growthSeconds);
+  });
+
+  it("reads a declared cooldown pause", () => {
+    expect(read({ CONFORMANCE_CONFIG: file("pause.json", '{"cooldownPauseSeconds": 3}') }).cooldownPauseSeconds).toBe(3);
+    expect(read({}).cooldownPauseSeconds).toBeUndefined();
   });
 
   // A misspelt name would otherwise select nothing, skip every check and pass.
@@ -48,6 +58,9 @@ describe("the target's declaration (CONFORMANCE_CONFIG and CONFORMANCE_AREAS / _
     ["a retired model the description lacks", { CONFORMANCE_CONFIG: file("retired.json", '{"retiredModel": {"model": "I-Z"}}') }, /^retiredModel\.model: unknown "I-Z"/],
     ["a retired model without its label", { CONFORMANCE_CONFIG: file("retired-label.json", '{"retiredModel": {"apiKey": "k"}}') }, /retired-label\.json: retiredModel must have model$/],
     ["a moderation marker with no place for the reason", { CONFORMANCE_CONFIG: file("marker.json", '{"outcomeMarkers": {"moderation": "[blocked]"}}') }, /marker\.json: outcomeMarkers\.moderation must contain \{reason\}/],
+    ["a cooldown pause of no seconds", { CONFORMANCE_CONFIG: file("pause-zero.json", '{"cooldownPauseSeconds": 0}') }, /pause-zero\.json: cooldownPauseSeconds must be an integer of at least 1$/],
+    ["a cooldown pause in fractions of a second", { CONFORMANCE_CONFIG: file("pause-fraction.json", '{"cooldownPauseSeconds": 1.5}') }, /pause-fraction\.json: cooldownPauseSeconds must be an integer of at least 1$/],
+    ["a cooldown pause given as a string", { CONFORMANCE_CONFIG: file("pause-text.json", '{"cooldownPauseSeconds": "2"}') }, /pause-text\.json: cooldownPauseSeconds must be an integer of at least 1$/],
     ["an outcome it has no marker for", { CONFORMANCE_CONFIG: file("outcome.json", '{"outcomeMarkers": {"succeeded": "x"}}') }, /outcome\.json: outcomeMarkers has no setting succeeded/],
   ];
   for (const [what, env, message] of rejected) {

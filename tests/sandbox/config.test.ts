@@ -23,8 +23,16 @@ describe("sandbox config", () => {
     expect(config.accounts.a!.outcome).toBe(model.jobStatus.success);
   });
 
-  it("ships a valid default config", () => {
-    expect(Object.keys(readConfigFile(DEFAULT_CONFIG_FILE, model).accounts).length).toBeGreaterThan(0);
+  it("ships a valid default config, whose cooldown pauses seconds rather than the description's minutes", () => {
+    const config = readConfigFile(DEFAULT_CONFIG_FILE, model);
+    expect(Object.keys(config.accounts).length).toBeGreaterThan(0);
+    expect(config.limits.cooldown.pauseSeconds).toBeLessThan(model.limits.cooldown.pauseSeconds);
+  });
+
+  it("takes the cooldown's pause and growth from the config, other limits from the description", () => {
+    const config = resolveConfig({ accounts: { a: account }, limits: { cooldown: { pauseSeconds: 2, growthSeconds: 3 } } }, model);
+    const { consecutiveFailures, withinSeconds } = model.limits.cooldown;
+    expect(config.limits.cooldown).toEqual({ consecutiveFailures, withinSeconds, pauseSeconds: 2, growthSeconds: 3 });
   });
 
   it("names a retired model by its label (which a slug map leaves as it is) or its slug", () => {
@@ -45,6 +53,9 @@ describe("sandbox config", () => {
     [{ accounts: { a: { ...account, outcome: "exploded" } } }, `config.accounts.a.outcome: must be one of ${model.jobStatus.terminal.join(", ")}`],
     [{ accounts: { a: account }, clock: { speed: 0 } }, "config.clock.speed: must be > 0"],
     [{ accounts: { a: account }, limits: { requests: { perKey: 1.5 } } }, "config.limits.requests.perKey: must be integer"],
+    [{ accounts: { a: account }, limits: { cooldown: { pauseSeconds: 0 } } }, "config.limits.cooldown.pauseSeconds: must be > 0"],
+    [{ accounts: { a: account }, limits: { cooldown: { growthSeconds: -1 } } }, "config.limits.cooldown.growthSeconds: must be >= 0"],
+    [{ accounts: { a: account }, limits: { cooldown: { pauseSeconds: "2" } } }, "config.limits.cooldown.pauseSeconds: must be number"],
     [{ accounts: { a: account }, colour: "blue" }, "config.colour: is not a known field"],
   ])("rejects %j naming the field and the rule", (raw, expected) => {
     expect(problems(raw)).toContain(expected);

@@ -5,14 +5,15 @@
  * 5 minutes, 1.2 s. Request windows last 10 s instead of a minute, so a run paced by them waits
  * seconds; the per-key limit stays the description's (a faultless run's main key sends fewer
  * requests than it allows, the rate-limit burst spends the free key's whole window), the per-IP
- * one is wide enough for both keys at once.
+ * one is wide enough for both keys at once. The other limits stay the given config's (the default's
+ * cooldown pauses seconds, at real time).
  */
-export function fastSandboxConfig(defaults: { jobs?: object }, jobSeconds = 0.6): object {
+export function fastSandboxConfig(defaults: { jobs?: object; limits?: object }, jobSeconds = 0.6): object {
   const speed = 100;
   return {
     ...defaults,
     clock: { speed },
     jobs: { ...defaults.jobs, defaultDurationSeconds: jobSeconds * speed },
-    limits: { requests: { perSourceIp: 6_000, windowSeconds: 10 } },
+    limits: { ...defaults.limits, requests: { perSourceIp: 6_000, windowSeconds: 10 } },
   };
 }

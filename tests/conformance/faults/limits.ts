@@ -61,6 +61,29 @@ export const LIMIT_FAULTS = {
     bug: "the cooldown starts only after four failures",
     config: (config) => limits(config, (old) => ({ ...old, cooldown: { ...old.cooldown, consecutiveFailures: old.cooldown.consecutiveFailures + 1 } })),
   },
+  "cooldown-does-not-grow": {
+    bug: "the cooldown's pause stays at its first length however many failures follow",
+    config: (config) => limits(config, (old) => ({ ...old, cooldown: { ...old.cooldown, growthSeconds: 0 } })),
+  },
+  "cooldown-grows-twice-as-fast": {
+    bug: "each further failure lengthens the cooldown's pause by two steps, not one",
+    config: (config) => limits(config, (old) => ({ ...old, cooldown: { ...old.cooldown, growthSeconds: 2 * old.cooldown.growthSeconds } })),
+  },
+  "cooldown-forgets-failures-after-pause": {
+    bug: "a cooldown's pause, once over, forgets the failures before it, so one more failure does not pause the family again",
+    rules: (rules) => {
+      const paused = new Set<string>();
+      return wrap("cooldown", (original) => (call, state) => {
+        const reply = original(call, state);
+        const family = isCreate(call) ? state.routes.get(call.op.path)?.family : undefined;
+        if (!family) return reply;
+        const id = state.cooldownId(call.account!, family);
+        if (reply) paused.add(id);
+        else if (paused.delete(id)) state.cooldowns.succeeded(id);
+        return reply;
+      })(rules);
+    },
+  },
   "cooldown-without-retry-after": {
     bug: "the cooldown's 429 omits Retry-After",
     answer: when((answer) => answer.status === 429 && bodyOf(answer).error?.code === SANDBOX_CODES.cooldown.code, (answer, _call, state) => {

@@ -2,8 +2,8 @@
  * The mutation self-test's runs: the suite against the sandbox with injected faults
  * (tests/conformance/faults/), each fault mapped to the check written for the rule it breaks. The
  * sandbox runs with fastSandboxConfig, so that each run takes seconds; runs go several at once,
- * since they mostly wait. The test files (mutation*.test.ts) split the faults so that they run side
- * by side.
+ * since they mostly wait. The test files (mutation*.conformance-test.ts) split the faults so that
+ * they run side by side.
  */
 import { readFileSync } from "node:fs";
 import { CHECK_GROUPS } from "../../../conformance/checks/index.ts";
@@ -11,6 +11,7 @@ import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../../c
 import { Contract } from "../../../conformance/contract.ts";
 import { Semaphore } from "../../../conformance/coordination.ts";
 import type { CheckResult } from "../../../conformance/results.ts";
+import type { NearMissKind } from "../../../conformance/requests/near-misses.ts";
 import { runConformance } from "../../../conformance/run.ts";
 import { DEFAULT_CONFIG_FILE } from "../../../sandbox/config.ts";
 import { FAULTS, hooksFor, type FaultName } from "../faults/registry.ts";
@@ -28,6 +29,8 @@ export interface CheckName {
 }
 
 const named = (group: string, check: string): CheckName => ({ group, check });
+/** The generated requests' failure for a near miss of `kind` accepted. */
+const nearMiss = (kind: NearMissKind): CheckName => named("generated-requests", `near-miss negative refused: ${kind}`);
 export const isResultOf = (result: CheckResult, { group, check }: CheckName): boolean => result.group === group && result.name.includes(check);
 
 /** For each fault, the check written for the rule it breaks: it must fail. */
@@ -76,7 +79,19 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "cooldown-after-two": named("cooldown", "creates are accepted until"),
   "cooldown-after-four": named("cooldown", "after 3 consecutive failures the family is paused with the cooldown 429"),
   "cooldown-without-retry-after": named("cooldown", "the cooldown's Retry-After and seconds left agree with the pause"),
+  "cooldown-does-not-grow": named("cooldown", "each further failure lengthens the pause by one step"),
+  "cooldown-grows-twice-as-fast": named("cooldown", "each further failure lengthens the pause by one step"),
+  "cooldown-forgets-failures-after-pause": named("cooldown", "one more failure after the pause pauses the family again"),
   "uploads-one-past": named("uploads-window", "uploads per"),
+  "enum-union-of-area": nearMiss("sibling-value"),
+  "maximum-one-past": nearMiss("off-by-one"),
+  "minimum-one-short": nearMiss("off-by-one"),
+  "enum-case-insensitive": nearMiss("case-variant"),
+  "max-items-one-past": nearMiss("one-too-many"),
+  "required-null-accepted": nearMiss("required-null"),
+  "numbers-as-strings": nearMiss("wrong-type"),
+  "exclusive-fields-accepted": nearMiss("exclusive-pair"),
+  "mode-needs-ignored": nearMiss("other-mode-value"),
 };
 
 /** What the faultless run must show passed: the stateful checks, which a regression could make skip. */
@@ -103,6 +118,9 @@ export const MUST_PASS: readonly CheckName[] = [
   named("cooldown", "creates are accepted until"),
   named("cooldown", "models outside the paused family are not paused"),
   named("cooldown", "the cooldown's Retry-After and seconds left agree with the pause"),
+  named("cooldown", "after the pause, one more failed job is accepted"),
+  named("cooldown", "one more failure after the pause pauses the family again"),
+  named("cooldown", "each further failure lengthens the pause by one step"),
   named("uploads-window", "uploads per"),
   named("rate-limits", "X-RateLimit-Remaining counts down by one per request"),
   named("rate-limits", "the request after X-RateLimit-Remaining reached 0 gets the rate-limited 429"),
@@ -122,22 +140,30 @@ function timing(faults: FaultName[]): { jobSeconds: number; pollTimeoutSeconds: 
   return faults.some((fault) => CAUGHT_BY[fault].group === "concurrency") ? { jobSeconds: 3, pollTimeoutSeconds: 8 } : { jobSeconds: 0.6, pollTimeoutSeconds: 3 };
 }
 
-/**
- * The costliest parts of a run, the rate-limit burst (a key's whole window), the
- * request-validation bodies and the generated requests (hundreds of requests), run only where the faultless run or a fault needs
- * them: each fault's run must show that its check catches it, and the faultless run that no check
- * fails.
- */
 /** The generated requests' seed, so that a run repeats. */
 const MUTATION_SEED = 2026;
 
+/**
+ * Generated cases per operation and kind in the runs of faults the near misses must catch: enough
+ * that each kind is drawn on every operation that has it, whatever the seed (at the default 3, a
+ * kind that one or two operations have is missed by some seeds).
+ */
+export const NEAR_MISS_CASES = 20;
+
+/**
+ * The costliest parts of a run, the rate-limit burst (a key's whole window), the request-validation
+ * bodies and the generated requests (hundreds of requests), run only where the faultless run or a
+ * fault needs them: each fault's run must show that its check catches it, and the faultless run
+ * that no check fails.
+ */
 const needs = (faults: FaultName[], group: string): boolean => faults.length === 0 || faults.some((fault) => CAUGHT_BY[fault].group === group);
 
-export async function resultsWith(faults: FaultName[]): Promise<CheckResult[]> {
+/** The suite's results against the sandbox with `faults`; `cases` generated requests per operation and kind (the default: 3, or NEAR_MISS_CASES for faults the near misses catch). */
+export async function resultsWith(faults: FaultName[], cases = faults.length > 0 && needs(faults, "generated-requests") ? NEAR_MISS_CASES : undefined): Promise<CheckResult[]> {
   const { jobSeconds, pollTimeoutSeconds } = timing(faults);
   const sandbox = await startSandbox({ config: fastSandboxConfig(defaults, jobSeconds), hooks: hooksFor(faults) });
   try {
-    const config: TargetConfig = { ...declared, rateLimitBurst: needs(faults, "rate-limits"), skipGroups: ["request-validation", "generated-requests"].filter((group) => !needs(faults, group)), generated: { seed: MUTATION_SEED }, poll: { intervalMs: 150, timeoutSeconds: pollTimeoutSeconds, stablePolls: 1 } };
+    const config: TargetConfig = { ...declared, rateLimitBurst: needs(faults, "rate-limits"), skipGroups: ["request-validation", "generated-requests"].filter((group) => !needs(faults, group)), generated: { seed: MUTATION_SEED, ...(cases === undefined ? {} : { cases }) }, poll: { intervalMs: 150, timeoutSeconds: pollTimeoutSeconds, stablePolls: 1 } };
     return (await runConformance({ target: sandbox.url, config, contract })).results;
   } finally {
     await sandbox.close();

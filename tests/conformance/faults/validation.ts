@@ -1,0 +1,138 @@
+/**
+ * Faults of request validation that are near misses: a server that validates each body, but one
+ * plausible mistake away from the description (a sibling model's values, a bound off by one, enums
+ * without case, one item too many, null for a required field, numbers as strings, excluded fields
+ * together). The exact negative cases (request-validation) break each constraint far from its
+ * bound; these are for the generated requests' near misses.
+ */
+import type { JsonSchema } from "../../../model/document.ts";
+import { createSchemaRegistry } from "../../../model/schema-registry.ts";
+import type { ServiceModel } from "../../../model/service-model.ts";
+import type { RequestSchema, SandboxState } from "../../../sandbox/state.ts";
+import { wrap, type Fault } from "./support.ts";
+
+type Properties = Record<string, JsonSchema>;
+
+/** How a fault reads a request schema: each property (given the same field of the area's other models), and the cross-field rules. */
+interface Misreading {
+  readonly property?: (property: JsonSchema, field: string, siblings: readonly JsonSchema[], required: boolean) => JsonSchema;
+  /** A cross-field rule as read, or null where it is not read at all. */
+  readonly allOf?: (rule: JsonSchema) => JsonSchema | null;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The request schemas as `misreading` reads them, compiled once per model. */
+function misreadSchemas(model: ServiceModel, honest: ReadonlyMap<string, RequestSchema>, misreading: Misreading): ReadonlyMap<string, RequestSchema> {
+  const registry = createSchemaRegistry(model.doc);
+  const propertiesOf = (operationId: string): Properties => {
+    const properties = honest.get(operationId)?.schema.properties;
+    return isObject(properties) ? (properties as Properties) : {};
+  };
+  const areaOf = new Map(model.createRoutes.map((route) => [route.operationId, route.areaId]));
+  const misread = new Map<string, RequestSchema>();
+  for (const [operationId, request] of honest) {
+    const siblings = model.createRoutes.filter((route) => route.areaId === areaOf.get(operationId) && route.operationId !== operationId).map((route) => propertiesOf(route.operationId));
+    const required = Array.isArray(request.schema.required) ? (request.schema.required as string[]) : [];
+    const properties = Object.fromEntries(
+      Object.entries(propertiesOf(operationId)).map(([field, property]) => [
+        field,
+        misreading.property?.(property, field, siblings.flatMap((other) => (other[field] ? [other[field]] : [])), required.includes(field)) ?? property,
+      ]),
+    );
+    const { allOf, ...rest } = request.schema;
+    const read = misreading.allOf ?? ((rule: JsonSchema) => rule);
+    const rules = Array.isArray(allOf) ? (allOf as JsonSchema[]).flatMap((rule) => read(rule) ?? []) : [];
+    const schema = { ...rest, properties, ...(rules.length ? { allOf: rules } : {}) };
+    misread.set(operationId, { ...request, schema, validate: registry.compile(schema) });
+  }
+  return misread;
+}
+
+/** The request-body rule validating against the schemas as `misreading` reads them. */
+function validatingAs(misreading: Misreading): NonNullable<Fault["rules"]> {
+  return (rules) => {
+    const compiled = new WeakMap<ServiceModel, ReadonlyMap<string, RequestSchema>>();
+    return wrap("request-body", (original) => (call, state) => {
+      let requestSchemas = compiled.get(state.model);
+      if (!requestSchemas) compiled.set(state.model, (requestSchemas = misreadSchemas(state.model, state.requestSchemas, misreading)));
+      return original(call, Object.assign(Object.create(state) as SandboxState, { requestSchemas }));
+    })(rules);
+  };
+}
+
+const enumOf = (schema: JsonSchema): unknown[] => (Array.isArray(schema.enum) ? schema.enum : []);
+const numberAt = (schema: JsonSchema, key: string): number | undefined => (typeof schema[key] === "number" ? (schema[key] as number) : undefined);
+
+/** A property with `key` moved by `delta` where it has one. */
+const shifted = (key: string, delta: number) => (property: JsonSchema): JsonSchema => {
+  const bound = numberAt(property, key);
+  return bound === undefined ? property : { ...property, [key]: bound + delta };
+};
+
+/** A string `value` of a field of `type` read as that type, as a form parser would; otherwise unchanged. */
+function coerced(value: unknown, type: unknown): unknown {
+  if (typeof value !== "string") return value;
+  if ((type === "integer" || type === "number") && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
+  if (type === "boolean" && (value === "true" || value === "false")) return value === "true";
+  return value;
+}
+
+/** A cross-field rule that forbids fields together: `if` one is given, `then` `not` the other. */
+const isExclusion = (rule: JsonSchema): boolean => isObject(rule.then) && "not" in rule.then;
+/** A cross-field rule without the fields its value needs (`then` `required`, or one of them): only its limits are left, if any. */
+function withoutNeeds(rule: JsonSchema): JsonSchema | null {
+  if (!isObject(rule.then)) return rule;
+  const { required: _required, anyOf: _anyOf, ...limits } = rule.then;
+  return Object.keys(limits).length ? { ...rule, then: limits } : null;
+}
+
+export const VALIDATION_FAULTS = {
+  "enum-union-of-area": {
+    bug: "each enum field is checked against the values any model of its area allows (the union of the area's enums), not this model's",
+    rules: validatingAs({ property: (property, _field, siblings) => (enumOf(property).length ? { ...property, enum: [...new Set([...enumOf(property), ...siblings.flatMap(enumOf)])] } : property) }),
+  },
+  "maximum-one-past": {
+    bug: "each maximum is compared as if exclusive of the next integer (one past it is taken)",
+    rules: validatingAs({ property: shifted("maximum", 1) }),
+  },
+  "minimum-one-short": {
+    bug: "each minimum is compared as if it were one lower (one below it is taken)",
+    rules: validatingAs({ property: shifted("minimum", -1) }),
+  },
+  "enum-case-insensitive": {
+    bug: "enum values are compared without case (1k for 1K)",
+    rules: validatingAs({
+      property: (property) => (enumOf(property).length ? { ...property, enum: [...new Set(enumOf(property).flatMap((value) => (typeof value === "string" ? [value, value.toLowerCase(), value.toUpperCase()] : [value])))] } : property),
+    }),
+  },
+  "max-items-one-past": {
+    bug: "a list may hold one item more than its maxItems",
+    rules: validatingAs({ property: shifted("maxItems", 1) }),
+  },
+  "required-null-accepted": {
+    bug: "a required field sent as null counts as given",
+    rules: validatingAs({ property: (property, _field, _siblings, required) => (required ? { anyOf: [property, { type: "null" }] } : property) }),
+  },
+  "numbers-as-strings": {
+    bug: "numbers and booleans sent as strings are taken (\"2\" for 2), as a form parser or a validator that coerces types would",
+    rules: wrap("request-body", (original) => (call, state) => {
+      const refused = original(call, state);
+      const request = state.requestSchemas.get(call.op.operationId);
+      const properties = request?.schema.properties;
+      if (!refused || !request || !isObject(call.body) || !isObject(properties)) return refused;
+      const body = Object.fromEntries(Object.entries(call.body).map(([field, value]) => [field, coerced(value, (properties as Properties)[field]?.type)]));
+      if (!request.validate(body)) return refused;
+      call.body = body;
+      return undefined;
+    }),
+  },
+  "exclusive-fields-accepted": {
+    bug: "fields the description says cannot be combined are accepted together (the cross-field exclusions are not checked)",
+    rules: validatingAs({ allOf: (rule) => (isExclusion(rule) ? null : rule) }),
+  },
+  "mode-needs-ignored": {
+    bug: "a value the description allows only in one mode is accepted without that mode's fields (`2k` without `video`)",
+    rules: validatingAs({ allOf: withoutNeeds }),
+  },
+} satisfies Record<string, Fault>;
