@@ -37,10 +37,19 @@ export function unstatedAcceptance(op: ContractOperation, body: unknown): string
   return used.length ? `it uses ${used.join(", ")}, whose names the specification only implies` : null;
 }
 
-/** Why a target may accept a body breaking a rule on `field` (undefined: a rule of the whole body); null where it must refuse it. */
-export function unstatedRejection(op: ContractOperation, field: string | undefined): string | null {
+/** Keywords the description adds to close a schema: the specification lists the fields, but never says a field beyond them is refused. */
+const CLOSING_KEYWORDS = new Set(["additionalProperties", "unevaluatedProperties"]);
+
+/**
+ * Why a target may accept a body breaking a rule (`keyword`) on `field` (undefined: a rule of the
+ * whole body); null where it must refuse it.
+ */
+export function unstatedRejection(op: ContractOperation, field: string | undefined, keyword?: string): string | null {
   const path = pathReason(op);
   if (path) return path;
+  if (keyword !== undefined && CLOSING_KEYWORDS.has(keyword)) {
+    return "the specification lists this body's fields but does not say that a field beyond them is refused (an implementation may ignore it)";
+  }
   return field !== undefined && impliedNames(op.requestSchema).includes(field)
     ? `the rule is on ${field}, whose name the specification only implies`
     : null;
