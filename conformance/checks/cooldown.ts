@@ -5,7 +5,9 @@
  * each other and with the pause; meanwhile a model outside the family is not paused. Where the
  * declaration gives the target's shortened pause (cooldownPauseSeconds), the pause is waited out
  * and one more failure must pause the family again, one step longer; the description's own pause
- * is not waited out, and its probe is then the key's last request.
+ * is not waited out, and its probe is then the key's last request. A family paused before the
+ * check's own failures are all in (by failures from before it, such as an earlier run's within the
+ * hour) is waited out, if briefly, and cleared with a success before the check starts again.
  */
 import { STAGE, type Check } from "../check.ts";
 import { numericHeader, type Client } from "../client.ts";
@@ -48,8 +50,14 @@ function endedAfter(session: Session, job: Job): number {
   return (terminal > 0 ? job.polls[terminal - 1]! : job.created).sentAt;
 }
 
-/** What one create of the family, marked to fail, came to: the moment after which its job failed, or why it broke the run of failures. */
-type Failure = { readonly endedAfter: number } | { readonly name: string; readonly detail: string };
+/**
+ * What one create of the family, marked to fail, came to: the moment after which its job failed, or
+ * why it broke the run of failures (with, where it was the cooldown's 429, the seconds it asked to wait).
+ */
+type Failure = { readonly endedAfter: number } | { readonly name: string; readonly detail: string; readonly pausedFor?: number | null };
+
+/** The longest pause, left from failures before the check, that the check waits out before clearing them with a success. */
+const CLEARING_WAIT_SECONDS = 60;
 
 interface Probe {
   /** The create's 429 is the cooldown's. */
@@ -122,7 +130,15 @@ function failures(session: Session, client: Client, request: FamilyCreate, spec:
   };
   return async (atOnce) => {
     const created = await create(atOnce);
-    if (!created.job) return { name: acceptedUntil, detail: created.unfollowed ?? `refused after ${ended} failed jobs: ${created.exchange.status} ${created.exchange.text.slice(0, 200)}` };
+    if (!created.job) {
+      const { exchange } = created;
+      const paused = exchange.status === 429 && conditionsOf(contract, exchange.json).has("cooldown");
+      return {
+        name: acceptedUntil,
+        detail: created.unfollowed ?? `refused after ${ended} failed jobs: ${exchange.status} ${exchange.text.slice(0, 200)}`,
+        ...(paused ? { pausedFor: numericHeader(exchange, contract.model.retryAfterHeader) } : {}),
+      };
+    }
     if (created.job.terminal !== failed) return { name: "the declared failed marker makes a job fail", detail: `the job ended ${created.job.terminal ?? created.job.stoppedBy}` };
     ended++;
     return { endedAfter: endedAfter(session, created.job) };
@@ -140,8 +156,14 @@ export const cooldown: Check = {
     return familyCreate(session) ? null : `the target implements no create route of the ${session.contract.model.limits.cooldown.family} family`;
   },
   spend(session) {
+    const key = session.client(session.config.cooldownApiKey!).name;
     const other = outsideCreate(session);
-    return other ? [{ key: session.client(session.config.cooldownApiKey!).name, what: `${other.op.route} (cooldown: another model)`, price: other.price }] : [];
+    const family = familyCreate(session)!;
+    return [
+      ...(other ? [{ key, what: `${other.op.route} (cooldown: another model)`, price: other.price }] : []),
+      // Only where the family is paused by failures from before the check.
+      { key, what: `${family.op.route} (cooldown: a success clearing earlier failures, if needed)`, price: family.price },
+    ];
   },
   async run({ session, stage, status }) {
     const { contract, config } = session;
@@ -155,13 +177,34 @@ export const cooldown: Check = {
     const route = request.op.route;
     const curl = session.curl(spec);
     const acceptedUntil = `creates are accepted until ${consecutiveFailures} consecutive failures`;
-    const fail = failures(session, client, request, spec, acceptedUntil);
-    // Failures count whatever their order, so all but the last go at once; the last alone, so
-    // that a pause one failure early is seen.
-    status(`failed jobs 1 to ${consecutiveFailures - 1} of ${consecutiveFailures}`);
-    const run = await Promise.all(Array.from({ length: consecutiveFailures - 1 }, () => fail(true)));
-    status(`failed job ${consecutiveFailures} of ${consecutiveFailures}`);
-    const last = run.find((failure) => !("endedAfter" in failure)) ?? (await fail(false));
+    let fail = failures(session, client, request, spec, acceptedUntil);
+    const runOfFailures = async (): Promise<Failure> => {
+      // Failures count whatever their order, so all but the last go at once; the last alone, so
+      // that a pause one failure early is seen.
+      status(`failed jobs 1 to ${consecutiveFailures - 1} of ${consecutiveFailures}`);
+      const run = await Promise.all(Array.from({ length: consecutiveFailures - 1 }, () => fail(true)));
+      status(`failed job ${consecutiveFailures} of ${consecutiveFailures}`);
+      return run.find((failure) => !("endedAfter" in failure)) ?? (await fail(false));
+    };
+    let last = await runOfFailures();
+    if (!("endedAfter" in last) && last.pausedFor !== undefined) {
+      // Paused early: failures from before the check (an earlier run's, within the hour) may count
+      // with its own. Any success clears them, so one is sent once the pause is over, and the run of
+      // failures starts again; paused early again, the target is at fault.
+      const left = last.pausedFor;
+      if (left === null || left > CLEARING_WAIT_SECONDS) {
+        return void session.results.skip(GROUP, route, acceptedUntil, `${last.detail.slice(0, 120)}: failures from before this check (an earlier run's, within the hour) may have counted with its own, and the pause (${left ?? "no Retry-After"} s) is too long to wait out and clear with a success; run again once it is over, or with another cooldownApiKey`);
+      }
+      status(`clearing earlier failures: a successful job of the family after the pause of ${left} s`);
+      const success = { ...request.spec, headers: client.authorized() };
+      // The client sends nothing on this key before the 429's Retry-After has passed.
+      const cleared = await chargedCreate(client, request.op, success, request.price.atMost ? null : request.price.credits);
+      if (cleared.job?.terminal !== contract.model.jobStatus.success) {
+        return void session.results.skip(GROUP, route, acceptedUntil, `the family was paused early (${last.detail.slice(0, 120)}), and the success that would clear earlier failures did not succeed: ${cleared.job?.terminal ?? `${cleared.exchange.status} ${cleared.exchange.text.slice(0, 120)}`}`);
+      }
+      fail = failures(session, client, request, spec, acceptedUntil);
+      last = await runOfFailures();
+    }
     if (!("endedAfter" in last)) return void session.results.fail(GROUP, route, last.name, last.detail, curl);
     session.results.pass(GROUP, route, acceptedUntil);
     const pause = config.cooldownPauseSeconds;
