@@ -84,15 +84,19 @@ export const concurrency: Check = {
   async run({ session, stage, status }) {
     const state = stateOf(session);
     const filler = new Filler(session, state);
-    // Filled by the other checks' jobs and these; once every other check is done, the probe has nothing to stand on.
+    // Filled by the other checks' jobs and these. Once every other check is done, only these are
+    // left: they go on while any may be added, for poll.timeoutSeconds at most.
     let late = false;
+    let over = false;
     const lateReached = stage(STAGE.late).then(() => void (late = true));
+    const timeUp = lateReached.then(() => session.sleep(session.config.poll.timeoutSeconds * 1000)).then(() => void (over = true), () => undefined);
+    const stop = (): boolean => over || (late && filler.spent);
     try {
       let done = false;
       let inconclusive = 0;
       while (!done && inconclusive < ATTEMPTS) {
         status("waiting for the cap to fill");
-        if (!(await filler.fill(() => late, lateReached))) break;
+        if (!(await filler.fill(stop, timeUp))) break;
         status(`probing the cap of ${session.main.slots.cap}`);
         if ((await probe(session, state)) === "done") done = true;
         else inconclusive++;
@@ -115,6 +119,11 @@ class Filler {
   /** Added jobs whose create is not yet answered (they may hold no slot yet). */
   private unanswered = 0;
   private readonly begun = Date.now();
+
+  /** Every job the check may add has been added and answered. */
+  get spent(): boolean {
+    return this.added >= fillers(this.session) && this.unanswered === 0;
+  }
 
   constructor(
     private readonly session: Session,
