@@ -102,7 +102,7 @@ export const concurrency: Check = {
         else inconclusive++;
       }
       if (!done) {
-        session.results.skip(GROUP, "*", "a create beyond the cap is refused as queue full", inconclusive === 0 ? "the suite's jobs never filled the cap" : `a job ended while the create beyond the cap was answered, ${inconclusive} times; no verdict`);
+        session.results.skip(GROUP, "*", "a create beyond the cap is refused as queue full", inconclusive === 0 ? "the suite's jobs never filled the cap" : `a job ended while the create beyond the cap was answered, ${inconclusive === 1 ? "once" : `${inconclusive} times`}; no verdict`);
       }
       await lateReached;
       await judgeRefusals(session, state, filler, status);
