@@ -5,15 +5,17 @@
  * declaration, over budget, or the mock or proxy asked of the tools package, which has no Prism) or
  * 128 + the signal's number (interrupted).
  */
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { constants } from "node:os";
 import { parseArgs } from "node:util";
 import { CHECKS } from "./checks/index.ts";
 import { commandLine, runtimeFile } from "../tools/packaged.ts";
 import { DECLARATION_FIELDS, DeclarationError } from "./config.ts";
-import { checkTarget, TargetError } from "./http.ts";
+import { checkTarget, parseJson, TargetError } from "./http.ts";
+import type { StillRunning } from "./jobs.ts";
 import { PrismUnavailableError } from "./prism.ts";
-import { formatConsole, writeReports } from "./report.ts";
+import { formatConsole, withResult, writeReports } from "./report.ts";
 import { DEFAULT_CASES } from "./requests/generated.ts";
 import { runConformance } from "./run.ts";
 
@@ -102,6 +104,21 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   });
 }
 
+// A failure no check caught must not end the process before the reports are written: it stops the run, which fails.
+let internalError: string | undefined;
+process.on("unhandledRejection", (reason) => {
+  internalError ??= reason instanceof Error ? reason.message : String(reason);
+  interrupt.abort(`stopped by an error of the suite: ${internalError}`);
+});
+
+/** The jobs the last run's report (at the same path) says are still running on this target, if it was this target's and they may still run. */
+function earlierJobs(target: string | undefined): StillRunning | undefined {
+  if (!target || !existsSync(paths.json)) return undefined;
+  const earlier = (parseJson(readFileSync(paths.json, "utf8")) as { summary?: { target?: unknown; stillRunning?: StillRunning } } | undefined)?.summary;
+  const left = earlier?.target === target ? earlier.stillRunning : undefined;
+  return left && typeof left.until === "number" && left.until > Date.now() ? left : undefined;
+}
+
 try {
   const timeout = numberOption("--timeout (CONFORMANCE_TIMEOUT)", values.timeout ?? env.CONFORMANCE_TIMEOUT);
   const budget = numberOption("--budget (CONFORMANCE_BUDGET)", values.budget ?? env.CONFORMANCE_BUDGET);
@@ -109,9 +126,12 @@ try {
   const cases = integerOption("--cases (CONFORMANCE_CASES)", values.cases ?? env.CONFORMANCE_CASES, 1);
   const given = values.target ?? env.CONFORMANCE_TARGET;
   const target = given ? await checkTarget(values.target !== undefined ? "--target" : "CONFORMANCE_TARGET", given) : undefined;
-  const { summary, results } = await runConformance(
+  const earlier = earlierJobs(target);
+  if (earlier) console.log(`the last run on ${target} left ${earlier.jobs} jobs that may run until ${new Date(earlier.until).toISOString()}: a queue-full 429 below the cap until then is not held against the target`);
+  const outcome = await runConformance(
     {
       ...(target ? { target } : {}),
+      ...(earlier ? { earlierJobs: earlier } : {}),
       ...(values.config !== undefined ? { configFile: values.config } : {}),
       ...(env.CONFORMANCE_API_KEY ? { apiKey: env.CONFORMANCE_API_KEY } : {}),
       proxy: values.proxy === true || env.CONFORMANCE_PROXY === "on",
@@ -125,6 +145,8 @@ try {
     },
     env,
   );
+  const { summary, results } =
+    internalError === undefined ? outcome : withResult(outcome.summary, outcome.results, { group: "run", route: "*", name: "the run finishes", outcome: "fail", detail: `stopped by an error of the suite: ${internalError}` });
   console.log(formatConsole(summary, results));
   writeReports(paths, summary, results);
   console.log(`reports: ${paths.json}, ${paths.junit}`);

@@ -66,6 +66,8 @@ export class Client {
   readonly charges = new Charges();
   /** The suite's jobs on this key not yet seen in a terminal status. */
   readonly jobs = new Set<FollowedJob>();
+  /** Every job a create of this key started: when, and whether it was seen in a terminal status. */
+  readonly launched: Array<{ readonly op: ContractOperation; readonly at: number; over(): boolean }> = [];
   /** Jobs the suite stopped following without a terminal status: the target may still count them. */
   unsure = 0;
   /** Nothing is sent with this key before then (Retry-After). */
@@ -104,6 +106,10 @@ export class Client {
     let exchange: Exchange;
     try {
       exchange = await this.session.requests.use(() => send(options.positive ? this.session.transport.sendUrl : this.session.transport.targetUrl, spec, this.session.signal));
+    } catch (error) {
+      // A stopped run's abort is not the target's doing.
+      if (this.session.signal.aborted) throw error;
+      throw new NoAnswer(op.route, spec, error as NodeJS.ErrnoException);
     } finally {
       this.pending--;
     }
@@ -151,6 +157,17 @@ export class Client {
     if (remaining === 0 && conditionsOf(this.session.contract, exchange.json).has("rate-limited")) {
       this.session.blockedUntil = Math.max(this.session.blockedUntil, until);
     }
+  }
+}
+
+/** A request the target gave no HTTP answer to (the connection was reset or refused): the check sending it fails, naming the route. */
+export class NoAnswer extends Error {
+  constructor(
+    readonly route: string,
+    readonly request: RequestSpec,
+    cause: NodeJS.ErrnoException,
+  ) {
+    super(`${route} got no HTTP answer: ${cause.code ? `${cause.code}, ` : ""}${cause.message}`);
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * The few primitives the checks coordinate with while they run concurrently: a counting semaphore
  * (requests in flight), concurrency slots (jobs in flight on an account), an account's charges as
- * the billing check measures them (charges it cannot add up wait until it is done) and stages
- * (checks whose last request starts a long wait run after all others).
+ * the billing check measures them (charges it cannot add up wait until it is done), stages
+ * (checks whose last request starts a long wait run after all others) and work started now but
+ * awaited later.
  */
 import type { ContractOperation } from "./contract.ts";
 import type { RequestSpec } from "./http.ts";
@@ -23,6 +24,30 @@ export class Semaphore {
       if (next) next();
       else this.active--;
     }
+  }
+}
+
+/**
+ * Work started now and awaited later. A promise kept in a list and awaited only later is left
+ * without a handler meanwhile: if it rejects first, Node ends the process (an unhandled rejection).
+ * Each task here is handled from the start, and its failure is thrown by `settled`.
+ */
+export class Pending {
+  private readonly tasks: Array<Promise<unknown>> = [];
+
+  add(task: Promise<unknown>): void {
+    task.catch(() => undefined);
+    this.tasks.push(task);
+  }
+
+  get size(): number {
+    return this.tasks.length;
+  }
+
+  /** Waits for every task, then throws the first failure, if any. */
+  async settled(): Promise<void> {
+    const failed = (await Promise.allSettled(this.tasks)).find((outcome) => outcome.status === "rejected");
+    if (failed) throw failed.reason;
   }
 }
 

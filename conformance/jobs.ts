@@ -58,9 +58,18 @@ export async function createJob(client: Client, op: ContractOperation, spec: Req
  * still run). A job of exact price (`credits`) may run beside the billing check's measurement and
  * tells it what it charged; one of unknown price (null) waits until the measurement is done.
  */
-export function chargedCreate(client: Client, op: ContractOperation, spec: RequestSpec, credits: number | null, giveUp?: GiveUp): Promise<Created> {
+export function chargedCreate(
+  client: Client,
+  op: ContractOperation,
+  spec: RequestSpec,
+  credits: number | null,
+  giveUp?: GiveUp,
+  /** Told once the create is answered, before its job ends. */
+  answered?: (created: Created) => void,
+): Promise<Created> {
   return client.charges.charge(credits, async (report) => {
     const created = await createJob(client, op, spec, "accept", giveUp);
+    answered?.(created);
     const job = created.job;
     if (job && credits !== null) report({ what: `${op.route} (${job.id})`, credits, charged: () => job.terminal === client.session.contract.model.jobStatus.success, op, spec });
     await job?.ended;
@@ -69,8 +78,16 @@ export function chargedCreate(client: Client, op: ContractOperation, spec: Reque
 }
 
 /** A charged create (chargedCreate) handed to `then` once its job and its stable polls are done. */
-export function chargedJob<T>(client: Client, op: ContractOperation, spec: RequestSpec, credits: number | null, then: (created: Created) => T | Promise<T>, giveUp?: GiveUp): Promise<T> {
-  return chargedCreate(client, op, spec, credits, giveUp).then(async (created) => {
+export function chargedJob<T>(
+  client: Client,
+  op: ContractOperation,
+  spec: RequestSpec,
+  credits: number | null,
+  then: (created: Created) => T | Promise<T>,
+  giveUp?: GiveUp,
+  answered?: (created: Created) => void,
+): Promise<T> {
+  return chargedCreate(client, op, spec, credits, giveUp, answered).then(async (created) => {
     await created.job?.done;
     return then(created);
   });
@@ -78,6 +95,12 @@ export function chargedJob<T>(client: Client, op: ContractOperation, spec: Reque
 
 /** Follows the job an accepted create started, holding `slot` until it ends. */
 export function follow(client: Client, op: ContractOperation, exchange: Exchange, slot: Slot, giveUp?: GiveUp): Created {
+  const created = followed(client, op, exchange, slot, giveUp);
+  client.launched.push({ op, at: exchange.receivedAt, over: () => (created.job?.terminal ?? null) !== null });
+  return created;
+}
+
+function followed(client: Client, op: ContractOperation, exchange: Exchange, slot: Slot, giveUp?: GiveUp): Created {
   const poll = client.session.contract.pollOf(op);
   const idField = op.create?.idField ?? null;
   if (!poll || idField === null) {
@@ -204,6 +227,32 @@ export class Job {
     this.slot.release();
     this.markEnded();
   }
+}
+
+/** The jobs a run started on one key that it never saw end, and the latest they may end by. */
+export interface StillRunning {
+  readonly jobs: number;
+  readonly routes: string[];
+  /** Milliseconds since the epoch. */
+  readonly until: number;
+}
+
+/**
+ * The jobs `client` started that were never seen in a terminal status (given up, outlasting
+ * poll.timeoutSeconds, unfollowable, or the run stopped), each bounded by the longer of
+ * poll.timeoutSeconds and the longest the description says its route's jobs usually take; undefined
+ * when there are none.
+ */
+export function stillRunning(client: Client): StillRunning | undefined {
+  const { contract, config } = client.session;
+  const open = client.launched.filter((launched) => !launched.over());
+  if (open.length === 0) return undefined;
+  const longest = (op: ContractOperation): number => Math.max(config.poll.timeoutSeconds, contract.pollOf(op)?.polls?.poll.typicalDurationSeconds?.max ?? 0);
+  return {
+    jobs: open.length,
+    routes: [...new Set(open.map((launched) => launched.op.route))],
+    until: Math.max(...open.map((launched) => launched.at + longest(launched.op) * 1000)),
+  };
 }
 
 export const statusOf = (exchange: Exchange): string => String((exchange.json as { status?: unknown } | undefined)?.status);

@@ -2,6 +2,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SpendTotal } from "./cost.ts";
+import type { StillRunning } from "./jobs.ts";
 import type { CheckResult, Outcome } from "./results.ts";
 
 /** What the run spent: by the quotes of what it saw charged, and as the balance measured it. */
@@ -23,9 +24,11 @@ export interface Summary {
   /** Why the run stopped before its checks finished (interrupted, out of time). */
   stopped?: string;
   spent?: Spent;
+  /** The main account's jobs this run (or an earlier one) left running, and until when they may run: the next run's cap may be partly taken until then. */
+  stillRunning?: StillRunning;
 }
 
-export function summarize(target: string, results: CheckResult[], extra: Pick<Summary, "seconds" | "requests" | "stopped" | "spent">): Summary {
+export function summarize(target: string, results: CheckResult[], extra: Pick<Summary, "seconds" | "requests" | "stopped" | "spent" | "stillRunning">): Summary {
   const byGroup: Summary["byGroup"] = {};
   for (const result of results) {
     const counts = (byGroup[result.group] ??= { pass: 0, fail: 0, skip: 0 });
@@ -33,6 +36,13 @@ export function summarize(target: string, results: CheckResult[], extra: Pick<Su
   }
   const count = (outcome: Outcome): number => results.filter((result) => result.outcome === outcome).length;
   return { target, pass: count("pass"), fail: count("fail"), skip: count("skip"), byGroup, ...extra };
+}
+
+/** The summary and results with one result more (a failure seen after the checks, such as an error of the suite itself). */
+export function withResult(summary: Summary, results: CheckResult[], result: CheckResult): { summary: Summary; results: CheckResult[] } {
+  const counts = { ...(summary.byGroup[result.group] ?? { pass: 0, fail: 0, skip: 0 }) };
+  counts[result.outcome]++;
+  return { summary: { ...summary, [result.outcome]: summary[result.outcome] + 1, byGroup: { ...summary.byGroup, [result.group]: counts } }, results: [...results, result] };
 }
 
 const SKIP_ROUTES_SHOWN = 4;
@@ -68,6 +78,11 @@ export function formatConsole(summary: Summary, results: CheckResult[]): string 
     const { byQuote, measured } = summary.spent;
     const unpriced = byQuote.unpriced.length ? `, plus ${byQuote.unpriced.length} request${byQuote.unpriced.length === 1 ? "" : "s"} whose price the description does not show` : "";
     lines.push(`  credits spent: the quotes of ${byQuote.requests} charged requests come to ${byQuote.atMost ? "at most " : ""}${byQuote.credits}${unpriced}${measured === null ? "" : `; the balance fell by ${measured} (prices held for unfinished jobs included)`}`);
+  }
+  if (summary.stillRunning) {
+    const { jobs, routes, until } = summary.stillRunning;
+    const seconds = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+    lines.push(`  still running: ${jobs} job${jobs === 1 ? "" : "s"} of the main account never seen ending (${routes.join(", ")}) may run until ${new Date(until).toISOString()} (${seconds} s from now), holding slots of its concurrency cap: wait that long before the next run`);
   }
   for (const [group, counts] of Object.entries(summary.byGroup)) {
     lines.push(`  ${group.padEnd(20)} ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped`);

@@ -7,8 +7,10 @@
 import { setMaxListeners } from "node:events";
 import { STAGE, type Check } from "./check.ts";
 import { CHECK_GROUPS, CHECKS } from "./checks/index.ts";
+import { NoAnswer, type Client } from "./client.ts";
 import { DECLARED_KEYS, DeclarationError, MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
 import { Contract } from "./contract.ts";
+import { stillRunning, type StillRunning } from "./jobs.ts";
 import { describeEstimate, total, type PlannedSpend } from "./cost.ts";
 import { checkMainKey } from "./main-key.ts";
 import { requirePrism, startMock, startProxy, type RunningPrism } from "./prism.ts";
@@ -38,6 +40,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Progress lines while the run goes. */
   progress?: (line: string) => void;
+  /** Jobs an earlier run on this target left running (its report's `stillRunning`). */
+  earlierJobs?: StillRunning;
 }
 
 export interface RunOutcome {
@@ -84,6 +88,7 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
       for (const check of observers) check.observe?.(session, seen);
     },
     progress,
+    ...(options.earlierJobs ? { earlierJobs: options.earlierJobs } : {}),
   });
   const observers = CHECKS.filter((check) => check.observe && session.runs(check.group));
   try {
@@ -103,7 +108,11 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
     transport.targetUrl = options.target ?? (prism as RunningPrism).baseUrl;
     transport.sendUrl = prism?.baseUrl ?? transport.targetUrl;
     const targetUrl = transport.targetUrl;
-    const balance = mock ? null : await readBalance(session);
+    const balance = mock ? null : await readBalance(session).catch((error: unknown) => {
+      if (!(error instanceof NoAnswer)) throw error;
+      session.results.fail("cost", error.route, "the balance can be read before the run", error.message, session.curl(error.request));
+      return null;
+    });
     let after: number | null = null;
     const measure: Check = {
       group: "cost",
@@ -119,12 +128,14 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
     if (stop.signal.aborted && options.signal?.aborted !== true) {
       session.results.fail("run", "*", "the run finishes within its time limit", String(stop.signal.reason));
     }
+    const left = mock ? undefined : leftRunning(session.main, options.earlierJobs);
     const spent: Spent | undefined = mock ? undefined : { byQuote: total(session.spend.spent), measured: balance !== null && after !== null ? balance - after : null };
     const summary = summarize(mock ? `the Prism mock (${targetUrl})` : targetUrl, session.results.all, {
       seconds: (Date.now() - begun) / 1000,
       requests: session.requestsSent(),
       ...(stop.signal.aborted ? { stopped: String(stop.signal.reason) } : {}),
       ...(spent ? { spent } : {}),
+      ...(left ? { stillRunning: left } : {}),
     });
     return { summary, results: session.results.all };
   } finally {
@@ -135,6 +146,14 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
     // A Prism that failed to start has stopped itself; one that started while a preparation threw is stopped here.
     await (await starting?.catch(() => undefined))?.stop();
   }
+}
+
+/** The jobs this run's main key left running, with those an earlier run left that may still run. */
+function leftRunning(client: Client, earlier: StillRunning | undefined): StillRunning | undefined {
+  const own = stillRunning(client);
+  const pending = earlier && earlier.until > Date.now() ? earlier : undefined;
+  if (!own || !pending) return own ?? pending;
+  return { jobs: own.jobs + pending.jobs, routes: [...new Set([...own.routes, ...pending.routes])], until: Math.max(own.until, pending.until) };
 }
 
 /** States what the run will spend; refuses to start when it could pass the declared budget. */

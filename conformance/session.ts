@@ -9,6 +9,7 @@ import type { Contract, ContractOperation, NamedExample } from "./contract.ts";
 import { Semaphore } from "./coordination.ts";
 import { priceOf, quotedBody, Spend } from "./cost.ts";
 import { curl, type RequestSpec, type Transport } from "./http.ts";
+import type { StillRunning } from "./jobs.ts";
 import { Results } from "./results.ts";
 
 /** Polling interval where neither the declaration nor the description gives one. */
@@ -29,6 +30,8 @@ export interface SessionOptions {
   signal: AbortSignal;
   /** When the run's time is up (milliseconds since the epoch). */
   deadline: number;
+  /** Jobs an earlier run on this target left running, as its report gave them. */
+  earlierJobs?: StillRunning;
   /** Every response of the run goes to it (the checks' observers). */
   observe(seen: Observed): void;
   progress(line: string): void;
@@ -46,6 +49,7 @@ export class Session implements ClientRun {
   readonly spend: Spend;
   readonly main: Client;
   readonly progress: (line: string) => void;
+  readonly earlierJobs: StillRunning | undefined;
   /** Nothing is sent with any key before then (a rate-limited 429 that spent a window). */
   blockedUntil = 0;
   private readonly clients = new Map<string, Client>();
@@ -59,6 +63,7 @@ export class Session implements ClientRun {
     this.signal = options.signal;
     this.deadline = options.deadline;
     this.progress = options.progress;
+    this.earlierJobs = options.earlierJobs;
     this.requests = new Semaphore(options.config.parallelRequests);
     this.spend = new Spend(options.contract);
     this.observer = options.observe;

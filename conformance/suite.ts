@@ -5,6 +5,7 @@
  */
 import { once } from "node:events";
 import type { Check } from "./check.ts";
+import { NoAnswer } from "./client.ts";
 import { Stages } from "./coordination.ts";
 import { WaitPastDeadline, type Session } from "./session.ts";
 
@@ -43,6 +44,7 @@ export async function runSuite(session: Session, checks: readonly Check[]): Prom
           if (session.signal.aborted) return;
           finished.add(check);
           if (error instanceof WaitPastDeadline) results.skip(check.group, "*", "check finished", error.message);
+          else if (error instanceof NoAnswer) results.fail(check.group, error.route, "the target answers every request", `${error.message}; the check stopped there`, session.curl(error.request));
           else results.fail(check.group, "*", "check finished", `the check stopped on an error: ${(error as Error).stack ?? String(error)}`);
         } finally {
           stages.leave(token);

@@ -1,26 +1,59 @@
 /**
  * The account's concurrency cap: with the declared cap of the suite's jobs running (the other
- * checks' jobs fill it, topped up with the cheapest job whenever it is not full), polling still answers, one
- * more create is refused as queue full without Retry-After, and no create is refused as queue
- * full while fewer jobs run. Jobs that end while the cap is probed make the probe inconclusive; it
- * is tried again.
+ * checks' jobs fill it, topped up with the cheapest job whenever it is not full), polling still
+ * answers, one more create is refused as queue full without Retry-After, and no create is refused
+ * as queue full while fewer jobs run.
+ *
+ * The cap is the account's, shared by every key and the web application: a queue-full 429 with
+ * fewer of the suite's jobs running may be other jobs' doing (an earlier run's still running, above
+ * all). Such a refusal fails only when it persists for poll.timeoutSeconds while the suite keeps
+ * trying to fill the cap, the suite never saw its own jobs fill it, and no earlier run on the target
+ * reported jobs that may still run; the failure says what it assumes.
  */
 import { STAGE, type Check } from "../check.ts";
-import type { MeasuredCharge } from "../coordination.ts";
+import type { FollowedJob } from "../client.ts";
+import { Pending, type MeasuredCharge } from "../coordination.ts";
 import { accepted, type Exchange } from "../http.ts";
-import { chargedJob, follow, statusOf } from "../jobs.ts";
-import { pricedCreates } from "../requests.ts";
+import { chargedJob, follow, statusOf, type Job } from "../jobs.ts";
+import { pricedCreates, type PricedCreate } from "../requests.ts";
 import { conditionsOf } from "../retry-after.ts";
 import type { Session } from "../session.ts";
 
 const GROUP = "concurrency";
-const ATTEMPTS = 3;
-
+const BELOW_THE_CAP = "no create is refused as queue full below the cap";
+/** Probes of the cap before the check gives up, when a job ended while each was answered. */
+const ATTEMPTS = 5;
 /**
- * The most jobs the check adds to fill the cap: a cap's worth. The other checks' jobs end at their
- * own pace (and some wait for the billing check), so jobs are added whenever the cap is not full.
+ * The most jobs the check adds to fill the cap, in caps' worth: the other checks' jobs end at their
+ * own pace (and some wait for the billing check), and short jobs end while the cap fills.
  */
-const fillers = (session: Session): number => session.concurrency;
+const FILL_ROUNDS = 3;
+const fillers = (session: Session): number => FILL_ROUNDS * session.concurrency;
+
+/** A create refused as queue full while fewer of the suite's jobs than the cap ran. */
+interface Refusal {
+  readonly running: number;
+  readonly at: number;
+  readonly route: string;
+  readonly curl: string;
+}
+
+interface CapState {
+  readonly refusals: Refusal[];
+  /** The suite's own jobs filled the cap: all of them were seen running after the create that made them the cap's worth. */
+  filled: boolean;
+}
+
+const states = new WeakMap<Session, CapState>();
+
+function stateOf(session: Session): CapState {
+  let state = states.get(session);
+  if (!state) states.set(session, (state = { refusals: [], filled: false }));
+  return state;
+}
+
+const cheapestOf = (session: Session): PricedCreate => pricedCreates(session, false)[0]!;
+const exactCredits = (create: PricedCreate): number | null => (create.price.atMost ? null : create.price.credits);
 
 export const concurrency: Check = {
   group: GROUP,
@@ -33,7 +66,7 @@ export const concurrency: Check = {
   },
   spend(session) {
     const cheapest = pricedCreates(session, false)[0];
-    return cheapest ? Array.from({ length: fillers(session) + 1 }, () => ({ key: session.main.name, what: `${cheapest.op.route} (concurrency)`, price: cheapest.price })) : [];
+    return cheapest ? Array.from({ length: fillers(session) + ATTEMPTS }, () => ({ key: session.main.name, what: `${cheapest.op.route} (concurrency)`, price: cheapest.price })) : [];
   },
   observe(session, { client, op, exchange, options }) {
     // A 429 chosen with Prism's Prefer header is the mock's example, not the state of its limits.
@@ -45,75 +78,208 @@ export const concurrency: Check = {
     const running = options.jobsInFlight;
     // Jobs the suite lost track of may still run: then the count proves nothing.
     if (op.facts.kind === "create" && conditions.has("queue-full") && session.config.concurrency !== undefined && running !== undefined && running < session.concurrency && client.unsure === 0) {
-      session.results.fail(GROUP, op.route, "no create is refused as queue full below the cap", `refused as queue full with ${running} of the suite's jobs running; the declared cap is ${session.concurrency}`, session.curl(exchange.request));
+      stateOf(session).refusals.push({ running, at: exchange.receivedAt, route: op.route, curl: session.curl(exchange.request) });
     }
   },
   async run({ session, stage, status }) {
-    const client = session.main;
-    const cheapest = pricedCreates(session, false)[0]!;
-    const credits = cheapest.price.atMost ? null : cheapest.price.credits;
-    const topUp: Array<Promise<void>> = [];
-    const begun = Date.now();
-    // Filled by the other checks' jobs and these; once every other check is done, the probe has nothing to stand on.
+    const state = stateOf(session);
+    const filler = new Filler(session, state);
+    // Filled by the other checks' jobs and these. Once every other check is done, only these are
+    // left: they go on while any may be added, for poll.timeoutSeconds at most.
     let late = false;
+    let over = false;
     const lateReached = stage(STAGE.late).then(() => void (late = true));
-    for (let attempt = 1; attempt <= ATTEMPTS && !late; attempt++) {
-      status("waiting for the cap to fill");
-      while (client.jobs.size < client.slots.cap && !late) {
-        // The other checks' jobs get two polls' time to fill the cap before any job is added.
-        const due = Date.now() - begun > 2 * session.pollIntervalMs(session.contract.pollOf(cheapest.op)!);
-        if (due && client.slots.inFlight < client.slots.cap && topUp.length < fillers(session)) topUp.push(chargedJob(client, cheapest.op, cheapest.spec, credits, () => undefined));
-        await Promise.race([session.sleep(50), lateReached]);
+    const timeUp = lateReached.then(() => session.sleep(session.config.poll.timeoutSeconds * 1000)).then(() => void (over = true), () => undefined);
+    const stop = (): boolean => over || (late && filler.spent);
+    try {
+      let done = false;
+      let inconclusive = 0;
+      while (!done && inconclusive < ATTEMPTS) {
+        status("waiting for the cap to fill");
+        if (!(await filler.fill(stop, timeUp))) break;
+        status(`probing the cap of ${session.main.slots.cap}`);
+        if ((await probe(session, state)) === "done") done = true;
+        else inconclusive++;
       }
-      if (late) break;
-      status(`probing the cap of ${client.slots.cap}`);
-      if ((await probe(session, attempt === 1)) === "done") return void (await Promise.all(topUp));
+      if (!done) {
+        session.results.skip(GROUP, "*", "a create beyond the cap is refused as queue full", inconclusive === 0 ? "the suite's jobs never filled the cap" : `a job ended while the create beyond the cap was answered, ${inconclusive === 1 ? "once" : `${inconclusive} times`}; no verdict`);
+      }
+      await lateReached;
+      await judgeRefusals(session, state, filler, status);
+    } finally {
+      await filler.pending.settled();
     }
-    session.results.skip(GROUP, "*", "a create beyond the cap is refused as queue full", late ? "the suite's jobs never filled the cap" : `jobs ended while the cap was probed, ${ATTEMPTS} times; no verdict`);
-    await Promise.all(topUp);
   },
 };
 
-/** Polls every running job, sends one create more, and polls again. */
-async function probe(session: Session, recordPolls: boolean): Promise<"done" | "inconclusive"> {
+/** The cheapest jobs the check adds to fill the cap. */
+class Filler {
+  readonly pending = new Pending();
+  private added = 0;
+  /** Added jobs whose create is not yet answered (they may hold no slot yet). */
+  private unanswered = 0;
+  private readonly begun = Date.now();
+
+  /** Every job the check may add has been added and answered. */
+  get spent(): boolean {
+    return this.added >= fillers(this.session) && this.unanswered === 0;
+  }
+
+  constructor(
+    private readonly session: Session,
+    private readonly state: CapState,
+  ) {}
+
+  /** Adds jobs until the suite's jobs fill the cap (true), or until `stop()` holds (false); `wake` cuts a wait short. */
+  async fill(stop: () => boolean, wake: Promise<unknown>): Promise<boolean> {
+    const { session } = this;
+    const client = session.main;
+    const cheapest = cheapestOf(session);
+    const interval = session.pollIntervalMs(session.contract.pollOf(cheapest.op)!);
+    while (client.jobs.size < client.slots.cap) {
+      if (stop()) return false;
+      // The other checks' jobs get two polls' time to fill the cap before any job is added; after a
+      // refusal below the cap, a poll's time passes before the next job, as the specification asks.
+      const now = Date.now();
+      const due = now - this.begun > 2 * interval && now - (this.state.refusals.at(-1)?.at ?? 0) > interval;
+      while (due && client.slots.inFlight + this.unanswered < client.slots.cap && this.added < fillers(session)) this.add(cheapest);
+      await Promise.race([session.sleep(50), wake]);
+    }
+    return true;
+  }
+
+  private add(cheapest: PricedCreate): void {
+    this.added++;
+    this.unanswered++;
+    const answered = (created: { job?: Job }): void => {
+      this.unanswered--;
+      // A refused job spent nothing: another may take its place.
+      if (!created.job) this.added--;
+    };
+    this.pending.add(chargedJob(this.session.main, cheapest.op, cheapest.spec, exactCredits(cheapest), () => undefined, undefined, answered));
+  }
+}
+
+/**
+ * Sends one create more while the suite's jobs fill the cap, then polls every one of them. Only the
+ * polls sent after its answer tell whether all of them ran while it was answered (a job never
+ * returns from a terminal status): an accepted create fails the cap only then, and a job that
+ * ended before the create was sent spoils nothing.
+ */
+async function probe(session: Session, state: CapState): Promise<"done" | "inconclusive"> {
   const client = session.main;
   const jobs = [...client.jobs];
   const cap = client.slots.cap;
-  const running = async (): Promise<Exchange[]> => Promise.all(jobs.map((job) => client.send(job.poll, job.pollSpec, { positive: true })));
-  const stillRunning = (polls: Exchange[]): boolean =>
-    polls.every((exchange) => exchange.status === 200 && !session.contract.model.jobStatus.terminal.includes(statusOf(exchange)));
-  const before = await running();
-  if (recordPolls) {
-    const refused = before.filter((exchange) => exchange.status === 429);
-    session.results.expect(GROUP, jobs[0]?.poll.route ?? "*", "polls answer while the cap is reached", refused.map((exchange) => `a poll answered 429: ${exchange.text.slice(0, 200)}`));
-  }
-  if (jobs.length < cap || !stillRunning(before)) return "inconclusive";
-  const cheapest = pricedCreates(session, false)[0]!;
-  const credits = cheapest.price.atMost ? null : cheapest.price.credits;
+  if (jobs.length < cap) return "inconclusive";
+  const cheapest = cheapestOf(session);
+  const credits = exactCredits(cheapest);
   const slot = client.slots.take();
   const name = `a create beyond the cap of ${cap} is refused as queue full`;
   const curl = session.curl(cheapest.spec);
+  const pollAll = (): Promise<Exchange[]> => pollEvery(session, jobs);
+  const allRunning = (polls: Exchange[]): boolean => running(session, polls);
+  const recordPolls = (polls: Exchange[]): void => {
+    if (session.results.all.some((result) => result.group === GROUP && result.name === "polls answer while the cap is reached")) return;
+    const refused = polls.filter((exchange) => exchange.status === 429);
+    session.results.expect(GROUP, jobs[0]?.poll.route ?? "*", "polls answer while the cap is reached", refused.map((exchange) => `a poll answered 429: ${exchange.text.slice(0, 200)}`));
+  };
   // A job a slot freed just before the create may let it start and succeed: the billing check must
   // count that charge, or not be measuring meanwhile. An exact price joins a measurement at once.
   const charged = <T>(work: (report: (charge: MeasuredCharge) => void) => Promise<T>): Promise<T> => (credits === null ? client.charges.charge(null, work) : client.charges.unplanned(work));
   const { exchange, ranOn } = await charged(async (report) => {
     const sent = await client.send(cheapest.op, cheapest.spec, { positive: true, jobsInFlight: jobs.length });
-    if (!accepted(sent)) return { exchange: sent, ranOn: false };
+    if (!accepted(sent)) {
+      slot.release();
+      const polls = await pollAll();
+      recordPolls(polls);
+      if (allRunning(polls)) state.filled = true;
+      return { exchange: sent, ranOn: false };
+    }
     const job = follow(client, cheapest.op, sent, slot).job;
     if (job && credits !== null) report({ what: `${cheapest.op.route} (${job.id})`, credits, charged: () => job.terminal === session.contract.model.jobStatus.success, op: cheapest.op, spec: cheapest.spec });
-    const others = stillRunning(await running());
+    const polls = await pollAll();
+    recordPolls(polls);
     await job?.ended;
-    return { exchange: sent, ranOn: others };
+    return { exchange: sent, ranOn: allRunning(polls) };
   });
   if (accepted(exchange)) {
     if (!ranOn) return "inconclusive";
-    session.results.fail(GROUP, cheapest.op.route, name, `accepted a create while ${jobs.length} of the suite's jobs were running`, curl);
+    state.filled = true;
+    session.results.fail(GROUP, cheapest.op.route, name, `accepted a create while ${jobs.length} of the suite's jobs were running (each seen running by a poll sent after the create was answered)`, curl);
     return "done";
   }
-  slot.release();
   const queueFull = exchange.status === 429 && conditionsOf(session.contract, exchange.json).has("queue-full");
   session.results.expect(GROUP, cheapest.op.route, name, queueFull ? [] : [`answered ${exchange.status}, not the queue-full 429: ${exchange.text.slice(0, 200)}`], curl);
   const retryAfter = exchange.headers.get(session.contract.model.retryAfterHeader);
   if (queueFull) session.results.expect(GROUP, cheapest.op.route, "the queue-full 429 carries no Retry-After", retryAfter === null ? [] : [`Retry-After: ${retryAfter} on a queue-full 429`], curl);
   return "done";
+}
+
+/**
+ * With the cap's worth of the suite's jobs not seen ended, polls them all: all running means the
+ * target accepted the last of them while the others ran, so it admits the cap.
+ */
+async function confirmFilled(session: Session, state: CapState): Promise<void> {
+  const client = session.main;
+  const jobs = [...client.jobs];
+  if (jobs.length < client.slots.cap) return;
+  if (running(session, await pollEvery(session, jobs))) state.filled = true;
+}
+
+const pollEvery = (session: Session, jobs: readonly FollowedJob[]): Promise<Exchange[]> => Promise.all(jobs.map((job) => session.main.send(job.poll, job.pollSpec, { positive: true })));
+
+/** Every poll saw its job in a status that is not terminal. */
+const running = (session: Session, polls: readonly Exchange[]): boolean =>
+  polls.every((exchange) => exchange.status === 200 && !session.contract.model.jobStatus.terminal.includes(statusOf(exchange)));
+
+const OTHER_JOBS = "other jobs of the account (another key's, the web application's, or an earlier run's still running: a run's report says how many it left and until when)";
+
+/**
+ * The creates refused as queue full below the cap. Other jobs of the account may explain them: an
+ * earlier run's that its report names, or any while the suite's own jobs filled the cap at another
+ * time. Otherwise the check keeps filling the cap for poll.timeoutSeconds after the first refusal, so
+ * that jobs of the account that end in the time the declaration gives a job may end, and fails
+ * only if the refusals persist that long.
+ */
+async function judgeRefusals(session: Session, state: CapState, filler: Filler, status: (text: string) => void): Promise<void> {
+  const earlier = session.earlierJobs;
+  const excused = (refusal: Refusal): boolean => earlier !== undefined && refusal.at <= earlier.until;
+  const counted = (): Refusal[] => state.refusals.filter((refusal) => !excused(refusal));
+  const persist = session.config.poll.timeoutSeconds * 1000;
+  const persisted = (): boolean => {
+    const refusals = counted();
+    return refusals.length > 0 && refusals.at(-1)!.at - refusals[0]!.at >= persist;
+  };
+  if (counted().length > 0 && !state.filled && !persisted()) {
+    status(`a create was refused as queue full below the cap: filling it for up to ${session.config.poll.timeoutSeconds} s more`);
+    // Until the refusals could have persisted that long, and at least that long from now.
+    const end = Math.min(Math.max(counted()[0]!.at, Date.now()) + persist + 2 * session.pollIntervalMs(session.contract.pollOf(cheapestOf(session).op)!), session.deadline);
+    const over = new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, end - Date.now())).unref());
+    while (!state.filled && !persisted() && Date.now() < end) {
+      if (!(await filler.fill(() => Date.now() >= end || persisted(), over))) break;
+      await confirmFilled(session, state);
+      if (!state.filled) await Promise.race([session.sleep(50), over]);
+    }
+  }
+  const refusals = counted();
+  const fewest = Math.min(...state.refusals.map((refusal) => refusal.running));
+  if (state.refusals.length === 0) {
+    if (state.filled) session.results.pass(GROUP, "*", BELOW_THE_CAP);
+  } else if (refusals.length === 0) {
+    session.results.skip(GROUP, state.refusals[0]!.route, BELOW_THE_CAP, `refused as queue full with ${fewest} of the suite's jobs running while the ${earlier!.jobs} jobs an earlier run left (${earlier!.routes.join(", ")}) may still have run, until ${new Date(earlier!.until).toISOString()}: run again after then`);
+  } else if (state.filled) {
+    session.results.skip(GROUP, refusals[0]!.route, BELOW_THE_CAP, `refused as queue full with ${fewest} of the suite's jobs running, but the suite's own jobs filled the declared cap of ${session.concurrency} at another time: ${OTHER_JOBS} held slots`);
+  } else if (persisted()) {
+    const last = refusals.at(-1)!;
+    const seconds = ((last.at - refusals[0]!.at) / 1000).toFixed(1);
+    session.results.fail(
+      GROUP,
+      last.route,
+      BELOW_THE_CAP,
+      `refused as queue full with ${last.running} of the suite's jobs running, ${refusals.length} times over ${seconds} s (at least poll.timeoutSeconds), and the suite's jobs never filled the cap; the declared cap is ${session.concurrency}. Only ${OTHER_JOBS} could explain it: none may run while the suite does`,
+      last.curl,
+    );
+  } else {
+    session.results.skip(GROUP, refusals[0]!.route, BELOW_THE_CAP, `refused as queue full with ${fewest} of the suite's jobs running, and the run could not fill the cap for poll.timeoutSeconds (${session.config.poll.timeoutSeconds} s) after: ${OTHER_JOBS} may have held slots`);
+  }
 }

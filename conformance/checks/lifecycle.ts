@@ -7,6 +7,7 @@
  */
 import { STAGE, type Check } from "../check.ts";
 import type { ContractOperation } from "../contract.ts";
+import { Pending } from "../coordination.ts";
 import { priceOf, quotedBody } from "../cost.ts";
 import { accepted, type Exchange } from "../http.ts";
 import { chargedJob, createJob, statusOf, type Job } from "../jobs.ts";
@@ -56,14 +57,14 @@ export const lifecycle: Check = {
         status(`${++ended} of ${planned.length} jobs ended, ${client.slots.inFlight} in flight`);
       }, reason === null ? undefined : { when: giveUp, reason });
     };
-    const outlasting = planned.filter((job) => job.outlasts !== null).map(follow);
+    const outlasting = new Pending();
+    for (const job of planned.filter((candidate) => candidate.outlasts !== null)) outlasting.add(follow(job));
     try {
       await Promise.all(planned.filter((job) => job.outlasts === null).map(follow));
     } finally {
       othersEnded();
-      await Promise.allSettled(outlasting);
     }
-    await Promise.all(outlasting);
+    await outlasting.settled();
     for (const op of unfollowed) {
       const poll = session.contract.pollOf(op);
       if (poll) session.results.skip(GROUP, poll.route, "job pollable through its id", `no create response of ${op.route} names the job's id (the description shows none), so the suite has no real id to poll with`);
