@@ -151,12 +151,21 @@ class Filler {
   private add(cheapest: PricedCreate): void {
     this.added++;
     this.unanswered++;
+    let counted = false;
     const answered = (created: { job?: Job }): void => {
+      counted = true;
       this.unanswered--;
       // A refused job spent nothing: another may take its place.
       if (!created.job) this.added--;
     };
-    this.pending.add(chargedJob(this.session.main, cheapest.op, cheapest.spec, exactCredits(cheapest), () => undefined, undefined, answered));
+    const job = chargedJob(this.session.main, cheapest.op, cheapest.spec, exactCredits(cheapest), () => undefined, undefined, answered);
+    // A create that got no answer is no longer awaited by the filling (its failure is the suite's, in settled()).
+    this.pending.add(
+      job.catch((error: unknown) => {
+        if (!counted) this.unanswered--;
+        throw error;
+      }),
+    );
   }
 }
 
