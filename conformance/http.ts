@@ -95,19 +95,22 @@ export async function httpExchange(url: string, init: ExchangeInit): Promise<Htt
     return await exchangeOnce(url, init);
   } catch (error) {
     if (!(error instanceof StaleSocketError)) throw error;
-    return exchangeOnce(url, init);
+    // On a connection of its own: the pool may hold other sockets the server closed as idle.
+    return exchangeOnce(url, init, false);
   }
 }
 
-class StaleSocketError extends Error {}
+class StaleSocketError extends Error {
+  readonly code = "ECONNRESET";
+}
 
-function exchangeOnce(url: string, init: ExchangeInit): Promise<HttpAnswer> {
+function exchangeOnce(url: string, init: ExchangeInit, pooled = true): Promise<HttpAnswer> {
   const target = new URL(url);
   const protocol = target.protocol === "https:" ? "https:" : "http:";
   const headers = { ...init.headers };
   if (init.body !== undefined) headers["content-length"] = String(Buffer.byteLength(init.body));
   return new Promise((resolve, reject) => {
-    const options = { method: init.method, headers, agent: AGENTS[protocol], ...(init.signal ? { signal: init.signal } : {}) };
+    const options = { method: init.method, headers, agent: pooled ? AGENTS[protocol] : false, ...(init.signal ? { signal: init.signal } : {}) };
     const outgoing = (protocol === "https:" ? httpsRequest : httpRequest)(target, options, (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
