@@ -7,7 +7,7 @@
  * modules, so a hook registered when this module loads would guard only the first file a worker runs.)
  *
  * SANDBOX_TESTS_FLAG_EVERY_RESPONSE=1 makes the check flag every response, to see that every file
- * using it is guarded (tests/sandbox/guards.test.ts; tests/README.md).
+ * using it is guarded (tests/sandbox/guards.e2e.ts; tests/README.md).
  */
 import { request as httpRequest } from "node:http";
 import { afterEach } from "vitest";
