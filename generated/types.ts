@@ -2764,7 +2764,7 @@ export interface operations {
                 query?: components["parameters"]["StockQuery"];
                 /** @description The order of the results. The orders offered are not shown. */
                 sort?: components["parameters"]["StockSort"];
-                /** @description `true` for cut-outs (images with a transparent background). */
+                /** @description `true` for cut-outs. */
                 transparent?: boolean;
                 /** @description Only images of this type. The types offered are not shown. */
                 type?: unknown;

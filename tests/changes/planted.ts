@@ -10,6 +10,8 @@ type Doc = any;
 
 export interface PlantedKind {
   kind: string;
+  /** Made to both copies first, where the description lacks what the kind changes. */
+  before?(doc: Doc): void;
   plant(doc: Doc): void;
   changes: Array<[id: string, severity: "breaking" | "compatible", message: string]>;
   changelog: string[];
@@ -107,6 +109,7 @@ export const PLANTED: PlantedKind[] = [
   },
   {
     kind: "response minItems lowered",
+    before: (d) => { schema(d, "ImageJob").properties.images.minItems = 1; },
     plant: (d) => { schema(d, "ImageJob").properties.images.minItems = 0; },
     changes: [
       ["response-minItems-decreased@schema ImageJob.images", "breaking", "schema ImageJob.images: minItems lowered, 1 → 0"]
