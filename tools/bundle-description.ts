@@ -27,11 +27,20 @@ function located(problem: NormalizedProblem): string {
   return `${file.startsWith("..") ? location.source.absoluteRef : file}:${line}:${col} ${problem.message}`;
 }
 
+const PARSE_FAILURE = "Failed to parse: ";
+const UNRESOLVED = "Can't resolve $ref: ";
+
+/** Redocly reports a file that does not parse twice: at the file, and at each $ref to it. The file's own line is kept. */
+function withoutEchoes(problems: NormalizedProblem[]): NormalizedProblem[] {
+  const failures = new Set(problems.filter((problem) => problem.message.startsWith(PARSE_FAILURE)).map((problem) => problem.message.slice(PARSE_FAILURE.length)));
+  return problems.filter((problem) => !(problem.message.startsWith(UNRESOLVED) && failures.has(problem.message.slice(UNRESOLVED.length))));
+}
+
 /** The bundle of `root` as the files it writes (openapi.json, openapi.yaml), and its number of paths. Throws BundleError naming each problem's place. */
 export async function bundleTexts(root: string, slugMapFile: string | undefined): Promise<{ outputs: Record<string, string>; paths: number; doc: Record<string, unknown> }> {
   config ??= createConfig({});
   const result = await bundle({ ref: root, config: await config });
-  const errors = result.problems.filter((problem) => problem.severity === "error");
+  const errors = withoutEchoes(result.problems.filter((problem) => problem.severity === "error"));
   if (errors.length > 0) throw new BundleError(`bundle failed for ${root}:\n${[...new Set(errors.map(located))].join("\n")}\n`);
   const bundled = result.bundle.parsed as { paths: Record<string, unknown> };
   bundled.paths = applySlugMapFile(bundled.paths, slugMapFile);

@@ -53,4 +53,12 @@ describe("the build's schema check", () => {
       `${schema}:${lineOf(schema, "type: intger")}:9 type must be one of array, boolean, integer, null, number, object, string, got "intger" (JSON Schema 2020-12)`,
     ]);
   });
+
+  it("reports a file that does not parse once, at the file, not again at each $ref to it", async () => {
+    const file = source("paths/v1_images_i-b.yaml");
+    writeFileSync(file, `${readFileSync(file, "utf8")}broken: [unclosed\n`);
+    const errors = await bundleErrors();
+    expect(errors.filter((line) => line.includes("v1_images_i-b.yaml"))).toEqual([expect.stringMatching(new RegExp(`^${file}:\\d+:\\d+ Failed to parse: `))]);
+    expect(errors.some((line) => line.includes("Can't resolve $ref"))).toBe(false);
+  });
 });
