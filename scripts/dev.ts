@@ -57,7 +57,6 @@ try {
 const server = docs;
 const loop = new DevLoop({ root, siteDir, slugMap: slugMapFile() });
 report(await loop.pass(), "start");
-console.log(`dev: watching ${relative(".", sources) || "."}/; docs at ${server.url} reload on every change (Ctrl-C to stop)`);
 
 // Editors save in bursts (temp file, rename): one pass per quiet moment, never two at once.
 let timer: NodeJS.Timeout | undefined;
@@ -82,6 +81,8 @@ watcher.on("all", (_event, file) => {
   }, 50);
 });
 watcher.on("error", (error) => console.error(`dev: watching ${sources}: ${(error as Error).message}`));
+// Said once the watcher has read the tree: a save before then would go unseen.
+watcher.on("ready", () => console.log(`dev: watching ${relative(".", sources) || "."}/; docs at ${server.url} reload on every change (Ctrl-C to stop)`));
 
 stopWhenAsked(async () => {
   await watcher.close();
