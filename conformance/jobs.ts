@@ -34,8 +34,12 @@ const queueFull = (client: Client, exchange: Exchange): boolean =>
  */
 export async function createJob(client: Client, op: ContractOperation, spec: RequestSpec, expected: "accept" | "reject", giveUp?: GiveUp): Promise<Created> {
   let slot: Slot | undefined = expected === "accept" ? await client.slots.acquire() : undefined;
+  // A create that gets no answer (NoAnswer) gives its slot back: otherwise the cap would fill with jobs that never started.
   const sendIt = (): Promise<Exchange> =>
-    client.send(op, spec, { positive: expected === "accept", ...(slot ? { jobsInFlight: client.slots.inFlight - 1 } : {}) });
+    client.send(op, spec, { positive: expected === "accept", ...(slot ? { jobsInFlight: client.slots.inFlight - 1 } : {}) }).catch((error: unknown) => {
+      slot?.release();
+      throw error;
+    });
   let exchange = await sendIt();
   if (!slot && queueFull(client, exchange)) {
     slot = await client.slots.acquire();
