@@ -261,8 +261,10 @@ async function judgeRefusals(session: Session, state: CapState, filler: Filler, 
   };
   if (counted().length > 0 && !state.filled && !persisted()) {
     status(`a create was refused as queue full below the cap: filling it for up to ${session.config.poll.timeoutSeconds} s more`);
-    // Until the refusals could have persisted that long, and at least that long from now.
-    const end = Math.min(Math.max(counted()[0]!.at, Date.now()) + persist + 2 * session.pollIntervalMs(session.contract.pollOf(cheapestOf(session).op)!), session.deadline);
+    // Until the refusals could have persisted that long, and at least that long from now, with half
+    // as long again for one to come after it (a refusal needs the suite's jobs back at the cap).
+    const margin = Math.max(2 * session.pollIntervalMs(session.contract.pollOf(cheapestOf(session).op)!), persist / 2);
+    const end = Math.min(Math.max(counted()[0]!.at, Date.now()) + persist + margin, session.deadline);
     const over = new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, end - Date.now())).unref());
     while (!state.filled && !persisted() && Date.now() < end) {
       if (!(await filler.fill(() => Date.now() >= end || persisted(), over))) break;
