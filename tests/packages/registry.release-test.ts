@@ -25,6 +25,9 @@ import { output, until } from "../support/processes.ts";
 
 const BREAKING = PLANTED.find((kind) => kind.kind === "response enum value added")!;
 const BREAKING_ID = BREAKING.changes[0]![0];
+/** The project's acknowledged breaking changes since the last recorded interface version: the planted one comes on top of them. */
+const PROJECT_ACKS = (JSON.parse(readFileSync(join(PROJECT, "changes/acknowledged.json"), "utf8")) as { acknowledged: Array<{ id: string; reason: string }> }).acknowledged;
+const PLANTED_ACK = { id: BREAKING_ID, reason: "Jobs may now wait in a queue." };
 
 let registry: LocalRegistry;
 let work: string;
@@ -75,7 +78,8 @@ beforeAll(async () => {
   cpSync(join(PROJECT, "releases"), join(root, "releases"), { recursive: true });
   cpSync(join(PROJECT, "openapi"), join(work, "openapi"), { recursive: true });
   mkdirSync(join(root, "changes"));
-  writeFileSync(join(root, "changes/acknowledged.json"), `${JSON.stringify({ acknowledged: [] }, null, 2)}\n`);
+  // The project's acknowledgements: its description may hold accepted breaking changes since the last recorded release.
+  cpSync(join(PROJECT, "changes/acknowledged.json"), join(root, "changes/acknowledged.json"));
   mkdirSync(join(root, "docs"));
   mkdirSync(join(root, "generated"));
   await bundle(join(work, "openapi/openapi.yaml"));
@@ -199,7 +203,7 @@ export async function run(baseUrl: string, apiKey: string) {
     expect(refused.code).toBe(2);
     expect(ownLines(refused.stderr)).toEqual(["release: 1 breaking change(s) since 2026-06-20 are not acknowledged in changes/acknowledged.json; npm run diff lists them with their ids"]);
 
-    writeFileSync(join(root, "changes/acknowledged.json"), JSON.stringify({ acknowledged: [{ id: BREAKING_ID, reason: "Jobs may now wait in a queue." }] }));
+    writeFileSync(join(root, "changes/acknowledged.json"), JSON.stringify({ acknowledged: [...PROJECT_ACKS, PLANTED_ACK] }));
     const records = readRoot("releases/packages.json");
     const dry = await release("--dry-run");
     expect(dry.code, dry.stderr).toBe(0);
@@ -225,7 +229,7 @@ export async function run(baseUrl: string, apiKey: string) {
     ]);
     expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.0.1", "2.0.0"]);
     expect(await published(TOOLS_PACKAGE)).toEqual(["1.0.0", "1.0.1", "2.0.0"]);
-    expect(JSON.parse(readRoot("releases/2026-07-01/acknowledged.json"))).toEqual({ acknowledged: [{ id: BREAKING_ID, reason: "Jobs may now wait in a queue." }] });
+    expect(JSON.parse(readRoot("releases/2026-07-01/acknowledged.json"))).toEqual({ acknowledged: [...PROJECT_ACKS, PLANTED_ACK] });
     const changelog = readRoot("packages/client/CHANGELOG.md");
     console.log(`packages/client/CHANGELOG.md after the releases:\n${changelog}`);
     expect(changelog.indexOf("## 2.0.0")).toBeLessThan(changelog.indexOf("## 1.0.1"));
