@@ -5,24 +5,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
-import { TARGET_DEFAULTS, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import { Contract } from "../../conformance/contract.ts";
 import { runConformance } from "../../conformance/run.ts";
 import { startIndependent } from "./reference/independent/server.ts";
+import { INDEPENDENT_DECLARATION } from "./reference/independent/declaration.ts";
 import { INDEPENDENT_CAP, KEYS } from "./reference/independent/setup.ts";
 
 const contract = new Contract();
 /** Only the cap's check, which fills the cap with jobs of its own. */
-const config: TargetConfig = {
-  ...TARGET_DEFAULTS,
-  apiKey: KEYS.main,
-  concurrency: INDEPENDENT_CAP,
-  poll: { intervalMs: 150, timeoutSeconds: 20, stablePolls: 1 },
-  parallelRequests: 8,
-  timeoutSeconds: 120,
-  standardPrices: true,
-  skipGroups: CHECK_GROUPS.filter((group) => group !== "concurrency"),
-};
+const config: TargetConfig = { ...INDEPENDENT_DECLARATION, timeoutSeconds: 120, skipGroups: CHECK_GROUPS.filter((group) => group !== "concurrency") };
 
 describe.concurrent("the cap's probe against an honest implementation with short jobs", () => {
   for (const jobs of [{ minMs: 200, maxMs: 800 }, { minMs: 1000, maxMs: 2500 }]) {

@@ -13,7 +13,8 @@ import { Contract } from "../../conformance/contract.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { runConformance } from "../../conformance/run.ts";
 import { startIndependent } from "./reference/independent/server.ts";
-import { INDEPENDENT_CAP, KEYS, MARKERS, RETIRED_LABEL, SPEND_LIMIT_CREDITS } from "./reference/independent/setup.ts";
+import { INDEPENDENT_DECLARATION } from "./reference/independent/declaration.ts";
+import { KEYS } from "./reference/independent/setup.ts";
 import { REFERENCE_CAP, startReference, type RunningReference } from "./reference/server.ts";
 
 const contract = new Contract();
@@ -56,26 +57,6 @@ describe.concurrent("the conformance suite against honest reference servers", ()
   });
 });
 
-/**
- * The independent server's declaration, as its team would write it (its own keys, markers, cap,
- * retired model and spend-limit account; uploads in its own shape).
- */
-const independentDeclaration: TargetConfig = {
-  ...TARGET_DEFAULTS,
-  apiKey: KEYS.main,
-  concurrency: INDEPENDENT_CAP,
-  poll: { intervalMs: 150, timeoutSeconds: 20, stablePolls: 1 },
-  parallelRequests: 8,
-  timeoutSeconds: 240,
-  standardPrices: true,
-  outcomeMarkers: { ...MARKERS },
-  freePlanKey: KEYS.free,
-  retiredModel: { model: RETIRED_LABEL, apiKey: KEYS.legacy },
-  cooldownApiKey: KEYS.cooldown,
-  spendLimit: { apiKey: KEYS.spendLimit, credits: SPEND_LIMIT_CREDITS },
-  uploadRequest: { content: "data:text/plain;base64,aGVsbG8=", filename: "hello.txt" },
-  rateLimitBurst: true,
-};
 
 /**
  * Against an implementation written from the specification alone (tests/conformance/reference/independent/,
@@ -84,7 +65,7 @@ const independentDeclaration: TargetConfig = {
  */
 describe.concurrent("the conformance suite against an independent honest implementation", () => {
   it("fails nothing with its declaration, and runs the stateful checks", { timeout: 180_000 }, async () => {
-    const results = await resultsAgainst(independentDeclaration, await startIndependent(), KEYS.main);
+    const results = await resultsAgainst(INDEPENDENT_DECLARATION, await startIndependent(), KEYS.main);
     expect(failures(results)).toEqual([]);
     const passed = new Set(results.filter((result) => result.outcome === "pass").map((result) => result.group));
     expect([...passed].sort()).toEqual(expect.arrayContaining(["billing", "cooldown", "create-response", "lifecycle", "plan-gate", "rate-limits", "retired-model", "spend-limit", "uploads-window"]));

@@ -1,0 +1,23 @@
+import { TARGET_DEFAULTS, type TargetConfig } from "../../../../conformance/config.ts";
+import { INDEPENDENT_CAP, KEYS, MARKERS, RETIRED_LABEL, SPEND_LIMIT_CREDITS } from "./setup.ts";
+
+/**
+ * The independent server's declaration, as its team would write it (its own keys, markers, cap,
+ * retired model and spend-limit account; uploads in its own shape).
+ */
+export const INDEPENDENT_DECLARATION: TargetConfig = {
+  ...TARGET_DEFAULTS,
+  apiKey: KEYS.main,
+  concurrency: INDEPENDENT_CAP,
+  poll: { intervalMs: 150, timeoutSeconds: 20, stablePolls: 1 },
+  parallelRequests: 8,
+  timeoutSeconds: 240,
+  standardPrices: true,
+  outcomeMarkers: { ...MARKERS },
+  freePlanKey: KEYS.free,
+  retiredModel: { model: RETIRED_LABEL, apiKey: KEYS.legacy },
+  cooldownApiKey: KEYS.cooldown,
+  spendLimit: { apiKey: KEYS.spendLimit, credits: SPEND_LIMIT_CREDITS },
+  uploadRequest: { content: "data:text/plain;base64,aGVsbG8=", filename: "hello.txt" },
+  rateLimitBurst: true,
+};
