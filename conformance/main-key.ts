@@ -5,15 +5,24 @@
 import type { Contract } from "./contract.ts";
 import { bearer, httpExchange, TargetError } from "./http.ts";
 
+const ANSWER_MS = 10_000;
+
 /** Where the main key came from, for the message. */
 export type KeySource = "CONFORMANCE_API_KEY" | "the declaration's apiKey" | "none given";
 
-/** Throws TargetError when the target answers 401 to `apiKey` on the credits route (any other answer will do). */
-export async function checkMainKey(contract: Contract, target: string, apiKey: string, source: KeySource): Promise<void> {
+/** Throws TargetError when the target answers 401 to `apiKey` on the credits route (any other answer will do), or gives none. */
+export async function checkMainKey(contract: Contract, target: string, apiKey: string, source: KeySource, answerMs = ANSWER_MS): Promise<void> {
   const op = contract.byOperationId(contract.model.account.creditsOperationId);
   if (!op) return;
-  const answer = await httpExchange(`${target}${op.path}`, { method: "GET", headers: bearer(apiKey), signal: AbortSignal.timeout(10_000) });
-  if (answer.status !== 401) return;
+  let status: number;
+  try {
+    ({ status } = await httpExchange(`${target}${op.path}`, { method: "GET", headers: bearer(apiKey), signal: AbortSignal.timeout(answerMs) }));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "ABORT_ERR" ? `no answer within ${answerMs / 1000} s` : (code ?? (error as Error).message);
+    throw new TargetError(`the target did not answer GET ${op.path}, sent to check the main key (${why})`);
+  }
+  if (status !== 401) return;
   const given = source === "none given" ? "no key was given" : `the key comes from ${source}`;
   throw new TargetError(`the target answers 401 to the main key on GET ${op.path} (${given}): set CONFORMANCE_API_KEY, or apiKey in the declaration (--config), to a key of an account on the target`);
 }

@@ -2,6 +2,9 @@
  * The run refuses, in one line and before any estimate, a main key the target answers 401 to
  * (conformance/main-key.ts): otherwise every check would fail with the same 401.
  */
+import { once } from "node:events";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Contract } from "../../conformance/contract.ts";
 import { TargetError } from "../../conformance/http.ts";
@@ -31,5 +34,17 @@ describe("the main key check", () => {
     await expect(run).rejects.toThrow(/^the target answers 401 to the main key on GET \/v1\/account\/credits \(no key was given\): set CONFORMANCE_API_KEY, or apiKey in the declaration \(--config\)/);
     expect(lines).toEqual([]);
     await expect(checkMainKey(contract, sandbox.url, "unknown", "the declaration's apiKey")).rejects.toThrow("(the key comes from the declaration's apiKey)");
+  });
+
+  it("names the route and the wait when the target does not answer the check, in one line", async () => {
+    const silent = createServer(() => undefined).listen(0, "127.0.0.1");
+    await once(silent, "listening");
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      await expect(checkMainKey(contract, url, KEY, "CONFORMANCE_API_KEY", 200)).rejects.toThrow(new TargetError("the target did not answer GET /v1/account/credits, sent to check the main key (no answer within 0.2 s)"));
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 });
