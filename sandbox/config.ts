@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ServiceModel } from "../model/service-model.ts";
-import { parseJsonText, type JsonSyntaxError } from "../tools/json-text.ts";
+import { JsonSyntaxError, parseJsonText } from "../tools/json-text.ts";
 import { runtimeFile } from "../tools/packaged.ts";
 import { defaultMaxBodyBytes, HTTP_DEFAULTS, type HttpLimits } from "./http-limits.ts";
 import schema from "./config.schema.json" with { type: "json" };
@@ -159,7 +159,8 @@ export function readConfigFile(file: string, model: ServiceModel): SandboxConfig
   try {
     raw = parseJsonText(text, file);
   } catch (error) {
-    const { line, column, why } = error as JsonSyntaxError;
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    const { line, column, why } = error;
     throw new ConfigError(`${file}:${line}:${column}`, [`is not JSON: ${why}`]);
   }
   return resolveConfig(raw, model, file);

@@ -16,6 +16,9 @@ export class JsonSyntaxError extends Error {
   }
 }
 
+/** Deeper nesting is refused rather than scanned (the scanner recurses). */
+const MAX_DEPTH = 1000;
+
 /** Where and why strict JSON stops being valid: a small scanner, run only after JSON.parse failed. */
 function firstError(text: string): { at: number; why: string } {
   let i = 0;
@@ -50,41 +53,36 @@ function firstError(text: string): { at: number; why: string } {
     if (!match) fail();
     i += match![0].length;
   };
+  let depth = 0;
+  /** The members of an object or array from its opening character to `close`, each read by `member`. */
+  const members = (close: "}" | "]", member: () => void): void => {
+    if (++depth > MAX_DEPTH) fail(`nested more than ${MAX_DEPTH} deep`);
+    i++;
+    space();
+    if (text[i] === close) return void (i++, depth--);
+    for (;;) {
+      space();
+      if (text[i] === close) fail("trailing comma");
+      member();
+      space();
+      if (text[i] === ",") i++;
+      else if (text[i] === close) return void (i++, depth--);
+      else fail(`expected "," or "${close}"`);
+    }
+  };
+  const property = (): void => {
+    if (text[i] !== '"') fail(`expected a "quoted" key, got ${i >= text.length ? "the end of file" : JSON.stringify(text[i])}`);
+    string();
+    space();
+    if (text[i] !== ":") fail(`expected ":" after a key`);
+    i++;
+    value();
+  };
   const value = (): void => {
     space();
     const char = text[i];
-    if (char === "{") {
-      i++;
-      space();
-      if (text[i] === "}") return void i++;
-      for (;;) {
-        space();
-        if (text[i] !== '"') fail(text[i] === "}" ? "trailing comma" : `expected a "quoted" key, got ${i >= text.length ? "the end of file" : JSON.stringify(text[i])}`);
-        string();
-        space();
-        if (text[i] !== ":") fail(`expected ":" after a key`);
-        i++;
-        value();
-        space();
-        if (text[i] === ",") i++;
-        else if (text[i] === "}") return void i++;
-        else fail(`expected "," or "}"`);
-      }
-    }
-    if (char === "[") {
-      i++;
-      space();
-      if (text[i] === "]") return void i++;
-      for (;;) {
-        space();
-        if (text[i] === "]") fail("trailing comma");
-        value();
-        space();
-        if (text[i] === ",") i++;
-        else if (text[i] === "]") return void i++;
-        else fail(`expected "," or "]"`);
-      }
-    }
+    if (char === "{") return members("}", property);
+    if (char === "[") return members("]", value);
     if (char === '"') return string();
     if (char === "t") return literal("true");
     if (char === "f") return literal("false");

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readAcknowledgements } from "../../changes/acknowledgements.ts";
+import { PACKAGE_RELEASES_FILE, readPackageReleases } from "../../changes/package-releases.ts";
 import { readServiceModel } from "../../model/service-model.ts";
 import { loadBundle } from "../../model/document.ts";
 import { readConfigFile } from "../../sandbox/config.ts";
@@ -24,6 +25,7 @@ describe("parseJsonText", () => {
     ["", "f.json:1:1: not valid JSON: unexpected end of file"],
     ['{"a": 1} x', "f.json:1:10: not valid JSON: unexpected text after the JSON value"],
     ['{"a": 01}', 'f.json:1:8: not valid JSON: expected "," or "}"'],
+    ["[".repeat(200_000), "f.json:1:1001: not valid JSON: nested more than 1000 deep"],
   ])("%j: %s", (text, message) => {
     expect(() => parseJsonText(text, "f.json")).toThrow(message);
   });
@@ -43,6 +45,18 @@ describe("the JSON input files", () => {
   it("the sandbox config", () => {
     const file = broken("sandbox.json");
     expect(() => readConfigFile(file, readServiceModel(loadBundle()))).toThrow(`${file}:3:1: is not JSON: trailing comma`);
+  });
+
+  it("the sandbox config nested past the scanner's depth, in one line", () => {
+    const file = join(dir, "deep.json");
+    writeFileSync(file, "[".repeat(200_000));
+    expect(() => readConfigFile(file, readServiceModel(loadBundle()))).toThrow(`${file}:1:1001: is not JSON: nested more than 1000 deep`);
+  });
+
+  it("the recorded package releases", () => {
+    const releases = mkdtempSync(join(dir, "releases-"));
+    writeFileSync(join(releases, PACKAGE_RELEASES_FILE), '{\n  "releases": [],\n}\n');
+    expect(() => readPackageReleases(releases, "releases/packages.json")).toThrow("releases/packages.json:3:1: not valid JSON: trailing comma");
   });
 
   it("the acknowledgements file", () => {
