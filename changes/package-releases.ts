@@ -18,6 +18,7 @@ import { InputError } from "./input-error.ts";
 import { loadSide } from "./load-side.ts";
 import { isReleaseVersion, type Bump } from "./next-version.ts";
 import { isObject } from "./schema-shape.ts";
+import { JsonSyntaxError, parseJsonText } from "../tools/json-text.ts";
 
 export const PACKAGE_RELEASES_FILE = "packages.json";
 
@@ -39,9 +40,9 @@ export function readPackageReleases(dir: string, label = `releases/${PACKAGE_REL
   if (!existsSync(file)) return [];
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
+    parsed = parseJsonText(readFileSync(file, "utf8"), label);
   } catch (error) {
-    throw new InputError(`${label}: not readable as JSON (${(error as Error).message})`);
+    throw new InputError(error instanceof JsonSyntaxError ? error.message : `${label}: not readable (${(error as Error).message})`);
   }
   if (!isObject(parsed) || !Array.isArray(parsed.releases) || Object.keys(parsed).length !== 1) {
     throw new InputError(`${label}: must be an object with only a "releases" array`);

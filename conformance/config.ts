@@ -6,7 +6,7 @@
  * one list of fields: the file is checked against it, and `--help` and conformance/README.md show it.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { parseJsonText } from "../tools/json-text.ts";
+import { JsonSyntaxError, parseJsonText } from "../tools/json-text.ts";
 import type { Contract } from "./contract.ts";
 import type { GeneratedSettings } from "./requests/generated.ts";
 
@@ -211,7 +211,8 @@ function readJson(source: string, named: string): unknown {
   try {
     return parseJsonText(readFileSync(source, "utf8"), source);
   } catch (error) {
-    throw new DeclarationError(`${named} ${source}: ${(error as Error).message}`);
+    // A syntax error's message names the file already, with its line and column.
+    throw new DeclarationError(error instanceof JsonSyntaxError ? `${named} ${error.message}` : `${named} ${source}: ${(error as Error).message}`);
   }
 }
 
