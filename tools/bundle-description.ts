@@ -7,7 +7,7 @@
  * succeeded.
  */
 import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative } from "node:path";
+import { dirname, extname, join, relative } from "node:path";
 import { bundle, createConfig, getLineColLocation, type Config, type NormalizedProblem } from "@redocly/openapi-core";
 import { stringify } from "yaml";
 import { applySlugMapFile } from "../model/slug-map.ts";
@@ -77,7 +77,8 @@ export async function staleBundle(bundleFile: string, root: string, slugMapFile:
     const [, first = "", ...more] = error.message.trim().split("\n");
     return `${shown(root)} does not bundle, so ${shown(bundleFile)} is from an earlier build: ${first}${more.length ? ` (and ${more.length} more; npm run bundle lists them)` : ""}`;
   }
-  const expected = outputs[basename(bundleFile)] ?? outputs["openapi.yaml"]!;
+  // The bundle's form is its extension's, whatever it is named.
+  const expected = outputs[extname(bundleFile) === ".json" ? "openapi.json" : "openapi.yaml"]!;
   if (readFileSync(bundleFile, "utf8") === expected) return null;
   const changed = readdirSync(dirname(root), { recursive: true, encoding: "utf8" })
     .map((name) => join(dirname(root), name))
