@@ -13,8 +13,6 @@ import { requestExample } from "./request-example.ts";
 
 /** `npm run sandbox`'s address without --port or SANDBOX_PORT (sandbox/cli.ts). */
 export const SANDBOX_DEFAULT_URL = "http://127.0.0.1:4020";
-/** The operation whose balance shows a job's charge (the sandbox answers it the same way). */
-const CREDITS_OPERATION = "getAccountCredits";
 
 function namedExamples(doc: OpenApiDocument, operation: Operation): Record<string, unknown> {
   const examples = operation?.requestBody?.content["application/json"]?.examples ?? {};
@@ -59,8 +57,8 @@ export function consoleData(model: ServiceModel): ConsoleData {
       job: jobFollowing(model, operationId),
     };
   });
-  const credits = model.operations.find((operation) => operation.operationId === CREDITS_OPERATION);
-  if (!credits) throw new Error(`the description has no ${CREDITS_OPERATION} operation, which the docs' console reads to show a job's charge`);
+  const credits = model.operations.find((operation) => operation.operationId === model.account.creditsOperationId);
+  if (!credits) throw new Error(`the description has no ${model.account.creditsOperationId} operation, which the docs' console reads to show a job's charge`);
   const { limit, remaining, reset } = model.rateLimitHeaders;
   return {
     defaultBaseUrl: SANDBOX_DEFAULT_URL,

@@ -66,11 +66,16 @@ export interface JobProgress {
 
 const wait = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
+    const onAbort = (): void => {
       clearTimeout(timer);
       reject(signal.reason);
-    });
+    };
+    // Removed when the wait ends, so that a long job's polls do not pile listeners on one signal.
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
   });
 
 const statusOf = (body: unknown): string | null =>
