@@ -7,7 +7,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Slot } from "./coordination.ts";
-import type { Client } from "./client.ts";
+import type { Client, SendOptions } from "./client.ts";
 import { requestPath, type ContractOperation } from "./contract.ts";
 import { accepted, type Exchange, type RequestSpec } from "./http.ts";
 import { conditionsOf } from "./retry-after.ts";
@@ -32,14 +32,20 @@ const queueFull = (client: Client, exchange: Exchange): boolean =>
  * sent again (a fixed wait is the wrong response); an invalid one is sent at once, and waits for a
  * slot only when the target answers queue full before it judges the body.
  */
+/**
+ * Sends a create while holding `slot` (none: nothing held). A create that gets no answer (NoAnswer)
+ * gives the slot back: otherwise the cap would fill with jobs that never started.
+ */
+export function sendHolding(client: Client, op: ContractOperation, spec: RequestSpec, slot: Slot | undefined, options: SendOptions): Promise<Exchange> {
+  return client.send(op, spec, options).catch((error: unknown) => {
+    slot?.release();
+    throw error;
+  });
+}
+
 export async function createJob(client: Client, op: ContractOperation, spec: RequestSpec, expected: "accept" | "reject", giveUp?: GiveUp): Promise<Created> {
   let slot: Slot | undefined = expected === "accept" ? await client.slots.acquire() : undefined;
-  // A create that gets no answer (NoAnswer) gives its slot back: otherwise the cap would fill with jobs that never started.
-  const sendIt = (): Promise<Exchange> =>
-    client.send(op, spec, { positive: expected === "accept", ...(slot ? { jobsInFlight: client.slots.inFlight - 1 } : {}) }).catch((error: unknown) => {
-      slot?.release();
-      throw error;
-    });
+  const sendIt = (): Promise<Exchange> => sendHolding(client, op, spec, slot, { positive: expected === "accept", ...(slot ? { jobsInFlight: client.slots.inFlight - 1 } : {}) });
   let exchange = await sendIt();
   if (!slot && queueFull(client, exchange)) {
     slot = await client.slots.acquire();
@@ -47,7 +53,7 @@ export async function createJob(client: Client, op: ContractOperation, spec: Req
   }
   // The suite's followed jobs end in time; jobs it lost track of may too, so a few polls' time is given them.
   for (let patience = UNSURE_RETRIES; slot && queueFull(client, exchange) && (client.jobs.size > 0 || (client.unsure > 0 && patience-- > 0)); ) {
-    await (client.jobs.size > 0 ? client.slots.released() : client.session.sleep(client.session.pollIntervalMs(op)));
+    await (client.jobs.size > 0 ? client.slots.released() : client.session.sleep(client.session.pollIntervalMs(client.session.contract.pollOf(op) ?? op)));
     exchange = await sendIt();
   }
   if (!accepted(exchange)) {
@@ -82,16 +88,8 @@ export function chargedCreate(
 }
 
 /** A charged create (chargedCreate) handed to `then` once its job and its stable polls are done. */
-export function chargedJob<T>(
-  client: Client,
-  op: ContractOperation,
-  spec: RequestSpec,
-  credits: number | null,
-  then: (created: Created) => T | Promise<T>,
-  giveUp?: GiveUp,
-  answered?: (created: Created) => void,
-): Promise<T> {
-  return chargedCreate(client, op, spec, credits, giveUp, answered).then(async (created) => {
+export function chargedJob<T>(client: Client, op: ContractOperation, spec: RequestSpec, credits: number | null, then: (created: Created) => T | Promise<T>, giveUp?: GiveUp): Promise<T> {
+  return chargedCreate(client, op, spec, credits, giveUp).then(async (created) => {
     await created.job?.done;
     return then(created);
   });
@@ -100,7 +98,8 @@ export function chargedJob<T>(
 /** Follows the job an accepted create started, holding `slot` until it ends. */
 export function follow(client: Client, op: ContractOperation, exchange: Exchange, slot: Slot, giveUp?: GiveUp): Created {
   const created = followed(client, op, exchange, slot, giveUp);
-  client.launched.push({ op, at: exchange.receivedAt, over: () => (created.job?.terminal ?? null) !== null });
+  // A stateless target's jobs never end, nor run on: they are not left running.
+  if (client.session.config.stateful) client.launched.push({ op, at: exchange.receivedAt, over: () => (created.job?.terminal ?? null) !== null });
   return created;
 }
 

@@ -14,7 +14,7 @@ import { STAGE, type Check } from "../check.ts";
 import type { FollowedJob } from "../client.ts";
 import { Pending, type MeasuredCharge } from "../coordination.ts";
 import { accepted, type Exchange } from "../http.ts";
-import { chargedJob, follow, statusOf, type Job } from "../jobs.ts";
+import { chargedCreate, follow, sendHolding, statusOf, type Job } from "../jobs.ts";
 import { pricedCreates, type PricedCreate } from "../requests.ts";
 import { conditionsOf } from "../retry-after.ts";
 import type { Session } from "../session.ts";
@@ -152,13 +152,14 @@ class Filler {
     this.added++;
     this.unanswered++;
     let counted = false;
-    const answered = (created: { job?: Job }): void => {
+    const answered = (created: { job?: Job; exchange: Exchange }): void => {
       counted = true;
       this.unanswered--;
-      // A refused job spent nothing: another may take its place.
-      if (!created.job) this.added--;
+      // A create refused as queue full spent nothing: another may take its place. Any other refusal
+      // uses up its place, so that a target refusing every create is not sent them without end.
+      if (!created.job && created.exchange.status === 429 && conditionsOf(this.session.contract, created.exchange.json).has("queue-full")) this.added--;
     };
-    const job = chargedJob(this.session.main, cheapest.op, cheapest.spec, exactCredits(cheapest), () => undefined, undefined, answered);
+    const job = chargedCreate(this.session.main, cheapest.op, cheapest.spec, exactCredits(cheapest), undefined, answered);
     // A create that got no answer is no longer awaited by the filling (its failure is the suite's, in settled()).
     this.pending.add(
       job.catch((error: unknown) => {
@@ -182,7 +183,6 @@ async function probe(session: Session, state: CapState): Promise<"done" | "incon
   if (jobs.length < cap) return "inconclusive";
   const cheapest = cheapestOf(session);
   const credits = exactCredits(cheapest);
-  const slot = client.slots.take();
   const name = `a create beyond the cap of ${cap} is refused as queue full`;
   const curl = session.curl(cheapest.spec);
   const pollAll = (): Promise<Exchange[]> => pollEvery(session, jobs);
@@ -196,7 +196,9 @@ async function probe(session: Session, state: CapState): Promise<"done" | "incon
   // count that charge, or not be measuring meanwhile. An exact price joins a measurement at once.
   const charged = <T>(work: (report: (charge: MeasuredCharge) => void) => Promise<T>): Promise<T> => (credits === null ? client.charges.charge(null, work) : client.charges.unplanned(work));
   const { exchange, ranOn } = await charged(async (report) => {
-    const sent = await client.send(cheapest.op, cheapest.spec, { positive: true, jobsInFlight: jobs.length });
+    // Taken only now: a create of unknown price may first wait out the billing check's measurement.
+    const slot = client.slots.take();
+    const sent = await sendHolding(client, cheapest.op, cheapest.spec, slot, { positive: true, jobsInFlight: jobs.length });
     if (!accepted(sent)) {
       slot.release();
       const polls = await pollAll();
@@ -261,10 +263,10 @@ async function judgeRefusals(session: Session, state: CapState, filler: Filler, 
   };
   if (counted().length > 0 && !state.filled && !persisted()) {
     status(`a create was refused as queue full below the cap: filling it for up to ${session.config.poll.timeoutSeconds} s more`);
-    // Until the refusals could have persisted that long, and at least that long from now, with half
-    // as long again for one to come after it (a refusal needs the suite's jobs back at the cap).
+    // That long from now, with half as long again for one more refusal to come after it (a refusal
+    // needs the suite's jobs back at the cap).
     const margin = Math.max(2 * session.pollIntervalMs(session.contract.pollOf(cheapestOf(session).op)!), persist / 2);
-    const end = Math.min(Math.max(counted()[0]!.at, Date.now()) + persist + margin, session.deadline);
+    const end = Math.min(Date.now() + persist + margin, session.deadline);
     const over = new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, end - Date.now())).unref());
     while (!state.filled && !persisted() && Date.now() < end) {
       if (!(await filler.fill(() => Date.now() >= end || persisted(), over))) break;

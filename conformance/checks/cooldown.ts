@@ -12,7 +12,7 @@
 import { STAGE, type Check } from "../check.ts";
 import { numericHeader, type Client } from "../client.ts";
 import { accepted, type Exchange, type RequestSpec } from "../http.ts";
-import { chargedCreate, createJob, follow, statusOf, type Created, type Job } from "../jobs.ts";
+import { chargedCreate, createJob, follow, sendHolding, statusOf, type Created, type Job } from "../jobs.ts";
 import { followable, hasPrompt, marked, pricedCreates } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
 import { conditionsOf } from "../retry-after.ts";
@@ -119,7 +119,7 @@ function failures(session: Session, client: Client, request: FamilyCreate, spec:
   const create = async (atOnce: boolean): Promise<Created> => {
     if (!atOnce || client === session.main) return chargedCreate(client, request.op, spec, credits);
     const slot = client.slots.take();
-    const exchange = await client.send(request.op, spec, { positive: true });
+    const exchange = await sendHolding(client, request.op, spec, slot, { positive: true });
     if (accepted(exchange)) {
       const created = follow(client, request.op, exchange, slot);
       await created.job?.ended;
