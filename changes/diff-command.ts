@@ -7,11 +7,11 @@ import { existsSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { applyAcknowledgements, readAcknowledgements, type Acknowledgement } from "./acknowledgements.ts";
-import { CHANGELOG_PAGE, changelogPageIsFresh } from "./changelog-page.ts";
+import { CHANGELOG_PAGE, changelogPageIsFresh } from "../release/changelog-page.ts";
 import { compareDescriptions, type Side } from "./compare.ts";
 import { InputError } from "./input-error.ts";
 import { loadSide } from "./load-side.ts";
-import { ACKNOWLEDGEMENTS_FILE, BUNDLE_FILE, latestRelease, PROJECT_ROOT, releaseSide, shownPath } from "./releases.ts";
+import { ACKNOWLEDGEMENTS_FILE, BUNDLE_FILE, latestRelease, PROJECT_ROOT, releaseSide, shownPath } from "../release/releases.ts";
 import { renderJson } from "./render-json.ts";
 import { renderMarkdown } from "./render-markdown.ts";
 

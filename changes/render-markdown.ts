@@ -6,7 +6,7 @@
  * the interface version was not bumped, a warning suggests the next version.
  */
 import { basename, isAbsolute } from "node:path";
-import { bumpOf } from "./next-version.ts";
+import { bumpOf } from "../release/next-version.ts";
 import type { Report, ReportedChange } from "./acknowledgements.ts";
 import type { RouteTitle } from "./compare.ts";
 import { TOPIC_TITLES, type Topic } from "./domain-changelog.ts";

@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runDiff } from "../../changes/diff-command.ts";
-import { changelogPageIsFresh } from "../../changes/changelog-page.ts";
-import { latestRelease, PROJECT_ROOT } from "../../changes/releases.ts";
+import { changelogPageIsFresh } from "../../release/changelog-page.ts";
+import { latestRelease, PROJECT_ROOT } from "../../release/releases.ts";
 import { loadBundle } from "../../model/document.ts";
 
 const QUEUED = 'response-enum-value-added@schema JobStatus="queued"';

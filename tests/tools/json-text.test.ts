@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readAcknowledgements } from "../../changes/acknowledgements.ts";
-import { PACKAGE_RELEASES_FILE, readPackageReleases } from "../../changes/package-releases.ts";
+import { PACKAGE_RELEASES_FILE, readPackageReleases } from "../../release/package-releases.ts";
 import { readServiceModel } from "../../model/service-model.ts";
 import { loadBundle } from "../../model/document.ts";
 import { readConfigFile } from "../../sandbox/config.ts";

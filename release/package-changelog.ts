@@ -7,11 +7,11 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { applyAcknowledgements, readAcknowledgements, type Acknowledgement, type Report } from "./acknowledgements.ts";
-import { compareDescriptions, type Comparison, type Side } from "./compare.ts";
+import { applyAcknowledgements, readAcknowledgements, type Acknowledgement, type Report } from "../changes/acknowledgements.ts";
+import { compareDescriptions, type Comparison, type Side } from "../changes/compare.ts";
 import { bumpReason } from "./next-version.ts";
 import { readPackageReleases, recordedSide, type PackageReleaseRecord } from "./package-releases.ts";
-import { renderMarkdown } from "./render-markdown.ts";
+import { renderMarkdown } from "../changes/render-markdown.ts";
 
 /** A release and the report on what changed since the one before (none for the first). */
 export interface ReleaseEntry {

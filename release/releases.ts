@@ -7,12 +7,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { applyAcknowledgements, EMPTY_ACKNOWLEDGEMENTS, readAcknowledgements, type Acknowledgement, type Report } from "./acknowledgements.ts";
-import { compareDescriptions, type Side } from "./compare.ts";
+import { applyAcknowledgements, EMPTY_ACKNOWLEDGEMENTS, readAcknowledgements, type Acknowledgement, type Report } from "../changes/acknowledgements.ts";
+import { compareDescriptions, type Side } from "../changes/compare.ts";
 import type { OpenApiDocument } from "../model/document.ts";
 import { applySlugMapFile, placeholderPaths, slugMapFile } from "../model/slug-map.ts";
-import { InputError } from "./input-error.ts";
-import { loadSide } from "./load-side.ts";
+import { InputError } from "../changes/input-error.ts";
+import { loadSide } from "../changes/load-side.ts";
 
 export const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const RELEASES_DIR = join(PROJECT_ROOT, "releases");

@@ -5,7 +5,7 @@
  * what the client's types and tables hold) a minor one; a description that differs in nothing the
  * change report sees (descriptions, examples, documentation) a patch; an identical one nothing.
  */
-import type { Comparison } from "./compare.ts";
+import type { Comparison } from "../changes/compare.ts";
 
 export type Bump = "major" | "minor" | "patch";
 

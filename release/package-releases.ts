@@ -13,11 +13,11 @@ import { join } from "node:path";
 import { applySlugMapFile, slugMapFile } from "../model/slug-map.ts";
 import type { OpenApiDocument } from "../model/document.ts";
 import { PACKAGE_NAMES } from "../packages/shared/package-build.ts";
-import type { Side } from "./compare.ts";
-import { InputError } from "./input-error.ts";
-import { loadSide } from "./load-side.ts";
+import type { Side } from "../changes/compare.ts";
+import { InputError } from "../changes/input-error.ts";
+import { loadSide } from "../changes/load-side.ts";
 import { isReleaseVersion, type Bump } from "./next-version.ts";
-import { isObject } from "./schema-shape.ts";
+import { isObject } from "../changes/schema-shape.ts";
 import { JsonSyntaxError, parseJsonText } from "../tools/json-text.ts";
 
 export const PACKAGE_RELEASES_FILE = "packages.json";

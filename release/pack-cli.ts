@@ -6,10 +6,10 @@
  * otherwise (a release refused, for an unacknowledged breaking change, is refused here too).
  */
 import { relative, resolve } from "node:path";
-import { releaseEntries } from "../changes/package-changelog.ts";
-import { packageReleases } from "../changes/release-command.ts";
-import { planRelease, projectPaths } from "../changes/release-plan.ts";
-import { packPackages } from "./pack.ts";
+import { releaseEntries } from "./package-changelog.ts";
+import { packageReleases } from "./command.ts";
+import { planRelease, projectPaths } from "./plan.ts";
+import { packPackages } from "../packages/pack.ts";
 
 const paths = projectPaths();
 const bundleDir = resolve(process.argv[2] ?? paths.bundleDir);

@@ -11,20 +11,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EMPTY_ACKNOWLEDGEMENTS } from "../../changes/acknowledgements.ts";
-import { CHANGELOG_PAGE, changelogPage, changelogPageIsFresh } from "../../changes/changelog-page.ts";
+import { CHANGELOG_PAGE, changelogPage, changelogPageIsFresh } from "../../release/changelog-page.ts";
 import { compareDescriptions } from "../../changes/compare.ts";
-import { bumpOf, nextVersion as nextSemver } from "../../changes/next-version.ts";
-import { packageChangelog, packageChangelogIsFresh, releaseEntries } from "../../changes/package-changelog.ts";
-import { PACKAGE_RELEASES_FILE, readPackageReleases } from "../../changes/package-releases.ts";
-import { recordRelease, runRelease } from "../../changes/release-command.ts";
-import { planRelease, projectPaths } from "../../changes/release-plan.ts";
-import { cutRelease, listReleases, RELEASES_DIR } from "../../changes/releases.ts";
+import { bumpOf, nextVersion as nextSemver } from "../../release/next-version.ts";
+import { packageChangelog, packageChangelogIsFresh, releaseEntries } from "../../release/package-changelog.ts";
+import { PACKAGE_RELEASES_FILE, readPackageReleases } from "../../release/package-releases.ts";
+import { recordRelease, runRelease } from "../../release/command.ts";
+import { planRelease, projectPaths } from "../../release/plan.ts";
+import { cutRelease, listReleases, RELEASES_DIR } from "../../release/releases.ts";
 import { CLIENT_PACKAGE, PACKAGE_NAMES, TOOLS_PACKAGE } from "../../packages/shared/package-build.ts";
 import { renderMarkdown as renderPage } from "../../docs-src/markdown-page.ts";
 import { SITE_PAGES } from "../../docs-src/site-pages.ts";
 import { loadBundle } from "../../model/document.ts";
 import { placeholderPaths } from "../../model/slug-map.ts";
-import { PLANTED } from "./planted.ts";
+import { PLANTED } from "../changes/planted.ts";
 import { withoutSlugMap } from "../support/placeholder-slugs.ts";
 
 // Releases keep the placeholder slugs; the planted kinds name routes by them, and the bundles

@@ -7,10 +7,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { PACKAGE_NAMES } from "../packages/shared/package-build.ts";
-import { readAcknowledgements, type Acknowledgement } from "./acknowledgements.ts";
-import { compareDescriptions, type Side } from "./compare.ts";
-import { InputError } from "./input-error.ts";
-import { loadSide } from "./load-side.ts";
+import { readAcknowledgements, type Acknowledgement } from "../changes/acknowledgements.ts";
+import { compareDescriptions, type Side } from "../changes/compare.ts";
+import { InputError } from "../changes/input-error.ts";
+import { loadSide } from "../changes/load-side.ts";
 import { bumpOf, FIRST_VERSION, nextVersion } from "./next-version.ts";
 import type { PendingRelease } from "./package-changelog.ts";
 import { readPackageReleases, recordedSide, type PackageReleaseRecord } from "./package-releases.ts";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { PACKAGE_NAMES } from "../packages/shared/package-build.ts";
 import { readPackageReleases } from "./package-releases.ts";
 import { listReleases, PROJECT_ROOT, RELEASES_DIR, releaseReports } from "./releases.ts";
-import { renderMarkdown } from "./render-markdown.ts";
+import { renderMarkdown } from "../changes/render-markdown.ts";
 
 export const CHANGELOG_PAGE = join(PROJECT_ROOT, "docs", "changelog.md");
 

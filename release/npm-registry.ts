@@ -5,7 +5,7 @@
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { InputError } from "./input-error.ts";
+import { InputError } from "../changes/input-error.ts";
 
 const run = promisify(execFile);
 

@@ -1,5 +1,5 @@
 /** Entry of `npm run release`; see release-command.ts. */
-import { runRelease } from "./release-command.ts";
+import { runRelease } from "./command.ts";
 
 process.exitCode = await runRelease(process.argv.slice(2), {
   cwd: process.cwd(),

@@ -9,12 +9,12 @@ import { parseArgs } from "node:util";
 import { packPackages } from "../packages/pack.ts";
 import { CLIENT_PACKAGE, PACKAGE_NAMES, type PackageRelease } from "../packages/shared/package-build.ts";
 import { writeChangelogPage } from "./changelog-page.ts";
-import { InputError } from "./input-error.ts";
+import { InputError } from "../changes/input-error.ts";
 import { bumpReason } from "./next-version.ts";
 import { isPublished, publish, registryName, registryOf, type Registry } from "./npm-registry.ts";
 import { changelogEntry, packageChangelog, releaseEntries, type ReleaseEntry } from "./package-changelog.ts";
 import { PACKAGE_RELEASES_FILE, packageReleasesText, readPackageReleases, type PackageReleaseRecord } from "./package-releases.ts";
-import { planRelease, projectPaths, shownIn, type ReleasePaths, type ReleasePlan } from "./release-plan.ts";
+import { planRelease, projectPaths, shownIn, type ReleasePaths, type ReleasePlan } from "./plan.ts";
 import { cutRelease, PROJECT_ROOT } from "./releases.ts";
 
 export const USAGE = `usage: npm run release -- [--dry-run] [--registry URL] [--no-publish] [--root DIR] [--page]
