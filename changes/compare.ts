@@ -4,7 +4,7 @@ import { ChangeCollector, type Change } from "./change.ts";
 import { hasCounterpart } from "./counterpart.ts";
 import { domainChangelog, type ChangelogEntry } from "./domain-changelog.ts";
 import { domainFacts, type DomainFacts } from "./domain-facts.ts";
-import { compareRoutes } from "./operation-diff.ts";
+import { compareRoutes, templateKey } from "./operation-diff.ts";
 
 /** One side of a comparison: a description and where it came from (a file, `REF:path`, a release). */
 export interface Side {
@@ -52,6 +52,12 @@ function factsOf(side: Side): DomainFacts | { unreadable: string } {
 /** Facts with the version alone: where one side cannot be read, its models and prices are not known, so none are compared. */
 const versionOnly = (doc: Side["doc"]): DomainFacts => ({ version: doc.info.version, models: [], prices: {}, limits: {} as DomainFacts["limits"], polling: {}, freePlan: [], notShown: [] });
 
+/** `doc` with each path spelled as `like` spells the same URLs: `/v1/images/{job_id}` → `/v1/images/{id}`. */
+function withTemplatesOf(doc: OpenApiDocument, like: OpenApiDocument): OpenApiDocument {
+  const spelled = new Map(Object.keys(like.paths).map((path) => [templateKey(path), path]));
+  return { ...doc, paths: Object.fromEntries(Object.entries(doc.paths).map(([path, item]) => [spelled.get(templateKey(path)) ?? path, item])) };
+}
+
 /**
  * Compares two valid OpenAPI 3.1 descriptions. What the service model cannot read (a 429 without
  * Retry-After, a limit without its variant) is itself a change for clients, reported beside what
@@ -59,6 +65,13 @@ const versionOnly = (doc: Side["doc"]): DomainFacts => ({ version: doc.info.vers
  */
 export function compareDescriptions(before: Side, after: Side): Comparison {
   const read = { before: factsOf(before), after: factsOf(after) };
+  // A renamed path parameter leaves the URLs as they were (path-template-changed says what it does to
+  // typed code); the service model reads only the templates it knows, so read the newer side as the
+  // older one spells its paths before calling it unreadable.
+  if ("unreadable" in read.after && !("unreadable" in read.before)) {
+    const respelled = factsOf({ ...after, doc: withTemplatesOf(after.doc, before.doc) });
+    if (!("unreadable" in respelled)) read.after = respelled;
+  }
   const readable = !("unreadable" in read.before) && !("unreadable" in read.after);
   const facts = readable ? (read as { before: DomainFacts; after: DomainFacts }) : { before: versionOnly(before.doc), after: versionOnly(after.doc) };
   const models = new Map(

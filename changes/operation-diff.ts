@@ -21,7 +21,10 @@ type Parameter = NonNullable<Operation["parameters"]>[number];
 type RequestBody = NonNullable<Operation["requestBody"]>;
 type Header = NonNullable<ResponseObject["headers"]>[string];
 
-/** Routes keyed by method and path with parameter names blanked: renaming `{id}` is not a new route. */
+/** A path with its parameter names blanked (`/v1/images/{}`): the same for every spelling of the same URLs. */
+export const templateKey = (path: string): string => path.replace(/\{[^}]+\}/g, "{}");
+
+/** Routes keyed by method and path with parameter names blanked: renaming `{id}` is not a new route (path-template-changed). */
 function routes(doc: OpenApiDocument): Map<string, Route> {
   const found = new Map<string, Route>();
   for (const [path, raw] of Object.entries(doc.paths)) {
@@ -29,7 +32,7 @@ function routes(doc: OpenApiDocument): Map<string, Route> {
     const item = deref(doc, raw as typeof raw | { $ref: string });
     for (const method of HTTP_METHODS) {
       const operation = item[method];
-      if (operation) found.set(`${method} ${path.replace(/\{[^}]+\}/g, "{}")}`, { label: `${method.toUpperCase()} ${path}`, path, operation });
+      if (operation) found.set(`${method} ${templateKey(path)}`, { label: `${method.toUpperCase()} ${path}`, path, operation });
     }
   }
   return found;
@@ -68,6 +71,7 @@ export function compareRoutes(sides: Sides, collector: ChangeCollector, modelOf:
       const detail = model === undefined ? {} : { detail: model };
       if (!to) return collector.report({ rule: "route-removed", location: route.label, ...detail });
       if (!from) return collector.report({ rule: "route-added", location: route.label, ...detail });
+      if (from.path !== to.path) collector.report({ rule: "path-template-changed", location: route.label, before: from.path, after: to.path });
       compareOperation(sides, collector, route.label, from, to);
       compareSecurity(sides, collector, route.label, from.operation, to.operation, schemes);
     });

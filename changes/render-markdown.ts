@@ -2,11 +2,9 @@
  * Release notes in Markdown, for the people who call the service: breaking changes first, each
  * with what a client must do, then compatible changes, both grouped by area and route as the
  * reference docs name them (tag and summary); then the changelog by topic. Each model is named
- * once; ids are left to the JSON report; sources are named by their file, not a local path. When
- * the interface version was not bumped, a warning suggests the next version.
+ * once; ids are left to the JSON report; sources are named by their file, not a local path.
  */
 import { basename, isAbsolute } from "node:path";
-import { bumpOf } from "../release/next-version.ts";
 import type { Report, ReportedChange } from "./acknowledgements.ts";
 import type { RouteTitle } from "./compare.ts";
 import { TOPIC_TITLES, type Topic } from "./domain-changelog.ts";
@@ -19,6 +17,7 @@ const WHOLE_DESCRIPTION = "The whole description";
 function mustDo(change: ReportedChange): string {
   const { rule } = change;
   if (rule === "route-removed") return change.detail ? "move to a current model of the same kind; calls now answer 410." : "stop calling this route.";
+  if (rule === "path-template-changed") return "rename the path parameter where code names the route by its template; the URLs sent stay the same.";
   if (rule === "operation-id-changed") return "update code that names the operation (the generated client's method name changes).";
   if (rule.startsWith("security-")) return "change how the client authenticates.";
   if (rule === "service-model-unreadable") return "do not regenerate the client from this description until it is mended; its rules (limits, Retry-After, prices) cannot be read.";
@@ -90,14 +89,6 @@ export function renderMarkdown(report: Report, level = 1): string {
       `**${summary.breaking} breaking**${acknowledged}, ${summary.compatible} compatible, ${report.changelog.length} changelog ${report.changelog.length === 1 ? "entry" : "entries"}.`,
     "",
   ];
-  if (before.version === after.version && (report.changes.length > 0 || report.changelog.length > 0)) {
-    const bump = bumpOf(report, false);
-    lines.push(
-      `> **Warning:** info.version is still \`${after.version}\` although the description changed. Bump it before releasing; ` +
-        `the packages' next release is a ${bump} one (${bump === "major" ? "breaking changes need a new major version" : "compatible additions: a new minor version"}), which \`npm run release\` derives from this report.`,
-      "",
-    );
-  }
   if (breaking.length) lines.push(heading(1, "Breaking changes"), "", ...grouped(breaking, titles, heading));
   if (compatible.length) lines.push(heading(1, "Compatible changes"), "", ...grouped(compatible, titles, heading));
   if (changelog.length) {

@@ -87,6 +87,12 @@ const ROUTE_RULES = {
     says: ({ detail }) => (detail ? `model ${detail} removed (retired models answer 410 model_retired)` : "route removed"),
   },
   "route-deprecated": { severity: "compatible", says: () => "deprecated" },
+  // The URLs a client sends stay the same, but typed code names a route by its template (openapi-fetch's
+  // paths, client.api.GET("/v1/images/{id}", { params: { path: { id } } })), so it no longer compiles.
+  "path-template-changed": {
+    severity: "breaking",
+    says: (said) => `path template renamed, ${fromTo(said)}: the URLs sent are unchanged, but code typed by the template (the path's key, its path parameter's name) must follow`,
+  },
   "operation-id-changed": { severity: "breaking", says: (said) => `operationId changed, ${fromTo(said)} (generated code names operations by it)` },
   "parameter-added": { severity: "compatible", says: () => "new optional parameter" },
   "required-parameter-added": { severity: "breaking", says: () => "new required parameter" },

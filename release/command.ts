@@ -1,36 +1,39 @@
 /**
- * `npm run release -- [--dry-run] [--registry URL] [--no-publish] [--root DIR] [--page]`: releases
- * the bundle as the packages' next versions. Returns the exit status: 0 released (or nothing to
- * release), 2 refused or failed (one line saying why, naming the flag or file).
+ * `npm run release -- [--dry-run] [--registry URL] [--no-publish] [--root DIR] [--page] [--check]`:
+ * releases the bundle as the packages' next version. Returns the exit status: 0 released (or nothing
+ * to release, or the changelogs fresh), 1 a stale changelog with --check, 2 refused or failed (one
+ * line saying why, naming the flag or file).
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { existsSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { packPackages } from "../packages/pack.ts";
-import { CLIENT_PACKAGE, PACKAGE_NAMES, type PackageRelease } from "../packages/shared/package-build.ts";
-import { writeChangelogPage } from "./changelog-page.ts";
+import { EMPTY_ACKNOWLEDGEMENTS } from "../changes/acknowledgements.ts";
+import { PROJECT_ROOT } from "../changes/baseline.ts";
 import { InputError } from "../changes/input-error.ts";
-import { bumpReason } from "./next-version.ts";
-import { isPublished, publish, registryName, registryOf, type Registry } from "./npm-registry.ts";
-import { changelogEntry, packageChangelog, releaseEntries, type ReleaseEntry } from "./package-changelog.ts";
-import { PACKAGE_RELEASES_FILE, packageReleasesText, readPackageReleases, type PackageReleaseRecord } from "./package-releases.ts";
+import { packPackages } from "../packages/pack.ts";
+import { PACKAGE_NAMES, type PackageRelease } from "../packages/shared/package-build.ts";
+import { changelogText, staleChangelogs, writeChangelogs } from "./changelog.ts";
+import { isPublished, publish, redacted, registryName, registryOf, type Registry } from "./npm-registry.ts";
+import { count, releaseNotes } from "./notes.ts";
 import { planRelease, projectPaths, shownIn, type ReleasePaths, type ReleasePlan } from "./plan.ts";
-import { cutRelease, PROJECT_ROOT } from "./releases.ts";
+import { readRecords, writeRecord, type ReleaseRecord } from "./records.ts";
 
-export const USAGE = `usage: npm run release -- [--dry-run] [--registry URL] [--no-publish] [--root DIR] [--page]
+export const USAGE = `usage: npm run release -- [--dry-run] [--registry URL] [--no-publish] [--root DIR] [--page] [--check]
 
-Compares generated/openapi.json with the last release recorded in releases/packages.json,
-refuses breaking changes changes/acknowledged.json does not acknowledge, gives each package
-its next version (breaking: major, compatible: minor, descriptions or examples only: patch),
-records it (releases/, docs/changelog.md, packages/*/CHANGELOG.md), packs the tarballs into
-packages/dist/ and publishes them. A bundle already released publishes the recorded versions
-the registry lacks, or nothing.
+Compares generated/openapi.json with the latest release recorded in releases/ (the
+baseline of npm run diff too), refuses breaking changes changes/acknowledged.json does
+not acknowledge, gives the packages their next version (breaking: major, compatible:
+minor, descriptions or examples only: patch), records it (releases/<version>/ with the
+acknowledgements it consumes, docs/changelog.md, packages/*/CHANGELOG.md), packs the
+tarballs into packages/dist/, publishes them and prints the release's notes. A bundle
+already released publishes the recorded version the registry lacks, or nothing.
 
-  --dry-run       say what would be released; write, build and publish nothing
+  --dry-run       say what would be released and print its notes; write, build and publish nothing
   --registry URL  publish there (default: npm's own configuration)
   --no-publish    record and pack, but publish nothing (CI publishes what is recorded)
   --root DIR      the project folder (default: this repository)
-  --page          only rewrite docs/changelog.md and the packages' CHANGELOG.md`;
+  --page          only rewrite docs/changelog.md and the packages' CHANGELOG.md from the records
+  --check         only check that those are what the records produce (exit 1 if not)`;
 
 export interface CommandIo {
   readonly cwd: string;
@@ -49,47 +52,40 @@ function options(argv: readonly string[]) {
         "no-publish": { type: "boolean" },
         root: { type: "string" },
         page: { type: "boolean" },
+        check: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
   } catch (error) {
-    throw new InputError(`${(error as Error).message}; npm run release -- --help lists the options`);
+    throw new InputError(`${redacted((error as Error).message)}; npm run release -- --help lists the options`);
   }
 }
 
-/** What each package of `record` is built with: its version, and its changelog of `entries` (the pending release's included). */
-export function packageReleases(record: PackageReleaseRecord, entries: readonly ReleaseEntry[]): Record<string, PackageRelease> {
-  return Object.fromEntries(PACKAGE_NAMES.map((name) => [name, { version: record.versions[name]!, changelog: packageChangelog(name, entries) }]));
+/** What each package is built with: the version, and the changelog of `records` (the pending release's included). */
+export function packageReleases(version: string, records: readonly ReleaseRecord[]): Record<string, PackageRelease> {
+  const changelog = changelogText(records);
+  return Object.fromEntries(PACKAGE_NAMES.map((name) => [name, { version, changelog }]));
 }
 
-const versionsOf = (record: PackageReleaseRecord, names = PACKAGE_NAMES): string => names.map((name) => `${name}@${record.versions[name]}`).join(", ");
+const versionsOf = (version: string, names = PACKAGE_NAMES): string => names.map((name) => `${name}@${version}`).join(", ");
 
-/** Writes the changelogs of the recorded releases: the docs page and each package's CHANGELOG.md. */
-function writeChangelogs(paths: ReleasePaths, entries: readonly ReleaseEntry[]): string[] {
-  mkdirSync(dirname(paths.changelogPage), { recursive: true });
-  writeChangelogPage(paths.releasesDir, paths.changelogPage);
-  for (const name of PACKAGE_NAMES) {
-    mkdirSync(dirname(paths.packageChangelogs[name]!), { recursive: true });
-    writeFileSync(paths.packageChangelogs[name]!, packageChangelog(name, entries));
-  }
-  return [paths.changelogPage, ...PACKAGE_NAMES.map((name) => paths.packageChangelogs[name]!)];
+/** Why the release has its bump, for the maintainer's terminal. */
+function bumpReason(record: ReleaseRecord): string {
+  const breaking = record.changes.filter((change) => change.severity === "breaking").length;
+  if (record.bump === "first") return "the first release of the packages";
+  if (record.bump === "major") return `${count(breaking, "breaking change")} for client code`;
+  if (record.bump === "minor") return `${count(record.changes.length, "compatible change")} and ${count(record.changelog.length, "changelog entry", "changelog entries")}, nothing breaking`;
+  return "descriptions, examples or documentation only; no change for client code";
 }
 
-/** Records the pending release: the description it was built from, releases/packages.json, the changelogs. */
-export function recordRelease(paths: ReleasePaths, plan: ReleasePlan & { pending: NonNullable<ReleasePlan["pending"]> }): string[] {
-  const { record } = plan.pending;
-  const written: string[] = [];
-  if (plan.cutsInterfaceRelease) {
-    written.push(cutRelease({ bundle: join(paths.bundleDir, "openapi.json"), dir: paths.releasesDir, acknowledgementsFile: paths.acknowledgementsFile })!);
-  } else if (!existsSync(join(paths.releasesDir, record.description))) {
-    const file = join(paths.releasesDir, record.description);
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, plan.text);
-    written.push(file);
+/** Records the pending release: its folder under releases/, the emptied acknowledgements, the changelogs; the files written. */
+export function recordRelease(paths: ReleasePaths, plan: ReleasePlan, pending: ReleaseRecord): string[] {
+  const written = writeRecord(paths.releasesDir, pending, plan.text);
+  if (plan.acknowledgements.length) {
+    writeFileSync(paths.acknowledgementsFile, EMPTY_ACKNOWLEDGEMENTS);
+    written.push(paths.acknowledgementsFile);
   }
-  const recordsFile = join(paths.releasesDir, PACKAGE_RELEASES_FILE);
-  writeFileSync(recordsFile, packageReleasesText([...readPackageReleases(paths.releasesDir), record]));
-  return [...written, recordsFile, ...writeChangelogs(paths, releaseEntries(paths.releasesDir))];
+  return [...written, ...writeChangelogs(paths, [...plan.recorded.map((release) => release.record), pending])];
 }
 
 /** Publishes the tarballs, in the packages' order. */
@@ -100,19 +96,36 @@ async function publishAll(registry: Registry, tarballs: readonly string[], io: C
   }
 }
 
-/** The bundle is the last release's: publish its recorded versions the registry lacks, if any. */
+/** The notes of a release, as a CI job's log shows them. */
+const printNotes = (io: CommandIo, record: ReleaseRecord): void => io.stdout(`release: the notes of ${record.version}:\n\n${releaseNotes(record)}\n`);
+
+/** The bundle is the latest release's: publish its version where the registry lacks it, if anywhere. */
 async function publishRecorded(paths: ReleasePaths, plan: ReleasePlan, registry: Registry, io: CommandIo): Promise<void> {
   const last = plan.last!;
+  const version = last.record.version!;
   const missing: string[] = [];
-  for (const name of PACKAGE_NAMES) if (!(await isPublished(registry, name, last.versions[name]!))) missing.push(name);
+  for (const name of PACKAGE_NAMES) if (!(await isPublished(registry, name, version))) missing.push(name);
   if (!missing.length) {
-    io.stdout(`release: nothing to release: ${shownIn(paths, join(paths.bundleDir, "openapi.json"))} is what ${versionsOf(last)} were built from, and ${registryName(registry)} has them\n`);
+    io.stdout(`release: nothing to release: ${shownIn(paths, join(paths.bundleDir, "openapi.json"))} is what ${versionsOf(version)} were built from, and ${registryName(registry)} has them\n`);
     return;
   }
-  const releases = packageReleases(last, releaseEntries(paths.releasesDir));
+  const releases = packageReleases(version, plan.recorded.map((release) => release.record));
   const tarballs = await packPackages(paths.bundleDir, paths.tarballDir, Object.fromEntries(missing.map((name) => [name, releases[name]!])));
-  io.stdout(`release: publishing the recorded ${versionsOf(last, missing)}, which ${registryName(registry)} lacks\n`);
+  io.stdout(`release: publishing the recorded ${versionsOf(version, missing)}, which ${registryName(registry)} lacks\n`);
   await publishAll(registry, tarballs, io, paths);
+  printNotes(io, last.record);
+}
+
+/** `--page` and `--check`: the changelogs against the records. */
+function changelogs(paths: ReleasePaths, io: CommandIo, write: boolean): number {
+  const records = readRecords(paths.releasesDir).map((release) => release.record);
+  if (write) {
+    for (const file of writeChangelogs(paths, records)) io.stdout(`release: wrote ${shownIn(paths, file)}\n`);
+    return 0;
+  }
+  const stale = staleChangelogs(paths, records);
+  for (const file of stale) io.stderr(`release: ${shownIn(paths, file)} is not what the records in releases/ produce; run npm run release -- --page and commit it\n`);
+  return stale.length ? 1 : 0;
 }
 
 export async function runRelease(argv: readonly string[], io: CommandIo): Promise<number> {
@@ -125,42 +138,40 @@ export async function runRelease(argv: readonly string[], io: CommandIo): Promis
     const root = values.root === undefined ? PROJECT_ROOT : resolve(io.cwd, values.root);
     if (!existsSync(root)) throw new InputError(`--root ${values.root}: no such folder`);
     const paths = projectPaths(root);
-    if (values.page) {
-      for (const file of writeChangelogs(paths, releaseEntries(paths.releasesDir))) io.stdout(`release: wrote ${shownIn(paths, file)}\n`);
-      return 0;
-    }
+    if (values.page || values.check) return changelogs(paths, io, values.page === true);
     const registry = registryOf(values.registry);
     const publishing = !values["dry-run"] && !values["no-publish"];
     const plan = planRelease(paths);
-    if (!plan.pending) {
+    const { pending, last } = plan;
+    if (!pending) {
       if (publishing) await publishRecorded(paths, plan, registry, io);
-      else io.stdout(`release: nothing to release: ${shownIn(paths, join(paths.bundleDir, "openapi.json"))} is what ${versionsOf(plan.last!)} were built from\n`);
+      else io.stdout(`release: nothing to release: ${shownIn(paths, join(paths.bundleDir, "openapi.json"))} is what ${versionsOf(last!.record.version!)} were built from\n`);
       return 0;
     }
-    const { record } = plan.pending;
-    const entries = releaseEntries(paths.releasesDir, plan.pending);
-    const entry = entries[0];
-    const moves = PACKAGE_NAMES.map((name) => `${name} ${plan.last?.versions[name] ?? "(none)"} → ${record.versions[name]}`).join(", ");
-    io.stdout(`release: ${moves} (${record.bump}: ${bumpReason(record.bump, entry!.report)}), interface version ${record.interfaceVersion}\n`);
+    const version = pending.version!;
+    const moves = PACKAGE_NAMES.map((name) => `${name} ${last?.record.version ?? "(none)"} → ${version}`).join(", ");
+    io.stdout(`release: ${moves} (${pending.bump}: ${bumpReason(pending)}), interface version ${pending.interfaceVersion}\n`);
     if (values["dry-run"]) {
-      io.stdout(`\n${changelogEntry(CLIENT_PACKAGE, entry!)}\n`);
+      printNotes(io, pending);
       return 0;
     }
     if (publishing) {
       for (const name of PACKAGE_NAMES) {
-        if (await isPublished(registry, name, record.versions[name]!)) {
-          throw new InputError(`${name}@${record.versions[name]} is already in ${registryName(registry)}, and a published version is never replaced; record the releases published since (releases/packages.json) or change the description`);
+        if (await isPublished(registry, name, version)) {
+          throw new InputError(`${name}@${version} is already in ${registryName(registry)}, and a published version is never replaced; record the releases published since (releases/) or change the description`);
         }
       }
     }
     // Build before writing anything, so a failed build leaves the repository as it was.
-    const tarballs = await packPackages(paths.bundleDir, paths.tarballDir, packageReleases(record, entries));
-    for (const file of recordRelease(paths, { ...plan, pending: plan.pending })) io.stdout(`release: wrote ${shownIn(paths, file)}\n`);
+    const tarballs = await packPackages(paths.bundleDir, paths.tarballDir, packageReleases(version, [...plan.recorded.map((release) => release.record), pending]));
+    for (const file of recordRelease(paths, plan, pending)) io.stdout(`release: wrote ${shownIn(paths, file)}\n`);
+    if (plan.acknowledgements.length) io.stdout(`release: ${count(plan.acknowledgements.length, "acknowledgement")} moved from ${shownIn(paths, paths.acknowledgementsFile)} into the record of ${version}\n`);
     for (const tarball of tarballs) io.stdout(`release: packed ${shownIn(paths, tarball)}\n`);
     if (publishing) await publishAll(registry, tarballs, io, paths);
+    printNotes(io, pending);
     return 0;
   } catch (error) {
-    io.stderr(`release: ${(error as Error).message.split("\n")[0]}\n`);
+    io.stderr(`release: ${redacted((error as Error).message.split("\n")[0]!)}\n`);
     return 2;
   }
 }

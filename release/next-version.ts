@@ -32,13 +32,3 @@ export function nextVersion(version: string, bump: Bump): string {
   if (bump === "minor") return `${major}.${minor + 1}.0`;
   return `${major}.${minor}.${patch + 1}`;
 }
-
-/** Why a release has its bump, for the changelog and the command's output. */
-export function bumpReason(bump: Bump | "first", comparison: Comparison | undefined): string {
-  if (bump === "first" || !comparison) return "the first release of the packages";
-  const breaking = comparison.changes.filter((change) => change.severity === "breaking").length;
-  const compatible = comparison.changes.length - breaking;
-  if (bump === "major") return `${breaking} breaking change(s) for client code`;
-  if (bump === "minor") return `${compatible} compatible change(s), ${comparison.changelog.length} changelog entr${comparison.changelog.length === 1 ? "y" : "ies"}, nothing breaking`;
-  return "descriptions, examples or documentation only; no change for client code";
-}

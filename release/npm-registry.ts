@@ -1,9 +1,12 @@
 /**
  * The npm registry a release publishes to, through npm itself: the one `--registry URL` names, or
  * npm's own configuration (.npmrc, npm_config_registry) when none is given, with the credentials
- * npm has for it. Errors are one line naming the registry and what npm said.
+ * npm has for it. Errors are one line naming the registry and npm's own error. Credentials in a
+ * URL (`http://user:pass@host/`) are never shown: every text the release prints goes through
+ * `redacted`.
  */
 import { execFile } from "node:child_process";
+import { basename } from "node:path";
 import { promisify } from "node:util";
 import { InputError } from "../changes/input-error.ts";
 
@@ -14,6 +17,9 @@ export interface Registry {
   readonly url: string | undefined;
 }
 
+/** `text` with the credentials of every URL in it replaced: `http://user:pass@host/` → `http://***@host/`. */
+export const redacted = (text: string): string => text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]+@/gi, "$1***@");
+
 /** The registry of `--registry URL`, checked: an http(s) URL. */
 export function registryOf(url: string | undefined): Registry {
   if (url === undefined) return { url };
@@ -21,27 +27,32 @@ export function registryOf(url: string | undefined): Registry {
   try {
     parsed = new URL(url);
   } catch {
-    throw new InputError(`--registry must be an http(s) URL, got ${JSON.stringify(url)}`);
+    throw new InputError(`--registry must be an http(s) URL, got ${JSON.stringify(redacted(url))}`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new InputError(`--registry must be an http(s) URL, got ${JSON.stringify(url)}`);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new InputError(`--registry must be an http(s) URL, got ${JSON.stringify(redacted(url))}`);
   return { url: parsed.href };
 }
 
-export const registryName = (registry: Registry): string => registry.url ?? "the registry of npm's configuration";
+export const registryName = (registry: Registry): string => (registry.url === undefined ? "the registry of npm's configuration" : redacted(registry.url));
 
 const registryArgs = (registry: Registry): string[] => (registry.url === undefined ? [] : ["--registry", registry.url]);
 
-/** npm's own message of a failed call: the summary of its JSON error, or its first "npm error" line that says what happened. */
-function npmError(error: unknown): string {
+/**
+ * npm's own message of a failed call, credentials redacted: the summary of its JSON error, or its
+ * first error line that says what happened (not its code, nor the `npm notice` lines publish prints
+ * about the tarball first).
+ */
+export function npmError(error: unknown): string {
   const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
   try {
     const summary = (JSON.parse(stdout) as { error?: { summary?: string } }).error?.summary;
-    if (summary) return summary.split("\n")[0]!;
+    if (summary) return redacted(summary.split("\n")[0]!);
   } catch {
     // not npm's JSON: read its error lines
   }
-  const lines = stderr.split("\n").map((line) => line.replace(/^npm (?:error|ERR!) ?/, "").trim());
-  return lines.find((line) => line !== "" && !/^(?:code|syscall|errno|A complete log|npm warn)\b/.test(line)) ?? (error as Error).message.split("\n")[0]!;
+  const errors = stderr.split("\n").flatMap((line) => (/^npm (?:error|ERR!)/.test(line) ? [line.replace(/^npm (?:error|ERR!) ?/, "").trim()] : []));
+  const said = errors.find((line) => line !== "" && !/^(?:code|syscall|errno|A complete log)\b/.test(line));
+  return redacted(said ?? (error as Error).message.split("\n")[0]!);
 }
 
 /** Whether the registry already has `name@version`; a package it has never seen has none. */
@@ -60,6 +71,6 @@ export async function publish(registry: Registry, tarball: string): Promise<void
   try {
     await run("npm", ["publish", tarball, "--access", "public", "--ignore-scripts", ...registryArgs(registry)]);
   } catch (error) {
-    throw new InputError(`${registryName(registry)} refused ${tarball}: ${npmError(error)}`);
+    throw new InputError(`${registryName(registry)} refused ${basename(tarball)}: ${npmError(error)}`);
   }
 }

@@ -1,20 +1,21 @@
 /**
  * What `npm run release` would release: the places it reads and writes (a project folder: the
- * repository, or a copy of its releases in a test), the checks that refuse a release, and the next
- * version of each package, derived from the change report between the description of the last
- * recorded release and the current bundle (changes/next-version.ts).
+ * repository, or a copy in a test), the checks that refuse a release, and the record of the next
+ * release, from the change report between the latest recorded release (the baseline `npm run diff`
+ * compares with too) and the current bundle: the packages' next version (next-version.ts), each
+ * change with its class, the pending acknowledgements moved onto the breaking changes they accept.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { PACKAGE_NAMES } from "../packages/shared/package-build.ts";
-import { readAcknowledgements, type Acknowledgement } from "../changes/acknowledgements.ts";
+import { applyAcknowledgements, readAcknowledgements, type Acknowledgement } from "../changes/acknowledgements.ts";
+import { PROJECT_ROOT } from "../changes/baseline.ts";
 import { compareDescriptions, type Side } from "../changes/compare.ts";
 import { InputError } from "../changes/input-error.ts";
 import { loadSide } from "../changes/load-side.ts";
+import { PACKAGE_NAMES } from "../packages/shared/package-build.ts";
 import { bumpOf, FIRST_VERSION, nextVersion } from "./next-version.ts";
-import type { PendingRelease } from "./package-changelog.ts";
-import { readPackageReleases, recordedSide, type PackageReleaseRecord } from "./package-releases.ts";
-import { checkAcknowledged, compareVersions, listReleases, PROJECT_ROOT, releasedText } from "./releases.ts";
+import { count } from "./notes.ts";
+import { readRecords, recordedSide, releasedText, reportParts, type RecordedRelease, type ReleaseRecord } from "./records.ts";
 
 export interface ReleasePaths {
   /** The project folder the others are in; paths are shown relative to it. */
@@ -22,9 +23,10 @@ export interface ReleasePaths {
   /** The bundle: openapi.json and openapi.yaml. */
   readonly bundleDir: string;
   readonly releasesDir: string;
+  /** The acknowledgements pending for the next release. */
   readonly acknowledgementsFile: string;
   readonly changelogPage: string;
-  /** Package name → its CHANGELOG.md. */
+  /** Package name → its committed CHANGELOG.md. */
   readonly packageChangelogs: Readonly<Record<string, string>>;
   /** Where the packages are built and packed. */
   readonly tarballDir: string;
@@ -51,29 +53,19 @@ export interface ReleasePlan {
   /** The current bundle, and the text a release keeps of it. */
   readonly side: Side;
   readonly text: string;
-  /** The last recorded release, if any. */
-  readonly last: PackageReleaseRecord | undefined;
-  /** The release to record, or undefined when the bundle is what the last release was built from. */
-  readonly pending: PendingRelease | undefined;
-  /** Whether the release also cuts `releases/<info.version>/` (its info.version is not released yet). */
-  readonly cutsInterfaceRelease: boolean;
+  /** The recorded releases, oldest first. */
+  readonly recorded: readonly RecordedRelease[];
+  /** The latest release of the packages, if any. */
+  readonly last: RecordedRelease | undefined;
+  /** The release to record, or undefined when the bundle is what the latest release was built from. */
+  readonly pending: ReleaseRecord | undefined;
+  /** The acknowledgements the pending release consumes. */
+  readonly acknowledgements: readonly Acknowledgement[];
 }
 
 function acknowledgementsOf(paths: ReleasePaths): Acknowledgement[] {
   const file = paths.acknowledgementsFile;
   return existsSync(file) ? readAcknowledgements(file, shownIn(paths, file)) : [];
-}
-
-/**
- * Refuses what cutting a release refuses: an info.version older than the latest release, and a
- * breaking change since the latest release that changes/acknowledged.json does not acknowledge.
- */
-function checkReleasable(paths: ReleasePaths, side: Side, acknowledgements: Acknowledgement[]): void {
-  const latest = listReleases(paths.releasesDir).at(-1);
-  if (!latest) return;
-  const version = side.doc.info.version;
-  if (compareVersions(version, latest.version) < 0) throw new InputError(`info.version ${version} is older than the latest release ${latest.version} (${shownIn(paths, latest.file)})`);
-  checkAcknowledged(latest, side, acknowledgements, shownIn(paths, paths.acknowledgementsFile));
 }
 
 /** The plan of a release of the bundle in `paths.bundleDir`; throws an InputError when it is refused. */
@@ -82,20 +74,30 @@ export function planRelease(paths: ReleasePaths): ReleasePlan {
   if (!existsSync(bundle)) throw new InputError(`${shownIn(paths, bundle)}: no bundle; run npm run build first`);
   const side = loadSide(bundle, "bundle");
   const text = releasedText(side.doc);
-  const acknowledgements = acknowledgementsOf(paths);
-  checkReleasable(paths, side, acknowledgements);
-  const records = readPackageReleases(paths.releasesDir);
-  const last = records.at(-1);
   const interfaceVersion = side.doc.info.version;
-  const interfaceFile = join(paths.releasesDir, interfaceVersion, "openapi.json");
-  const cutsInterfaceRelease = !existsSync(interfaceFile);
-  const plan = { side, text, last, cutsInterfaceRelease };
-  if (last && readFileSync(join(paths.releasesDir, last.description), "utf8") === text) return { ...plan, pending: undefined };
-  // Not identical to the last release, so there is a bump.
-  const bump = last ? bumpOf(compareDescriptions(recordedSide(paths.releasesDir, last), side), false)! : undefined;
-  const versions = Object.fromEntries(PACKAGE_NAMES.map((name) => [name, last && bump ? nextVersion(last.versions[name]!, bump) : FIRST_VERSION]));
-  // The description is kept once: as the interface release when it is one, beside it otherwise.
-  const description = cutsInterfaceRelease || readFileSync(interfaceFile, "utf8") === text ? `${interfaceVersion}/openapi.json` : `${interfaceVersion}/packages-${records.length + 1}/openapi.json`;
-  const record: PackageReleaseRecord = { versions, interfaceVersion, bump: bump ?? "first", description };
-  return { ...plan, pending: { record, side, acknowledgements } };
+  const acknowledgements = acknowledgementsOf(paths);
+  const ackLabel = shownIn(paths, paths.acknowledgementsFile);
+  const recorded = readRecords(paths.releasesDir);
+  const baseline = recorded.at(-1);
+  const last = recorded.filter((release) => release.record.version !== null).at(-1);
+  const plan = { side, text, recorded, last, acknowledgements };
+  if (!baseline) {
+    if (acknowledgements.length) throw new InputError(`${ackLabel}: the first release has no earlier one to break, so it acknowledges nothing`);
+    const first: ReleaseRecord = { version: FIRST_VERSION, interfaceVersion, bump: "first", comparedWith: null, changes: [], changelog: [], routeTitles: {} };
+    return { ...plan, pending: first };
+  }
+  const before = recordedSide(baseline);
+  if (interfaceVersion.localeCompare(before.doc.info.version, "en", { numeric: true }) < 0) {
+    throw new InputError(`info.version ${interfaceVersion} is older than ${baseline.record.interfaceVersion}, the interface version of the latest release ${baseline.name}`);
+  }
+  const report = applyAcknowledgements(compareDescriptions(before, side), acknowledgements, ackLabel);
+  if (report.summary.unacknowledged) {
+    const are = report.summary.unacknowledged === 1 ? "is" : "are";
+    throw new InputError(`${count(report.summary.unacknowledged, "breaking change")} since ${baseline.name} ${are} not acknowledged in ${ackLabel}; npm run diff lists ${report.summary.unacknowledged === 1 ? "it with its id" : "them with their ids"}`);
+  }
+  const identical = readFileSync(baseline.file, "utf8") === text;
+  if (identical && last === baseline) return { ...plan, pending: undefined };
+  const bump = last === undefined ? "first" : bumpOf(report, identical)!;
+  const version = last === undefined || bump === "first" ? FIRST_VERSION : nextVersion(last.record.version!, bump);
+  return { ...plan, pending: { version, interfaceVersion, bump, comparedWith: baseline.name, ...reportParts(report) } };
 }

@@ -9,7 +9,7 @@ import { apiCompare } from "api-smart-diff";
 import type { OpenApiDocument } from "../../model/document.ts";
 import { compareDescriptions, type Side } from "../../changes/compare.ts";
 import { loadSide } from "../../changes/load-side.ts";
-import { BUNDLE_FILE, latestRelease, releaseSide } from "../../release/releases.ts";
+import { BUNDLE_FILE, latestRelease, releaseSide } from "../../changes/baseline.ts";
 import { BOUNDS } from "../../changes/rules.ts";
 import { isObject } from "../../changes/schema-shape.ts";
 import { median, type Figure, type Measurement } from "../measurement.ts";

@@ -585,6 +585,16 @@ export const PLANTED: PlantedKind[] = [
     changelog: [],
   },
   {
+    // The same URLs under another parameter name: nothing changes on the wire, nor in what the
+    // service model reads, but code typed by the template must follow.
+    kind: "path parameter renamed",
+    plant: (d) => { d.paths["/v1/images/{job_id}"] = d.paths["/v1/images/{id}"]; delete d.paths["/v1/images/{id}"]; d.components.parameters.ImageJobId.name = "job_id"; },
+    changes: [
+      ["path-template-changed@GET /v1/images/{job_id}", "breaking", "GET /v1/images/{job_id}: path template renamed, /v1/images/{id} → /v1/images/{job_id}: the URLs sent are unchanged, but code typed by the template (the path's key, its path parameter's name) must follow"]
+    ],
+    changelog: [],
+  },
+  {
     kind: "version",
     plant: (d) => { d.info.version = "2026-07-01"; },
     changes: [],

@@ -1,8 +1,9 @@
 /**
- * Releases and the docs changelog page: cutting a release (and what it refuses), a page built from
- * releases that lists the differences planted between them, as the docs site renders it; the
- * packages' next versions from the change report, the release plan and its records, and the
- * release command's refusals. Publishing to a registry is tests/packages/registry.release-test.ts.
+ * Releases and their records: the release plan (first, patch, minor, major; what it refuses), the
+ * record each release writes under releases/ and the acknowledgements it consumes, the changelog
+ * rendered from the records into every place it is read, the baseline the diff shares with the
+ * release, and the release command's refusals. Publishing to a registry is
+ * tests/packages/registry.release-test.ts.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -11,14 +12,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EMPTY_ACKNOWLEDGEMENTS } from "../../changes/acknowledgements.ts";
-import { CHANGELOG_PAGE, changelogPage, changelogPageIsFresh } from "../../release/changelog-page.ts";
+import { latestRelease } from "../../changes/baseline.ts";
 import { compareDescriptions } from "../../changes/compare.ts";
-import { bumpOf, nextVersion as nextSemver } from "../../release/next-version.ts";
-import { packageChangelog, packageChangelogIsFresh, releaseEntries } from "../../release/package-changelog.ts";
-import { PACKAGE_RELEASES_FILE, readPackageReleases } from "../../release/package-releases.ts";
+import { changelogText, staleChangelogs } from "../../release/changelog.ts";
 import { recordRelease, runRelease } from "../../release/command.ts";
+import { bumpOf, nextVersion as nextSemver } from "../../release/next-version.ts";
 import { planRelease, projectPaths } from "../../release/plan.ts";
-import { cutRelease, listReleases, RELEASES_DIR } from "../../release/releases.ts";
+import { readRecords, type ReleaseRecord } from "../../release/records.ts";
 import { CLIENT_PACKAGE, PACKAGE_NAMES, TOOLS_PACKAGE } from "../../packages/shared/package-build.ts";
 import { renderMarkdown as renderPage } from "../../docs-src/markdown-page.ts";
 import { SITE_PAGES } from "../../docs-src/site-pages.ts";
@@ -36,25 +36,24 @@ let dir: string;
 let releases: string;
 let ackFile: string;
 
-/** Writes a description as the bundle a release is cut from. */
+/** Writes a description as the bundle a release is made from. */
 function bundle(doc: unknown): string {
   const file = join(dir, "openapi.json");
   writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`);
   return file;
 }
 
-const cut = (doc: unknown): string | undefined => cutRelease({ bundle: bundle(doc), dir: releases, acknowledgementsFile: ackFile });
-
-/** The next version, with the planted kinds of change. */
-function nextVersion(kinds: string[]): any {
-  const next = structuredClone(base) as any;
+/** A copy of the base with the planted kinds of change. */
+function planted(kinds: string[], from: unknown = base): any {
+  const next = structuredClone(from) as any;
   for (const kind of kinds) PLANTED.find((candidate) => candidate.kind === kind)!.plant(next);
-  next.info.version = "2026-07-01";
   return next;
 }
 
+const QUEUED = 'response-enum-value-added@schema JobStatus="queued"';
+
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "changes-releases-"));
+  dir = mkdtempSync(join(tmpdir(), "release-records-"));
   releases = join(dir, "releases");
   ackFile = join(dir, "acknowledged.json");
   writeFileSync(ackFile, EMPTY_ACKNOWLEDGEMENTS);
@@ -62,93 +61,10 @@ beforeEach(() => {
 
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-describe("cutting a release", () => {
-  it("copies the bundle to releases/<info.version>/ and does nothing the second time", () => {
-    expect(cut(base)).toBe(join(releases, "2026-06-20"));
-    expect(readFileSync(join(releases, "2026-06-20", "openapi.json"), "utf8")).toBe(readFileSync(join(dir, "openapi.json"), "utf8"));
-    expect(cut(base)).toBeUndefined();
-    expect(listReleases(releases).map((release) => release.version)).toEqual(["2026-06-20"]);
-  });
-
-  it("refuses another description under a released version, and a version not newer than the latest", () => {
-    cut(base);
-    const changed = nextVersion(["response field added"]);
-    changed.info.version = "2026-06-20";
-    expect(() => cut(changed)).toThrow(/releases\/2026-06-20 already holds a different description; set a new info.version/);
-    changed.info.version = "2026-01-01";
-    expect(() => cut(changed)).toThrow(/info.version 2026-01-01 is not newer than the latest release 2026-06-20/);
-  });
-
-  it("refuses an unacknowledged breaking change, then moves the acknowledgements into the release", () => {
-    cut(base);
-    const next = nextVersion(["response enum value added"]);
-    expect(() => cut(next)).toThrow(/1 breaking change\(s\) since 2026-06-20 are not acknowledged/);
-    const acknowledged = `${JSON.stringify({ acknowledged: [{ id: 'response-enum-value-added@schema JobStatus="queued"', reason: "Queued jobs." }] })}\n`;
-    writeFileSync(ackFile, acknowledged);
-    expect(cut(next)).toBe(join(releases, "2026-07-01"));
-    expect(readFileSync(join(releases, "2026-07-01", "acknowledged.json"), "utf8")).toBe(acknowledged);
-    expect(readFileSync(ackFile, "utf8")).toBe(EMPTY_ACKNOWLEDGEMENTS);
-  });
-
-  it("refuses acknowledgements for the first release, which breaks nothing", () => {
-    writeFileSync(ackFile, JSON.stringify({ acknowledged: [{ id: "route-removed@GET /v1/x", reason: "r" }] }));
-    expect(() => cut(base)).toThrow(/the first release has no earlier one to break/);
-    expect(existsSync(releases)).toBe(false);
-  });
-
-  it("refuses a release folder whose description has another version", () => {
-    mkdirSync(join(releases, "2026-05-01"), { recursive: true });
-    writeFileSync(join(releases, "2026-05-01", "openapi.json"), JSON.stringify(base));
-    expect(() => changelogPage(releases)).toThrow(/releases\/2026-05-01\/openapi.json: info.version is "2026-06-20", but the release folder is 2026-05-01/);
-  });
-});
-
-describe("the changelog page", () => {
-  const kinds = ["response enum value added", "request enum value removed", "new model", "route removed (model retired)", "price changed", "limit changed", "not shown now stated"];
-
-  it("lists every difference planted between two releases, newest release first, with the acknowledged reasons", () => {
-    cut(base);
-    writeFileSync(
-      ackFile,
-      JSON.stringify({
-        acknowledged: PLANTED.filter((kind) => kinds.includes(kind.kind))
-          .flatMap((kind) => kind.changes)
-          .filter(([, severity]) => severity === "breaking")
-          .map(([id]) => ({ id, reason: `accepted: ${id}` })),
-      }),
-    );
-    cut(nextVersion(kinds));
-    const page = changelogPage(releases);
-    expect(page).toContain("\n## Changes from 2026-06-20 to 2026-07-01\n");
-    expect(page.indexOf("2026-07-01")).toBeLessThan(page.indexOf("## 2026-06-20"));
-    for (const kind of PLANTED.filter((candidate) => kinds.includes(candidate.kind))) {
-      // Release notes group changes under their route, so a line shows what changed, not the location's route again.
-      // A new model is told once, by its changelog line (route and price).
-      for (const [id, severity, message] of kind.changes.filter(([id]) => !/^route-added@.*=/.test(id))) {
-        expect(page, kind.kind).toContain(message.slice(message.indexOf(": ") + 2));
-        if (severity === "breaking") expect(page, kind.kind).toContain(`*Accepted:* accepted: ${id}`);
-      }
-      // A retired model is told once, by its breaking change.
-      for (const line of kind.changelog.filter((entry) => !entry.includes(" retired: "))) expect(page, kind.kind).toContain(`- ${line}`);
-    }
-    const { title, html } = renderPage(page, "docs/changelog.md");
-    expect(title).toBe("Changelog");
-    expect(html).toContain("<code>POST /v1/images/i-d</code> — Create an image with I-D");
-    expect(html).toContain("requests.perKey: 600 → 300 requests per API key per 60 seconds");
-  });
-
-  it("is a page of the docs site, and the committed one is what releases/ produce", () => {
-    expect(SITE_PAGES).toContainEqual(expect.objectContaining({ kind: "markdown", source: "docs/changelog.md", file: "changelog.html" }));
-    expect(existsSync(CHANGELOG_PAGE)).toBe(true);
-    expect(changelogPageIsFresh(), "docs/changelog.md is stale: run npm run release -- --page").toBe(true);
-  });
-});
-
 describe("the packages' next versions", () => {
   const side = (doc: unknown, source: string) => ({ source, doc: doc as typeof base });
   const bump = (kinds: string[], change?: (doc: any) => void) => {
-    const next = structuredClone(base) as any;
-    for (const kind of kinds) PLANTED.find((candidate) => candidate.kind === kind)!.plant(next);
+    const next = planted(kinds);
     change?.(next);
     return bumpOf(compareDescriptions(side(base, "before"), side(next, "after")), JSON.stringify(next) === JSON.stringify(base));
   };
@@ -157,6 +73,7 @@ describe("the packages' next versions", () => {
     expect(bump(["response enum value added", "response field added"])).toBe("major");
     expect(bump(["response field added"])).toBe("minor");
     expect(bump(["price changed"])).toBe("minor");
+    expect(bump(["path parameter renamed"])).toBe("major");
     expect(bump([], (doc) => (doc.info.description += " Clarified."))).toBe("patch");
     expect(bump([], (doc) => (Object.values(doc.components.examples as Record<string, { summary?: string }>)[0]!.summary = "Reworded."))).toBe("patch");
     expect(bump([])).toBeUndefined();
@@ -170,63 +87,106 @@ describe("the packages' next versions", () => {
   });
 });
 
-describe("the release plan", () => {
+describe("the release plan and its records", () => {
   let paths: ReturnType<typeof projectPaths>;
   beforeEach(() => {
     paths = { ...projectPaths(dir), bundleDir: dir, releasesDir: releases, acknowledgementsFile: ackFile };
   });
   /** Records the plan's pending release as the release command does, without building or publishing. */
-  const record = () => {
+  const record = (): ReleaseRecord => {
     const plan = planRelease(paths);
-    recordRelease(paths, { ...plan, pending: plan.pending! });
-    return plan.pending!.record;
+    recordRelease(paths, plan, plan.pending!);
+    return plan.pending!;
   };
+  const recorded = (version: string) => JSON.parse(readFileSync(join(releases, version, "release.json"), "utf8")) as ReleaseRecord;
 
-  it("starts at 1.0.0, releases nothing for the same bundle, then bumps each package from its recorded version", () => {
+  it("starts at 1.0.0, releases nothing for the same bundle, then bumps from the recorded version: patch, minor, major", () => {
     bundle(base);
-    expect(record()).toEqual({ versions: { [CLIENT_PACKAGE]: "1.0.0", [TOOLS_PACKAGE]: "1.0.0" }, interfaceVersion: "2026-06-20", bump: "first", description: "2026-06-20/openapi.json" });
+    expect(record()).toEqual({ version: "1.0.0", interfaceVersion: "2026-06-20", bump: "first", comparedWith: null, changes: [], changelog: [], routeTitles: {} });
+    expect(readFileSync(join(releases, "1.0.0", "openapi.json"), "utf8")).toBe(readFileSync(join(dir, "openapi.json"), "utf8"));
     expect(planRelease(paths).pending).toBeUndefined();
     const described = structuredClone(base) as any;
     described.info.description += " Clarified.";
     bundle(described);
-    expect(record()).toMatchObject({ versions: { [CLIENT_PACKAGE]: "1.0.1", [TOOLS_PACKAGE]: "1.0.1" }, bump: "patch", description: "2026-06-20/packages-2/openapi.json" });
-    const compatible = structuredClone(described);
-    PLANTED.find((kind) => kind.kind === "response field added")!.plant(compatible);
+    expect(record()).toMatchObject({ version: "1.0.1", bump: "patch", comparedWith: "1.0.0", changes: [], changelog: [] });
+    const compatible = planted(["response field added"], described);
     bundle(compatible);
-    expect(record()).toMatchObject({ versions: { [CLIENT_PACKAGE]: "1.1.0" }, bump: "minor", description: "2026-06-20/packages-3/openapi.json" });
-    const entries = releaseEntries(releases);
-    expect(entries.map((entry) => entry.record.bump)).toEqual(["minor", "patch", "first"]);
-    const changelog = packageChangelog(TOOLS_PACKAGE, entries);
-    expect(changelog).toMatch(/## 1\.1\.0\n\nInterface version `2026-06-20` · \*\*minor\*\*: 1 compatible change\(s\), 0 changelog entries, nothing breaking\.\n/);
-    expect(changelog).toContain("- `schema AccountCredits.bonus_credits`: new optional field");
-    expect(readFileSync(join(dir, "packages/tools/CHANGELOG.md"), "utf8")).toBe(changelog);
-    expect(readFileSync(join(dir, "docs/changelog.md"), "utf8")).toContain("| 1.1.0 | 1.1.0 | 2026-06-20 | minor |");
+    expect(record()).toMatchObject({ version: "1.1.0", bump: "minor", comparedWith: "1.0.1", changes: [expect.objectContaining({ id: "response-property-added@schema AccountCredits.bonus_credits", severity: "compatible" })] });
+    bundle(planted(["response enum value added"], compatible));
+    expect(() => planRelease(paths)).toThrow(/^one breaking change since 1\.1\.0 is not acknowledged in .*acknowledged\.json; npm run diff lists it with its id$/);
+    writeFileSync(ackFile, JSON.stringify({ acknowledged: [{ id: QUEUED, reason: "Jobs may now wait in a queue." }] }));
+    expect(record()).toMatchObject({ version: "2.0.0", bump: "major", comparedWith: "1.1.0", changes: [expect.objectContaining({ id: QUEUED, severity: "breaking", acknowledged: "Jobs may now wait in a queue." })] });
+    // The acknowledgement is consumed: kept in the record of the release that shipped it, gone from the pending file.
+    expect(readFileSync(ackFile, "utf8")).toBe(EMPTY_ACKNOWLEDGEMENTS);
+    expect(recorded("2.0.0").changes).toContainEqual(expect.objectContaining({ id: QUEUED, acknowledged: "Jobs may now wait in a queue." }));
+    expect(readRecords(releases).map((release) => release.name)).toEqual(["1.0.0", "1.0.1", "1.1.0", "2.0.0"]);
+    expect(latestRelease(releases).name).toBe("2.0.0");
+    expect(planRelease(paths).pending).toBeUndefined();
   });
 
-  it("refuses an unacknowledged breaking change since the latest release, naming the acknowledgements file", () => {
+  it("renders one changelog from the records into the docs page and every package's CHANGELOG.md, newest first, for the client developer", () => {
     bundle(base);
     record();
-    bundle(nextVersion(["response enum value added"]));
-    expect(() => planRelease(paths)).toThrow(/^1 breaking change\(s\) since 2026-06-20 are not acknowledged in .*acknowledged\.json; npm run diff lists them with their ids$/);
+    bundle(planted(["request enum value removed", "new model", "price changed"]));
+    writeFileSync(ackFile, JSON.stringify({ acknowledged: [{ id: 'request-enum-value-removed@POST /v1/images/i-a request body.aspect_ratio="21:9"', reason: "I-A no longer renders 21:9; use 16:9." }] }));
+    record();
+    const page = readFileSync(join(dir, "docs/changelog.md"), "utf8");
+    for (const name of PACKAGE_NAMES) expect(readFileSync(paths.packageChangelogs[name]!, "utf8")).toBe(page);
+    expect(page).toBe(changelogText(readRecords(releases).map((release) => release.record)));
+    expect(page.indexOf("\n## 2.0.0\n")).toBeLessThan(page.indexOf("\n## 1.0.0\n"));
+    expect(page).toContain("**A major release:** one breaking change for code written against 1.0.0; each says what to do.");
+    expect(page).toContain(
+      '- `POST /v1/images/i-a` (Create an image with I-A (text-to-image and editing, five sizes)), request field `aspect_ratio`: no longer allows "21:9". **What to do:** stop sending "21:9"; send one of the values still allowed. **Why:** I-A no longer renders 21:9; use 16:9.',
+    );
+    expect(page).toContain("- New model I-L: POST /v1/images/i-l; output image 25 credits × num_images.");
+    // For the client developer: no repository paths, no maintainer instructions, no ids, no "(s)", no headings past level 4.
+    for (const unwanted of ["releases/", "generated/", "npm run", "info.version", "acknowledged.json", "change(s)", "#####", "request-enum-value-removed@"]) expect(page, unwanted).not.toContain(unwanted);
+    const { title, html } = renderPage(page, "docs/changelog.md");
+    expect(title).toBe("Changelog");
+    expect(html).toContain("<code>POST /v1/images/i-a</code> (Create an image with I-A (text-to-image and editing, five sizes))");
+    expect(staleChangelogs(paths, readRecords(releases).map((release) => release.record))).toEqual([]);
   });
 
-  it("reads releases/packages.json strictly: each error names the file and the entry", () => {
-    mkdirSync(releases, { recursive: true });
-    const write = (value: unknown) => writeFileSync(join(releases, PACKAGE_RELEASES_FILE), JSON.stringify(value));
-    write({ releases: [{ versions: { [CLIENT_PACKAGE]: "1.0.0" }, interfaceVersion: "2026-06-20", bump: "first", description: "x" }] });
-    expect(() => readPackageReleases(releases)).toThrow(`releases/packages.json: releases[0].versions must give every package (${PACKAGE_NAMES.join(", ")}) a version MAJOR.MINOR.PATCH`);
-    write({ releases: [{ versions: {}, extra: 1 }] });
-    expect(() => readPackageReleases(releases)).toThrow('releases/packages.json: releases[0] has unknown key "extra"');
-    write({ releases: [] , more: true });
-    expect(() => readPackageReleases(releases)).toThrow('releases/packages.json: must be an object with only a "releases" array');
+  it("takes a description released before the packages as the first release's baseline, and its acknowledgements", () => {
+    mkdirSync(join(releases, "2026-06-20"), { recursive: true });
+    writeFileSync(join(releases, "2026-06-20", "openapi.json"), `${JSON.stringify(base, null, 2)}\n`);
+    writeFileSync(join(releases, "2026-06-20", "release.json"), JSON.stringify({ version: null, interfaceVersion: "2026-06-20", bump: null, comparedWith: null, changes: [], changelog: [], routeTitles: {} }));
+    bundle(planted(["response enum value added"]));
+    expect(() => planRelease(paths)).toThrow(/one breaking change since 2026-06-20 is not acknowledged/);
+    writeFileSync(ackFile, JSON.stringify({ acknowledged: [{ id: QUEUED, reason: "Queued jobs." }] }));
+    expect(record()).toMatchObject({ version: "1.0.0", bump: "first", comparedWith: "2026-06-20", changes: [expect.objectContaining({ id: QUEUED, acknowledged: "Queued jobs." })] });
+    const page = readFileSync(join(dir, "docs/changelog.md"), "utf8");
+    expect(page).toContain("The first release of the packages. Since the description published as interface version `2026-06-20`:");
+    expect(page).toContain("## Interface version 2026-06-20\n\nThe description published before the packages' first release.");
   });
 
-  it("the committed changelogs are what the recorded releases produce", () => {
-    const committed = projectPaths();
-    const entries = releaseEntries(RELEASES_DIR);
-    for (const name of PACKAGE_NAMES) {
-      expect(packageChangelogIsFresh(committed.packageChangelogs[name]!, name, entries), `${name}'s CHANGELOG.md is stale: run npm run release -- --page`).toBe(true);
-    }
+  it("refuses acknowledgements for the first release, which breaks nothing", () => {
+    bundle(base);
+    writeFileSync(ackFile, JSON.stringify({ acknowledged: [{ id: "route-removed@GET /v1/x", reason: "r" }] }));
+    expect(() => planRelease(paths)).toThrow(/the first release has no earlier one to break/);
+  });
+
+  it("reads the records strictly: each error names the file and the field", () => {
+    bundle(base);
+    record();
+    const file = join(releases, "1.0.0", "release.json");
+    const good = JSON.parse(readFileSync(file, "utf8"));
+    const write = (value: unknown) => writeFileSync(file, JSON.stringify(value));
+    write({ ...good, extra: 1 });
+    expect(() => readRecords(releases)).toThrow('releases/1.0.0/release.json: unknown key "extra"');
+    write({ ...good, version: "1.0.1" });
+    expect(() => readRecords(releases)).toThrow("releases/1.0.0/release.json: the folder must be named after the release's version 1.0.1");
+    write({ ...good, bump: "huge" });
+    expect(() => readRecords(releases)).toThrow("releases/1.0.0/release.json: bump must be one of first, major, minor, patch");
+    write({ ...good, comparedWith: "0.9.0" });
+    expect(() => readRecords(releases)).toThrow('releases/1.0.0/release.json: comparedWith must be null, the release before it');
+  });
+});
+
+describe("the repository's releases", () => {
+  it("the docs page is a page of the docs site, and the committed changelogs are what the records produce", () => {
+    expect(SITE_PAGES).toContainEqual(expect.objectContaining({ kind: "markdown", source: "docs/changelog.md", file: "changelog.html" }));
+    expect(staleChangelogs(projectPaths(), readRecords(projectPaths().releasesDir).map((release) => release.record)), "run npm run release -- --page").toEqual([]);
   });
 });
 

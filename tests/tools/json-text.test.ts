@@ -1,10 +1,10 @@
 /** JSON input errors name the file, line and column (tools/json-text.ts), in every reader of a JSON input file. */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { readAcknowledgements } from "../../changes/acknowledgements.ts";
-import { PACKAGE_RELEASES_FILE, readPackageReleases } from "../../release/package-releases.ts";
+import { readRecords } from "../../release/records.ts";
 import { readServiceModel } from "../../model/service-model.ts";
 import { loadBundle } from "../../model/document.ts";
 import { readConfigFile } from "../../sandbox/config.ts";
@@ -53,10 +53,11 @@ describe("the JSON input files", () => {
     expect(() => readConfigFile(file, readServiceModel(loadBundle()))).toThrow(`${file}:1:1001: is not JSON: nested more than 1000 deep`);
   });
 
-  it("the recorded package releases", () => {
+  it("a release record", () => {
     const releases = mkdtempSync(join(dir, "releases-"));
-    writeFileSync(join(releases, PACKAGE_RELEASES_FILE), '{\n  "releases": [],\n}\n');
-    expect(() => readPackageReleases(releases, "releases/packages.json")).toThrow("releases/packages.json:3:1: not valid JSON: trailing comma");
+    mkdirSync(join(releases, "1.0.0"));
+    writeFileSync(join(releases, "1.0.0", "release.json"), '{\n  "version": "1.0.0",\n}\n');
+    expect(() => readRecords(releases)).toThrow("releases/1.0.0/release.json:3:1: not valid JSON: trailing comma");
   });
 
   it("the acknowledgements file", () => {

@@ -1,0 +1,126 @@
+/**
+ * A release's notes, written for the developer whose code calls the service: what the release means
+ * for their code (its bump), then each breaking change with what to do and why it was accepted, the
+ * compatible ones, and the models, prices and limits that changed, all in the terms of the reference
+ * docs (area, route and its title, field, value). Rendered from the release's record alone: no
+ * repository path, no instruction for the maintainers (those go to the release's terminal output).
+ */
+import type { ReportedChange } from "../changes/acknowledgements.ts";
+import type { RouteTitle } from "../changes/compare.ts";
+import { TOPIC_TITLES, type Topic } from "../changes/domain-changelog.ts";
+import type { ReleaseRecord } from "./records.ts";
+
+const SHOWN_ROUTES = 3;
+
+/** `one breaking change`, `2 breaking changes`. */
+export const count = (n: number, noun: string, plural = `${noun}s`): string => (n === 1 ? `one ${noun}` : `${n} ${plural}`);
+
+const quoted = (text: string): string => `\`${text}\``;
+
+/** What a client developer does about a breaking change, by what it touches. */
+function whatToDo(change: ReportedChange): string {
+  const { rule, detail } = change;
+  if (rule === "route-removed") return detail ? "move to a current model of the same kind; calls to this route now answer 410 model_retired." : "stop calling this route.";
+  if (rule === "path-template-changed") return "rename the path parameter where your code names the route by its template (the typed `client.api`, `paths[...]`); the URLs you send stay the same.";
+  if (rule === "operation-id-changed") return "rename your calls of the generated method, as the change says.";
+  if (rule.startsWith("security-")) return "change how your client sends its key, as the change says.";
+  if (rule === "service-model-unreadable") return "stay on the previous version: this description's limits, Retry-After and prices cannot be read.";
+  if (rule === "request-enum-value-removed") return `stop sending ${detail}; send one of the values still allowed.`;
+  if (rule === "response-enum-value-added") return `handle ${detail} wherever your code reads this value (a switch over its values, a type listing them).`;
+  if (rule === "response-property-removed") return "stop reading this field: answers no longer carry it.";
+  if (rule.startsWith("request-") || rule.includes("parameter") || rule.includes("request-body")) return "change the requests you send to fit; the service refuses what it no longer accepts.";
+  return "update the code that reads answers to handle what they may now hold or lack.";
+}
+
+/** Where a change is, in the docs' terms: the field, parameter, header or schema, without the route the bullet names. */
+function part(rest: string): string {
+  const patterns: Array<[RegExp, (...parts: string[]) => string]> = [
+    [/^request body(?: (\S+\/\S+))?\.(.+)$/, (type, field) => `request field ${quoted(field!)}${type ? ` (${type})` : ""}`],
+    [/^request body(?: (\S+\/\S+))?$/, (type) => `request body${type ? ` (${type})` : ""}`],
+    [/^response (\S+) body(?: (\S+\/\S+))?\.(.+)$/, (status, type, field) => `field ${quoted(field!)} of the ${status} answer${type ? ` (${type})` : ""}`],
+    [/^response (\S+) body(?: (\S+\/\S+))?$/, (status, type) => `the ${status} answer's body${type ? ` (${type})` : ""}`],
+    [/^response (\S+) header (.+)$/, (status, header) => `header ${quoted(header!)} of the ${status} answer`],
+    [/^response (\S+)$/, (status) => `the ${status} answer`],
+    [/^(path|query|header|cookie) parameter (\S+)$/, (place, name) => `${place} parameter ${quoted(name!)}`],
+    [/^schema ([^.\s]+)\.(.+)$/, (schema, field) => `field ${quoted(field!)} of ${quoted(schema!)}`],
+    [/^schema ([^.\s]+)$/, (schema) => `${quoted(schema!)}`],
+    [/^description$/, () => "the description as a whole"],
+  ];
+  for (const [pattern, say] of patterns) {
+    const match = pattern.exec(rest);
+    if (match) return say(...match.slice(1).map((group) => group ?? ""));
+  }
+  return quoted(rest);
+}
+
+const routeName = (route: string, titles: Readonly<Record<string, RouteTitle>>): string => `${quoted(route)}${titles[route]?.title ? ` (${titles[route]!.title})` : ""}`;
+
+/** One bullet: the route or the routes using it, the part that changed, what changed; for a breaking change what to do and why. */
+function bullet(change: ReportedChange, titles: Readonly<Record<string, RouteTitle>>): string {
+  const says = change.message.slice(change.location.length + 2);
+  const route = change.routes.find((candidate) => change.location.startsWith(candidate));
+  const rest = route === undefined ? change.location : change.location.slice(route.length).trim();
+  const shown = change.routes.slice(0, SHOWN_ROUTES).map(quoted).join(", ");
+  const more = change.routes.length > SHOWN_ROUTES ? ` and ${change.routes.length - SHOWN_ROUTES} more` : "";
+  const only = change.routes.length === 1 ? change.routes[0]! : undefined;
+  const lead =
+    only !== undefined
+      ? `${routeName(only, titles)}${rest ? `, ${part(rest)}` : ""}`
+      : `${part(rest)}${change.routes.length ? ` (in ${shown}${more})` : ""}`;
+  const must = change.severity === "breaking" ? ` **What to do:** ${whatToDo(change)}` : "";
+  const why = change.acknowledged !== undefined ? ` **Why:** ${change.acknowledged}` : "";
+  return `- ${lead}: ${says.endsWith(".") ? says : `${says}.`}${must}${why}`;
+}
+
+const areaOf = (change: ReportedChange, titles: Readonly<Record<string, RouteTitle>>): string => {
+  const areas = new Set(change.routes.map((route) => titles[route]?.area ?? "Other routes"));
+  return areas.size === 1 ? [...areas][0]! : areas.size ? "Across areas" : "The whole description";
+};
+
+/** Changes under a heading per area, the areas in alphabetical order after the description as a whole and changes across areas. */
+function byArea(changes: readonly ReportedChange[], titles: Readonly<Record<string, RouteTitle>>): string[] {
+  const groups = new Map<string, string[]>();
+  for (const change of changes) groups.set(areaOf(change, titles), [...(groups.get(areaOf(change, titles)) ?? []), bullet(change, titles)]);
+  const first = ["The whole description", "Across areas"];
+  const order = (area: string): number => (first.includes(area) ? first.indexOf(area) : first.length);
+  return [...groups.keys()].sort((a, b) => order(a) - order(b) || a.localeCompare(b)).flatMap((area) => [`#### ${area}`, "", ...groups.get(area)!, ""]);
+}
+
+/** What the release means for code written against the one before. */
+function lead(record: ReleaseRecord, breaking: number): string {
+  if (record.version === null) return "The description published before the packages' first release.";
+  const since = record.comparedWith === null ? "" : ` Since ${/^\d+\.\d+\.\d+$/.test(record.comparedWith) ? record.comparedWith : `the description published as interface version ${quoted(record.comparedWith)}`}:`;
+  if (record.bump === "first") return `The first release of the packages.${record.changes.length || record.changelog.length ? since : ""}`;
+  if (record.bump === "major") return `**A major release:** ${count(breaking, "breaking change")} for code written against ${record.comparedWith}; each says what to do.`;
+  if (record.bump === "minor") return `A minor release: additions and compatible changes only; code written against ${record.comparedWith} keeps working.`;
+  return `A patch release: descriptions, examples and documentation only; nothing changes for your code.`;
+}
+
+/** The notes of one release, as a section of a changelog (`## 2.0.0`). */
+export function releaseNotes(record: ReleaseRecord): string {
+  const titles = record.routeTitles;
+  const breaking = record.changes.filter((change) => change.severity === "breaking");
+  // A new model is told once, by its changelog line (route and price); a retired one by its breaking change.
+  const retired = new Set(breaking.filter((change) => change.rule === "route-removed" && change.detail).map((change) => change.detail));
+  const newModels = new Set(record.changelog.filter((entry) => entry.topic === "models").map((entry) => entry.subject));
+  const compatible = record.changes.filter((change) => change.severity === "compatible" && !(change.rule === "route-added" && newModels.has(change.detail ?? "")));
+  // The interface version is the section's own line.
+  const changelog = record.changelog.filter((entry) => entry.topic !== "version" && !(entry.topic === "models" && retired.has(entry.subject)));
+  const lines = [
+    record.version === null ? `## Interface version ${record.interfaceVersion}` : `## ${record.version}`,
+    "",
+    ...(record.version === null ? [] : [`Interface version ${quoted(record.interfaceVersion)} (the client's \`apiVersion\`).`, ""]),
+    lead(record, breaking.length),
+    "",
+  ];
+  if (breaking.length) lines.push("### Breaking changes", "", ...byArea(breaking, titles));
+  if (compatible.length) lines.push("### Compatible changes", "", ...byArea(compatible, titles));
+  if (changelog.length) {
+    lines.push("### Models, prices and limits", "");
+    for (const topic of Object.keys(TOPIC_TITLES) as Topic[]) {
+      const entries = changelog.filter((entry) => entry.topic === topic);
+      if (entries.length) lines.push(`#### ${TOPIC_TITLES[topic]}`, "", ...entries.map((entry) => `- ${entry.line}`), "");
+    }
+  }
+  return lines.join("\n");
+}
