@@ -4,9 +4,9 @@
  * change, 2 a usage or input error.
  */
 import { existsSync, writeFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ACKNOWLEDGEMENTS_FILE, BUNDLE_FILE, latestRelease, PROJECT_ROOT, releaseSide, shownPath } from "./baseline.ts";
+import { ACKNOWLEDGEMENTS_FILE, BUNDLE_FILE, latestRelease, PROJECT_ROOT, RELEASES_DIR, releaseSide, shownPath } from "./baseline.ts";
 import { applyAcknowledgements, readAcknowledgements, type Acknowledgement } from "./acknowledgements.ts";
 import { compareDescriptions, type Side } from "./compare.ts";
 import { InputError } from "./input-error.ts";
@@ -14,7 +14,7 @@ import { loadSide } from "./load-side.ts";
 import { renderJson } from "./render-json.ts";
 import { renderMarkdown } from "./render-markdown.ts";
 
-export const USAGE = `usage: npm run diff -- [OLD [NEW]] [--format markdown|json] [--out FILE] [--ack FILE] [--check]
+export const USAGE = `usage: npm run diff -- [OLD [NEW]] [--format markdown|json] [--out FILE] [--ack FILE] [--check] [--root DIR]
 
 OLD and NEW are description files (JSON or YAML), git refs (whose committed
 generated/openapi.json is read) or REF:path. With no OLD, the latest release in
@@ -26,6 +26,8 @@ is compared with generated/openapi.json.
   --out FILE              write the report to FILE instead of standard output
   --ack FILE              acknowledgements file naming the accepted breaking changes
   --check                 CI: the default comparison only, no OLD or NEW
+  --root DIR              the project whose releases/, generated/ and changes/ the default
+                          comparison reads (default: this repository)
 
 exit status: 0 no unacknowledged breaking change; 1 an unacknowledged breaking change
 (its ids are listed); 2 a usage or input error`;
@@ -44,22 +46,31 @@ function options(argv: readonly string[]) {
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: { format: { type: "string" }, out: { type: "string" }, ack: { type: "string" }, check: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: { format: { type: "string" }, out: { type: "string" }, ack: { type: "string" }, check: { type: "boolean" }, root: { type: "string" }, help: { type: "boolean", short: "h" } },
     });
   } catch (error) {
     throw new InputError(`${(error as Error).message}\n${USAGE}`);
   }
 }
 
-function sides(positionals: string[], io: CommandIo): [Side, Side] {
-  const bundle = (): Side => loadSide(shownPath(BUNDLE_FILE), "NEW", PROJECT_ROOT);
+/** The default comparison's files in the project `root`. */
+function projectFiles(root: string | undefined, io: CommandIo) {
+  if (root === undefined) return { root: PROJECT_ROOT, releases: RELEASES_DIR, bundle: BUNDLE_FILE, acknowledgements: ACKNOWLEDGEMENTS_FILE };
+  const dir = resolve(io.cwd, root);
+  if (!existsSync(dir)) throw new InputError(`--root ${root}: no such folder`);
+  return { root: dir, releases: join(dir, relative(PROJECT_ROOT, RELEASES_DIR)), bundle: join(dir, shownPath(BUNDLE_FILE)), acknowledgements: join(dir, shownPath(ACKNOWLEDGEMENTS_FILE)) };
+}
+type ProjectFiles = ReturnType<typeof projectFiles>;
+
+function sides(positionals: string[], io: CommandIo, project: ProjectFiles): [Side, Side] {
+  const bundle = (): Side => loadSide(relative(project.root, project.bundle), "NEW", project.root);
   const [old, now, ...extra] = positionals;
   if (extra.length) throw new InputError(`expected at most OLD and NEW, got ${positionals.length} arguments\n${USAGE}`);
-  if (old === undefined) return [releaseSide(latestRelease()), bundle()];
+  if (old === undefined) return [releaseSide(latestRelease(project.releases)), bundle()];
   return [loadSide(old, "OLD", io.cwd), now === undefined ? bundle() : loadSide(now, "NEW", io.cwd)];
 }
 
-function acknowledgements(file: string | undefined, defaultComparison: boolean, io: CommandIo): { list: Acknowledgement[]; label: string } {
+function acknowledgements(file: string | undefined, defaultComparison: boolean, io: CommandIo, project: ProjectFiles): { list: Acknowledgement[]; label: string } {
   if (file !== undefined) {
     const path = resolve(io.cwd, file);
     if (!existsSync(path)) throw new InputError(`--ack ${file}: no such file`);
@@ -68,7 +79,7 @@ function acknowledgements(file: string | undefined, defaultComparison: boolean, 
   // The repository's file acknowledges changes since the latest release, so only that comparison reads it.
   const label = shownPath(ACKNOWLEDGEMENTS_FILE);
   if (!defaultComparison) return { list: [], label: `a file passed with --ack FILE (${label} acknowledges only the default comparison, the latest release with the bundle)` };
-  return existsSync(ACKNOWLEDGEMENTS_FILE) ? { list: readAcknowledgements(ACKNOWLEDGEMENTS_FILE, label), label } : { list: [], label };
+  return existsSync(project.acknowledgements) ? { list: readAcknowledgements(project.acknowledgements, label), label } : { list: [], label };
 }
 
 export function runDiff(argv: readonly string[], io: CommandIo): number {
@@ -81,8 +92,9 @@ export function runDiff(argv: readonly string[], io: CommandIo): number {
     const format = values.format ?? "markdown";
     if (!(FORMATS as readonly string[]).includes(format)) throw new InputError(`--format must be one of ${FORMATS.join(", ")}, got ${JSON.stringify(format)}`);
     if (values.check && positionals.length) throw new InputError("--check compares the latest release with generated/openapi.json; it takes no OLD or NEW");
-    const [before, after] = sides(positionals, io);
-    const acks = acknowledgements(values.ack, positionals.length === 0, io);
+    const project = projectFiles(values.root, io);
+    const [before, after] = sides(positionals, io, project);
+    const acks = acknowledgements(values.ack, positionals.length === 0, io, project);
     const report = applyAcknowledgements(compareDescriptions(before, after), acks.list, acks.label);
     const text = format === "json" ? renderJson(report) : renderMarkdown(report);
     const { summary } = report;

@@ -53,7 +53,7 @@ function part(rest: string): string {
   return quoted(rest);
 }
 
-const routeName = (route: string, titles: Readonly<Record<string, RouteTitle>>): string => `${quoted(route)}${titles[route]?.title ? ` (${titles[route]!.title})` : ""}`;
+const routeName = (route: string, titles: Readonly<Record<string, RouteTitle>>): string => `${quoted(route)}${titles[route]?.title ? ` — ${titles[route]!.title}` : ""}`;
 
 /** One bullet: the route or the routes using it, the part that changed, what changed; for a breaking change what to do and why. */
 function bullet(change: ReportedChange, titles: Readonly<Record<string, RouteTitle>>): string {
@@ -65,7 +65,7 @@ function bullet(change: ReportedChange, titles: Readonly<Record<string, RouteTit
   const only = change.routes.length === 1 ? change.routes[0]! : undefined;
   const lead =
     only !== undefined
-      ? `${routeName(only, titles)}${rest ? `, ${part(rest)}` : ""}`
+      ? `${routeName(only, titles)}${rest ? `; ${part(rest)}` : ""}`
       : `${part(rest)}${change.routes.length ? ` (in ${shown}${more})` : ""}`;
   const must = change.severity === "breaking" ? ` **What to do:** ${whatToDo(change)}` : "";
   const why = change.acknowledged !== undefined ? ` **Why:** ${change.acknowledged}` : "";
@@ -106,10 +106,11 @@ export function releaseNotes(record: ReleaseRecord): string {
   const compatible = record.changes.filter((change) => change.severity === "compatible" && !(change.rule === "route-added" && newModels.has(change.detail ?? "")));
   // The interface version is the section's own line.
   const changelog = record.changelog.filter((entry) => entry.topic !== "version" && !(entry.topic === "models" && retired.has(entry.subject)));
+  const was = /^Interface version (.+) → /.exec(record.changelog.find((entry) => entry.topic === "version")?.line ?? "")?.[1];
   const lines = [
     record.version === null ? `## Interface version ${record.interfaceVersion}` : `## ${record.version}`,
     "",
-    ...(record.version === null ? [] : [`Interface version ${quoted(record.interfaceVersion)} (the client's \`apiVersion\`).`, ""]),
+    ...(record.version === null ? [] : [`Interface version ${was === undefined ? "" : `${quoted(was)} → `}${quoted(record.interfaceVersion)} (the client's \`apiVersion\`).`, ""]),
     lead(record, breaking.length),
     "",
   ];

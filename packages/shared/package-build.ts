@@ -2,7 +2,7 @@
  * What every package build of packages/ shares: the packages' names, the bundled description each
  * package carries and exports, and the manifest, README and changelog written beside the build.
  * A package's version is given to its build: the release derives it from the change report
- * (changes/next-version.ts) and records it in releases/packages.json.
+ * (release/next-version.ts) and records it under releases/.
  */
 import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

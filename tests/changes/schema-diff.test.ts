@@ -88,14 +88,14 @@ describe("schema comparison", () => {
     expect(changes(before, after)).toEqual([]);
   });
 
-  it("sees a renamed path parameter as the same route", () => {
+  it("sees a renamed path parameter as the same route, its template renamed (breaking for typed code), its parameters unchanged", () => {
     const poll = (name: string): OpenApiDocument => ({
       openapi: "3.1.0",
       info: { title: "t", version: "1" },
       paths: { [`/v1/things/{${name}}`]: { get: { operationId: "getThing", parameters: [{ name, in: "path", required: true, schema: { type: "string" } }], responses: { "200": { description: "ok" } } } } },
       components: {},
     });
-    expect(changes(poll("id"), poll("thing_id"))).toEqual([]);
+    expect(changes(poll("id"), poll("thing_id")).map((change) => [change.id, change.severity])).toEqual([["path-template-changed@GET /v1/things/{thing_id}", "breaking"]]);
   });
 
   describe("judges a discriminator by the values the union accepts", () => {

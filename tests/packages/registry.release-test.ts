@@ -3,9 +3,12 @@
  * a copy of the project's releases in a temporary folder: the workflow's release command publishes
  * the packages' first versions; a consumer project installs the client by range and the tools by
  * version from the registry, type-checks a strict nodenext program and runs it against the sandbox
- * the installed tools start; a changed description is released as a patch; a planted breaking
- * change is refused until acknowledged, then recorded without publishing and published by the
- * workflow's command as the next major version; the consumer's range still resolves to 1.x.
+ * the installed tools start. Then three releases in a row: a compatible change (1.1.0), a planted
+ * breaking change refused until acknowledged, recorded without publishing and published by the
+ * workflow's command (2.0.0), and a text-only change (2.0.1). After each, the changelog in the
+ * tarball, the committed one and the docs page are the same text and diff:check passes; the
+ * consumer installing by range gets what the notes promise: ^1 the new field, ^2 the removed value
+ * refused at compile time.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -23,11 +26,12 @@ import { startLocalRegistry, type LocalRegistry } from "../support/local-registr
 import { pack, PROJECT, run, workflowCommands } from "../support/packages.ts";
 import { output, until } from "../support/processes.ts";
 
-const BREAKING = PLANTED.find((kind) => kind.kind === "response enum value added")!;
+const COMPATIBLE = PLANTED.find((kind) => kind.kind === "response field added")!;
+const BREAKING = PLANTED.find((kind) => kind.kind === "request enum value removed")!;
 const BREAKING_ID = BREAKING.changes[0]![0];
-/** The project's acknowledged breaking changes since the last recorded interface version: the planted one comes on top of them. */
+/** The project's pending acknowledgements: its first release here ships (and consumes) them. */
 const PROJECT_ACKS = (JSON.parse(readFileSync(join(PROJECT, "changes/acknowledged.json"), "utf8")) as { acknowledged: Array<{ id: string; reason: string }> }).acknowledged;
-const PLANTED_ACK = { id: BREAKING_ID, reason: "Jobs may now wait in a queue." };
+const PLANTED_ACK = { id: BREAKING_ID, reason: "I-A no longer renders 21:9; use 16:9." };
 
 let registry: LocalRegistry;
 let work: string;
@@ -68,6 +72,43 @@ function writeBundle(doc: object): void {
 
 const readRoot = (file: string) => readFileSync(join(root, file), "utf8");
 
+/** The CHANGELOG.md inside a packed tarball. */
+const packedChangelog = async (tarball: string) => (await run("tar", ["-xzOf", join(root, tarball), "package/CHANGELOG.md"])).stdout;
+
+/** After a release of `version`: the changelog in both tarballs, the committed ones and the docs page are one text, and diff:check passes on the project. */
+async function expectOneStory(version: string): Promise<string> {
+  const page = readRoot("docs/changelog.md");
+  expect(page).toContain(`\n## ${version}\n`);
+  expect(readRoot("packages/client/CHANGELOG.md")).toBe(page);
+  expect(readRoot("packages/tools/CHANGELOG.md")).toBe(page);
+  expect(await packedChangelog(`packages/dist/media-service-client-${version}.tgz`)).toBe(page);
+  expect(await packedChangelog(`packages/dist/media-service-tools-${version}.tgz`)).toBe(page);
+  // diff:check, as package.json runs it, on the project folder.
+  for (const cli of ["changes/cli.ts", "release/cli.ts"]) await run(join(PROJECT, "node_modules/.bin/tsx"), [join(PROJECT, cli), "--check", "--root", root], { cwd: PROJECT, env });
+  return page;
+}
+
+/** The notes of one release: its section of the changelog. */
+function notesOf(page: string, version: string): string {
+  const start = page.indexOf(`\n## ${version}\n`) + 1;
+  const end = page.indexOf("\n## ", start);
+  return page.slice(start, end === -1 ? undefined : end);
+}
+
+/** Type-checks `code` as consumer.ts in the consumer project: tsc's output, empty when it compiles. */
+async function typeCheck(consumerDir: string, code: string): Promise<string> {
+  writeFileSync(join(consumerDir, "check.ts"), code);
+  const compilerOptions = { strict: true, noEmit: true, skipLibCheck: false, skipDefaultLibCheck: true, target: "ES2022", lib: ["ES2022", "DOM"], types: [], module: "NodeNext", moduleResolution: "NodeNext" };
+  writeFileSync(join(consumerDir, "tsconfig.check.json"), JSON.stringify({ compilerOptions, files: ["check.ts"] }));
+  return run(join(PROJECT, "node_modules/.bin/tsc"), ["-p", "tsconfig.check.json"], { cwd: consumerDir }).then(() => "", (error: { stdout: string }) => error.stdout);
+}
+
+/** Installs the client by `range` into the consumer; the version installed. */
+async function installClient(consumerDir: string, range: string): Promise<string> {
+  await run("npm", ["install", `${CLIENT_PACKAGE}@${range}`, "--no-audit", "--no-fund"], { cwd: consumerDir, env });
+  return (JSON.parse(readFileSync(join(consumerDir, "node_modules", CLIENT_PACKAGE, "package.json"), "utf8")) as { version: string }).version;
+}
+
 beforeAll(async () => {
   registry = await startLocalRegistry();
   work = mkdtempSync(join(tmpdir(), "release-registry-test-"));
@@ -101,7 +142,7 @@ describe("releasing to a local npm registry", () => {
     if (sandbox?.exitCode === null) sandbox.kill("SIGKILL");
   });
 
-  it("the first release publishes both packages as 1.0.0, and records them", async () => {
+  it("the first release publishes both packages as 1.0.0, records it with the acknowledgements it ships, and tells one story", async () => {
     const { code, stdout, stderr } = await release();
     console.log(`the first release:\n${releaseLines(stdout).join("\n")}`);
     expect(code, stderr).toBe(0);
@@ -109,10 +150,11 @@ describe("releasing to a local npm registry", () => {
     expect(stdout).toMatch(/release: published packages\/dist\/media-service-client-1\.0\.0\.tgz to http:\/\/127\.0\.0\.1:\d+\//);
     expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0"]);
     expect(await published(TOOLS_PACKAGE)).toEqual(["1.0.0"]);
-    const records = JSON.parse(readRoot("releases/packages.json")) as { releases: Array<{ versions: Record<string, string>; bump: string }> };
-    expect(records.releases).toEqual([expect.objectContaining({ versions: { [CLIENT_PACKAGE]: "1.0.0", [TOOLS_PACKAGE]: "1.0.0" }, bump: "first" })]);
-    expect(readRoot("packages/client/CHANGELOG.md")).toContain("\n## 1.0.0\n");
-    expect(readRoot("docs/changelog.md")).toContain("| 1.0.0 | 1.0.0 | 2026-06-20 | first |");
+    const record = JSON.parse(readRoot("releases/1.0.0/release.json")) as { version: string; bump: string; comparedWith: string; changes: Array<{ id: string; acknowledged?: string }> };
+    expect(record).toMatchObject({ version: "1.0.0", bump: "first", comparedWith: "2026-06-20" });
+    for (const ack of PROJECT_ACKS) expect(record.changes).toContainEqual(expect.objectContaining({ id: ack.id, acknowledged: ack.reason }));
+    expect(JSON.parse(readRoot("changes/acknowledged.json"))).toEqual({ acknowledged: [] });
+    await expectOneStory("1.0.0");
   });
 
   it("the same bundle again is nothing to release, and a version the registry has is refused, writing nothing", async () => {
@@ -121,18 +163,23 @@ describe("releasing to a local npm registry", () => {
     expect(releaseLines(again.stdout)).toEqual([
       `release: nothing to release: generated/openapi.json is what ${CLIENT_PACKAGE}@1.0.0, ${TOOLS_PACKAGE}@1.0.0 were built from, and ${registry.url} has them`,
     ]);
-    const records = readRoot("releases/packages.json");
+    const record = readRoot("releases/1.0.0/release.json");
+    const description = readRoot("releases/1.0.0/openapi.json");
     const page = readRoot("docs/changelog.md");
     // Without its record, the repository would release 1.0.0 again, which the registry has.
-    rmSync(join(root, "releases/packages.json"));
+    rmSync(join(root, "releases/1.0.0"), { recursive: true });
+    writeFileSync(join(root, "changes/acknowledged.json"), JSON.stringify({ acknowledged: PROJECT_ACKS }));
     const refused = await release();
     expect(refused.code).toBe(2);
     expect(ownLines(refused.stderr)).toEqual([
-      `release: ${CLIENT_PACKAGE}@1.0.0 is already in ${registry.url}, and a published version is never replaced; record the releases published since (releases/packages.json) or change the description`,
+      `release: ${CLIENT_PACKAGE}@1.0.0 is already in ${registry.url}, and a published version is never replaced; record the releases published since (releases/) or change the description`,
     ]);
-    expect(existsSync(join(root, "releases/packages.json"))).toBe(false);
+    expect(existsSync(join(root, "releases/1.0.0"))).toBe(false);
     expect(readRoot("docs/changelog.md")).toBe(page);
-    writeFileSync(join(root, "releases/packages.json"), records);
+    mkdirSync(join(root, "releases/1.0.0"));
+    writeFileSync(join(root, "releases/1.0.0/release.json"), record);
+    writeFileSync(join(root, "releases/1.0.0/openapi.json"), description);
+    writeFileSync(join(root, "changes/acknowledged.json"), JSON.stringify({ acknowledged: [] }));
   });
 
   it("a consumer installs the client by range and the tools by version from the registry, type-checks a strict nodenext program and runs it against the installed sandbox", async () => {
@@ -179,19 +226,24 @@ export async function run(baseUrl: string, apiKey: string) {
     sandbox.kill("SIGTERM");
   });
 
-  it("a changed description is released as a patch: 1.0.1, installable from the registry", async () => {
+  it("a compatible change is released as 1.1.0, and a consumer's ^1 gets the new field the notes promise", async () => {
     const started = performance.now();
-    const yaml = join(work, "openapi/openapi.yaml");
-    const text = readFileSync(yaml, "utf8");
-    const sentence = "The service generates media from prompts and input media.";
-    expect(text).toContain(sentence);
-    writeFileSync(yaml, text.replace(sentence, "The service generates media, asynchronously, from prompts and input media."));
-    await bundle(yaml);
+    const doc = JSON.parse(readRoot("generated/openapi.json")) as object;
+    COMPATIBLE.plant(doc);
+    writeBundle(doc);
     const { code, stdout, stderr } = await release();
     expect(code, stderr).toBe(0);
-    expect(stdout).toContain(`release: ${CLIENT_PACKAGE} 1.0.0 → 1.0.1, ${TOOLS_PACKAGE} 1.0.0 → 1.0.1 (patch: descriptions, examples or documentation only; no change for client code)`);
-    expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.0.1"]);
-    console.log(`figure: from a changed description to an installable package on the local registry: ${Math.round(performance.now() - started)} ms (bundle, release of both packages, npm view)`);
+    expect(stdout).toContain(`release: ${CLIENT_PACKAGE} 1.0.0 → 1.1.0, ${TOOLS_PACKAGE} 1.0.0 → 1.1.0 (minor: one compatible change and 0 changelog entries, nothing breaking)`);
+    expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.1.0"]);
+    console.log(`figure: from a changed description to an installable package on the local registry: ${Math.round(performance.now() - started)} ms (release of both packages, npm view)`);
+    const notes = notesOf(await expectOneStory("1.1.0"), "1.1.0");
+    expect(notes).toContain("A minor release: additions and compatible changes only; code written against 1.0.0 keeps working.");
+    expect(notes).toContain("- `GET /v1/account/credits` — Read the account's credit balance; field `bonus_credits` of `AccountCredits`: new optional field.");
+    expect(await installClient(consumer(), "^1")).toBe("1.1.0");
+    const readsBonus = `import { createClient } from "${CLIENT_PACKAGE}";
+export const bonus = async () => (await createClient({ apiKey: "k", baseUrl: "http://127.0.0.1:1" }).getAccountCredits()).bonus_credits;
+`;
+    expect(await typeCheck(consumer(), readsBonus)).toBe("");
   });
 
   it("a planted breaking change is refused until acknowledged; --dry-run says 2.0.0 and writes nothing; --no-publish records it, and the release publishes the recorded 2.0.0", async () => {
@@ -201,50 +253,70 @@ export async function run(baseUrl: string, apiKey: string) {
     writeBundle(doc);
     const refused = await release();
     expect(refused.code).toBe(2);
-    expect(ownLines(refused.stderr)).toEqual(["release: 1 breaking change(s) since 2026-06-20 are not acknowledged in changes/acknowledged.json; npm run diff lists them with their ids"]);
+    expect(ownLines(refused.stderr)).toEqual(["release: one breaking change since 1.1.0 is not acknowledged in changes/acknowledged.json; npm run diff lists it with its id"]);
 
-    writeFileSync(join(root, "changes/acknowledged.json"), JSON.stringify({ acknowledged: [...PROJECT_ACKS, PLANTED_ACK] }));
-    const records = readRoot("releases/packages.json");
+    writeFileSync(join(root, "changes/acknowledged.json"), JSON.stringify({ acknowledged: [PLANTED_ACK] }));
     const dry = await release("--dry-run");
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toContain(`release: ${CLIENT_PACKAGE} 1.0.1 → 2.0.0, ${TOOLS_PACKAGE} 1.0.1 → 2.0.0 (major: 1 breaking change(s) for client code), interface version 2026-07-01`);
-    expect(dry.stdout).toContain('may now be "queued". **What to do:**');
-    expect(dry.stdout).toContain("*Accepted:* Jobs may now wait in a queue.");
-    expect(readRoot("releases/packages.json")).toBe(records);
-    expect(existsSync(join(root, "releases/2026-07-01"))).toBe(false);
+    expect(dry.stdout).toContain(`release: ${CLIENT_PACKAGE} 1.1.0 → 2.0.0, ${TOOLS_PACKAGE} 1.1.0 → 2.0.0 (major: one breaking change for client code), interface version 2026-07-01`);
+    expect(dry.stdout).toContain('no longer allows "21:9". **What to do:** stop sending "21:9"; send one of the values still allowed. **Why:** I-A no longer renders 21:9; use 16:9.');
+    expect(existsSync(join(root, "releases/2.0.0"))).toBe(false);
 
     // Recorded in the branch without publishing, as the guide says; CI then publishes what is recorded.
     const recorded = await release("--no-publish");
     console.log(`the breaking release, recorded:\n${releaseLines(recorded.stdout).join("\n")}`);
     expect(recorded.code, recorded.stderr).toBe(0);
-    expect(recorded.stdout).toContain("release: wrote releases/2026-07-01");
+    expect(recorded.stdout).toContain("release: wrote releases/2.0.0/release.json");
+    expect(recorded.stdout).toContain("release: one acknowledgement moved from changes/acknowledged.json into the record of 2.0.0");
     expect(recorded.stdout).toContain("release: packed packages/dist/media-service-tools-2.0.0.tgz");
-    expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.0.1"]);
+    expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.1.0"]);
     const { code, stdout, stderr } = await release();
     expect(code, stderr).toBe(0);
     expect(releaseLines(stdout)).toEqual([
       `release: publishing the recorded ${CLIENT_PACKAGE}@2.0.0, ${TOOLS_PACKAGE}@2.0.0, which ${registry.url} lacks`,
       `release: published packages/dist/media-service-client-2.0.0.tgz to ${registry.url}`,
       `release: published packages/dist/media-service-tools-2.0.0.tgz to ${registry.url}`,
+      "release: the notes of 2.0.0:",
     ]);
-    expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.0.1", "2.0.0"]);
-    expect(await published(TOOLS_PACKAGE)).toEqual(["1.0.0", "1.0.1", "2.0.0"]);
-    expect(JSON.parse(readRoot("releases/2026-07-01/acknowledged.json"))).toEqual({ acknowledged: [...PROJECT_ACKS, PLANTED_ACK] });
-    const changelog = readRoot("packages/client/CHANGELOG.md");
-    console.log(`packages/client/CHANGELOG.md after the releases:\n${changelog}`);
-    expect(changelog.indexOf("## 2.0.0")).toBeLessThan(changelog.indexOf("## 1.0.1"));
-    expect(changelog).toContain("Interface version `2026-07-01` · **major**: 1 breaking change(s) for client code.");
-    expect(changelog).toContain("*Accepted:* Jobs may now wait in a queue.");
-    // Release notes are for readers: change ids stay in the JSON report.
-    expect(changelog).not.toContain(BREAKING_ID);
-    expect(readRoot("docs/changelog.md")).toContain("## Changes from 2026-06-20 to 2026-07-01");
+    expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.1.0", "2.0.0"]);
+    expect(await published(TOOLS_PACKAGE)).toEqual(["1.0.0", "1.1.0", "2.0.0"]);
+    // The acknowledgement is consumed: in the record of the release that shipped it, gone from the pending file.
+    expect(JSON.parse(readRoot("changes/acknowledged.json"))).toEqual({ acknowledged: [] });
+    expect(JSON.parse(readRoot("releases/2.0.0/release.json")).changes).toEqual([expect.objectContaining({ id: BREAKING_ID, severity: "breaking", acknowledged: PLANTED_ACK.reason })]);
+    const notes = notesOf(await expectOneStory("2.0.0"), "2.0.0");
+    console.log(`the 2.0.0 notes, as a client developer reads them:\n${notes}`);
+    expect(notes).toBe(stdout.slice(stdout.indexOf("## 2.0.0")).replace(/\n+$/, "\n"));
+    expect(notes).toContain("Interface version `2026-06-20` → `2026-07-01` (the client's `apiVersion`).");
+    expect(notes).toContain("**A major release:** one breaking change for code written against 1.1.0; each says what to do.");
+    // Release notes are for readers: change ids stay in the record, paths and maintainer advice in the terminal.
+    for (const unwanted of [BREAKING_ID, "releases/", "info.version", "change(s)", "#####"]) expect(notes, unwanted).not.toContain(unwanted);
   });
 
-  it("the consumer's ^1 range still resolves to 1.x: the patch, not 2.0.0", async () => {
-    await run("npm", ["install", `${CLIENT_PACKAGE}@^1`, "--no-audit", "--no-fund"], { cwd: consumer(), env });
-    const installed = JSON.parse(readFileSync(join(consumer(), "node_modules", CLIENT_PACKAGE, "package.json"), "utf8")) as { version: string };
-    expect(installed.version).toBe("1.0.1");
+  it("a text-only change is released as the patch 2.0.1, and the three views still agree", async () => {
+    const doc = JSON.parse(readRoot("generated/openapi.json")) as { info: { description: string } };
+    doc.info.description += " Clarified.";
+    writeBundle(doc);
+    const { code, stdout, stderr } = await release();
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain(`release: ${CLIENT_PACKAGE} 2.0.0 → 2.0.1, ${TOOLS_PACKAGE} 2.0.0 → 2.0.1 (patch: descriptions, examples or documentation only; no change for client code)`);
+    expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.1.0", "2.0.0", "2.0.1"]);
+    const page = await expectOneStory("2.0.1");
+    expect(notesOf(page, "2.0.1")).toContain("A patch release: descriptions, examples and documentation only; nothing changes for your code.");
+    expect(page.indexOf("## 2.0.1")).toBeLessThan(page.indexOf("## 2.0.0"));
+    expect(page.indexOf("## 2.0.0")).toBeLessThan(page.indexOf("## 1.1.0"));
+  });
+
+  it("by range, the consumer gets what the notes promise: ^1 stays on 1.1.0, ^2 refuses 21:9 at compile time and takes 16:9", async () => {
+    expect(await installClient(consumer(), "^1")).toBe("1.1.0");
     const { stdout } = await run("npm", ["view", `${CLIENT_PACKAGE}@^1`, "version", "--json"], { cwd: consumer(), env });
-    expect([JSON.parse(stdout) as string | string[]].flat()).toEqual(["1.0.0", "1.0.1"]);
+    expect([JSON.parse(stdout) as string | string[]].flat()).toEqual(["1.0.0", "1.1.0"]);
+    const sends = (ratio: string) => `import { createClient } from "${CLIENT_PACKAGE}";
+import { models } from "${CLIENT_PACKAGE}/models";
+export const create = () => createClient({ apiKey: "k", baseUrl: "http://127.0.0.1:1" }).image.create(models["I-A"].slug, { prompt: "p", aspect_ratio: "${ratio}" });
+`;
+    expect(await typeCheck(consumer(), sends("21:9"))).toBe("");
+    expect(await installClient(consumer(), "^2")).toBe("2.0.1");
+    expect(await typeCheck(consumer(), sends("21:9"))).toContain('"21:9"');
+    expect(await typeCheck(consumer(), sends("16:9"))).toBe("");
   });
 });

@@ -16,6 +16,7 @@ import { latestRelease } from "../../changes/baseline.ts";
 import { compareDescriptions } from "../../changes/compare.ts";
 import { changelogText, staleChangelogs } from "../../release/changelog.ts";
 import { recordRelease, runRelease } from "../../release/command.ts";
+import { npmError, publish, registryOf } from "../../release/npm-registry.ts";
 import { bumpOf, nextVersion as nextSemver } from "../../release/next-version.ts";
 import { planRelease, projectPaths } from "../../release/plan.ts";
 import { readRecords, type ReleaseRecord } from "../../release/records.ts";
@@ -136,7 +137,7 @@ describe("the release plan and its records", () => {
     expect(page.indexOf("\n## 2.0.0\n")).toBeLessThan(page.indexOf("\n## 1.0.0\n"));
     expect(page).toContain("**A major release:** one breaking change for code written against 1.0.0; each says what to do.");
     expect(page).toContain(
-      '- `POST /v1/images/i-a` (Create an image with I-A (text-to-image and editing, five sizes)), request field `aspect_ratio`: no longer allows "21:9". **What to do:** stop sending "21:9"; send one of the values still allowed. **Why:** I-A no longer renders 21:9; use 16:9.',
+      '- `POST /v1/images/i-a` — Create an image with I-A (text-to-image and editing, five sizes); request field `aspect_ratio`: no longer allows "21:9". **What to do:** stop sending "21:9"; send one of the values still allowed. **Why:** I-A no longer renders 21:9; use 16:9.',
     );
     expect(page).toContain("- New model I-L: POST /v1/images/i-l; output image 25 credits × num_images.");
     // For the client developer: no repository paths, no maintainer instructions, no ids, no "(s)", no headings past level 4.
@@ -145,7 +146,7 @@ describe("the release plan and its records", () => {
     for (const unwanted of ["releases/", "generated/", "npm run", "info.version", "acknowledged.json", "change(s)", "#####", "request-enum-value-removed@"]) expect(shown, unwanted).not.toContain(unwanted);
     const { title, html } = renderPage(page, "docs/changelog.md");
     expect(title).toBe("Changelog");
-    expect(html).toContain("<code>POST /v1/images/i-a</code> (Create an image with I-A (text-to-image and editing, five sizes))");
+    expect(html).toContain("<code>POST /v1/images/i-a</code> — Create an image with I-A (text-to-image and editing, five sizes); request field");
     expect(staleChangelogs(paths, readRecords(releases).map((release) => release.record))).toEqual([]);
   });
 
@@ -202,6 +203,7 @@ describe("npm run release, refusing", () => {
 
   it("a bad flag, registry or root is one line naming it, and exit status 2", async () => {
     expect(await release("--registry", "ftp://example")).toEqual({ code: 2, stdout: "", stderr: 'release: --registry must be an http(s) URL, got "ftp://example"\n' });
+    expect(await release("--registry", "ftp://releaser:s3cret@example/")).toEqual({ code: 2, stdout: "", stderr: 'release: --registry must be an http(s) URL, got "ftp://***@example/"\n' });
     expect(await release("--root", "nowhere")).toEqual({ code: 2, stdout: "", stderr: "release: --root nowhere: no such folder\n" });
     expect(await release("--tag", "x")).toEqual({ code: 2, stdout: "", stderr: "release: Unknown option '--tag'; npm run release -- --help lists the options\n" });
     expect(await release("--root", ".")).toEqual({ code: 2, stdout: "", stderr: "release: generated/openapi.json: no bundle; run npm run build first\n" });
@@ -220,23 +222,68 @@ describe("npm run release, refusing", () => {
     expect(existsSync(join(dir, "releases"))).toBe(false);
   });
 
-  it("a registry it cannot ask is one line naming it and npm's reason, before anything is built or written", async () => {
+  it("a registry it cannot ask is one line naming it (its credentials hidden) and npm's reason, before anything is built or written", async () => {
     project();
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/`;
+    const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     const retries = process.env.npm_config_fetch_retries;
     process.env.npm_config_fetch_retries = "0"; // npm would retry a refused connection for a minute
     try {
-      const { code, stderr } = await release("--root", ".", "--registry", url);
+      const { code, stdout, stderr } = await release("--root", ".", "--registry", `http://releaser:s3cret-pass@127.0.0.1:${port}/`);
       expect(code).toBe(2);
-      expect(stderr).toMatch(new RegExp(`^release: cannot ask ${url} for ${CLIENT_PACKAGE}@1\\.0\\.0: .*ECONNREFUSED.*\\n$`));
+      expect(stderr).toMatch(new RegExp(`^release: cannot ask http://\\*\\*\\*@127\\.0\\.0\\.1:${port}/ for ${CLIENT_PACKAGE}@1\\.0\\.0: .*ECONNREFUSED.*\\n$`));
+      expect(stdout + stderr).not.toMatch(/releaser|s3cret/);
     } finally {
       if (retries === undefined) delete process.env.npm_config_fetch_retries;
       else process.env.npm_config_fetch_retries = retries;
     }
     expect(existsSync(join(dir, "releases"))).toBe(false);
     expect(existsSync(join(dir, "packages"))).toBe(false);
+  });
+});
+
+describe("publishing refused by the registry", () => {
+  it("shows npm's error, not its notices about the tarball, with the registry's credentials and npm's token hidden", async () => {
+    // A registry that has nothing (GET: 404) and refuses every publish (PUT: 403 with its reason).
+    const refusing = createServer((request, response) => {
+      request.resume();
+      const refused = request.method === "PUT";
+      response.writeHead(refused ? 403 : 404, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: refused ? "user releaser may not publish x-release-probe" : "not found" }));
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    const port = (refusing.address() as AddressInfo).port;
+    const folder = join(dir, "x-release-probe");
+    mkdirSync(folder);
+    writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "x-release-probe", version: "1.0.0" }));
+    writeFileSync(join(dir, "npmrc"), `//127.0.0.1:${port}/:_authToken=npm-token-s3cret\n`);
+    const saved = { userconfig: process.env.npm_config_userconfig, retries: process.env.npm_config_fetch_retries };
+    Object.assign(process.env, { npm_config_userconfig: join(dir, "npmrc"), npm_config_fetch_retries: "0" });
+    try {
+      const registry = registryOf(`http://releaser:s3cret-pass@127.0.0.1:${port}/`);
+      const error = await publish(registry, folder).then(() => undefined, (thrown: Error) => thrown);
+      expect(error?.message).toMatch(new RegExp(`^http://\\*\\*\\*@127\\.0\\.0\\.1:${port}/ refused x-release-probe: .*403.*user releaser may not publish x-release-probe`));
+      expect(error?.message).not.toMatch(/notice|s3cret/);
+    } finally {
+      for (const [key, value] of [["npm_config_userconfig", saved.userconfig], ["npm_config_fetch_retries", saved.retries]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+      await new Promise((resolve) => refusing.close(resolve));
+    }
+  });
+
+  it("npm's error lines are read past its notices: the first that says what happened", () => {
+    const stderr = [
+      "npm notice",
+      "npm notice package: x@1.0.0",
+      "npm notice Tarball Contents",
+      "npm error code E403",
+      "npm error 403 403 Forbidden - PUT http://user:pass@127.0.0.1:4873/x - no",
+      "npm error A complete log of this run can be found in: /tmp/x.log",
+    ].join("\n");
+    expect(npmError({ stderr, message: "Command failed" })).toBe("403 403 Forbidden - PUT http://***@127.0.0.1:4873/x - no");
   });
 });
