@@ -107,7 +107,8 @@ export function runDiff(argv: readonly string[], io: CommandIo): number {
     }
     if (summary.unacknowledged) {
       const ids = report.changes.filter((change) => change.severity === "breaking" && change.acknowledged === undefined).map((change) => `  ${change.id}\n`);
-      io.stderr(`diff: ${summary.unacknowledged} unacknowledged breaking change(s); acknowledge each by id in ${acks.label} with a reason, or undo it:\n${ids.join("")}`);
+      const one = summary.unacknowledged === 1;
+      io.stderr(`diff: ${summary.unacknowledged} unacknowledged breaking change${one ? "" : "s"}; acknowledge ${one ? "it" : "each"} by id in ${acks.label} with a reason, or undo it:\n${ids.join("")}`);
       return 1;
     }
     return 0;

@@ -55,7 +55,7 @@ describe("npm run diff", () => {
     // The release notes are for readers; the ids to acknowledge are in the JSON and in the error.
     expect(stdout).not.toContain(QUEUED);
     expect(stderr).toBe(
-      `diff: 1 unacknowledged breaking change(s); acknowledge each by id in a file passed with --ack FILE (changes/acknowledged.json acknowledges only the default comparison, the latest release with the bundle) with a reason, or undo it:\n  ${QUEUED}\n`,
+      `diff: 1 unacknowledged breaking change; acknowledge it by id in a file passed with --ack FILE (changes/acknowledged.json acknowledges only the default comparison, the latest release with the bundle) with a reason, or undo it:\n  ${QUEUED}\n`,
     );
   });
 
