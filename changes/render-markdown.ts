@@ -1,8 +1,9 @@
 /**
- * Release notes in Markdown, for the people who call the service: breaking changes first, each
- * with what a client must do, then compatible changes, both grouped by area and route as the
- * reference docs name them (tag and summary); then the changelog by topic. Each model is named
- * once; ids are left to the JSON report; sources are named by their file, not a local path.
+ * The diff's report in Markdown, for whoever reviews a change of the description: breaking changes
+ * first, each with what a client must do, then compatible changes, both grouped by area and route
+ * as the reference docs name them (tag and summary); then the changelog by topic. Each model is
+ * named once; ids are left to the JSON report; sources are named by their file, not a local path.
+ * (A release's notes, for client developers, are rendered from its record: release/notes.ts.)
  */
 import { basename, isAbsolute } from "node:path";
 import type { Report, ReportedChange } from "./acknowledgements.ts";
