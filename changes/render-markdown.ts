@@ -9,28 +9,17 @@ import { basename, isAbsolute } from "node:path";
 import type { Report, ReportedChange } from "./acknowledgements.ts";
 import type { RouteTitle } from "./compare.ts";
 import { TOPIC_TITLES, type Topic } from "./domain-changelog.ts";
+import { whatToDo } from "./what-to-do.ts";
 
 const SHOWN_ROUTES = 3;
-const ACROSS_AREAS = "Across areas";
-const WHOLE_DESCRIPTION = "The whole description";
-
-/** What a client must do about a breaking change, by what it touches. */
-function mustDo(change: ReportedChange): string {
-  const { rule } = change;
-  if (rule === "route-removed") return change.detail ? "move to a current model of the same kind; calls now answer 410." : "stop calling this route.";
-  if (rule === "path-template-changed") return "rename the path parameter where code names the route by its template; the URLs sent stay the same.";
-  if (rule === "operation-id-changed") return "update code that names the operation (the generated client's method name changes).";
-  if (rule.startsWith("security-")) return "change how the client authenticates.";
-  if (rule === "service-model-unreadable") return "do not regenerate the client from this description until it is mended; its rules (limits, Retry-After, prices) cannot be read.";
-  if (rule.startsWith("request-") || rule.includes("parameter") || rule.includes("request-body")) return "change requests to fit; the service refuses what it no longer accepts.";
-  return "update the code that reads responses to handle what they may now hold or lack.";
-}
+export const ACROSS_AREAS = "Across areas";
+export const WHOLE_DESCRIPTION = "The whole description";
 
 /** A side's source as a reader knows it: a file by its name (a local path means nothing to them), a release or git ref as given. */
 const sourceName = (source: string): string => (isAbsolute(source) ? basename(source) : source);
 
 /** The area of a change: the one area of all its routes, several areas, or none (the description as a whole). */
-function areaOf(change: ReportedChange, titles: Readonly<Record<string, RouteTitle>>): string {
+export function areaOf(change: ReportedChange, titles: Readonly<Record<string, RouteTitle>>): string {
   const areas = new Set(change.routes.map((route) => titles[route]?.area ?? "Other routes"));
   if (areas.size === 0) return WHOLE_DESCRIPTION;
   return areas.size === 1 ? [...areas][0]! : ACROSS_AREAS;
@@ -42,7 +31,7 @@ function bullet(change: ReportedChange, route: string | undefined): string {
   const where = route !== undefined && change.location.startsWith(route) ? change.location.slice(route.length).trim() : change.location;
   const routes = route !== undefined || change.routes.length === 0 ? "" : ` (used by ${change.routes.length === 1 ? "" : `${change.routes.length} routes: `}${change.routes.slice(0, SHOWN_ROUTES).map((used) => `\`${used}\``).join(", ")}${change.routes.length > SHOWN_ROUTES ? ` and ${change.routes.length - SHOWN_ROUTES} more` : ""})`;
   const lead = where ? `\`${where}\`${routes}: ` : "";
-  const must = change.severity === "breaking" ? ` **What to do:** ${mustDo(change)}` : "";
+  const must = change.severity === "breaking" ? ` **What to do:** ${whatToDo(change)}` : "";
   const acknowledged = change.acknowledged !== undefined ? ` *Accepted:* ${change.acknowledged}` : "";
   return `- ${lead}${says.endsWith(".") ? says : `${says}.`}${must}${acknowledged}`;
 }

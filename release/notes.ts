@@ -8,6 +8,8 @@
 import type { ReportedChange } from "../changes/acknowledgements.ts";
 import type { RouteTitle } from "../changes/compare.ts";
 import { TOPIC_TITLES, type Topic } from "../changes/domain-changelog.ts";
+import { ACROSS_AREAS, areaOf, WHOLE_DESCRIPTION } from "../changes/render-markdown.ts";
+import { whatToDo } from "../changes/what-to-do.ts";
 import type { ReleaseRecord } from "./records.ts";
 
 const SHOWN_ROUTES = 3;
@@ -16,21 +18,6 @@ const SHOWN_ROUTES = 3;
 export const count = (n: number, noun: string, plural = `${noun}s`): string => (n === 1 ? `one ${noun}` : `${n} ${plural}`);
 
 const quoted = (text: string): string => `\`${text}\``;
-
-/** What a client developer does about a breaking change, by what it touches. */
-function whatToDo(change: ReportedChange): string {
-  const { rule, detail } = change;
-  if (rule === "route-removed") return detail ? "move to a current model of the same kind; calls to this route now answer 410 model_retired." : "stop calling this route.";
-  if (rule === "path-template-changed") return "rename the path parameter where your code names the route by its template (the typed `client.api`, `paths[...]`); the URLs you send stay the same.";
-  if (rule === "operation-id-changed") return "rename your calls of the generated method, as the change says.";
-  if (rule.startsWith("security-")) return "change how your client sends its key, as the change says.";
-  if (rule === "service-model-unreadable") return "stay on the previous version: this description's limits, Retry-After and prices cannot be read.";
-  if (rule === "request-enum-value-removed") return `stop sending ${detail}; send one of the values still allowed.`;
-  if (rule === "response-enum-value-added") return `handle ${detail} wherever your code reads this value (a switch over its values, a type listing them).`;
-  if (rule === "response-property-removed") return "stop reading this field: answers no longer carry it.";
-  if (rule.startsWith("request-") || rule.includes("parameter") || rule.includes("request-body")) return "change the requests you send to fit; the service refuses what it no longer accepts.";
-  return "update the code that reads answers to handle what they may now hold or lack.";
-}
 
 /** Where a change is, in the docs' terms: the field, parameter, header or schema, without the route the bullet names. */
 function part(rest: string): string {
@@ -72,16 +59,11 @@ function bullet(change: ReportedChange, titles: Readonly<Record<string, RouteTit
   return `- ${lead}: ${says.endsWith(".") ? says : `${says}.`}${must}${why}`;
 }
 
-const areaOf = (change: ReportedChange, titles: Readonly<Record<string, RouteTitle>>): string => {
-  const areas = new Set(change.routes.map((route) => titles[route]?.area ?? "Other routes"));
-  return areas.size === 1 ? [...areas][0]! : areas.size ? "Across areas" : "The whole description";
-};
-
 /** Changes under a heading per area, the areas in alphabetical order after the description as a whole and changes across areas. */
 function byArea(changes: readonly ReportedChange[], titles: Readonly<Record<string, RouteTitle>>): string[] {
   const groups = new Map<string, string[]>();
   for (const change of changes) groups.set(areaOf(change, titles), [...(groups.get(areaOf(change, titles)) ?? []), bullet(change, titles)]);
-  const first = ["The whole description", "Across areas"];
+  const first = [WHOLE_DESCRIPTION, ACROSS_AREAS];
   const order = (area: string): number => (first.includes(area) ? first.indexOf(area) : first.length);
   return [...groups.keys()].sort((a, b) => order(a) - order(b) || a.localeCompare(b)).flatMap((area) => [`#### ${area}`, "", ...groups.get(area)!, ""]);
 }

@@ -74,7 +74,7 @@ describe("npm run diff", () => {
     expect(stdout).not.toContain("info.version");
     expect(stdout.indexOf("## Breaking changes")).toBeLessThan(stdout.indexOf("## Compatible changes"));
     expect(stdout).toContain('`schema JobStatus` (used by ');
-    expect(stdout).toContain(': may now be "queued". **What to do:** update the code that reads responses to handle what they may now hold or lack.');
+    expect(stdout).toContain(': may now be "queued". **What to do:** handle "queued" wherever your code reads this value (a switch over its values, a type listing them).');
   });
 
   it("writes plain data to JSON: no Markdown inside its strings", () => {
