@@ -163,6 +163,15 @@ describe("the release plan and its records", () => {
     expect(page).toContain("## Interface version 2026-06-20\n\nThe description published before the packages' first release.");
   });
 
+  it("refuses an interface version older than the latest release's", () => {
+    bundle(base);
+    record();
+    const older = structuredClone(base) as any;
+    older.info.version = "2026-01-01";
+    bundle(older);
+    expect(() => planRelease(paths)).toThrow("info.version 2026-01-01 is older than 2026-06-20, the interface version of the latest release 1.0.0");
+  });
+
   it("refuses acknowledgements for the first release, which breaks nothing", () => {
     bundle(base);
     writeFileSync(ackFile, JSON.stringify({ acknowledged: [{ id: "route-removed@GET /v1/x", reason: "r" }] }));
