@@ -14,7 +14,7 @@ import { commandLine, runtimeFile } from "../tools/packaged.ts";
 import { DECLARATION_FIELDS, DeclarationError } from "./config.ts";
 import { checkTarget, parseJson, TargetError } from "./http.ts";
 import type { StillRunning } from "./jobs.ts";
-import { PrismUnavailableError } from "./prism.ts";
+import { PrismUnavailableError } from "../mock/prism.ts";
 import { formatConsole, withResult, writeReports } from "./report.ts";
 import { DEFAULT_CASES } from "./requests/generated.ts";
 import { runConformance } from "./run.ts";

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../../conformance/prism.ts";
+import { freePort } from "../../mock/prism.ts";
 import { loadServiceModel } from "../../model/service-model.ts";
 import { sender } from "../load.ts";
 import type { Figure, Measurement } from "../measurement.ts";

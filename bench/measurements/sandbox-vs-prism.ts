@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, startMock } from "../../conformance/prism.ts";
+import { freePort, startMock } from "../../mock/prism.ts";
 import { loadServiceModel } from "../../model/service-model.ts";
 import { drive, sender, type Send } from "../load.ts";
 import type { Figure, Measurement } from "../measurement.ts";

@@ -22,9 +22,9 @@ import { BufferBudget, ClientGone, readBody } from "../sandbox/body-reader.ts";
 import { applyServerLimits, HTTP_DEFAULTS, TIMEOUT_CHECK_MS } from "../sandbox/http-limits.ts";
 import { readTarget, unrouted, type Target } from "../sandbox/request-target.ts";
 import { SANDBOX_CODES } from "../sandbox/responses.ts";
-import type { Contract, ContractOperation } from "./contract.ts";
-import { parseJson, type HttpAnswer } from "./http.ts";
-import { retryAfterFor } from "./retry-after.ts";
+import type { Contract, ContractOperation } from "../conformance/contract.ts";
+import { parseJson, type HttpAnswer } from "../conformance/http.ts";
+import { retryAfterFor } from "../conformance/retry-after.ts";
 
 /** Hop-by-hop headers belong to one connection and are not relayed; the length is set anew. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length"]);

@@ -7,8 +7,8 @@
  */
 import { parseArgs } from "node:util";
 import { portProblem, stopWhenAsked } from "../tools/process-lifecycle.ts";
-import { Contract } from "./contract.ts";
-import { selections } from "./mock-front.ts";
+import { Contract } from "../conformance/contract.ts";
+import { selections } from "./front.ts";
 import { startMock } from "./prism.ts";
 
 const { values } = parseArgs({ options: { port: { type: "string" }, list: { type: "boolean" }, verbose: { type: "boolean" }, help: { type: "boolean" } } });

@@ -13,8 +13,8 @@ import { fileURLToPath } from "node:url";
 import { constants } from "node:os";
 import { loadBundle } from "../model/document.ts";
 import { IN_TOOLS_PACKAGE, runtimeFile } from "../tools/packaged.ts";
-import { Contract } from "./contract.ts";
-import { startMockFront } from "./mock-front.ts";
+import { Contract } from "../conformance/contract.ts";
+import { startMockFront } from "./front.ts";
 
 export const BUNDLE_YAML = runtimeFile("generated/openapi.yaml");
 const PRISM_CLI = fileURLToPath(new URL("../node_modules/@stoplight/prism-cli/dist/index.js", import.meta.url));
@@ -60,7 +60,7 @@ export async function freePort(): Promise<number> {
 
 /**
  * The Prism mock of the description: every operation answers from its examples, requests are
- * validated. Prism listens on a private port behind the front of mock-front.ts, which serves the
+ * validated. Prism listens on a private port behind the front of front.ts, which serves the
  * requested port.
  */
 export async function startMock(options: PrismOptions = {}): Promise<RunningPrism> {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Contract } from "../../conformance/contract.ts";
-import { startMock, type RunningPrism } from "../../conformance/prism.ts";
+import { startMock, type RunningPrism } from "../../mock/prism.ts";
 import { rawExchange, type RawAnswer } from "../../fuzz/raw-http.ts";
 import { fuzz, report } from "../../fuzz/run.ts";
 
