@@ -8,7 +8,8 @@ import { parseArgs } from "node:util";
 import { loadServiceModel } from "../model/service-model.ts";
 import { commandLine, runtimeFile } from "../tools/packaged.ts";
 import { ConfigError, DEFAULT_CONFIG_FILE, readConfigFile } from "./config.ts";
-import { PortInUseError, startSandbox } from "./server.ts";
+import { PortInUseError } from "../http-server/listen.ts";
+import { startSandbox } from "./server.ts";
 
 function fail(message: string, code: number): never {
   console.error(message);

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../../mock/prism.ts";
+import { freePort } from "../../http-server/listen.ts";
 import { loadServiceModel } from "../../model/service-model.ts";
 import { sender } from "../load.ts";
 import type { Figure, Measurement } from "../measurement.ts";

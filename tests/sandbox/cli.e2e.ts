@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { freePort } from "../../mock/prism.ts";
+import { freePort } from "../../http-server/listen.ts";
 import { output } from "../support/processes.ts";
 import { ownLines, ROOT, runCli } from "./cli-process.ts";
 
