@@ -73,9 +73,12 @@ export async function listenOnLoopback(options: LoopbackServerOptions): Promise<
   };
 }
 
-/** A port the OS reports free right now on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const { port, close } = await listenOnLoopback({ port: 0, policy: { allowedOrigins: [], cors: false }, handle: () => {}, refuse: () => {} });
-  await close();
-  return port;
+/**
+ * A port the OS reports free right now on 127.0.0.1: `port` itself (a PortInUseError when it is
+ * taken, before a child process is started on it), or any free one for 0.
+ */
+export async function freePort(port = 0): Promise<number> {
+  const probe = await listenOnLoopback({ port, policy: { allowedOrigins: [], cors: false }, handle: () => {}, refuse: () => {} });
+  await probe.close();
+  return probe.port;
 }

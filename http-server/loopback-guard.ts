@@ -12,6 +12,7 @@
  *   is answered here: it is the browser asking, not a call.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { UsageError } from "../tools/command.ts";
 import { HTTP_CODES, type HttpRefusal } from "./error-codes.ts";
 
 /** The docs server's default port (`npm run docs:serve`, `npm run dev`). */
@@ -31,17 +32,15 @@ const LOOPBACK_NAMES = new Set(["127.0.0.1", "localhost"]);
 /** An origin as the browser sends it: `null`, or scheme://host[:port] with no path. */
 const ORIGIN_FORM = /^(null|https?:\/\/[^/\s?#]+)$/;
 
-/** The problem with an origin the user names (`--allow-origin`), or null when it is one. */
-export function originProblem(origin: string): string | null {
-  return ORIGIN_FORM.test(origin) ? null : `"${origin}" is not an origin (null, or scheme://host[:port] with no path, as a browser sends it)`;
-}
-
-/** Origins from a comma-separated list (a flag or an environment variable), blanks left out. */
-export function originList(text: string): string[] {
-  return text
-    .split(",")
-    .map((origin) => origin.trim())
-    .filter(Boolean);
+/**
+ * The origins a user allows, from a repeatable flag and an environment variable (each may list
+ * several, comma-separated); an entry that is no origin is a UsageError naming it.
+ */
+export function allowedOriginsSetting(flagValues: readonly string[] | undefined, variable: string): string[] {
+  const origins = [...(flagValues ?? []), process.env[variable] ?? ""].flatMap((text) => text.split(",").map((origin) => origin.trim())).filter(Boolean);
+  const bad = origins.find((origin) => !ORIGIN_FORM.test(origin));
+  if (bad !== undefined) throw new UsageError(`--allow-origin or ${variable}: "${bad.slice(0, 100)}" is not an origin (null, or scheme://host[:port] with no path, as a browser sends it)`);
+  return origins;
 }
 
 export interface LoopbackPolicy {

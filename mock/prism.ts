@@ -91,7 +91,8 @@ export function requirePrism(command: "mock" | "proxy"): void {
 
 async function startPrism(command: ["mock" | "proxy"], options: PrismOptions, upstream?: string): Promise<RunningPrism> {
   requirePrism(command[0]);
-  const port = options.port ?? (await freePort());
+  // A port asked for is tried first: a port in use is then said as such, not as Prism's exit.
+  const port = await freePort(options.port);
   const snapshotDir = options.snapshot ? mkdtempSync(join(tmpdir(), "prism-snapshot-")) : undefined;
   const document = snapshotDir ? join(snapshotDir, "openapi.json") : (options.document ?? BUNDLE_YAML);
   if (snapshotDir) writeFileSync(document, JSON.stringify(options.snapshot));
