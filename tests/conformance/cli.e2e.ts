@@ -197,8 +197,8 @@ describe("npm run mock (mock/cli.ts)", () => {
     const port = (taken.address() as { port: number }).port;
     try {
       const mock = start("mock/cli.ts", ["--port", String(port)]);
-      expect(await mock.exited).toBe(2);
-      expect(mock.output().trim().split("\n").at(-1)).toBe(`mock: port ${port} on 127.0.0.1 is in use; choose another with --port N (npm run mock -- --port N) or MOCK_PORT=N`);
+      expect(await mock.exited).toBe(1);
+      expect(mock.output().trim().split("\n").at(-1)).toBe(`mock: port ${port} on 127.0.0.1 is in use; choose another with --port N (npm run mock -- --port N) or MOCK_PORT=N (0 picks a free one)`);
     } finally {
       taken.close();
     }
