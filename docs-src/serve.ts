@@ -24,7 +24,7 @@ Serves the built docs site on 127.0.0.1 (npm run docs builds it); Ctrl-C stops i
 
 Exit status: 0 stopped by a signal, 1 a failure (a port in use), 2 a bad option or a DIR with no site.`;
 
-const values = parseFlags({ name: "docs:serve", help: HELP, options: { port: { type: "string" }, dir: { type: "string" } } });
+const { values } = parseFlags({ name: "docs:serve", help: HELP, options: { port: { type: "string" }, dir: { type: "string" } } });
 
 await runCommand(
   "docs:serve",

@@ -28,7 +28,7 @@ Prism serving generated/openapi.yaml on 127.0.0.1, behind a front that answers w
 
 Exit status: 0 stopped by a signal, 1 a failure (a port in use), 2 a bad option.`;
 
-const values = parseFlags({
+const { values } = parseFlags({
   name: "mock",
   help: HELP,
   options: { port: { type: "string" }, "prism-port": { type: "string" }, "allow-origin": { type: "string", multiple: true }, list: { type: "boolean" }, verbose: { type: "boolean" } },

@@ -27,7 +27,7 @@ The stateful sandbox of the service's description on 127.0.0.1; SIGINT or SIGTER
 Exit status: 0 stopped by a signal, 1 a failure (a port in use), 2 a bad option or config.
 The config's fields, the outcome markers and the rules: ${runtimeFile("sandbox/README.md")}`;
 
-const values = parseFlags({ name: "sandbox", help: HELP, options: { port: { type: "string" }, config: { type: "string" }, "allow-origin": { type: "string", multiple: true } } });
+const { values } = parseFlags({ name: "sandbox", help: HELP, options: { port: { type: "string" }, config: { type: "string" }, "allow-origin": { type: "string", multiple: true } } });
 
 await runCommand(
   "sandbox",

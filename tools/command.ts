@@ -29,11 +29,15 @@ function end(name: string, message: string, status: number): never {
   process.exit(status);
 }
 
-/** The command's flags; `--help` prints the usage and exits 0, a usage error is one line and exit 2. */
-export function parseFlags<O extends Options>(spec: CommandSpec<O>, args: string[] = process.argv.slice(2)) {
+/**
+ * The command's flags (and, where the command takes them, its positional arguments); `--help`
+ * prints the usage and exits 0, a usage error is one line and exit 2.
+ */
+export function parseFlags<O extends Options>(spec: CommandSpec<O> & { readonly positionals?: boolean }, args: string[] = process.argv.slice(2)) {
+  const config = { args, options: { ...spec.options, help: { type: "boolean" } }, strict: true, allowPositionals: spec.positionals ?? false } as const;
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { ...spec.options, help: { type: "boolean" } }, strict: true, allowPositionals: false });
+    parsed = parseArgs(config);
   } catch (error) {
     // parseArgs's messages end with advice about "--" for values that look like flags: one line is enough.
     end(spec.name, `${(error as Error).message.split(". To specify")[0]} (--help shows the options)`, EXIT.usage);
@@ -42,7 +46,7 @@ export function parseFlags<O extends Options>(spec: CommandSpec<O>, args: string
     console.log(spec.help);
     process.exit(EXIT.ok);
   }
-  return parsed.values as ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>>["values"];
+  return { values: parsed.values as ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"], positionals: parsed.positionals };
 }
 
 /** A setting from its flag, else its environment variable, else the default, with where it came from (for messages). */

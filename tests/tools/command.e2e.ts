@@ -83,3 +83,17 @@ describe("mock --prism-port", { timeout: 60_000 }, () => {
     expect(ended.lines).toEqual([`mock: port ${port} on 127.0.0.1 is in use; choose another with --prism-port N (0 picks a free one)`]);
   });
 });
+
+describe("the other commands on the harness: a bad flag or value is one line and exit 2", { timeout: 60_000 }, () => {
+  it.each([
+    ["fuzz/cli.ts", ["--runz", "3"], "fuzz: Unknown option '--runz' (--help shows the options)"],
+    ["fuzz/cli.ts", ["--server", "prism"], 'fuzz: --server: "prism" must be sandbox or mock'],
+    ["bench/run.ts", ["--bogus"], "bench: Unknown option '--bogus' (--help shows the options)"],
+    ["bench/run.ts", ["no-such-measurement"], "bench: no measurement matches no-such-measurement; there are: sandbox vs Prism mock, sandbox memory, sandbox hostile load, npm run diff, working loop, client per-call overhead, client bundle size, quote throughput, conformance-runs"],
+    ["conformance/cli.ts", ["--bogus"], "conformance: Unknown option '--bogus' (--help shows the options)"],
+  ] as const)("%s %s", async (script, args, line) => {
+    const ended = await run(script, [...args]);
+    expect(ended.code).toBe(2);
+    expect(ended.lines).toEqual([line]);
+  });
+});
