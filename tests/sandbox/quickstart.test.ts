@@ -8,16 +8,18 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { models } from "../../generated/models.ts";
-import { quoteRoute } from "../../runtime/costs/quote.ts";
 import { systemClock } from "../../sandbox/clock.ts";
-import { pricedPathOf } from "../client/labels.ts";
 import { checkedSandboxes, model } from "./support.ts";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const read = (file: string) => readFileSync(`${ROOT}/${file}`, "utf8");
-/** The quick start's request (both scripts send the same one). */
-const price = quoteRoute(model.priceTables, pricedPathOf("I-A"), { prompt: "A lighthouse at dawn", num_images: 2 }).credits;
+/**
+ * The quick start's request (both scripts send the same one): two I-A images at the default size,
+ * 1K (specification: "size ... default `1K`"), at 12 credits per image ("Price per image by size:
+ * ... 1K = 12"): 2 × 12.
+ */
+const price = 24;
 
 /** The scripts' requests come from child processes: the sandbox itself checks each answer against the description. */
 const sandbox = checkedSandboxes();
