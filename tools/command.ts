@@ -39,8 +39,10 @@ export function parseFlags<O extends Options>(spec: CommandSpec<O> & { readonly 
   try {
     parsed = parseArgs(config);
   } catch (error) {
-    // parseArgs's messages end with advice about "--" for values that look like flags: one line is enough.
-    end(spec.name, `${(error as Error).message.split(". To specify")[0]} (--help shows the options)`, EXIT.usage);
+    // parseArgs's messages go on with advice over several lines: its first sentence, and ours.
+    const first = (error as Error).message.split(/\.(\s|$)/)[0];
+    const hint = /ambiguous/.test(first) ? 'a value starting with "-" is written --flag=VALUE' : "--help shows the options";
+    end(spec.name, `${first} (${hint})`, EXIT.usage);
   }
   if ((parsed.values as { help?: boolean }).help) {
     console.log(spec.help);

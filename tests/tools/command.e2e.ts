@@ -91,6 +91,8 @@ describe("the other commands on the harness: a bad flag or value is one line and
     ["bench/run.ts", ["--bogus"], "bench: Unknown option '--bogus' (--help shows the options)"],
     ["bench/run.ts", ["no-such-measurement"], "bench: no measurement matches no-such-measurement; there are: sandbox vs Prism mock, sandbox memory, sandbox hostile load, npm run diff, working loop, client per-call overhead, client bundle size, quote throughput, conformance-runs"],
     ["conformance/cli.ts", ["--bogus"], "conformance: Unknown option '--bogus' (--help shows the options)"],
+    ["docs-src/serve.ts", ["--port", "-5"], `docs:serve: Option '--port' argument is ambiguous (a value starting with "-" is written --flag=VALUE)`],
+    ["docs-src/serve.ts", ["--port=-5"], 'docs:serve: --port: "-5" is not a port number (an integer from 0 to 65535)'],
   ] as const)("%s %s", async (script, args, line) => {
     const ended = await run(script, [...args]);
     expect(ended.code).toBe(2);
