@@ -40,7 +40,7 @@ export function parseFlags<O extends Options>(spec: CommandSpec<O> & { readonly 
     parsed = parseArgs(config);
   } catch (error) {
     // parseArgs's messages go on with advice over several lines: its first sentence, and ours.
-    const first = (error as Error).message.split(/\.(\s|$)/)[0];
+    const first = (error as Error).message.split(/\.(\s|$)/)[0] ?? "";
     const hint = /ambiguous/.test(first) ? 'a value starting with "-" is written --flag=VALUE' : "--help shows the options";
     end(spec.name, `${first} (${hint})`, EXIT.usage);
   }
