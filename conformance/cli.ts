@@ -8,19 +8,18 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { constants } from "node:os";
-import { parseArgs } from "node:util";
 import { CHECKS } from "./checks/index.ts";
+import { parseFlags } from "../tools/command.ts";
 import { commandLine, runtimeFile } from "../tools/packaged.ts";
 import { DECLARATION_FIELDS, DeclarationError } from "./config.ts";
 import { checkTarget, parseJson, TargetError } from "./http.ts";
 import type { StillRunning } from "./jobs.ts";
-import { PrismUnavailableError } from "./prism.ts";
+import { PrismUnavailableError } from "../mock/prism.ts";
 import { formatConsole, withResult, writeReports } from "./report.ts";
 import { DEFAULT_CASES } from "./requests/generated.ts";
 import { runConformance } from "./run.ts";
 
 const OPTIONS = {
-  help: { type: "boolean" },
   target: { type: "string" },
   config: { type: "string" },
   timeout: { type: "string" },
@@ -56,18 +55,7 @@ check groups (skipGroups names them):
 ${CHECKS.map((check) => `  ${check.group.padEnd(20)} ${check.summary.replace(/`/g, "")}`).join("\n")}
 `;
 
-let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>;
-try {
-  parsed = parseArgs({ options: OPTIONS });
-} catch (error) {
-  console.error(`conformance: ${(error as Error).message} (${commandLine("conformance")} --help)`);
-  process.exit(2);
-}
-const { values } = parsed;
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
+const { values } = parseFlags({ name: "conformance", help: HELP, options: OPTIONS });
 
 const env = { ...process.env };
 const reportDir = values["report-dir"] ?? env.CONFORMANCE_REPORT_DIR ?? "conformance/reports";

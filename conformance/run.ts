@@ -13,7 +13,7 @@ import { Contract } from "./contract.ts";
 import { stillRunning, type StillRunning } from "./jobs.ts";
 import { describeEstimate, total, type PlannedSpend } from "./cost.ts";
 import { checkMainKey } from "./main-key.ts";
-import { requirePrism, startMock, startProxy, type RunningPrism } from "./prism.ts";
+import { requirePrism, startMock, startProxy, type RunningPrism } from "../mock/prism.ts";
 import { summarize, type Spent, type Summary } from "./report.ts";
 import { balanceOf } from "./requests.ts";
 import type { CheckResult } from "./results.ts";

@@ -1,32 +1,40 @@
 /**
  * `npm run docs:serve [-- --port N --dir DIR]`: serves the built site (docs/site/, or DIR) on
  * 127.0.0.1. The port is `--port N`, else the DOCS_PORT environment variable, else 8080; 0 picks a
- * free port. Stops on SIGINT/SIGTERM and when the npm process that launched it dies.
+ * free port. A bad option or a DIR without a built site is one line and exit 2, a busy port one
+ * line and exit 1 (tools/command.ts). Stops on SIGINT/SIGTERM and when the npm process that
+ * launched it dies.
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
-import { portProblem, stopWhenAsked } from "../tools/process-lifecycle.ts";
+import { DOCS_PORT } from "../http-server/loopback-guard.ts";
+import { parseFlags, portSetting, runCommand, UsageError } from "../tools/command.ts";
+import { stopWhenAsked } from "../tools/process-lifecycle.ts";
 import { DEFAULT_SITE_DIR } from "./site.ts";
 import { serveStatic } from "./static-server.ts";
 
-function portFrom(given: string | undefined): number {
-  const raw = given ?? process.env.DOCS_PORT;
-  const port = raw === undefined ? 8080 : Number(raw);
-  if (!/^\d+$/.test(raw ?? "8080") || port > 65535) throw new Error(`${given !== undefined ? "--port" : "DOCS_PORT"}: "${raw}" is not a port number (an integer from 0 to 65535)`);
-  return port;
-}
+const HELP = `usage: npm run docs:serve -- [--port N] [--dir DIR]
 
-let port = 0;
-try {
-  const { values } = parseArgs({ options: { port: { type: "string" }, dir: { type: "string" } } });
-  const dir = values.dir ? resolve(values.dir) : DEFAULT_SITE_DIR;
-  if (!existsSync(join(dir, "index.html"))) throw new Error(`${dir} has no built site; run npm run docs first`);
-  port = portFrom(values.port);
-  const server = await serveStatic(dir, port);
-  stopWhenAsked(() => server.close());
-  console.log(`docs: serving ${dir} at ${server.url} (Ctrl-C to stop)`);
-} catch (error) {
-  process.stderr.write(`docs:serve: ${portProblem(error, port, "--port N or DOCS_PORT") ?? (error as Error).message}\n`);
-  process.exit(1);
-}
+Serves the built docs site on 127.0.0.1 (npm run docs builds it); Ctrl-C stops it.
+
+  --port N    DOCS_PORT   the port, 0 for a free one (default ${DOCS_PORT}: the sandbox and the mock
+                          let pages from it call them)
+  --dir DIR               the built site (default ${DEFAULT_SITE_DIR})
+  --help                  this text
+
+Exit status: 0 stopped by a signal, 1 a failure (a port in use), 2 a bad option or a DIR with no site.`;
+
+const { values } = parseFlags({ name: "docs:serve", help: HELP, options: { port: { type: "string" }, dir: { type: "string" } } });
+
+await runCommand(
+  "docs:serve",
+  async () => {
+    const port = portSetting(values.port, "--port", "DOCS_PORT", DOCS_PORT);
+    const dir = values.dir ? resolve(values.dir) : DEFAULT_SITE_DIR;
+    if (!existsSync(join(dir, "index.html"))) throw new UsageError(`${dir} has no built site (no index.html); run npm run docs first, or name the site with --dir DIR`);
+    const server = await serveStatic(dir, port);
+    stopWhenAsked(() => server.close());
+    console.log(`docs: serving ${dir} at ${server.url} (Ctrl-C to stop)`);
+  },
+  () => "--port N or DOCS_PORT=N",
+);

@@ -1,10 +1,13 @@
-/** A static file server for the built site, bound to 127.0.0.1 only: nothing is reachable from elsewhere. */
+/**
+ * A static file server for the built site, on the project's HTTP layer (http-server/): bound to
+ * 127.0.0.1 only, with its limits, and serving only requests whose Host names it and that come
+ * from no page or from its own (another site's page, a rebound name, `Origin: null` are refused).
+ */
 import { createReadStream, readFileSync, statSync } from "node:fs";
-import { createServer, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
-
-export const HOST = "127.0.0.1";
+import { sendWhole } from "../http-server/answer.ts";
+import { listenOnLoopback } from "../http-server/listen.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -41,44 +44,43 @@ function fileFor(root: string, urlPath: string): string | undefined {
 
 export function serveStatic(root: string, port: number, { liveReload = false } = {}): Promise<RunningServer> {
   const listeners = new Set<ServerResponse>();
-  const server: Server = createServer((request, response) => {
-    if (liveReload && request.url === RELOAD_PATH) {
-      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" }).write(": connected\n\n");
-      listeners.add(response);
-      request.on("close", () => listeners.delete(response));
-      return;
-    }
-    let file: string | undefined;
-    try {
-      file = request.method === "GET" || request.method === "HEAD" ? fileFor(root, request.url ?? "/") : undefined;
-    } catch {
-      file = undefined; // a malformed %-escape is simply not found
-    }
-    if (!file) {
-      response.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n");
-      return;
-    }
-    response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache" });
-    if (request.method === "HEAD") response.end();
-    else if (liveReload && extname(file) === ".html") response.end(readFileSync(file, "utf8").replace("</body>", `${RELOAD_SCRIPT}</body>`));
-    else createReadStream(file).pipe(response);
-  });
-  return new Promise((resolvePromise, reject) => {
-    server.once("error", reject);
-    server.listen(port, HOST, () => {
-      const { port: bound } = server.address() as AddressInfo;
-      resolvePromise({
-        url: `http://${HOST}:${bound}/`,
-        close: () => {
-          for (const listener of listeners) listener.end();
-          // Kept-alive connections (a browser's, a test's fetch) would otherwise hold the port open.
-          server.closeAllConnections();
-          return new Promise<void>((done) => server.close(() => done()));
-        },
-        reload: () => {
-          for (const listener of listeners) listener.write("data: reload\n\n");
-        },
-      });
-    });
-  });
+  return listenOnLoopback({
+    port,
+    // The site calls no other server of its own: no page elsewhere may read it.
+    policy: { allowedOrigins: [], cors: false },
+    refuse: (_request, response, refusal) => sendWhole(response, refusal.status, { "content-type": "text/plain; charset=utf-8", ...refusal.headers }, `${refusal.message}\n`),
+    handle: (request, response) => {
+      if (liveReload && request.url === RELOAD_PATH) {
+        // The event stream stays open and silent between reloads: no idle timeout for it.
+        request.socket.setTimeout(0);
+        response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" }).write(": connected\n\n");
+        listeners.add(response);
+        request.on("close", () => listeners.delete(response));
+        return;
+      }
+      let file: string | undefined;
+      try {
+        file = request.method === "GET" || request.method === "HEAD" ? fileFor(root, request.url ?? "/") : undefined;
+      } catch {
+        file = undefined; // a malformed %-escape is simply not found
+      }
+      if (!file) {
+        sendWhole(response, 404, { "content-type": "text/plain; charset=utf-8" }, "not found\n");
+        return;
+      }
+      response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache" });
+      if (request.method === "HEAD") response.end();
+      else if (liveReload && extname(file) === ".html") response.end(readFileSync(file, "utf8").replace("</body>", `${RELOAD_SCRIPT}</body>`));
+      else createReadStream(file).pipe(response);
+    },
+  }).then((running) => ({
+    url: `${running.url}/`,
+    close: () => {
+      for (const listener of listeners) listener.end();
+      return running.close();
+    },
+    reload: () => {
+      for (const listener of listeners) listener.write("data: reload\n\n");
+    },
+  }));
 }

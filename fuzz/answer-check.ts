@@ -8,7 +8,7 @@
 import type { Contract } from "../conformance/contract.ts";
 import { responseProblems } from "../conformance/response-check.ts";
 import { Router } from "../model/router.ts";
-import { readTarget } from "../sandbox/request-target.ts";
+import { readTarget } from "../http-server/request-target.ts";
 import { incomplete, type HostileRequest } from "./hostile-requests.ts";
 import type { RawAnswer } from "./raw-http.ts";
 

@@ -7,7 +7,7 @@
 import { request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { Contract } from "../conformance/contract.ts";
-import { startMock } from "../conformance/prism.ts";
+import { startMock } from "../mock/prism.ts";
 import { startSandbox } from "../sandbox/server.ts";
 import { AnswerCheck, type Server } from "./answer-check.ts";
 import { FUZZ_KEY, hostileRequests, incomplete, replayLines, requestBytes, type HostileRequest } from "./hostile-requests.ts";

@@ -1,84 +1,74 @@
 /**
- * `npm run sandbox [-- --port N --config FILE]`: the stateful sandbox of the description on
- * 127.0.0.1 (port from --port, SANDBOX_PORT, or 4020; config from --config, SANDBOX_CONFIG, or
- * sandbox/default-config.json). A bad option, a bad config or a busy port ends it with one clear
- * line before it listens; SIGINT and SIGTERM stop it cleanly.
+ * `npm run sandbox [-- --port N --config FILE --allow-origin ORIGIN]`: the stateful sandbox of the
+ * description on 127.0.0.1 (port from --port, SANDBOX_PORT, or 4020; config from --config,
+ * SANDBOX_CONFIG, or sandbox/default-config.json). A bad option or a bad config is one line and
+ * exit 2, a busy port one line and exit 1 (tools/command.ts), before it listens; SIGINT and
+ * SIGTERM stop it cleanly.
  */
-import { parseArgs } from "node:util";
+import { allowedOriginsSetting } from "../http-server/loopback-guard.ts";
 import { loadServiceModel } from "../model/service-model.ts";
+import { parseFlags, portSetting, runCommand, UsageError } from "../tools/command.ts";
 import { commandLine, runtimeFile } from "../tools/packaged.ts";
 import { ConfigError, DEFAULT_CONFIG_FILE, readConfigFile } from "./config.ts";
-import { PortInUseError, startSandbox } from "./server.ts";
+import { startSandbox } from "./server.ts";
 
-function fail(message: string, code: number): never {
-  console.error(message);
-  process.exit(code);
-}
-
-const HELP = `usage: ${commandLine("sandbox")} [--port N] [--config FILE]
+const HELP = `usage: ${commandLine("sandbox")} [--port N] [--config FILE] [--allow-origin ORIGIN]
 
 The stateful sandbox of the service's description on 127.0.0.1; SIGINT or SIGTERM stops it.
 
-  --port N        SANDBOX_PORT     the port, 0 for a free one (default 4020)
-  --config FILE   SANDBOX_CONFIG   accounts, keys, clock and limits (default ${DEFAULT_CONFIG_FILE})
-  --help                           this text
+  --port N               SANDBOX_PORT           the port, 0 for a free one (default 4020)
+  --config FILE          SANDBOX_CONFIG         accounts, keys, clock and limits (default ${DEFAULT_CONFIG_FILE})
+  --allow-origin ORIGIN  SANDBOX_ALLOW_ORIGINS  a page origin allowed to call the sandbox, besides the docs
+                                                served at http://127.0.0.1:8080 (repeat it, or list them
+                                                comma-separated); "null" allows the docs opened from disk,
+                                                and so any page's sandboxed frame: allow it knowingly
+  --help                                        this text
 
+Exit status: 0 stopped by a signal, 1 a failure (a port in use), 2 a bad option or config.
 The config's fields, the outcome markers and the rules: ${runtimeFile("sandbox/README.md")}`;
 
-let parsed;
-try {
-  parsed = parseArgs({ options: { port: { type: "string" }, config: { type: "string" }, help: { type: "boolean" } } });
-} catch (error) {
-  fail(`sandbox: ${(error as Error).message} (${commandLine("sandbox")} --help)`, 2);
-}
-const { values } = parsed;
-if (values.help) {
-  console.log(HELP);
-  process.exit(0);
-}
-const givenPort = values.port ?? process.env.SANDBOX_PORT ?? "4020";
-const port = Number(givenPort);
-if (!/^\d+$/.test(givenPort) || port > 65535) {
-  fail(`${values.port !== undefined ? "--port" : "SANDBOX_PORT"}: "${givenPort}" is not a port number (an integer from 0 to 65535)`, 2);
-}
-const file = values.config ?? process.env.SANDBOX_CONFIG ?? DEFAULT_CONFIG_FILE;
+const { values } = parseFlags({ name: "sandbox", help: HELP, options: { port: { type: "string" }, config: { type: "string" }, "allow-origin": { type: "string", multiple: true } } });
 
-const model = loadServiceModel();
-let config;
-try {
-  config = readConfigFile(file, model);
-} catch (error) {
-  if (error instanceof ConfigError) fail(`sandbox: bad config ${error.message}`, 2);
-  throw error;
-}
+await runCommand(
+  "sandbox",
+  async () => {
+    const port = portSetting(values.port, "--port", "SANDBOX_PORT", 4020);
+    const allowedOrigins = allowedOriginsSetting(values["allow-origin"], "SANDBOX_ALLOW_ORIGINS");
+    const file = values.config ?? process.env.SANDBOX_CONFIG ?? DEFAULT_CONFIG_FILE;
+    const model = loadServiceModel();
+    let config;
+    try {
+      config = readConfigFile(file, model);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(`bad config ${error.message}`);
+      throw error;
+    }
+    const sandbox = await startSandbox({ config, port, model, allowedOrigins });
+    const keys = Object.entries(config.accounts).map(([name, account]) => `${name} (${account.plan}): ${account.keys.join(", ")}`);
+    console.log(`sandbox of ${model.doc.info.title} ${model.version} listening on ${sandbox.url}`);
+    console.log(`config ${file}; accounts and keys: ${keys.join("; ")}`);
+    stopOnSignals(sandbox);
+  },
+  () => "--port N or SANDBOX_PORT=N",
+);
 
-let sandbox;
-try {
-  sandbox = await startSandbox({ config, port, model });
-} catch (error) {
-  if (error instanceof PortInUseError) fail(`sandbox: ${error.message}; choose another with --port N or SANDBOX_PORT=N (0 picks a free one)`, 1);
-  throw error;
+function stopOnSignals(running: { close(): Promise<void> }): void {
+  let stopping = false;
+  const stop = (reason: string): void => {
+    // Ctrl-C reaches both npm and the sandbox, and npm forwards it again: stop once, ignore the repeat.
+    if (stopping) return;
+    stopping = true;
+    void running.close().then(() => {
+      console.log(`sandbox stopped (${reason})`);
+      process.exit(0);
+    });
+  };
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  // A parent that dies without forwarding a signal (npm killed with SIGKILL) leaves this process
+  // reparented: stop then too, rather than keep the port.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) stop("parent exited");
+  }, 1000).unref();
 }
-const keys = Object.entries(config.accounts).map(([name, account]) => `${name} (${account.plan}): ${account.keys.join(", ")}`);
-console.log(`sandbox of ${model.doc.info.title} ${model.version} listening on ${sandbox.url}`);
-console.log(`config ${file}; accounts and keys: ${keys.join("; ")}`);
-
-const running = sandbox;
-let stopping = false;
-const stop = (reason: string): void => {
-  // Ctrl-C reaches both npm and the sandbox, and npm forwards it again: stop once, ignore the repeat.
-  if (stopping) return;
-  stopping = true;
-  void running.close().then(() => {
-    console.log(`sandbox stopped (${reason})`);
-    process.exit(0);
-  });
-};
-process.on("SIGINT", () => stop("SIGINT"));
-process.on("SIGTERM", () => stop("SIGTERM"));
-// A parent that dies without forwarding a signal (npm killed with SIGKILL) leaves this process
-// reparented: stop then too, rather than keep the port.
-const parent = process.ppid;
-setInterval(() => {
-  if (process.ppid !== parent) stop("parent exited");
-}, 1000).unref();

@@ -9,7 +9,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ServiceModel } from "../model/service-model.ts";
 import { JsonSyntaxError, parseJsonText } from "../tools/json-text.ts";
 import { runtimeFile } from "../tools/packaged.ts";
-import { defaultMaxBodyBytes, HTTP_DEFAULTS, type HttpLimits } from "./http-limits.ts";
+import { HTTP_DEFAULTS, type HttpLimits } from "../http-server/limits.ts";
+import { defaultMaxBodyBytes } from "./body-limit.ts";
 import schema from "./config.schema.json" with { type: "json" };
 import { describeProblems } from "./validation.ts";
 
@@ -41,7 +42,7 @@ export interface SandboxConfig {
   };
   /** The duration of a media input whose URL names none (see README: durations). */
   readonly media: { readonly defaultDurationSeconds: number };
-  /** What one client may hold of the sandbox (http-limits.ts). */
+  /** What one client may hold of the sandbox (http-server/limits.ts). */
   readonly http: HttpLimits;
   readonly limits: {
     readonly requests: { readonly perKey: number; readonly perSourceIp: number; readonly windowSeconds: number };

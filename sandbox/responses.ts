@@ -3,6 +3,7 @@
  * description. Where the description leaves a type or code unshown, the sandbox's own choice is
  * named here once (SANDBOX_CODES) and listed in sandbox/README.md.
  */
+import { HTTP_CODES } from "../http-server/error-codes.ts";
 import { deref, type JsonSchema, type ResponseObject } from "../model/document.ts";
 import type { AreaModel, CreateRouteModel, ServiceModel, TooManyVariant } from "../model/service-model.ts";
 import type { Balance } from "./ledger.ts";
@@ -14,16 +15,13 @@ export interface Reply {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** Error types and codes the specification does not show: the sandbox's choice. */
+/** Error types and codes the specification does not show: the sandbox's choice, and the serving layer's (http-server/). */
 export const SANDBOX_CODES = {
+  ...HTTP_CODES,
   unauthorized: { type: "authentication_error", code: "invalid_api_key" },
   forbidden: { type: "permission_error", code: "not_permitted" },
   insufficientCredits: { type: "permission_error", code: "insufficient_credits" },
-  notFound: { type: "invalid_request_error", code: "not_found" },
   internal: { type: "api_error", code: "sandbox_error" },
-  methodNotAllowed: { type: "invalid_request_error", code: "method_not_allowed" },
-  bodyTooLarge: { type: "invalid_request_error", code: "body_too_large" },
-  busy: { type: "api_error", code: "sandbox_busy" },
   "queue-full": { code: "queue_full" },
   "spend-limit": { code: "spend_limit_reached" },
   cooldown: { code: "model_family_cooldown" },

@@ -11,7 +11,7 @@ import { mediaDurations, MarkerError, outcomeOf, type Outcome } from "./markers.
 import type { WindowState } from "./rate-windows.ts";
 import { SANDBOX_CODES, type Reply } from "./responses.ts";
 import type { SandboxState } from "./state.ts";
-import { describeProblems } from "./validation.ts";
+import { bodyShapeProblem, describeProblems } from "./validation.ts";
 
 /** `application/json`, in any case, with at most a UTF-8 charset (`application/json; charset=UTF-8`). */
 function isJsonMediaType(header: string | null): boolean {
@@ -100,6 +100,8 @@ export const RULES: readonly Rule[] = [
         return state.responses.invalidRequest(`content-type: must be application/json, as every body is JSON (got ${call.contentType === null ? "none" : JSON.stringify(call.contentType.slice(0, 80))})`);
       }
       if (!call.utf8) return state.responses.invalidRequest("body: is not UTF-8 (JSON text is UTF-8)");
+      const crowded = bodyShapeProblem("body", call.text);
+      if (crowded) return state.responses.invalidRequest(crowded);
       try {
         call.body = JSON.parse(call.text);
       } catch (error) {

@@ -3,23 +3,21 @@
  * description on 127.0.0.1 and resolves to its URL and a `close()`. The CLI (cli.ts), the tests and
  * the bench all start it this way.
  */
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { answerInTurn, sendWhole } from "../http-server/answer.ts";
+import { BufferBudget, discardBody, readBody } from "../http-server/body-reader.ts";
+import type { HttpRefusal } from "../http-server/error-codes.ts";
+import { listenOnLoopback } from "../http-server/listen.ts";
+import { DOCS_ORIGINS } from "../http-server/loopback-guard.ts";
+import { readTarget, unrouted } from "../http-server/request-target.ts";
 import { loadServiceModel, type ServiceModel } from "../model/service-model.ts";
+import { Router } from "../model/router.ts";
 import { systemClock, type Clock } from "./clock.ts";
-import { answerCors, corsOrigins } from "./cors.ts";
 import { DEFAULT_CONFIG_FILE, readConfigFile, resolveConfig, type SandboxConfig } from "./config.ts";
 import { handlersFor, type Handler } from "./handlers.ts";
 import { SANDBOX_CODES, type Reply } from "./responses.ts";
-import { Router } from "../model/router.ts";
-import { BufferBudget, ClientGone, readBody } from "./body-reader.ts";
-import { applyServerLimits, TIMEOUT_CHECK_MS } from "./http-limits.ts";
-import { readTarget, unrouted } from "./request-target.ts";
 import { RULES, type Call, type Rule } from "./rules.ts";
 import { SandboxState } from "./state.ts";
-
-const HOST = "127.0.0.1";
 
 export interface SandboxOptions {
   /** A config object (checked like a file), or a file path; the default config when omitted. */
@@ -33,6 +31,11 @@ export interface SandboxOptions {
   rules?: readonly Rule[];
   /** Changes to the config, the rules and each answer (the mutation tests inject implementation bugs this way); none when omitted. */
   hooks?: SandboxHooks;
+  /**
+   * Origins of pages allowed to call the sandbox, besides the docs site served here at its default
+   * port (DOCS_ORIGINS); `null` allows pages opened from disk. Other pages are refused (403).
+   */
+  allowedOrigins?: readonly string[];
 }
 
 /** A response as it is about to be sent. */
@@ -56,12 +59,6 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-export class PortInUseError extends Error {
-  constructor(readonly port: number) {
-    super(`port ${port} on ${HOST} is already in use`);
-  }
-}
-
 function configOf(config: unknown, model: ServiceModel): SandboxConfig {
   if (config === undefined) return readConfigFile(DEFAULT_CONFIG_FILE, model);
   if (typeof config === "string") return readConfigFile(config, model);
@@ -74,39 +71,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const config = configOf(options.config, model);
   const state = new SandboxState(model, hooks.config?.(config) ?? config, options.clock ?? systemClock);
   const rules = options.rules ?? RULES;
-  const handle = createHandler(state, hooks.rules?.(rules) ?? rules, hooks.answer ?? ((answer) => answer));
-  const corsAllowed = corsOrigins();
-  const server: Server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (request, response) => answerCors(request, response, corsAllowed) || void handle(request, response));
-  applyServerLimits(server, state.config.http);
-  server.listen(options.port ?? 0, HOST);
-  try {
-    await Promise.race([once(server, "listening"), once(server, "error").then(([error]) => Promise.reject(error as Error))]);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") throw new PortInUseError(options.port ?? 0);
-    throw error;
-  }
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://${HOST}:${port}`,
-    port,
-    state,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const { handle, refuse } = createHandler(state, hooks.rules?.(rules) ?? rules, hooks.answer ?? ((answer) => answer));
+  const running = await listenOnLoopback({
+    port: options.port ?? 0,
+    policy: { allowedOrigins: [...DOCS_ORIGINS, ...(options.allowedOrigins ?? [])], cors: true },
+    limits: state.config.http,
+    handle,
+    refuse,
+  });
+  return { url: running.url, port: running.port, state, close: running.close };
 }
 
 /** What a request came to: the reply, the call the rules saw (if it reached them), and whether to close the connection. */
 interface Outcome {
   readonly reply: Reply;
   readonly call?: Call;
-  /** The body was left unread (refused or never wanted): the connection cannot carry another request. */
+  /** The rest of the body is more than is thrown away, or the request failed mid-body: the connection cannot carry another request. */
   readonly close?: boolean;
 }
-
-const hasBody = (request: IncomingMessage): boolean => Number(request.headers["content-length"] ?? 0) > 0 || request.headers["transfer-encoding"] !== undefined;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -119,9 +101,10 @@ function decode(bytes: Buffer): { text: string; utf8: boolean } {
 }
 
 /**
- * The request listener. Every step that reads what the client sent (target, headers, body, JSON)
- * runs inside the try, so nothing a client sends escapes it: an unexpected error is one log line
- * and a 500 with the error body, and the server goes on serving.
+ * The request listener and the answer to the loopback guard's refusals. Every step that reads what
+ * the client sent (target, headers, body, JSON) runs inside one chain (answerInTurn), so nothing a
+ * client sends escapes it: an unexpected error is one log line and a 500 with the error body, and
+ * the server goes on serving.
  */
 function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonNullable<SandboxHooks["answer"]>) {
   const router = new Router(state.model.operations);
@@ -133,13 +116,13 @@ function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonN
   const outcomeOf = async (request: IncomingMessage, now: number, ip: string, hold: (release: () => void) => void): Promise<Outcome> => {
     const method = request.method ?? "GET";
     const read = readTarget(request.url ?? "/");
-    if ("problem" in read) return { reply: state.responses.invalidRequest(read.problem), close: hasBody(request) };
+    if ("problem" in read) return { reply: state.responses.invalidRequest(read.problem), close: !discardBody(request) };
     const { path, query } = read.target;
     const match = router.match(method, path);
     if (!match) {
       // Not a route of the description, or not this method: answered, with the window's headers, but not counted in it.
       const { status, type, code, message, headers } = unrouted(router, state.model, method, path);
-      return { reply: state.responses.error(status, type, code, message, headers), close: hasBody(request) };
+      return { reply: state.responses.error(status, type, code, message, headers), close: !discardBody(request) };
     }
     const body = await readBody(request, maxBodyBytes, budget);
     hold(body.release);
@@ -148,7 +131,7 @@ function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonN
         body.read.refused === "too-large"
           ? state.responses.error(413, SANDBOX_CODES.bodyTooLarge.type, SANDBOX_CODES.bodyTooLarge.code, `body: larger than the sandbox accepts (${maxBodyBytes} bytes, config http.maxBodyBytes).`)
           : state.responses.error(503, SANDBOX_CODES.busy.type, SANDBOX_CODES.busy.code, `The sandbox is reading as many bodies as it buffers at once (${maxBufferedBytes} bytes, config http.maxBufferedBytes); send again shortly.`, { "retry-after": "1" });
-      return { reply, close: true };
+      return { reply, close: body.read.close };
     }
     const { text, utf8 } = decode(body.read.bytes);
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1] ?? null;
@@ -159,29 +142,27 @@ function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonN
     return { reply, call };
   };
 
-  return (request: IncomingMessage, response: ServerResponse): void => {
-    const now = state.clock.now();
+  const respond = (request: IncomingMessage, response: ServerResponse, outcome: Outcome, now: number) => {
     const ip = request.socket.remoteAddress ?? "";
-    let release = () => {};
-    const respond = (outcome: Outcome) => {
-      const window = outcome.call?.window ?? state.ipWindows.peek(ip, now);
-      const headers: Record<string, string | number> = { [rateLimitHeaders.limit]: window.limit, [rateLimitHeaders.remaining]: window.remaining, [rateLimitHeaders.reset]: window.resetSeconds, ...outcome.reply.headers };
-      if (outcome.close) headers.connection = "close";
-      send(response, answer({ status: outcome.reply.status, body: outcome.reply.body, headers }, outcome.call, state));
-    };
-    const failed = (error: unknown): Outcome => {
-      const message = error instanceof Error ? error.message : String(error);
-      // One line per unexpected failure; a client gone mid-body is no failure of the server.
-      if (!(error instanceof ClientGone)) console.error(`sandbox: ${request.method} ${(request.url ?? "").slice(0, 200)} failed: ${message}`);
-      const { type, code } = SANDBOX_CODES.internal;
-      return { reply: state.responses.error(500, type, code, `The sandbox failed: ${message}`), close: !request.complete };
-    };
-    outcomeOf(request, now, ip, (given) => (release = given))
-      .catch(failed)
-      .then(respond)
-      .catch((error: unknown) => respond(failed(error)))
-      .catch(() => response.destroy())
-      .finally(() => release());
+    const window = outcome.call?.window ?? state.ipWindows.peek(ip, now);
+    const headers: Record<string, string | number> = { [rateLimitHeaders.limit]: window.limit, [rateLimitHeaders.remaining]: window.remaining, [rateLimitHeaders.reset]: window.resetSeconds, ...outcome.reply.headers };
+    if (outcome.close) headers.connection = "close";
+    send(response, answer({ status: outcome.reply.status, body: outcome.reply.body, headers }, outcome.call, state));
+  };
+
+  return {
+    handle: (request: IncomingMessage, response: ServerResponse): void => {
+      const now = state.clock.now();
+      const failed = (message: string): Outcome => {
+        const { type, code } = SANDBOX_CODES.internal;
+        return { reply: state.responses.error(500, type, code, `The sandbox failed: ${message}`), close: !request.complete };
+      };
+      answerInTurn("sandbox", request, response, (hold) => outcomeOf(request, now, request.socket.remoteAddress ?? "", hold), failed, (outcome) => respond(request, response, outcome, now));
+    },
+    refuse: (request: IncomingMessage, response: ServerResponse, refusal: HttpRefusal): void => {
+      const { status, type, code, message, headers } = refusal;
+      respond(request, response, { reply: state.responses.error(status, type, code, message, headers ? { ...headers } : undefined), close: headers?.connection === "close" }, state.clock.now());
+    },
   };
 }
 
@@ -194,7 +175,5 @@ function applyRules(call: Call, state: SandboxState, rules: readonly Rule[]): Re
 }
 
 function send(response: ServerResponse, answer: Answer): void {
-  if (response.headersSent || response.destroyed) return;
-  const text = JSON.stringify(answer.body);
-  response.writeHead(answer.status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...answer.headers }).end(text);
+  sendWhole(response, answer.status, { "content-type": "application/json", ...answer.headers }, JSON.stringify(answer.body));
 }

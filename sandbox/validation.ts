@@ -1,9 +1,32 @@
 /**
  * Ajv errors as "field: rule" sentences, for the 400 bodies of requests and for config errors. Ajv's
  * own messages leave the field out for `required` and `additionalProperties` (it sits in params),
- * and the allowed values out for `enum`; a person fixing a request needs both.
+ * and the allowed values out for `enum`; a person fixing a request needs both. What a client can
+ * make of them is bounded: a body with more entries than any request needs is refused before it
+ * is parsed and validated, and an answer names at most MAX_PROBLEMS problems, each cut at
+ * MAX_PROBLEM_CHARS characters.
  */
 import type { ErrorObject } from "ajv/dist/2020.js";
+import { jsonShape } from "../http-server/json-shape.ts";
+
+/**
+ * Array items and object members a request body may hold, all levels together. The description's
+ * largest body holds a few hundred (its longest arrays have tens of items); ten megabytes of
+ * `[0,0,…]` hold five million, and a validator reporting every error would build one per item.
+ */
+export const MAX_BODY_ENTRIES = 10_000;
+/** Problems named in one answer; the others are counted. */
+export const MAX_PROBLEMS = 20;
+/** One problem's text (a field name comes from the client and may be of any length). */
+export const MAX_PROBLEM_CHARS = 300;
+
+/** Why a JSON body is refused before it is parsed, or null: more entries than MAX_BODY_ENTRIES. */
+export function bodyShapeProblem(root: string, text: string): string | null {
+  const { entries } = jsonShape(text);
+  return entries > MAX_BODY_ENTRIES ? `${root}: holds ${entries} array items and object members; a request holds at most ${MAX_BODY_ENTRIES}` : null;
+}
+
+const cut = (text: string): string => (text.length > MAX_PROBLEM_CHARS ? `${text.slice(0, MAX_PROBLEM_CHARS - 1)}…` : text);
 
 /** `/a/0/b` as `a[0].b` under `root`. */
 function fieldAt(root: string, pointer: string): string {
@@ -66,5 +89,11 @@ export function describeProblems(root: string, errors: readonly ErrorObject[] | 
   const all = errors ?? [];
   const combinators = new Set(["anyOf", "oneOf", "allOf", "if"]);
   const leaves = all.filter((error) => !combinators.has(error.keyword));
-  return [...new Set((leaves.length ? leaves : all).map((error) => describeProblem(root, error, schema)))];
+  const named = new Set<string>();
+  let more = 0;
+  for (const error of leaves.length ? leaves : all) {
+    if (named.size < MAX_PROBLEMS) named.add(cut(describeProblem(root, error, schema)));
+    else more += 1;
+  }
+  return more > 0 ? [...named, `and ${more} more`] : [...named];
 }

@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { connect, type Socket } from "node:net";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../../conformance/prism.ts";
+import { freePort } from "../../http-server/listen.ts";
 import { loadServiceModel } from "../../model/service-model.ts";
 import { sender } from "../load.ts";
 import type { Figure, Measurement } from "../measurement.ts";
@@ -82,9 +82,9 @@ async function invalidLoad(url: string, path: string, ms: number): Promise<numbe
   const { port } = new URL(url);
   const end = performance.now() + ms;
   const bad = [
-    `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}`,
-    `POST ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 3\r\n\r\n{"a`,
-    "GET //x:99999 HTTP/1.1\r\nHost: x\r\n\r\n",
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}`,
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${KEY}\r\nContent-Type: application/json\r\nContent-Length: 3\r\n\r\n{"a`,
+    "GET //x:99999 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
   ];
   let sent = 0;
   while (performance.now() < end) {
@@ -104,7 +104,7 @@ function slowLoris(url: string): Socket[] {
   return Array.from({ length: SLOW_SOCKETS }, () => {
     const socket = connect(Number(port), "127.0.0.1");
     socket.on("error", () => {});
-    socket.write("GET /v1/account/credits HTTP/1.1\r\nHost: x\r\n");
+    socket.write("GET /v1/account/credits HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     const timer = setInterval(() => socket.writable && socket.write("X-Slow: 1\r\n"), 500);
     socket.on("close", () => clearInterval(timer));
     return socket;

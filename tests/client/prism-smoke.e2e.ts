@@ -4,7 +4,7 @@
  * operation's method.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock, type RunningPrism } from "../../conformance/prism.ts";
+import { startMock, type RunningPrism } from "../../mock/prism.ts";
 import { createClient, routeTable, type MediaServiceClient } from "../../generated/client.ts";
 import type { AreaClient } from "../../runtime/client/media-client.ts";
 import { createPath, type RouteTable } from "../../runtime/client/route-table.ts";

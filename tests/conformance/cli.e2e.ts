@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { Contract } from "../../conformance/contract.ts";
-import { freePort } from "../../conformance/prism.ts";
+import { freePort } from "../../http-server/listen.ts";
 import { descendants, running, until as waitFor } from "../support/processes.ts";
 import { API_KEY, CREATE_PATH, startFakeService, type Fault } from "./support/fake-service.ts";
 
@@ -157,10 +157,10 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
   });
 });
 
-describe("npm run mock (conformance/mock-cli.ts)", () => {
+describe("npm run mock (mock/cli.ts)", () => {
   it("leaves no Prism running when its process is killed outright (SIGKILL, no cleanup code runs)", { timeout: 60_000 }, async () => {
     const port = await freePort();
-    const mock = start("conformance/mock-cli.ts", ["--port", String(port)]);
+    const mock = start("mock/cli.ts", ["--port", String(port)]);
     await until(() => mock.output().includes(`listening on http://127.0.0.1:${port}`), "the mock to listen");
     const [prism] = descendants(mock.child.pid as number).filter((child) => child.command.includes("prism-cli"));
     expect(prism, "a Prism child runs").toBeDefined();
@@ -196,16 +196,16 @@ describe("npm run mock (conformance/mock-cli.ts)", () => {
     await once(taken, "listening");
     const port = (taken.address() as { port: number }).port;
     try {
-      const mock = start("conformance/mock-cli.ts", ["--port", String(port)]);
-      expect(await mock.exited).toBe(2);
-      expect(mock.output().trim().split("\n").at(-1)).toBe(`mock: port ${port} on 127.0.0.1 is in use; choose another with --port N (npm run mock -- --port N) or MOCK_PORT=N`);
+      const mock = start("mock/cli.ts", ["--port", String(port)]);
+      expect(await mock.exited).toBe(1);
+      expect(mock.output().trim().split("\n").at(-1)).toBe(`mock: port ${port} on 127.0.0.1 is in use; choose another with --port N (npm run mock -- --port N) or MOCK_PORT=N (0 picks a free one)`);
     } finally {
       taken.close();
     }
   });
 
   it("--list prints every operation's Prefer choices", { timeout: 60_000 }, async () => {
-    const mock = start("conformance/mock-cli.ts", ["--list"]);
+    const mock = start("mock/cli.ts", ["--list"]);
     expect(await mock.exited).toBe(0);
     expect(mock.output()).toContain(`POST ${CREATE_PATH}\n`);
     expect(mock.output()).toContain("  Prefer: code=429, example=queue-full\n");

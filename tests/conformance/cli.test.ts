@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { DECLARATION_FIELDS } from "../../conformance/config.ts";
 import { checkTarget } from "../../conformance/http.ts";
-import { freePort } from "../../conformance/prism.ts";
+import { freePort } from "../../http-server/listen.ts";
 
 describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", () => {
   it("names the variable or flag a bad target came from, and knows an http(s) URL", async () => {

@@ -33,7 +33,10 @@ let browser: Browser;
 beforeAll(async () => {
   const config = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { accounts: Record<string, { keys: string[] }> };
   Object.values(config.accounts)[0]!.keys.push(KEY);
-  [site, sandbox, browser] = await Promise.all([buildAndServe(doc), startSandbox({ config, port: 0 }), launchChromium()]);
+  [site, browser] = await Promise.all([buildAndServe(doc), launchChromium()]);
+  // The site is served on a free port, not the docs server's default: its origin is allowed as a
+  // user allows it (--allow-origin), and null for the page opened from disk.
+  sandbox = await startSandbox({ config, port: 0, allowedOrigins: [new URL(site.server.url).origin, "null"] });
   mkdirSync(SCREENSHOTS, { recursive: true });
 });
 

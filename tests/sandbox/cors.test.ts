@@ -1,30 +1,31 @@
 /**
- * The sandbox's CORS for the docs' try-it console (sandbox/cors.ts): preflights from the docs'
- * origins (127.0.0.1 and localhost on any port, `null` from disk) are answered without touching
- * the routes or the windows, their answers expose the headers, and other origins get nothing unless
- * SANDBOX_CORS_ORIGINS names them.
+ * Which pages may call a running sandbox (http-server/loopback-guard.ts), as a browser would ask:
+ * the docs site served here at its default port gets its preflights answered and every header
+ * exposed, without touching the routes or the windows; the origins the user allows (`allowedOrigins`,
+ * `--allow-origin`) likewise, `null` (the docs opened from disk) only when named; every other page,
+ * `Origin: null` and other ports of 127.0.0.1 and localhost included, is refused before the routes,
+ * so it neither reads an answer nor creates a job. A `Host` that does not name the sandbox (DNS
+ * rebinding) is refused too. Every documented answer is checked against the description.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { corsOrigins } from "../../sandbox/cors.ts";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
-import { model } from "../support/description.ts";
+import { describe, expect, it } from "vitest";
+import { rawExchange } from "../../fuzz/raw-http.ts";
+import { checkedSandboxes, model } from "./support.ts";
 
 const KEY = "cors-test-key";
 const route = model.createRoutes.find((candidate) => candidate.label === "I-A")!;
-let sandbox: RunningSandbox;
+const sandbox = checkedSandboxes();
+const config = { accounts: { docs: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 1_000, extra: 0 } } } };
 
-beforeAll(async () => {
-  sandbox = await startSandbox({ config: { accounts: { docs: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 1_000, extra: 0 } } } }, port: 0, model });
-});
-afterAll(() => sandbox?.close());
+const preflight = (url: string, origin: string, method = "POST") =>
+  fetch(`${url}${route.path}`, { method: "OPTIONS", headers: { origin, "access-control-request-method": method, "access-control-request-headers": "authorization, content-type" } });
 
-const preflight = (origin: string, method = "POST") =>
-  fetch(`${sandbox.url}${route.path}`, { method: "OPTIONS", headers: { origin, "access-control-request-method": method, "access-control-request-headers": "authorization, content-type" } });
+const credits = (url: string, headers: Record<string, string>) => fetch(`${url}/v1/account/credits`, { headers: { authorization: `Bearer ${KEY}`, ...headers } });
 
-describe("sandbox CORS", () => {
-  it("answers the docs' preflights, served or from disk, with what the console sends", async () => {
-    for (const origin of ["http://127.0.0.1:8080", "http://localhost:43117", "http://127.0.0.1", "null"]) {
-      const answer = await preflight(origin);
+describe("which pages may call the sandbox", () => {
+  it("answers the preflights of the docs site served at its default port with what the console sends", async () => {
+    const { url } = await sandbox(config);
+    for (const origin of ["http://127.0.0.1:8080", "http://localhost:8080"]) {
+      const answer = await preflight(url, origin);
       expect(answer.status, origin).toBe(204);
       expect(answer.headers.get("access-control-allow-origin"), origin).toBe(origin);
       expect(answer.headers.get("access-control-allow-methods")).toContain("POST");
@@ -32,45 +33,78 @@ describe("sandbox CORS", () => {
     }
   });
 
-  it("gives other origins no CORS headers and refuses their preflights", async () => {
-    for (const origin of ["https://evil.example", "http://127.0.0.1.evil.example", "http://localhost.evil.example:80"]) {
-      const answer = await preflight(origin);
+  it("refuses every other page before its call reaches the routes: Origin null, other ports of this machine, other sites", async () => {
+    const sb = await sandbox(config);
+    const before = await sb.send("GET", "/v1/account/credits", { key: KEY });
+    for (const origin of ["null", "http://localhost:43117", "http://127.0.0.1", "https://evil.example", "http://127.0.0.1.evil.example", "http://localhost.evil.example:8080"]) {
+      const answer = await preflight(sb.url, origin);
       expect(answer.status, origin).toBe(403);
       expect(answer.headers.get("access-control-allow-origin"), origin).toBeNull();
-      const call = await fetch(`${sandbox.url}/v1/account/credits`, { headers: { origin, authorization: `Bearer ${KEY}` } });
-      expect(call.status).toBe(200);
+      const call = await credits(sb.url, { origin });
+      expect(call.status, origin).toBe(403);
       expect(call.headers.get("access-control-allow-origin"), origin).toBeNull();
+      const body = (await call.json()) as { error: { type: string; code: string; message: string } };
+      expect([body.error.type, body.error.code]).toEqual(["permission_error", "origin_not_allowed"]);
+      expect(body.error.message).toContain("--allow-origin");
+      expect(body.error.message).not.toContain("monthly");
+      // A create from a hostile page (a simple POST, no preflight needed) starts no job and charges nothing.
+      const created = await fetch(`${sb.url}${route.path}`, { method: "POST", headers: { origin, authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body: "{}" });
+      expect(created.status, origin).toBe(403);
     }
+    const after = await sb.send("GET", "/v1/account/credits", { key: KEY });
+    expect(after.json.monthly_used).toBe(before.json.monthly_used);
   });
 
-  it("lets the docs read every header of the answers, the rate-limit ones included", async () => {
-    const answer = await fetch(`${sandbox.url}/v1/account/credits`, { headers: { origin: "null", authorization: `Bearer ${KEY}` } });
+  it("serves the origins the user allows, exactly, and null only when named", async () => {
+    const { url } = await sandbox(config, { allowedOrigins: ["https://docs.example.test", "null"] });
+    for (const origin of ["https://docs.example.test", "null"]) {
+      const answer = await credits(url, { origin });
+      expect(answer.status, origin).toBe(200);
+      expect(answer.headers.get("access-control-allow-origin")).toBe(origin);
+      expect((await preflight(url, origin)).status).toBe(204);
+    }
+    expect((await credits(url, { origin: "https://docs.example.test:8443" })).status).toBe(403);
+  });
+
+  it("lets an allowed page read every header of the answers, the rate-limit ones included", async () => {
+    const { url } = await sandbox(config);
+    const answer = await credits(url, { origin: "http://127.0.0.1:8080" });
     expect(answer.status).toBe(200);
-    expect(answer.headers.get("access-control-allow-origin")).toBe("null");
     expect(answer.headers.get("access-control-expose-headers")).toBe("*");
     expect(answer.headers.get(model.rateLimitHeaders.remaining)).not.toBeNull();
   });
 
   it("counts preflights in no request window", async () => {
-    const remaining = async () => Number((await fetch(`${sandbox.url}/v1/account/credits`, { headers: { authorization: `Bearer ${KEY}` } })).headers.get(model.rateLimitHeaders.remaining));
+    const sb = await sandbox(config);
+    const remaining = async () => Number((await sb.send("GET", "/v1/account/credits", { key: KEY })).headers.get(model.rateLimitHeaders.remaining));
     const before = await remaining();
-    for (let i = 0; i < 3; i += 1) await preflight("null");
+    for (let i = 0; i < 3; i += 1) await preflight(sb.url, "http://127.0.0.1:8080");
     // Only the reading itself counts.
     expect(await remaining()).toBe(before - 1);
   });
 
   it("leaves an OPTIONS without Access-Control-Request-Method to the sandbox's routes", async () => {
-    const answer = await fetch(`${sandbox.url}${route.path}`, { method: "OPTIONS", headers: { origin: "null" } });
-    expect(answer.status).not.toBe(204);
+    const { url } = await sandbox(config);
+    const answer = await fetch(`${url}${route.path}`, { method: "OPTIONS", headers: { origin: "http://127.0.0.1:8080" } });
+    expect(answer.status).toBe(405);
     expect(answer.headers.get("access-control-allow-methods")).toBeNull();
   });
 
-  it("allows the origins SANDBOX_CORS_ORIGINS lists, exactly", () => {
-    const allowed = corsOrigins({ SANDBOX_CORS_ORIGINS: "https://docs.example.test, https://other.example.test" });
-    expect(allowed("https://docs.example.test")).toBe(true);
-    expect(allowed("https://other.example.test")).toBe(true);
-    expect(allowed("https://docs.example.test:8443")).toBe(false);
-    expect(allowed("null")).toBe(true);
-    expect(corsOrigins({})("https://docs.example.test")).toBe(false);
+  it("refuses a Host that does not name the sandbox (DNS rebinding), and serves the names it is bound to", async () => {
+    const { url, running } = await sandbox(config);
+    for (const host of ["evil.example", `evil.example:${running.port}`, "127.0.0.1:1", `localhost.evil.example:${running.port}`]) {
+      const answer = await rawCredits(running.port, host);
+      expect(answer?.status, host).toBe(403);
+      expect(JSON.parse(answer!.body.toString()).error.code, host).toBe("host_not_allowed");
+    }
+    for (const host of [`127.0.0.1:${running.port}`, `localhost:${running.port}`, `LOCALHOST:${running.port}`, "127.0.0.1"]) {
+      expect((await rawCredits(running.port, host))?.status, host).toBe(200);
+    }
+    expect((await credits(url, {})).status).toBe(200);
   });
 });
+
+/** The credits read with `host` as its Host header (fetch always sends the URL's own). */
+function rawCredits(port: number, host: string) {
+  return rawExchange(port, Buffer.from(`GET /v1/account/credits HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`));
+}

@@ -2,13 +2,16 @@
  * The sandbox against hostile and careless clients, through HTTP (raw sockets where no client would
  * send the bytes): targets that once ended it, request hygiene (JSON Content-Type, UTF-8, percent
  * escapes, 405 with Allow), the body limit and the shared buffer budget, slow clients and the
- * connection cap, an unexpected error answered 500 while the sandbox keeps serving.
+ * connection cap, an unexpected error answered 500 while the sandbox keeps serving. The sandboxes
+ * are checkedSandboxes': every answer to an operation of the description is checked against it,
+ * though it went out on a raw socket.
  */
+import { Agent, request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import { once } from "node:events";
 import { describe, expect, it, vi } from "vitest";
 import { rawExchange, type RawAnswer } from "../../fuzz/raw-http.ts";
-import { defaultMaxBodyBytes, largestInlineMedia } from "../../sandbox/http-limits.ts";
+import { defaultMaxBodyBytes, largestInlineMedia } from "../../sandbox/body-limit.ts";
 import { startSandbox } from "../../sandbox/server.ts";
 import { RULES } from "../../sandbox/rules.ts";
 import { configWith, example, KEY, model, routeWhere, checkedSandboxes } from "./support.ts";
@@ -33,6 +36,19 @@ function expectErrorBody(answer: RawAnswer | null, status: number): { type: stri
   expect(Object.keys(error).sort()).toEqual(["code", "message", "type"]);
   for (const name of Object.values(model.rateLimitHeaders)) expect(answer!.headers.has(name.toLowerCase()), name).toBe(true);
   return error;
+}
+
+/** One POST with a body over Node's HTTP client (as a program would send it), with Content-Length; the answer and the socket it came on. */
+function post(port: number, path: string, body: Buffer, agent?: Agent): Promise<{ status: number; text: string; socket: unknown }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: "127.0.0.1", port, path, method: "POST", agent, headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", "content-length": body.length } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), socket: outgoing.socket }));
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
 }
 
 const credits = (port: number) => raw(port, "GET /v1/account/credits HTTP/1.1", [`Authorization: Bearer ${KEY}`]);
@@ -116,15 +132,66 @@ describe("bounded resources", () => {
     expect(defaultMaxBodyBytes(model)).toBe(Math.ceil((15 * 2 ** 20 * 4) / 3) + 2 ** 20);
   });
 
-  it("answers a body over the limit 413 from its Content-Length, unread, and one sent in chunks 413 at the chunk that crosses it", async () => {
+  it("answers a body over the limit 413 from its Content-Length, and one sent in chunks 413 at the chunk that crosses it; the connection goes on", async () => {
     const sb = await sandbox(configWith({}, { http: { maxBodyBytes: 1000 } }));
-    const declared = await rawExchange(sb.running.port, Buffer.from(`POST ${image.path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000000\r\n\r\n{`));
+    const declared = await rawExchange(sb.running.port, Buffer.from(`POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 60000000\r\n\r\n{`));
     expect(expectErrorBody(declared, 413).code).toBe("body_too_large");
-    expect(declared?.headers.get("connection")).toBe("close");
+    // The rest (up to 64 MiB) is read and thrown away, so the client still sending hears the 413.
+    expect(declared?.headers.get("connection")).toBe("keep-alive");
     const chunk = "x".repeat(800);
-    const chunked = await rawExchange(sb.running.port, Buffer.from(`POST ${image.path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n320\r\n${chunk}\r\n320\r\n${chunk}\r\n`));
+    const chunked = await rawExchange(sb.running.port, Buffer.from(`POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n320\r\n${chunk}\r\n320\r\n${chunk}\r\n`));
     expect(expectErrorBody(chunked, 413).message).toContain("http.maxBodyBytes");
     expect((await credits(sb.running.port))?.status).toBe(200);
+  });
+
+  it("answers a body declared larger than it throws away (64 MiB) 413 at once, closing the connection", async () => {
+    const sb = await sandbox(configWith({}, { http: { maxBodyBytes: 1000 } }));
+    const declared = await rawExchange(sb.running.port, Buffer.from(`POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${64 * 2 ** 20 + 1}\r\n\r\n{`));
+    expect(expectErrorBody(declared, 413).code).toBe("body_too_large");
+    expect(declared?.headers.get("connection")).toBe("close");
+  });
+
+  it("lets a client that sends a whole 50 MB body read its 413 (no reset), and serves its next request on the same connection", async () => {
+    const sb = await sandbox();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const body = Buffer.alloc(50 * 10 ** 6, 0x20);
+      const answer = await post(sb.running.port, image.path, body, agent);
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.text).error.code).toBe("body_too_large");
+      const next = await post(sb.running.port, image.path, Buffer.from(JSON.stringify(example(image.path))), agent);
+      expect(next.status).toBe(200);
+      expect(answer.socket).toBe(next.socket);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it("refuses a 10 MB array of numbers as reference_images in one short answer, and keeps serving", async () => {
+    const sb = await sandbox();
+    const numbers = `[${"0,".repeat(5 * 10 ** 6 - 1)}0]`;
+    const text = JSON.stringify(example(image.path)).replace(/^\{/, `{"reference_images":${numbers},`);
+    expect(text.length).toBeGreaterThan(10 * 10 ** 6);
+    const pending = post(sb.running.port, image.path, Buffer.from(text));
+    // Another client is answered while the large body is with the sandbox.
+    expect((await sb.send("GET", "/v1/account/credits")).status).toBe(200);
+    const answer = await pending;
+    expect(answer.status).toBe(invalidRequest.status);
+    const error = JSON.parse(answer.text).error as { message: string };
+    // Five million items, and the body's two members (the example's prompt, and reference_images).
+    expect(error.message).toBe("body: holds 5000002 array items and object members; a request holds at most 10000");
+    expect((await sb.send("GET", "/v1/account/credits")).status).toBe(200);
+  });
+
+  it("names at most 20 problems of a body, the others counted", async () => {
+    const sb = await sandbox();
+    // 30 numbers: 30 items that are no string, and one more item than maxItems (10) allows: 31 problems.
+    const body = { ...example(image.path), reference_images: Array.from({ length: 30 }, () => 0) };
+    const answer = await sb.send("POST", image.path, { body });
+    expect(answer.status).toBe(invalidRequest.status);
+    const problems = (answer.json.error.message as string).split("; ");
+    expect(problems).toHaveLength(21);
+    expect(problems.at(-1)).toBe("and 11 more");
   });
 
   it("refuses new bodies with 503 while the shared buffer budget is held, and reads them again once it is free", async () => {
@@ -132,10 +199,10 @@ describe("bounded resources", () => {
     const holder = connect(sb.running.port, "127.0.0.1");
     await once(holder, "connect");
     // A body that has sent 900 of its 1000 bytes holds 900 of the budget.
-    holder.write(`POST ${image.path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n${" ".repeat(900)}`);
+    holder.write(`POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n${" ".repeat(900)}`);
     let refused: RawAnswer | null = null;
     for (let attempt = 0; attempt < 50 && refused?.status !== 503; attempt += 1) {
-      refused = await rawExchange(sb.running.port, Buffer.from(`POST ${image.path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\nConnection: close\r\n\r\n${" ".repeat(200)}`));
+      refused = await rawExchange(sb.running.port, Buffer.from(`POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 200\r\nConnection: close\r\n\r\n${" ".repeat(200)}`));
     }
     expect(expectErrorBody(refused, 503).code).toBe("sandbox_busy");
     holder.destroy();
@@ -152,7 +219,7 @@ describe("bounded resources", () => {
     const slow = connect(sb.running.port, "127.0.0.1");
     const received: Buffer[] = [];
     slow.on("data", (chunk: Buffer) => received.push(chunk));
-    slow.write("GET /v1/account/credits HTTP/1.1\r\nHost: x\r\n");
+    slow.write("GET /v1/account/credits HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     expect((await credits(sb.running.port))?.status).toBe(200);
     await once(slow, "close");
     expect(Buffer.concat(received).toString("latin1")).toMatch(/^(HTTP\/1\.1 408|$)/);
@@ -186,15 +253,11 @@ describe("an unexpected error", () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
       const failing = { name: "failing", check: () => { throw new TypeError("a rule failed"); } };
-      const running = await startSandbox({ config: configWith(), model, rules: [failing, ...RULES] });
-      try {
-        const error = expectErrorBody(await credits(running.port), 500);
-        expect(error.message).toBe("The sandbox failed: a rule failed");
-        expect(logged.mock.calls).toEqual([["sandbox: GET /v1/account/credits failed: a rule failed"]]);
-        expect(expectErrorBody(await raw(running.port, "GET //x:99999 HTTP/1.1"), 404).code).toBe("not_found");
-      } finally {
-        await running.close();
-      }
+      const { running } = await sandbox(configWith(), { rules: [failing, ...RULES] });
+      const error = expectErrorBody(await credits(running.port), 500);
+      expect(error.message).toBe("The sandbox failed: a rule failed");
+      expect(logged.mock.calls).toEqual([["sandbox: GET /v1/account/credits failed: a rule failed"]]);
+      expect(expectErrorBody(await raw(running.port, "GET //x:99999 HTTP/1.1"), 404).code).toBe("not_found");
     } finally {
       logged.mockRestore();
     }

@@ -8,24 +8,25 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { models } from "../../generated/models.ts";
-import { quoteRoute } from "../../runtime/costs/quote.ts";
-import { startSandbox } from "../../sandbox/server.ts";
-import { pricedPathOf } from "../client/labels.ts";
-import { model } from "./support.ts";
+import { systemClock } from "../../sandbox/clock.ts";
+import { checkedSandboxes, model } from "./support.ts";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const read = (file: string) => readFileSync(`${ROOT}/${file}`, "utf8");
-/** The quick start's request (both scripts send the same one). */
-const price = quoteRoute(model.priceTables, pricedPathOf("I-A"), { prompt: "A lighthouse at dawn", num_images: 2 }).credits;
+/**
+ * The quick start's request (both scripts send the same one): two I-A images at the default size,
+ * 1K (specification: "size ... default `1K`"), at 12 credits per image ("Price per image by size:
+ * ... 1K = 12"): 2 × 12.
+ */
+const price = 24;
+
+/** The scripts' requests come from child processes: the sandbox itself checks each answer against the description. */
+const sandbox = checkedSandboxes();
 
 async function withSandbox(test: (url: string) => Promise<void>): Promise<void> {
-  const sandbox = await startSandbox({ config: { accounts: { demo: { keys: ["sandbox-demo-key"], plan: "paid", credits: { monthlyLimit: 1_000, extra: 0 } } }, clock: { speed: 20 } }, model });
-  try {
-    await test(sandbox.url);
-  } finally {
-    await sandbox.close();
-  }
+  const { url } = await sandbox({ accounts: { demo: { keys: ["sandbox-demo-key"], plan: "paid", credits: { monthlyLimit: 1_000, extra: 0 } } }, clock: { speed: 20 } }, { clock: systemClock });
+  await test(url);
 }
 
 describe("the README's sandbox quick start", () => {

@@ -1,7 +1,8 @@
 /**
  * Shared set-up of the sandbox tests: an in-process sandbox on a config built per test (tiny limits,
- * a hand-driven clock) whose `send` makes one HTTP request and checks its response, headers
- * included, against the description. A test file gets its sandboxes from `checkedSandboxes()`,
+ * a hand-driven clock) that checks every answer it sends to an operation of the description,
+ * headers included, against the description, whoever sent the request (`send`, a raw socket, a
+ * child process). A test file gets its sandboxes from `checkedSandboxes()`,
  * called at its top level: that call registers the file's own afterEach, which closes the test's
  * sandboxes and fails a test that received any invalid response. (Test files share their worker's
  * modules, so a hook registered when this module loads would guard only the first file a worker runs.)
@@ -15,12 +16,11 @@ import { Contract } from "../../conformance/contract.ts";
 import { responseProblems } from "../../conformance/response-check.ts";
 import { loadServiceModel } from "../../model/service-model.ts";
 import { ManualClock } from "../../sandbox/clock.ts";
-import { Router } from "../../model/router.ts";
-import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
+import type { Call } from "../../sandbox/rules.ts";
+import { startSandbox, type Answer, type RunningSandbox, type SandboxOptions } from "../../sandbox/server.ts";
 
 export const model = loadServiceModel();
 export const contract = new Contract(model.doc);
-const router = new Router(model.operations);
 
 export const KEY = "test-key";
 
@@ -48,7 +48,10 @@ export interface TestSandbox {
   advance(ms: number): void;
 }
 
-export type StartSandbox = (config?: Record<string, unknown>) => Promise<TestSandbox>;
+/** What a test may set besides the config: a real clock (`clock`), the origins allowed, its own answer hook (run before the check). */
+export type SandboxExtras = Pick<SandboxOptions, "clock" | "allowedOrigins" | "rules" | "hooks">;
+
+export type StartSandbox = (config?: Record<string, unknown>, extras?: SandboxExtras) => Promise<TestSandbox>;
 
 /**
  * Registers this test file's guard (afterEach: close the test's sandboxes, then fail the test if
@@ -63,19 +66,21 @@ export function checkedSandboxes(): StartSandbox {
     const found = problems.splice(0);
     if (found.length > 0) throw new Error(`responses that do not match the description:\n${found.join("\n")}`);
   });
-  return async (config = configWith()) => {
+  return async (config = configWith(), extras = {}) => {
     const clock = new ManualClock(1_000 * 3600 * 24 * 365);
-    const running = await startSandbox({ config, clock, model });
+    const own = extras.hooks?.answer;
+    const answer: NonNullable<SandboxOptions["hooks"]>["answer"] = (sent, call, state) => {
+      const final = own ? own(sent, call, state) : sent;
+      problems.push(...check(call, final));
+      return final;
+    };
+    const running = await startSandbox({ clock, ...extras, config, model, hooks: { ...extras.hooks, answer } });
     open.push(running);
     return {
       url: running.url,
       clock,
       running,
-      send: async (method, path, options = {}) => {
-        const sent = await send(running.url, method, path, options);
-        problems.push(...check(method, path, sent));
-        return sent;
-      },
+      send: (method, path, options = {}) => send(running.url, method, path, options),
       advance: (ms) => clock.advance(ms),
     };
   };
@@ -116,14 +121,19 @@ function parse(text: string): unknown {
   }
 }
 
-/** What is wrong with a response, against the description of the operation it answers (nothing for paths the description lacks). */
-function check(method: string, path: string, sent: Sent): string[] {
-  const match = router.match(method, new URL(path, "http://x").pathname);
-  const op = match && contract.byOperationId(match.op.operationId);
+/**
+ * What is wrong with an answer, as the sandbox sends it (a JSON body, its Content-Type), against the
+ * description of the operation it answers; nothing for a request no operation was found for.
+ */
+function check(call: Call | undefined, answer: Answer): string[] {
+  const op = call && contract.byOperationId(call.op.operationId);
   if (!op) return [];
-  const found = responseProblems(contract, op, sent);
+  const text = JSON.stringify(answer.body);
+  const headers = new Headers({ "content-type": "application/json" });
+  for (const [name, value] of Object.entries(answer.headers)) headers.set(name, String(value));
+  const found = responseProblems(contract, op, { status: answer.status, headers, text, json: answer.body });
   if (process.env.SANDBOX_TESTS_FLAG_EVERY_RESPONSE === "1") found.push("flagged by SANDBOX_TESTS_FLAG_EVERY_RESPONSE");
-  return found.map((problem) => `${method} ${path} ${sent.status}: ${problem}`);
+  return found.map((problem) => `${op.route} ${answer.status}: ${problem}`);
 }
 
 /** The description's first request example of a create route. */

@@ -61,7 +61,7 @@ describe("docs:serve through npm", () => {
       const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
       expect(code).toBe(1);
       const lines = output().split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
-      expect(lines).toEqual([`docs:serve: port ${port} on 127.0.0.1 is in use; choose another with --port N or DOCS_PORT`]);
+      expect(lines).toEqual([`docs:serve: port ${port} on 127.0.0.1 is in use; choose another with --port N or DOCS_PORT=N (0 picks a free one)`]);
     } finally {
       taken.close();
     }

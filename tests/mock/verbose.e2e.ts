@@ -6,7 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../../conformance/prism.ts";
+import { freePort } from "../../http-server/listen.ts";
 import { loadServiceModel } from "../../model/service-model.ts";
 import { allEnded, descendants, output, until } from "../support/processes.ts";
 

@@ -6,20 +6,19 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants } from "node:os";
+import { freePort, HOST } from "../http-server/listen.ts";
 import { loadBundle } from "../model/document.ts";
 import { IN_TOOLS_PACKAGE, runtimeFile } from "../tools/packaged.ts";
-import { Contract } from "./contract.ts";
-import { startMockFront } from "./mock-front.ts";
+import { Contract } from "../conformance/contract.ts";
+import { startMockFront } from "./front.ts";
 
 export const BUNDLE_YAML = runtimeFile("generated/openapi.yaml");
 const PRISM_CLI = fileURLToPath(new URL("../node_modules/@stoplight/prism-cli/dist/index.js", import.meta.url));
 const EXITS_WITH_PARENT = fileURLToPath(new URL("./prism-exits-with-parent.cjs", import.meta.url));
-const HOST = "127.0.0.1";
 
 export interface PrismOptions {
   /** Port to listen on; a free one when omitted. */
@@ -36,6 +35,13 @@ export interface PrismOptions {
   verbose?: boolean;
 }
 
+export interface MockOptions extends PrismOptions {
+  /** Prism's own port behind the front; a free one when omitted. */
+  prismPort?: number;
+  /** Origins of pages allowed to call the mock besides the docs site at its default port; `null`: pages opened from disk. */
+  allowedOrigins?: readonly string[];
+}
+
 export interface PrismProxyOptions extends PrismOptions {
   /** Base URL of the implementation Prism forwards to. */
   upstream: string;
@@ -46,28 +52,16 @@ export interface RunningPrism {
   stop(): Promise<void>;
 }
 
-/** A port the OS reports free right now on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, HOST);
-  await once(server, "listening");
-  const address = server.address();
-  server.close();
-  await once(server, "close");
-  if (typeof address !== "object" || address === null) throw new Error("no port assigned");
-  return address.port;
-}
-
 /**
  * The Prism mock of the description: every operation answers from its examples, requests are
- * validated. Prism listens on a private port behind the front of mock-front.ts, which serves the
+ * validated. Prism listens on a private port behind the front of front.ts, which serves the
  * requested port.
  */
-export async function startMock(options: PrismOptions = {}): Promise<RunningPrism> {
+export async function startMock(options: MockOptions = {}): Promise<RunningPrism> {
   const contract = new Contract((options.snapshot as Contract["doc"] | undefined) ?? loadBundle());
-  const prismPort = await freePort();
+  const prismPort = options.prismPort ?? (await freePort());
   // The front takes the port asked for first: a port in use is reported before Prism spends its start-up.
-  const front = await startMockFront(contract, `http://${HOST}:${prismPort}`, options.port ?? 0, HOST);
+  const front = await startMockFront(contract, `http://${HOST}:${prismPort}`, options.port ?? 0, options.allowedOrigins);
   try {
     const prism = await startPrism(["mock"], { ...options, port: prismPort });
     return { baseUrl: `http://${HOST}:${front.port}`, stop: () => front.close().then(prism.stop) };
@@ -97,7 +91,8 @@ export function requirePrism(command: "mock" | "proxy"): void {
 
 async function startPrism(command: ["mock" | "proxy"], options: PrismOptions, upstream?: string): Promise<RunningPrism> {
   requirePrism(command[0]);
-  const port = options.port ?? (await freePort());
+  // A port asked for is tried first: a port in use is then said as such, not as Prism's exit.
+  const port = await freePort(options.port);
   const snapshotDir = options.snapshot ? mkdtempSync(join(tmpdir(), "prism-snapshot-")) : undefined;
   const document = snapshotDir ? join(snapshotDir, "openapi.json") : (options.document ?? BUNDLE_YAML);
   if (snapshotDir) writeFileSync(document, JSON.stringify(options.snapshot));

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Contract } from "../../conformance/contract.ts";
-import { startMock, type RunningPrism } from "../../conformance/prism.ts";
+import { startMock, type RunningPrism } from "../../mock/prism.ts";
 import { rawExchange, type RawAnswer } from "../../fuzz/raw-http.ts";
 import { fuzz, report } from "../../fuzz/run.ts";
 
@@ -52,7 +52,23 @@ describe("the mock's front against hostile clients", () => {
     expect(answer?.headers.get("allow")).toBe("GET");
   });
 
-  it("answers a body over Prism's 10 MB limit with 413 from its Content-Length, unread", async () => {
+  it("refuses pages of other sites and Origin null, serves the docs at their default address with CORS", async () => {
+    for (const origin of ["null", "https://evil.example", "http://localhost:43117"]) {
+      const answer = await raw(`GET /v1/account/credits HTTP/1.1\r\nAuthorization: Bearer k\r\nOrigin: ${origin}`);
+      expect(errorOf(answer, 403).code, origin).toBe("origin_not_allowed");
+      expect(answer?.headers.get("access-control-allow-origin"), origin).toBeUndefined();
+    }
+    const docs = await raw("GET /v1/account/credits HTTP/1.1\r\nAuthorization: Bearer k\r\nOrigin: http://127.0.0.1:8080");
+    expect(docs?.status).toBe(200);
+    expect(docs?.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:8080");
+  });
+
+  it("refuses a Host that does not name it (DNS rebinding)", async () => {
+    const answer = await rawExchange(port, Buffer.from(`GET /v1/account/credits HTTP/1.1\r\nHost: evil.example:${port}\r\nAuthorization: Bearer k\r\nConnection: close\r\n\r\n`));
+    expect(errorOf(answer, 403).code).toBe("host_not_allowed");
+  });
+
+  it("answers a body over Prism's 10 MB limit with 413 from its Content-Length", async () => {
     const answer = await raw("POST /v1/cost HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nContent-Length: 60000000", "{");
     expect(errorOf(answer, 413).code).toBe("body_too_large");
     expect((await credits())?.status).toBe(200);

@@ -8,7 +8,7 @@
 import type { Router } from "../model/router.ts";
 import { HTTP_METHODS } from "../model/document.ts";
 import type { AreaModel, ServiceModel } from "../model/service-model.ts";
-import { SANDBOX_CODES } from "./responses.ts";
+import { HTTP_CODES } from "./error-codes.ts";
 
 export interface Target {
   /** The path as sent (still percent-encoded), which the router matches. */
@@ -77,6 +77,6 @@ export function unrouted(router: Router, model: Pick<ServiceModel, "areas" | "er
     return { status, type, code, message: `${path.slice(cut)} is not a model of this build; POST ${path.slice(0, cut)}<model> takes ${area.createRoutes.map((route) => route.slug).join(", ")}.`, headers: {} };
   }
   const allowed = METHODS.filter((candidate) => router.match(candidate, path) !== undefined).join(", ");
-  if (!allowed) return { status: 404, ...SANDBOX_CODES.notFound, message: `${method} ${path} is not a route of the description.`, headers: {} };
-  return { status: 405, ...SANDBOX_CODES.methodNotAllowed, message: `${path} answers ${allowed}, not ${method}.`, headers: { allow: allowed } };
+  if (!allowed) return { status: 404, ...HTTP_CODES.notFound, message: `${method} ${path} is not a route of the description.`, headers: {} };
+  return { status: 405, ...HTTP_CODES.methodNotAllowed, message: `${path} answers ${allowed}, not ${method}.`, headers: { allow: allowed } };
 }

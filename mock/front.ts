@@ -11,20 +11,23 @@
  * relayed only to operations that take one, and replaced by a stand-in Prism refuses where it is not
  * UTF-8 JSON or is nested deep enough to end Prism,
  * and any unexpected error is one log line and a 500; every one of these answers carries the error
- * body. Slow clients meet the sandbox's timeouts and connection cap.
+ * body. It is served by the project's HTTP layer (http-server/): the Host and Origin checks, CORS for
+ * allowed pages, the sandbox's timeouts and connection cap.
  */
-import { once } from "node:events";
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { Agent, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
+import { answerInTurn, sendWhole } from "../http-server/answer.ts";
+import { BufferBudget, discardBody, readBody } from "../http-server/body-reader.ts";
+import { errorBody, HTTP_CODES } from "../http-server/error-codes.ts";
+import { jsonShape } from "../http-server/json-shape.ts";
+import { HTTP_DEFAULTS } from "../http-server/limits.ts";
+import { listenOnLoopback } from "../http-server/listen.ts";
+import { DOCS_ORIGINS } from "../http-server/loopback-guard.ts";
+import { readTarget, unrouted, type Target } from "../http-server/request-target.ts";
 import { preferSelections } from "../model/prefer-selections.ts";
 import { Router } from "../model/router.ts";
-import { BufferBudget, ClientGone, readBody } from "../sandbox/body-reader.ts";
-import { applyServerLimits, HTTP_DEFAULTS, TIMEOUT_CHECK_MS } from "../sandbox/http-limits.ts";
-import { readTarget, unrouted, type Target } from "../sandbox/request-target.ts";
-import { SANDBOX_CODES } from "../sandbox/responses.ts";
-import type { Contract, ContractOperation } from "./contract.ts";
-import { parseJson, type HttpAnswer } from "./http.ts";
-import { retryAfterFor } from "./retry-after.ts";
+import type { Contract, ContractOperation } from "../conformance/contract.ts";
+import { parseJson, type HttpAnswer } from "../conformance/http.ts";
+import { retryAfterFor } from "../conformance/retry-after.ts";
 
 /** Hop-by-hop headers belong to one connection and are not relayed; the length is set anew. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length"]);
@@ -47,30 +50,13 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  */
 function relayedBody(bytes: Buffer): Buffer {
   if (bytes.length === 0) return bytes;
-  if (jsonDepth(bytes) > MAX_JSON_DEPTH) return STAND_IN;
+  if (jsonShape(bytes).depth > MAX_JSON_DEPTH) return STAND_IN;
   try {
     JSON.parse(utf8.decode(bytes));
     return bytes;
   } catch {
     return STAND_IN;
   }
-}
-
-/** The deepest nesting of arrays and objects in a JSON text (strings skipped), read without parsing it. */
-function jsonDepth(bytes: Buffer): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let index = 0; index < bytes.length; index += 1) {
-    const byte = bytes[index]!;
-    if (inString) {
-      if (byte === 0x5c) index += 1;
-      else if (byte === 0x22) inString = false;
-    } else if (byte === 0x22) inString = true;
-    else if (byte === 0x5b || byte === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (byte === 0x5d || byte === 0x7d) depth -= 1;
-  }
-  return deepest;
 }
 
 /** Keep-alive connections to Prism, as the suite's own requests use. */
@@ -83,8 +69,13 @@ interface FrontAnswer {
 }
 
 /** An answer of the front itself, with the description's error body shape. */
-function errorAnswer(status: number, type: string, code: string, message: string, headers: Record<string, string> = {}): FrontAnswer {
-  return { status, headers: { "content-type": "application/json", ...headers }, body: Buffer.from(JSON.stringify({ error: { type, code, message } })) };
+function errorAnswer(status: number, type: string, code: string, message: string, headers: Readonly<Record<string, string>> = {}): FrontAnswer {
+  return { status, headers: { "content-type": "application/json", ...headers }, body: Buffer.from(JSON.stringify(errorBody({ type, code, message }))) };
+}
+
+/** The answer to a request whose body is not read: thrown away, or the connection closed when it is more than that. */
+function unread(request: IncomingMessage, answer: FrontAnswer): FrontAnswer {
+  return discardBody(request) ? answer : { ...answer, headers: { ...answer.headers, connection: "close" } };
 }
 
 export interface MockFront {
@@ -114,7 +105,11 @@ export function preferProblem(contract: Contract, op: ContractOperation, prefer:
   return statuses.some((status) => offered.has(`code=${status}, example=${example}`)) ? null : `Prefer example=${example}: no ${code ?? "success"} response of ${op.route} has an example of that name; ${valid}`;
 }
 
-export async function startMockFront(contract: Contract, upstream: string, port: number, host: string): Promise<MockFront> {
+/**
+ * The front on 127.0.0.1:`port`, relaying to Prism at `upstream`; pages of `allowedOrigins` (and of
+ * the docs site at its default port) may call it, others are refused.
+ */
+export async function startMockFront(contract: Contract, upstream: string, port: number, allowedOrigins: readonly string[] = []): Promise<MockFront> {
   const router = new Router(contract.model.operations);
   const budget = new BufferBudget(LIMITS.maxBufferedBytes);
   const invalid = contract.model.errors.invalidRequest;
@@ -122,23 +117,24 @@ export async function startMockFront(contract: Contract, upstream: string, port:
   const answerOf = async (request: IncomingMessage, hold: (release: () => void) => void): Promise<FrontAnswer> => {
     const method = request.method ?? "GET";
     const read = readTarget(request.url ?? "/");
-    if ("problem" in read) return errorAnswer(400, invalid.type, invalid.code, read.problem);
+    if ("problem" in read) return unread(request, errorAnswer(400, invalid.type, invalid.code, read.problem));
     const match = router.match(method, read.target.path);
     if (!match) {
       // Answered here: Prism answers some targets that are no route (`//x:99999`) with a 500 without the error body.
       const { status, type, code, message, headers } = unrouted(router, contract.model, method, read.target.path);
-      return errorAnswer(status, type, code, message, headers);
+      return unread(request, errorAnswer(status, type, code, message, headers));
     }
     const op = contract.byOperationId(match.op.operationId);
     const prefer = request.headers.prefer;
     const problem = op && typeof prefer === "string" ? preferProblem(contract, op, prefer) : null;
-    if (problem) return errorAnswer(422, "mock_error", "unknown_prefer_selection", problem);
+    if (problem) return unread(request, errorAnswer(422, "mock_error", "unknown_prefer_selection", problem));
     const body = await readBody(request, LIMITS.maxBodyBytes, budget);
     hold(body.release);
     if ("refused" in body.read) {
+      const close: Record<string, string> = body.read.close ? { connection: "close" } : {};
       return body.read.refused === "too-large"
-        ? errorAnswer(413, SANDBOX_CODES.bodyTooLarge.type, SANDBOX_CODES.bodyTooLarge.code, `body: larger than the mock accepts (${LIMITS.maxBodyBytes} bytes, as Prism).`)
-        : errorAnswer(503, SANDBOX_CODES.busy.type, SANDBOX_CODES.busy.code, "The mock is reading as many bodies as it buffers at once; send again shortly.", { "retry-after": "1" });
+        ? errorAnswer(413, HTTP_CODES.bodyTooLarge.type, HTTP_CODES.bodyTooLarge.code, `body: larger than the mock accepts (${LIMITS.maxBodyBytes} bytes, as Prism).`, close)
+        : errorAnswer(503, HTTP_CODES.busy.type, HTTP_CODES.busy.code, "The mock is reading as many bodies as it buffers at once; send again shortly.", { "retry-after": "1", ...close });
     }
     const relayed = op?.requestSchema ? relayedBody(body.read.bytes) : Buffer.alloc(0);
     let answer: HttpAnswer;
@@ -157,39 +153,22 @@ export async function startMockFront(contract: Contract, upstream: string, port:
     return { status: answer.status, headers, body: answer.body };
   };
 
-  const server: Server = createServer({ connectionsCheckingInterval: TIMEOUT_CHECK_MS }, (request, response) => {
-    let release = () => {};
-    const failed = (error: unknown): FrontAnswer => {
-      const message = error instanceof Error ? error.message : String(error);
-      // One line per unexpected failure; a client gone mid-body is no failure of the server.
-      if (!(error instanceof ClientGone)) console.error(`mock front: ${request.method} ${(request.url ?? "").slice(0, 200)} failed: ${message}`);
-      return errorAnswer(500, "mock_error", "mock_front_error", `The mock's front failed: ${message}`);
-    };
-    answerOf(request, (given) => (release = given))
-      .catch(failed)
-      .then((answer) => send(response, answer, !request.complete))
-      .catch(() => response.destroy())
-      .finally(() => release());
+  const running = await listenOnLoopback({
+    port,
+    policy: { allowedOrigins: [...DOCS_ORIGINS, ...allowedOrigins], cors: true },
+    limits: LIMITS,
+    handle: (request, response) => {
+      // A failure mid-body leaves the rest unread: the connection cannot carry another request.
+      const failed = (message: string) => errorAnswer(500, "mock_error", "mock_front_error", `The mock's front failed: ${message}`, request.complete ? {} : { connection: "close" });
+      answerInTurn("mock front", request, response, (hold) => answerOf(request, hold), failed, (answer) => send(response, answer));
+    },
+    refuse: (_request, response, { status, type, code, message, headers }) => send(response, errorAnswer(status, type, code, message, headers)),
   });
-  applyServerLimits(server, LIMITS);
-  server.listen(port, host);
-  // A port in use rejects here (EADDRINUSE) rather than as an unhandled 'error' event.
-  await Promise.race([once(server, "listening"), once(server, "error").then(([error]) => Promise.reject(error as Error))]);
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { port: running.port, close: running.close };
 }
 
-/** Sends the answer; a body left unread means the connection cannot carry another request. */
-function send(response: ServerResponse, answer: FrontAnswer, unread: boolean): void {
-  if (response.headersSent || response.destroyed) return;
-  const headers = { ...answer.headers, "content-length": String(answer.body.length), ...(unread ? { connection: "close" } : {}) };
-  response.writeHead(answer.status, headers).end(answer.body);
+function send(response: ServerResponse, answer: FrontAnswer): void {
+  sendWhole(response, answer.status, answer.headers, answer.body);
 }
 
 /**

@@ -2,7 +2,7 @@ import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Contract } from "../../conformance/contract.ts";
 import { firstRequestExample } from "../support/description.ts";
-import { startMock, type RunningPrism } from "../../conformance/prism.ts";
+import { startMock, type RunningPrism } from "../../mock/prism.ts";
 import { retryAfterFor } from "../../conformance/retry-after.ts";
 import { runConformance } from "../../conformance/run.ts";
 import { pricedPathOf } from "../client/labels.ts";

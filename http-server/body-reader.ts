@@ -2,9 +2,12 @@
  * Request bodies read within two bounds: one body's size, and the bytes buffered at once across
  * every request in flight (a shared budget). A body over either is refused as soon as it is known
  * to be: from its Content-Length before a byte is read, or at the chunk that crosses the bound; the
- * bytes already taken go back to the budget, and the connection is closed rather than drained.
+ * bytes already taken go back to the budget. The rest of a refused body is read and thrown away
+ * (up to MAX_DISCARDED_BYTES), so that a client still sending it hears the refusal instead of a
+ * connection reset.
  */
 import type { IncomingMessage } from "node:http";
+import { MAX_DISCARDED_BYTES } from "./limits.ts";
 
 /** Bytes buffered at once across all requests, taken per chunk and given back when a request is answered. */
 export class BufferBudget {
@@ -36,14 +39,35 @@ export class ClientGone extends Error {
 
 export type BodyRead =
   | { readonly bytes: Buffer }
-  /** `too-large`: over the one-body limit; `busy`: the shared budget cannot hold it now. */
-  | { readonly refused: "too-large" | "busy" };
+  /**
+   * `too-large`: over the one-body limit; `busy`: the shared budget cannot hold it now. `close`: the
+   * rest of the body is more than is read to throw away, so the answer must close the connection.
+   */
+  | { readonly refused: "too-large" | "busy"; readonly close: boolean };
+
+/**
+ * Reads the rest of a body nobody wants and throws it away, so the connection can carry the answer
+ * (and another request); past `bound` bytes the connection is closed. Returns false, reading
+ * nothing, when the Content-Length already says the body is larger than `bound`: the answer then
+ * closes the connection.
+ */
+export function discardBody(request: IncomingMessage, bound = MAX_DISCARDED_BYTES): boolean {
+  if (Number(request.headers["content-length"] ?? 0) > bound) return false;
+  let read = 0;
+  request.on("data", (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > bound) request.socket.destroy();
+  });
+  // A client gone mid-body is no failure: there is no one left to answer.
+  request.on("error", () => {});
+  request.resume();
+  return true;
+}
 
 /**
  * Reads `request`'s body into memory, holding its bytes in `budget` until `release` is called (the
- * caller releases once the request is answered). On refusal nothing stays taken and the request
- * stream is paused, not destroyed, so the refusal can still be answered and the rest of the body is
- * never buffered.
+ * caller releases once the request is answered). On refusal nothing stays taken, and the rest of
+ * the body is discarded as it arrives (discardBody), never buffered.
  */
 export function readBody(request: IncomingMessage, maxBytes: number, budget: BufferBudget): Promise<{ read: BodyRead; release: () => void }> {
   let held = 0;
@@ -55,12 +79,11 @@ export function readBody(request: IncomingMessage, maxBytes: number, budget: Buf
     const chunks: Buffer[] = [];
     const stop = () => {
       request.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
-      request.pause();
     };
     const refuse = (reason: "too-large" | "busy") => {
       stop();
       release();
-      resolve({ read: { refused: reason }, release });
+      resolve({ read: { refused: reason, close: !discardBody(request) }, release });
     };
     const onData = (chunk: Buffer) => {
       if (held + chunk.length > maxBytes) return refuse("too-large");

@@ -1,0 +1,55 @@
+/**
+ * The docs server (docs-src/static-server.ts, on http-server/) against pages of other sites and
+ * rebound names, with real requests on 127.0.0.1: a Host that does not name it and a page's
+ * foreign Origin (`null` included) are refused 403; its own pages, and requests from no page, are
+ * served.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveStatic, type RunningServer } from "../../docs-src/static-server.ts";
+import { rawExchange } from "../../fuzz/raw-http.ts";
+
+let dir: string;
+let site: RunningServer;
+let port: number;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "docs-guard-"));
+  writeFileSync(join(dir, "index.html"), "<p>docs</p>");
+  site = await serveStatic(dir, 0);
+  port = Number(new URL(site.url).port);
+});
+afterAll(async () => {
+  await site?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const get = (headers: string[]) => rawExchange(port, Buffer.from(["GET /index.html HTTP/1.1", ...headers, "Connection: close", "", ""].join("\r\n")));
+
+describe("the docs server", () => {
+  it("serves requests whose Host names it, from no page or from its own", async () => {
+    for (const headers of [[`Host: 127.0.0.1:${port}`], [`Host: localhost:${port}`], [`Host: 127.0.0.1:${port}`, `Origin: http://127.0.0.1:${port}`]]) {
+      const answer = await get(headers);
+      expect(answer?.status, headers.join(" ")).toBe(200);
+      expect(answer?.body.toString()).toContain("<p>docs</p>");
+    }
+  });
+
+  it("refuses a Host that does not name it (DNS rebinding)", async () => {
+    for (const host of ["evil.example", `evil.example:${port}`, "127.0.0.1:1"]) {
+      const answer = await get([`Host: ${host}`]);
+      expect(answer?.status, host).toBe(403);
+      expect(answer?.body.toString()).toContain("Host: must name this server");
+    }
+  });
+
+  it("refuses pages of other sites and Origin null", async () => {
+    for (const origin of ["null", "https://evil.example", "http://127.0.0.1:8080"]) {
+      const answer = await get([`Host: 127.0.0.1:${port}`, `Origin: ${origin}`]);
+      expect(answer?.status, origin).toBe(403);
+      expect(answer?.body.toString()).not.toContain("docs");
+    }
+  });
+});
