@@ -8,9 +8,10 @@
  * at its own lines.
  */
 import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { readSlugMap, slugMapFile } from "../model/slug-map.ts";
 import { fails, formatFinding, lintDescription } from "./lint-description.ts";
+import { SourceMap } from "./source-map.ts";
 
 export interface LintOutput {
   out(line: string): void;
@@ -37,7 +38,8 @@ export async function lintCommand(args: readonly string[], output: LintOutput, s
     output.err(`lint: ${stale}`);
     return 1;
   }
-  const { findings, spectralResults, redoclyProblems } = await lintDescription(bundle, root === undefined ? undefined : { root, slugMap: readSlugMap(slugMapFile()) });
+  const sources = root === undefined ? undefined : new SourceMap(resolve(root), readSlugMap(slugMapFile()));
+  const { findings, spectralResults, redoclyProblems } = await lintDescription(bundle, { sources });
   for (const finding of findings) output.out(formatFinding(finding));
   output.out(`lint: ${spectralResults} Spectral results, ${redoclyProblems} Redocly problems on ${bundle}${root === undefined ? "" : `, located in ${dirname(root)}/`}.`);
   return findings.some(fails) ? 1 : 0;
