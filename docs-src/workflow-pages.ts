@@ -4,12 +4,15 @@
  * it succeeds, what it keeps, when it is retried), its inputs and how to run it. Registered as
  * generated pages of the site (site-pages.ts). Descriptions are CommonMark, as Arazzo allows;
  * everything else from a workflow is shown as code.
+ *
+ * site-pages.ts is also bundled into the pages' own script, so this module imports nothing of
+ * Node's and does no work until a page is built: the files are read when a page's Markdown (or
+ * title) is asked for, at build time.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parse } from "yaml";
-import { operations, type OpenApiDocument } from "../model/document.ts";
+import type { OpenApiDocument } from "../model/document.ts";
+
+/** The workflows the docs show, by file name in workflows/ (tests/workflows/ holds it to the folder). */
+export const WORKFLOW_NAMES = ["create-image", "quote-then-create", "upload-then-create"] as const;
 
 /** A page made at build time from a workflow file (the site's generated-page shape). */
 export interface WorkflowPage {
@@ -55,8 +58,26 @@ interface Arazzo {
   components?: { failureActions?: Record<string, Action> };
 }
 
-const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 const WORKFLOWS = "workflows";
+
+/** A workflow file read and parsed (Node's fs and the yaml package, loaded only when a page is built). */
+function readWorkflow(file: string): Arazzo {
+  const fs = process.getBuiltinModule("node:fs");
+  const yaml = process.getBuiltinModule("node:module").createRequire(import.meta.url)("yaml") as { parse(text: string): unknown };
+  return yaml.parse(fs.readFileSync(file, "utf8")) as Arazzo;
+}
+
+/** Each operation's route, `METHOD /path`, by operationId. */
+function routes(doc: OpenApiDocument): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const id = (operation as { operationId?: unknown } | null)?.operationId;
+      if (typeof id === "string") found.set(id, `${method.toUpperCase()} ${path}`);
+    }
+  }
+  return found;
+}
 
 /** Inline code whatever the text holds: a fence longer than any run of backticks in it. */
 function code(text: string): string {
@@ -82,20 +103,20 @@ function failureLine(action: Action): string {
   return `On failure: ${code(action.type ?? "end")}${action.criteria ? ` when ${criteria(action.criteria)}` : ""}.`;
 }
 
-function stepItem(step: Step, index: number, workflow: Arazzo, routes: Map<string, string>): string {
+function stepItem(step: Step, index: number, workflow: Arazzo, routeOf: Map<string, string>): string {
   const operationId = step.operationId.split(".").at(-1)!;
-  const route = routes.get(operationId);
+  const route = routeOf.get(operationId);
   const lines = [`${index + 1}. **${code(step.stepId)}**: ${route ? `${code(route)} (${code(operationId)})` : code(operationId)}${step.description ? `. ${oneLine(step.description)}` : ""}`];
-  if (step.successCriteria?.length) lines.push(`   Succeeds when ${criteria(step.successCriteria)}.`);
-  for (const action of step.onFailure ?? []) lines.push(`   ${failureLine(resolveAction(action, workflow))}`);
+  if (step.successCriteria?.length) lines.push(`   - Succeeds when ${criteria(step.successCriteria)}.`);
+  for (const action of step.onFailure ?? []) lines.push(`   - ${failureLine(resolveAction(action, workflow))}`);
   const kept = Object.entries(step.outputs ?? {});
-  if (kept.length) lines.push(`   Keeps ${kept.map(([name, from]) => `${code(name)} (${code(from)})`).join(", ")}.`);
+  if (kept.length) lines.push(`   - Keeps ${kept.map(([name, from]) => `${code(name)} (${code(from)})`).join(", ")}.`);
   return lines.join("\n");
 }
 
 /** The page's Markdown for one workflow file, the operations' routes read from `doc`. */
 export function workflowMarkdown(file: string, workflow: Arazzo, doc: OpenApiDocument): string {
-  const routes = new Map(operations(doc).map(({ path, method, operation }) => [operation.operationId, `${method.toUpperCase()} ${path}`]));
+  const routeOf = routes(doc);
   const sections = [`# ${oneLine(workflow.info.title)}`];
   if (workflow.info.description) sections.push(workflow.info.description.trim());
   for (const flow of workflow.workflows) {
@@ -110,7 +131,7 @@ export function workflowMarkdown(file: string, workflow: Arazzo, doc: OpenApiDoc
       });
       sections.push("### Inputs", rows.join("\n"));
     }
-    sections.push("### Steps", flow.steps.map((step, index) => stepItem(step, index, workflow, routes)).join("\n"));
+    sections.push("### Steps", flow.steps.map((step, index) => stepItem(step, index, workflow, routeOf)).join("\n"));
     const outputs = Object.entries(flow.outputs ?? {});
     if (outputs.length) sections.push("### Outputs", outputs.map(([name, from]) => `- ${code(name)}: ${code(from)}`).join("\n"));
   }
@@ -122,20 +143,20 @@ export function workflowMarkdown(file: string, workflow: Arazzo, doc: OpenApiDoc
   return `${sections.join("\n\n")}\n`;
 }
 
-/** One generated page per workflow file of `dir` (workflows/ by default), by file name. */
-export function workflowPages(dir = join(PROJECT_ROOT, WORKFLOWS)): WorkflowPage[] {
-  return readdirSync(dir)
-    .filter((name) => name.endsWith(".arazzo.yaml"))
-    .sort()
-    .map((name) => {
-      const source = `${WORKFLOWS}/${name}`;
-      const read = (): Arazzo => parse(readFileSync(join(dir, name), "utf8")) as Arazzo;
-      return {
-        kind: "generated",
-        file: `workflow-${name.replace(/\.arazzo\.yaml$/, "")}.html`,
-        nav: oneLine(read().info.title),
-        source,
-        markdown: (doc) => workflowMarkdown(source, read(), doc),
-      };
-    });
+/** One generated page per workflow of `names`, read from `dir` (workflows/ by default) when built. */
+export function workflowPages(names: readonly string[] = WORKFLOW_NAMES, dir?: string): WorkflowPage[] {
+  return names.map((name) => {
+    const source = `${WORKFLOWS}/${name}.arazzo.yaml`;
+    const file = (): string => (dir === undefined ? process.getBuiltinModule("node:url").fileURLToPath(new URL(`../${source}`, import.meta.url)) : `${dir}/${name}.arazzo.yaml`);
+    const read = (): Arazzo => readWorkflow(file());
+    return {
+      kind: "generated",
+      file: `workflow-${name}.html`,
+      get nav() {
+        return oneLine(read().info.title);
+      },
+      source,
+      markdown: (doc) => workflowMarkdown(source, read(), doc),
+    };
+  });
 }

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { workflowPages } from "../../docs-src/workflow-pages.ts";
+import { WORKFLOW_NAMES, workflowPages } from "../../docs-src/workflow-pages.ts";
+import { workflowFiles } from "../../lint/lint-workflows.ts";
 import { loadBundle } from "../../model/document.ts";
 import { applySlugMap, placeholderPaths } from "../../model/slug-map.ts";
 
@@ -16,6 +17,7 @@ const placeholderDoc = () => {
 
 describe("the workflows' pages", () => {
   it("are one generated page per workflow file, named after it, titled by it", () => {
+    expect(workflowFiles().map((file) => file.split("/").at(-1))).toEqual(WORKFLOW_NAMES.map((name) => `${name}.arazzo.yaml`));
     expect(workflowPages().map(({ kind, file, nav, source }) => ({ kind, file, nav, source }))).toEqual([
       { kind: "generated", file: "workflow-create-image.html", nav: "Create an image and read its charge", source: "workflows/create-image.arazzo.yaml" },
       { kind: "generated", file: "workflow-quote-then-create.html", nav: "Quote, then create", source: "workflows/quote-then-create.arazzo.yaml" },
@@ -33,9 +35,9 @@ describe("the workflows' pages", () => {
       "3. **`poll`**: `GET /v1/images/{id}` (`getImageJob`)",
       "4. **`creditsAfter`**: `GET /v1/account/credits` (`getAccountCredits`)",
     ]);
-    expect(markdown).toContain("   Tried again after 5 s, at most 360 times, while `$statusCode == 200` and `$response.body#/status == 'pending' ||");
-    expect(markdown).toContain("   Succeeds when `$statusCode == 200` and `$response.body#/status == 'succeeded'` and `$response.body: $[?length(@.images) > 0]`.");
-    expect(markdown).toContain("   Keeps `jobId` (`$response.body#/id`).");
+    expect(markdown).toContain("   - Tried again after 5 s, at most 360 times, while `$statusCode == 200` and `$response.body#/status == 'pending' ||");
+    expect(markdown).toContain("   - Succeeds when `$statusCode == 200` and `$response.body#/status == 'succeeded'` and `$response.body: $[?length(@.images) > 0]`.");
+    expect(markdown).toContain("   - Keeps `jobId` (`$response.body#/id`).");
     expect(markdown).toContain("- `apiKey` (required): The API key, sent as `Authorization: Bearer <apiKey>`.");
     expect(markdown).toContain("REDOCLY_TELEMETRY=off npx redocly respect workflows/create-image.arazzo.yaml --input apiKey=KEY --server mediaService=URL");
   });
@@ -51,7 +53,7 @@ describe("the workflows' pages", () => {
     try {
       const step = { stepId: "a`b", description: "line one\nline two", operationId: "$sourceDescriptions.mediaService.getAccountCredits" };
       writeFileSync(join(dir, "odd.arazzo.yaml"), JSON.stringify({ arazzo: "1.0.1", info: { title: "Odd\nTitle", version: "1" }, workflows: [{ workflowId: "w", steps: [step] }] }));
-      const markdown = workflowPages(dir)[0]!.markdown(placeholderDoc());
+      const markdown = workflowPages(["odd"], dir)[0]!.markdown(placeholderDoc());
       expect(markdown).toContain("# Odd Title\n");
       expect(markdown).toContain("1. **`` a`b ``**: `GET /v1/account/credits` (`getAccountCredits`). line one line two\n");
     } finally {
