@@ -39,11 +39,11 @@ async function buildWith(...overlays: object[]): Promise<string> {
 describe("a build with an Overlay setting real slugs and a servers entry", () => {
   it("is the description the slug map gave before overlays, with the deployment's server", async () => {
     const overlaid = await buildDescription(root, { slugMapFile: realSlugs, overlayFiles: [serversOverlay] });
-    // The description as the slug map made it before overlays (paths renamed in place), with the example overlay's server and line.
+    // The description as the slug map made it before overlays (paths renamed in place), with the example overlay's server and contact.
     const expected = structuredClone(plain.doc);
     expected.paths = applySlugMap(expected.paths, readSlugMap(realSlugs)) as typeof expected.paths;
-    expected.servers = [{ url: "https://media.example.com", description: "The example deployment." }];
-    expected.info["x-deployment"] = "Example deployment; model slugs are this deployment's.";
+    expected.servers = [{ url: "https://media.deployment.test", description: "The example deployment." }];
+    expected.info.contact = { name: "Example deployment support", url: "https://media.deployment.test/support" };
     // Key for key and in the same order.
     expect(overlaid.outputs["openapi.json"]).toBe(`${JSON.stringify(expected, null, 2)}\n`);
     // Written out from tests/support/real-slugs.json and the example overlay.
@@ -55,7 +55,7 @@ describe("a build with an Overlay setting real slugs and a servers entry", () =>
     expect(paths).not.toContain("/v1/images/i-a");
     expect(paths).toContain("/v1/images/i-b");
     expect(paths.indexOf("/v1/images/imagegen-4-ultra")).toBe(Object.keys(plain.doc.paths).indexOf("/v1/images/i-a"));
-    expect(overlaid.doc.servers).toEqual([{ url: "https://media.example.com", description: "The example deployment." }]);
+    expect(overlaid.doc.servers).toEqual([{ url: "https://media.deployment.test", description: "The example deployment." }]);
     expect(Object.keys(overlaid.doc).indexOf("servers")).toBe(Object.keys(plain.doc).indexOf("servers"));
     expect(overlaid.slugMap).toEqual({ "i-a": "imagegen-4-ultra", "i-f": "legacy-image-1", "v-a": "clipmaker-3", "d-a": "mesh-pro-2" });
   });
