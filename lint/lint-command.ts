@@ -4,13 +4,15 @@
  * on any error or warning, when a file is missing, or when the bundle is not the current bundle of
  * its root (sources changed since, or the last build failed): it is refused in one line, not linted.
  *
- * Defaults: generated/openapi.yaml made from openapi/openapi.yaml; a bundle given alone is reported
- * at its own lines.
+ * Defaults: generated/openapi.yaml made from openapi/openapi.yaml, and the Arazzo workflows of
+ * workflows/ (lint-workflows.ts) at the same time; a bundle given alone is reported at its own lines.
  */
 import { existsSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { readSlugMap, slugMapFile } from "../model/slug-map.ts";
 import { fails, formatFinding, lintDescription } from "./lint-description.ts";
+import { lintWorkflows, workflowFiles, WORKFLOWS_DIR } from "./lint-workflows.ts";
+import { SourceMap } from "./source-map.ts";
 
 export interface LintOutput {
   out(line: string): void;
@@ -37,8 +39,11 @@ export async function lintCommand(args: readonly string[], output: LintOutput, s
     output.err(`lint: ${stale}`);
     return 1;
   }
-  const { findings, spectralResults, redoclyProblems } = await lintDescription(bundle, root === undefined ? undefined : { root, slugMap: readSlugMap(slugMapFile()) });
-  for (const finding of findings) output.out(formatFinding(finding));
+  const sources = root === undefined ? undefined : new SourceMap(resolve(root), readSlugMap(slugMapFile()));
+  const workflows = given === undefined ? workflowFiles() : [];
+  const [{ findings, spectralResults, redoclyProblems }, workflowFindings] = await Promise.all([lintDescription(bundle, { sources }), lintWorkflows(workflows)]);
+  for (const finding of [...findings, ...workflowFindings]) output.out(formatFinding(finding));
   output.out(`lint: ${spectralResults} Spectral results, ${redoclyProblems} Redocly problems on ${bundle}${root === undefined ? "" : `, located in ${dirname(root)}/`}.`);
-  return findings.some(fails) ? 1 : 0;
+  if (workflows.length > 0) output.out(`lint: ${workflowFindings.length} Redocly problems in ${workflows.length} Arazzo workflows (${relative(".", WORKFLOWS_DIR) || "."}/).`);
+  return [...findings, ...workflowFindings].some(fails) ? 1 : 0;
 }

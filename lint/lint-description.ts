@@ -6,12 +6,11 @@
 import { readFileSync } from "node:fs";
 import type { Spectral } from "@stoplight/spectral-core";
 import { relative, resolve } from "node:path";
-import type { SlugMap } from "../model/slug-map.ts";
 import type { JsonPath } from "./finding.ts";
 import { pointerPath } from "./refs.ts";
 import { lintWithRedocly } from "./run-redocly.ts";
 import { lintText, loadSpectral } from "./run-spectral.ts";
-import { SourceMap, type SourceLocation } from "./source-map.ts";
+import type { SourceMap, SourceLocation } from "./source-map.ts";
 
 export type Severity = "error" | "warn" | "info" | "hint";
 
@@ -29,10 +28,14 @@ export interface LintReport {
   redoclyProblems: number;
 }
 
-/** The modular root the bundle was made from, and the slug map the bundle applied. */
-export interface SourceRoot {
-  root: string;
-  slugMap: SlugMap;
+/** What to lint besides the bundle's file: its text where the caller holds it, and where its paths are in openapi/. */
+export interface LintInputs {
+  /** The bundle's text, as written to `bundle` (a build in memory); else the file is read. */
+  text?: string;
+  /** The modular source of the bundle; without it, findings are at the bundle's own lines. */
+  sources?: SourceMap;
+  /** A loaded Spectral to reuse (the dev loop lints on every save); else one is loaded. */
+  spectral?: Promise<Spectral>;
 }
 
 // Spectral's severities by number.
@@ -58,12 +61,11 @@ function nearest(map: SourceMap, path: JsonPath): SourceLocation | undefined {
   return map.locate(path) ?? (path.length > 0 ? map.locate(path.slice(0, -1)) : undefined);
 }
 
-/** Lints `bundle`; `spectral` is a loaded Spectral to reuse (the dev loop lints on every save), else one is loaded. */
-export async function lintDescription(bundle: string, source?: SourceRoot, spectral: Promise<Spectral> = loadSpectral()): Promise<LintReport> {
+/** Lints `bundle`: Spectral the text in memory where given, Redocly's CLI (which has no in-memory entry) the file. */
+export async function lintDescription(bundle: string, { text, sources, spectral = loadSpectral() }: LintInputs = {}): Promise<LintReport> {
   // Redocly's CLI starts in its own process at once and lints on the other core while Spectral loads and runs here.
-  const [results, problems] = await Promise.all([spectral.then((spectral) => lintText(spectral, readFileSync(bundle, "utf8"), bundle)), lintWithRedocly(bundle)]);
+  const [results, problems] = await Promise.all([spectral.then((spectral) => lintText(spectral, text ?? readFileSync(bundle, "utf8"), bundle)), lintWithRedocly(bundle)]);
   const file = resolve(bundle);
-  const sources = source && new SourceMap(resolve(source.root), source.slugMap);
   const locate = (path: JsonPath, fallback: () => SourceLocation | undefined): SourceLocation =>
     (sources && nearest(sources, path)) ?? fallback() ?? { file, line: 1, column: 1 };
   const findings = results.map(

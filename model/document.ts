@@ -35,7 +35,7 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 export interface OpenApiDocument {
   openapi: string;
   info: { title: string; version: string; [key: string]: unknown };
-  servers?: Array<{ url: string; variables?: Record<string, { default: string }> }>;
+  servers?: Array<{ url: string; description?: string; variables?: Record<string, { default: string }> }>;
   security?: Array<Record<string, string[]>>;
   paths: Record<string, Partial<Record<HttpMethod, Operation>> & { [key: string]: unknown }>;
   components: {

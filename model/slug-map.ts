@@ -41,22 +41,21 @@ export function readSlugMap(file: string | undefined): SlugMap {
 }
 
 /**
- * Renames concrete create paths `/v1/<area>/<placeholder>` to the real slug; templated poll paths
- * stay. `source` names the map in errors. A placeholder the description lacks, or two slugs that
- * would end as one path (which would drop an operation), is an error naming both.
+ * The create paths `/v1/<area>/<placeholder>` the map renames, each to its path with the real slug;
+ * templated poll paths stay. `source` names the map in errors. A placeholder the description lacks,
+ * or two slugs that would end as one path (which would drop an operation), is an error naming both.
  */
-export function applySlugMap(paths: Record<string, unknown>, map: SlugMap, source = "the slug map"): Record<string, unknown> {
+export function slugRenames(paths: Record<string, unknown>, map: SlugMap, source = "the slug map"): Map<string, string> {
   const known = new Set(Object.keys(paths).map((path) => path.split("/").at(-1)));
   const unknown = Object.keys(map).filter((placeholder) => !known.has(placeholder));
   if (unknown.length > 0) {
     throw new Error(`${source}: ${unknown.map((slug) => `"${slug}"`).join(", ")} ${unknown.length === 1 ? "is not a slug" : "are not slugs"} of any path in the description`);
   }
-  const renamed: Record<string, unknown> = {};
+  const renames = new Map<string, string>();
   const origin = new Map<string, string>();
-  for (const [path, item] of Object.entries(paths)) {
+  for (const path of Object.keys(paths)) {
     const segments = path.split("/");
-    const last = segments.at(-1) ?? "";
-    const real = map[last];
+    const real = map[segments.at(-1) ?? ""];
     if (real !== undefined) segments[segments.length - 1] = real;
     const target = segments.join("/");
     const earlier = origin.get(target);
@@ -64,9 +63,15 @@ export function applySlugMap(paths: Record<string, unknown>, map: SlugMap, sourc
       throw new Error(`${source}: ${earlier} and ${path} would both become ${target}; every real slug must be unique within its area`);
     }
     origin.set(target, path);
-    renamed[target] = item;
+    if (target !== path) renames.set(path, target);
   }
-  return renamed;
+  return renames;
+}
+
+/** `paths` with the create paths renamed to the real slugs (slugRenames), in the same order. */
+export function applySlugMap(paths: Record<string, unknown>, map: SlugMap, source = "the slug map"): Record<string, unknown> {
+  const renames = slugRenames(paths, map, source);
+  return Object.fromEntries(Object.entries(paths).map(([path, item]) => [renames.get(path) ?? path, item]));
 }
 
 /** `paths` under the slug map in `file` (none: as they are), errors naming the file. */

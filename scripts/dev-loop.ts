@@ -1,8 +1,10 @@
 /**
  * One pass of the working loop of `npm run dev`: bundle the description, regenerate, lint and
- * rebuild the docs site, timing each step. Lint findings point at the file and line in openapi/
- * to fix. A failing step stops the pass and is reported; what it would have
- * written is left as it was.
+ * rebuild the docs site, timing each step. The bundle is built once in memory (document, service
+ * model, slug map, source map: tools/bundle-description.ts) and handed to each step; nothing the
+ * pass wrote is read back (only Redocly's CLI, in its own process, reads the written bundle). Lint
+ * findings point at the file and line in openapi/ to fix. A failing step stops the pass and is
+ * reported; what it would have written is left as it was.
  */
 import { join } from "node:path";
 import type { Spectral } from "@stoplight/spectral-core";
@@ -10,16 +12,17 @@ import { buildSite } from "../docs-src/site.ts";
 import { generateAll, writeGenerated } from "../generators/index.ts";
 import { fails, formatFinding, lintDescription } from "../lint/lint-description.ts";
 import { loadSpectral } from "../lint/run-spectral.ts";
-import { loadBundle } from "../model/document.ts";
-import { readServiceModel } from "../model/service-model.ts";
-import { readSlugMap } from "../model/slug-map.ts";
-import { bundleDescription } from "../tools/bundle-description.ts";
+import { buildDescription, writeBundle } from "../tools/bundle-description.ts";
+import { overlayFiles } from "../tools/overlays.ts";
 
 export interface PassOptions {
   /** The project root (openapi/, generated/ and docs/ are under it). */
   root: string;
   siteDir: string;
+  /** The slug map file in effect (slugMapFile()), or none. */
   slugMap: string | undefined;
+  /** The deployment's overlay files (overlayFiles()); by default those the environment names. */
+  overlays?: readonly string[];
 }
 
 export interface PassResult {
@@ -37,7 +40,7 @@ export class DevLoop {
   constructor(private readonly options: PassOptions) {}
 
   async pass(): Promise<PassResult> {
-    const { root, siteDir, slugMap } = this.options;
+    const { root, siteDir, slugMap, overlays = overlayFiles() } = this.options;
     const timings: PassResult["timings"] = [];
     const messages: string[] = [];
     const step = async <T>(name: string, run: () => T | Promise<T>): Promise<T> => {
@@ -50,16 +53,19 @@ export class DevLoop {
     };
     const generated = join(root, "generated");
     try {
-      await step("bundle", () => bundleDescription(join(root, "openapi", "openapi.yaml"), generated, slugMap));
-      const doc = loadBundle(join(generated, "openapi.json"));
-      await step("generate", async () => writeGenerated(await generateAll(readServiceModel(doc)), root));
+      const build = await step("bundle", async () => {
+        const build = await buildDescription(join(root, "openapi", "openapi.yaml"), { slugMapFile: slugMap, overlayFiles: overlays });
+        writeBundle(build, generated);
+        return build;
+      });
+      await step("generate", async () => writeGenerated(await generateAll(build.model), root));
       await step("lint", async () => {
-        const source = { root: join(root, "openapi", "openapi.yaml"), slugMap: readSlugMap(slugMap) };
         this.spectral ??= loadSpectral();
-        const { findings } = await lintDescription(join(generated, "openapi.yaml"), source, this.spectral);
+        const text = build.outputs["openapi.yaml"];
+        const { findings } = await lintDescription(join(generated, "openapi.yaml"), { text, sources: build.sources, spectral: this.spectral });
         for (const finding of findings.filter(fails)) messages.push(formatFinding(finding, root));
       });
-      await step("docs", () => buildSite(doc, siteDir));
+      await step("docs", () => buildSite(build.doc, siteDir));
       return { ok: messages.length === 0, timings, messages };
     } catch (error) {
       return { ok: false, timings, messages: [...messages, (error as Error).message.trim()] };

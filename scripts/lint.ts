@@ -9,8 +9,11 @@
  *   reported at its own lines)
  */
 import { lintCommand } from "../lint/lint-command.ts";
+import { REDOCLY_OFFLINE_ENV } from "../lint/lint-workflows.ts";
 import { slugMapFile } from "../model/slug-map.ts";
 import { staleBundle } from "../tools/bundle-description.ts";
 
+// Redocly's CLI, run as a child for the description and the workflows, inherits this: no usage data sent.
+Object.assign(process.env, REDOCLY_OFFLINE_ENV);
 const output = { out: (line: string) => console.log(line), err: (line: string) => process.stderr.write(`${line}\n`) };
 process.exit(await lintCommand(process.argv.slice(2), output, (bundle, root) => staleBundle(bundle, root, slugMapFile())));

@@ -8,9 +8,8 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { relative } from "node:path";
-import { readSlugMap } from "../model/slug-map.ts";
 import type { JsonPath } from "../lint/finding.ts";
-import { SourceMap } from "../lint/source-map.ts";
+import type { SourceMap } from "../lint/source-map.ts";
 
 type Json = Record<string, unknown>;
 
@@ -63,9 +62,9 @@ const valueAt = (root: unknown, path: JsonPath): unknown => path.reduce<unknown>
 
 /**
  * The mistakes of a bundled document, each `file:line:col message`; `root` is the modular source it
- * was bundled from and `slugMapFile` the slug map the bundle applied.
+ * was bundled from and `map` locates the bundle's paths in it (with the slug map the bundle applied).
  */
-export async function checkSchemas(doc: Json, root: string, slugMapFile: string | undefined): Promise<string[]> {
+export async function checkSchemas(doc: Json, root: string, map: SourceMap): Promise<string[]> {
   const found: Array<{ path: JsonPath; message: string }> = [];
   openApi ??= new Validator({ allErrors: true });
   // The validator keeps what it is given (and resolves it), so it gets a copy.
@@ -84,7 +83,6 @@ export async function checkSchemas(doc: Json, root: string, slugMapFile: string 
       found.push({ path, message: `${sentence(error, valueAt(doc, path))} (JSON Schema 2020-12)` });
     }
   }
-  const map = new SourceMap(root, readSlugMap(slugMapFile));
   const shown = (file: string): string => (relative(".", file).startsWith("..") ? file : relative(".", file));
   return found.map(({ path, message }) => {
     const place = map.locate(path) ?? map.locate(path.slice(0, -1));

@@ -6,7 +6,8 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadBundle } from "../../model/document.ts";
 import { applySlugMap, placeholderPaths, PROJECT_SLUG_MAP, slugMapFile } from "../../model/slug-map.ts";
-import { bundleDescription } from "../../tools/bundle-description.ts";
+import { readServiceModel } from "../../model/service-model.ts";
+import { buildDescription, bundleDescription, writeBundle } from "../../tools/bundle-description.ts";
 
 const run = promisify(execFile);
 const project = new URL("../../", import.meta.url).pathname;
@@ -101,6 +102,28 @@ describe("the bundle step", () => {
     expect(onExisting.code).toBe(1);
     expect(onExisting.stderr).toContain("would both become /v1/images/i-b");
     expect(existsSync(join(out, "openapi.json"))).toBe(false);
+  });
+});
+
+describe("one build in memory", () => {
+  it("is the files it writes, the slug map it applied, where its paths come from, and the one service model of its document", async () => {
+    const root = join(project, "openapi", "openapi.yaml");
+    const build = await buildDescription(root, { slugMapFile: join(project, "tests", "support", "real-slugs.json"), overlayFiles: [] });
+    const out = mkdtempSync(join(tmpdir(), "build-value-"));
+    try {
+      writeBundle(build, out);
+      expect(readFileSync(join(out, "openapi.json"), "utf8")).toBe(build.outputs["openapi.json"]);
+      expect(readFileSync(join(out, "openapi.yaml"), "utf8")).toBe(build.outputs["openapi.yaml"]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+    expect(JSON.parse(build.outputs["openapi.json"])).toEqual(build.doc);
+    expect(build.slugMap["i-a"]).toBe("imagegen-4-ultra");
+    // The real slug's path is found in the placeholder's file.
+    expect(build.sources.locate(["paths", "/v1/images/imagegen-4-ultra", "post"])?.file).toBe(join(project, "openapi", "paths", "v1_images_i-a.yaml"));
+    // Generators and docs that read the model of this document get this very model.
+    expect(build.model).toBe(readServiceModel(build.doc));
+    expect(build.model.createRoutes.find((route) => route.label === "I-A")?.path).toBe("/v1/images/imagegen-4-ultra");
   });
 });
 

@@ -1,5 +1,6 @@
 /** The working loop of `npm run dev` on a copy of the project: rebuilds and reports faults by file (live reload: dev-loop.test.ts). */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import fs, { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { syncBuiltinESMExports } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +8,26 @@ import { slugMapFile } from "../../model/slug-map.ts";
 import { DevLoop } from "../../scripts/dev-loop.ts";
 
 const project = new URL("../../", import.meta.url).pathname;
+
+/**
+ * Runs `work` recording every file read with readFileSync in this process (fs's export patched,
+ * and synced into the ES module bindings that the project's code imports), then restores it.
+ */
+async function recordingReads<T>(work: () => Promise<T>): Promise<{ result: T; reads: string[] }> {
+  const reads: string[] = [];
+  const original = fs.readFileSync;
+  fs.readFileSync = ((file: Parameters<typeof original>[0], ...rest: [never]) => {
+    reads.push(String(file));
+    return original(file, ...rest);
+  }) as typeof original;
+  syncBuiltinESMExports();
+  try {
+    return { result: await work(), reads };
+  } finally {
+    fs.readFileSync = original;
+    syncBuiltinESMExports();
+  }
+}
 
 describe("the dev loop", () => {
   let root: string;
@@ -25,8 +46,11 @@ describe("the dev loop", () => {
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it("bundles, regenerates, lints and builds the docs of a clean description", async () => {
-    const result = await loop.pass();
+  it("bundles, regenerates, lints and builds the docs of a clean description, reading back nothing it wrote", async () => {
+    const { result, reads } = await recordingReads(() => loop.pass());
+    // The recording sees the pass's reads (the guides the docs are built from), and none of the files it wrote.
+    expect(reads).toContain(join(project, "docs", "guides", "overview.md"));
+    expect(reads.filter((file) => file.startsWith(join(root, "generated")) || file.startsWith(join(root, "site")))).toEqual([]);
     expect(result.messages).toEqual([]);
     expect(result.ok).toBe(true);
     expect(result.timings.map(([step]) => step)).toEqual(["bundle", "generate", "lint", "docs"]);
