@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
+import { REDOCLY_OFFLINE_ENV } from "./lint-workflows.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const REDOCLY = fileURLToPath(new URL("../node_modules/.bin/redocly", import.meta.url));
@@ -29,7 +30,7 @@ export function lintWithRedocly(file: string, config = "redocly.yaml"): Promise<
     // The CLI runs in the project root (where redocly.yaml is); the file is the caller's.
     const args = ["lint", resolvePath(file), "--config", config, "--format", "json", "--max-problems", "10000"];
     // Redocly exits non-zero when it finds problems; the report on stdout says what they are.
-    execFile(REDOCLY, args, { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (_error, stdout, stderr) => {
+    execFile(REDOCLY, args, { cwd: ROOT, env: { ...process.env, ...REDOCLY_OFFLINE_ENV }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (_error, stdout, stderr) => {
       const start = stdout.indexOf("{");
       if (start < 0) {
         reject(new Error(`redocly lint ${file} printed no report:\n${stderr}${stdout}`));
