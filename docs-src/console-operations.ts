@@ -8,15 +8,18 @@ import { deref, type OpenApiDocument, type Operation } from "../model/document.t
 import type { ServiceModel } from "../model/service-model.ts";
 import { DEFAULT_POLL_INTERVAL_MS } from "../runtime/client/options.ts";
 import { DEFAULT_CONFIG_FILE } from "../sandbox/config.ts";
-import type { ConsoleData, ConsoleOperation, JobFollowing } from "./browser/console-data.ts";
+import type { ConsoleData, ConsoleExample, ConsoleOperation, JobFollowing } from "./browser/console-data.ts";
 import { requestExample } from "./request-example.ts";
 
 /** `npm run sandbox`'s address without --port or SANDBOX_PORT (sandbox/cli.ts). */
 export const SANDBOX_DEFAULT_URL = "http://127.0.0.1:4020";
 
-function namedExamples(doc: OpenApiDocument, operation: Operation): Record<string, unknown> {
+function namedExamples(doc: OpenApiDocument, operation: Operation): ConsoleExample[] {
   const examples = operation?.requestBody?.content["application/json"]?.examples ?? {};
-  return Object.fromEntries(Object.entries(examples).map(([name, example]) => [name, deref(doc, example as { value?: unknown }).value]));
+  return Object.entries(examples).map(([name, raw]) => {
+    const example = deref(doc, raw as { summary?: string; value?: unknown });
+    return { name, summary: example.summary ?? name, value: example.value };
+  });
 }
 
 function jobFollowing(model: ServiceModel, operationId: string): JobFollowing | null {

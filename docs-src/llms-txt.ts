@@ -1,0 +1,20 @@
+/**
+ * llms.txt (https://llmstxt.org): the site's name and summary, then a link to the Markdown copy of
+ * every page, for readers that are programs.
+ */
+import type { OpenApiDocument } from "../model/document.ts";
+import { markdownCopyFile, REFERENCE_SPEC_FILE, type SitePage } from "./site-pages.ts";
+
+export function llmsTxt(doc: OpenApiDocument, pages: readonly { page: SitePage; title: string }[]): string {
+  const link = ({ page, title }: { page: SitePage; title: string }): string => `- [${page.nav}](${markdownCopyFile(page)}): ${title}`;
+  const guides = pages.filter(({ page }) => page.kind !== "reference");
+  const reference = pages.filter(({ page }) => page.kind === "reference");
+  const summary = String(doc.info.summary ?? "").trim().replace(/\s*\n\s*/g, " ");
+  return [
+    `# ${doc.info.title}`,
+    ...(summary ? [`> ${summary}`] : []),
+    `Version ${doc.info.version}. Every page of this documentation has a Markdown copy beside it (the same name ending in .md); they are listed here.`,
+    `## Guides\n\n${guides.map(link).join("\n")}`,
+    `## Reference\n\n${[...reference.map(link), `- [OpenAPI description](${REFERENCE_SPEC_FILE}): the OpenAPI 3.1 description the reference shows, with its code samples`].join("\n")}`,
+  ].join("\n\n") + "\n";
+}
