@@ -2,7 +2,7 @@
  * The reference page's try-it console in Debian's chromium against a sandbox started in-process:
  * served, it creates an image job with the operation's first named example, follows it to success
  * and shows its result files and its charge (the price table's quote), with the rate-limit headers
- * highlighted and the key nowhere but the request; opened from disk (origin `null`), a wrong key
+ * highlighted and shown unfolded, and the key nowhere but the request; opened from disk (origin `null`), a wrong key
  * shows the sandbox's 401 body. Screenshots and the reader's timings go to test-results/browser/.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -84,6 +84,8 @@ describe("the try-it console", () => {
       expect(await job.locator(".job-charge").textContent()).toContain(`total_available: −${price}`);
       const highlighted = await page.locator(".try-it-output > .try-it-answer tr.highlight th").allTextContents();
       expect(highlighted).toEqual(expect.arrayContaining(Object.values(model.rateLimitHeaders).map((name) => name.toLowerCase())));
+      // Shown, not folded away with the other headers.
+      for (const row of await page.locator(".try-it-output > .try-it-answer tr.highlight").all()) expect(await row.isVisible(), await row.textContent()).toBe(true);
 
       // The key went out in the Authorization header only.
       const html = await page.evaluate(() => document.documentElement.outerHTML);
