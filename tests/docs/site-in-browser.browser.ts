@@ -111,7 +111,7 @@ describe("docs site in chromium", () => {
       // The first create operation's top, with its request samples, just below the sticky site navigation.
       await page.evaluate(() => {
         document.querySelector('[data-section-id="operation/createImageIA"]')?.scrollIntoView({ block: "start" });
-        window.scrollBy(0, -(document.querySelector("nav.site-nav")?.getBoundingClientRect().height ?? 0));
+        window.scrollBy(0, -(document.querySelector("header.site-header")?.getBoundingClientRect().height ?? 0));
       });
       await page.locator('[data-section-id="operation/createImageIA"] [role="tab"]', { hasText: SAMPLE_LABELS.curl }).click();
       mkdirSync(SCREENSHOTS, { recursive: true });
@@ -124,9 +124,9 @@ describe("docs site in chromium", () => {
       expect(await page.locator("h1").textContent()).toBe("Errors");
       const cells = await page.locator("main table td code").allTextContents();
       for (const reason of readServiceModel(doc).errors.moderation.reasons) expect(cells).toContain(reason);
-      const nav = await page.locator("nav.site-nav a").allTextContents();
+      const nav = await page.locator("#site-sidebar a").allTextContents();
       expect(nav).toEqual(expect.arrayContaining(["API reference", "Price tables", "Not shown"]));
-      expect(await page.locator('nav.site-nav a[aria-current="page"]').textContent()).toBe("Errors");
+      expect(await page.locator('#site-sidebar a[aria-current="page"]').textContent()).toBe("Errors");
     });
   });
 
