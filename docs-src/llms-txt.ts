@@ -5,8 +5,9 @@
 import type { OpenApiDocument } from "../model/document.ts";
 import { markdownCopyFile, REFERENCE_SPEC_FILE, type SitePage } from "./site-pages.ts";
 
-export function llmsTxt(doc: OpenApiDocument, pages: readonly { page: SitePage; title: string }[]): string {
-  const link = ({ page, title }: { page: SitePage; title: string }): string => `- [${page.nav}](${markdownCopyFile(page)}): ${title}`;
+/** `about`: what the page holds, when its name does not say it ("" for none). */
+export function llmsTxt(doc: OpenApiDocument, pages: readonly { page: SitePage; about: string }[]): string {
+  const link = ({ page, about }: { page: SitePage; about: string }): string => `- [${page.nav}](${markdownCopyFile(page)})${about ? `: ${about}` : ""}`;
   const guides = pages.filter(({ page }) => page.kind !== "reference");
   const reference = pages.filter(({ page }) => page.kind === "reference");
   const summary = String(doc.info.summary ?? "").trim().replace(/\s*\n\s*/g, " ");

@@ -25,10 +25,12 @@ export function linkedPage(source: string, href: string): SitePage | undefined {
   return page;
 }
 
-/** A page's Markdown as its copy in the site: links to other pages' sources lead to their copies. */
+const pageByFile = new Map(SITE_PAGES.map((page) => [page.file, page]));
+
+/** A page's Markdown as its copy in the site: links to other pages (their sources or HTML files) lead to their copies. */
 export function markdownCopy(markdown: string, source: string): string {
   return markdown.replace(/\]\(([^)\s]+)\)/g, (whole, href: string) => {
-    const page = linkedPage(source, href);
+    const page = pageByFile.get(href.split("#")[0] ?? "") ?? linkedPage(source, href);
     return page ? `](${href.replace(/^[^#]*/, markdownCopyFile(page))})` : whole;
   });
 }

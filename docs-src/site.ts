@@ -62,13 +62,13 @@ export function buildSite(doc: OpenApiDocument, outDir: string): string[] {
     [SITE_SCRIPT_FILE]: siteScript(),
   };
   const entries: SearchEntry[] = [];
-  const titles: { page: SitePage; title: string }[] = [];
+  const titles: { page: SitePage; about: string }[] = [];
   for (const page of SITE_PAGES) {
     if (page.kind === "reference") {
       files[page.file] = referencePage(page, siteTitle);
       files[markdownCopyFile(page)] = referenceMarkdown(reference);
       entries.push(...referenceEntries(page.file, page.nav, reference));
-      titles.push({ page, title: `${siteTitle} API reference: every operation with its parameters, answers and code samples` });
+      titles.push({ page, about: "every operation with its parameters, answers and code samples" });
       continue;
     }
     const markdown = pageMarkdown(page, doc);
@@ -76,7 +76,7 @@ export function buildSite(doc: OpenApiDocument, outDir: string): string[] {
     files[page.file] = guidePage(page, title, siteTitle, html, sections);
     files[markdownCopyFile(page)] = markdownCopy(markdown, page.source);
     entries.push(...pageEntries(page.file, page.nav, html));
-    titles.push({ page, title });
+    titles.push({ page, about: title === page.nav ? "" : title });
   }
   files[SEARCH_INDEX_FILE] = searchIndexScript(entries);
   files[LLMS_FILE] = llmsTxt(doc, titles);

@@ -85,7 +85,7 @@ describe("the try-it console", () => {
       const highlighted = await page.locator(".try-it-output > .try-it-answer tr.highlight th").allTextContents();
       expect(highlighted).toEqual(expect.arrayContaining(Object.values(model.rateLimitHeaders).map((name) => name.toLowerCase())));
       // Shown, not folded away with the other headers.
-      for (const row of await page.locator(".try-it-output > .try-it-answer tr.highlight").all()) expect(await row.isVisible(), await row.textContent()).toBe(true);
+      for (const row of await page.locator(".try-it-output > .try-it-answer tr.highlight").all()) expect(await row.isVisible(), (await row.textContent()) ?? "").toBe(true);
 
       // The key went out in the Authorization header only.
       const html = await page.evaluate(() => document.documentElement.outerHTML);
