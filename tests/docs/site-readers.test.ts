@@ -10,25 +10,17 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 import MiniSearch from "minisearch";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SEARCH_INDEX_GLOBAL, SEARCH_OPTIONS, type SearchEntry } from "../../docs-src/browser/search-data.ts";
 import { renderMarkdown } from "../../docs-src/markdown-page.ts";
 import { markdownCopyFile, SEARCH_INDEX_FILE, SITE_PAGES } from "../../docs-src/site-pages.ts";
 import { loadBundle, operations } from "../../model/document.ts";
-import { buildAndServe, type BuiltSite } from "./built-site.ts";
+import { siteForThisFile } from "./built-site.ts";
 
 const doc = loadBundle();
-let site: BuiltSite;
+const builtSite = siteForThisFile(doc);
 
-beforeAll(async () => {
-  site = await buildAndServe(doc);
-});
-
-afterAll(async () => {
-  await site?.remove();
-});
-
-const read = (file: string): string => readFileSync(join(site.dir, file), "utf8");
+const read = (file: string): string => readFileSync(join(builtSite().dir, file), "utf8");
 
 describe("llms.txt and the Markdown copies", () => {
   it("lists a Markdown copy of every page, each beside its page and starting with its title", () => {
@@ -49,7 +41,7 @@ describe("llms.txt and the Markdown copies", () => {
     for (const page of SITE_PAGES) {
       for (const [, target] of read(markdownCopyFile(page)).matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
         if (/^[a-z]+:/i.test(target ?? "")) continue;
-        expect(existsSync(join(site.dir, target ?? "")), `${markdownCopyFile(page)} links to ${target}`).toBe(true);
+        expect(existsSync(join(builtSite().dir, target ?? "")), `${markdownCopyFile(page)} links to ${target}`).toBe(true);
         expect(target, markdownCopyFile(page)).not.toMatch(/\.html$|^\.\.\//);
       }
     }
@@ -78,7 +70,7 @@ describe("getting started", () => {
 
 describe("every page", () => {
   it("carries the Content-Security-Policy and runs only the site's own script files", () => {
-    const pages = readdirSync(site.dir).filter((file) => file.endsWith(".html"));
+    const pages = readdirSync(builtSite().dir).filter((file) => file.endsWith(".html"));
     expect(pages).toHaveLength(SITE_PAGES.length);
     for (const page of pages) {
       const html = read(page);
