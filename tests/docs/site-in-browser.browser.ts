@@ -16,6 +16,7 @@ import { PROJECT_ROOT } from "../../docs-src/site.ts";
 import { SITE_PAGES } from "../../docs-src/site-pages.ts";
 import { loadBundle, operations } from "../../model/document.ts";
 import { launchChromium, openRecorded, staysLocal, type RecordedPage } from "./browser-session.ts";
+import { serveStatic } from "../../docs-src/static-server.ts";
 import { buildAndServe, type BuiltSite } from "./built-site.ts";
 
 const doc = loadBundle();
@@ -128,6 +129,23 @@ describe("docs site in chromium", () => {
       expect(nav).toEqual(expect.arrayContaining(["API reference", "Price tables", "Not shown"]));
       expect(await page.locator('#site-sidebar a[aria-current="page"]').textContent()).toBe("Errors");
     });
+  });
+
+  it("reloads when npm run dev's server says so, the pages' CSP allowing its listener", async () => {
+    const server = await serveStatic(site.dir, 0, { liveReload: true });
+    const recorded = await openRecorded(browser, `${server.url}errors.html`);
+    try {
+      const reloaded = recorded.page.waitForEvent("load");
+      // The listener connects once the page has loaded; a reload sent before would be missed.
+      await expect.poll(() => recorded.requests.filter((url) => url.endsWith("/__reload")).length).toBeGreaterThan(0);
+      server.reload();
+      await reloaded;
+      // The reload ends the old page's event stream; nothing else may fail (a refused script would show here).
+      expect(recorded.errors.filter((error) => !/__reload \(net::ERR_ABORTED\)$/.test(error))).toEqual([]);
+    } finally {
+      await recorded.close();
+      await server.close();
+    }
   });
 
   it("renders the price tables", async () => {

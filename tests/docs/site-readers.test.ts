@@ -6,15 +6,18 @@
  * inline script; the search index holds guide sections and operations; HTML and unsafe links in
  * Markdown are shown as text.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
 import { SEARCH_INDEX_GLOBAL, SEARCH_OPTIONS, type SearchEntry } from "../../docs-src/browser/search-data.ts";
+import { LIVE_RELOAD_SCRIPT_HASH } from "../../docs-src/content-security.ts";
 import { renderMarkdown } from "../../docs-src/markdown-page.ts";
 import { markdownCopyFile, SEARCH_INDEX_FILE, SITE_PAGES } from "../../docs-src/site-pages.ts";
 import { loadBundle, operations } from "../../model/document.ts";
+import { serveStatic } from "../../docs-src/static-server.ts";
 import { siteForThisFile } from "./built-site.ts";
 
 const doc = loadBundle();
@@ -75,12 +78,24 @@ describe("every page", () => {
     for (const page of pages) {
       const html = read(page);
       const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1]?.replace(/&#39;|&quot;/g, "'");
-      expect(policy, page).toContain("script-src 'self';");
+      expect(policy, page).toContain(`script-src 'self' '${LIVE_RELOAD_SCRIPT_HASH}';`);
       expect(policy, page).toContain("default-src 'none'");
       expect(policy, page).toContain("connect-src 'self' http://127.0.0.1:*");
       expect(policy, page).not.toMatch(/unsafe-eval|script-src[^;]*unsafe-inline/);
       expect(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g), `${page}: inline script`).toBeNull();
       expect(html, page).not.toMatch(/\son[a-z]+=/i);
+    }
+  });
+
+  it("lets run only the inline script npm run dev's server adds to follow its reloads", async () => {
+    const server = await serveStatic(builtSite().dir, 0, { liveReload: true });
+    try {
+      const html = await (await fetch(`${server.url}errors.html`)).text();
+      const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? "");
+      expect(inline).toHaveLength(1);
+      expect(`sha256-${createHash("sha256").update(inline[0] ?? "").digest("base64")}`).toBe(LIVE_RELOAD_SCRIPT_HASH);
+    } finally {
+      await server.close();
     }
   });
 });
