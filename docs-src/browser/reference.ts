@@ -44,7 +44,6 @@ const OPTIONS = {
   pathInMiddlePanel: true,
   requiredPropsFirst: true,
   sortEnumsAlphabetically: false,
-  hideDownloadButton: false,
 };
 
 /**
