@@ -50,7 +50,14 @@ function setUpSearch(input: HTMLInputElement, list: HTMLOListElement): void {
     );
     list.hidden = false;
   };
-  input.addEventListener("focus", () => void loadIndex());
+  input.addEventListener("focus", () => {
+    void loadIndex();
+    if (list.childElementCount > 0) list.hidden = false;
+  });
+  // Focus leaving the box and its results (a click elsewhere, Tab) folds the results away.
+  input.parentElement?.addEventListener("focusout", (event) => {
+    if (!input.parentElement?.contains(event.relatedTarget as Node | null)) list.hidden = true;
+  });
   input.addEventListener("input", () => void show());
   input.addEventListener("keydown", (event) => {
     if (event.key === "Escape") {

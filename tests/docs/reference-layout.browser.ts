@@ -194,6 +194,11 @@ describe("one search across guides and reference", () => {
           expect(await search(page, "moderation blocks")).toContain("errors.html#moderation-blocks");
           expect(await search(page, "image I-A five sizes")).toContain(`reference.html#operation/${OPERATION}`);
           await shot(page, `layout-search-${file.replace(".html", "")}-${width}`);
+          // Focus leaving the search (a click elsewhere) folds the results; coming back shows them again.
+          await page.locator("#site-search").blur();
+          await page.locator("#site-search-results").waitFor({ state: "hidden" });
+          await page.locator("#site-search").focus();
+          await page.locator("#site-search-results").waitFor({ state: "visible" });
           await page.locator(`#site-search-results a[href="reference.html#operation/${OPERATION}"]`).click();
           const heading = page.locator(`[data-section-id="operation/${OPERATION}"] h2`);
           await heading.waitFor();
