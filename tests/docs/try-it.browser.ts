@@ -44,10 +44,10 @@ afterAll(async () => {
 });
 
 /** Opens the console on the image create route with the base URL and key filled in, and sends its first example. */
-async function sendImageCreate(page: Page, apiKey: string): Promise<void> {
+async function sendImageCreate(page: Page, apiKey: string, baseUrl = sandbox.url): Promise<void> {
   await page.locator(`.try-it-open[data-operation="${IMAGE.operationId}"]`).click();
   const panel = page.locator("#try-it");
-  await panel.locator('input[name="base-url"]').fill(sandbox.url);
+  await panel.locator('input[name="base-url"]').fill(baseUrl);
   await panel.locator('input[name="api-key"]').fill(apiKey);
   expect(await panel.locator('select[name="example"]').inputValue()).toBe(Object.keys(doc.paths[IMAGE.path]!.post!.requestBody!.content["application/json"]!.examples!)[0]);
   await panel.locator(".try-it-send").click();
@@ -103,6 +103,33 @@ describe("the try-it console", () => {
       console.log(`try-it console: page ready ${timings.pageReadyMs} ms, job succeeded ${timings.jobSucceededMs} ms after opening the page`);
     } finally {
       await recorded.close();
+    }
+  });
+
+  it("shows a 429's Retry-After with the rate-limit headers, unfolded", async () => {
+    // One request a window per key: the console's credits read takes it, the create gets the 429.
+    const config = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { accounts: Record<string, { keys: string[] }>; limits: Record<string, unknown> };
+    Object.values(config.accounts)[0]!.keys.push(KEY);
+    config.limits.requests = { perKey: 1 };
+    const limited = await startSandbox({ config, port: 0 });
+    const recorded = await openRecorded(browser, `${site.server.url}reference.html`);
+    try {
+      const { page } = recorded;
+      await page.waitForSelector(".try-it-open");
+      await sendImageCreate(page, KEY, limited.url);
+      const answer = page.locator('.try-it-answer[data-status="429"]');
+      await answer.waitFor();
+      const shown = answer.locator("tr.highlight");
+      expect((await shown.locator("th").allTextContents()).sort()).toEqual([model.retryAfterHeader, ...Object.values(model.rateLimitHeaders)].map((name) => name.toLowerCase()).sort());
+      for (const row of await shown.all()) expect(await row.isVisible(), (await row.textContent()) ?? "").toBe(true);
+      await answer.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SCREENSHOTS, "try-it-rate-limited.png") });
+      expect(recorded.outside).toEqual([]);
+      // The browser reports the 429 itself; nothing else may go wrong.
+      expect(recorded.errors.filter((error) => !error.includes("429"))).toEqual([]);
+    } finally {
+      await recorded.close();
+      await limited.close();
     }
   });
 
