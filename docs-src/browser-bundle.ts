@@ -1,16 +1,16 @@
 /**
- * The reference page's own script: docs-src/browser/reference.ts (Redoc from the embedded
- * description, the try-it console) bundled by esbuild into one classic script for the browsers
- * Redoc supports, so the page needs no module loading (which browsers refuse from disk).
+ * The site's own scripts, docs-src/browser/*.ts bundled by esbuild into classic scripts for the
+ * browsers Redoc supports, so the pages need no module loading (which browsers refuse from disk):
+ * site.ts on every page (search, menu), reference.ts on the reference (Redoc, the try-it console).
  */
 import { buildSync } from "esbuild";
 import { fileURLToPath } from "node:url";
 import type { ConsoleData, ReferenceData } from "./browser/console-data.ts";
 import { REFERENCE_DATA_GLOBAL } from "./browser/console-data.ts";
 
-export function referenceScript(): string {
+function browserScript(entry: string): string {
   const result = buildSync({
-    entryPoints: [fileURLToPath(new URL("./browser/reference.ts", import.meta.url))],
+    entryPoints: [fileURLToPath(new URL(`./browser/${entry}`, import.meta.url))],
     bundle: true,
     write: false,
     format: "iife",
@@ -22,6 +22,9 @@ export function referenceScript(): string {
   });
   return result.outputFiles[0]!.text;
 }
+
+export const referenceScript = (): string => browserScript("reference.ts");
+export const siteScript = (): string => browserScript("site.ts");
 
 /** The data script: the docs-only description and the console's data, set as one global (no fetch). */
 export function referenceDataScript(spec: unknown, console: ConsoleData): string {

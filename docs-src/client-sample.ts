@@ -1,5 +1,6 @@
 /**
- * The typed-client code sample of an operation (generated/client.ts). Which client method serves
+ * The typed-client code sample of an operation, as a consumer of the published client package
+ * writes it (its code is generated/client.ts). Which client method serves
  * a route is read from the client's own route table, so the samples follow the client generator:
  * create routes use their area's `createAndWait` (or `create` where the create response has no
  * job id to poll), poll routes the area's `get`, every other operation the method named after its
@@ -7,11 +8,12 @@
  */
 import { clientRouteTable } from "../generators/client.ts";
 import type { OpenApiDocument } from "../model/document.ts";
+import { CLIENT_PACKAGE } from "../packages/shared/package-build.ts";
 import { readServiceModel } from "../model/service-model.ts";
 import { createPath, type RouteTable } from "../runtime/client/route-table.ts";
 import { examplePath, type RequestExample } from "./request-example.ts";
 
-const SETUP = `import { createClient } from "./generated/client.ts";
+const SETUP = `import { createClient } from "${CLIENT_PACKAGE}";
 
 const client = createClient({ apiKey: process.env.API_KEY!, baseUrl: process.env.BASE_URL! });`;
 

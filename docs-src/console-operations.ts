@@ -3,20 +3,19 @@
  * operation's request prefilled from its examples, how a create route's job is followed, and the
  * routes and headers the console reads.
  */
-import { readFileSync } from "node:fs";
 import { deref, type OpenApiDocument, type Operation } from "../model/document.ts";
 import type { ServiceModel } from "../model/service-model.ts";
 import { DEFAULT_POLL_INTERVAL_MS } from "../runtime/client/options.ts";
-import { DEFAULT_CONFIG_FILE } from "../sandbox/config.ts";
-import type { ConsoleData, ConsoleOperation, JobFollowing } from "./browser/console-data.ts";
+import type { ConsoleData, ConsoleExample, ConsoleOperation, JobFollowing } from "./browser/console-data.ts";
 import { requestExample } from "./request-example.ts";
+import { SANDBOX_DEFAULT_URL, sandboxDemoKey } from "./sandbox-facts.ts";
 
-/** `npm run sandbox`'s address without --port or SANDBOX_PORT (sandbox/cli.ts). */
-export const SANDBOX_DEFAULT_URL = "http://127.0.0.1:4020";
-
-function namedExamples(doc: OpenApiDocument, operation: Operation): Record<string, unknown> {
+function namedExamples(doc: OpenApiDocument, operation: Operation): ConsoleExample[] {
   const examples = operation?.requestBody?.content["application/json"]?.examples ?? {};
-  return Object.fromEntries(Object.entries(examples).map(([name, example]) => [name, deref(doc, example as { value?: unknown }).value]));
+  return Object.entries(examples).map(([name, raw]) => {
+    const example = deref(doc, raw as { summary?: string; value?: unknown });
+    return { name, summary: example.summary ?? name, value: example.value };
+  });
 }
 
 function jobFollowing(model: ServiceModel, operationId: string): JobFollowing | null {
@@ -31,13 +30,6 @@ function jobFollowing(model: ServiceModel, operationId: string): JobFollowing | 
     cadence: area.poll.cadence,
     resultFields: [...area.resultFields],
   };
-}
-
-function demoKey(): string {
-  const config = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { accounts: Record<string, { keys: string[] }> };
-  const key = Object.values(config.accounts)[0]?.keys[0];
-  if (!key) throw new Error(`${DEFAULT_CONFIG_FILE}: no account with a key for the docs' console`);
-  return key;
 }
 
 export function consoleData(model: ServiceModel): ConsoleData {
@@ -62,7 +54,7 @@ export function consoleData(model: ServiceModel): ConsoleData {
   const { limit, remaining, reset } = model.rateLimitHeaders;
   return {
     defaultBaseUrl: SANDBOX_DEFAULT_URL,
-    demoKeyHint: demoKey(),
+    demoKeyHint: sandboxDemoKey(),
     operations,
     creditsPath: credits.path,
     highlightedHeaders: [limit, remaining, reset, model.retryAfterHeader].map((name) => name.toLowerCase()),

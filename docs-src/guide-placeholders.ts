@@ -11,6 +11,7 @@ import { errorBodySchema, errorResponses, infoSection, responsesWithStatus } fro
 import { readServiceModel, type PollFacts } from "../model/service-model.ts";
 import { firstParagraph, jsonBlock, markdownTable } from "./markdown-table.ts";
 import { collectNotShown } from "../model/not-shown.ts";
+import { SANDBOX_DEFAULT_URL, sandboxDemoKey } from "./sandbox-facts.ts";
 
 type Render = (doc: OpenApiDocument, args: string) => string;
 
@@ -28,11 +29,20 @@ const RENDERERS: Record<string, Render> = {
     if (!item) throw new Error(`{{info-item ${args}}}: no item starting "**${lead}" under "## ${heading}"`);
     return item.trim().replace(/\s*\n\s*/g, " ");
   },
-  "env-setup": (doc) => {
-    const server = doc.servers?.[0];
-    const base = server?.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? name);
-    if (!base) throw new Error("the description has no server");
-    return `\`\`\`sh\nexport BASE_URL=${base}\nexport API_KEY=...  # your API key\n\`\`\``;
+  "env-setup": (doc) => `\`\`\`sh\nexport BASE_URL=${defaultServer(doc)}\nexport API_KEY=...  # your API key\n\`\`\``,
+  "local-servers": (doc) => {
+    const mock = defaultServer(doc);
+    const key = sandboxDemoKey();
+    return [
+      markdownTable(
+        ["Command", "Serves", "Address", "Key"],
+        [
+          ["`npm run mock`", "the contract mock: the description's examples, no state", `\`${mock}\``, "any"],
+          ["`npm run sandbox`", "the stateful sandbox: jobs run, credits charged, limits enforced", `\`${SANDBOX_DEFAULT_URL}\``, `\`${key}\` (its demo account)`],
+        ],
+      ),
+      `To use the sandbox:\n\n\`\`\`sh\nnpm run sandbox   # in another terminal\nexport BASE_URL=${SANDBOX_DEFAULT_URL}\nexport API_KEY=${key}\n\`\`\``,
+    ].join("\n\n");
   },
   authentication: (doc) => {
     const schemes = Object.values((doc.components.securitySchemes ?? {}) as Record<string, { description?: string }>);
@@ -106,6 +116,14 @@ const RENDERERS: Record<string, Render> = {
     return [`The description carries **${markers.length}** \`x-not-shown\` markers.`, ...sections].join("\n\n");
   },
 };
+
+/** The description's first server, its variables at their defaults. */
+function defaultServer(doc: OpenApiDocument): string {
+  const server = doc.servers?.[0];
+  const base = server?.url.replace(/\{([^}]+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? name);
+  if (!base) throw new Error("the description has no server");
+  return base;
+}
 
 export function retention(hours: number, approximate = false): string {
   return `${approximate ? "about " : ""}${hours} hours`;

@@ -1,37 +1,85 @@
-/** Renders a guide's Markdown to HTML; links to other pages' .md sources point at their .html pages. */
+/**
+ * Renders a page's Markdown to HTML: links to other pages' .md sources point at their .html pages,
+ * code blocks are highlighted at build time. The Markdown carries text from the description, which
+ * is data: raw HTML in it is shown as text, never passed through, and a link is kept only to a
+ * page, an anchor or an http(s)/mailto address (a `javascript:` link becomes its text).
+ */
 import { posix } from "node:path";
 import { Marked, type Tokens } from "marked";
-import { SITE_PAGES } from "./site-pages.ts";
+import { highlightedCode } from "./highlight.ts";
+import { escapeHtml } from "./html-text.ts";
+import { markdownCopyFile, SITE_PAGES, type SitePage } from "./site-pages.ts";
 
-const htmlBySource = new Map(SITE_PAGES.flatMap((page) => (page.kind === "markdown" ? [[page.source, page.file] as const] : [])));
+const pageBySource = new Map(SITE_PAGES.flatMap((page) => (page.kind === "markdown" ? [[page.source, page] as const] : [])));
+
+/** A scheme other than these in a link's address is not followed. */
+const SAFE_SCHEME = /^(?:https?|mailto):/i;
+const ANY_SCHEME = /^\s*[a-z][a-z0-9+.-]*:/i;
+
+/** The page a guide's link to another page's .md source leads to; undefined for any other link. */
+export function linkedPage(source: string, href: string): SitePage | undefined {
+  const target = href.split("#")[0];
+  if (!target?.endsWith(".md") || ANY_SCHEME.test(target)) return undefined;
+  const page = pageBySource.get(posix.normalize(posix.join(posix.dirname(source), target)));
+  if (!page) throw new Error(`${source}: link to ${href}, which is not a page of the site`);
+  return page;
+}
+
+const pageByFile = new Map(SITE_PAGES.map((page) => [page.file, page]));
+
+/** A page's Markdown as its copy in the site: links to other pages (their sources or HTML files) lead to their copies. */
+export function markdownCopy(markdown: string, source: string): string {
+  return markdown.replace(/\]\(([^)\s]+)\)/g, (whole, href: string) => {
+    const page = pageByFile.get(href.split("#")[0] ?? "") ?? linkedPage(source, href);
+    return page ? `](${href.replace(/^[^#]*/, markdownCopyFile(page))})` : whole;
+  });
+}
 
 /** Heading ids in GitHub's style, so guides can link to sections. */
-function slug(text: string): string {
+export function headingSlug(text: string): string {
   return text.toLowerCase().replace(/<[^>]+>/g, "").replace(/[^a-z0-9 _-]/g, "").trim().replace(/\s+/g, "-");
 }
 
-export function renderMarkdown(markdown: string, source: string): { title: string; html: string } {
+export interface RenderedPage {
+  title: string;
+  html: string;
+  /** The page's second-level headings, for the sidebar and the search index. */
+  sections: { id: string; title: string }[];
+}
+
+export function renderMarkdown(markdown: string, source: string): RenderedPage {
   let title = "";
+  const sections: RenderedPage["sections"] = [];
   const marked = new Marked({
     gfm: true,
     walkTokens(token) {
       if (token.type !== "link") return;
       const link = token as Tokens.Link;
-      const [target, hash] = link.href.split("#");
-      if (!target?.endsWith(".md") || /^[a-z]+:/i.test(target)) return;
-      const resolved = posix.normalize(posix.join(posix.dirname(source), target));
-      const page = htmlBySource.get(resolved);
-      if (!page) throw new Error(`${source}: link to ${link.href}, which is not a page of the site`);
-      link.href = hash ? `${page}#${hash}` : page;
+      const page = linkedPage(source, link.href);
+      if (page) link.href = link.href.replace(/^[^#]*/, page.file);
     },
     renderer: {
       heading({ tokens, depth, text }) {
-        if (depth === 1 && !title) title = text;
-        return `<h${depth} id="${slug(text)}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+        const plain = this.parser.parseInline(tokens, this.parser.textRenderer);
+        if (depth === 1 && !title) title = plain;
+        const id = headingSlug(text);
+        if (depth === 2) sections.push({ id, title: plain });
+        return `<h${depth} id="${id}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
+      },
+      html({ text }) {
+        return escapeHtml(text);
+      },
+      link({ href, title: linkTitle, tokens }) {
+        const text = this.parser.parseInline(tokens);
+        if (ANY_SCHEME.test(href) && !SAFE_SCHEME.test(href.trim())) return text;
+        return `<a href="${escapeHtml(href)}"${linkTitle ? ` title="${escapeHtml(linkTitle)}"` : ""}>${text}</a>`;
+      },
+      code({ text, lang }) {
+        return highlightedCode(text, lang?.trim().split(/\s+/)[0]);
       },
     },
   });
   const html = marked.parse(markdown, { async: false });
   if (!title) throw new Error(`${source}: no "# Title" heading`);
-  return { title, html };
+  return { title, html, sections };
 }

@@ -1,7 +1,11 @@
 /**
  * The pages of the docs site, in navigation order. Guides are Markdown under docs/guides/; the
- * price tables page is the pricing generator's docs/pricing.md; the reference page is Redoc.
+ * price tables page is the pricing generator's docs/pricing.md; generated pages are Markdown made
+ * at build time (EXTRA_PAGES); the reference page is Redoc. Every page also gets a Markdown copy
+ * (`<name>.md`) listed in llms.txt.
  */
+import type { OpenApiDocument } from "../model/document.ts";
+
 export interface MarkdownPage {
   kind: "markdown";
   /** Output file name in the site. */
@@ -11,15 +15,34 @@ export interface MarkdownPage {
   nav: string;
 }
 
+/** A page whose Markdown is made at build time (from the description or other project files). */
+export interface GeneratedPage {
+  kind: "generated";
+  file: string;
+  nav: string;
+  /** Where the page's Markdown comes from, relative to the project root (named in errors and llms.txt). */
+  source: string;
+  /** The page's Markdown, starting with its "# Title"; rendered like a guide (raw HTML shown as text). */
+  markdown(doc: OpenApiDocument): string;
+}
+
 export interface ReferencePage {
   kind: "reference";
   file: string;
   nav: string;
 }
 
-export type SitePage = MarkdownPage | ReferencePage;
+export type SitePage = MarkdownPage | GeneratedPage | ReferencePage;
 
 const guide = (name: string, nav: string): MarkdownPage => ({ kind: "markdown", file: `${name}.html`, source: `docs/guides/${name}.md`, nav });
+
+/**
+ * Pages made at build time, shown after the guides and before the reference: the place for the
+ * workflows' step lists (one entry per page, e.g. `{ kind: "generated", file: "workflows.html",
+ * nav: "Workflows", source: "workflows/", markdown: (doc) => ... }`). Each is in the sidebar, the
+ * search index, llms.txt and has its Markdown copy.
+ */
+export const EXTRA_PAGES: GeneratedPage[] = [];
 
 export const SITE_PAGES: SitePage[] = [
   { kind: "markdown", file: "index.html", source: "docs/guides/overview.md", nav: "Overview" },
@@ -33,8 +56,12 @@ export const SITE_PAGES: SitePage[] = [
   guide("release-from-ci", "Release from CI"),
   { kind: "markdown", file: "changelog.html", source: "docs/changelog.md", nav: "Changelog" },
   guide("not-shown", "Not shown"),
+  ...EXTRA_PAGES,
   { kind: "reference", file: "reference.html", nav: "API reference" },
 ];
+
+/** A page's Markdown copy, beside it: `index.html` -> `index.md`. */
+export const markdownCopyFile = (page: SitePage): string => page.file.replace(/\.html$/, ".md");
 
 /**
  * The reference page's scripts: the docs-only copy of the bundle (with code samples) and the
@@ -43,6 +70,11 @@ export const SITE_PAGES: SitePage[] = [
 export const REFERENCE_DATA_FILE = "reference-data.js";
 export const REDOC_SCRIPT_FILE = "redoc.standalone.js";
 export const REFERENCE_SCRIPT_FILE = "reference.js";
+/** Every page's script: the search box and the narrow-screen menu. */
+export const SITE_SCRIPT_FILE = "site.js";
+/** The search index, loaded by site.js when the search box is first used. */
+export const SEARCH_INDEX_FILE = "search-index.js";
 /** The same description as a file, for readers and tools that want it. */
 export const REFERENCE_SPEC_FILE = "openapi.json";
 export const STYLESHEET_FILE = "site.css";
+export const LLMS_FILE = "llms.txt";

@@ -14,10 +14,18 @@ export interface ConsoleOperation {
   pathParams: Record<string, string>;
   /** Every documented query parameter, with its example or "" (an empty field is not sent). */
   query: Record<string, string>;
-  /** The named request-body examples, in the description's order ({} when it takes no body). */
-  examples: Record<string, unknown>;
+  /** The request-body examples, in the description's order (none when it takes no body). */
+  examples: ConsoleExample[];
   /** For a create route whose response names its job: how to follow the job. */
   job: JobFollowing | null;
+}
+
+export interface ConsoleExample {
+  /** The example's key in the description. */
+  name: string;
+  /** Its summary, as Redoc names it ("Text-to-image at the default size"); the key when it has none. */
+  summary: string;
+  value: unknown;
 }
 
 export interface JobFollowing {

@@ -1,7 +1,8 @@
 /**
  * The reference page's script: renders Redoc from the description the data script carries (no
- * fetch, so the page works opened from disk), then puts a "Try it" button on every operation, each
- * opening the console beside Redoc on that operation.
+ * fetch, so the page works opened from disk), in dark colours when the system asks for them; puts
+ * the site's pages at the top of Redoc's sidebar; and adds a "Try it" button to
+ * every operation, opening the console in the page's flow, under that operation's heading.
  */
 import { REFERENCE_DATA_GLOBAL, type ReferenceData } from "./console-data.ts";
 import { h } from "./dom.ts";
@@ -19,32 +20,75 @@ declare global {
   }
 }
 
+/** Redoc's colours for a dark system theme, matching site.css's dark palette. */
+const DARK_THEME = {
+  colors: {
+    primary: { main: "#8ab4f8" },
+    text: { primary: "#e4e7eb", secondary: "#9aa5b1" },
+    border: { dark: "#3e4c59", light: "#323f4b" },
+    gray: { 50: "#1f2933", 100: "#323f4b" },
+  },
+  schema: { nestedBackground: "#1f2933", linesColor: "#52606d", typeNameColor: "#9aa5b1", typeTitleColor: "#9aa5b1" },
+  typography: { links: { color: "#8ab4f8", visited: "#8ab4f8", hover: "#aecbfa" }, code: { color: "#f0b37e", backgroundColor: "#1f2933" } },
+  sidebar: { backgroundColor: "#17212b", textColor: "#e4e7eb", activeTextColor: "#8ab4f8" },
+  rightPanel: { backgroundColor: "#0b1117" },
+};
+
 const OPTIONS = {
-  scrollYOffset: "nav.site-nav",
+  // The description's Markdown is data: Redoc drops its raw HTML's scripts and event handlers.
+  sanitize: true,
+  // The site's own search box covers guides and reference; Redoc's would cover the reference only.
+  disableSearch: true,
+  scrollYOffset: "header.site-header",
   expandResponses: "200",
   pathInMiddlePanel: true,
   requiredPropsFirst: true,
   sortEnumsAlphabetically: false,
 };
 
+/**
+ * The site's pages at the top of Redoc's sidebar. On narrow screens Redoc folds that sidebar behind
+ * a floating button laid over the content; the header's menu button opens it instead, and the
+ * floating one is hidden (site.css), so nothing covers the page.
+ */
+function joinSidebars(): void {
+  const sidebar = document.getElementById("site-sidebar");
+  const menu = document.querySelector(".menu-content");
+  const toggle = document.querySelector<HTMLButtonElement>(".menu-toggle");
+  if (!sidebar || !menu?.parentElement || !toggle) return;
+  menu.prepend(sidebar);
+  const redocButton = [...menu.parentElement.children].find((child) => child !== menu && !child.classList.contains("api-content") && child.querySelector("svg"));
+  if (!(redocButton instanceof HTMLElement)) return;
+  redocButton.classList.add("redoc-menu-button");
+  toggle.addEventListener("click", () => {
+    redocButton.click();
+    toggle.setAttribute("aria-expanded", String(toggle.getAttribute("aria-expanded") !== "true"));
+  });
+}
+
 function addButtons(tryIt: TryItConsole): void {
   for (const section of document.querySelectorAll<HTMLElement>('[data-section-id^="operation/"]')) {
     const operationId = section.dataset.sectionId!.slice("operation/".length);
     const heading = section.querySelector("h2");
     if (!heading || section.querySelector(".try-it-open")) continue;
-    const button = h("button", { type: "button", class: "try-it-open", "data-operation": operationId }, "Try it");
-    button.addEventListener("click", () => tryIt.open(operationId));
+    const button = h("button", { type: "button", class: "try-it-open", "data-operation": operationId, "aria-expanded": "false" }, "Try it");
+    button.addEventListener("click", () => tryIt.toggle(operationId, button));
     heading.after(button);
   }
 }
 
 const data = window[REFERENCE_DATA_GLOBAL];
 const tryIt = new TryItConsole(data.console);
-document.body.append(tryIt.element);
-window.Redoc.init(data.spec, OPTIONS, document.getElementById("redoc")!, (error) => {
+const dark = matchMedia("(prefers-color-scheme: dark)").matches;
+window.Redoc.init(data.spec, { ...OPTIONS, ...(dark && { theme: DARK_THEME }) }, document.getElementById("redoc")!, (error) => {
   if (error) throw error instanceof Error ? error : new Error(String(error));
+  joinSidebars();
   addButtons(tryIt);
   // An address like reference.html#try-it/createImageIA opens the console on that operation.
   const wanted = /^#try-it\/(.+)$/.exec(location.hash)?.[1];
-  if (wanted) tryIt.open(wanted);
+  const button = wanted ? document.querySelector<HTMLButtonElement>(`.try-it-open[data-operation="${CSS.escape(wanted)}"]`) : null;
+  if (wanted && button) {
+    tryIt.toggle(wanted, button);
+    button.scrollIntoView({ block: "start" });
+  }
 });

@@ -1,5 +1,5 @@
 /**
- * The try-it console beside Redoc: a panel holding one operation's request (base URL, API key,
+ * The try-it console, in the page's flow under the operation it was opened on: one operation's request (base URL, API key,
  * path and query parameters, a named example's body, all editable), the answer (status, headers
  * with the rate-limit ones highlighted, body) and, for a create route, its job followed to the end
  * with the credits before and after. The key lives in this page's memory and sessionStorage only.
@@ -28,15 +28,19 @@ function store(name: string, value: string): void {
   }
 }
 
+const headerRows = (headers: Answer["headers"], className?: string): HTMLElement[] =>
+  headers.map(([name, value]) => h("tr", className ? { class: className } : {}, h("th", {}, name), h("td", {}, value)));
+
+/** The answer: the headers that matter (rate limits, Retry-After) shown, the others folded. */
 function answerView(answer: Answer, highlighted: readonly string[]): HTMLElement {
-  const rows = answer.headers.map(([name, value]) =>
-    h("tr", highlighted.includes(name) ? { class: "highlight" } : {}, h("th", {}, name), h("td", {}, value)),
-  );
+  const shown = answer.headers.filter(([name]) => highlighted.includes(name));
+  const others = answer.headers.filter(([name]) => !highlighted.includes(name));
   return h(
     "section",
     { class: "try-it-answer", "data-status": String(answer.status) },
     h("p", { class: `status status-${String(answer.status)[0]}xx` }, `${answer.status} ${answer.statusText}`, h("span", { class: "muted" }, ` ${answer.method} ${answer.url} · ${answer.elapsedMs} ms`)),
-    h("details", {}, h("summary", {}, `Headers (${rows.length})`), h("table", { class: "headers" }, h("tbody", {}, ...rows))),
+    shown.length > 0 ? h("table", { class: "headers shown-headers" }, h("tbody", {}, ...headerRows(shown, "highlight"))) : null,
+    others.length > 0 ? h("details", {}, h("summary", {}, `Other headers (${others.length})`), h("table", { class: "headers" }, h("tbody", {}, ...headerRows(others)))) : null,
     h("pre", { class: "body" }, showBody(answer.body)),
   );
 }
@@ -51,7 +55,9 @@ export class TryItConsole {
   private readonly output: HTMLElement;
   private readonly baseUrl: HTMLInputElement;
   private readonly apiKey: HTMLInputElement;
-  private readonly picker: HTMLSelectElement;
+  private readonly route: HTMLElement;
+  /** The operation the console is open on, and its button. */
+  private current: { operationId: string; button: HTMLElement } | null = null;
   private running: AbortController | null = null;
 
   constructor(private readonly data: ConsoleData) {
@@ -61,53 +67,69 @@ export class TryItConsole {
     this.apiKey = h("input", { type: "password", name: "api-key", autocomplete: "off", spellcheck: "false" });
     this.apiKey.value = stored(STORED_KEY) ?? "";
     this.apiKey.addEventListener("change", () => store(STORED_KEY, this.apiKey.value));
-    this.picker = h("select", { name: "operation" }, ...data.operations.map((operation) => h("option", { value: operation.operationId }, `${operation.method.toUpperCase()} ${operation.template} · ${operation.summary}`)));
-    this.picker.addEventListener("change", () => this.show(this.picker.value));
+    this.route = h("p", { class: "route" });
     this.form = h("form", { class: "try-it-request" });
     this.output = h("div", { class: "try-it-output", "aria-live": "polite" });
     const close = h("button", { type: "button", class: "try-it-close", "aria-label": "Close the console" }, "×");
-    close.addEventListener("click", () => this.element.classList.remove("open"));
+    close.addEventListener("click", () => this.close());
     this.element = h(
-      "aside",
+      "section",
       { id: "try-it", class: "try-it", "aria-label": "Try it" },
-      h("header", {}, h("h2", {}, "Try it"), close),
-      field("Base URL", this.baseUrl, "npm run sandbox serves the local sandbox here"),
-      field("API key", this.apiKey, `kept in this tab only; the sandbox's demo key is ${data.demoKeyHint}`),
-      field("Operation", this.picker),
+      h("header", {}, h("h3", {}, "Try it"), close),
+      this.route,
+      h("div", { class: "try-it-settings" }, field("Base URL", this.baseUrl, "npm run sandbox serves the local sandbox here"), field("API key", this.apiKey, `kept in this tab only; the sandbox's demo key is ${data.demoKeyHint}`)),
       this.form,
       this.output,
     );
   }
 
-  /** Opens the console on an operation, its request filled from its examples. */
-  open(operationId: string): void {
-    this.show(operationId);
+  /**
+   * Opens the console under an operation's button (its request filled from its examples), or
+   * closes it when it is already open there.
+   */
+  toggle(operationId: string, button: HTMLElement): void {
+    if (this.current?.operationId === operationId) {
+      this.close();
+      return;
+    }
+    const operation = this.data.operations.find((candidate) => candidate.operationId === operationId);
+    if (!operation) return;
+    this.close();
+    this.show(operation);
+    this.current = { operationId, button };
+    button.setAttribute("aria-expanded", "true");
+    button.after(this.element);
     this.element.classList.add("open");
   }
 
-  private show(operationId: string): void {
-    const operation = this.data.operations.find((candidate) => candidate.operationId === operationId);
-    if (!operation) return;
-    this.running?.abort(new Error("another operation was opened"));
-    this.picker.value = operationId;
+  private close(): void {
+    this.running?.abort(new Error("the console was closed"));
+    this.current?.button.setAttribute("aria-expanded", "false");
+    this.current = null;
+    this.element.classList.remove("open");
+    this.element.remove();
+  }
+
+  private show(operation: ConsoleOperation): void {
     this.output.replaceChildren();
     const pathInputs = this.inputs(operation.pathParams);
     const queryInputs = this.inputs(operation.query);
-    const body = h("textarea", { name: "body", rows: "12", spellcheck: "false" });
-    const exampleNames = Object.keys(operation.examples);
-    const example = h("select", { name: "example" }, ...exampleNames.map((name) => h("option", { value: name }, name)));
+    const body = h("textarea", { name: "body", rows: "6", spellcheck: "false" });
+    // Each example under the summary Redoc shows for it, so the two name it alike.
+    const examples = operation.examples;
+    const example = h("select", { name: "example" }, ...examples.map(({ name, summary }) => h("option", { value: name }, summary)));
     const fill = (): void => {
-      body.value = showBody(operation.examples[example.value]);
+      body.value = showBody(examples.find(({ name }) => name === example.value)?.value);
     };
     example.addEventListener("change", fill);
-    if (exampleNames.length > 0) fill();
+    if (examples.length > 0) fill();
     const submit = h("button", { type: "submit", class: "try-it-send" }, "Send");
+    this.route.replaceChildren(h("b", {}, operation.method.toUpperCase()), ` ${operation.template}`);
     this.form.replaceChildren();
     this.form.append(
-      h("p", { class: "route" }, h("b", {}, operation.method.toUpperCase()), ` ${operation.template}`),
       ...Object.entries(pathInputs).map(([name, input]) => field(`path: ${name}`, input)),
       ...Object.entries(queryInputs).map(([name, input]) => field(`query: ${name}`, input, "empty: not sent")),
-      ...(exampleNames.length > 0 ? [field("Example", example), field("Body (JSON)", body)] : []),
+      ...(examples.length > 0 ? [field("Example", example), field("Body (JSON)", body)] : []),
       ...(operation.job ? [h("p", { class: "muted" }, `Follows the job every ${operation.job.intervalMs / 1000} s${operation.job.cadence ? ` (${operation.job.cadence})` : ""} and shows its charge.`)] : []),
       submit,
     );
@@ -115,7 +137,7 @@ export class TryItConsole {
       event.preventDefault();
       const values = (inputs: Record<string, HTMLInputElement>) => Object.fromEntries(Object.entries(inputs).map(([name, input]) => [name, input.value]));
       const path = fillPath(operation.template, values(pathInputs), values(queryInputs));
-      void this.run(operation, path, exampleNames.length > 0 ? body.value : undefined);
+      void this.run(operation, path, examples.length > 0 ? body.value : undefined);
     };
   }
 

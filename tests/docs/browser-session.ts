@@ -45,9 +45,19 @@ export interface RecordedPage {
   close(): Promise<void>;
 }
 
-/** Opens `url` recording everything; `ownFolder`: the file: folder whose files a page from disk may load. */
-export async function openRecorded(browser: Browser, url: string, ownFolder?: string): Promise<RecordedPage> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+export interface PageView {
+  /** Viewport width in CSS pixels (default 1400). */
+  width?: number;
+  /** The system colour scheme the page sees (default light). */
+  colorScheme?: "light" | "dark";
+}
+
+/**
+ * Opens `url` recording everything; `ownFolder`: the file: folder whose files a page from disk may
+ * load; `view`: the window's width and colour scheme.
+ */
+export async function openRecorded(browser: Browser, url: string, ownFolder?: string, view: PageView = {}): Promise<RecordedPage> {
+  const context = await browser.newContext({ viewport: { width: view.width ?? 1400, height: 900 }, colorScheme: view.colorScheme ?? "light" });
   const requests: string[] = [];
   const outside: string[] = [];
   const errors: string[] = [];

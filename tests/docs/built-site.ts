@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { buildSite } from "../../docs-src/site.ts";
 import { serveStatic, type RunningServer } from "../../docs-src/static-server.ts";
 import type { OpenApiDocument } from "../../model/document.ts";
@@ -23,5 +24,20 @@ export async function buildAndServe(doc: OpenApiDocument): Promise<BuiltSite> {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** Builds and serves the site once for the calling test file (its hooks remove it); returns a getter. */
+export function siteForThisFile(doc: OpenApiDocument): () => BuiltSite {
+  let site: BuiltSite | undefined;
+  beforeAll(async () => {
+    site = await buildAndServe(doc);
+  });
+  afterAll(async () => {
+    await site?.remove();
+  });
+  return () => {
+    if (!site) throw new Error("the site is built in beforeAll; read it inside a test");
+    return site;
   };
 }

@@ -12,6 +12,7 @@ import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeSamples } from "../../docs-src/code-samples.ts";
 import { PROJECT_ROOT } from "../../docs-src/site.ts";
+import { CLIENT_PACKAGE } from "../../packages/shared/package-build.ts";
 import { loadBundle } from "../../model/document.ts";
 import { readServiceModel } from "../../model/service-model.ts";
 
@@ -22,8 +23,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function typeErrors(sources: Record<string, string>): string[] {
   const files = Object.entries(sources).map(([name, source]) => {
     const file = join(dir, `${name}.mts`);
-    // The samples import the client as a user would, from the project root.
-    writeFileSync(file, source.replace('"./generated/client.ts"', JSON.stringify(join(PROJECT_ROOT, "generated", "client.ts"))));
+    // The samples import the published package, whose code is generated/client.ts.
+    expect(source).toContain(`from ${JSON.stringify(CLIENT_PACKAGE)};`);
+    writeFileSync(file, source.replace(JSON.stringify(CLIENT_PACKAGE), JSON.stringify(join(PROJECT_ROOT, "generated", "client.ts"))));
     return file;
   });
   const program = ts.createProgram(files, {

@@ -7,25 +7,17 @@
 import { runInNewContext } from "node:vm";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SAMPLE_LABELS, withCodeSamples, type CodeSample } from "../../docs-src/code-samples.ts";
 import { offlineRedocBundle } from "../../docs-src/redoc-bundle.ts";
 import { REFERENCE_DATA_GLOBAL, type ReferenceData } from "../../docs-src/browser/console-data.ts";
 import { REFERENCE_DATA_FILE, REFERENCE_SCRIPT_FILE, REFERENCE_SPEC_FILE } from "../../docs-src/site-pages.ts";
 import { readServiceModel } from "../../model/service-model.ts";
 import { deref, loadBundle, operations } from "../../model/document.ts";
-import { buildAndServe, type BuiltSite } from "./built-site.ts";
+import { siteForThisFile } from "./built-site.ts";
 
 const doc = loadBundle();
-let site: BuiltSite;
-
-beforeAll(async () => {
-  site = await buildAndServe(doc);
-});
-
-afterAll(async () => {
-  await site?.remove();
-});
+const builtSite = siteForThisFile(doc);
 
 /** The JSON body of a curl sample (`-d '...'`), with the shell quoting undone. */
 function curlBody(source: string): unknown {
@@ -55,14 +47,14 @@ describe("code samples", () => {
 
   it("are added to a docs-only copy, never to the description", () => {
     for (const { operation } of operations(doc)) expect(operation["x-codeSamples"]).toBeUndefined();
-    const served = JSON.parse(readFileSync(join(site.dir, REFERENCE_SPEC_FILE), "utf8"));
+    const served = JSON.parse(readFileSync(join(builtSite().dir, REFERENCE_SPEC_FILE), "utf8"));
     expect(served).toEqual(documented);
   });
 });
 
 describe("the built site", () => {
   it("ships a Redoc bundle that refers to no CDN", () => {
-    const bundle = readFileSync(join(site.dir, "redoc.standalone.js"), "utf8");
+    const bundle = readFileSync(join(builtSite().dir, "redoc.standalone.js"), "utf8");
     // Compared as booleans and matches: a failure must not print a megabyte of minified code.
     expect(bundle === offlineRedocBundle()).toBe(true);
     expect(bundle.match(/https?:\/\/cdn\.[^"'`\s]*/g)).toBeNull();
@@ -70,26 +62,26 @@ describe("the built site", () => {
   });
 
   it("links only to files of the site (or to anchors)", () => {
-    const pages = readdirSync(site.dir).filter((file) => file.endsWith(".html"));
+    const pages = readdirSync(builtSite().dir).filter((file) => file.endsWith(".html"));
     expect(pages.length).toBeGreaterThan(5);
     for (const page of pages) {
-      const html = readFileSync(join(site.dir, page), "utf8");
+      const html = readFileSync(join(builtSite().dir, page), "utf8");
       for (const [, target] of html.matchAll(/(?:href|src|spec-url)="([^"#]+)(?:#[^"]*)?"/g)) {
         if (target?.startsWith("data:")) continue;
         expect(target, `${page} links to ${target}`).not.toMatch(/^[a-z]+:\/\//i);
-        expect(existsSync(join(site.dir, target ?? "")), `${page} links to ${target}`).toBe(true);
+        expect(existsSync(join(builtSite().dir, target ?? "")), `${page} links to ${target}`).toBe(true);
       }
     }
   });
 
   it("is served from 127.0.0.1, and nothing outside the site folder is", async () => {
-    expect(new URL(site.server.url).hostname).toBe("127.0.0.1");
-    const index = await fetch(`${site.server.url}index.html`);
+    expect(new URL(builtSite().server.url).hostname).toBe("127.0.0.1");
+    const index = await fetch(`${builtSite().server.url}index.html`);
     expect(index.status).toBe(200);
     expect(index.headers.get("content-type")).toContain("text/html");
-    expect((await fetch(site.server.url)).status).toBe(200);
+    expect((await fetch(builtSite().server.url)).status).toBe(200);
     for (const escape of ["..%2Fpackage.json", "%2e%2e/%2e%2e/etc/passwd", "no-such-page.html"]) {
-      expect((await fetch(`${site.server.url}${escape}`)).status, escape).toBe(404);
+      expect((await fetch(`${builtSite().server.url}${escape}`)).status, escape).toBe(404);
     }
   });
 });
@@ -105,17 +97,17 @@ describe("the contract mock's choices in the reference", () => {
 
   it("carries the description and the console's data in a script, so the reference needs no fetch", () => {
     const window: Record<string, unknown> = {};
-    runInNewContext(readFileSync(join(site.dir, REFERENCE_DATA_FILE), "utf8"), { window });
+    runInNewContext(readFileSync(join(builtSite().dir, REFERENCE_DATA_FILE), "utf8"), { window });
     const data = window[REFERENCE_DATA_GLOBAL] as ReferenceData;
-    expect(data.spec).toEqual(JSON.parse(readFileSync(join(site.dir, REFERENCE_SPEC_FILE), "utf8")));
+    expect(data.spec).toEqual(JSON.parse(readFileSync(join(builtSite().dir, REFERENCE_SPEC_FILE), "utf8")));
     const model = readServiceModel(doc);
     expect(data.console.operations.map((operation) => operation.operationId)).toEqual(model.operations.map((operation) => operation.operationId));
     const image = data.console.operations.find((operation) => operation.operationId === model.createRoutes[0]?.operationId);
     expect(image?.job?.idField, "a create route's job is followed").toBe(model.createRoutes[0]?.idField);
-    expect(Object.keys(image?.examples ?? {}).length, "named examples").toBeGreaterThan(0);
+    expect(image?.examples.length, "named examples").toBeGreaterThan(0);
     // The page's script is one classic script (browsers refuse modules from disk) and fetches nothing itself.
-    const script = readFileSync(join(site.dir, REFERENCE_SCRIPT_FILE), "utf8");
+    const script = readFileSync(join(builtSite().dir, REFERENCE_SCRIPT_FILE), "utf8");
     expect(script).not.toMatch(/^\s*(import|export)\s/m);
-    expect(readFileSync(join(site.dir, "reference.html"), "utf8")).not.toContain("spec-url");
+    expect(readFileSync(join(builtSite().dir, "reference.html"), "utf8")).not.toContain("spec-url");
   });
 });

@@ -16,6 +16,7 @@ import { PROJECT_ROOT } from "../../docs-src/site.ts";
 import { SITE_PAGES } from "../../docs-src/site-pages.ts";
 import { loadBundle, operations } from "../../model/document.ts";
 import { launchChromium, openRecorded, staysLocal, type RecordedPage } from "./browser-session.ts";
+import { serveStatic } from "../../docs-src/static-server.ts";
 import { buildAndServe, type BuiltSite } from "./built-site.ts";
 
 const doc = loadBundle();
@@ -111,7 +112,7 @@ describe("docs site in chromium", () => {
       // The first create operation's top, with its request samples, just below the sticky site navigation.
       await page.evaluate(() => {
         document.querySelector('[data-section-id="operation/createImageIA"]')?.scrollIntoView({ block: "start" });
-        window.scrollBy(0, -(document.querySelector("nav.site-nav")?.getBoundingClientRect().height ?? 0));
+        window.scrollBy(0, -(document.querySelector("header.site-header")?.getBoundingClientRect().height ?? 0));
       });
       await page.locator('[data-section-id="operation/createImageIA"] [role="tab"]', { hasText: SAMPLE_LABELS.curl }).click();
       mkdirSync(SCREENSHOTS, { recursive: true });
@@ -124,10 +125,27 @@ describe("docs site in chromium", () => {
       expect(await page.locator("h1").textContent()).toBe("Errors");
       const cells = await page.locator("main table td code").allTextContents();
       for (const reason of readServiceModel(doc).errors.moderation.reasons) expect(cells).toContain(reason);
-      const nav = await page.locator("nav.site-nav a").allTextContents();
+      const nav = await page.locator("#site-sidebar a").allTextContents();
       expect(nav).toEqual(expect.arrayContaining(["API reference", "Price tables", "Not shown"]));
-      expect(await page.locator('nav.site-nav a[aria-current="page"]').textContent()).toBe("Errors");
+      expect(await page.locator('#site-sidebar a[aria-current="page"]').textContent()).toBe("Errors");
     });
+  });
+
+  it("reloads when npm run dev's server says so, the pages' CSP allowing its listener", async () => {
+    const server = await serveStatic(site.dir, 0, { liveReload: true });
+    const recorded = await openRecorded(browser, `${server.url}errors.html`);
+    try {
+      const reloaded = recorded.page.waitForEvent("load");
+      // The listener connects once the page has loaded; a reload sent before would be missed.
+      await expect.poll(() => recorded.requests.filter((url) => url.endsWith("/__reload")).length).toBeGreaterThan(0);
+      server.reload();
+      await reloaded;
+      // The reload ends the old page's event stream; nothing else may fail (a refused script would show here).
+      expect(recorded.errors.filter((error) => !/__reload \(net::ERR_ABORTED\)$/.test(error))).toEqual([]);
+    } finally {
+      await recorded.close();
+      await server.close();
+    }
   });
 
   it("renders the price tables", async () => {

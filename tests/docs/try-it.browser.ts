@@ -2,7 +2,7 @@
  * The reference page's try-it console in Debian's chromium against a sandbox started in-process:
  * served, it creates an image job with the operation's first named example, follows it to success
  * and shows its result files and its charge (the price table's quote), with the rate-limit headers
- * highlighted and the key nowhere but the request; opened from disk (origin `null`), a wrong key
+ * highlighted and shown unfolded, and the key nowhere but the request; opened from disk (origin `null`), a wrong key
  * shows the sandbox's 401 body. Screenshots and the reader's timings go to test-results/browser/.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -47,10 +47,10 @@ afterAll(async () => {
 });
 
 /** Opens the console on the image create route with the base URL and key filled in, and sends its first example. */
-async function sendImageCreate(page: Page, apiKey: string): Promise<void> {
+async function sendImageCreate(page: Page, apiKey: string, baseUrl = sandbox.url): Promise<void> {
   await page.locator(`.try-it-open[data-operation="${IMAGE.operationId}"]`).click();
   const panel = page.locator("#try-it");
-  await panel.locator('input[name="base-url"]').fill(sandbox.url);
+  await panel.locator('input[name="base-url"]').fill(baseUrl);
   await panel.locator('input[name="api-key"]').fill(apiKey);
   expect(await panel.locator('select[name="example"]').inputValue()).toBe(Object.keys(doc.paths[IMAGE.path]!.post!.requestBody!.content["application/json"]!.examples!)[0]);
   await panel.locator(".try-it-send").click();
@@ -87,6 +87,8 @@ describe("the try-it console", () => {
       expect(await job.locator(".job-charge").textContent()).toContain(`total_available: −${price}`);
       const highlighted = await page.locator(".try-it-output > .try-it-answer tr.highlight th").allTextContents();
       expect(highlighted).toEqual(expect.arrayContaining(Object.values(model.rateLimitHeaders).map((name) => name.toLowerCase())));
+      // Shown, not folded away with the other headers.
+      for (const row of await page.locator(".try-it-output > .try-it-answer tr.highlight").all()) expect(await row.isVisible(), (await row.textContent()) ?? "").toBe(true);
 
       // The key went out in the Authorization header only.
       const html = await page.evaluate(() => document.documentElement.outerHTML);
@@ -104,6 +106,33 @@ describe("the try-it console", () => {
       console.log(`try-it console: page ready ${timings.pageReadyMs} ms, job succeeded ${timings.jobSucceededMs} ms after opening the page`);
     } finally {
       await recorded.close();
+    }
+  });
+
+  it("shows a 429's Retry-After with the rate-limit headers, unfolded", async () => {
+    // One request a window per key: the console's credits read takes it, the create gets the 429.
+    const config = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { accounts: Record<string, { keys: string[] }>; limits: Record<string, unknown> };
+    Object.values(config.accounts)[0]!.keys.push(KEY);
+    config.limits.requests = { perKey: 1 };
+    const limited = await startSandbox({ config, port: 0 });
+    const recorded = await openRecorded(browser, `${site.server.url}reference.html`);
+    try {
+      const { page } = recorded;
+      await page.waitForSelector(".try-it-open");
+      await sendImageCreate(page, KEY, limited.url);
+      const answer = page.locator('.try-it-answer[data-status="429"]');
+      await answer.waitFor();
+      const shown = answer.locator("tr.highlight");
+      expect((await shown.locator("th").allTextContents()).sort()).toEqual([model.retryAfterHeader, ...Object.values(model.rateLimitHeaders)].map((name) => name.toLowerCase()).sort());
+      for (const row of await shown.all()) expect(await row.isVisible(), (await row.textContent()) ?? "").toBe(true);
+      await answer.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SCREENSHOTS, "try-it-rate-limited.png") });
+      expect(recorded.outside).toEqual([]);
+      // The browser reports the 429 itself; nothing else may go wrong.
+      expect(recorded.errors.filter((error) => !error.includes("429"))).toEqual([]);
+    } finally {
+      await recorded.close();
+      await limited.close();
     }
   });
 

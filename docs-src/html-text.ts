@@ -1,0 +1,4 @@
+/** Text as it may stand in HTML, in an element or a quoted attribute. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
