@@ -5,6 +5,7 @@
  * (`<name>.md`) listed in llms.txt.
  */
 import type { OpenApiDocument } from "../model/document.ts";
+import { workflowPages } from "./workflow-pages.ts";
 
 export interface MarkdownPage {
   kind: "markdown";
@@ -37,12 +38,11 @@ export type SitePage = MarkdownPage | GeneratedPage | ReferencePage;
 const guide = (name: string, nav: string): MarkdownPage => ({ kind: "markdown", file: `${name}.html`, source: `docs/guides/${name}.md`, nav });
 
 /**
- * Pages made at build time, shown after the guides and before the reference: the place for the
- * workflows' step lists (one entry per page, e.g. `{ kind: "generated", file: "workflows.html",
- * nav: "Workflows", source: "workflows/", markdown: (doc) => ... }`). Each is in the sidebar, the
- * search index, llms.txt and has its Markdown copy.
+ * Pages made at build time, shown after the guides and before the reference: the workflows' step
+ * lists, one page per workflows/*.arazzo.yaml. Each is in the sidebar, the search index, llms.txt
+ * and has its Markdown copy.
  */
-export const EXTRA_PAGES: GeneratedPage[] = [];
+export const EXTRA_PAGES: GeneratedPage[] = workflowPages();
 
 export const SITE_PAGES: SitePage[] = [
   { kind: "markdown", file: "index.html", source: "docs/guides/overview.md", nav: "Overview" },
