@@ -8,6 +8,7 @@ import type { ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { sendWhole } from "../http-server/answer.ts";
 import { listenOnLoopback } from "../http-server/listen.ts";
+import { CONTENT_SECURITY_POLICY } from "./content-security.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -68,7 +69,8 @@ export function serveStatic(root: string, port: number, { liveReload = false } =
         sendWhole(response, 404, { "content-type": "text/plain; charset=utf-8" }, "not found\n");
         return;
       }
-      response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache" });
+      // The policy as a header too, so that it also covers the files a <meta> cannot (the Markdown copies, llms.txt).
+      response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache", "content-security-policy": CONTENT_SECURITY_POLICY });
       if (request.method === "HEAD") response.end();
       else if (liveReload && extname(file) === ".html") response.end(readFileSync(file, "utf8").replace("</body>", `${RELOAD_SCRIPT}</body>`));
       else createReadStream(file).pipe(response);

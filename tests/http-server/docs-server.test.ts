@@ -37,6 +37,13 @@ describe("the docs server", () => {
     }
   });
 
+  it("sends every file with the site's Content-Security-Policy: no script but its own, no connection but to 127.0.0.1", async () => {
+    const policy = (await get([`Host: 127.0.0.1:${port}`]))?.headers.get("content-security-policy");
+    expect(policy).toContain("default-src 'none'");
+    expect(policy).toContain("connect-src 'self' http://127.0.0.1:*");
+    expect(policy).not.toContain("'unsafe-eval'");
+  });
+
   it("refuses a Host that does not name it (DNS rebinding)", async () => {
     for (const host of ["evil.example", `evil.example:${port}`, "127.0.0.1:1"]) {
       const answer = await get([`Host: ${host}`]);
