@@ -27,6 +27,14 @@ export interface Check {
   readonly group: string;
   /** One line for `--help` and conformance/README.md. */
   readonly summary: string;
+  /**
+   * The rules of spec/rules.yaml each of its results observes, by result name: the name as the check
+   * writes it, `{…}` standing for what it puts in ("401 for {case}"). A rule is named by its id, a
+   * pattern with `*`, or `route:` and either: those under the result's own operation
+   * (conformance/rules.ts). A name with no rules is a precondition of others ("the job is created").
+   * Every registered check has it (tests/rules/bindings.test.ts); the run's own steps need none.
+   */
+  readonly rules?: Readonly<Record<string, readonly string[]>>;
   /** Why it cannot run against this target (what the declaration lacks), or null. */
   blockedBy?(session: Session): string | null;
   /** Work that needs no target (computing request bodies), done while the mock or proxy starts. */

@@ -19,7 +19,7 @@ function templatePattern(template: string): RegExp {
 
 /** The template of `check` that `name` was written from: the one with the most fixed text, when several fit. */
 export function templateOf(check: Check, name: string): string | undefined {
-  const fitting = Object.keys(check.rules).filter((template) => templatePattern(template).test(name));
+  const fitting = Object.keys(check.rules ?? {}).filter((template) => templatePattern(template).test(name));
   return fitting.sort((a, b) => b.replace(/\{[^}]*\}/g, "").length - a.replace(/\{[^}]*\}/g, "").length)[0];
 }
 
@@ -44,14 +44,14 @@ export function resultRules(checks: readonly Check[], catalogue: Catalogue, resu
   const template = check && templateOf(check, result.name);
   if (!check || template === undefined) return [];
   const route = result.route === "*" ? undefined : result.route;
-  return [...new Set((check.rules[template] ?? []).flatMap((reference) => rulesNamed(catalogue, reference, route).map((rule) => rule.id)))].sort();
+  return [...new Set((check.rules?.[template] ?? []).flatMap((reference) => rulesNamed(catalogue, reference, route).map((rule) => rule.id)))].sort();
 }
 
 /** Each rule's checks, as `group: template`, derived from the checks' bindings. */
 export function checksByRule(checks: readonly Check[], catalogue: Catalogue): Map<string, string[]> {
   const byRule = new Map<string, string[]>(catalogue.rules.map((rule) => [rule.id, []]));
   for (const check of checks) {
-    for (const [template, references] of Object.entries(check.rules)) {
+    for (const [template, references] of Object.entries(check.rules ?? {})) {
       for (const rule of references.flatMap((reference) => rulesNamed(catalogue, reference))) byRule.get(rule.id)?.push(`${check.group}: ${template}`);
     }
   }

@@ -57,6 +57,13 @@ const exactCredits = (create: PricedCreate): number | null => (create.price.atMo
 
 export const concurrency: Check = {
   group: GROUP,
+  rules: {
+    "polling never counts against the concurrency cap": ["states.polling-not-counted", "limits.concurrency"],
+    "polls answer while the cap is reached": ["states.polling-not-counted"],
+    "a create beyond the cap{cap} is refused as queue full": ["limits.concurrency", "errors.429-queue-full", "errors.429-four-conditions"],
+    "the queue-full 429 carries no Retry-After": ["errors.queue-full-no-retry-after"],
+    [BELOW_THE_CAP]: ["limits.concurrency"],
+  },
   summary: "With concurrency declared and that many jobs running, polls still answer, one more create is refused as queue full without Retry-After, and no create is refused as queue full below the cap.",
   blockedBy(session) {
     if (!session.config.stateful) return "the target is stateless";

@@ -147,6 +147,16 @@ function failures(session: Session, client: Client, request: FamilyCreate, spec:
 
 export const cooldown: Check = {
   group: GROUP,
+  rules: {
+    "models outside the paused family are not paused": ["limits.cooldown", "images.i-b.cooldown-family"],
+    "creates are accepted until {count} consecutive failures": ["limits.cooldown", "images.i-b.cooldown-family"],
+    "after {count} consecutive failures the family is paused with the cooldown 429": ["limits.cooldown", "errors.429-cooldown", "errors.429-four-conditions"],
+    "the cooldown's Retry-After and seconds left agree with the pause": ["limits.cooldown", "errors.429-cooldown"],
+    "after the pause, one more failed job is accepted": ["limits.cooldown"],
+    "one more failure after the pause pauses the family again": ["limits.cooldown", "errors.429-cooldown"],
+    [`${GROWS}{step}`]: ["limits.cooldown", "errors.429-cooldown"],
+    "the declared failed marker makes a job fail": [],
+  },
   summary: "With cooldownApiKey and outcomeMarkers.failed: the family's creates are accepted until the consecutive failures the description names, then refused with a 429 whose Retry-After and seconds agree with the pause; models outside the family go on. With cooldownPauseSeconds: after the pause, one more failure is accepted and pauses the family one step longer.",
   blockedBy(session) {
     const { config } = session;

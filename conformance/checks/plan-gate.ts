@@ -25,6 +25,10 @@ const freeClient = (session: Session) => session.client(session.config.freePlanK
 
 export const planGate: Check = {
   group: GROUP,
+  rules: {
+    "403 for a Free-plan key": ["auth.403", "errors.403", "service.api-on-paid-plans", "service.free-plan-stock-only", "auth.free-plan-gate"],
+    "valid request {name} accepted": ["service.free-plan-stock-only", "auth.free-plan-gate"],
+  },
   summary: "With freePlanKey: the Free plan's operations answer that key, every other operation answers it 403 with the error body.",
   blockedBy: (session) => (session.config.freePlanKey ? null : "the declaration gives no freePlanKey"),
   spend: (session) =>

@@ -10,6 +10,7 @@ const retiredOp = (session: Session) => session.selected().find((op) => op.creat
 
 export const retiredModel: Check = {
   group: GROUP,
+  rules: { "a retired model answers {status} {code}": ["errors.410-model-retired", "versioning.retired-410"] },
   summary: "With retiredModel: a create of that model answers 410 with the description's code.",
   blockedBy(session) {
     const declared = session.config.retiredModel;

@@ -34,6 +34,11 @@ function pastLimit(session: Session) {
 
 export const spendLimit: Check = {
   group: GROUP,
+  rules: {
+    "a create past the monthly spend limit is refused with the spend-limit 429": ["errors.429-spend-limit", "errors.429-four-conditions"],
+    "the spend-limit 429 carries no Retry-After": ["errors.spend-limit-no-retry-after"],
+    "retrying does not clear the spend limit": ["errors.spend-limit-not-cleared-by-retry"],
+  },
   summary: "With spendLimit: a create past the account's monthly spend limit is refused with the spend-limit 429 without Retry-After, and retrying does not clear it.",
   blockedBy(session) {
     if (!session.config.stateful) return "the target is stateless";

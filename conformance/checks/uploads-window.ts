@@ -19,6 +19,10 @@ const acceptedAt = new WeakMap<Session, number[]>();
 
 export const uploadsWindow: Check = {
   group: GROUP,
+  rules: {
+    "{count} uploads per {seconds} s are accepted, the next is refused": ["limits.uploads", "routes.uploads"],
+    "the uploads 429 carries Retry-After": ["limits.uploads"],
+  },
   summary: "With uploadRequest: the description's number of uploads per window is accepted, and the next is refused with the rate-limited 429 and Retry-After.",
   blockedBy(session) {
     if (!session.config.stateful) return "the target is stateless";
