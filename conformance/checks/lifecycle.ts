@@ -47,7 +47,7 @@ export const lifecycle: Check = {
     ],
     "job followed through its id": ["service.poll-until-terminal", "events.completion-by-polling"],
     "job pollable through its id{example}": ["service.poll-until-terminal", "events.completion-by-polling", "route:*.poll"],
-    "every poll response matches the description{example}": ["route:resources.poll.*", "resources.poll.status-always-present", "limits.headers-on-every-response"],
+    "every poll response matches the description{example}": ["route:resources.poll.*", "resources.job-status.values", "resources.poll.status-always-present", "limits.headers-on-every-response"],
     "only the JobStatus values appear{example}": ["resources.job-status.values", "states.one-state"],
     "terminal state reached{example}": ["service.asynchronous", "service.poll-until-terminal", "states.starting", "states.processing", "states.completing"],
     "no return from a terminal state, terminal state stable{example}": ["resources.job-status.terminal", "states.succeeded", "states.failed", "states.timeout"],

@@ -33,7 +33,7 @@ export const rateLimits: Check = {
     "429 variant{prefer}: Retry-After exactly where the specification sends it": ["errors.429-rate-limited", "errors.queue-full-no-retry-after", "errors.spend-limit-no-retry-after", "errors.429-cooldown"],
     "429 responses": [],
     "{remaining} counts down by one per request{rejected}": ["limits.header-remaining", "limits.rejected-count", "limits.rate.fixed-windows"],
-    "the request after {remaining} reached 0 gets the rate-limited 429": ["limits.rate.per-key", "errors.429-rate-limit", "errors.429-rate-limited"],
+    "the request after {remaining} reached 0 gets the rate-limited 429": ["limits.rate.per-key", "limits.header-remaining", "errors.429-rate-limit", "errors.429-rate-limited"],
     "the rate-limited 429's Retry-After is within {reset}": ["limits.header-reset", "errors.429-rate-limited"],
   },
   summary: "Every 429 is one of the description's variants with Retry-After exactly where it sends it; with rateLimitBurst, a window counts down by one per request (rejected ones too) and ends in the rate-limited 429.",
