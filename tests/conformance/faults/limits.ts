@@ -126,6 +126,30 @@ export const LIMIT_FAULTS = {
       return { ...answer, headers: { ...answer.headers, [header]: Number(answer.headers[header]) * 1000 } };
     }),
   },
+  "rate-limit-headers-swapped": {
+    breaks: ["limits.header-limit", "limits.header-remaining"],
+    bug: "X-RateLimit-Limit and X-RateLimit-Remaining are written the wrong way round",
+    answer: when((_answer, call) => call?.window !== null && call?.window !== undefined, (answer, _call, state) => {
+      const { limit, remaining } = state.model.rateLimitHeaders;
+      return { ...answer, headers: { ...answer.headers, [limit]: answer.headers[remaining] ?? "", [remaining]: answer.headers[limit] ?? "" } };
+    }),
+  },
+  "reset-as-epoch-time": {
+    breaks: ["limits.header-reset"],
+    bug: "X-RateLimit-Reset is the time the window resets, in Unix seconds, not the seconds until it does",
+    answer: when((_answer, call) => call?.window !== null && call?.window !== undefined, (answer, call, state) => {
+      const header = state.model.rateLimitHeaders.reset;
+      return { ...answer, headers: { ...answer.headers, [header]: Math.floor(call!.now / 1000) + Number(answer.headers[header]) } };
+    }),
+  },
+  "rate-limit-message-without-seconds": {
+    breaks: ["errors.429-rate-limited"],
+    bug: "the rate-limited 429's message does not say how long to wait",
+    answer: when((answer, _call, state) => answer.status === 429 && bodyOf(answer).error?.code === tooManyCode(state, "rate-limited"), (answer) => ({
+      ...answer,
+      body: { ...bodyOf(answer), error: { ...bodyOf(answer).error, message: "Rate limit exceeded." } },
+    })),
+  },
   "spend-limit-with-retry-after": {
     breaks: ["errors.spend-limit-no-retry-after"],
     bug: "the spend-limit 429 sends Retry-After, as the rate limiter's does (a wait never clears it)",

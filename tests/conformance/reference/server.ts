@@ -73,7 +73,7 @@ function hooks(model: ServiceModel): SandboxHooks {
       const key = call.key !== null && state.accounts.byKey.has(call.key) ? keyWindows.hit(call.key, call.now) : null;
       call.window = key && key.remaining <= ip.remaining ? key : ip;
       const over = [key, ip].find((window) => window?.exceeded);
-      return over ? state.responses.tooMany("rate-limited", "Too many requests for this window.", over.resetSeconds) : undefined;
+      return over ? state.responses.tooMany("rate-limited", `Too many requests for this window; wait ${over.resetSeconds} s.`, over.resetSeconds) : undefined;
     },
   };
   const alias: Rule = {

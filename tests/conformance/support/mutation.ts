@@ -50,6 +50,7 @@ const REJECTS = "rejects a body breaking {constraint}";
 const RETIRED = "a retired model answers {status} {code}";
 const PRICE = "{price} with the price";
 const GROWS = "each further failure lengthens the pause by one step{step}";
+const HEADERS_MEAN = "{remaining} never exceeds {limit}, and {reset} counts seconds within the {seconds}-second window";
 
 /** For each fault, the check written for the rule it breaks: it must fail. */
 export const CAUGHT_BY: Record<FaultName, CheckName> = {
@@ -91,6 +92,9 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "retired-model-served": named("retired-model", RETIRED),
   "retired-wrong-code": named("retired-model", RETIRED),
   "retired-model-forbidden": named("retired-model", RETIRED),
+  "rate-limit-headers-swapped": named("rate-limits", HEADERS_MEAN),
+  "reset-as-epoch-time": named("rate-limits", HEADERS_MEAN),
+  "rate-limit-message-without-seconds": named("rate-limits", "the rate-limited 429's message states the seconds to wait"),
   "spend-limit-with-retry-after": named("spend-limit", "the spend-limit 429 carries no Retry-After"),
   "spend-limit-cleared-by-retry": named("spend-limit", "retrying does not clear the spend limit"),
   "cooldown-pauses-every-model": named("cooldown", "models outside the paused family are not paused"),
@@ -143,6 +147,8 @@ export const MUST_PASS: readonly CheckName[] = [
   named("rate-limits", "{remaining} counts down by one per request{rejected}"),
   named("rate-limits", AFTER_ZERO),
   named("rate-limits", "the rate-limited 429's Retry-After is within {reset}"),
+  named("rate-limits", "the rate-limited 429's message states the seconds to wait"),
+  named("rate-limits", HEADERS_MEAN),
   named("request-validation", REJECTS),
   named("auth", "401 for {case}", "401 for unknown bearer key"),
 ];
