@@ -7,7 +7,7 @@
  * named, and where none do, every job that ran is measured again alone and those charged otherwise
  * than their quote are named (route, example, quote).
  */
-import type { Check } from "../check.ts";
+import { needing, type Check } from "../check.ts";
 import type { Client } from "../client.ts";
 import type { ContractOperation } from "../contract.ts";
 import { priceOf, quotedBody, type PlannedSpend } from "../cost.ts";
@@ -48,12 +48,10 @@ export const billing: Check = {
     "a search priced per request is charged its price": ["route:routes.stock-*"],
   },
   summary: "With standardPrices: the credits route moves by exactly the quote of a succeeded job, by nothing for failed or timed-out jobs and moderation blocks (with outcomeMarkers), and a held price is reserved at creation.",
-  blockedBy(session) {
-    if (!session.config.stateful) return "the target is stateless";
-    if (!session.config.standardPrices) return "the account's prices are not declared standard (standardPrices), so the balance cannot be predicted";
+  blockedBy: needing({ stateful: true, declared: [{ field: "standardPrices", gives: "the account pays standard prices, so that its balance can be predicted" }] }, (session) => {
     if (!creditsOp(session)) return "the target does not implement the credits route";
     return pricedCreates(session, false).some((request) => request.price.credits !== null && !request.price.atMost) ? null : "no implemented create request has an exact standard price";
-  },
+  }),
   spend(session) {
     const spends: PlannedSpend[] = [];
     const success = pricedCreates(session, false)[0];

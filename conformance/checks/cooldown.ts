@@ -9,7 +9,7 @@
  * check's own failures are all in (by failures from before it, such as an earlier run's within the
  * hour) is waited out, if briefly, and cleared with a success before the check starts again.
  */
-import { STAGE, type Check } from "../check.ts";
+import { needing, STAGE, type Check } from "../check.ts";
 import { numericHeader, type Client } from "../client.ts";
 import { accepted, type Exchange, type RequestSpec } from "../http.ts";
 import { chargedCreate, createJob, follow, sendHolding, statusOf, type Created, type Job } from "../jobs.ts";
@@ -158,13 +158,16 @@ export const cooldown: Check = {
     "the declared failed marker makes a job fail": [],
   },
   summary: "With cooldownApiKey and outcomeMarkers.failed: the family's creates are accepted until the consecutive failures the description names, then refused with a 429 whose Retry-After and seconds agree with the pause; models outside the family go on. With cooldownPauseSeconds: after the pause, one more failure is accepted and pauses the family one step longer.",
-  blockedBy(session) {
-    const { config } = session;
-    if (!config.stateful) return "the target is stateless";
-    if (!config.cooldownApiKey) return "the declaration gives no cooldownApiKey (a key whose account the suite may pause)";
-    if (!config.outcomeMarkers.failed) return "the declaration gives no outcomeMarkers.failed (a way to make a job fail)";
-    return familyCreate(session) ? null : `the target implements no create route of the ${session.contract.model.limits.cooldown.family} family`;
-  },
+  blockedBy: needing(
+    {
+      stateful: true,
+      declared: [
+        { field: "cooldownApiKey", gives: "a key whose account the suite may pause" },
+        { field: "outcomeMarkers.failed", gives: "a way to make a job fail" },
+      ],
+    },
+    (session) => (familyCreate(session) ? null : `the target implements no create route of the ${session.contract.model.limits.cooldown.family} family`),
+  ),
   spend(session) {
     const key = session.client(session.config.cooldownApiKey!).name;
     const other = outsideCreate(session);

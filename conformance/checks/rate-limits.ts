@@ -8,7 +8,7 @@
  * specification says: the requests left never exceed those allowed, and the reset counts the
  * seconds left of a one-minute window (not a time of day, not milliseconds).
  */
-import { STAGE, type Check } from "../check.ts";
+import { needing, STAGE, type Check } from "../check.ts";
 import { numericHeader } from "../client.ts";
 import type { ContractOperation } from "../contract.ts";
 import type { Exchange } from "../http.ts";
@@ -65,7 +65,7 @@ export const rateLimits: Check = {
     "{remaining} never exceeds {limit}, and {reset} counts seconds within the {seconds}-second window": ["limits.header-limit", "limits.header-remaining", "limits.header-reset", "limits.rate.fixed-windows"],
   },
   summary: "Every 429 is one of the description's variants with Retry-After exactly where it sends it; with rateLimitBurst, a window counts down by one per request (rejected ones too) and ends in the rate-limited 429.",
-  blockedBy: (session) => (session.config.rateLimitBurst ? (burstRequest(session) ? null : "the target implements no free GET route without parameters to spend a window on") : "rateLimitBurst is not declared"),
+  blockedBy: needing({ declared: ["rateLimitBurst"] }, (session) => (burstRequest(session) ? null : "the target implements no free GET route without parameters to spend a window on")),
   observe(session, { op, exchange }) {
     observeHeaders(session, op, exchange);
     if (exchange.status !== 429) return;
