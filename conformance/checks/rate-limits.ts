@@ -3,8 +3,8 @@
  * variants, with `Retry-After` exactly where its variant sends it. With rateLimitBurst, the run's
  * last requests spend a window: `X-RateLimit-Remaining` counts down by one per request (rejected
  * ones too, when the Free-plan key sends requests it is refused), the request after it reaches 0
- * gets the rate-limited 429, its Retry-After is within the window's reset and its message states
- * those seconds. On every response of the run, the three X-RateLimit-* headers mean what the
+ * gets the rate-limited 429, and its Retry-After is within the window's reset. Every rate-limited
+ * 429 of the run states the seconds of its Retry-After in its message. On every response of the run, the three X-RateLimit-* headers mean what the
  * specification says: the requests left never exceed those allowed, and the reset counts the
  * seconds left of a one-minute window (not a time of day, not milliseconds).
  */
@@ -23,6 +23,20 @@ const seen = new WeakSet<Session>();
 
 /** Per run: how many responses carried the three headers as numbers, and what disagreed with their meaning. */
 const headerMeaning = new WeakMap<Session, { responses: number; problems: string[] }>();
+
+/** Per run and route: what the messages of its rate-limited 429s lacked (the seconds of their Retry-After). */
+const messages = new WeakMap<Session, Map<string, string[]>>();
+const MESSAGE = "the rate-limited 429's message states the seconds to wait";
+
+function observeMessage(session: Session, op: ContractOperation, exchange: Exchange): void {
+  const retryAfter = numericHeader(exchange, session.contract.model.retryAfterHeader);
+  if (retryAfter === null || !conditionsOf(session.contract, exchange.json).has("rate-limited")) return;
+  const message = (exchange.json as { error?: { message?: unknown } } | undefined)?.error?.message;
+  const states = typeof message === "string" && new RegExp(`(^|\\D)${retryAfter}(\\D|$)`).test(message);
+  const byRoute = messages.get(session) ?? new Map<string, string[]>();
+  messages.set(session, byRoute);
+  byRoute.set(op.route, [...(byRoute.get(op.route) ?? []), ...(states ? [] : [`the message ${JSON.stringify(message)} does not state the ${retryAfter} seconds of Retry-After`])]);
+}
 
 /** The name of the result on the headers' meaning: the description's header names and window. */
 function meaningName(session: Session): string {
@@ -69,6 +83,7 @@ export const rateLimits: Check = {
   observe(session, { op, exchange }) {
     observeHeaders(session, op, exchange);
     if (exchange.status !== 429) return;
+    observeMessage(session, op, exchange);
     seen.add(session);
     const curl = session.curl(exchange.request);
     if (!documentedResponse(op, 429)) {
@@ -93,6 +108,7 @@ export const rateLimits: Check = {
   },
   finish(session) {
     if (!seen.has(session)) session.results.skip(GROUP, "*", "429 responses", "no 429 was seen; declare rateLimitBurst to provoke one");
+    for (const [route, problems] of messages.get(session) ?? []) session.results.expect(GROUP, route, MESSAGE, [...new Set(problems)].slice(0, 5));
     const meaning = headerMeaning.get(session);
     if (!meaning) session.results.skip(GROUP, "*", meaningName(session), "no response carried the three headers as numbers");
     else session.results.expect(GROUP, "*", meaningName(session), [...new Set(meaning.problems)].slice(0, 5));
@@ -147,9 +163,6 @@ export const rateLimits: Check = {
     const retryAfter = numericHeader(last, session.contract.model.retryAfterHeader);
     const reset = previous?.reset ?? 0;
     session.results.expect(GROUP, op.route, `the rate-limited 429's Retry-After is within ${names.reset}`, retryAfter !== null && retryAfter <= reset + 1 ? [] : [`Retry-After is ${retryAfter ?? "missing"}, ${names.reset} was ${reset}`], curl);
-    if (retryAfter === null) return;
-    const message = (last.json as { error?: { message?: unknown } } | undefined)?.error?.message;
-    const states = typeof message === "string" && new RegExp(`(^|\\D)${retryAfter}(\\D|$)`).test(message);
-    session.results.expect(GROUP, op.route, "the rate-limited 429's message states the seconds to wait", states ? [] : [`the message ${JSON.stringify(message)} does not state the ${retryAfter} seconds of Retry-After`], curl);
+
   },
 };

@@ -173,6 +173,22 @@ export const RESPONSE_FAULTS = {
       return reply && call.key !== null ? state.responses.forbidden("Invalid API key.") : reply;
     }),
   },
+  "stock-page-one-past": {
+    breaks: ["limits.stock-page-size"],
+    bug: "a stock search answers a page of one result more than the page size",
+    answer: when((answer, call) => call?.op.freePlan === true && answer.status === 200 && Array.isArray(bodyOf(answer).results), (answer) => {
+      const results = bodyOf(answer).results as unknown[];
+      return { ...answer, body: { ...bodyOf(answer), results: [...results, results[0]] } };
+    }),
+  },
+  "stock-result-without-html-credit": {
+    breaks: ["resources.stock-result.attribution"],
+    bug: "stock search results carry the plain-text credit line only, without attribution.html",
+    answer: when((answer, call) => call?.op.freePlan === true && answer.status === 200 && Array.isArray(bodyOf(answer).results), (answer) => ({
+      ...answer,
+      body: { ...bodyOf(answer), results: (bodyOf(answer).results as Array<{ attribution: { text: string } }>).map((result) => ({ ...result, attribution: { text: result.attribution.text } })) },
+    })),
+  },
   "moderation-without-reason": {
     breaks: ["errors.moderation-reasons"],
     bug: "the moderation block lacks its restriction reason field",

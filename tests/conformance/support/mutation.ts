@@ -50,6 +50,7 @@ const REJECTS = "rejects a body breaking {constraint}";
 const RETIRED = "a retired model answers {status} {code}";
 const PRICE = "{price} with the price";
 const GROWS = "each further failure lengthens the pause by one step{step}";
+const STOCK_PAGE = "a page holds at most {count} results, each with its credit line";
 const HEADERS_MEAN = "{remaining} never exceeds {limit}, and {reset} counts seconds within the {seconds}-second window";
 
 /** For each fault, the check written for the rule it breaks: it must fail. */
@@ -72,6 +73,8 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "charged-per-poll": named("billing", "a succeeded job is charged exactly its quote"),
   "hold-not-released": named("billing", "a held price is charged when its job succeeds"),
   "moderation-charged": named("billing", "a request blocked by moderation is charged nothing"),
+  "stock-page-one-past": named("stock-results", STOCK_PAGE),
+  "stock-result-without-html-credit": named("stock-results", STOCK_PAGE),
   "moderation-without-reason": named("billing", "{role}: the request is blocked", "a request blocked by moderation is charged nothing: the request is blocked"),
   "reservation-not-shown": named("billing", "a held price is reserved when the job is created"),
   "search-not-charged": named("billing", "a search priced per request is charged its price"),
@@ -150,6 +153,7 @@ export const MUST_PASS: readonly CheckName[] = [
   named("rate-limits", "the rate-limited 429's message states the seconds to wait"),
   named("rate-limits", HEADERS_MEAN),
   named("request-validation", REJECTS),
+  named("stock-results", STOCK_PAGE),
   named("auth", "401 for {case}", "401 for unknown bearer key"),
 ];
 
