@@ -71,7 +71,7 @@ export function needing(needs: Needs, further?: (session: Session) => string | n
     for (const need of needs.declared ?? []) {
       const { field, gives } = typeof need === "string" ? { field: need, gives: undefined } : need;
       const value = declaredValue(session.config, field);
-      if (value === undefined || value === null || value === false || value === "") return `the declaration gives no ${field}${gives ? ` (${gives})` : ""}`;
+      if (value === undefined || value === null || value === false || value === "") return gives ? `not declared: ${gives} (${field})` : `the declaration gives no ${field}`;
     }
     return further?.(session) ?? null;
   };

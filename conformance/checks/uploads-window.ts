@@ -24,7 +24,7 @@ export const uploadsWindow: Check = {
     "the uploads 429 carries Retry-After": ["limits.uploads"],
   },
   summary: "With uploadRequest: the description's number of uploads per window is accepted, and the next is refused with the rate-limited 429 and Retry-After.",
-  blockedBy: needing({ stateful: true, declared: [{ field: "uploadRequest", gives: "the upload's shape is not shown" }] }, (session) => (uploadsOp(session) ? null : "the target does not implement the uploads route")),
+  blockedBy: needing({ stateful: true, declared: [{ field: "uploadRequest", gives: "the body of an upload, whose shape is not shown" }] }, (session) => (uploadsOp(session) ? null : "the target does not implement the uploads route")),
   observe(session, { op, exchange }) {
     if (op === uploadsOp(session) && accepted(exchange)) acceptedAt.set(session, [...(acceptedAt.get(session) ?? []), exchange.receivedAt]);
   },

@@ -10,7 +10,7 @@ describe("a check's needs", () => {
   it("names the first one unmet: a stateless target, then each declaration field in order, nested ones by their dotted name", () => {
     expect(blockedBy(session({ stateful: false, freePlanKey: "k", outcomeMarkers: { failed: "x" } }))).toBe("the target is stateless");
     expect(blockedBy(session({ stateful: true, outcomeMarkers: { failed: "x" } }))).toBe("the declaration gives no freePlanKey");
-    expect(blockedBy(session({ stateful: true, freePlanKey: "k", outcomeMarkers: {} }))).toBe("the declaration gives no outcomeMarkers.failed (a way to make a job fail)");
+    expect(blockedBy(session({ stateful: true, freePlanKey: "k", outcomeMarkers: {} }))).toBe("not declared: a way to make a job fail (outcomeMarkers.failed)");
   });
 
   it("takes a field declared false or empty as not given, and asks the check's own question last", () => {

@@ -86,11 +86,13 @@ function hooks(model: ServiceModel): SandboxHooks {
   };
   return {
     rules: (rules) => [alias, ...rules.map((rule) => (rule.name === windows.name ? windows : rule))],
-    answer(answer: Answer, call) {
+    answer(answer: Answer, call, state) {
       if (!isObject(answer.body)) return answer;
       const body: Body = { ...answer.body, request_id: randomUUID() };
       if ((call?.op.kind === "create" || call?.op.kind === "poll") && typeof body.id === "string") body.id = ids.shown(body.id);
-      if (isObject(body.error)) body.error = { ...body.error, message: `The request was refused (${String(body.error.code)}).` };
+      // Its own words, but what the specification makes a message state stays: a wait's seconds.
+      const wait = answer.headers?.[state.model.retryAfterHeader];
+      if (isObject(body.error)) body.error = { ...body.error, message: `The request was refused (${String(body.error.code)})${wait === undefined ? "" : `; wait ${wait} s`}.` };
       return { ...answer, body };
     },
   };
