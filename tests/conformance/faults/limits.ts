@@ -96,6 +96,14 @@ export const LIMIT_FAULTS = {
       })(rules);
     },
   },
+  "cooldown-kept-after-success": {
+    breaks: ["limits.cooldown"],
+    bug: "a success does not clear the failures before it: they count towards the cooldown with those after it",
+    answer: () => (answer, _call, state) => {
+      state.cooldowns.succeeded = () => undefined;
+      return answer;
+    },
+  },
   "cooldown-without-retry-after": {
     breaks: ["errors.429-cooldown"],
     bug: "the cooldown's 429 omits Retry-After",
