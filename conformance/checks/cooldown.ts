@@ -207,7 +207,7 @@ export const cooldown: Check = {
     "the declared failed marker makes a job fail": [],
     [CLEARS]: ["limits.cooldown"],
   },
-  summary: "With cooldownApiKey and outcomeMarkers.failed: the family's creates are accepted until the consecutive failures the description names, then refused with a 429 whose Retry-After and seconds agree with the pause; models outside the family go on. With cooldownPauseSeconds: after the pause, one more failure is accepted and pauses the family one step longer.",
+  summary: "With cooldownApiKey and outcomeMarkers.failed: a success clears the failures before it; the family's creates are accepted until the consecutive failures the description names, then refused with a 429 whose Retry-After and seconds agree with the pause; models outside the family go on. With cooldownPauseSeconds: after the pause, one more failure is accepted and pauses the family one step longer.",
   blockedBy: needing(
     {
       stateful: true,
