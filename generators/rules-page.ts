@@ -6,7 +6,8 @@
  */
 import { CHECKS } from "../conformance/checks/index.ts";
 import { checksByRule } from "../conformance/rules.ts";
-import { readCatalogue, type Catalogue, type Rule } from "../spec/catalogue.ts";
+import type { Catalogue, Rule } from "../spec/catalogue.ts";
+import { readCatalogueSource } from "../spec/catalogue-source.ts";
 
 const code = (text: string): string => `\`${text.replace(/`/g, "'")}\``;
 
@@ -47,6 +48,8 @@ export function rulesPage(catalogue: Catalogue): string {
   return `${lines.join("\n")}\n`;
 }
 
+/** The page, and the catalogue as JSON for the tools, which read it at run time without a YAML parser. */
 export function generate(): Record<string, string> {
-  return { "docs/rules.md": rulesPage(readCatalogue()) };
+  const catalogue = readCatalogueSource();
+  return { "docs/rules.md": rulesPage(catalogue), "generated/rules.json": `${JSON.stringify(catalogue, null, 2)}\n` };
 }

@@ -8,11 +8,11 @@ import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CHECKS } from "../../conformance/checks/index.ts";
 import { checksByRule, rulesNamed, templateOf } from "../../conformance/rules.ts";
-import { readCatalogue } from "../../spec/catalogue.ts";
+import { readCatalogueSource } from "../../spec/catalogue-source.ts";
 import { FAULTS, type FaultName } from "../conformance/faults/registry.ts";
 import { CAUGHT_BY } from "../conformance/support/mutation.ts";
 
-const catalogue = readCatalogue();
+const catalogue = readCatalogueSource();
 const bundle = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8")) as unknown;
 const root = new URL("../../", import.meta.url);
 const byRule = checksByRule(CHECKS, catalogue);
