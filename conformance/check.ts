@@ -3,6 +3,7 @@
  * checks/index.ts; its `group` names it in reports and in a declaration's `skipGroups`.
  */
 import type { Observed } from "./client.ts";
+import type { TargetConfig } from "./config.ts";
 import type { PlannedSpend } from "./cost.ts";
 import type { Session } from "./session.ts";
 
@@ -27,6 +28,14 @@ export interface Check {
   readonly group: string;
   /** One line for `--help` and conformance/README.md. */
   readonly summary: string;
+  /**
+   * The rules of spec/rules.yaml each of its results observes, by result name: the name as the check
+   * writes it, `{…}` standing for what it puts in ("401 for {case}"). A rule is named by its id, a
+   * pattern with `*`, or `route:` and either: those under the result's own operation
+   * (conformance/rules.ts). A name with no rules is a precondition of others ("the job is created").
+   * Every registered check has it (tests/rules/bindings.test.ts); the run's own steps need none.
+   */
+  readonly rules?: Readonly<Record<string, readonly string[]>>;
   /** Why it cannot run against this target (what the declaration lacks), or null. */
   blockedBy?(session: Session): string | null;
   /** Work that needs no target (computing request bodies), done while the mock or proxy starts. */
@@ -38,4 +47,32 @@ export interface Check {
   observe?(session: Session, seen: Observed): void;
   /** After every check has run: conclusions over the whole run. */
   finish?(session: Session): void;
+}
+
+/** What a check cannot run without: a stateful target, declaration fields. */
+export interface Needs {
+  /** A target that keeps accounts and jobs (not the mock, which answers each request with an example). */
+  readonly stateful?: true;
+  /** Declaration fields, dotted for a nested one, each with what it gives where its name does not say. */
+  readonly declared?: ReadonlyArray<string | { readonly field: string; readonly gives: string }>;
+}
+
+/** The value of a dotted declaration field (`outcomeMarkers.failed`). */
+const declaredValue = (config: TargetConfig, field: string): unknown =>
+  field.split(".").reduce<unknown>((value, part) => (typeof value === "object" && value !== null ? (value as Record<string, unknown>)[part] : undefined), config);
+
+/**
+ * A `blockedBy` made of what the check declares it needs, in order, and then `further` (what only
+ * the check can judge, such as a route the target must implement): the first unmet, as the skip's reason.
+ */
+export function needing(needs: Needs, further?: (session: Session) => string | null): (session: Session) => string | null {
+  return (session) => {
+    if (needs.stateful && !session.config.stateful) return "the target is stateless";
+    for (const need of needs.declared ?? []) {
+      const { field, gives } = typeof need === "string" ? { field: need, gives: undefined } : need;
+      const value = declaredValue(session.config, field);
+      if (value === undefined || value === null || value === false || value === "") return gives ? `not declared: ${gives} (${field})` : `the declaration gives no ${field}`;
+    }
+    return further?.(session) ?? null;
+  };
 }

@@ -4,6 +4,7 @@ import { dirname } from "node:path";
 import type { SpendTotal } from "./cost.ts";
 import type { StillRunning } from "./jobs.ts";
 import type { CheckResult, Outcome } from "./results.ts";
+import { ruleCoverage, type RuleCoverage } from "./rules.ts";
 
 /** What the run spent: by the quotes of what it saw charged, and as the balance measured it. */
 export interface Spent {
@@ -26,6 +27,8 @@ export interface Summary {
   spent?: Spent;
   /** The main account's jobs this run (or an earlier one) left running, and until when they may run: the next run's cap may be partly taken until then. */
   stillRunning?: StillRunning;
+  /** The specification's rules the run checked (spec/rules.yaml). */
+  rules?: RuleCoverage;
 }
 
 export function summarize(target: string, results: CheckResult[], extra: Pick<Summary, "seconds" | "requests" | "stopped" | "spent" | "stillRunning">): Summary {
@@ -35,7 +38,7 @@ export function summarize(target: string, results: CheckResult[], extra: Pick<Su
     counts[result.outcome]++;
   }
   const count = (outcome: Outcome): number => results.filter((result) => result.outcome === outcome).length;
-  return { target, pass: count("pass"), fail: count("fail"), skip: count("skip"), byGroup, ...extra };
+  return { target, pass: count("pass"), fail: count("fail"), skip: count("skip"), byGroup, rules: ruleCoverage(results), ...extra };
 }
 
 /** The summary and results with one result more (a failure seen after the checks, such as an error of the suite itself). */
@@ -87,6 +90,7 @@ export function formatConsole(summary: Summary, results: CheckResult[]): string 
   for (const [group, counts] of Object.entries(summary.byGroup)) {
     lines.push(`  ${group.padEnd(20)} ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped`);
   }
+  if (summary.rules) lines.push(`rules: ${summary.rules.checked} of ${summary.rules.total} checked (${summary.rules.notObservable} not observable from outside)`);
   return lines.join("\n");
 }
 
@@ -105,8 +109,10 @@ export function junitXml(summary: Summary, results: CheckResult[]): string {
     const counts = summary.byGroup[group] as Record<Outcome, number>;
     const body = cases.map((result) => {
       const name = xml(`${result.route}: ${result.name}`);
-      const open = `    <testcase classname="conformance.${xml(group)}" name="${name}">`;
-      if (result.outcome === "pass") return `    <testcase classname="conformance.${xml(group)}" name="${name}"/>`;
+      // The rules it observes, as a property (JUnit's place for facts about a case).
+      const rules = result.rules?.length ? `<properties><property name="rules" value="${xml(result.rules.join(" "))}"/></properties>` : "";
+      const open = `    <testcase classname="conformance.${xml(group)}" name="${name}">${rules}`;
+      if (result.outcome === "pass") return rules ? `${open}</testcase>` : `    <testcase classname="conformance.${xml(group)}" name="${name}"/>`;
       if (result.outcome === "skip") return `${open}<skipped message="${xml(result.detail ?? "")}"/></testcase>`;
       const text = [result.detail, result.curl && `reproduce: ${result.curl}`].filter(Boolean).join("\n");
       return `${open}<failure message="${xml(result.detail ?? "")}">${xml(text)}</failure></testcase>`;

@@ -13,6 +13,8 @@ export interface CheckResult {
   detail?: string;
   /** A command reproducing the failing request. */
   curl?: string;
+  /** The ids of the rules of spec/rules.yaml it observes (conformance/rules.ts). */
+  rules?: string[];
 }
 
 export class Results {

@@ -7,6 +7,7 @@ import { once } from "node:events";
 import type { Check } from "./check.ts";
 import { NoAnswer } from "./client.ts";
 import { Stages } from "./coordination.ts";
+import { annotateRules } from "./rules.ts";
 import { WaitPastDeadline, type Session } from "./session.ts";
 
 /** Seconds between two progress lines while checks run. */
@@ -65,4 +66,5 @@ export async function runSuite(session: Session, checks: readonly Check[]): Prom
     if (!finished.has(check)) results.skip(check.group, "*", "check finished", `not finished: ${String(session.signal.reason)}`);
   }
   for (const check of checks) if (session.runs(check.group)) check.finish?.(session);
+  annotateRules(checks, results.all);
 }

@@ -1436,11 +1436,11 @@ export interface components {
          */
         StockResult: {
             /** @description The result's ready-made credit line (CC BY 4.0). */
-            attribution?: {
+            attribution: {
                 /** @description The credit line as HTML. */
-                html?: string;
+                html: string;
                 /** @description The credit line as plain text. */
-                text?: string;
+                text: string;
             } & {
                 [key: string]: unknown;
             };

@@ -20,6 +20,7 @@ const generators: Array<[name: string, load: () => Promise<{ generate: Generator
   ["costs", () => import("./costs.ts")],
   ["types", () => import("./types.ts")],
   ["client", () => import("./client.ts")],
+  ["rules", () => import("./rules-page.ts")],
 ];
 
 export class GeneratorError extends Error {}

@@ -15,6 +15,7 @@ export const RUNTIME_FILES = [
   "sandbox/README.md",
   "conformance/README.md",
   "conformance/targets/sandbox.json",
+  "generated/rules.json",
 ] as const;
 export type RuntimeFile = (typeof RUNTIME_FILES)[number];
 

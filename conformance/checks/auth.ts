@@ -22,6 +22,7 @@ function secured(session: Session, op: ContractOperation): boolean {
 
 export const auth: Check = {
   group: GROUP,
+  rules: { "401 for {case}": ["auth.401", "errors.401", "auth.bearer-on-every-request", "auth.http-bearer", "resources.error-body.shape", "errors.error-body"] },
   summary: "No key, a malformed Authorization header and (where the target checks keys) an unknown key get 401 with the error body, on every operation.",
   async run({ session }) {
     const client = session.main;

@@ -7,7 +7,7 @@
  * named, and where none do, every job that ran is measured again alone and those charged otherwise
  * than their quote are named (route, example, quote).
  */
-import type { Check } from "../check.ts";
+import { needing, type Check } from "../check.ts";
 import type { Client } from "../client.ts";
 import type { ContractOperation } from "../contract.ts";
 import { priceOf, quotedBody, type PlannedSpend } from "../cost.ts";
@@ -32,13 +32,26 @@ interface Role {
 
 export const billing: Check = {
   group: GROUP,
+  rules: {
+    "the balance can be read": ["routes.account-credits", "resources.credits.integer-fields"],
+    "a held price is reserved when the job is created": ["states.lip-sync-reserves-quote", "states.3d-credits-held", "resources.create-response.3d-credits"],
+    "a held price is charged when its job succeeds": ["states.lip-sync-reserves-quote", "states.3d-credits-held", "3d.charged-on-success"],
+    "{role}: the job is created": [],
+    "{role}: the job ends {status}": [],
+    "{role}: the request is blocked": ["errors.400-moderation", "auth.moderation-is-400", "resources.moderation-body.shape", "errors.moderation-reasons"],
+    "a succeeded job is charged exactly its quote": ["service.standard-prices", "service.charged-only-on-success", "service.metered-in-credits", "states.charged-on-succeeded", "states.succeeded"],
+    "a failed job is charged nothing": ["service.charged-only-on-success", "states.failed"],
+    "a timed-out job is charged nothing": ["service.charged-only-on-success", "states.timeout"],
+    "a request blocked by moderation is charged nothing": ["service.charged-only-on-success"],
+    "a job run beside the billing check is charged its quote": ["states.charged-on-succeeded"],
+    "the balance falls by the quotes of the jobs that ran": ["states.charged-on-succeeded"],
+    "a search priced per request is charged its price": ["route:routes.stock-*"],
+  },
   summary: "With standardPrices: the credits route moves by exactly the quote of a succeeded job, by nothing for failed or timed-out jobs and moderation blocks (with outcomeMarkers), and a held price is reserved at creation.",
-  blockedBy(session) {
-    if (!session.config.stateful) return "the target is stateless";
-    if (!session.config.standardPrices) return "the account's prices are not declared standard (standardPrices), so the balance cannot be predicted";
+  blockedBy: needing({ stateful: true, declared: [{ field: "standardPrices", gives: "the account pays standard prices, so that its balance can be predicted" }] }, (session) => {
     if (!creditsOp(session)) return "the target does not implement the credits route";
     return pricedCreates(session, false).some((request) => request.price.credits !== null && !request.price.atMost) ? null : "no implemented create request has an exact standard price";
-  },
+  }),
   spend(session) {
     const spends: PlannedSpend[] = [];
     const success = pricedCreates(session, false)[0];

@@ -10,7 +10,7 @@
  * trying to fill the cap, the suite never saw its own jobs fill it, and no earlier run on the target
  * reported jobs that may still run; the failure says what it assumes.
  */
-import { STAGE, type Check } from "../check.ts";
+import { needing, STAGE, type Check } from "../check.ts";
 import type { FollowedJob } from "../client.ts";
 import { Pending, type MeasuredCharge } from "../coordination.ts";
 import { accepted, type Exchange } from "../http.ts";
@@ -57,13 +57,19 @@ const exactCredits = (create: PricedCreate): number | null => (create.price.atMo
 
 export const concurrency: Check = {
   group: GROUP,
-  summary: "With concurrency declared and that many jobs running, polls still answer, one more create is refused as queue full without Retry-After, and no create is refused as queue full below the cap.",
-  blockedBy(session) {
-    if (!session.config.stateful) return "the target is stateless";
-    // The cap starts at the plan's limit and rises with usage: no value holds for every honest target.
-    if (session.config.concurrency === undefined) return "the account's cap is not declared (concurrency); the specification's cap starts at the plan's limit and rises with usage, so no value can be assumed";
-    return pricedCreates(session, false)[0] ? null : "the target implements no create route whose jobs the suite can follow";
+  rules: {
+    "polling never counts against the concurrency cap": ["states.polling-not-counted", "limits.concurrency"],
+    "polls answer while the cap is reached": ["states.polling-not-counted"],
+    "a create beyond the cap{cap} is refused as queue full": ["limits.concurrency", "errors.429-queue-full", "errors.429-four-conditions"],
+    "the queue-full 429 carries no Retry-After": ["errors.queue-full-no-retry-after"],
+    [BELOW_THE_CAP]: ["limits.concurrency"],
   },
+  summary: "With concurrency declared and that many jobs running, polls still answer, one more create is refused as queue full without Retry-After, and no create is refused as queue full below the cap.",
+  // The cap starts at the plan's limit and rises with usage: no value holds for every honest target.
+  blockedBy: needing(
+    { stateful: true, declared: [{ field: "concurrency", gives: "the account's cap: the specification's starts at the plan's limit and rises with usage, so no value can be assumed" }] },
+    (session) => (pricedCreates(session, false)[0] ? null : "the target implements no create route whose jobs the suite can follow"),
+  ),
   spend(session) {
     const cheapest = pricedCreates(session, false)[0];
     return cheapest ? Array.from({ length: fillers(session) + ATTEMPTS }, () => ({ key: session.main.name, what: `${cheapest.op.route} (concurrency)`, price: cheapest.price })) : [];

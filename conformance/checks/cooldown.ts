@@ -8,8 +8,10 @@
  * is not waited out, and its probe is then the key's last request. A family paused before the
  * check's own failures are all in (by failures from before it, such as an earlier run's within the
  * hour) is waited out, if briefly, and cleared with a success before the check starts again.
+ * First of all, a success must clear the failures before it: a success, one failure fewer than the
+ * pause needs, a success, as many failures again, and a success are all accepted.
  */
-import { STAGE, type Check } from "../check.ts";
+import { needing, STAGE, type Check } from "../check.ts";
 import { numericHeader, type Client } from "../client.ts";
 import { accepted, type Exchange, type RequestSpec } from "../http.ts";
 import { chargedCreate, createJob, follow, sendHolding, statusOf, type Created, type Job } from "../jobs.ts";
@@ -58,6 +60,53 @@ type Failure = { readonly endedAfter: number } | { readonly name: string; readon
 
 /** The longest pause, left from failures before the check, that the check waits out before clearing them with a success. */
 const CLEARING_WAIT_SECONDS = 60;
+
+const CLEARS = "a success clears the failures before it";
+
+/** A create refused with the cooldown's 429. */
+const pausedAnswer = (session: Session, exchange: Exchange): boolean => exchange.status === 429 && conditionsOf(session.contract, exchange.json).has("cooldown");
+
+/**
+ * A success, then twice: one failure fewer than pause the family, and a success. Had a success not
+ * cleared the failures before it, the second run of failures would pause the family. Ends with a
+ * success, so that the run of failures after it starts from none. False when the check must stop.
+ */
+async function successClears(session: Session, client: Client, request: FamilyCreate, fail: (atOnce: boolean) => Promise<Failure>, acceptedUntil: string): Promise<boolean> {
+  const { contract } = session;
+  const route = request.op.route;
+  const spec = { ...request.spec, headers: client.authorized() };
+  const curl = session.curl(spec);
+  const consecutive = contract.model.limits.cooldown.consecutiveFailures;
+  for (const round of [0, 1, 2]) {
+    const success = await chargedCreate(client, request.op, spec, request.price.atMost ? null : request.price.credits);
+    if (!success.job) {
+      if (round === 0) {
+        // Paused by failures from before the check: the run of failures below copes with that.
+        session.results.skip(GROUP, route, CLEARS, `the family was paused or refused before this check's failures: ${success.exchange.status} ${success.exchange.text.slice(0, 120)}`);
+        return true;
+      }
+      const paused = pausedAnswer(session, success.exchange);
+      session.results.fail(GROUP, route, paused && round === 1 ? acceptedUntil : CLEARS, `a success of the family, after ${consecutive - 1} failures${round === 2 ? " that followed a success" : ""}, was refused: ${success.exchange.status} ${success.exchange.text.slice(0, 200)}`, curl);
+      return false;
+    }
+    if (success.job.terminal !== contract.model.jobStatus.success) {
+      session.results.skip(GROUP, route, CLEARS, `a job of the family sent to succeed ended ${success.job.terminal ?? success.job.stoppedBy}`);
+      return true;
+    }
+    if (round === 2) break;
+    for (let failed = 1; failed < consecutive; failed++) {
+      const failure = await fail(false);
+      if ("endedAfter" in failure) continue;
+      const paused = failure.pausedFor !== undefined;
+      const name = !paused ? failure.name : round === 0 ? acceptedUntil : CLEARS;
+      const detail = paused && round === 1 ? `failure ${failed} after a success was refused with the cooldown 429: the ${consecutive - 1} failures before the success still counted` : failure.detail;
+      session.results.fail(GROUP, route, name, detail, curl);
+      return false;
+    }
+  }
+  session.results.pass(GROUP, route, CLEARS);
+  return true;
+}
 
 interface Probe {
   /** The create's 429 is the cooldown's. */
@@ -147,14 +196,28 @@ function failures(session: Session, client: Client, request: FamilyCreate, spec:
 
 export const cooldown: Check = {
   group: GROUP,
-  summary: "With cooldownApiKey and outcomeMarkers.failed: the family's creates are accepted until the consecutive failures the description names, then refused with a 429 whose Retry-After and seconds agree with the pause; models outside the family go on. With cooldownPauseSeconds: after the pause, one more failure is accepted and pauses the family one step longer.",
-  blockedBy(session) {
-    const { config } = session;
-    if (!config.stateful) return "the target is stateless";
-    if (!config.cooldownApiKey) return "the declaration gives no cooldownApiKey (a key whose account the suite may pause)";
-    if (!config.outcomeMarkers.failed) return "the declaration gives no outcomeMarkers.failed (a way to make a job fail)";
-    return familyCreate(session) ? null : `the target implements no create route of the ${session.contract.model.limits.cooldown.family} family`;
+  rules: {
+    "models outside the paused family are not paused": ["limits.cooldown", "images.i-b.cooldown-family"],
+    "creates are accepted until {count} consecutive failures": ["limits.cooldown", "images.i-b.cooldown-family"],
+    "after {count} consecutive failures the family is paused with the cooldown 429": ["limits.cooldown", "errors.429-cooldown", "errors.429-four-conditions"],
+    "the cooldown's Retry-After and seconds left agree with the pause": ["limits.cooldown", "errors.429-cooldown"],
+    "after the pause, one more failed job is accepted": ["limits.cooldown"],
+    "one more failure after the pause pauses the family again": ["limits.cooldown", "errors.429-cooldown"],
+    [`${GROWS}{step}`]: ["limits.cooldown", "errors.429-cooldown"],
+    "the declared failed marker makes a job fail": [],
+    [CLEARS]: ["limits.cooldown"],
   },
+  summary: "With cooldownApiKey and outcomeMarkers.failed: a success clears the failures before it; the family's creates are accepted until the consecutive failures the description names, then refused with a 429 whose Retry-After and seconds agree with the pause; models outside the family go on. With cooldownPauseSeconds: after the pause, one more failure is accepted and pauses the family one step longer.",
+  blockedBy: needing(
+    {
+      stateful: true,
+      declared: [
+        { field: "cooldownApiKey", gives: "a key whose account the suite may pause" },
+        { field: "outcomeMarkers.failed", gives: "a way to make a job fail" },
+      ],
+    },
+    (session) => (familyCreate(session) ? null : `the target implements no create route of the ${session.contract.model.limits.cooldown.family} family`),
+  ),
   spend(session) {
     const key = session.client(session.config.cooldownApiKey!).name;
     const other = outsideCreate(session);
@@ -163,6 +226,8 @@ export const cooldown: Check = {
       ...(other ? [{ key, what: `${other.op.route} (cooldown: another model)`, price: other.price }] : []),
       // Only where the family is paused by failures from before the check.
       { key, what: `${family.op.route} (cooldown: a success clearing earlier failures, if needed)`, price: family.price },
+      // The successes between the runs of failures that show a success clears them.
+      ...[1, 2, 3].map(() => ({ key, what: `${family.op.route} (cooldown: a success clears the failures before it)`, price: family.price })),
     ];
   },
   async run({ session, stage, status }) {
@@ -178,6 +243,9 @@ export const cooldown: Check = {
     const curl = session.curl(spec);
     const acceptedUntil = `creates are accepted until ${consecutiveFailures} consecutive failures`;
     let fail = failures(session, client, request, spec, acceptedUntil);
+    status("a success clearing the failures before it");
+    if (!(await successClears(session, client, request, fail, acceptedUntil))) return;
+    fail = failures(session, client, request, spec, acceptedUntil);
     const runOfFailures = async (): Promise<Failure> => {
       // Failures count whatever their order, so all but the last go at once; the last alone, so
       // that a pause one failure early is seen.

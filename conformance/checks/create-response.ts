@@ -11,6 +11,10 @@ const GROUP = "create-response";
 
 export const createResponse: Check = {
   group: GROUP,
+  rules: {
+    "the create response's status is the initial status": ["resources.create-response.status-initial", "states.pending"],
+    "{price} with the price": ["resources.create-response.3d-credits", "resources.create-response.credits-and-seconds", "route:motion-control.price", "route:lip-sync.price", "route:3d.*.price"],
+  },
   summary: "Every accepted create answers with the initial status and, at standard prices, `credits` (and `seconds`) agreeing with the request's quote.",
   observe(session, { op, exchange }) {
     const body = exchange.json as Record<string, unknown> | undefined;

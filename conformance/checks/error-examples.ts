@@ -6,7 +6,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { preferSelection } from "../../model/prefer-selections.ts";
-import type { Check } from "../check.ts";
+import { needing, type Check } from "../check.ts";
 import { numericHeader } from "../client.ts";
 import { validRequests } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
@@ -16,8 +16,10 @@ const GROUP = "error-examples";
 
 export const errorExamples: Check = {
   group: GROUP,
+  // The description's own examples, served by the mock: no rule of the specification is at stake.
+  rules: { '{status} example "{name}" selectable': [] },
   summary: "Only where Prism's `Prefer` header is honoured (the mock): every named error example is served as it is, and the examples agree with each other.",
-  blockedBy: (session) => (session.config.selectableExamples ? null : "the target does not honour Prism's Prefer header (only the mock does)"),
+  blockedBy: needing({ declared: [{ field: "selectableExamples", gives: "the target honours Prism's Prefer header, as only the mock does" }] }),
   async run({ session }) {
     const { contract } = session;
     const sends = session.selected().flatMap((op) => {

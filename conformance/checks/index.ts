@@ -18,6 +18,7 @@ import { rateLimits } from "./rate-limits.ts";
 import { requestValidation } from "./request-validation.ts";
 import { retiredModel } from "./retired-model.ts";
 import { spendLimit } from "./spend-limit.ts";
+import { stockResults } from "./stock-results.ts";
 import { uploadsWindow } from "./uploads-window.ts";
 
 export const CHECKS: readonly Check[] = [
@@ -36,6 +37,7 @@ export const CHECKS: readonly Check[] = [
   spendLimit,
   cooldown,
   uploadsWindow,
+  stockResults,
   rateLimits,
   prismProxy,
 ];

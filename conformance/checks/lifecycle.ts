@@ -28,6 +28,31 @@ const requests = (session: Session, op: ContractOperation): NamedRequest[] => va
 
 export const lifecycle: Check = {
   group: GROUP,
+  rules: {
+    "valid request {name} accepted": [
+      "endpoints.create-conventions",
+      "service.create-returns-id-no-media",
+      "route:*.response",
+      "resources.create-response.id",
+      "resources.create-response.message",
+      "resources.create-response.model",
+      "resources.create-response.id-prefixes",
+      "limits.headers-on-every-response",
+      "conventions.bodies-json",
+      "conventions.routes-start-v1",
+      "conventions.model-routes-end-in-slug",
+      "versioning.v1-prefix",
+      "route:resources.create-response.legacy-i-g",
+      "route:images.i-g.legacy-response",
+    ],
+    "job followed through its id": ["service.poll-until-terminal", "events.completion-by-polling"],
+    "job pollable through its id{example}": ["service.poll-until-terminal", "events.completion-by-polling", "route:*.poll"],
+    "every poll response matches the description{example}": ["route:resources.poll.*", "resources.job-status.values", "resources.poll.status-always-present", "limits.headers-on-every-response"],
+    "only the JobStatus values appear{example}": ["resources.job-status.values", "states.one-state"],
+    "terminal state reached{example}": ["service.asynchronous", "service.poll-until-terminal", "states.starting", "states.processing", "states.completing"],
+    "no return from a terminal state, terminal state stable{example}": ["resources.job-status.terminal", "states.succeeded", "states.failed", "states.timeout"],
+    "result fields exactly once succeeded{example}": ["states.succeeded", "route:resources.poll.*"],
+  },
   summary: "Each create route's example starts a job whose status, polled through the id the create response names, takes only JobStatus values, reaches a terminal status and stays there, and carries the result fields exactly once it has succeeded.",
   spend: (session) => {
     const { followed, unfollowed } = creates(session);

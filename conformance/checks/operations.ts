@@ -14,6 +14,11 @@ const sent = (session: Session) => session.selected().filter((op) => op.facts.ki
 
 export const operations: Check = {
   group: GROUP,
+  rules: {
+    "valid request {name} accepted": ["route:routes.*", "route:resources.credits.*", "route:resources.stock-result.*", "route:resources.poll.*", "route:resources.post.license", "limits.headers-on-every-response", "conventions.routes-start-v1", "versioning.v1-prefix"],
+    "valid requests accepted": ["route:routes.*"],
+    "valid request accepted": ["route:routes.*"],
+  },
   summary: "Every operation but the creates answers each named request example with a documented 2xx and a valid response (a stateful target's polls are left to lifecycle).",
   spend: (session) =>
     sent(session).flatMap((op) =>

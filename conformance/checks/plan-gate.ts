@@ -5,7 +5,7 @@
  * start one): the specification answers 403 both for the plan gate and for another account's job
  * (ownership), so that 403 is certain whichever rule the target applies first.
  */
-import { STAGE, type Check } from "../check.ts";
+import { needing, STAGE, type Check } from "../check.ts";
 import { requestPath, type ContractOperation } from "../contract.ts";
 import { priceOf, quotedBody } from "../cost.ts";
 import { accepted } from "../http.ts";
@@ -25,8 +25,12 @@ const freeClient = (session: Session) => session.client(session.config.freePlanK
 
 export const planGate: Check = {
   group: GROUP,
+  rules: {
+    "403 for a Free-plan key": ["auth.403", "errors.403", "service.api-on-paid-plans", "service.free-plan-stock-only", "auth.free-plan-gate"],
+    "valid request {name} accepted": ["service.free-plan-stock-only", "auth.free-plan-gate"],
+  },
   summary: "With freePlanKey: the Free plan's operations answer that key, every other operation answers it 403 with the error body.",
-  blockedBy: (session) => (session.config.freePlanKey ? null : "the declaration gives no freePlanKey"),
+  blockedBy: needing({ declared: ["freePlanKey"] }),
   spend: (session) =>
     gated(session)
       .filter((op) => op.facts.freePlan)

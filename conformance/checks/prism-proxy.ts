@@ -5,6 +5,8 @@ const GROUP = "prism-proxy";
 
 export const prismProxy: Check = {
   group: GROUP,
+  // Prism's verdicts are about the description's schemas as a whole, each rule of which others name.
+  rules: { "Prism proxy: {exchange}": [] },
   summary: "With CONFORMANCE_PROXY=on: Prism, as a validation proxy in front of the target, finds no violation in the requests the description holds valid and their responses.",
   blockedBy: (session) => (session.proxied ? null : "no proxy runs in front of this target (the mock is Prism itself; CONFORMANCE_PROXY=on starts one before a target)"),
   observe(session, { op, exchange, options }) {

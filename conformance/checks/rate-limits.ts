@@ -3,9 +3,12 @@
  * variants, with `Retry-After` exactly where its variant sends it. With rateLimitBurst, the run's
  * last requests spend a window: `X-RateLimit-Remaining` counts down by one per request (rejected
  * ones too, when the Free-plan key sends requests it is refused), the request after it reaches 0
- * gets the rate-limited 429, and its Retry-After is within the window's reset.
+ * gets the rate-limited 429, and its Retry-After is within the window's reset. Every rate-limited
+ * 429 of the run states the seconds of its Retry-After in its message. On every response of the run, the three X-RateLimit-* headers mean what the
+ * specification says: the requests left never exceed those allowed, and the reset counts the
+ * seconds left of a one-minute window (not a time of day, not milliseconds).
  */
-import { STAGE, type Check } from "../check.ts";
+import { needing, STAGE, type Check } from "../check.ts";
 import { numericHeader } from "../client.ts";
 import type { ContractOperation } from "../contract.ts";
 import type { Exchange } from "../http.ts";
@@ -18,6 +21,43 @@ const GROUP = "rate-limits";
 /** Runs that saw a 429. */
 const seen = new WeakSet<Session>();
 
+/** Per run: how many responses carried the three headers as numbers, and what disagreed with their meaning. */
+const headerMeaning = new WeakMap<Session, { responses: number; problems: string[] }>();
+
+/** Per run and route: what the messages of its rate-limited 429s lacked (the seconds of their Retry-After). */
+const messages = new WeakMap<Session, Map<string, string[]>>();
+const MESSAGE = "the rate-limited 429's message states the seconds to wait";
+
+function observeMessage(session: Session, op: ContractOperation, exchange: Exchange): void {
+  const retryAfter = numericHeader(exchange, session.contract.model.retryAfterHeader);
+  if (retryAfter === null || !conditionsOf(session.contract, exchange.json).has("rate-limited")) return;
+  const message = (exchange.json as { error?: { message?: unknown } } | undefined)?.error?.message;
+  const states = typeof message === "string" && new RegExp(`(^|\\D)${retryAfter}(\\D|$)`).test(message);
+  const byRoute = messages.get(session) ?? new Map<string, string[]>();
+  messages.set(session, byRoute);
+  byRoute.set(op.route, [...(byRoute.get(op.route) ?? []), ...(states ? [] : [`the message ${JSON.stringify(message)} does not state the ${retryAfter} seconds of Retry-After`])]);
+}
+
+/** The name of the result on the headers' meaning: the description's header names and window. */
+function meaningName(session: Session): string {
+  const names = session.contract.model.rateLimitHeaders;
+  return `${names.remaining} never exceeds ${names.limit}, and ${names.reset} counts seconds within the ${session.contract.model.limits.requests.windowSeconds}-second window`;
+}
+
+function observeHeaders(session: Session, op: ContractOperation, exchange: Exchange): void {
+  const names = session.contract.model.rateLimitHeaders;
+  const limit = numericHeader(exchange, names.limit);
+  const remaining = numericHeader(exchange, names.remaining);
+  const reset = numericHeader(exchange, names.reset);
+  if (limit === null || remaining === null || reset === null) return;
+  const seenSoFar = headerMeaning.get(session) ?? { responses: 0, problems: [] };
+  headerMeaning.set(session, seenSoFar);
+  seenSoFar.responses++;
+  const windowSeconds = session.contract.model.limits.requests.windowSeconds;
+  if (remaining > limit) seenSoFar.problems.push(`${op.route} answered ${exchange.status} with ${names.remaining}: ${remaining} above ${names.limit}: ${limit}`);
+  if (reset > windowSeconds) seenSoFar.problems.push(`${op.route} answered ${exchange.status} with ${names.reset}: ${reset}, more seconds than a window of ${windowSeconds} has`);
+}
+
 /** An unpriced, plan-gated GET without required parameters: the Free-plan key is refused it (a rejected request), the main key answered. */
 function burstRequest(session: Session): ContractOperation | undefined {
   return session
@@ -27,10 +67,23 @@ function burstRequest(session: Session): ContractOperation | undefined {
 
 export const rateLimits: Check = {
   group: GROUP,
+  rules: {
+    "429 is documented": ["errors.429-four-conditions"],
+    "429 variant{prefer} has one of the variant shapes": ["errors.429-four-conditions"],
+    "429 variant{prefer}: Retry-After exactly where the specification sends it": ["errors.429-rate-limited", "errors.queue-full-no-retry-after", "errors.spend-limit-no-retry-after", "errors.429-cooldown"],
+    "429 responses": [],
+    "{remaining} counts down by one per request{rejected}": ["limits.header-remaining", "limits.rejected-count", "limits.rate.fixed-windows"],
+    "the request after {remaining} reached 0 gets the rate-limited 429": ["limits.rate.per-key", "limits.header-remaining", "errors.429-rate-limit", "errors.429-rate-limited"],
+    "the rate-limited 429's Retry-After is within {reset}": ["limits.header-reset", "errors.429-rate-limited"],
+    "the rate-limited 429's message states the seconds to wait": ["errors.429-rate-limited"],
+    "{remaining} never exceeds {limit}, and {reset} counts seconds within the {seconds}-second window": ["limits.header-limit", "limits.header-remaining", "limits.header-reset", "limits.rate.fixed-windows"],
+  },
   summary: "Every 429 is one of the description's variants with Retry-After exactly where it sends it; with rateLimitBurst, a window counts down by one per request (rejected ones too) and ends in the rate-limited 429.",
-  blockedBy: (session) => (session.config.rateLimitBurst ? (burstRequest(session) ? null : "the target implements no free GET route without parameters to spend a window on") : "rateLimitBurst is not declared"),
+  blockedBy: needing({ declared: ["rateLimitBurst"] }, (session) => (burstRequest(session) ? null : "the target implements no free GET route without parameters to spend a window on")),
   observe(session, { op, exchange }) {
+    observeHeaders(session, op, exchange);
     if (exchange.status !== 429) return;
+    observeMessage(session, op, exchange);
     seen.add(session);
     const curl = session.curl(exchange.request);
     if (!documentedResponse(op, 429)) {
@@ -55,6 +108,10 @@ export const rateLimits: Check = {
   },
   finish(session) {
     if (!seen.has(session)) session.results.skip(GROUP, "*", "429 responses", "no 429 was seen; declare rateLimitBurst to provoke one");
+    for (const [route, problems] of messages.get(session) ?? []) session.results.expect(GROUP, route, MESSAGE, [...new Set(problems)].slice(0, 5));
+    const meaning = headerMeaning.get(session);
+    if (!meaning) session.results.skip(GROUP, "*", meaningName(session), "no response carried the three headers as numbers");
+    else session.results.expect(GROUP, "*", meaningName(session), [...new Set(meaning.problems)].slice(0, 5));
   },
   async run({ session, stage, status }) {
     // Spending a window stops every key until it resets: these are the run's last requests.
@@ -106,5 +163,6 @@ export const rateLimits: Check = {
     const retryAfter = numericHeader(last, session.contract.model.retryAfterHeader);
     const reset = previous?.reset ?? 0;
     session.results.expect(GROUP, op.route, `the rate-limited 429's Retry-After is within ${names.reset}`, retryAfter !== null && retryAfter <= reset + 1 ? [] : [`Retry-After is ${retryAfter ?? "missing"}, ${names.reset} was ${reset}`], curl);
+
   },
 };

@@ -13,6 +13,10 @@ const GROUP = "request-validation";
 
 export const requestValidation: Check = {
   group: GROUP,
+  rules: {
+    "invalid bodies rejected": ["route:*.body.*"],
+    "rejects a body breaking {constraint}": ["route:*.body.*", "route:images.further.*", "route:videos.further.*", "route:audios.body", "route:video-upscales.body", "route:videos.v-b.length-limits", "route:images.i-b.no-high-tier", "route:videos.v-c.no-4k-video-edit", "route:images.i-c.no-sequences", "endpoints.enums-ranges-exact", "errors.400-model-not-available", "errors.error-body"],
+  },
   summary: "A body breaking each constraint of a request schema (alone where possible) is refused with 400 and the error body.",
   prepare(session) {
     for (const op of session.selected()) session.contract.negativeCases(op);

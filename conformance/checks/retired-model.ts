@@ -1,5 +1,5 @@
 /** A retired model, named by the declaration, answers 410 with the code the description gives (`model_retired`). */
-import type { Check } from "../check.ts";
+import { needing, type Check } from "../check.ts";
 import { sendInvalid, validRequests } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
 import type { Session } from "../session.ts";
@@ -10,12 +10,9 @@ const retiredOp = (session: Session) => session.selected().find((op) => op.creat
 
 export const retiredModel: Check = {
   group: GROUP,
+  rules: { "a retired model answers {status} {code}": ["errors.410-model-retired", "versioning.retired-410"] },
   summary: "With retiredModel: a create of that model answers 410 with the description's code.",
-  blockedBy(session) {
-    const declared = session.config.retiredModel;
-    if (!declared) return "the declaration gives no retiredModel";
-    return retiredOp(session) ? null : `the target does not implement ${declared.model}`;
-  },
+  blockedBy: needing({ declared: ["retiredModel"] }, (session) => (retiredOp(session) ? null : `the target does not implement ${session.config.retiredModel!.model}`)),
   async run({ session }) {
     const op = retiredOp(session)!;
     const apiKey = session.config.retiredModel?.apiKey;

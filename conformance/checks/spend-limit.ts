@@ -3,7 +3,7 @@
  * passes what the limit lets it spend is refused with the spend-limit 429, without Retry-After (no
  * wait clears it), and sent again a little later it is refused again: retrying does not clear it.
  */
-import type { Check } from "../check.ts";
+import { needing, type Check } from "../check.ts";
 import { accepted } from "../http.ts";
 import { priceOf, quotedBody } from "../cost.ts";
 import { validRequests } from "../requests.ts";
@@ -34,12 +34,15 @@ function pastLimit(session: Session) {
 
 export const spendLimit: Check = {
   group: GROUP,
-  summary: "With spendLimit: a create past the account's monthly spend limit is refused with the spend-limit 429 without Retry-After, and retrying does not clear it.",
-  blockedBy(session) {
-    if (!session.config.stateful) return "the target is stateless";
-    if (!session.config.spendLimit) return "the declaration gives no spendLimit (a key of an account whose monthly spend limit is nearly reached)";
-    return pastLimit(session) ? null : `no implemented create request has an exact standard price above spendLimit.credits (${session.config.spendLimit.credits})`;
+  rules: {
+    "a create past the monthly spend limit is refused with the spend-limit 429": ["errors.429-spend-limit", "errors.429-four-conditions"],
+    "the spend-limit 429 carries no Retry-After": ["errors.spend-limit-no-retry-after"],
+    "retrying does not clear the spend limit": ["errors.spend-limit-not-cleared-by-retry"],
   },
+  summary: "With spendLimit: a create past the account's monthly spend limit is refused with the spend-limit 429 without Retry-After, and retrying does not clear it.",
+  blockedBy: needing({ stateful: true, declared: [{ field: "spendLimit", gives: "a key of an account whose monthly spend limit is nearly reached" }] }, (session) =>
+    pastLimit(session) ? null : `no implemented create request has an exact standard price above spendLimit.credits (${session.config.spendLimit!.credits})`,
+  ),
   spend(session) {
     const found = pastLimit(session);
     // Refused when the target keeps the limit; a target that does not would run them.

@@ -4,7 +4,7 @@
  * and the next one is refused with the rate-limited 429 and Retry-After. That 429 stops the key
  * for the window, so the check sends the main key's last requests.
  */
-import { STAGE, type Check } from "../check.ts";
+import { needing, STAGE, type Check } from "../check.ts";
 import { accepted } from "../http.ts";
 import { validRequests } from "../requests.ts";
 import { conditionsOf } from "../retry-after.ts";
@@ -19,12 +19,12 @@ const acceptedAt = new WeakMap<Session, number[]>();
 
 export const uploadsWindow: Check = {
   group: GROUP,
-  summary: "With uploadRequest: the description's number of uploads per window is accepted, and the next is refused with the rate-limited 429 and Retry-After.",
-  blockedBy(session) {
-    if (!session.config.stateful) return "the target is stateless";
-    if (!session.config.uploadRequest) return "the declaration gives no uploadRequest (the upload's shape is not shown)";
-    return uploadsOp(session) ? null : "the target does not implement the uploads route";
+  rules: {
+    "{count} uploads per {seconds} s are accepted, the next is refused": ["limits.uploads", "routes.uploads"],
+    "the uploads 429 carries Retry-After": ["limits.uploads"],
   },
+  summary: "With uploadRequest: the description's number of uploads per window is accepted, and the next is refused with the rate-limited 429 and Retry-After.",
+  blockedBy: needing({ stateful: true, declared: [{ field: "uploadRequest", gives: "the body of an upload, whose shape is not shown" }] }, (session) => (uploadsOp(session) ? null : "the target does not implement the uploads route")),
   observe(session, { op, exchange }) {
     if (op === uploadsOp(session) && accepted(exchange)) acceptedAt.set(session, [...(acceptedAt.get(session) ?? []), exchange.receivedAt]);
   },

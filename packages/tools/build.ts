@@ -31,6 +31,7 @@ const PACKAGED_AT: Record<RuntimeFile, string> = {
   "sandbox/README.md": "sandbox/README.md",
   "conformance/README.md": "conformance/README.md",
   "conformance/targets/sandbox.json": "conformance/targets/sandbox.json",
+  "generated/rules.json": "conformance/rules.json",
 };
 
 /** The licence texts of the packages esbuild bundled, which their licences ask to keep with the code. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatConsole, junitXml, summarize } from "../../conformance/report.ts";
 import type { CheckResult } from "../../conformance/results.ts";
+import { readCatalogue } from "../../spec/catalogue.ts";
 
 const results: CheckResult[] = [
   { group: "auth", route: "POST /v1/images/i-a", name: "401 for no Authorization header", outcome: "pass" },
@@ -51,5 +52,25 @@ describe("the console report", () => {
     const many: CheckResult[] = ["a", "b", "c", "d", "e", "f"].map((slug) => ({ group: "generated-requests", route: `POST /v1/images/i-${slug}`, name: "near misses", outcome: "skip", detail: "no rule to break" }));
     const text = formatConsole(summarize("a target", many, { seconds: 1, requests: {} }), many);
     expect(text).toContain("SKIP [generated-requests] no rule to break (6 checks: POST /v1/images/i-a, POST /v1/images/i-b, POST /v1/images/i-c, POST /v1/images/i-d and 2 more)");
+  });
+});
+
+describe("the rules a report names", () => {
+  const annotated: CheckResult[] = [
+    { group: "billing", route: "POST /v1/images/i-a", name: "a failed job is charged nothing", outcome: "pass", rules: ["service.charged-only-on-success", "states.failed"] },
+    { group: "billing", route: "POST /v1/images/i-a", name: "a timed-out job is charged nothing", outcome: "fail", detail: "fell by 5", rules: ["service.charged-only-on-success", "states.timeout"] },
+    { group: "cooldown", route: "*", name: "creates are accepted until 3 consecutive failures", outcome: "skip", detail: "not declared", rules: ["limits.cooldown"] },
+  ];
+  const ruled = summarize("a target", annotated, { seconds: 1, requests: { main: 3 } });
+
+  it("counts the rules a passed or failed result observed, of the catalogue's, on the console's last line", () => {
+    const total = readCatalogue().rules.length;
+    const hidden = readCatalogue().rules.filter((rule) => rule.observable === false).length;
+    expect(ruled.rules).toEqual({ checked: 3, total, notObservable: hidden });
+    expect(formatConsole(ruled, annotated).split("\n").at(-1)).toBe(`rules: 3 of ${total} checked (${hidden} not observable from outside)`);
+  });
+
+  it("gives each JUnit test case its rule ids as a property", () => {
+    expect(junitXml(ruled, annotated)).toContain('<testcase classname="conformance.billing" name="POST /v1/images/i-a: a failed job is charged nothing"><properties><property name="rules" value="service.charged-only-on-success states.failed"/></properties></testcase>');
   });
 });

@@ -313,9 +313,12 @@ describe("stock searches", () => {
     }
   });
 
-  it("results carry attribution.text and attribution.html", () => {
-    const result = doc.components.schemas!.StockResult as { properties: { attribution: { properties: object } } };
+  it("results carry attribution.text and attribution.html (rule resources.stock-result.attribution)", () => {
+    const result = doc.components.schemas!.StockResult as { required?: string[]; properties: { attribution: { required?: string[]; properties: object } } };
     expect(Object.keys(result.properties.attribution.properties)).toEqual(["text", "html"]);
+    // "Each result carries" them: always present, not left optional.
+    expect(result.required).toEqual(["attribution"]);
+    expect(result.properties.attribution.required).toEqual(["text", "html"]);
   });
 });
 

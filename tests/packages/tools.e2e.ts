@@ -77,6 +77,7 @@ describe("the tools package", () => {
       "README.md",
       "THIRD-PARTY-LICENSES.md",
       "conformance/README.md",
+      "conformance/rules.json",
       "conformance/targets/sandbox.json",
       `dist/${BIN}.js`,
       "openapi.json",

@@ -4,11 +4,13 @@ import { bodyOf, isCreate, onPolledJob, when, type Fault } from "./support.ts";
 
 export const BILLING_FAULTS = {
   "charge-on-failure": {
+    breaks: ["states.failed", "service.charged-only-on-success"],
     bug: "failed and timed-out jobs are charged their price",
     answer: onPolledJob((status, state) => state.model.jobStatus.failure.includes(status), (job, account, seenBefore) => seenBefore || account.ledger.charge(job.credits)),
   },
 
   "moderation-charged": {
+    breaks: ["service.charged-only-on-success"],
     bug: "a request blocked by moderation is charged its price",
     answer: when((answer, call, state) => isCreate(call) && answer.status === 400 && state.model.errors.moderation.reasonField in bodyOf(answer), (answer, call, state) => {
       const quote = quoteRoute(state.model.priceTables, call!.op.path, call!.body ?? {});
@@ -17,6 +19,7 @@ export const BILLING_FAULTS = {
     }),
   },
   "reservation-not-shown": {
+    breaks: ["states.lip-sync-reserves-quote", "states.3d-credits-held"],
     bug: "the credits available do not subtract the prices held for running jobs",
     answer: when((answer, call, state) => call?.op.operationId === state.model.account.creditsOperationId && answer.status === 200, (answer, call, state) => {
       const balance = call!.account!.ledger.balance();
@@ -24,6 +27,7 @@ export const BILLING_FAULTS = {
     }),
   },
   "search-not-charged": {
+    breaks: ["routes.stock-images", "routes.stock-sound-effects", "routes.stock-music"],
     bug: "stock searches, priced per request, are not charged",
     answer: when((answer, call) => answer.status === 200 && call?.quote?.charged === "per-request", (answer, call) => {
       call!.account!.ledger.charge(-(call!.quote!.credits ?? 0));
@@ -31,6 +35,7 @@ export const BILLING_FAULTS = {
     }),
   },
   "credits-figure-off": {
+    breaks: ["resources.create-response.credits-and-seconds", "resources.create-response.3d-credits"],
     bug: "the create response's credits is one more than the price",
     answer: when(
       (answer, call, state) => isCreate(call) && answer.status === 200 && typeof bodyOf(answer)[state.model.account.priceField] === "number",
@@ -38,21 +43,25 @@ export const BILLING_FAULTS = {
     ),
   },
   "charged-per-poll": {
+    breaks: ["states.charged-on-succeeded"],
     bug: "the charge sits in the poll handler: a succeeded job is charged again on every later poll that shows it succeeded",
     answer: onPolledJob((status, state) => status === state.model.jobStatus.success, (job, account, seenBefore) => seenBefore && account.ledger.charge(job.credits)),
   },
 
   "hold-not-released": {
+    breaks: ["states.3d-credits-held", "states.lip-sync-reserves-quote"],
     bug: "a held price (lip sync, 3D) is charged when its job succeeds but never released, so it stays unavailable",
     answer: onPolledJob((status, state) => status === state.model.jobStatus.success, (job, account, seenBefore) => job.held && !seenBefore && account.ledger.reserve(job.credits, true)),
   },
 
   "timeout-charged": {
+    breaks: ["states.timeout", "service.charged-only-on-success"],
     bug: "a timed-out job is charged its price (only failures are refunded)",
     answer: onPolledJob((status, state) => status === state.model.jobStatus.timeout, (job, account, seenBefore) => seenBefore || account.ledger.charge(job.credits)),
   },
 
   "billed-seconds-rounded-down": {
+    breaks: ["resources.create-response.credits-and-seconds", "lip-sync.price"],
     bug: "the create response's billed seconds are rounded down while its credits are rounded up",
     answer: when(
       (answer, call, state) => isCreate(call) && answer.status === 200 && typeof bodyOf(answer)[state.model.account.billedSecondsField] === "number",

@@ -11,6 +11,7 @@ function prefixSwap(state: SandboxState): [string, string] {
 
 export const RESPONSE_FAULTS = {
   "wrong-id-prefix": {
+    breaks: ["resources.create-response.id-prefixes"],
     bug: "job ids are minted with a prefix the description's id pattern does not allow (img_1 becomes id_img_1), and polls take that id",
     rules: (rules) => [
       {
@@ -26,6 +27,7 @@ export const RESPONSE_FAULTS = {
     answer: when((answer, call) => isCreate(call) && typeof bodyOf(answer).id === "string", (answer) => ({ ...answer, body: { ...bodyOf(answer), id: `${WRONG_PREFIX}${String(bodyOf(answer).id)}` } })),
   },
   "missing-rate-limit-header": {
+    breaks: ["limits.headers-on-every-response"],
     bug: "poll responses lack X-RateLimit-Remaining",
     answer: when((_answer, call) => isPoll(call), (answer, _call, state) => {
       const headers = { ...answer.headers };
@@ -34,10 +36,12 @@ export const RESPONSE_FAULTS = {
     }),
   },
   "wrong-initial-status": {
+    breaks: ["resources.create-response.status-initial"],
     bug: "a create response gives a later running status instead of the initial one",
     answer: when((answer, call) => isCreate(call) && answer.status === 200 && "status" in bodyOf(answer), (answer, _call, state) => ({ ...answer, body: { ...bodyOf(answer), status: laterRunningStatus(state) } })),
   },
   "result-before-succeeded": {
+    breaks: ["states.succeeded"],
     bug: "a running job's poll response already carries the result fields",
     answer: when(
       (answer, call, state) => isPoll(call) && answer.status === 200 && !state.model.jobStatus.terminal.includes(String(bodyOf(answer).status)),
@@ -49,6 +53,7 @@ export const RESPONSE_FAULTS = {
     ),
   },
   "status-after-terminal": {
+    breaks: ["resources.job-status.terminal"],
     bug: "a finished job shows a running status again on a later poll",
     answer: () => {
       const seen = new Set<string>();
@@ -61,10 +66,12 @@ export const RESPONSE_FAULTS = {
     },
   },
   "unknown-status": {
+    breaks: ["resources.job-status.values"],
     bug: "a succeeded job reports the status done, which JobStatus does not have",
     answer: when((answer, call, state) => isPoll(call) && bodyOf(answer).status === state.model.jobStatus.success, (answer) => ({ ...answer, body: { ...bodyOf(answer), status: "done" } })),
   },
   "accepts-invalid-body": {
+    breaks: ["endpoints.enums-ranges-exact"],
     bug: "request bodies are parsed but not validated",
     rules: wrap("request-body", () => (call) => {
       try {
@@ -76,6 +83,7 @@ export const RESPONSE_FAULTS = {
     }),
   },
   "unauthenticated-accepted": {
+    breaks: ["auth.401"],
     bug: "a request without a key is served as the first account's",
     rules: wrap("authentication", (original) => (call, state) => {
       if (call.key !== null) return original(call, state);
@@ -84,6 +92,7 @@ export const RESPONSE_FAULTS = {
     }),
   },
   "error-body-without-code": {
+    breaks: ["resources.error-body.shape"],
     bug: "401 error bodies lack error.code",
     answer: when((answer) => answer.status === 401, (answer) => {
       const { code: _dropped, ...error } = bodyOf(answer).error ?? {};
@@ -91,22 +100,27 @@ export const RESPONSE_FAULTS = {
     }),
   },
   "errors-as-text": {
+    breaks: ["errors.error-body"],
     bug: "error responses are sent as text/plain",
     answer: when((answer) => answer.status >= 400, (answer) => ({ ...answer, headers: { ...answer.headers, "content-type": "text/plain" } })),
   },
   "plan-gate-open": {
+    breaks: ["auth.free-plan-gate"],
     bug: "keys on the Free plan may call every operation",
     rules: without("plan-gate"),
   },
   "retired-model-served": {
+    breaks: ["versioning.retired-410"],
     bug: "a retired model still takes jobs",
     rules: without("retired-model"),
   },
   "retired-wrong-code": {
+    breaks: ["errors.410-model-retired"],
     bug: "a retired model answers 410 with another code than the description's",
     answer: when((answer) => answer.status === 410, (answer) => ({ ...answer, body: { ...bodyOf(answer), error: { ...bodyOf(answer).error, code: "model_deprecated" } } })),
   },
   "wrong-id-prefix-one-route": {
+    breaks: ["resources.create-response.id-prefixes"],
     bug: "one area's create responses give ids with another area's prefix (copied from a sibling handler); its polls take them",
     rules: (rules) => [
       {
@@ -129,6 +143,7 @@ export const RESPONSE_FAULTS = {
     ),
   },
   "running-status-other-vocabulary": {
+    breaks: ["resources.job-status.values"],
     bug: "a running job reports in_progress, a status word of another API, not one of JobStatus",
     answer: when(
       (answer, call, state) => isPoll(call) && answer.status === 200 && bodyOf(answer).status === laterRunningStatus(state),
@@ -136,25 +151,46 @@ export const RESPONSE_FAULTS = {
     ),
   },
   "rate-limit-header-missing-one-route": {
+    breaks: ["limits.headers-on-every-response"],
     bug: "the credits route's answers lack X-RateLimit-Reset (its handler writes its own headers)",
     answer: when((_answer, call, state) => call?.op.operationId === state.model.account.creditsOperationId, (answer, _call, state) => withoutHeader(answer, state.model.rateLimitHeaders.reset)),
   },
   "retired-model-forbidden": {
+    breaks: ["versioning.retired-410"],
     bug: "a retired model is refused with 403, the status of a plan gate, instead of 410",
     rules: wrap("retired-model", (original) => (call, state) => (original(call, state) ? state.responses.forbidden("This model is no longer available.") : undefined)),
   },
   "plan-gate-unauthorized": {
+    breaks: ["auth.403"],
     bug: "a Free-plan key is refused the gated operations with 401, as if it were unknown",
     rules: wrap("plan-gate", (original) => (call, state) => (original(call, state) ? state.responses.unauthorized("This key may not call this operation.") : undefined)),
   },
   "unknown-key-forbidden": {
+    breaks: ["auth.401"],
     bug: "an unknown API key is answered 403, not 401",
     rules: wrap("authentication", (original) => (call, state) => {
       const reply = original(call, state);
       return reply && call.key !== null ? state.responses.forbidden("Invalid API key.") : reply;
     }),
   },
+  "stock-page-one-past": {
+    breaks: ["limits.stock-page-size"],
+    bug: "a stock search answers a page of one result more than the page size",
+    answer: when((answer, call) => call?.op.freePlan === true && answer.status === 200 && Array.isArray(bodyOf(answer).results), (answer) => {
+      const results = bodyOf(answer).results as unknown[];
+      return { ...answer, body: { ...bodyOf(answer), results: [...results, results[0]] } };
+    }),
+  },
+  "stock-result-without-html-credit": {
+    breaks: ["resources.stock-result.attribution"],
+    bug: "stock search results carry the plain-text credit line only, without attribution.html",
+    answer: when((answer, call) => call?.op.freePlan === true && answer.status === 200 && Array.isArray(bodyOf(answer).results), (answer) => ({
+      ...answer,
+      body: { ...bodyOf(answer), results: (bodyOf(answer).results as Array<{ attribution: { text: string } }>).map((result) => ({ ...result, attribution: { text: result.attribution.text } })) },
+    })),
+  },
   "moderation-without-reason": {
+    breaks: ["errors.moderation-reasons"],
     bug: "the moderation block lacks its restriction reason field",
     answer: when((answer, _call, state) => answer.status === state.model.errors.moderation.status && state.model.errors.moderation.reasonField in bodyOf(answer), (answer, _call, state) => {
       const { [state.model.errors.moderation.reasonField]: _dropped, ...body } = bodyOf(answer);

@@ -13,6 +13,8 @@ export type AnswerHook = NonNullable<SandboxHooks["answer"]>;
 export interface Fault {
   /** The implementation bug the fault stands for. */
   readonly bug: string;
+  /** The ids of the rules of spec/rules.yaml it breaks: the check that catches it names one of them. */
+  readonly breaks: readonly string[];
   readonly config?: (config: SandboxConfig) => SandboxConfig;
   readonly rules?: (rules: readonly Rule[]) => readonly Rule[];
   /** Made per sandbox, so that a fault may keep state (jobs it has seen). */

@@ -89,32 +89,39 @@ function withoutNeeds(rule: JsonSchema): JsonSchema | null {
 
 export const VALIDATION_FAULTS = {
   "enum-union-of-area": {
+    breaks: ["endpoints.enums-ranges-exact"],
     bug: "each enum field is checked against the values any model of its area allows (the union of the area's enums), not this model's",
     rules: validatingAs({ property: (property, _field, siblings) => (enumOf(property).length ? { ...property, enum: [...new Set([...enumOf(property), ...siblings.flatMap(enumOf)])] } : property) }),
   },
   "maximum-one-past": {
+    breaks: ["endpoints.enums-ranges-exact"],
     bug: "each maximum is compared as if exclusive of the next integer (one past it is taken)",
     rules: validatingAs({ property: shifted("maximum", 1) }),
   },
   "minimum-one-short": {
+    breaks: ["endpoints.enums-ranges-exact"],
     bug: "each minimum is compared as if it were one lower (one below it is taken)",
     rules: validatingAs({ property: shifted("minimum", -1) }),
   },
   "enum-case-insensitive": {
+    breaks: ["endpoints.enums-ranges-exact"],
     bug: "enum values are compared without case (1k for 1K)",
     rules: validatingAs({
       property: (property) => (enumOf(property).length ? { ...property, enum: [...new Set(enumOf(property).flatMap((value) => (typeof value === "string" ? [value, value.toLowerCase(), value.toUpperCase()] : [value])))] } : property),
     }),
   },
   "max-items-one-past": {
+    breaks: ["endpoints.enums-ranges-exact"],
     bug: "a list may hold one item more than its maxItems",
     rules: validatingAs({ property: shifted("maxItems", 1) }),
   },
   "required-null-accepted": {
+    breaks: ["endpoints.enums-ranges-exact"],
     bug: "a required field sent as null counts as given",
     rules: validatingAs({ property: (property, _field, _siblings, required) => (required ? { anyOf: [property, { type: "null" }] } : property) }),
   },
   "numbers-as-strings": {
+    breaks: ["endpoints.enums-ranges-exact"],
     bug: "numbers and booleans sent as strings are taken (\"2\" for 2), as a form parser or a validator that coerces types would",
     rules: wrap("request-body", (original) => (call, state) => {
       const refused = original(call, state);
@@ -128,10 +135,12 @@ export const VALIDATION_FAULTS = {
     }),
   },
   "exclusive-fields-accepted": {
+    breaks: ["endpoints.enums-ranges-exact"],
     bug: "fields the description says cannot be combined are accepted together (the cross-field exclusions are not checked)",
     rules: validatingAs({ allOf: (rule) => (isExclusion(rule) ? null : rule) }),
   },
   "mode-needs-ignored": {
+    breaks: ["endpoints.enums-ranges-exact"],
     bug: "a value the description allows only in one mode is accepted without that mode's fields (`2k` without `video`)",
     rules: validatingAs({ allOf: withoutNeeds }),
   },

@@ -73,7 +73,7 @@ function hooks(model: ServiceModel): SandboxHooks {
       const key = call.key !== null && state.accounts.byKey.has(call.key) ? keyWindows.hit(call.key, call.now) : null;
       call.window = key && key.remaining <= ip.remaining ? key : ip;
       const over = [key, ip].find((window) => window?.exceeded);
-      return over ? state.responses.tooMany("rate-limited", "Too many requests for this window.", over.resetSeconds) : undefined;
+      return over ? state.responses.tooMany("rate-limited", `Too many requests for this window; wait ${over.resetSeconds} s.`, over.resetSeconds) : undefined;
     },
   };
   const alias: Rule = {
@@ -86,11 +86,13 @@ function hooks(model: ServiceModel): SandboxHooks {
   };
   return {
     rules: (rules) => [alias, ...rules.map((rule) => (rule.name === windows.name ? windows : rule))],
-    answer(answer: Answer, call) {
+    answer(answer: Answer, call, state) {
       if (!isObject(answer.body)) return answer;
       const body: Body = { ...answer.body, request_id: randomUUID() };
       if ((call?.op.kind === "create" || call?.op.kind === "poll") && typeof body.id === "string") body.id = ids.shown(body.id);
-      if (isObject(body.error)) body.error = { ...body.error, message: `The request was refused (${String(body.error.code)}).` };
+      // Its own words, but what the specification makes a message state stays: a wait's seconds.
+      const wait = answer.headers?.[state.model.retryAfterHeader];
+      if (isObject(body.error)) body.error = { ...body.error, message: `The request was refused (${String(body.error.code)})${wait === undefined ? "" : `; wait ${wait} s`}.` };
       return { ...answer, body };
     },
   };

@@ -6,11 +6,12 @@
  * they run side by side.
  */
 import { readFileSync } from "node:fs";
-import { CHECK_GROUPS } from "../../../conformance/checks/index.ts";
+import { CHECK_GROUPS, CHECKS } from "../../../conformance/checks/index.ts";
 import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../../conformance/config.ts";
 import { Contract } from "../../../conformance/contract.ts";
 import { Semaphore } from "../../../conformance/coordination.ts";
 import type { CheckResult } from "../../../conformance/results.ts";
+import { templateOf } from "../../../conformance/rules.ts";
 import type { NearMissKind } from "../../../conformance/requests/near-misses.ts";
 import { runConformance } from "../../../conformance/run.ts";
 import { DEFAULT_CONFIG_FILE } from "../../../sandbox/config.ts";
@@ -22,67 +23,92 @@ const contract = new Contract();
 const declared = readTargetConfig({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" }, TARGET_DEFAULTS, contract, CHECK_GROUPS);
 const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object };
 
-/** A check by its group and name (a result's name contains it: lifecycle's add the example, for one). */
+/**
+ * A check by its group and name, the name as the check declares it in its `rules` (`{…}` where it
+ * puts a value in), and, where one result of several is meant, that result's exact name.
+ */
 export interface CheckName {
   readonly group: string;
   readonly check: string;
+  readonly result?: string;
 }
 
-const named = (group: string, check: string): CheckName => ({ group, check });
+const named = (group: string, check: string, result?: string): CheckName => ({ group, check, ...(result === undefined ? {} : { result }) });
 /** The generated requests' failure for a near miss of `kind` accepted. */
-const nearMiss = (kind: NearMissKind): CheckName => named("generated-requests", `near-miss negative refused: ${kind}`);
-export const isResultOf = (result: CheckResult, { group, check }: CheckName): boolean => result.group === group && result.name.includes(check);
+const nearMiss = (kind: NearMissKind): CheckName => named("generated-requests", "near-miss negative refused: {kind}", `near-miss negative refused: ${kind}`);
+/** True when `result` was written from that check's declared name (and is that exact result, where one is given). */
+export const isResultOf = (result: CheckResult, { group, check, result: exact }: CheckName): boolean => {
+  const registered = CHECKS.find((candidate) => candidate.group === group);
+  return result.group === group && registered !== undefined && templateOf(registered, result.name) === check && (exact === undefined || result.name === exact);
+};
+
+const BEYOND_THE_CAP = "a create beyond the cap{cap} is refused as queue full";
+const AFTER_ZERO = "the request after {remaining} reached 0 gets the rate-limited 429";
+const RETRY_AFTER_WHERE_SENT = "429 variant{prefer}: Retry-After exactly where the specification sends it";
+const POLLS_MATCH = "every poll response matches the description{example}";
+const REJECTS = "rejects a body breaking {constraint}";
+const RETIRED = "a retired model answers {status} {code}";
+const PRICE = "{price} with the price";
+const GROWS = "each further failure lengthens the pause by one step{step}";
+const STOCK_PAGE = "a page holds at most {count} results, each with its credit line";
+const HEADERS_MEAN = "{remaining} never exceeds {limit}, and {reset} counts seconds within the {seconds}-second window";
 
 /** For each fault, the check written for the rule it breaks: it must fail. */
 export const CAUGHT_BY: Record<FaultName, CheckName> = {
-  "wrong-id-prefix": named("lifecycle", "valid request"),
-  "wrong-id-prefix-one-route": named("lifecycle", "valid request"),
-  "rate-limit-one-past": named("rate-limits", "the request after X-RateLimit-Remaining reached 0 gets the rate-limited 429"),
-  "rejected-requests-not-counted": named("rate-limits", "X-RateLimit-Remaining counts down by one per request"),
-  "remaining-off-by-one": named("rate-limits", "the request after X-RateLimit-Remaining reached 0 gets the rate-limited 429"),
-  "rate-limited-without-retry-after": named("rate-limits", "429 variant: Retry-After exactly where the specification sends it"),
-  "retry-after-in-milliseconds": named("rate-limits", "the rate-limited 429's Retry-After is within X-RateLimit-Reset"),
-  "missing-rate-limit-header": named("lifecycle", "every poll response matches the description"),
-  "rate-limit-header-missing-one-route": named("operations", "valid request"),
+  "wrong-id-prefix": named("lifecycle", "valid request {name} accepted"),
+  "wrong-id-prefix-one-route": named("lifecycle", "valid request {name} accepted"),
+  "rate-limit-one-past": named("rate-limits", AFTER_ZERO),
+  "rejected-requests-not-counted": named("rate-limits", "{remaining} counts down by one per request{rejected}"),
+  "remaining-off-by-one": named("rate-limits", AFTER_ZERO),
+  "rate-limited-without-retry-after": named("rate-limits", RETRY_AFTER_WHERE_SENT),
+  "retry-after-in-milliseconds": named("rate-limits", "the rate-limited 429's Retry-After is within {reset}"),
+  "missing-rate-limit-header": named("lifecycle", POLLS_MATCH),
+  "rate-limit-header-missing-one-route": named("operations", "valid request {name} accepted"),
   "queue-full-with-retry-after": named("concurrency", "the queue-full 429 carries no Retry-After"),
   "cap-one-short": named("concurrency", "no create is refused as queue full below the cap"),
-  "cap-one-past": named("concurrency", "a create beyond the cap of"),
+  "cap-one-past": named("concurrency", BEYOND_THE_CAP),
   "polling-counts": named("concurrency", "polling never counts against the concurrency cap"),
   "charge-on-failure": named("billing", "a failed job is charged nothing"),
   "timeout-charged": named("billing", "a timed-out job is charged nothing"),
   "charged-per-poll": named("billing", "a succeeded job is charged exactly its quote"),
   "hold-not-released": named("billing", "a held price is charged when its job succeeds"),
   "moderation-charged": named("billing", "a request blocked by moderation is charged nothing"),
-  "moderation-without-reason": named("billing", "a request blocked by moderation is charged nothing: the request is blocked"),
+  "stock-page-one-past": named("stock-results", STOCK_PAGE),
+  "stock-result-without-html-credit": named("stock-results", STOCK_PAGE),
+  "moderation-without-reason": named("billing", "{role}: the request is blocked", "a request blocked by moderation is charged nothing: the request is blocked"),
   "reservation-not-shown": named("billing", "a held price is reserved when the job is created"),
   "search-not-charged": named("billing", "a search priced per request is charged its price"),
-  "credits-figure-off": named("create-response", "credits"),
-  "billed-seconds-rounded-down": named("create-response", "credits and seconds agree with the price"),
+  "credits-figure-off": named("create-response", PRICE),
+  "billed-seconds-rounded-down": named("create-response", PRICE, "credits and seconds agree with the price"),
   "wrong-initial-status": named("create-response", "the create response's status is the initial status"),
-  "result-before-succeeded": named("lifecycle", "result fields exactly once succeeded"),
-  "status-after-terminal": named("lifecycle", "no return from a terminal state, terminal state stable"),
-  "unknown-status": named("lifecycle", "every poll response matches the description"),
-  "running-status-other-vocabulary": named("lifecycle", "every poll response matches the description"),
-  "accepts-invalid-body": named("request-validation", "rejects a body breaking"),
-  "unauthenticated-accepted": named("auth", "401 for no Authorization header"),
-  "unknown-key-forbidden": named("auth", "401 for unknown bearer key"),
-  "error-body-without-code": named("auth", "401 for"),
-  "errors-as-text": named("request-validation", "rejects a body breaking"),
+  "result-before-succeeded": named("lifecycle", "result fields exactly once succeeded{example}"),
+  "status-after-terminal": named("lifecycle", "no return from a terminal state, terminal state stable{example}"),
+  "unknown-status": named("lifecycle", POLLS_MATCH),
+  "running-status-other-vocabulary": named("lifecycle", POLLS_MATCH),
+  "accepts-invalid-body": named("request-validation", REJECTS),
+  "unauthenticated-accepted": named("auth", "401 for {case}", "401 for no Authorization header"),
+  "unknown-key-forbidden": named("auth", "401 for {case}", "401 for unknown bearer key"),
+  "error-body-without-code": named("auth", "401 for {case}"),
+  "errors-as-text": named("request-validation", REJECTS),
   "plan-gate-open": named("plan-gate", "403 for a Free-plan key"),
   "plan-gate-unauthorized": named("plan-gate", "403 for a Free-plan key"),
-  "retired-model-served": named("retired-model", "a retired model answers 410"),
-  "retired-wrong-code": named("retired-model", "a retired model answers 410"),
-  "retired-model-forbidden": named("retired-model", "a retired model answers 410"),
+  "retired-model-served": named("retired-model", RETIRED),
+  "retired-wrong-code": named("retired-model", RETIRED),
+  "retired-model-forbidden": named("retired-model", RETIRED),
+  "rate-limit-headers-swapped": named("rate-limits", HEADERS_MEAN),
+  "reset-as-epoch-time": named("rate-limits", HEADERS_MEAN),
+  "rate-limit-message-without-seconds": named("rate-limits", "the rate-limited 429's message states the seconds to wait"),
   "spend-limit-with-retry-after": named("spend-limit", "the spend-limit 429 carries no Retry-After"),
   "spend-limit-cleared-by-retry": named("spend-limit", "retrying does not clear the spend limit"),
   "cooldown-pauses-every-model": named("cooldown", "models outside the paused family are not paused"),
-  "cooldown-after-two": named("cooldown", "creates are accepted until"),
-  "cooldown-after-four": named("cooldown", "after 3 consecutive failures the family is paused with the cooldown 429"),
+  "cooldown-after-two": named("cooldown", "creates are accepted until {count} consecutive failures"),
+  "cooldown-after-four": named("cooldown", "after {count} consecutive failures the family is paused with the cooldown 429"),
+  "cooldown-kept-after-success": named("cooldown", "a success clears the failures before it"),
   "cooldown-without-retry-after": named("cooldown", "the cooldown's Retry-After and seconds left agree with the pause"),
-  "cooldown-does-not-grow": named("cooldown", "each further failure lengthens the pause by one step"),
-  "cooldown-grows-twice-as-fast": named("cooldown", "each further failure lengthens the pause by one step"),
+  "cooldown-does-not-grow": named("cooldown", GROWS),
+  "cooldown-grows-twice-as-fast": named("cooldown", GROWS),
   "cooldown-forgets-failures-after-pause": named("cooldown", "one more failure after the pause pauses the family again"),
-  "uploads-one-past": named("uploads-window", "uploads per"),
+  "uploads-one-past": named("uploads-window", "{count} uploads per {seconds} s are accepted, the next is refused"),
   "enum-union-of-area": nearMiss("sibling-value"),
   "maximum-one-past": nearMiss("off-by-one"),
   "minimum-one-short": nearMiss("off-by-one"),
@@ -96,10 +122,10 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
 
 /** What the faultless run must show passed: the stateful checks, which a regression could make skip. */
 export const MUST_PASS: readonly CheckName[] = [
-  named("lifecycle", "terminal state reached"),
-  named("lifecycle", "result fields exactly once succeeded"),
+  named("lifecycle", "terminal state reached{example}"),
+  named("lifecycle", "result fields exactly once succeeded{example}"),
   named("create-response", "the create response's status is the initial status"),
-  named("create-response", "credits and seconds agree with the price"),
+  named("create-response", PRICE, "credits and seconds agree with the price"),
   named("billing", "a succeeded job is charged exactly its quote"),
   named("billing", "a failed job is charged nothing"),
   named("billing", "a timed-out job is charged nothing"),
@@ -108,25 +134,29 @@ export const MUST_PASS: readonly CheckName[] = [
   named("billing", "a held price is charged when its job succeeds"),
   named("billing", "a search priced per request is charged its price"),
   named("concurrency", "polls answer while the cap is reached"),
-  named("concurrency", "a create beyond the cap of"),
+  named("concurrency", BEYOND_THE_CAP),
   named("concurrency", "the queue-full 429 carries no Retry-After"),
   named("plan-gate", "403 for a Free-plan key"),
-  named("retired-model", "a retired model answers 410"),
+  named("retired-model", RETIRED),
   named("spend-limit", "a create past the monthly spend limit is refused with the spend-limit 429"),
   named("spend-limit", "the spend-limit 429 carries no Retry-After"),
   named("spend-limit", "retrying does not clear the spend limit"),
-  named("cooldown", "creates are accepted until"),
+  named("cooldown", "creates are accepted until {count} consecutive failures"),
   named("cooldown", "models outside the paused family are not paused"),
+  named("cooldown", "a success clears the failures before it"),
   named("cooldown", "the cooldown's Retry-After and seconds left agree with the pause"),
   named("cooldown", "after the pause, one more failed job is accepted"),
   named("cooldown", "one more failure after the pause pauses the family again"),
-  named("cooldown", "each further failure lengthens the pause by one step"),
-  named("uploads-window", "uploads per"),
-  named("rate-limits", "X-RateLimit-Remaining counts down by one per request"),
-  named("rate-limits", "the request after X-RateLimit-Remaining reached 0 gets the rate-limited 429"),
-  named("rate-limits", "the rate-limited 429's Retry-After is within X-RateLimit-Reset"),
-  named("request-validation", "rejects a body breaking"),
-  named("auth", "401 for unknown bearer key"),
+  named("cooldown", GROWS),
+  named("uploads-window", "{count} uploads per {seconds} s are accepted, the next is refused"),
+  named("rate-limits", "{remaining} counts down by one per request{rejected}"),
+  named("rate-limits", AFTER_ZERO),
+  named("rate-limits", "the rate-limited 429's Retry-After is within {reset}"),
+  named("rate-limits", "the rate-limited 429's message states the seconds to wait"),
+  named("rate-limits", HEADERS_MEAN),
+  named("request-validation", REJECTS),
+  named("stock-results", STOCK_PAGE),
+  named("auth", "401 for {case}", "401 for unknown bearer key"),
 ];
 
 /** Fault runs at once. */
@@ -178,7 +208,7 @@ export async function missedFaults(faults: readonly FaultName[]): Promise<string
   const verdicts = await Promise.all(faults.map((fault) => runs.use(async () => ({ fault, failures: (await resultsWith([fault])).filter((result) => result.outcome === "fail") }))));
   const missed = verdicts
     .filter(({ fault, failures }) => !failures.some((failure) => isResultOf(failure, CAUGHT_BY[fault])))
-    .map(({ fault, failures }) => `${fault} (${FAULTS[fault].bug}): expected [${CAUGHT_BY[fault].group}] ${CAUGHT_BY[fault].check} to fail, got ${failures.map((failure) => `[${failure.group}] ${failure.name}`).join("; ") || "none"}`);
+    .map(({ fault, failures }) => `${fault} (${FAULTS[fault].bug}): expected [${CAUGHT_BY[fault].group}] ${CAUGHT_BY[fault].result ?? CAUGHT_BY[fault].check} to fail, got ${failures.map((failure) => `[${failure.group}] ${failure.name}`).join("; ") || "none"}`);
   console.log(`mutation: ${faults.length - missed.length} of ${faults.length} injected faults caught`);
   return missed;
 }

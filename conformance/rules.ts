@@ -1,0 +1,81 @@
+/**
+ * Which rules of the specification's catalogue (spec/rules.yaml) each result observes. The binding
+ * lives in the checks (`Check.rules`: result name -> rule ids); the catalogue says only what code
+ * cannot: the words, and why a rule no check names is unchecked. A rule reference is an id, a
+ * pattern with `*` (`*.body.*`), or either prefixed `route:`, which keeps only the rules whose
+ * description pointers lie under the result's own operation (a body field of that route).
+ */
+import { readCatalogue, type Catalogue, type Rule } from "../spec/catalogue.ts";
+import type { Check } from "./check.ts";
+import type { CheckResult } from "./results.ts";
+
+const ROUTE = "route:";
+
+/** A result name as a check writes it, `{…}` standing for what the check puts in. */
+function templatePattern(template: string): RegExp {
+  const parts = template.split(/\{[^}]*\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`^${parts.join("[^]*")}$`);
+}
+
+/** The template of `check` that `name` was written from: the one with the most fixed text, when several fit. */
+export function templateOf(check: Check, name: string): string | undefined {
+  const fitting = Object.keys(check.rules ?? {}).filter((template) => templatePattern(template).test(name));
+  return fitting.sort((a, b) => b.replace(/\{[^}]*\}/g, "").length - a.replace(/\{[^}]*\}/g, "").length)[0];
+}
+
+const idPattern = (reference: string): RegExp => new RegExp(`^${reference.replace(ROUTE, "").split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^]*")}$`);
+
+/** The JSON pointer of an operation (`POST /v1/images/i-a`) in the bundle. */
+const operationPointer = (route: string): string | undefined => {
+  const [method, path] = route.split(" ");
+  return method && path ? `/paths/${path.replace(/~/g, "~0").replace(/\//g, "~1")}/${method.toLowerCase()}` : undefined;
+};
+
+/** The rules a reference names, for a result on `route` (any route when undefined). */
+export function rulesNamed(catalogue: Catalogue, reference: string, route?: string): Rule[] {
+  const pattern = idPattern(reference);
+  const under = reference.startsWith(ROUTE) && route !== undefined ? operationPointer(route) : undefined;
+  return catalogue.rules.filter((rule) => pattern.test(rule.id) && (under === undefined || (rule.openapi ?? []).some((pointer) => pointer === under || pointer.startsWith(`${under}/`))));
+}
+
+/** The rule ids a result observes: none for the suite's own results (a group skipped, a check stopped). */
+export function resultRules(checks: readonly Check[], catalogue: Catalogue, result: CheckResult): string[] {
+  const check = checks.find((candidate) => candidate.group === result.group);
+  const template = check && templateOf(check, result.name);
+  if (!check || template === undefined) return [];
+  const route = result.route === "*" ? undefined : result.route;
+  return [...new Set((check.rules?.[template] ?? []).flatMap((reference) => rulesNamed(catalogue, reference, route).map((rule) => rule.id)))].sort();
+}
+
+/** Each rule's checks, as `group: template`, derived from the checks' bindings. */
+export function checksByRule(checks: readonly Check[], catalogue: Catalogue): Map<string, string[]> {
+  const byRule = new Map<string, string[]>(catalogue.rules.map((rule) => [rule.id, []]));
+  for (const check of checks) {
+    for (const [template, references] of Object.entries(check.rules ?? {})) {
+      for (const rule of references.flatMap((reference) => rulesNamed(catalogue, reference))) byRule.get(rule.id)?.push(`${check.group}: ${template}`);
+    }
+  }
+  return byRule;
+}
+
+export interface RuleCoverage {
+  /** Rules a result of this run observed (passed or failed). */
+  checked: number;
+  total: number;
+  /** Rules the catalogue says no request can observe. */
+  notObservable: number;
+}
+
+/** Gives each result of the checks its rule ids (the suite's own results have none). */
+export function annotateRules(checks: readonly Check[], results: readonly CheckResult[], catalogue: Catalogue = readCatalogue()): void {
+  for (const result of results) {
+    const rules = resultRules(checks, catalogue, result);
+    if (rules.length > 0) result.rules = rules;
+  }
+}
+
+/** How many rules the results checked (a result passed or failed on them), of how many. */
+export function ruleCoverage(results: readonly CheckResult[], catalogue: Catalogue = readCatalogue()): RuleCoverage {
+  const checked = new Set(results.filter((result) => result.outcome !== "skip").flatMap((result) => result.rules ?? []));
+  return { checked: checked.size, total: catalogue.rules.length, notObservable: catalogue.rules.filter((rule) => rule.observable === false).length };
+}

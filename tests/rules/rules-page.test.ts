@@ -1,0 +1,25 @@
+/** docs/rules.md lists every rule with its words and its checks, or why it has none, and is as the generator makes it. */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { rulesPage } from "../../generators/rules-page.ts";
+import { readCatalogue } from "../../spec/catalogue.ts";
+import { readCatalogueSource } from "../../spec/catalogue-source.ts";
+
+const catalogue = readCatalogueSource();
+const page = readFileSync(new URL("../../docs/rules.md", import.meta.url), "utf8");
+
+describe("docs/rules.md", () => {
+  it("is what npm run generate writes, as is the JSON copy of the catalogue the tools read", () => {
+    expect(page === rulesPage(catalogue), "docs/rules.md is stale: run npm run generate").toBe(true);
+    expect(readCatalogue(), "generated/rules.json is stale: run npm run generate").toEqual(catalogue);
+  });
+
+  it("has an entry per rule with the specification's words", () => {
+    expect(catalogue.rules.filter((rule) => !page.includes(`### \`${rule.id}\`\n\n> ${rule.words}\n`)).map((rule) => rule.id)).toEqual([]);
+  });
+
+  it("names a rule's checks, and where none, the reason", () => {
+    expect(page).toContain("### `states.failed`\n\n> failed | yes | No charge\n\n- **checked by:** `billing: a failed job is charged nothing`; `lifecycle: no return from a terminal state, terminal state stable{example}`");
+    expect(page).toContain("### `versioning.version-string`\n\n> The interface version string is `2026-06-20`.\n\n- **unchecked** (not observable from outside): no response carries the interface version (none is shown)");
+  });
+});
