@@ -55,6 +55,7 @@ export const SITE_PAGES: SitePage[] = [
   guide("versioning", "Versioning"),
   guide("release-from-ci", "Release from CI"),
   { kind: "markdown", file: "changelog.html", source: "docs/changelog.md", nav: "Changelog" },
+  { kind: "markdown", file: "rules.html", source: "docs/rules.md", nav: "Rules and their checks" },
   guide("not-shown", "Not shown"),
   ...EXTRA_PAGES,
   { kind: "reference", file: "reference.html", nav: "API reference" },
