@@ -159,6 +159,11 @@ export interface Seen {
   readonly path: string;
   /** The status whose head it sent (null: the connection was reset before it). */
   readonly status: number | null;
+  /** Whether that head carried a Location. */
+  readonly location: boolean;
+  /** Fake-clock times (Date.now) the request arrived and its head was sent (or the connection reset). */
+  readonly at: number;
+  readonly answeredAt: number;
 }
 
 export interface Clock {
@@ -200,7 +205,8 @@ export async function startUpstream(scenario: Scenario, clock: Clock): Promise<H
 
   async function play(origin: Seen["origin"], request: IncomingMessage, reply: Answer): Promise<void> {
     const socket = request.socket;
-    const record = (status: number | null) => seen.push({ origin, method: request.method ?? "", path: request.url ?? "", status });
+    const at = Date.now();
+    const record = (status: number | null, location = false) => seen.push({ origin, method: request.method ?? "", path: request.url ?? "", status, location, at, answeredAt: Date.now() });
     if (reply.delayMs > 0) await park(socket, reply.delayMs);
     if (reply.reset === "beforeHead") {
       record(null);
@@ -215,7 +221,7 @@ export async function startUpstream(scenario: Scenario, clock: Clock): Promise<H
     for (const [name, value] of reply.headers) lines.push(`${name}: ${echoed(value, request.headers.authorization ?? "")}`);
     if (location) lines.push(`Location: ${location}`);
     if (!forever) lines.push(`Content-Length: ${length}`);
-    record(reply.status);
+    record(reply.status, location !== null);
     socket.write(`${lines.join("\r\n")}\r\n\r\n`);
     const cut = reply.reset === "midBody" ? bytes.length >> 1 : bytes.length;
     if (!reply.drip) socket.write(bytes.subarray(0, cut));
