@@ -112,8 +112,8 @@ function broken(scenario: Scenario, outcome: Outcome): Map<ClientProperty, strin
   const found = new Map<ClientProperty, string>();
   const bound = BOUNDS[scenario.call];
   const { seen } = outcome.upstream;
-  if (outcome.gaveUp) found.set("settles", `not settled after ${outcome.fakeMs} fake ms and ${outcome.timerEvents} timer events (bound ${bound.ms} ms)${outcome.problems.length ? `: ${outcome.problems.join("; ")}` : ""}`);
-  else if (outcome.fakeMs > bound.ms) found.set("settles", `settled after ${outcome.fakeMs} fake ms, beyond its bound of ${bound.ms}`);
+  if (outcome.gaveUp) found.set("settles", `not settled after ${Math.round(outcome.fakeMs)} fake ms and ${outcome.timerEvents} timer events (bound ${bound.ms} ms)${outcome.problems.length ? `: ${outcome.problems.join("; ")}` : ""}`);
+  else if (outcome.fakeMs > bound.ms) found.set("settles", `settled after ${Math.round(outcome.fakeMs)} fake ms, beyond its bound of ${bound.ms}`);
   if (seen.length > bound.requests) found.set("bounded-requests", `${seen.length} requests, beyond its bound of ${bound.requests}`);
   if (outcome.rejected && !(outcome.value instanceof MediaServiceError)) found.set("typed-rejection", `rejected with ${String(outcome.value)}`.slice(0, 300));
   if (outcome.rejected) {
@@ -176,19 +176,16 @@ async function play(scenario: Scenario, clock: FakeClock): Promise<Outcome> {
   process.on("unhandledRejection", onUnhandled);
   process.on("warning", onWarning);
   let inFlight = 0;
-  // Reads the whole answer, so that "nothing in flight" means the client only has timers left.
-  const fetchCounted = async (request: Request): Promise<Response> => {
+  // Reads the whole answer, so that "nothing in flight" means the client only has timers left; a
+  // body cut short then fails when the client reads it, as fetch's own streaming body does.
+  const fetchCounted = (request: Request): Promise<Response> => {
     inFlight += 1;
-    try {
-      const response = await fetch(request);
-      try {
-        return new Response(await response.arrayBuffer(), response);
-      } catch (error) {
-        return new Response(new ReadableStream({ pull: (controller) => controller.error(error) }), response);
-      }
-    } finally {
-      inFlight -= 1;
-    }
+    const failing = (response: Response) => (error: unknown) => new Response(new ReadableStream({ pull: (controller) => controller.error(error) }), response);
+    return fetch(request)
+      .then((response) => response.arrayBuffer().then((bytes) => new Response(bytes, response), failing(response)))
+      .finally(() => {
+        inFlight -= 1;
+      });
   };
   const outcome: Outcome = { settled: false, gaveUp: false, rejected: false, value: undefined, unhandled, overflows: [], timerEvents: 0, fakeMs: 0, upstream, problems: [] };
   try {

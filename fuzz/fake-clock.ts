@@ -63,7 +63,7 @@ export class FakeClock {
       const id = clock.nextId++;
       clock.timers.set(id, { id, at: clock.now + ms, delay: ms, callback: () => callback(...args) });
       return new FakeTimeout(clock, id);
-    }) as typeof setTimeout;
+    }) as unknown as typeof setTimeout;
     globalThis.clearTimeout = ((handle: unknown) => {
       if (handle !== undefined && handle !== null) clock.timers.delete(Number(handle));
     }) as typeof clearTimeout;
