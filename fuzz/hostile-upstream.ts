@@ -114,9 +114,17 @@ const sane: fc.Arbitrary<Answer> = fc.constantFrom<Body>({ kind: "created", id: 
   redirect: "none" as const,
 }));
 
+/** The documented rate-limit 429 with a hostile Retry-After: the one answer that pauses the whole client and is resent. */
+const rateLimited: fc.Arbitrary<Answer> = fc.tuple(answer, fc.constantFrom(...RETRY_AFTER)).map(([hostile, retryAfter]) => ({
+  ...hostile,
+  status: 429,
+  body: { kind: "error", error: { type: "rate_limit_error", code: "rate_limited", message: "Too many requests." }, top: {} },
+  headers: [["Retry-After", retryAfter] as const, ...hostile.headers.filter(([name]) => name !== "Retry-After")],
+}));
+
 export const scenarios: fc.Arbitrary<Scenario> = fc.record({
   call: fc.constantFrom<ClientCall>("create", "createAndWait", "get", "wait", "getAccountCredits"),
-  answers: fc.array(fc.oneof({ weight: 3, arbitrary: answer }, { weight: 1, arbitrary: sane }), { minLength: 1, maxLength: 5 }),
+  answers: fc.array(fc.oneof({ weight: 4, arbitrary: answer }, { weight: 1, arbitrary: rateLimited }, { weight: 1, arbitrary: sane }), { minLength: 1, maxLength: 5 }),
 });
 
 /** `text` with the echo placeholders replaced by what the request's Authorization header carried. */
