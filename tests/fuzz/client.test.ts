@@ -1,0 +1,76 @@
+/**
+ * The client fuzz's small budget (npm run fuzz runs the large one: `-- --server client`): a few
+ * dozen hostile-upstream scenarios, seeded, checked against the properties today's client keeps
+ * (CURRENT_PROPERTIES). The others are FUTURE_PROPERTIES: today's client breaks them (a create
+ * held by a dripping answer, a Retry-After that overflows setTimeout, redirects followed, a bare
+ * TypeError on an empty or `null` poll, a piece of the key in V8's JSON snippet, the echoed key
+ * as a job id in a WaitDeadlineError). After the client's hardening is merged, move each property
+ * it keeps from FUTURE_PROPERTIES to CURRENT_PROPERTIES (`npm run fuzz -- --server client` names
+ * the first it breaks); when FUTURE_PROPERTIES is empty, the budget checks all of
+ * CLIENT_PROPERTIES, as npm run fuzz does.
+ * A failure here replays with `npm run fuzz -- --server client --seed 20`.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { checkScenario, CLIENT_PROPERTIES, clientReport, fuzzClient, type ClientProperty } from "../../fuzz/client-fuzz.ts";
+import { FakeClock, LONGEST_DELAY_MS } from "../../fuzz/fake-clock.ts";
+import type { Answer } from "../../fuzz/hostile-upstream.ts";
+
+/** What today's client keeps against every scenario. */
+const CURRENT_PROPERTIES: readonly ClientProperty[] = ["create-once", "no-unhandled-rejection"];
+/** What today's client breaks, turned on (moved to CURRENT_PROPERTIES) once the client's hardening is merged. */
+const FUTURE_PROPERTIES: readonly ClientProperty[] = [
+  "settles",
+  "bounded-requests",
+  "typed-rejection",
+  "key-never-shown",
+  "no-key-piece-in-message",
+  "no-redirect-followed",
+  "no-timeout-overflow",
+];
+
+describe("fuzzing the typed client against a hostile upstream", () => {
+  it("splits the properties into those checked now and those turned on later, each named once", () => {
+    expect([...CURRENT_PROPERTIES, ...FUTURE_PROPERTIES].sort()).toEqual([...CLIENT_PROPERTIES].sort());
+  });
+
+  it("finds nothing in 40 scenarios against the properties today's client keeps", async () => {
+    const run = await fuzzClient({ runs: 40, seed: 20, properties: CURRENT_PROPERTIES });
+    expect(clientReport(run)).toEqual([expect.stringMatching(/^fuzz client: 40 scenarios in .* seed 20: no problem found$/)]);
+  });
+});
+
+describe("the client fuzz's harness", () => {
+  let clock: FakeClock;
+  beforeEach(() => {
+    clock = new FakeClock();
+    clock.install();
+  });
+  afterEach(() => clock.uninstall());
+
+  const answer = (fields: Partial<Answer>): Answer => ({ status: 200, body: { kind: "empty" }, headers: [], delayMs: 0, drip: null, lengthLie: "none", reset: "none", redirect: "none", ...fields });
+
+  it("runs timers in the order of their fake time, moves Date.now with them, and records a delay Node would overflow", () => {
+    const order: string[] = [];
+    const startedAt = Date.now();
+    setTimeout(() => order.push("later"), 2_000);
+    setTimeout(() => order.push("sooner"), 1_000);
+    const dropped = setTimeout(() => order.push("cleared"), 500);
+    clearTimeout(dropped);
+    setTimeout(() => order.push("overflowed"), LONGEST_DELAY_MS + 1);
+    while (clock.next());
+    expect(order).toEqual(["overflowed", "sooner", "later"]);
+    expect(Date.now() - startedAt).toBe(2_000);
+    expect(clock.overflows).toEqual([LONGEST_DELAY_MS + 1]);
+  });
+
+  it("finds nothing wrong with a create and a wait answered as the specification shows", async () => {
+    const created = answer({ body: { kind: "created", id: "img_1", status: "pending" } });
+    const succeeded = answer({ body: { kind: "job", status: "succeeded", extra: { images: [{ url: "https://files.example.com/img_1/0.png", position: 0 }] } } });
+    expect(await checkScenario({ call: "createAndWait", answers: [created, answer({ body: { kind: "job", status: "processing", extra: {} } }), succeeded] }, clock)).toEqual([]);
+  });
+
+  it("finds no key in the typed error of a 401 whose body echoes the Authorization header", async () => {
+    const echoing = answer({ status: 401, body: { kind: "error", error: { type: "authentication_error", code: "invalid_key", message: "bad key {key}" }, top: {} }, headers: [["X-Echo", "{key}"]] });
+    expect(await checkScenario({ call: "getAccountCredits", answers: [echoing] }, clock, ["key-never-shown", "typed-rejection"])).toEqual([]);
+  });
+});
