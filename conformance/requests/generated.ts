@@ -87,7 +87,7 @@ export function effectiveNearMisses(contract: Contract, op: ContractOperation): 
   const source = bodies(contract, op);
   if (!source) return [];
   const bases = [...op.requestExamples.map((example) => example.value as Body), ...fc.sample(source.arbitrary, { seed: 1, numRuns: 8 })];
-  return nearMisses(contract, op).filter((miss) => bases.some((base) => !source.valid(miss.apply(base))));
+  return nearMisses(contract.operations, op).filter((miss) => bases.some((base) => !source.valid(miss.apply(base))));
 }
 
 /** The first `cases` values a property run with `seed` draws (fc.check draws the same, in order). */
