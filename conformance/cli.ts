@@ -16,7 +16,7 @@ import { checkTarget, parseJson, TargetError } from "./http.ts";
 import type { StillRunning } from "./jobs.ts";
 import { PrismUnavailableError } from "./prism.ts";
 import { formatConsole, withResult, writeReports } from "./report.ts";
-import { DEFAULT_CASES } from "./requests/generated.ts";
+import { DEFAULT_CASES } from "./generation/generated.ts";
 import { runConformance } from "./run.ts";
 
 const OPTIONS = {

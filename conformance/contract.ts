@@ -6,7 +6,7 @@
  */
 import { deref, loadBundle, type HttpMethod, type JsonSchema, type OpenApiDocument, type Operation, type ResponseObject } from "../model/document.ts";
 import { createSchemaRegistry, type SchemaRegistry } from "../model/schema-registry.ts";
-import { negativeCases, type NegativeCaseSet } from "./requests/negative-cases.ts";
+import { negativeCases, type NegativeCaseSet } from "./bodies/negative-cases.ts";
 import { readServiceModel, type AreaModel, type CreateRouteModel, type OperationModel, type ServiceModel } from "../model/service-model.ts";
 
 export interface Parameter {

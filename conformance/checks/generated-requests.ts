@@ -3,7 +3,7 @@
  * near-miss negatives, each of which must be refused with 400, and valid bodies drawn across the
  * whole schema, each of which must be accepted or refused for a documented reason. Seeded (the
  * seed is printed on every run and `--seed` repeats it); a failure is shrunk to a minimal request,
- * reported with the seed and a curl line. What may be sent without cost is requests/plan.ts.
+ * reported with the seed and a curl line. What may be sent without cost is generation/plan.ts.
  */
 import fc from "fast-check";
 import type { Check } from "../check.ts";
@@ -13,10 +13,10 @@ import { chargedJob } from "../jobs.ts";
 import { priceOf } from "../cost.ts";
 import { marked, sendInvalid } from "../requests.ts";
 import type { Session } from "../session.ts";
-import type { NegativeCase } from "../requests/generated.ts";
-import type { Body } from "../requests/near-misses.ts";
-import { planOf, type OperationPlan, type Plan } from "../requests/plan.ts";
-import { negativeProblems, positiveProblems } from "../requests/verdicts.ts";
+import type { NegativeCase } from "../generation/generated.ts";
+import type { Body } from "../bodies/near-misses.ts";
+import { planOf, type OperationPlan, type Plan } from "../generation/plan.ts";
+import { negativeProblems, positiveProblems } from "../generation/verdicts.ts";
 
 const GROUP = "generated-requests";
 

@@ -7,8 +7,8 @@
 import { randomInt } from "node:crypto";
 import fc from "fast-check";
 import type { Contract, ContractOperation } from "../contract.ts";
-import { validBodies } from "./arbitraries.ts";
-import { nearMisses, type Body, type NearMiss } from "./near-misses.ts";
+import { validBodies } from "../bodies/arbitraries.ts";
+import { nearMisses, type Body, type NearMiss } from "../bodies/near-misses.ts";
 
 /** Cases per operation and kind when `--cases` is not given: small enough for the suite's time goals. */
 export const DEFAULT_CASES = 3;

@@ -21,7 +21,7 @@ import { hasPrompt } from "../requests.ts";
 import type { Session } from "../session.ts";
 import { unstatedRejection } from "../unstated.ts";
 import { drawn, effectiveNearMisses, negativeArbitrary, operationSeed, positiveArbitrary, resolveSettings, type NegativeCase } from "./generated.ts";
-import type { Body, NearMiss } from "./near-misses.ts";
+import type { Body, NearMiss } from "../bodies/near-misses.ts";
 
 export interface OperationPlan {
   readonly op: ContractOperation;
