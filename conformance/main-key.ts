@@ -2,13 +2,12 @@
  * Before any estimate or work: the target must know the main key. A run whose every request is
  * refused with 401 would report hundreds of failures that all say the same thing; one line names the fix.
  */
+import type { KeySource } from "./config.ts";
 import type { Contract } from "./contract.ts";
 import { bearer, httpExchange, TargetError } from "./http.ts";
 
 const ANSWER_MS = 10_000;
 
-/** Where the main key came from, for the message. */
-export type KeySource = "CONFORMANCE_API_KEY" | "the declaration's apiKey" | "none given";
 
 /** Throws TargetError when the target answers 401 to `apiKey` on the credits route (any other answer will do), or gives none. */
 export async function checkMainKey(contract: Contract, target: string, apiKey: string, source: KeySource, answerMs = ANSWER_MS): Promise<void> {

@@ -8,7 +8,7 @@ import { setMaxListeners } from "node:events";
 import { STAGE, type Check } from "./check.ts";
 import { CHECK_GROUPS, CHECKS } from "./checks/index.ts";
 import { NoAnswer, type Client } from "./client.ts";
-import { DECLARED_KEYS, DeclarationError, MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
+import { DECLARED_KEYS, DeclarationError, keySource, MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
 import { Contract } from "./contract.ts";
 import { stillRunning, type StillRunning } from "./jobs.ts";
 import { describeEstimate, total, type PlannedSpend } from "./cost.ts";
@@ -31,8 +31,10 @@ export interface RunOptions {
   config?: TargetConfig;
   /** The declaration's file (`--config`), over CONFORMANCE_CONFIG. */
   configFile?: string;
-  /** Command-line settings over the declaration's. */
-  overrides?: Partial<Pick<TargetConfig, "timeoutSeconds" | "budgetCredits" | "generated">>;
+  /** The command line's flags (parseArgs' values), over the declaration's file and variables. */
+  flags?: Readonly<Record<string, unknown>>;
+  /** Settings over the declaration's (the generated requests' seed and count). */
+  overrides?: Partial<TargetConfig>;
   /** Run Prism as a validation proxy in front of the target (never in front of the mock). */
   proxy?: boolean;
   contract?: Contract;
@@ -61,7 +63,7 @@ function secrets(config: TargetConfig, apiKey: string): Record<string, string> {
 export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv = {}): Promise<RunOutcome> {
   const begun = Date.now();
   const contract = options.contract ?? new Contract();
-  const declared = options.config ?? readTargetConfig(env, options.target ? TARGET_DEFAULTS : MOCK_CONFIG, contract, CHECK_GROUPS, options.configFile);
+  const declared = options.config ?? readTargetConfig(env, options.target ? TARGET_DEFAULTS : MOCK_CONFIG, contract, CHECK_GROUPS, options.configFile, options.flags);
   const config: TargetConfig = { ...declared, ...options.overrides };
   const progress = options.progress ?? (() => undefined);
   const apiKey = options.apiKey ?? config.apiKey ?? "conformance-key";
@@ -93,7 +95,7 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
   const observers = CHECKS.filter((check) => check.observe && session.runs(check.group));
   try {
     if (options.target) {
-      await checkMainKey(contract, options.target, apiKey, options.apiKey !== undefined ? "CONFORMANCE_API_KEY" : config.apiKey !== undefined ? "the declaration's apiKey" : "none given");
+      await checkMainKey(contract, options.target, apiKey, options.apiKey !== undefined ? "CONFORMANCE_API_KEY" : keySource(env, config));
       checkBudget(session, progress);
     }
     if (options.target ? options.proxy === true : options.mock === undefined) {

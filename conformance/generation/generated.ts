@@ -6,19 +6,10 @@
  */
 import { randomInt } from "node:crypto";
 import fc from "fast-check";
+import { DEFAULT_CASES, type GeneratedSettings } from "../config.ts";
 import type { Contract, ContractOperation } from "../contract.ts";
 import { validBodies } from "../bodies/arbitraries.ts";
 import { nearMisses, type Body, type NearMiss } from "../bodies/near-misses.ts";
-
-/** Cases per operation and kind when `--cases` is not given: small enough for the suite's time goals. */
-export const DEFAULT_CASES = 3;
-
-export interface GeneratedSettings {
-  /** The run's seed; random (and printed) when not given. */
-  seed?: number;
-  /** Generated negatives and positives per operation, each. */
-  cases?: number;
-}
 
 export interface NegativeCase {
   readonly miss: NearMiss;
