@@ -195,7 +195,9 @@ export class Job {
         this.markEnded();
         return;
       }
-      if (Date.now() > give) {
+      // Polled once at least, however late: a job whose first poll waited past the limit (its
+      // interval, or a stage it was held for) is still seen once.
+      if (Date.now() > give && this.polls.length > 0) {
         this.stoppedBy = `no terminal status within ${config.poll.timeoutSeconds} s (poll.timeoutSeconds)`;
         this.end(true);
         return;

@@ -12,6 +12,7 @@ import { DECLARED_KEYS, DeclarationError, keySource, MOCK_CONFIG, TARGET_DEFAULT
 import { Contract } from "./contract.ts";
 import { stillRunning, type StillRunning } from "./jobs.ts";
 import { describeEstimate, total, type PlannedSpend } from "./cost.ts";
+import { nearMissRisk } from "./generation/plan.ts";
 import { checkMainKey } from "./main-key.ts";
 import { requirePrism, startMock, startProxy, type RunningPrism } from "./prism.ts";
 import { summarize, type Spent, type Summary } from "./report.ts";
@@ -162,6 +163,8 @@ function leftRunning(client: Client, earlier: StillRunning | undefined): StillRu
 function checkBudget(session: Session, progress: (line: string) => void): void {
   const spends: PlannedSpend[] = CHECKS.filter((check) => session.runs(check.group) && !check.blockedBy?.(session)).flatMap((check) => check.spend?.(session) ?? []);
   for (const line of describeEstimate(spends)) progress(line);
+  const risk = nearMissRisk(session);
+  if (risk) progress(risk);
   const budget = session.config.budgetCredits;
   const estimate = total(spends);
   if (budget !== null && estimate.credits > budget) {
