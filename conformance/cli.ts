@@ -12,11 +12,12 @@ import { parseArgs } from "node:util";
 import { CHECKS } from "./checks/index.ts";
 import { commandLine, runtimeFile } from "../tools/packaged.ts";
 import { DeclarationError, fieldsHelp, generatedSettings, optionsHelp, parseArgsOptions } from "./config.ts";
-import { checkTarget, parseJson, TargetError } from "./http.ts";
+import { parseJson, targetUrl, TargetError } from "./http.ts";
 import type { StillRunning } from "./jobs.ts";
 import { PrismUnavailableError } from "./prism.ts";
 import { formatConsole, withResult, writeReports } from "./report.ts";
 import { runConformance } from "./run.ts";
+import { escapeForTerminal, redactor, urlCredentials, withoutCredentials } from "./shown-text.ts";
 
 const HELP = `usage: ${commandLine("conformance")} [options]
 
@@ -71,23 +72,28 @@ process.on("unhandledRejection", (reason) => {
   interrupt.abort(`stopped by an error of the suite: ${internalError}`);
 });
 
+const given = (values.target as string | undefined) ?? env.CONFORMANCE_TARGET;
+// The keys and credentials known before the declaration is read; the run redacts the declaration's too.
+const redact = redactor([env.CONFORMANCE_API_KEY, ...urlCredentials(given)]);
+const shown = (text: string): string => escapeForTerminal(redact(text));
+
 /** The jobs the last run's report (at the same path) says are still running on this target, if it was this target's and they may still run. */
 function earlierJobs(target: string | undefined): StillRunning | undefined {
   if (!target || !existsSync(paths.json)) return undefined;
   const earlier = (parseJson(readFileSync(paths.json, "utf8")) as { summary?: { target?: unknown; stillRunning?: StillRunning } } | undefined)?.summary;
-  const left = earlier?.target === target ? earlier.stillRunning : undefined;
+  const left = earlier?.target === withoutCredentials(target) ? earlier.stillRunning : undefined;
   return left && typeof left.until === "number" && left.until > Date.now() ? left : undefined;
 }
 
 try {
   const generated = generatedSettings(env, values);
-  const given = (values.target as string | undefined) ?? env.CONFORMANCE_TARGET;
-  const target = given ? await checkTarget(values.target !== undefined ? "--target" : "CONFORMANCE_TARGET", given) : undefined;
+  const targetName = values.target !== undefined ? "--target" : "CONFORMANCE_TARGET";
+  const target = given ? targetUrl(targetName, given, shown) : undefined;
   const earlier = earlierJobs(target);
-  if (earlier) console.log(`the last run on ${target} left ${earlier.jobs} jobs that may run until ${new Date(earlier.until).toISOString()}: a queue-full 429 below the cap until then is not held against the target`);
+  if (earlier) console.log(`the last run on ${withoutCredentials(target as string)} left ${earlier.jobs} jobs that may run until ${new Date(earlier.until).toISOString()}: a queue-full 429 below the cap until then is not held against the target`);
   const outcome = await runConformance(
     {
-      ...(target ? { target } : {}),
+      ...(target ? { target, targetName } : {}),
       ...(earlier ? { earlierJobs: earlier } : {}),
       ...(values.config !== undefined ? { configFile: values.config as string } : {}),
       flags: values,
@@ -99,14 +105,14 @@ try {
     env,
   );
   const { summary, results } =
-    internalError === undefined ? outcome : withResult(outcome.summary, outcome.results, { group: "run", route: "*", name: "the run finishes", outcome: "fail", detail: `stopped by an error of the suite: ${internalError}` });
+    internalError === undefined ? outcome : withResult(outcome.summary, outcome.results, { group: "run", route: "*", name: "the run finishes", outcome: "fail", detail: shown(`stopped by an error of the suite: ${internalError}`) });
   console.log(formatConsole(summary, results));
   writeReports(paths, summary, results);
   console.log(`reports: ${paths.json}, ${paths.junit}`);
   process.exitCode = signalled ? 128 + constants.signals[signalled] : summary.fail > 0 ? 1 : 0;
 } catch (error) {
-  const shown = error instanceof DeclarationError || error instanceof PrismUnavailableError || error instanceof TargetError ? error.message : ((error as Error).stack ?? String(error));
-  console.error(`conformance run failed: ${shown}`);
+  const message = error instanceof DeclarationError || error instanceof PrismUnavailableError || error instanceof TargetError ? error.message : ((error as Error).stack ?? String(error));
+  console.error(`conformance run failed: ${shown(message)}`);
   process.exitCode = 2;
 }
 // Prism children are stopped; nothing else should keep the process, but a hung socket must not either.
