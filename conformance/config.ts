@@ -101,16 +101,11 @@ interface Field<T> {
   readonly parse?: (text: string, name: string) => T;
 }
 
-export interface FieldSpec {
+/** A field as `--help`, the README and the file's check see it. */
+export interface FieldSpec extends Pick<Field<unknown>, "type" | "meaning" | "check" | "env" | "flag" | "parse"> {
   readonly field: DeclaredField;
-  readonly type: string;
   /** The default against an implementation, as shown (`npm run conformance` against the mock has its own). */
   readonly default: string;
-  readonly meaning: string;
-  readonly check: Check;
-  readonly env?: string;
-  readonly flag?: { readonly name: string; readonly argument: string };
-  readonly parse?: (text: string, name: string) => unknown;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
