@@ -106,7 +106,7 @@ export function nearMissRisk(session: Session): string | undefined {
   });
   const figure = total(unmarked.map(({ operation, body }) => ({ key: session.main.name, what: operation.op.route, price: priceOf(session.contract, operation.op, body) })));
   const unpriced = figure.unpriced.length ? ` (and ${figure.unpriced.length} whose price is not shown)` : "";
-  return `  near-miss negatives: ${creates.length} creates, which should all be refused; ${creates.length - unmarked.length} carry the failed-outcome marker; a target wrongly accepting the other ${unmarked.length} could charge up to ${figure.credits} credits${unpriced}`;
+  return `  near-miss negatives: ${creates.length} creates, which should all be refused; ${creates.length - unmarked.length} carry the failed-outcome marker; a target wrongly accepting the other ${unmarked.length} could charge up to ${figure.credits.toLocaleString("en")} credits${unpriced}`;
 }
 
 /** Admits the positives that start jobs, in order, within `left` credits; returns what they spend. */
