@@ -9,7 +9,7 @@ import type { TargetConfig } from "./config.ts";
 import { Charges, Slots, type Semaphore } from "./coordination.ts";
 import type { Contract, ContractOperation } from "./contract.ts";
 import type { Spend } from "./cost.ts";
-import { bearer, send, type Exchange, type RequestSpec, type Transport } from "./http.ts";
+import { AnswerBoundError, bearer, send, type Exchange, type RequestSpec, type Transport } from "./http.ts";
 import { conditionsOf } from "./retry-after.ts";
 
 /**
@@ -105,7 +105,9 @@ export class Client {
     this.sent++;
     let exchange: Exchange;
     try {
-      exchange = await this.session.requests.use(() => send(options.positive ? this.session.transport.sendUrl : this.session.transport.targetUrl, spec, this.session.signal));
+      const { maxAnswerBytes, requestTimeoutSeconds } = this.session.config;
+      const limits = { maxBytes: maxAnswerBytes, timeoutMs: requestTimeoutSeconds * 1000 };
+      exchange = await this.session.requests.use(() => send(options.positive ? this.session.transport.sendUrl : this.session.transport.targetUrl, spec, this.session.signal, limits));
     } catch (error) {
       // A stopped run's abort is not the target's doing.
       if (this.session.signal.aborted) throw error;
@@ -160,14 +162,17 @@ export class Client {
   }
 }
 
-/** A request the target gave no HTTP answer to (the connection was reset or refused): the check sending it fails, naming the route. */
+/**
+ * A request the target gave no usable HTTP answer to (the connection was reset or refused, the
+ * answer passed its size or time bound): the check sending it fails, naming the route.
+ */
 export class NoAnswer extends Error {
   constructor(
     readonly route: string,
     readonly request: RequestSpec,
     cause: NodeJS.ErrnoException,
   ) {
-    super(`${route} got no HTTP answer: ${cause.code ? `${cause.code}, ` : ""}${cause.message}`);
+    super(cause instanceof AnswerBoundError ? `${route}: ${cause.message}` : `${route} got no HTTP answer: ${cause.code ? `${cause.code}, ` : ""}${cause.message}`);
   }
 }
 

@@ -1,14 +1,18 @@
 /**
- * What a target declares about itself: which areas and models it implements, how its jobs are
- * polled, its concurrency cap, the run's limits, and what the stateful checks need from it (more
- * keys, a retired model, a way to make a job fail). Read from a JSON file (CONFORMANCE_CONFIG) and
- * environment variables; anything left out means "all" or the default. DECLARATION_FIELDS is the
- * one list of fields: the file is checked against it, and `--help` and conformance/README.md show it.
+ * What a target declares about itself, and every setting of a run, in one place: which areas and
+ * models it implements, how its jobs are polled, its concurrency cap, the run's limits, and what
+ * the stateful checks need from it (more keys, a retired model, a way to make a job fail).
+ *
+ * DECLARATION_FIELDS is the one list of the declaration's fields: each field's type, check,
+ * defaults (against a target and against the mock), meaning, and the environment variable and
+ * flag that may give it. A value comes from the defaults < the JSON file (`--config`,
+ * CONFORMANCE_CONFIG) < the environment < the flags. RUN_OPTIONS are the flags that are no field
+ * (the target, the file, the seed, the reports). `--help` and conformance/README.md's table are
+ * rendered from these lists (a test compares the README).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { JsonSyntaxError, parseJsonText } from "../tools/json-text.ts";
 import type { Contract } from "./contract.ts";
-import type { GeneratedSettings } from "./requests/generated.ts";
 
 export interface OutcomeMarkers {
   /** Text that, added to a request's prompt, makes its job end `failed`. */
@@ -17,6 +21,16 @@ export interface OutcomeMarkers {
   timeout?: string;
   /** ... be refused with the moderation block; `{reason}` stands for the restriction reason. */
   moderation?: string;
+}
+
+/** Cases per operation and kind when `--cases` is not given: small enough for the suite's time goals. */
+export const DEFAULT_CASES = 3;
+
+export interface GeneratedSettings {
+  /** The run's seed; random (and printed) when not given. */
+  seed?: number;
+  /** Generated negatives and positives per operation, each. */
+  cases?: number;
 }
 
 export interface TargetConfig {
@@ -33,6 +47,10 @@ export interface TargetConfig {
   parallelRequests: number;
   createExamples: "one" | "all";
   timeoutSeconds: number;
+  /** The longest one request may take, from sending it to the answer's last byte. */
+  requestTimeoutSeconds: number;
+  /** The largest answer body the suite reads; a longer one fails the request that got it. */
+  maxAnswerBytes: number;
   budgetCredits: number | null;
   standardPrices: boolean;
   outcomeMarkers: OutcomeMarkers;
@@ -59,18 +77,35 @@ export const DECLARED_KEYS: ReadonlyArray<{ readonly name: string; readonly vari
   { name: "spend limit", variable: "CONFORMANCE_SPEND_LIMIT_KEY", of: (config) => config.spendLimit?.apiKey },
 ];
 
-/** A mistake in the target's declaration: reported by its message alone, it names the field and the rule. */
+/** A mistake in the target's declaration or a run's options: reported by its message alone, it names the field and the rule. */
 export class DeclarationError extends Error {}
 
 type Check = (value: unknown) => string | null;
+type DeclaredField = Exclude<keyof TargetConfig, "generated">;
 
-interface FieldSpec {
-  readonly field: string;
+/** A field of the declaration, with everything said about it once. */
+interface Field<T> {
   readonly type: string;
-  /** The default against an implementation (`npm run conformance` against the mock has its own). */
-  readonly default: string;
+  /** The default against an implementation; absent: none (`shown` says what that means). */
+  readonly target?: T;
+  /** The default against the mock, where it differs. */
+  readonly mock?: T;
+  /** The default as the documentation shows it. */
+  readonly shown: string;
   readonly meaning: string;
   readonly check: Check;
+  /** The environment variable that gives it over the file, read by `parse`. */
+  readonly env?: string;
+  /** The flag that gives it over the variable (`--timeout`), and what its argument is. */
+  readonly flag?: { readonly name: string; readonly argument: string };
+  readonly parse?: (text: string, name: string) => T;
+}
+
+/** A field as `--help`, the README and the file's check see it. */
+export interface FieldSpec extends Pick<Field<unknown>, "type" | "meaning" | "check" | "env" | "flag" | "parse"> {
+  readonly field: DeclaredField;
+  /** The default against an implementation, as shown (`npm run conformance` against the mock has its own). */
+  readonly default: string;
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -93,118 +128,241 @@ const record = (fields: Record<string, Check>, required: string[] = []): Check =
   return null;
 };
 
-export const DECLARATION_FIELDS: readonly FieldSpec[] = [
-  { field: "stateful", type: "boolean", default: "true", meaning: "Keeps state: created jobs can be polled and progress to a terminal status. The mock is stateless.", check: boolean },
-  { field: "selectableExamples", type: "boolean", default: "false", meaning: "Honours Prism's `Prefer: code=..., example=...` header (only the mock does).", check: boolean },
-  { field: "checksApiKey", type: "boolean", default: "true", meaning: "Refuses unknown API keys with 401 (the mock accepts any bearer token).", check: boolean },
-  { field: "apiKey", type: "string", default: "`CONFORMANCE_API_KEY`", meaning: "The key of the account the suite runs on (the environment variable wins).", check: text },
-  { field: "areas", type: "string[]", default: "all", meaning: "Areas implemented, by path segment after `/v1` (`images`, `stock`, ...); `CONFORMANCE_AREAS` wins.", check: strings },
-  { field: "models", type: "string[]", default: "all", meaning: "Model labels implemented (`I-A`, `V-B`, ...); `CONFORMANCE_MODELS` wins.", check: strings },
-  { field: "skipGroups", type: "string[]", default: "none", meaning: "Check groups to skip, reported as skipped; `CONFORMANCE_SKIP` wins.", check: strings },
-  {
-    field: "poll",
+
+const list = (text: string): string[] => text.split(",").map((item) => item.trim()).filter(Boolean);
+
+/** A positive number given as text (a flag or a variable). */
+function positive(text: string, name: string): number {
+  const number = Number(text);
+  if (!Number.isFinite(number) || number <= 0) throw new DeclarationError(`${name}: "${text}" is not a positive number`);
+  return number;
+}
+
+/** A whole number from `minimum` up to 2^32 - 1 given as text (a flag or a variable). */
+function wholeNumber(text: string, name: string, minimum: number): number {
+  const number = Number(text);
+  if (!/^\d+$/.test(text.trim()) || number < minimum || number > 2 ** 32 - 1) throw new DeclarationError(`${name}: "${text}" is not a whole number from ${minimum} to ${2 ** 32 - 1}`);
+  return number;
+}
+
+const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
+  stateful: { type: "boolean", target: true, mock: false, shown: "true", meaning: "Keeps state: created jobs can be polled and progress to a terminal status. The mock is stateless.", check: boolean },
+  selectableExamples: { type: "boolean", target: false, mock: true, shown: "false", meaning: "Honours Prism's `Prefer: code=..., example=...` header (only the mock does).", check: boolean },
+  checksApiKey: { type: "boolean", target: true, mock: false, shown: "true", meaning: "Refuses unknown API keys with 401 (the mock accepts any bearer token).", check: boolean },
+  apiKey: { type: "string", shown: "none", meaning: "The key of the account the suite runs on.", check: text, env: "CONFORMANCE_API_KEY", parse: (value) => value },
+  areas: { type: "string[]", shown: "all", meaning: "Areas implemented, by path segment after `/v1` (`images`, `stock`, ...); the variable is a comma list.", check: strings, env: "CONFORMANCE_AREAS", parse: list },
+  models: { type: "string[]", shown: "all", meaning: "Model labels implemented (`I-A`, `V-B`, ...); the variable is a comma list.", check: strings, env: "CONFORMANCE_MODELS", parse: list },
+  skipGroups: { type: "string[]", target: [], shown: "none", meaning: "Check groups to skip, reported as skipped; the variable is a comma list.", check: strings, env: "CONFORMANCE_SKIP", parse: list },
+  poll: {
     type: "object",
-    default: "see below",
+    target: { intervalMs: null, timeoutSeconds: 900, stablePolls: 1 },
+    mock: { intervalMs: 0, timeoutSeconds: 60, stablePolls: 0 },
+    shown: "see meaning",
     meaning: "How jobs are polled: `intervalMs` (default: the area's cadence from the description, else 5000), `timeoutSeconds` per job (default 900), `stablePolls` after the terminal status (default 1).",
     check: record({ intervalMs: nullable(integer(0)), timeoutSeconds: integer(1), stablePolls: integer(0) }),
   },
-  {
-    field: "concurrency",
+  concurrency: {
     type: "integer",
-    default: "unknown",
+    shown: "unknown",
     meaning: "The account's cap on jobs in flight: enables the cap's checks. The suite never has more in flight (undeclared: the description's Ultra cap). The cap starts at the plan's limit and rises with usage, so an undeclared one is not assumed.",
     check: integer(1),
   },
-  { field: "parallelRequests", type: "integer", default: "4", meaning: "Requests the suite has in flight at once (it also paces itself by `X-RateLimit-*`).", check: integer(1) },
-  { field: "createExamples", type: "\"one\" \\| \"all\"", default: "\"one\"", meaning: "Create requests per model: the cheapest named example, or every one. Each is a real job.", check: oneOf("one", "all") },
-  { field: "timeoutSeconds", type: "integer", default: "1800", meaning: "Time limit of the whole run; reports are written when it passes. `--timeout` wins.", check: integer(1) },
-  { field: "budgetCredits", type: "number \\| null", default: "null", meaning: "The run refuses to start when its quoted spend could pass this. `--budget` wins.", check: nullable((value) => (typeof value === "number" && value >= 0 ? null : "must be a non-negative number")) },
-  { field: "standardPrices", type: "boolean", default: "false", meaning: "The account pays the description's standard prices (no plan discount, promotion or free allowance): enables the billing checks and the price figures of create responses.", check: boolean },
-  {
-    field: "outcomeMarkers",
+  parallelRequests: { type: "integer", target: 4, mock: 16, shown: "4", meaning: "Requests the suite has in flight at once (it also paces itself by `X-RateLimit-*`).", check: integer(1) },
+  createExamples: { type: "\"one\" \\| \"all\"", target: "one", mock: "all", shown: "\"one\"", meaning: "Create requests per model: the cheapest named example, or every one. Each is a real job.", check: oneOf("one", "all") },
+  timeoutSeconds: {
+    type: "integer",
+    target: 1800,
+    mock: 120,
+    shown: "1800",
+    meaning: "Time limit of the whole run; reports are written when it passes.",
+    check: integer(1),
+    env: "CONFORMANCE_TIMEOUT",
+    flag: { name: "timeout", argument: "SECONDS" },
+    parse: positive,
+  },
+  requestTimeoutSeconds: {
+    type: "number",
+    target: 60,
+    shown: "60",
+    meaning: "The longest one request may take, from sending it to the answer's last byte; past it the request fails, naming its route.",
+    check: (value) => (typeof value === "number" && value > 0 ? null : "must be a positive number"),
+    env: "CONFORMANCE_REQUEST_TIMEOUT",
+    flag: { name: "request-timeout", argument: "SECONDS" },
+    parse: positive,
+  },
+  maxAnswerBytes: {
+    type: "integer",
+    target: 8 * 1024 * 1024,
+    shown: "8388608",
+    meaning: "The largest answer body the suite reads (8 MiB); a longer one fails the request that got it, naming its route.",
+    check: integer(1),
+    env: "CONFORMANCE_MAX_ANSWER_BYTES",
+    flag: { name: "max-answer-bytes", argument: "BYTES" },
+    parse: (value, name) => wholeNumber(value, name, 1),
+  },
+  budgetCredits: {
+    type: "number \\| null",
+    target: null,
+    shown: "null",
+    meaning: "The run refuses to start when its quoted spend could pass this.",
+    check: nullable((value) => (typeof value === "number" && value >= 0 ? null : "must be a non-negative number")),
+    env: "CONFORMANCE_BUDGET",
+    flag: { name: "budget", argument: "CREDITS" },
+    parse: positive,
+  },
+  standardPrices: { type: "boolean", target: false, shown: "false", meaning: "The account pays the description's standard prices (no plan discount, promotion or free allowance): enables the billing checks and the price figures of create responses.", check: boolean },
+  outcomeMarkers: {
     type: "object",
-    default: "{}",
+    target: {},
+    shown: "{}",
     meaning: "Text that, added to a prompt, makes a job end `failed` or `timeout`, or be refused by moderation (`moderation`, with `{reason}`): enables the billing checks of those outcomes and the cooldown.",
     check: record({ failed: text, timeout: text, moderation: text }),
   },
-  { field: "freePlanKey", type: "string", default: "none", meaning: "A key of an account on the Free plan: enables the plan-gate check and is the key the rate-limit burst spends.", check: text },
-  { field: "retiredModel", type: "object", default: "none", meaning: "`{model, apiKey?}`: a model label the target answers 410 to (for `apiKey`, default the main key).", check: record({ model: text, apiKey: text }, ["model"]) },
-  { field: "cooldownApiKey", type: "string", default: "none", meaning: "A key of an account the suite may pause: the cooldown check ends with that account's content-filtered family paused for the description's cooldown pause (or cooldownPauseSeconds grown by one step).", check: text },
-  {
-    field: "cooldownPauseSeconds",
+  freePlanKey: { type: "string", shown: "none", meaning: "A key of an account on the Free plan: enables the plan-gate check and is the key the rate-limit burst spends.", check: text },
+  retiredModel: { type: "object", shown: "none", meaning: "`{model, apiKey?}`: a model label the target answers 410 to (for `apiKey`, default the main key).", check: record({ model: text, apiKey: text }, ["model"]) },
+  cooldownApiKey: { type: "string", shown: "none", meaning: "A key of an account the suite may pause: the cooldown check ends with that account's content-filtered family paused for the description's cooldown pause (or cooldownPauseSeconds grown by one step).", check: text },
+  cooldownPauseSeconds: {
     type: "integer",
-    default: "none",
+    shown: "none",
     meaning: "The cooldown's first pause in seconds, where the target shortens the description's for testing (each further failure then adds a step shortened alike): the cooldown check expects it, waits it out, and checks that one more failure pauses the family one step longer. Undeclared: the description's pause, not waited out.",
     check: integer(1),
   },
-  {
-    field: "spendLimit",
+  spendLimit: {
     type: "object",
-    default: "none",
+    shown: "none",
     meaning: "`{apiKey, credits}`: a key of an account whose monthly spend limit lets it spend at most `credits` more: enables the spend-limit check (a create quoted above `credits` must be refused, and stay refused).",
     check: record({ apiKey: text, credits: (value) => (typeof value === "number" && value >= 0 ? null : "must be a non-negative number") }, ["apiKey", "credits"]),
   },
-  { field: "uploadRequest", type: "object", default: "none", meaning: "A body the target accepts for `POST /v1/uploads` (its shape is not shown): enables the uploads-window check.", check: (value) => (isObject(value) ? null : "must be an object") },
-  { field: "rateLimitBurst", type: "boolean", default: "false", meaning: "Spends the rest of a rate-limit window (on `freePlanKey` if given) to see the 429, as the run's last requests.", check: boolean },
+  uploadRequest: { type: "object", shown: "none", meaning: "A body the target accepts for `POST /v1/uploads` (its shape is not shown): enables the uploads-window check.", check: (value) => (isObject(value) ? null : "must be an object") },
+  rateLimitBurst: { type: "boolean", target: false, shown: "false", meaning: "Spends the rest of a rate-limit window (on `freePlanKey` if given) to see the 429, as the run's last requests.", check: boolean },
+};
+
+const ENTRIES = Object.entries(FIELDS) as Array<[DeclaredField, Field<unknown>]>;
+
+export const DECLARATION_FIELDS: readonly FieldSpec[] = ENTRIES.map(([field, spec]) => ({
+  field,
+  type: spec.type,
+  default: spec.shown,
+  meaning: spec.meaning,
+  check: spec.check,
+  ...(spec.env ? { env: spec.env } : {}),
+  ...(spec.flag ? { flag: spec.flag } : {}),
+  ...(spec.parse ? { parse: spec.parse } : {}),
+}));
+
+/** The defaults of every field that has one, against a target or against the mock. */
+function defaults(against: "target" | "mock"): TargetConfig {
+  const entries = ENTRIES.flatMap(([field, spec]) => {
+    const value = against === "mock" && "mock" in spec ? spec.mock : spec.target;
+    return "target" in spec || (against === "mock" && "mock" in spec) ? [[field, value] as const] : [];
+  });
+  return Object.fromEntries(entries) as unknown as TargetConfig;
+}
+
+export const TARGET_DEFAULTS: TargetConfig = defaults("target");
+export const MOCK_CONFIG: TargetConfig = defaults("mock");
+
+/** A command-line option that is no declaration field. */
+export interface RunOption {
+  readonly flag: string;
+  /** Its argument's name; none: a switch. */
+  readonly argument?: string;
+  readonly env?: string;
+  readonly meaning: string;
+}
+
+export const RUN_OPTIONS: readonly RunOption[] = [
+  { flag: "target", argument: "URL", env: "CONFORMANCE_TARGET", meaning: "base URL of the implementation; without it the mock is started" },
+  { flag: "config", argument: "FILE", env: "CONFORMANCE_CONFIG", meaning: "the target's JSON declaration (fields below)" },
+  { flag: "proxy", env: "CONFORMANCE_PROXY=on", meaning: "also run Prism as a validation proxy in front of the target" },
+  { flag: "seed", argument: "N", env: "CONFORMANCE_SEED", meaning: "seed of the generated requests (printed on every run; random when not given)" },
+  { flag: "cases", argument: "N", env: "CONFORMANCE_CASES", meaning: `generated negatives and positives per operation (default ${DEFAULT_CASES})` },
+  { flag: "report-dir", argument: "DIR", env: "CONFORMANCE_REPORT_DIR", meaning: "where conformance.json and conformance.junit.xml go (conformance/reports/)" },
+  { env: "CONFORMANCE_REPORT_JSON, CONFORMANCE_REPORT_JUNIT", flag: "", meaning: "the two files' own paths" },
+  { flag: "help", meaning: "this text" },
 ];
 
-export const TARGET_DEFAULTS: TargetConfig = {
-  stateful: true,
-  selectableExamples: false,
-  checksApiKey: true,
-  skipGroups: [],
-  poll: { intervalMs: null, timeoutSeconds: 900, stablePolls: 1 },
-  parallelRequests: 4,
-  createExamples: "one",
-  timeoutSeconds: 1800,
-  budgetCredits: null,
-  standardPrices: false,
-  outcomeMarkers: {},
-  rateLimitBurst: false,
-};
+/** The options node:util's parseArgs takes: every run option's flag and every field's. */
+export function parseArgsOptions(): Record<string, { type: "string" | "boolean" }> {
+  const options: Record<string, { type: "string" | "boolean" }> = {};
+  for (const option of RUN_OPTIONS) if (option.flag) options[option.flag] = { type: option.argument ? "string" : "boolean" };
+  for (const field of DECLARATION_FIELDS) if (field.flag) options[field.flag.name] = { type: "string" };
+  return options;
+}
 
-export const MOCK_CONFIG: TargetConfig = {
-  ...TARGET_DEFAULTS,
-  stateful: false,
-  selectableExamples: true,
-  checksApiKey: false,
-  poll: { intervalMs: 0, timeoutSeconds: 60, stablePolls: 0 },
-  parallelRequests: 16,
-  createExamples: "all",
-  timeoutSeconds: 120,
-};
+/** `--help`'s lines for the options (each beside its variable) and the declaration's fields. */
+export function optionsHelp(): string {
+  const option = (flag: string, env: string, meaning: string): string => `  ${flag.padEnd(26)} ${env.padEnd(30)} ${meaning}`;
+  const runs = RUN_OPTIONS.map((run) => option(run.flag ? `--${run.flag}${run.argument ? ` ${run.argument}` : ""}` : "", run.env ?? "", run.meaning));
+  const fields = DECLARATION_FIELDS.filter((field) => field.env).map((field) => option(field.flag ? `--${field.flag.name} ${field.flag.argument}` : "", field.env ?? "", `the declaration's ${field.field}`));
+  return [...runs, ...fields].join("\n");
+}
 
-const list = (value: string | undefined): string[] | undefined =>
-  value ? value.split(",").map((item) => item.trim()).filter(Boolean) : undefined;
+export function fieldsHelp(): string {
+  return DECLARATION_FIELDS.map((field) => `  ${field.field.padEnd(22)} ${field.type.replace(/\\/g, "").padEnd(16)} default ${field.default.replace(/`/g, "")}\n      ${field.meaning.replace(/`/g, "")}`).join("\n");
+}
+
+/** Where a field may also come from, for the README: `` `CONFORMANCE_TIMEOUT`, `--timeout` ``. */
+const overrides = (field: FieldSpec): string => [field.env, field.flag && `--${field.flag.name}`].filter(Boolean).map((name) => `\`${name}\``).join(", ") || "";
+
+/** conformance/README.md's table of the declaration's fields. */
+export function declarationTable(): string {
+  return [
+    "| field | type | default | environment, flag | meaning |",
+    "|---|---|---|---|---|",
+    ...DECLARATION_FIELDS.map((field) => `| \`${field.field}\` | ${field.type} | ${field.default} | ${overrides(field)} | ${field.meaning} |`),
+  ].join("\n");
+}
 
 /**
- * The target's declaration: defaults, then the JSON file, then CONFORMANCE_AREAS / _MODELS / _SKIP.
+ * The target's declaration: `defaults`, then the JSON file (`configFile`, else CONFORMANCE_CONFIG),
+ * then each field's environment variable, then its flag (`flags`, by name, as parseArgs gives them).
  * Every name is checked against the description and the registry of checks: a misspelt area or
  * model would otherwise skip everything and pass.
  */
-export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig, contract: Contract, groups: readonly string[], configFile?: string): TargetConfig {
+export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig, contract: Contract, groups: readonly string[], configFile?: string, flags: Readonly<Record<string, unknown>> = {}): TargetConfig {
   const source = configFile ?? env.CONFORMANCE_CONFIG;
   const named = configFile !== undefined ? "--config" : "CONFORMANCE_CONFIG";
   if (source !== undefined && !existsSync(source)) throw new DeclarationError(`${named} ${source}: no such file`);
   const file = source ? checkFile(readJson(source, named), source) : {};
   const config: TargetConfig = { ...defaults, ...file, poll: { ...defaults.poll, ...file.poll } };
-  const areas = list(env.CONFORMANCE_AREAS) ?? config.areas;
-  const models = list(env.CONFORMANCE_MODELS) ?? config.models;
-  const skipGroups = list(env.CONFORMANCE_SKIP) ?? config.skipGroups;
+  for (const field of DECLARATION_FIELDS) {
+    const flag = field.flag ? flags[field.flag.name] : undefined;
+    const given = typeof flag === "string" ? { text: flag, name: `--${field.flag?.name} (${field.env})` } : field.env && env[field.env] ? { text: env[field.env] as string, name: field.env } : undefined;
+    if (given && field.parse) Object.assign(config, { [field.field]: field.parse(given.text, given.name) });
+  }
   const labels = contract.model.createRoutes.map((route) => route.label);
   const known = (field: string, names: string[] | undefined, allowed: readonly string[]): void => {
     for (const name of names ?? []) {
       if (!allowed.includes(name)) throw new DeclarationError(`${field}: unknown "${name}"; the description has: ${allowed.join(", ")}`);
     }
   };
-  known("areas (CONFORMANCE_AREAS)", areas, [...new Set(contract.operations.map((op) => op.area))]);
-  known("models (CONFORMANCE_MODELS)", models, labels);
-  known("skipGroups (CONFORMANCE_SKIP)", skipGroups, groups);
+  known("areas (CONFORMANCE_AREAS)", config.areas, [...new Set(contract.operations.map((op) => op.area))]);
+  known("models (CONFORMANCE_MODELS)", config.models, labels);
+  known("skipGroups (CONFORMANCE_SKIP)", config.skipGroups, groups);
   known("retiredModel.model", config.retiredModel ? [config.retiredModel.model] : [], labels);
   if (config.outcomeMarkers.moderation !== undefined && !config.outcomeMarkers.moderation.includes("{reason}")) {
     throw new DeclarationError(`${source}: outcomeMarkers.moderation must contain {reason}, where the restriction reason goes`);
   }
-  return { ...config, skipGroups, ...(areas ? { areas } : {}), ...(models ? { models } : {}) };
+  return config;
+}
+
+/** Where the main key came from, for the message of a target that refuses it. */
+export type KeySource = "CONFORMANCE_API_KEY" | "the declaration's apiKey" | "none given";
+
+export function keySource(env: NodeJS.ProcessEnv, config: TargetConfig): KeySource {
+  return env.CONFORMANCE_API_KEY ? "CONFORMANCE_API_KEY" : config.apiKey !== undefined ? "the declaration's apiKey" : "none given";
+}
+
+/** The generated requests' seed and count, from `--seed` / `--cases` or their variables. */
+export function generatedSettings(env: NodeJS.ProcessEnv, flags: Readonly<Record<string, unknown>>): GeneratedSettings {
+  const read = (flag: string, variable: string, minimum: number): number | undefined => {
+    const text = typeof flags[flag] === "string" ? (flags[flag] as string) : env[variable];
+    return text === undefined ? undefined : wholeNumber(text, `--${flag} (${variable})`, minimum);
+  };
+  const seed = read("seed", "CONFORMANCE_SEED", 0);
+  const cases = read("cases", "CONFORMANCE_CASES", 1);
+  return { ...(seed !== undefined ? { seed } : {}), ...(cases !== undefined ? { cases } : {}) };
 }
 
 function readJson(source: string, named: string): unknown {

@@ -6,7 +6,7 @@
  */
 import { deref, loadBundle, type HttpMethod, type JsonSchema, type OpenApiDocument, type Operation, type ResponseObject } from "../model/document.ts";
 import { createSchemaRegistry, type SchemaRegistry } from "../model/schema-registry.ts";
-import { negativeCases, type NegativeCaseSet } from "./requests/negative-cases.ts";
+import { negativeCases, type NegativeCaseSet } from "./bodies/negative-cases.ts";
 import { readServiceModel, type AreaModel, type CreateRouteModel, type OperationModel, type ServiceModel } from "../model/service-model.ts";
 
 export interface Parameter {
@@ -47,6 +47,7 @@ export class Contract {
   readonly registry: SchemaRegistry;
   readonly operations: ContractOperation[];
   private readonly negatives = new Map<ContractOperation, NegativeCaseSet>();
+  private readonly validators = new Map<ContractOperation, (body: unknown) => boolean>();
 
   /** The contract of the bundle, or of another document (a snapshot, a variant in a test). */
   constructor(readonly doc: OpenApiDocument = loadBundle()) {
@@ -82,6 +83,18 @@ export class Contract {
       this.negatives.set(op, set);
     }
     return set;
+  }
+
+  /** Whether `body` is valid against the operation's request schema (compiled once); true without one. */
+  validBody(op: ContractOperation, body: unknown): boolean {
+    if (!op.requestSchema) return true;
+    let valid = this.validators.get(op);
+    if (!valid) {
+      const validate = this.registry.compile(op.requestSchema);
+      valid = (candidate: unknown): boolean => validate(candidate) === true;
+      this.validators.set(op, valid);
+    }
+    return valid(body);
   }
 
   /** The named examples of one response, dereferenced. */

@@ -25,27 +25,21 @@ export interface Exchange {
   violations: ProxyViolation[];
 }
 
-/** A target that is no http(s) URL, or where no server answers: reported by its message alone. */
+/** A target that is no http(s) URL, where no server answers, or that is not the service: reported by its message alone. */
 export class TargetError extends Error {}
 
 /**
  * The base URL of `value`, given by `name` (a flag or a variable); throws TargetError unless it is an
- * http(s) URL with a host, and unless a server answers there (any HTTP answer will do).
+ * http(s) URL with a host. Whether the service answers there is the start-up probe's (probe.ts).
  */
-export async function checkTarget(name: string, value: string): Promise<string> {
+export function targetUrl(name: string, value: string, shown: (text: string) => string): string {
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new TargetError(`${name}: "${value}" is not a URL (expected http://HOST:PORT or https://...)`);
+    throw new TargetError(`${name}: "${shown(value)}" is not a URL (expected http://HOST:PORT or https://...)`);
   }
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") throw new TargetError(`${name}: "${value}" is not an http(s) URL with a host`);
-  try {
-    await httpExchange(value, { method: "GET", headers: {}, signal: AbortSignal.timeout(10_000) });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
-    throw new TargetError(`${name}: no server answers at ${value} (${code === "ECONNREFUSED" ? "connection refused: is it running?" : `${code}: ${(error as Error).message}`})`);
-  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") throw new TargetError(`${name}: "${shown(value)}" is not an http(s) URL with a host`);
   return value.replace(/\/$/, "");
 }
 
@@ -82,7 +76,23 @@ export interface HttpAnswer {
   body: Buffer;
 }
 
-type ExchangeInit = { method: string; headers: Record<string, string>; body?: string | Buffer; signal?: AbortSignal };
+/** The bounds of one exchange: the answer body's size and the time to its last byte. */
+export interface AnswerLimits {
+  readonly maxBytes: number;
+  readonly timeoutMs: number;
+}
+
+/** An answer past its bounds (AnswerLimits): too large, or not complete in time. Its message names the bound and the setting. */
+export class AnswerBoundError extends Error {
+  constructor(
+    readonly code: "ANSWER_TOO_LARGE" | "REQUEST_TIMEOUT",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type ExchangeInit = { method: string; headers: Record<string, string>; body?: string | Buffer; signal?: AbortSignal; limits?: AnswerLimits };
 
 /**
  * One HTTP request to `url` (http or https) and its whole answer; `content-length` is set from the body.
@@ -109,28 +119,40 @@ function exchangeOnce(url: string, init: ExchangeInit, pooled = true): Promise<H
   const protocol = target.protocol === "https:" ? "https:" : "http:";
   const headers = { ...init.headers };
   if (init.body !== undefined) headers["content-length"] = String(Buffer.byteLength(init.body));
+  const limits = init.limits;
   return new Promise((resolve, reject) => {
     const options = { method: init.method, headers, agent: pooled ? AGENTS[protocol] : false, ...(init.signal ? { signal: init.signal } : {}) };
+    const tooLarge = (): AnswerBoundError => new AnswerBoundError("ANSWER_TOO_LARGE", `the answer's body passed ${limits?.maxBytes} bytes (maxAnswerBytes, --max-answer-bytes); the rest was not read`);
     const outgoing = (protocol === "https:" ? httpsRequest : httpRequest)(target, options, (response) => {
       const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      if (limits && Number(response.headers["content-length"]) > limits.maxBytes) return void outgoing.destroy(tooLarge());
+      response.on("data", (chunk: Buffer) => {
+        size += chunk.length;
+        if (limits && size > limits.maxBytes) return void outgoing.destroy(tooLarge());
+        chunks.push(chunk);
+      });
       response.on("error", reject);
       response.on("end", () => {
+        clearTimeout(timer);
         const answered = new Headers();
         const raw = response.rawHeaders;
         for (let index = 0; index < raw.length; index += 2) answered.append(raw[index]!, raw[index + 1]!);
         resolve({ status: response.statusCode ?? 0, headers: answered, body: Buffer.concat(chunks) });
       });
     });
-    outgoing.on("error", (error: NodeJS.ErrnoException) =>
-      reject(outgoing.reusedSocket && error.code === "ECONNRESET" && !init.signal?.aborted ? new StaleSocketError(error.message) : error),
-    );
+    // A target that answers slowly, or drips its answer, holds one request at most this long.
+    const timer = limits ? setTimeout(() => outgoing.destroy(new AnswerBoundError("REQUEST_TIMEOUT", `no complete answer within ${limits.timeoutMs / 1000} s (requestTimeoutSeconds, --request-timeout)`)), limits.timeoutMs) : undefined;
+    outgoing.on("error", (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(outgoing.reusedSocket && error.code === "ECONNRESET" && !init.signal?.aborted ? new StaleSocketError(error.message) : error);
+    });
     outgoing.end(init.body);
   });
 }
 
 /** Sends `request` to `baseUrl` (the target, or Prism's validation proxy in front of it). */
-export async function send(baseUrl: string, request: RequestSpec, signal?: AbortSignal): Promise<Exchange> {
+export async function send(baseUrl: string, request: RequestSpec, signal?: AbortSignal, limits?: AnswerLimits): Promise<Exchange> {
   const headers = { ...request.headers };
   if (request.body !== undefined) headers["content-type"] = "application/json";
   const sentAt = Date.now();
@@ -139,6 +161,7 @@ export async function send(baseUrl: string, request: RequestSpec, signal?: Abort
     headers,
     ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
     ...(signal ? { signal } : {}),
+    ...(limits ? { limits } : {}),
   });
   const text = answer.body.toString("utf8");
   return {

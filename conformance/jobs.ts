@@ -195,11 +195,6 @@ export class Job {
         this.markEnded();
         return;
       }
-      if (Date.now() > give) {
-        this.stoppedBy = `no terminal status within ${config.poll.timeoutSeconds} s (poll.timeoutSeconds)`;
-        this.end(true);
-        return;
-      }
       const exchange = await this.client.send(this.poll, this.pollSpec, { positive: true });
       this.polls.push(exchange);
       if (exchange.status !== 200) {
@@ -217,6 +212,14 @@ export class Job {
       // A stateless target answers every poll alike: one poll is all there is to see.
       if (!config.stateful) this.end(false);
       if (!config.stateful || (terminalAt >= 0 && this.polls.length - 1 - terminalAt >= config.poll.stablePolls)) return;
+      // Past the limit without a terminal status, it is given up after this poll: polled once at
+      // least, however late its first poll came (its interval, a stage it was held for), and
+      // never held for one more interval.
+      if (terminalAt < 0 && Date.now() > give) {
+        this.stoppedBy = `no terminal status within ${config.poll.timeoutSeconds} s (poll.timeoutSeconds)`;
+        this.end(true);
+        return;
+      }
     }
   }
 

@@ -51,11 +51,38 @@ export function expectAccepted(session: Session, group: string, route: string, o
 
 /**
  * Sends a request the target should refuse. A create to a stateful target goes through createJob,
- * so that a job it starts all the same is followed to its end and its slot freed.
+ * so that a job it starts all the same is followed to its end and its slot freed. A target may
+ * lawfully accept some such bodies (a field beyond the listed ones, which the specification never
+ * says is refused), so a job it starts must neither be charged nor surprise the billing check: the
+ * body carries the failed-outcome marker where one is declared and the body stays invalid with it,
+ * and the create sent with the client's key runs as one of its account's charges (never beside
+ * the billing measurement), awaited until its job, if any, ends.
  */
 export async function sendInvalid(session: Session, client: Client, op: ContractOperation, spec: RequestSpec): Promise<Exchange> {
-  if (op.facts.kind === "create" && session.config.stateful) return (await createJob(client, op, spec, "reject")).exchange;
-  return client.send(op, spec);
+  if (op.facts.kind !== "create" || !session.config.stateful) return client.send(op, spec);
+  // Sent without the client's own key (the auth checks), no job it starts is its account's charge.
+  if (spec.headers.authorization !== client.authorized().authorization) return (await createJob(client, op, spec, "reject")).exchange;
+  const sent = markedInvalid(session, op, spec);
+  return client.charges.charge(null, async () => {
+    const created = await createJob(client, op, sent, "reject");
+    await created.job?.ended;
+    return created.exchange;
+  });
+}
+
+/** The marker a negative create carries so that a job it starts by mistake ends unsuccessful, and is not charged. */
+export const negativeMarker = (session: Session): string | undefined => session.config.outcomeMarkers.failed ?? session.config.outcomeMarkers.timeout;
+
+/** `spec` with the negative marker in its prompt (added where it has none), where the schema has one and the marked body is still invalid; else `spec`. */
+export function markedInvalid(session: Session, op: ContractOperation, spec: RequestSpec): RequestSpec {
+  const marker = negativeMarker(session);
+  const body = spec.body;
+  // A body that is no object (a bare string, a list) stays as it is: a marker would make it one.
+  if (!marker || typeof body !== "object" || body === null || Array.isArray(body) || !hasPrompt(op)) return spec;
+  const prompt = (body as Record<string, unknown>).prompt;
+  if (prompt !== undefined && typeof prompt !== "string") return spec;
+  const withMarker = marked(spec, marker);
+  return session.contract.validBody(op, withMarker.body) ? spec : withMarker;
 }
 
 /** A create whose jobs the suite can follow: its response names the id and its area has a poll route. */

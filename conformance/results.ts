@@ -17,19 +17,28 @@ export interface CheckResult {
   rules?: string[];
 }
 
+/**
+ * The results of a run. What they say may quote the target, so names and details are recorded as
+ * `shown` makes them (keys redacted, the target's text escaped), and curl lines as `redact` does.
+ */
 export class Results {
   readonly all: CheckResult[] = [];
 
+  constructor(
+    private readonly shown: (text: string) => string = (text) => text,
+    private readonly redact: (text: string) => string = (text) => text,
+  ) {}
+
   pass(group: string, route: string, name: string): void {
-    this.all.push({ group, route, name, outcome: "pass" });
+    this.all.push({ group, route, name: this.shown(name), outcome: "pass" });
   }
 
   fail(group: string, route: string, name: string, detail: string, curl?: string): void {
-    this.all.push({ group, route, name, outcome: "fail", detail, ...(curl ? { curl } : {}) });
+    this.all.push({ group, route, name: this.shown(name), outcome: "fail", detail: this.shown(detail), ...(curl ? { curl: this.redact(curl) } : {}) });
   }
 
   skip(group: string, route: string, name: string, reason: string): void {
-    this.all.push({ group, route, name, outcome: "skip", detail: reason });
+    this.all.push({ group, route, name: this.shown(name), outcome: "skip", detail: this.shown(reason) });
   }
 
   /** Records a pass when `problems` is empty, otherwise one failure listing them. */

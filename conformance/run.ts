@@ -8,21 +8,25 @@ import { setMaxListeners } from "node:events";
 import { STAGE, type Check } from "./check.ts";
 import { CHECK_GROUPS, CHECKS } from "./checks/index.ts";
 import { NoAnswer, type Client } from "./client.ts";
-import { DECLARED_KEYS, DeclarationError, MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
+import { DECLARED_KEYS, DeclarationError, keySource, MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
 import { Contract } from "./contract.ts";
 import { stillRunning, type StillRunning } from "./jobs.ts";
 import { describeEstimate, total, type PlannedSpend } from "./cost.ts";
-import { checkMainKey } from "./main-key.ts";
+import { nearMissRisk } from "./generation/plan.ts";
+import { probeTarget } from "./probe.ts";
 import { requirePrism, startMock, startProxy, type RunningPrism } from "../mock/prism.ts";
 import { summarize, type Spent, type Summary } from "./report.ts";
 import { balanceOf } from "./requests.ts";
 import type { CheckResult } from "./results.ts";
 import { Session } from "./session.ts";
+import { escapeForTerminal, redactor, urlCredentials, withoutCredentials } from "./shown-text.ts";
 import { runSuite } from "./suite.ts";
 
 export interface RunOptions {
   /** Base URL of the implementation; the mock is started when omitted. */
   target?: string;
+  /** Where the target came from (`--target`, `CONFORMANCE_TARGET`), for the start-up probe's message. */
+  targetName?: string;
   /** Without a target: a mock already running with the contract's document (startMock), used instead of starting one, and left running. */
   mock?: RunningPrism;
   /** The main key; else the declaration's apiKey. */
@@ -31,8 +35,10 @@ export interface RunOptions {
   config?: TargetConfig;
   /** The declaration's file (`--config`), over CONFORMANCE_CONFIG. */
   configFile?: string;
-  /** Command-line settings over the declaration's. */
-  overrides?: Partial<Pick<TargetConfig, "timeoutSeconds" | "budgetCredits" | "generated">>;
+  /** The command line's flags (parseArgs' values), over the declaration's file and variables. */
+  flags?: Readonly<Record<string, unknown>>;
+  /** Settings over the declaration's (the generated requests' seed and count). */
+  overrides?: Partial<TargetConfig>;
   /** Run Prism as a validation proxy in front of the target (never in front of the mock). */
   proxy?: boolean;
   contract?: Contract;
@@ -61,10 +67,13 @@ function secrets(config: TargetConfig, apiKey: string): Record<string, string> {
 export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv = {}): Promise<RunOutcome> {
   const begun = Date.now();
   const contract = options.contract ?? new Contract();
-  const declared = options.config ?? readTargetConfig(env, options.target ? TARGET_DEFAULTS : MOCK_CONFIG, contract, CHECK_GROUPS, options.configFile);
+  const declared = options.config ?? readTargetConfig(env, options.target ? TARGET_DEFAULTS : MOCK_CONFIG, contract, CHECK_GROUPS, options.configFile, options.flags);
   const config: TargetConfig = { ...declared, ...options.overrides };
-  const progress = options.progress ?? (() => undefined);
   const apiKey = options.apiKey ?? config.apiKey ?? "conformance-key";
+  const keys = secrets(config, apiKey);
+  // Every key and credential the run holds is kept out of what it prints and writes.
+  const redact = redactor([...Object.values(keys), ...urlCredentials(options.target)]);
+  const progress = (line: string): void => options.progress?.(escapeForTerminal(redact(line)));
   const stop = new AbortController();
   // Every request, wait and job listens to it: thousands at once are expected, not a leak.
   setMaxListeners(0, stop.signal);
@@ -75,7 +84,7 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
   /** The Prism this run starts (the mock, or the proxy), stopped when the run ends however it ends. */
   let starting: Promise<RunningPrism> | undefined;
   // Filled in once the mock or the proxy listens.
-  const transport = { sendUrl: options.target ?? "", targetUrl: options.target ?? "", secrets: secrets(config, apiKey) };
+  const transport = { sendUrl: options.target ?? "", targetUrl: options.target ?? "", secrets: keys };
   const session = new Session({
     contract,
     config,
@@ -88,12 +97,18 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
       for (const check of observers) check.observe?.(session, seen);
     },
     progress,
+    redact,
     ...(options.earlierJobs ? { earlierJobs: options.earlierJobs } : {}),
   });
   const observers = CHECKS.filter((check) => check.observe && session.runs(check.group));
   try {
     if (options.target) {
-      await checkMainKey(contract, options.target, apiKey, options.apiKey !== undefined ? "CONFORMANCE_API_KEY" : config.apiKey !== undefined ? "the declaration's apiKey" : "none given");
+      await probeTarget(contract, options.target, apiKey, options.apiKey !== undefined ? "CONFORMANCE_API_KEY" : keySource(env, config), {
+        name: options.targetName ?? "the target",
+        shownUrl: withoutCredentials(options.target),
+        limits: { maxBytes: config.maxAnswerBytes, timeoutMs: config.requestTimeoutSeconds * 1000 },
+        shown: (text) => escapeForTerminal(redact(text)),
+      });
       checkBudget(session, progress);
     }
     if (options.target ? options.proxy === true : options.mock === undefined) {
@@ -123,17 +138,17 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
         if (balance !== null) after = await readBalance(session);
       },
     };
-    progress(`conformance of ${mock ? "the Prism mock" : targetUrl}: ${CHECKS.length} check groups`);
+    progress(`conformance of ${mock ? "the Prism mock" : withoutCredentials(targetUrl)}: ${CHECKS.length} check groups`);
     await runSuite(session, [...CHECKS, measure]);
     if (stop.signal.aborted && options.signal?.aborted !== true) {
       session.results.fail("run", "*", "the run finishes within its time limit", String(stop.signal.reason));
     }
     const left = mock ? undefined : leftRunning(session.main, options.earlierJobs);
     const spent: Spent | undefined = mock ? undefined : { byQuote: total(session.spend.spent), measured: balance !== null && after !== null ? balance - after : null };
-    const summary = summarize(mock ? `the Prism mock (${targetUrl})` : targetUrl, session.results.all, {
+    const summary = summarize(mock ? `the Prism mock (${targetUrl})` : withoutCredentials(targetUrl), session.results.all, {
       seconds: (Date.now() - begun) / 1000,
       requests: session.requestsSent(),
-      ...(stop.signal.aborted ? { stopped: String(stop.signal.reason) } : {}),
+      ...(stop.signal.aborted ? { stopped: escapeForTerminal(redact(String(stop.signal.reason))) } : {}),
       ...(spent ? { spent } : {}),
       ...(left ? { stillRunning: left } : {}),
     });
@@ -160,6 +175,8 @@ function leftRunning(client: Client, earlier: StillRunning | undefined): StillRu
 function checkBudget(session: Session, progress: (line: string) => void): void {
   const spends: PlannedSpend[] = CHECKS.filter((check) => session.runs(check.group) && !check.blockedBy?.(session)).flatMap((check) => check.spend?.(session) ?? []);
   for (const line of describeEstimate(spends)) progress(line);
+  const risk = nearMissRisk(session);
+  if (risk) progress(risk);
   const budget = session.config.budgetCredits;
   const estimate = total(spends);
   if (budget !== null && estimate.credits > budget) {

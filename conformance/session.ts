@@ -11,6 +11,7 @@ import { priceOf, quotedBody, Spend } from "./cost.ts";
 import { curl, type RequestSpec, type Transport } from "./http.ts";
 import type { StillRunning } from "./jobs.ts";
 import { Results } from "./results.ts";
+import { escapeForTerminal, redactor } from "./shown-text.ts";
 
 /** Polling interval where neither the declaration nor the description gives one. */
 const DEFAULT_POLL_MS = 5_000;
@@ -35,10 +36,12 @@ export interface SessionOptions {
   /** Every response of the run goes to it (the checks' observers). */
   observe(seen: Observed): void;
   progress(line: string): void;
+  /** Takes every key and credential the run holds out of a text it prints or writes; none: the keys of `transport`. */
+  redact?: (text: string) => string;
 }
 
 export class Session implements ClientRun {
-  readonly results = new Results();
+  readonly results: Results;
   readonly contract: Contract;
   readonly config: TargetConfig;
   readonly transport: Transport;
@@ -56,6 +59,8 @@ export class Session implements ClientRun {
   private readonly observer: (seen: Observed) => void;
 
   constructor(options: SessionOptions) {
+    const redact = options.redact ?? redactor(Object.values(options.transport.secrets));
+    this.results = new Results((text) => escapeForTerminal(redact(text)), redact);
     this.contract = options.contract;
     this.config = options.config;
     this.transport = options.transport;

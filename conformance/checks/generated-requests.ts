@@ -3,7 +3,7 @@
  * near-miss negatives, each of which must be refused with 400, and valid bodies drawn across the
  * whole schema, each of which must be accepted or refused for a documented reason. Seeded (the
  * seed is printed on every run and `--seed` repeats it); a failure is shrunk to a minimal request,
- * reported with the seed and a curl line. What may be sent without cost is requests/plan.ts.
+ * reported with the seed and a curl line. What may be sent without cost is generation/plan.ts.
  */
 import fc from "fast-check";
 import type { Check } from "../check.ts";
@@ -11,12 +11,13 @@ import { requestPath } from "../contract.ts";
 import type { Exchange, RequestSpec } from "../http.ts";
 import { chargedJob } from "../jobs.ts";
 import { priceOf } from "../cost.ts";
-import { marked, sendInvalid } from "../requests.ts";
+import { sendInvalid } from "../requests.ts";
 import type { Session } from "../session.ts";
-import type { NegativeCase } from "../requests/generated.ts";
-import type { Body } from "../requests/near-misses.ts";
-import { planOf, type OperationPlan, type Plan } from "../requests/plan.ts";
-import { negativeProblems, positiveProblems } from "../requests/verdicts.ts";
+import { sendCoverage } from "../generation/coverage.ts";
+import type { NegativeCase } from "../generation/generated.ts";
+import type { Body } from "../bodies/near-misses.ts";
+import { planOf, type OperationPlan, type Plan } from "../generation/plan.ts";
+import { negativeProblems, positiveProblems } from "../generation/verdicts.ts";
 
 const GROUP = "generated-requests";
 
@@ -70,14 +71,13 @@ async function negatives(session: Session, plan: Plan, operation: OperationPlan)
     });
     session.results.skip(GROUP, op.route, `near-miss negatives not sent (${operation.withheld.length})`, reasons.join("; "));
   }
+  await sendCoverage(session, GROUP, operation);
   if (!operation.negatives) return;
   const client = session.main;
   const path = requestPath(session.contract, op);
   const outcome = await search(plan, operation, operation.negatives, async (negative: NegativeCase) => {
-    const unmarked: RequestSpec = { method: op.method, path, headers: client.authorized(), body: negative.body };
-    const spec = operation.marker ? marked(unmarked, operation.marker) : unmarked;
-    const exchange = await sendInvalid(session, client, op, spec);
-    return { spec, problems: negativeProblems(session, op, exchange) };
+    const exchange = await sendInvalid(session, client, op, { method: op.method, path, headers: client.authorized(), body: negative.body });
+    return { spec: exchange.request, problems: negativeProblems(session, op, exchange) };
   });
   const name = `near-miss negatives refused with 400 (${plan.cases} cases, seed ${plan.seed})`;
   if (outcome.failure) {

@@ -122,6 +122,9 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
       [["--target", "notaurl"], {}, /^conformance run failed: --target: "notaurl" is not a URL/],
       [["--target", `http://127.0.0.1:${port}`], {}, new RegExp(`^conformance run failed: --target: no server answers at http://127.0.0.1:${port} \\(connection refused`)],
       [["--config", join(work, "missing.json")], {}, /^conformance run failed: --config \S+missing.json: no such file$/],
+      // The target's credentials are never printed.
+      [["--target", `http://admin:s3cret-pass@127.0.0.1:${port}`], {}, new RegExp(`^conformance run failed: --target: no server answers at http://\\[redacted\\]@127.0.0.1:${port} \\(connection refused`)],
+      [["--target", "http://admin:s3cret-pass@127.0.0.1:99999"], {}, /^conformance run failed: --target: "http:\/\/\[redacted\]@127.0.0.1:99999" is not a URL/],
     ];
     const runs = cases.map(([args, env]) => start("conformance/cli.ts", args, { CONFORMANCE_API_KEY: API_KEY, ...env }));
     for (const [index, run] of runs.entries()) {

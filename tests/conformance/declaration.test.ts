@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CHECK_GROUPS, CHECKS } from "../../conformance/checks/index.ts";
-import { DECLARATION_FIELDS, DeclarationError, TARGET_DEFAULTS, readTargetConfig } from "../../conformance/config.ts";
+import { DECLARATION_FIELDS, DeclarationError, MOCK_CONFIG, TARGET_DEFAULTS, declarationTable, readTargetConfig } from "../../conformance/config.ts";
 import { Contract } from "../../conformance/contract.ts";
 import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 
@@ -25,6 +25,28 @@ describe("the target's declaration (CONFORMANCE_CONFIG and CONFORMANCE_AREAS / _
     expect(config.areas).toEqual(["images"]);
     expect(config.models).toEqual(["I-A"]);
     expect(config.poll).toEqual({ ...TARGET_DEFAULTS.poll, timeoutSeconds: 3 });
+  });
+
+  it("takes a field from the file, over it its variable, over that its flag", () => {
+    const declared = file("limits.json", JSON.stringify({ timeoutSeconds: 100, budgetCredits: 50, maxAnswerBytes: 2048 }));
+    const fromFile = read({ CONFORMANCE_CONFIG: declared });
+    expect([fromFile.timeoutSeconds, fromFile.budgetCredits, fromFile.maxAnswerBytes]).toEqual([100, 50, 2048]);
+    const fromEnv = read({ CONFORMANCE_CONFIG: declared, CONFORMANCE_TIMEOUT: "200", CONFORMANCE_MAX_ANSWER_BYTES: "4096", CONFORMANCE_API_KEY: "k-env" });
+    expect([fromEnv.timeoutSeconds, fromEnv.budgetCredits, fromEnv.maxAnswerBytes, fromEnv.apiKey]).toEqual([200, 50, 4096, "k-env"]);
+    const fromFlags = readTargetConfig({ CONFORMANCE_CONFIG: declared, CONFORMANCE_TIMEOUT: "200" }, TARGET_DEFAULTS, contract, CHECK_GROUPS, undefined, { timeout: "300", "request-timeout": "7", budget: "9" });
+    expect([fromFlags.timeoutSeconds, fromFlags.requestTimeoutSeconds, fromFlags.budgetCredits]).toEqual([300, 7, 9]);
+    expect(() => readTargetConfig({}, TARGET_DEFAULTS, contract, CHECK_GROUPS, undefined, { timeout: "soon" })).toThrow(new DeclarationError('--timeout (CONFORMANCE_TIMEOUT): "soon" is not a positive number'));
+    expect(() => read({ CONFORMANCE_MAX_ANSWER_BYTES: "1.5" })).toThrow(/^CONFORMANCE_MAX_ANSWER_BYTES: "1.5" is not a whole number from 1/);
+  });
+
+  it("has defaults against a target and against the mock from the same list", () => {
+    expect([TARGET_DEFAULTS.stateful, TARGET_DEFAULTS.checksApiKey, TARGET_DEFAULTS.parallelRequests, TARGET_DEFAULTS.timeoutSeconds, TARGET_DEFAULTS.createExamples]).toEqual([true, true, 4, 1800, "one"]);
+    expect([MOCK_CONFIG.stateful, MOCK_CONFIG.checksApiKey, MOCK_CONFIG.parallelRequests, MOCK_CONFIG.timeoutSeconds, MOCK_CONFIG.createExamples]).toEqual([false, false, 16, 120, "all"]);
+    expect(TARGET_DEFAULTS.poll).toEqual({ intervalMs: null, timeoutSeconds: 900, stablePolls: 1 });
+    expect(MOCK_CONFIG.poll).toEqual({ intervalMs: 0, timeoutSeconds: 60, stablePolls: 0 });
+    expect([TARGET_DEFAULTS.budgetCredits, TARGET_DEFAULTS.requestTimeoutSeconds, TARGET_DEFAULTS.maxAnswerBytes]).toEqual([null, 60, 8 * 1024 * 1024]);
+    expect([MOCK_CONFIG.requestTimeoutSeconds, MOCK_CONFIG.maxAnswerBytes]).toEqual([60, 8 * 1024 * 1024]);
+    expect("concurrency" in TARGET_DEFAULTS || "apiKey" in TARGET_DEFAULTS || "concurrency" in MOCK_CONFIG).toBe(false);
   });
 
   it("reads the sandbox's own declaration (conformance/targets/sandbox.json) without a complaint", () => {
@@ -80,7 +102,8 @@ describe("the target's declaration (CONFORMANCE_CONFIG and CONFORMANCE_AREAS / _
 describe("conformance/README.md", () => {
   const readme = readFileSync("conformance/README.md", "utf8");
 
-  it("has a table row for every declaration field, with its default", () => {
+  it("has the declaration's table as config.ts renders it from its one list of fields", () => {
+    expect(readme).toContain(`\n${declarationTable()}\n`);
     for (const field of DECLARATION_FIELDS) expect(readme, field.field).toContain(`| \`${field.field}\` | ${field.type} | ${field.default} |`);
   });
 

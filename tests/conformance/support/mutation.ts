@@ -12,7 +12,7 @@ import { Contract } from "../../../conformance/contract.ts";
 import { Semaphore } from "../../../conformance/coordination.ts";
 import type { CheckResult } from "../../../conformance/results.ts";
 import { templateOf } from "../../../conformance/rules.ts";
-import type { NearMissKind } from "../../../conformance/requests/near-misses.ts";
+import type { NearMissKind } from "../../../conformance/bodies/near-misses.ts";
 import { runConformance } from "../../../conformance/run.ts";
 import { DEFAULT_CONFIG_FILE } from "../../../sandbox/config.ts";
 import { FAULTS, hooksFor, type FaultName } from "../faults/registry.ts";

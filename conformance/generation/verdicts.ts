@@ -14,7 +14,7 @@ import { responseProblems } from "../response-check.ts";
 import { conditionsOf } from "../retry-after.ts";
 import type { Session } from "../session.ts";
 import { unstatedAcceptance } from "../unstated.ts";
-import { isObject } from "./edits.ts";
+import { isObject } from "../bodies/edits.ts";
 
 /** Problems with the answer to a near-miss negative; none when it was refused as it should be. */
 export function negativeProblems(session: Session, op: ContractOperation, exchange: Exchange): string[] {

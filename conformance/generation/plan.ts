@@ -1,11 +1,12 @@
 /**
  * What the generated requests of a run may send, decided once per run before anything is sent.
  *
- * Negatives are free when refused. So that one accepted by mistake cannot cost credits either, a
- * negative that could start a job (a create on a stateful target) carries the declared
- * `outcomeMarkers.failed` (else `timeout`) in its prompt: its job ends unsuccessful, and the
- * specification charges only success. Near misses that cannot carry a marker (no marker declared,
- * no prompt, or the near miss is on the prompt itself) are not sent, with the reason.
+ * Negatives are free when refused, so they are sent with or without outcome markers, as the static
+ * negatives are (requests.ts, sendInvalid): every near-miss kind once per field first (the coverage
+ * cases), then the seeded ones. A negative that could start a job (a create on a stateful target)
+ * carries the declared `outcomeMarkers.failed` (else `timeout`) in its prompt where it has one and
+ * the near miss is not on it: its job ends unsuccessful, and the specification charges only
+ * success. The estimate states what the others could cost if a target wrongly accepted them all.
  *
  * Positives that start jobs cost credits: they come out of what `budgetCredits` leaves after the
  * other checks' estimate, in a fixed order (operation, then case), each at its standard price (an
@@ -17,20 +18,20 @@ import type fc from "fast-check";
 import type { Check } from "../check.ts";
 import type { ContractOperation } from "../contract.ts";
 import { priceOf, total, type PlannedSpend } from "../cost.ts";
-import { hasPrompt } from "../requests.ts";
+import { markedInvalid } from "../requests.ts";
 import type { Session } from "../session.ts";
 import { unstatedRejection } from "../unstated.ts";
-import { drawn, effectiveNearMisses, negativeArbitrary, operationSeed, positiveArbitrary, resolveSettings, type NegativeCase } from "./generated.ts";
-import type { Body, NearMiss } from "./near-misses.ts";
+import { coverageCases, drawn, effectiveNearMisses, negativeArbitrary, operationSeed, positiveArbitrary, resolveSettings, type NegativeCase } from "./generated.ts";
+import type { Body, NearMiss } from "../bodies/near-misses.ts";
 
 export interface OperationPlan {
   readonly op: ContractOperation;
   readonly seed: number;
   readonly negatives?: fc.Arbitrary<NegativeCase>;
+  /** Every near-miss kind once per field, sent before the seeded negatives. */
+  readonly coverage: readonly NegativeCase[];
   /** Near misses not sent, each with why. */
   readonly withheld: ReadonlyArray<{ miss: NearMiss; reason: string }>;
-  /** The marker a negative's prompt carries, where it could start a job. */
-  readonly marker?: string;
   readonly positives?: fc.Arbitrary<Body>;
   /** Why no positive is sent, or why some are not. */
   positivesSkipped?: string;
@@ -68,16 +69,9 @@ function priced(session: Session, op: ContractOperation, positives: fc.Arbitrary
 function operationPlan(session: Session, op: ContractOperation, seed: number): OperationPlan {
   const { contract, config } = session;
   const charged = op.facts.kind === "create" && config.stateful;
-  const marker = config.outcomeMarkers.failed ?? config.outcomeMarkers.timeout;
   const withheld: Array<{ miss: NearMiss; reason: string }> = [];
   const sendable = effectiveNearMisses(contract, op).filter((miss) => {
-    const unstated = unstatedRejection(op, miss.fields[0]);
-    const reason = unstated ??
-      (!charged ? null
-        : !marker ? "accepted by mistake it would start a job that may be charged; declare outcomeMarkers.failed to send it marked to fail"
-          : !hasPrompt(op) ? "accepted by mistake it would start a job that may be charged, and the request has no prompt to carry outcomeMarkers.failed"
-            : miss.fields.includes("prompt") ? "it changes the prompt, which would carry outcomeMarkers.failed so that a job it starts by mistake is not charged"
-              : null);
+    const reason = unstatedRejection(op, miss.fields[0]);
     if (reason) withheld.push({ miss, reason });
     return reason === null;
   });
@@ -85,12 +79,34 @@ function operationPlan(session: Session, op: ContractOperation, seed: number): O
     op,
     seed: operationSeed(seed, op),
     ...(sendable.length ? { negatives: negativeArbitrary(contract, op, sendable) } : {}),
+    coverage: coverageCases(contract, op, sendable),
     withheld,
-    ...(charged && marker ? { marker } : {}),
     ...(op.requestSchema ? { positives: priced(session, op, positiveArbitrary(contract, op)) } : {}),
     admitted: new Set(),
     charged,
   };
+}
+
+/**
+ * The most the run's near-miss negatives could cost on a target that wrongly accepted every one of
+ * them and charged it its standard price: those that cannot carry the failed-outcome marker, and
+ * all of them where none is declared. One line for the estimate, or none when no negative can start a job.
+ */
+export function nearMissRisk(session: Session): string | undefined {
+  const plan = plans.get(session);
+  if (!plan) return undefined;
+  const creates = plan.operations.filter((operation) => operation.charged).flatMap((operation) => [
+    ...operation.coverage.map((negative) => ({ operation, body: negative.body })),
+    ...(operation.negatives ? drawn(operation.negatives, operation.seed, plan.cases).map((negative) => ({ operation, body: negative.body })) : []),
+  ]);
+  if (creates.length === 0) return undefined;
+  const unmarked = creates.filter(({ operation, body }) => {
+    const spec = { method: operation.op.method, path: operation.op.path, headers: {}, body };
+    return markedInvalid(session, operation.op, spec) === spec;
+  });
+  const figure = total(unmarked.map(({ operation, body }) => ({ key: session.main.name, what: operation.op.route, price: priceOf(session.contract, operation.op, body) })));
+  const unpriced = figure.unpriced.length ? ` (and ${figure.unpriced.length} whose price is not shown)` : "";
+  return `  near-miss negatives: ${creates.length} creates, which should all be refused; ${creates.length - unmarked.length} carry the failed-outcome marker; a target wrongly accepting the other ${unmarked.length} could charge up to ${figure.credits.toLocaleString("en")} credits${unpriced}`;
 }
 
 /** Admits the positives that start jobs, in order, within `left` credits; returns what they spend. */

@@ -19,7 +19,6 @@
 import type { JsonSchema } from "../../model/document.ts";
 import { crossFieldRules } from "../../model/cross-field-rules.ts";
 import type { CrossFieldRule, FieldCondition } from "../../runtime/costs/pricing.ts";
-import type { Contract, ContractOperation } from "../contract.ts";
 import { isObject, type Json } from "./edits.ts";
 import { sample } from "./values.ts";
 
@@ -27,6 +26,14 @@ export const NEAR_MISS_KINDS = ["sibling-value", "off-by-one", "one-too-many", "
 export type NearMissKind = (typeof NEAR_MISS_KINDS)[number];
 
 export type Body = Record<string, Json>;
+
+/** What near misses read of an operation: its area, route and request schema, and a create's model label. */
+export interface BodyOperation {
+  readonly area: string;
+  readonly route: string;
+  readonly requestSchema?: JsonSchema;
+  readonly create?: { readonly label: string };
+}
 
 export interface NearMiss {
   readonly kind: NearMissKind;
@@ -122,12 +129,12 @@ function itemCountMisses(field: string, schema: JsonSchema, limits: { minItems?:
 }
 
 /** Values other models of the same area allow for a field of the same name, which this one does not. */
-function siblingValues(contract: Contract, op: ContractOperation, field: string, schema: JsonSchema): NearMiss[] {
+function siblingValues(operations: readonly BodyOperation[], op: BodyOperation, field: string, schema: JsonSchema): NearMiss[] {
   const own = (value: Json): boolean =>
     Array.isArray(schema.enum) ? schema.enum.includes(value) : typeof value === "number" && !(value < ((schema.minimum as number | undefined) ?? -Infinity) || value > ((schema.maximum as number | undefined) ?? Infinity));
   if (!Array.isArray(schema.enum) && schema.minimum === undefined && schema.maximum === undefined) return [];
   const found = new Map<string, NearMiss>();
-  for (const other of contract.operations) {
+  for (const other of operations) {
     if (other === op || other.area !== op.area || !other.create) continue;
     const sibling = ((other.requestSchema?.properties ?? {}) as Record<string, JsonSchema>)[field];
     if (!isObject(sibling)) continue;
@@ -194,7 +201,7 @@ function ruleNearMisses(rule: CrossFieldRule, properties: Record<string, JsonSch
 }
 
 /** The cross-field rules of a request schema this reader knows, each `allOf` entry on its own. */
-function rulesOf(op: ContractOperation): CrossFieldRule[] {
+function rulesOf(op: BodyOperation): CrossFieldRule[] {
   const schema = op.requestSchema ?? {};
   const fields = new Set(Object.keys((schema.properties ?? {}) as object));
   return ((schema.allOf ?? []) as JsonSchema[]).flatMap((entry) => {
@@ -207,8 +214,8 @@ function rulesOf(op: ContractOperation): CrossFieldRule[] {
   });
 }
 
-/** Every near miss of an operation's request schema, kind by kind. */
-export function nearMisses(contract: Contract, op: ContractOperation): NearMiss[] {
+/** Every near miss of an operation's request schema, kind by kind; `operations` are the description's, where its siblings are. */
+export function nearMisses(operations: readonly BodyOperation[], op: BodyOperation): NearMiss[] {
   const schema = op.requestSchema;
   if (!schema || !isObject(schema.properties)) return [];
   const properties = schema.properties as Record<string, JsonSchema>;
@@ -216,7 +223,7 @@ export function nearMisses(contract: Contract, op: ContractOperation): NearMiss[
   const found: NearMiss[] = [];
   for (const [field, property] of Object.entries(properties)) {
     if (!isObject(property)) continue;
-    found.push(...siblingValues(contract, op, field, property), ...ownNearMisses(field, property, required.includes(field)));
+    found.push(...siblingValues(operations, op, field, property), ...ownNearMisses(field, property, required.includes(field)));
   }
   for (const rule of rulesOf(op)) found.push(...ruleNearMisses(rule, properties));
   return found;

@@ -6,19 +6,10 @@
  */
 import { randomInt } from "node:crypto";
 import fc from "fast-check";
+import { DEFAULT_CASES, type GeneratedSettings } from "../config.ts";
 import type { Contract, ContractOperation } from "../contract.ts";
-import { validBodies } from "./arbitraries.ts";
-import { nearMisses, type Body, type NearMiss } from "./near-misses.ts";
-
-/** Cases per operation and kind when `--cases` is not given: small enough for the suite's time goals. */
-export const DEFAULT_CASES = 3;
-
-export interface GeneratedSettings {
-  /** The run's seed; random (and printed) when not given. */
-  seed?: number;
-  /** Generated negatives and positives per operation, each. */
-  cases?: number;
-}
+import { validBodies } from "../bodies/arbitraries.ts";
+import { nearMisses, type Body, type NearMiss } from "../bodies/near-misses.ts";
 
 export interface NegativeCase {
   readonly miss: NearMiss;
@@ -51,8 +42,7 @@ function bodies(contract: Contract, op: ContractOperation): Bodies | undefined {
   if (!op.requestSchema) return undefined;
   let found = compiled.get(op);
   if (!found) {
-    const validate = contract.registry.compile(op.requestSchema);
-    const valid = (body: unknown): boolean => validate(body) === true;
+    const valid = (body: unknown): boolean => contract.validBody(op, body);
     found = { valid, arbitrary: validBodies(op.requestSchema, op.requestExamples.map((example) => example.value), valid) };
     compiled.set(op, found);
   }
@@ -82,12 +72,35 @@ export function negativeArbitrary(contract: Contract, op: ContractOperation, mis
     .filter((negative) => !valid(negative.body));
 }
 
+/** The bodies near misses are applied to outside the seeded cases: the named examples, then a few drawn with a fixed seed. */
+function fixedBases(op: ContractOperation, source: Bodies): Body[] {
+  return [...op.requestExamples.map((example) => example.value as Body), ...fc.sample(source.arbitrary, { seed: 1, numRuns: 8 })];
+}
+
 /** The near misses of the operation that make at least one of a few drawn bodies invalid. */
 export function effectiveNearMisses(contract: Contract, op: ContractOperation): NearMiss[] {
   const source = bodies(contract, op);
   if (!source) return [];
-  const bases = [...op.requestExamples.map((example) => example.value as Body), ...fc.sample(source.arbitrary, { seed: 1, numRuns: 8 })];
-  return nearMisses(contract, op).filter((miss) => bases.some((base) => !source.valid(miss.apply(base))));
+  const bases = fixedBases(op, source);
+  return nearMisses(contract.operations, op).filter((miss) => bases.some((base) => !source.valid(miss.apply(base))));
+}
+
+/**
+ * The coverage cases of the operation, sent before the seeded ones: each near-miss kind once per
+ * field (or fields it sets together), the first of `misses` of that kind there, applied to the first
+ * fixed base it makes invalid. No seed changes them.
+ */
+export function coverageCases(contract: Contract, op: ContractOperation, misses: readonly NearMiss[]): NegativeCase[] {
+  const source = bodies(contract, op);
+  if (!source) return [];
+  const bases = fixedBases(op, source);
+  const covered = new Map<string, NegativeCase>();
+  for (const miss of misses) {
+    const key = `${miss.kind} ${miss.fields.join(" ")}`;
+    const base = covered.has(key) ? undefined : bases.find((candidate) => !source.valid(miss.apply(candidate)));
+    if (base) covered.set(key, { miss, body: miss.apply(base) });
+  }
+  return [...covered.values()];
 }
 
 /** The first `cases` values a property run with `seed` draws (fc.check draws the same, in order). */

@@ -1,0 +1,50 @@
+/**
+ * What the suite prints or writes of text that may hold a secret or come from the target. Every
+ * key and credential the run holds (the declared keys, a `--target http://user:pass@...` URL's
+ * credentials, their Basic form) is redacted from everything; text a target sent is escaped before
+ * a terminal or a CI log shows it: line breaks, ANSI and OSC escapes and other control characters,
+ * bidirectional overrides, and `::`, which opens a CI workflow command (`::error ...`).
+ */
+
+export const REDACTED = "[redacted]";
+
+/** Secrets shorter than this are not searched for in free text: a one-letter key would blank every such letter. */
+const SHORTEST = 4;
+
+/** The credentials of a target URL (`http://user:pass@host`): as given, decoded, and in Basic form. */
+export function urlCredentials(target: string | undefined): string[] {
+  if (!target) return [];
+  const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^@/?#]*)@/i.exec(target)?.[1];
+  if (!userinfo) return [];
+  const decode = (text: string): string => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      return text;
+    }
+  };
+  const [user = "", password = ""] = userinfo.split(/:(.*)/s);
+  const plain = `${decode(user)}:${decode(password)}`;
+  return [userinfo, plain, Buffer.from(plain).toString("base64"), ...(password ? [password, decode(password)] : [])];
+}
+
+/** Replaces each of `secrets` (longest first) in text by REDACTED. */
+export function redactor(secrets: ReadonlyArray<string | undefined>): (text: string) => string {
+  const known = [...new Set(secrets.filter((secret): secret is string => typeof secret === "string" && secret.length >= SHORTEST))].sort((a, b) => b.length - a.length);
+  return (text) => known.reduce((shown, secret) => shown.split(secret).join(REDACTED), text);
+}
+
+/** A target URL with its credentials, if any, left out. */
+export const withoutCredentials = (target: string): string => target.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, `$1${REDACTED}@`);
+
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text a target sent, made safe for one line of a terminal or a CI log. */
+export function escapeForTerminal(text: string): string {
+  return text
+    .replace(CONTROL, (char) => {
+      const code = char.charCodeAt(0);
+      return char === "\n" ? "\\n" : char === "\r" ? "\\r" : code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+    })
+    .replace(/::/g, ":\\x3a");
+}

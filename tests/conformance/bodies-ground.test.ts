@@ -1,0 +1,16 @@
+/**
+ * The request-body library (conformance/bodies/) stands at the suite's ground: it imports the
+ * service model and the runtime's types, never the suite that uses it.
+ */
+import { fileURLToPath } from "node:url";
+import { expect, it } from "vitest";
+import { importsLeaving, readImportGraph } from "../structure/import-graph.ts";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+it("conformance/bodies/ imports nothing of the suite, only model/ and runtime/", () => {
+  const graph = readImportGraph(ROOT);
+  expect(graph.has("conformance/bodies/near-misses.ts")).toBe(true);
+  const leaving = importsLeaving(graph, "conformance/bodies").filter((edge) => !/ -> (model|runtime)\//.test(edge));
+  expect(leaving).toEqual([]);
+});
