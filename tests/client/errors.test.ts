@@ -132,6 +132,18 @@ describe("typed errors", () => {
     expect(new CooldownError("m", { status: 429, headers: new Headers(), body: {} }, 1)).not.toBeInstanceOf(RateLimitedError);
   });
 
+  it("a cooldown's seconds are read at the top of the body and inside `error` alike (the specification shows neither placement)", async () => {
+    for (const body of [
+      { error: { message: "cooling down" }, retry_after_seconds: 30 },
+      { error: { message: "cooling down", retry_after_seconds: 30 } },
+    ]) {
+      const { server, client } = await clientOn(inOrder({ status: 429, body }));
+      const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CooldownError);
+      expect(error).toMatchObject({ retryAfterSeconds: 30, status: 429 });
+    }
+  });
+
   it("a fetch failure that echoes the key is reported without it", async () => {
     const client = createClient({
       apiKey: API_KEY,
