@@ -63,6 +63,19 @@ describe("one call", () => {
     expect(times(server)).toEqual([0, 0]);
   });
 
+  it("a lost answer's message names the network error fetch gives as its cause, the key redacted", async () => {
+    const { call } = await callOn(inOrder({ status: 200, body: {} }), {
+      api: createFetchClient<AnyPaths>({
+        baseUrl: "http://127.0.0.1:9",
+        fetch: async () => {
+          throw new TypeError("fetch failed", { cause: new Error(`connect ECONNREFUSED for ${API_KEY}`) });
+        },
+      }),
+    });
+    const error = await call("get", "/v1/account/credits", {}, undefined, false).catch((e: unknown) => e);
+    expect(String(error)).toBe("TransportError: GET /v1/account/credits: no usable response (TypeError: fetch failed (Error: connect ECONNREFUSED for [redacted]))");
+  });
+
   it("a rate-limit 429 asking for longer than maxPauseMs is not resent", async () => {
     const { server, call } = await callOn(inOrder(rateLimited("301"), { status: 200, body: {} }));
     const error = await drive(server, call("get", "/v1/account/credits", {}, undefined, true)).catch((e: unknown) => e);
