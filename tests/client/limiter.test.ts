@@ -85,37 +85,37 @@ describe("the limiter alone", () => {
     return settled;
   }
 
-  it("a queue-full 429 with none of its own jobs running is thrown at once, sent once: nothing of its own will free a place", async () => {
-    const limiter = inFlightLimiter(2);
+  /** A create through `limiter` that the service refuses as queue full every time it is sent. */
+  function refusedCreate(limiter: ReturnType<typeof inFlightLimiter>, maxResends: number) {
     let sends = 0;
     const creating = limiter.create(async () => {
       sends += 1;
       throw queueFull();
-    }, 3);
+    }, maxResends);
     creating.catch(() => undefined);
+    return { creating, sends: () => sends };
+  }
+
+  it("a queue-full 429 with none of its own jobs running is thrown at once, sent once: nothing of its own will free a place", async () => {
+    const { creating, sends } = refusedCreate(inFlightLimiter(2), 3);
     expect(await settledSoon(creating)).toBe(true);
     await expect(creating).rejects.toBeInstanceOf(TooManyRequestsError);
-    expect(sends).toBe(1);
+    expect(sends()).toBe(1);
   });
 
   it("with its own job running, a queue-full 429 is resent after each release, at most maxResends times, then thrown", async () => {
     const limiter = inFlightLimiter(3);
     await limiter.create(async () => [{}, "job-a"], 0);
-    let sends = 0;
-    const creating = limiter.create(async () => {
-      sends += 1;
-      throw queueFull();
-    }, 2);
-    creating.catch(() => undefined);
+    const { creating, sends } = refusedCreate(limiter, 2);
     for (const expected of [1, 2, 3]) {
       expect(await settledSoon(creating)).toBe(expected === 3);
-      expect(sends).toBe(expected);
+      expect(sends()).toBe(expected);
       // Another job of its own finishes: a place may be free.
       limiter.release("job-a");
       await limiter.create(async () => [{}, "job-a"], 0);
     }
     await expect(creating).rejects.toBeInstanceOf(TooManyRequestsError);
-    expect(sends).toBe(3);
+    expect(sends()).toBe(3);
   });
 
   it("a create beyond the cap waits for a release; a create that made no job, or was refused, frees its slot at once", async () => {
