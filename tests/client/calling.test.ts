@@ -76,6 +76,30 @@ describe("one call", () => {
     expect(String(error)).toBe("TransportError: GET /v1/account/credits: no usable response (TypeError: fetch failed (Error: connect ECONNREFUSED for [redacted]))");
   });
 
+  it("the request timeout holds with the caller's signal too; the caller's abort ends a request under way with its reason", async () => {
+    const hanging = async () => {
+      const server = await startServer(inOrder({ status: 200, body: {}, hang: "headers" }));
+      servers.push(server);
+      const api = createFetchClient<AnyPaths>({ baseUrl: server.baseUrl, fetch: (request) => fetch(request) });
+      return { server, call: (await callOn(inOrder({}), { api, requestTimeoutMs: 2_000 })).call };
+    };
+    const timed = await hanging();
+    const error = await drive(timed.server, timed.call("get", "/v1/account/credits", {}, { signal: new AbortController().signal }, false)).catch((e: unknown) => e);
+    expect(String(error)).toBe("TransportError: GET /v1/account/credits: no usable response (no answer within requestTimeoutMs, 2000 ms)");
+    const aborted = await hanging();
+    const controller = new AbortController();
+    const reason = new Error("caller gave up");
+    setTimeout(() => controller.abort(reason), 500);
+    await expect(drive(aborted.server, aborted.call("get", "/v1/account/credits", {}, { signal: controller.signal }, true))).rejects.toBe(reason);
+  });
+
+  it("a lost answer with no cause of its own is named as it is", async () => {
+    const api = createFetchClient<AnyPaths>({ baseUrl: "http://127.0.0.1:9", fetch: async () => Promise.reject(new Error("socket hang up")) });
+    const { call } = await callOn(inOrder({}), { api });
+    const error = await call("get", "/v1/account/credits", {}, undefined, false).catch((e: unknown) => e);
+    expect(String(error)).toBe("TransportError: GET /v1/account/credits: no usable response (Error: socket hang up)");
+  });
+
   it("a rate-limit 429 asking for longer than maxPauseMs is not resent", async () => {
     const { server, call } = await callOn(inOrder(rateLimited("301"), { status: 200, body: {} }));
     const error = await drive(server, call("get", "/v1/account/credits", {}, undefined, true)).catch((e: unknown) => e);
