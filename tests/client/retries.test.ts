@@ -138,6 +138,25 @@ describe("retries follow the seed", () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it("the raw api waits out the pause too; only a 429 sets one, and an answer without rate-limit headers keeps the last ones read", async () => {
+    const { server, client } = await clientOn(
+      inOrder(
+        { status: 200, body: {}, headers: { "Retry-After": "9", "X-RateLimit-Remaining": "4" } },
+        { status: 200, body: {} },
+        rateLimited("5"),
+        { status: 200, body: {} },
+      ),
+      { maxRetries: 0 },
+    );
+    await drive(server, client.getAccountCredits());
+    await drive(server, client.getAccountCredits());
+    expect(client.pausedUntil).toBe(0);
+    expect(client.rateLimit).toEqual({ limit: null, remaining: 4, resetSeconds: null });
+    await expect(drive(server, client.getAccountCredits())).rejects.toBeInstanceOf(RateLimitedError);
+    await drive(server, client.api.GET("/v1/account/credits"));
+    expect(server.requests.map((r) => r.at - 1_000_000)).toEqual([0, 0, 0, 5_000]);
+  });
+
   it("an abort during the Retry-After pause ends the call at once", async () => {
     const { server, client } = await clientOn(inOrder(rateLimited("30"), created("img_1")));
     const controller = new AbortController();
