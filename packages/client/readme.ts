@@ -98,11 +98,14 @@ Error responses throw typed errors carrying ${code("status")}, ${code("type")} a
 the response has them), ${code("headers")} and ${code("body")}: ${code("InvalidRequestError")},
 ${code("ModerationBlockError")} (${code("restrictionReason")}), ${code("AuthenticationError")},
 ${code("PermissionError")}, ${code("ModelRetiredError")}, ${code("RateLimitedError")}, ${code("CooldownError")},
-${code("TooManyRequestsError")}, ${code("UnexpectedStatusError")}. No usable response is a
-${code("TransportError")} (${code("mayHaveCreatedJob")} after a POST); jobs end in ${code("JobFailedError")},
+${code("TooManyRequestsError")}, ${code("UnexpectedStatusError")} (a redirect too: none is followed). No
+usable response (refused, cut short, over ${code("requestTimeoutMs")} or ${code("maxResponseBytes")}) is a
+${code("TransportError")} (${code("mayHaveCreatedJob")} after a POST); a 200 answer without the job it should
+hold is an ${code("InvalidResponseError")}; jobs end in ${code("JobFailedError")},
 ${code("JobTimedOutError")} or ${code("WaitDeadlineError")}. The API key never appears in an error.
 
-After a 429 with ${code("Retry-After")} the whole client waits the full time, then resends. Polls and
+After a 429 with ${code("Retry-After")} the whole client waits the full time, then resends (a pause
+longer than ${code("maxPauseMs")}, 5 minutes by default, is cut to it and that call not resent). Polls and
 other reads are resent after a lost response or a 5xx with jittered backoff; creates, posts,
 uploads and searches charged per request never are. The optional parts are entry points of their
 own, so that a client without them ships none of their code:
@@ -114,6 +117,10 @@ import { checkMediaInputs } from "${name}/media-inputs";
 const limiter = inFlightLimiter(4); // one per account: clients sharing it share its 4 slots
 const client = createClient({ apiKey, baseUrl, limiter, checkMediaInputs });
 \`\`\`
+
+A create that got no usable answer may have made a job: it keeps its limiter slot until you settle
+it with ${code("limiter.settleUnknown(jobId)")} (the job it made, freed when seen terminal) or
+${code("limiter.settleUnknown(null)")} (none).
 
 ${code("headers")} (client option, or per call) adds headers such as a request id; middleware added
 with ${code("client.api.use(...)")} sees every request of the client.

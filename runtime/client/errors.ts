@@ -112,8 +112,9 @@ export class UnexpectedStatusError extends ApiError {
 }
 
 /**
- * No usable response arrived: the connection was refused or reset, or dropped while the body
- * streamed. After a POST the request may have taken effect (a create's job may exist), so it is never
+ * No usable response arrived: the connection was refused or reset, dropped while the body streamed,
+ * the answer took longer than `requestTimeoutMs` or passed `maxResponseBytes`. The message never
+ * quotes the answer's body. After a POST the request may have taken effect (a create's job may exist), so it is never
  * resent: a duplicate create is charged twice.
  */
 export class TransportError extends MediaServiceError {
@@ -122,6 +123,14 @@ export class TransportError extends MediaServiceError {
   constructor(message: string, mayHaveCreatedJob: boolean) {
     super(message, { mayHaveCreatedJob });
   }
+}
+
+/**
+ * A 200 answer that is not what the description shows: a poll answer with no job (an empty body,
+ * `null`), a create answer with no job id, a succeeded job without its result.
+ */
+export class InvalidResponseError extends MediaServiceError {
+  override name = "InvalidResponseError";
 }
 
 /** A job reached the terminal status `failed` (not charged). `job` is its poll response, the API key redacted. */

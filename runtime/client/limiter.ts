@@ -2,10 +2,11 @@
  * The optional in-flight limiter, an entry point of its own (`@media-service/client/limiter`) so
  * that a client without it does not ship it: `createClient({ ..., limiter: inFlightLimiter(4) })`.
  * It keeps the running jobs of the clients given it under the account's concurrency cap. A slot is
- * taken before a create is sent and given back when the job is seen terminal (or the create failed),
- * so polling, which never counts against the cap, needs no slot.
+ * taken before a create is sent and given back when the job is seen terminal (or the create was
+ * refused), so polling, which never counts against the cap, needs no slot. A create whose outcome is
+ * unknown (a TransportError with `mayHaveCreatedJob`) keeps its slot until the caller settles it.
  */
-import { TooManyRequestsError } from "./errors.ts";
+import { TooManyRequestsError, TransportError } from "./errors.ts";
 import { integer } from "./option-values.ts";
 import { sleep } from "./sleep.ts";
 
@@ -22,6 +23,14 @@ export interface InFlightLimiter {
   create<Created>(send: () => Promise<[created: Created, jobId: string | null]>, maxResends: number, signal?: AbortSignal): Promise<[Created, string | null]>;
   /** A job was seen terminal: its slot is free (an id it does not hold, another client's job, is ignored). */
   release(jobId: string): void;
+  /** Slots held by creates whose outcome is unknown: they got no usable answer, so their job may run. */
+  readonly unknown: number;
+  /**
+   * Settles one create of unknown outcome, once the caller knows what it did: it made job `jobId`
+   * (the slot is then that job's, freed when it is seen terminal), or none (null: the slot is free).
+   * Ignored when no create's outcome is unknown.
+   */
+  settleUnknown(jobId: string | null): void;
 }
 
 /** A limiter of at most `maxInFlight` jobs; InvalidInputError unless that is a positive integer. */
@@ -29,6 +38,7 @@ export function inFlightLimiter(maxInFlight: number): InFlightLimiter {
   // Absent counts as 0, which is refused like any other size that is not a positive integer.
   const max = integer("maxInFlight", maxInFlight ?? 0, 0);
   let used = 0;
+  let unknown = 0;
   const jobs = new Set<string>();
   // Aborted, and replaced, whenever a slot is given back: waiting for one sleeps until then (or until
   // the caller's signal aborts; should setTimeout's longest delay pass first, the caller looks again).
@@ -51,26 +61,38 @@ export function inFlightLimiter(maxInFlight: number): InFlightLimiter {
     async create(send, maxResends, signal) {
       while (used >= max) await nextRelease(signal);
       used += 1;
-      let jobId: string | null = null;
+      // What the create did: made a job (its id), made none (null), or may have made one (undefined).
+      let outcome: string | null | undefined = null;
       try {
         for (let resends = 0; ; resends += 1) {
           try {
             const sent = await send();
-            jobId = sent[1];
+            outcome = sent[1];
             return sent;
           } catch (error) {
+            if (error instanceof TransportError && error.mayHaveCreatedJob) outcome = undefined;
             // Only its own running jobs make "queue full" the likely cause, and a fixed wait is the wrong response to it.
             if (!(error instanceof TooManyRequestsError && jobs.size > 0 && resends < maxResends)) throw error;
             await nextRelease(signal);
           }
         }
       } finally {
-        if (jobId === null) free();
-        else jobs.add(jobId);
+        if (outcome === null) free();
+        else if (outcome === undefined) unknown += 1;
+        else jobs.add(outcome);
       }
     },
     release(jobId) {
       if (jobs.delete(jobId)) free();
+    },
+    get unknown() {
+      return unknown;
+    },
+    settleUnknown(jobId) {
+      if (unknown === 0) return;
+      unknown -= 1;
+      if (jobId === null) free();
+      else jobs.add(jobId);
     },
   };
 }

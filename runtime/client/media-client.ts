@@ -4,13 +4,15 @@
  * eye on the minified bundle every user ships: closures rather than classes and plan objects.
  */
 import createFetchClient, { type Client } from "openapi-fetch";
-import { errorFromResponse } from "./classify.ts";
-import { InvalidInputError, JobFailedError, JobTimedOutError, MediaServiceError, TransportError, WaitDeadlineError } from "./errors.ts";
+import { cappedFetch } from "./answer-cap.ts";
+import { caller, type AnyPaths } from "./calling.ts";
+import { InvalidInputError, InvalidResponseError, JobFailedError, JobTimedOutError } from "./errors.ts";
 import { integer, oneOf } from "./option-values.ts";
 import { resolveOptions, type ClientOptions, type RequestOptions } from "./options.ts";
+import { retryAfterPause } from "./pause.ts";
+import { pollUntilTerminal, type PolledJob } from "./polling.ts";
 import { carriesRateLimit, readRateLimit, retryAfterSeconds, type RateLimitInfo } from "./rate-limit.ts";
-import { redact, redactBody } from "./redact.ts";
-import { retryDelay } from "./retry-policy.ts";
+import { redactBody } from "./redact.ts";
 import {
   createPath,
   type AreaName,
@@ -30,7 +32,6 @@ import {
   type SucceededJob,
   type WaitableSlug,
 } from "./route-table.ts";
-import { sleep } from "./sleep.ts";
 
 /** The `status` of a poll response (the description's JobStatus). */
 type StatusOf<JobBody> = JobBody extends { status: infer Status } ? Status : string;
@@ -125,94 +126,45 @@ export type QuotingClient<Paths extends {}, T extends RouteTable, Media, Result>
   [A in AreaName<T>]: AreaQuote<Paths, T, A, Media, Result>;
 };
 
-/** What the typed methods send, as openapi-fetch sees an operation it knows nothing about. */
-interface AnyOperation {
-  parameters: { path?: Record<string, string>; query?: Record<string, unknown> };
-  requestBody?: { content: { "application/json": unknown } };
-  responses: { default: { content: { "application/json": unknown } } };
-}
-type AnyPaths = Record<string, Record<"get" | "post", AnyOperation>>;
-
-// A type literal, not an interface: openapi-fetch's init type has an index signature.
-type Init = {
-  body?: unknown;
-  params?: { path?: Record<string, string>; query?: Record<string, unknown> };
-  signal?: AbortSignal | undefined;
-  headers?: Readonly<Record<string, string>> | undefined;
-};
-
-type Method = "get" | "post";
-
-/** A failure before a usable response: the connection failed, or dropped while the body streamed. */
-function lostResponse(method: Method, path: string, cause: unknown, apiKey: string): TransportError {
-  // fetch's own failure names the network error as its cause ("fetch failed" alone says little).
-  const reason = `${cause}${(cause as Error | undefined)?.cause ? ` (${(cause as Error).cause})` : ""}`;
-  const sent = method === "post";
-  return new TransportError(redact(`${method.toUpperCase()} ${path}: no usable response (${reason})${sent ? "; it may have taken effect (a create's job may exist)" : ""}`, apiKey), sent);
-}
-
 /** The job id a create response names in `field` (an integer `job_id` in the legacy image shape). */
 function jobIdOf(created: unknown, field: string, path: string): string {
   const value = (created as Record<string, unknown> | null)?.[field];
   if ((typeof value === "string" && value) || Number.isFinite(value)) return String(value);
-  throw new MediaServiceError(`POST ${path}: no job id in ${field}, though the job may exist`);
+  throw new InvalidResponseError(`POST ${path}: no job id in ${field}, though the job may exist`);
 }
 
+/**
+ * The client: one `call` (calling.ts) per request, `pollUntilTerminal` (polling.ts) for the waits,
+ * composed per area and operation of the route table.
+ */
 export function createMediaClient<Paths extends {}, T extends RouteTable>(table: T, clientOptions: ClientOptions<AreaName<T>>): MediaClient<Paths, T> {
   const { areas, operations, terminalStatuses } = table as RouteTable;
   const { apiKey, limiter, checkMediaInputs, quote } = clientOptions;
-  const { pollIntervalMs, deadlineMs: clientDeadlineMs, maxRetries } = resolveOptions(clientOptions, areas);
-  /** Epoch milliseconds until which a `Retry-After` pause holds every request. */
-  let pausedUntil = 0;
+  const { pollIntervalMs, deadlineMs: clientDeadlineMs, maxRetries, requestTimeoutMs, maxPauseMs, maxResponseBytes } = resolveOptions(clientOptions, areas);
+  const pause = retryAfterPause(maxPauseMs);
   /** The headers of the last response that carried rate-limit headers (read only when asked for). */
   let rateLimitHeaders: Headers | null = null;
 
-  // Route-agnostic paths: code generic over Paths cannot name a typed route. The client hands it out
-  // typed with Paths as `api`.
+  // The client hands it out typed with Paths as `api`.
   const api = createFetchClient<AnyPaths>({
     baseUrl: clientOptions.baseUrl,
     headers: { ...clientOptions.headers, Authorization: `Bearer ${apiKey}` },
     // Looked up per request, so that a fetch replaced later (a test's mock) is the one used.
-    fetch: clientOptions.fetch ?? ((request) => globalThis.fetch(request)),
+    fetch: cappedFetch((request) => (clientOptions.fetch ?? globalThis.fetch)(request), maxResponseBytes),
+    // A redirect is an error answer: followed, it would resend a create's body (and the key) elsewhere, or twice.
+    redirect: "manual",
   });
   // Every request passes this, the typed methods' and the raw `api` client's alike: after a 429 with
   // Retry-After the specification says the client waits the full time before sending anything else.
   api.use({
-    async onRequest({ request }) {
-      // A later 429 may lengthen the pause while a request waits it out.
-      while (Date.now() < pausedUntil) await sleep(pausedUntil - Date.now(), request.signal);
-    },
+    onRequest: ({ request }) => pause.wait(request.signal),
     onResponse({ response: { status, headers } }) {
       if (carriesRateLimit(headers, table.headers)) rateLimitHeaders = headers;
       const seconds = status === 429 ? retryAfterSeconds(headers, table.headers) : null;
-      // A later, shorter Retry-After never shortens the pause.
-      if (seconds !== null) pausedUntil = Math.max(pausedUntil, Date.now() + seconds * 1000);
+      if (seconds !== null) pause.hold(seconds);
     },
   });
-
-  /**
-   * Sends under the retry policy (retry-policy.ts); throws the typed error of an error response, or a
-   * TransportError when no usable response came.
-   */
-  async function call(method: Method, path: string, route: Init, requestOptions: RequestOptions | undefined, resendable: boolean): Promise<unknown> {
-    // Only the request options' own keys reach openapi-fetch, and only when given: absent keys cost nothing per call.
-    const init: Init = requestOptions ? { ...route, signal: requestOptions.signal, headers: requestOptions.headers } : route;
-    for (let resends = 0; ; resends += 1) {
-      let failure: unknown;
-      try {
-        // openapi-fetch reads the body inside: a connection dropped while it streams fails here too.
-        const { data, error, response } = await api.request(method, path, init);
-        if (response.ok) return data;
-        failure = errorFromResponse(response, error, table, apiKey);
-      } catch (error) {
-        if (init.signal?.aborted) throw init.signal.reason;
-        failure = lostResponse(method, path, error, apiKey);
-      }
-      const delay = retryDelay(failure, resends, maxRetries, resendable);
-      if (delay === null) throw failure;
-      await sleep(delay, init.signal);
-    }
-  }
+  const call = caller({ api, table, apiKey, pause, maxRetries, maxPauseMs, requestTimeoutMs });
 
   const area = (name: string): AreaRoutes => oneOf("area", areas, name);
 
@@ -236,8 +188,11 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
   }
 
   /** One poll; a terminal status frees the job's limiter slot. */
-  async function get(areaName: string, jobId: string, requestOptions?: RequestOptions): Promise<{ status: string }> {
-    const job = (await call("get", area(areaName).pollPath, { params: { path: { id: jobId } } }, requestOptions, true)) as { status: string };
+  async function get(areaName: string, jobId: string, requestOptions?: RequestOptions): Promise<PolledJob> {
+    const { pollPath } = area(areaName);
+    const job = (await call("get", pollPath, { params: { path: { id: jobId } } }, requestOptions, true)) as PolledJob | null | undefined;
+    // An empty body or `null` would otherwise fail below as a bare TypeError.
+    if (typeof job !== "object" || job === null) throw new InvalidResponseError(`GET ${pollPath.replace("{id}", jobId)}: the answer holds no job`);
     if (terminalStatuses.includes(job.status)) limiter?.release(jobId);
     return job;
   }
@@ -245,36 +200,23 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
   /** Polls until a terminal status; `created`: the create response of a job created a moment ago. */
   async function wait(created: { status?: string } | undefined, areaName: string, jobId: string, waitOptions: WaitOptions<unknown> = {}): Promise<JobResult<unknown>> {
     const { resultFields } = area(areaName);
-    const intervalMs = integer("intervalMs", waitOptions.intervalMs, pollIntervalMs[areaName] as number);
-    const deadlineMs = integer("deadlineMs", waitOptions.deadlineMs, clientDeadlineMs);
-    let lastStatus = created?.status ?? null;
-    // The create response's status is reported first, with no poll response to go with it.
-    if (lastStatus) waitOptions.onStatus?.(lastStatus, null);
-    // The deadline and the caller's signal abort whatever is under way, a poll request or a sleep.
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new WaitDeadlineError(jobId, lastStatus, deadlineMs)), deadlineMs);
-    const signal = AbortSignal.any([deadline.signal, waitOptions.signal ?? deadline.signal]);
-    try {
-      // A job created a moment ago is first polled one interval later; a resumed wait polls at once.
-      if (created) await sleep(intervalMs, signal);
-      for (;;) {
-        const job = (await get(areaName, jobId, { signal, headers: waitOptions.headers })) as { status: string } & Record<string, unknown>;
-        const { status } = job;
-        if (status !== lastStatus) {
-          lastStatus = status;
-          waitOptions.onStatus?.(status, job);
-        }
-        if (status === table.successStatus) {
-          const missing = resultFields.filter((field) => job[field] == null);
-          if (missing.length) throw new MediaServiceError(`job ${jobId} ${status} but lacks ${missing}`);
-          return { jobId, job };
-        }
-        if (terminalStatuses.includes(status)) throw new (status === table.timeoutStatus ? JobTimedOutError : JobFailedError)(jobId, redactBody(job, apiKey));
-        await sleep(intervalMs, signal);
-      }
-    } finally {
-      clearTimeout(timer);
+    const job = (await pollUntilTerminal((signal) => get(areaName, jobId, { signal, headers: waitOptions.headers }), {
+      jobId,
+      intervalMs: integer("intervalMs", waitOptions.intervalMs, pollIntervalMs[areaName] as number),
+      deadlineMs: integer("deadlineMs", waitOptions.deadlineMs, clientDeadlineMs),
+      isTerminal: (status) => terminalStatuses.includes(status),
+      knownStatus: created?.status,
+      delayFirstPoll: created !== undefined,
+      onStatus: waitOptions.onStatus,
+      signal: waitOptions.signal,
+    })) as PolledJob & Record<string, unknown>;
+    const { status } = job;
+    if (status === table.successStatus) {
+      const missing = resultFields.filter((field) => job[field] == null);
+      if (missing.length) throw new InvalidResponseError(`job ${jobId} ${status} but lacks ${missing}`);
+      return { jobId, job };
     }
+    throw new (status === table.timeoutStatus ? JobTimedOutError : JobFailedError)(jobId, redactBody(job, apiKey));
   }
 
   async function createAndWait(
@@ -295,7 +237,7 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
       return rateLimitHeaders && readRateLimit(rateLimitHeaders, table.headers);
     },
     get pausedUntil() {
-      return pausedUntil;
+      return pause.until;
     },
   };
   for (const name in areas) {

@@ -56,6 +56,19 @@ export interface ClientOptions<AreaNames extends string = string> {
   /** Overall deadline of a wait. */
   deadlineMs?: number;
   /**
+   * Milliseconds one request may take, from sending it to the last byte of its answer (a create's
+   * included; any Retry-After pause before it is not counted); then a TransportError, a poll or read
+   * being resent like any transient failure.
+   */
+  requestTimeoutMs?: number;
+  /**
+   * The longest client-wide pause a `Retry-After` holds. A longer one pauses the client this long
+   * only, and the call it answered is not resent: it ends in its RateLimitedError.
+   */
+  maxPauseMs?: number;
+  /** The largest answer body read, in bytes; a larger answer is a TransportError, as one cut short is. */
+  maxResponseBytes?: number;
+  /**
    * Bound on the resends of one call: after a rate-limit 429, after a transient failure of a request
    * that is safe to resend (polls and reads; never creates, posts or per-request charged searches),
    * or after a queue-full 429 with the limiter.
@@ -66,8 +79,10 @@ export interface ClientOptions<AreaNames extends string = string> {
 /** "Every few seconds" (images) and cadences the specification does not show: a few seconds, configurable. */
 export const DEFAULT_POLL_INTERVAL_MS = 5_000;
 
-/** The numbers of the options, with their defaults: each area's polling interval, the deadline and the resend bound. */
-export type ResolvedOptions = Required<Pick<ClientOptions, "deadlineMs" | "maxRetries">> & { pollIntervalMs: Readonly<Record<string, number>> };
+/** The numbers of the options, with their defaults: polling intervals, deadline, resend bound, request timeout and the bounds on pauses and answers. */
+export type ResolvedOptions = Required<Pick<ClientOptions, "deadlineMs" | "maxRetries" | "requestTimeoutMs" | "maxPauseMs" | "maxResponseBytes">> & {
+  pollIntervalMs: Readonly<Record<string, number>>;
+};
 
 /** Checks the options (InvalidInputError names the first bad one) and resolves their numbers. */
 export function resolveOptions(options: ClientOptions, areas: Readonly<Record<string, { readonly intervalMs?: number }>>): ResolvedOptions {
@@ -86,5 +101,11 @@ export function resolveOptions(options: ClientOptions, areas: Readonly<Record<st
     // Well beyond the typical job durations of the description's x-polling, leaving room for slow queues.
     deadlineMs: integer("deadlineMs", options.deadlineMs, 30 * 60_000),
     maxRetries: integer("maxRetries", options.maxRetries, 3, 0),
+    // Creates answer at once with a job to poll; a minute is far beyond a healthy answer, not a job's duration.
+    requestTimeoutMs: integer("requestTimeoutMs", options.requestTimeoutMs, 60_000),
+    // The specification's rate limits are per minute: a longer Retry-After is not a window closing.
+    maxPauseMs: integer("maxPauseMs", options.maxPauseMs, 5 * 60_000, 0),
+    // Poll answers hold URLs, not media; the largest answers, stock search pages, stay far below.
+    maxResponseBytes: integer("maxResponseBytes", options.maxResponseBytes, 10 * 2 ** 20),
   };
 }

@@ -1,8 +1,7 @@
 /**
  * The client's one retry policy: when a failed request is sent again, and after how long. Every
- * typed method goes through it; the client-wide Retry-After pause itself is the job of the client's
- * openapi-fetch middleware (media-client.ts), which holds every request, so a rate-limit 429 with
- * Retry-After is resent with no delay of its own. The optional in-flight limiter adds one rule of
+ * typed method goes through it (calling.ts); the client-wide Retry-After pause itself (pause.ts) holds
+ * every request, so a rate-limit 429 with Retry-After is resent with no delay of its own. The optional in-flight limiter adds one rule of
  * its own for creates refused while the queue may be full (limiter.ts).
  */
 import { RateLimitedError, TransportError, UnexpectedStatusError } from "./errors.ts";
@@ -13,11 +12,15 @@ export const backoffMs = (resends: number): number => 1000 * 2 ** resends * (0.5
 /**
  * The milliseconds after which to resend, or null: give up. `resends`: made so far, at most
  * `maxResends`; `resendable`: the request neither creates anything nor is charged per request, so it
- * may be resent after a transient failure (no usable response, 5xx).
+ * may be resent after a transient failure (no usable response, 5xx); `maxPauseMs`: a Retry-After
+ * longer than that is not waited out (the pause is cut to it, and the caller gets the 429).
  */
-export function retryDelay(error: unknown, resends: number, maxResends: number, resendable: boolean): number | null {
+export function retryDelay(error: unknown, resends: number, maxResends: number, resendable: boolean, maxPauseMs: number): number | null {
   if (resends >= maxResends) return null;
   // The service refused the request before doing anything: resending is always safe.
-  if (error instanceof RateLimitedError) return error.retryAfterSeconds === null ? backoffMs(resends) : 0;
+  if (error instanceof RateLimitedError) {
+    const seconds = error.retryAfterSeconds;
+    return seconds === null ? backoffMs(resends) : seconds * 1000 > maxPauseMs ? null : 0;
+  }
   return resendable && (error instanceof TransportError || (error instanceof UnexpectedStatusError && error.status >= 500)) ? backoffMs(resends) : null;
 }

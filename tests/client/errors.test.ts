@@ -5,6 +5,10 @@ import {
   CooldownError,
   InvalidInputError,
   InvalidRequestError,
+  InvalidResponseError,
+  JobFailedError,
+  JobTimedOutError,
+  MediaServiceError,
   ModelRetiredError,
   ModerationBlockError,
   PermissionError,
@@ -12,6 +16,7 @@ import {
   TooManyRequestsError,
   TransportError,
   UnexpectedStatusError,
+  WaitDeadlineError,
   createClient,
 } from "../../generated/client.ts";
 import { notShownPlaceholders } from "../../conformance/not-shown-examples.ts";
@@ -130,6 +135,43 @@ describe("typed errors", () => {
     expect(error).not.toBeInstanceOf(InvalidRequestError);
     expect((error as ModerationBlockError).restrictionReason).toBe("strict_model_nsfw");
     expect(new CooldownError("m", { status: 429, headers: new Headers(), body: {} }, 1)).not.toBeInstanceOf(RateLimitedError);
+  });
+
+  it("a cooldown's seconds are read at the top of the body and inside `error` alike (the specification shows neither placement)", async () => {
+    for (const body of [
+      { error: { message: "cooling down" }, retry_after_seconds: 30 },
+      { error: { message: "cooling down", retry_after_seconds: 30 } },
+    ]) {
+      const { server, client } = await clientOn(inOrder({ status: 429, body }));
+      const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CooldownError);
+      expect(error).toMatchObject({ retryAfterSeconds: 30, status: 429 });
+    }
+  });
+
+  it("each error names its class, and the job errors say what happened to which job", () => {
+    const facts = { status: 400, headers: new Headers(), body: {} };
+    const named: Array<[Error, string]> = [
+      [new MediaServiceError("m"), "MediaServiceError"],
+      [new ApiError("m", facts), "ApiError"],
+      [new AuthenticationError("m", facts), "AuthenticationError"],
+      [new PermissionError("m", facts), "PermissionError"],
+      [new InvalidRequestError("m", facts), "InvalidRequestError"],
+      [new ModerationBlockError("m", facts, "input_csam"), "ModerationBlockError"],
+      [new ModelRetiredError("m", facts), "ModelRetiredError"],
+      [new RateLimitedError("m", facts, 1), "RateLimitedError"],
+      [new CooldownError("m", facts, 1), "CooldownError"],
+      [new TooManyRequestsError("m", facts), "TooManyRequestsError"],
+      [new UnexpectedStatusError("m", facts), "UnexpectedStatusError"],
+      [new TransportError("m", false), "TransportError"],
+      [new InvalidResponseError("m"), "InvalidResponseError"],
+      [new InvalidInputError("slug", "must be one of i-a"), "InvalidInputError"],
+    ];
+    for (const [error, name] of named) expect(error.name).toBe(name);
+    expect(String(new JobFailedError("j1", {}))).toBe("JobFailedError: job j1 failed");
+    expect(String(new JobTimedOutError("j1", {}))).toBe("JobTimedOutError: job j1 timed out");
+    expect(String(new WaitDeadlineError("j1", "processing", 5))).toBe("WaitDeadlineError: job j1 not terminal after 5 ms (last status processing)");
+    expect(String(new InvalidInputError("slug", "must be one of i-a"))).toBe("InvalidInputError: slug: must be one of i-a");
   });
 
   it("a fetch failure that echoes the key is reported without it", async () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { TooManyRequestsError } from "../../runtime/client/errors.ts";
 import { inFlightLimiter } from "../../runtime/client/limiter.ts";
 import { pathOf, slug } from "./labels.ts";
 import { drive, type Handler } from "./scripted-server.ts";
@@ -68,5 +69,66 @@ describe("in-flight limiter", () => {
     expect(refused).toBeLessThan(img1Terminal);
     expect(resent).toBe(img1Terminal + 1);
     expect(server.requests[resent]?.at).toBe(server.requests[img1Terminal]?.at);
+  });
+});
+
+describe("the limiter alone", () => {
+  const queueFull = () => new TooManyRequestsError("HTTP 429", { status: 429, headers: new Headers(), body: example("QueueFull") });
+  /** Whether `promise` has settled once real I/O and timers that are due have had their turn. */
+  async function settledSoon(promise: Promise<unknown>): Promise<boolean> {
+    let settled = false;
+    promise.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    for (let i = 0; i < 10; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    return settled;
+  }
+
+  /** A create through `limiter` that the service refuses as queue full every time it is sent. */
+  function refusedCreate(limiter: ReturnType<typeof inFlightLimiter>, maxResends: number) {
+    let sends = 0;
+    const creating = limiter.create(async () => {
+      sends += 1;
+      throw queueFull();
+    }, maxResends);
+    creating.catch(() => undefined);
+    return { creating, sends: () => sends };
+  }
+
+  it("a queue-full 429 with none of its own jobs running is thrown at once, sent once: nothing of its own will free a place", async () => {
+    const { creating, sends } = refusedCreate(inFlightLimiter(2), 3);
+    expect(await settledSoon(creating)).toBe(true);
+    await expect(creating).rejects.toBeInstanceOf(TooManyRequestsError);
+    expect(sends()).toBe(1);
+  });
+
+  it("with its own job running, a queue-full 429 is resent after each release, at most maxResends times, then thrown", async () => {
+    const limiter = inFlightLimiter(3);
+    await limiter.create(async () => [{}, "job-a"], 0);
+    const { creating, sends } = refusedCreate(limiter, 2);
+    for (const expected of [1, 2, 3]) {
+      expect(await settledSoon(creating)).toBe(expected === 3);
+      expect(sends()).toBe(expected);
+      // Another job of its own finishes: a place may be free.
+      limiter.release("job-a");
+      await limiter.create(async () => [{}, "job-a"], 0);
+    }
+    await expect(creating).rejects.toBeInstanceOf(TooManyRequestsError);
+    expect(sends()).toBe(3);
+  });
+
+  it("a create beyond the cap waits for a release; a create that made no job, or was refused, frees its slot at once", async () => {
+    const limiter = inFlightLimiter(1);
+    expect(await limiter.create(async () => ["created", null], 0)).toEqual(["created", null]);
+    await expect(limiter.create(async () => Promise.reject(new Error("refused")), 0)).rejects.toThrow("refused");
+    await limiter.create(async () => [{}, "job-a"], 0);
+    const next = limiter.create(async () => [{}, "job-b"], 0);
+    expect(await settledSoon(next)).toBe(false);
+    limiter.release("another-clients-job");
+    expect(await settledSoon(next)).toBe(false);
+    limiter.release("job-a");
+    expect(await next).toEqual([{}, "job-b"]);
+    expect([...limiter.jobs]).toEqual(["job-b"]);
   });
 });

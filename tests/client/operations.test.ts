@@ -4,8 +4,8 @@
  * call), openapi-fetch middleware and the offline quote.
  */
 import { describe, expect, it } from "vitest";
+import { deriveRouteTable } from "../../generators/client.ts";
 import { routeTable } from "../../generated/client.ts";
-import { quote } from "../../generated/costs.ts";
 import { loadServiceModel } from "../../model/service-model.ts";
 import { pathOf, slug } from "./labels.ts";
 import { drive, inOrder } from "./scripted-server.ts";
@@ -67,6 +67,30 @@ describe("one typed method per operation", () => {
   });
 });
 
+describe("which operations are resent after a transient failure", () => {
+  // From the specification's table of other routes: reads are resent; a post may have changed
+  // something; the stock searches are charged 10 credits per search, empty results included.
+  const RESENDABLE = {
+    getAccountCredits: true,
+    listModels: true,
+    quoteCost: false,
+    createUpload: false,
+    createPost: false,
+    searchStockImages: false,
+    searchStockSoundEffects: false,
+    searchStockMusic: false,
+  };
+  const flags = (operations: Readonly<Record<string, readonly unknown[]>>) => Object.fromEntries(Object.entries(operations).map(([name, route]) => [name, route[3]]));
+
+  it("the generated client resends only the reads that are not charged per request", () => {
+    expect(flags(routeTable.operations)).toEqual(RESENDABLE);
+  });
+
+  it("the generator derives the same from the service model (a GET charged per request is never resendable)", () => {
+    expect(flags(deriveRouteTable(model).operations)).toEqual(RESENDABLE);
+  });
+});
+
 describe("request headers", () => {
   it("sends the client's headers with every request and a call's own on top; the key's Authorization always wins", async () => {
     const IA = slug("image", "I-A");
@@ -113,8 +137,8 @@ describe("the offline quote beside create", () => {
     const IA = slug("image", "I-A");
     const { server, client } = await quotingClientOn(inOrder(ok));
     const quoted = client.image.quote(IA, { size: "2K", num_images: 2 });
-    expect(quoted).toEqual(quote(pathOf("I-A"), { size: "2K", num_images: 2 }));
-    expect(quoted.credits).toBe(38);
+    // I-A: 19 credits per 2K image, charged only on success (the specification's Billing).
+    expect(quoted).toMatchObject({ path: pathOf("I-A"), credits: 38, charged: "on-success", breakdown: [{ rate: 19, quantity: 2, credits: 38 }] });
     const LSA = slug("lipSync", "LS-A");
     expect(client.lipSync.quote(LSA, { image: "https://f/x.png", audio: "https://f/a.mp3" }, { audio: 7.5 }).credits).toBe(84 * 8);
     expect(server.requests).toHaveLength(0);

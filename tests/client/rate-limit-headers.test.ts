@@ -26,6 +26,13 @@ describe("rate-limit header names", () => {
     expect(carriesRateLimit(new Headers({ R: "1" }), names)).toBe(true);
   });
 
+  it("a value is a number of at least 0 and finite: 0 counts, a negative, an infinite or an empty value is none", () => {
+    const names = { limit: "L", remaining: "R", reset: "Z", retryAfter: "W" };
+    expect(readRateLimit(new Headers({ L: "0", R: "-1", Z: "Infinity" }), names)).toEqual({ limit: 0, remaining: null, resetSeconds: null });
+    expect(retryAfterSeconds(new Headers({ W: "" }), names)).toBeNull();
+    expect(retryAfterSeconds(new Headers({ W: "1.5" }), names)).toBe(1.5);
+  });
+
   it("are spelled nowhere in runtime/", () => {
     const { limit, remaining, reset, retryAfter } = routeTable.headers;
     const files = readdirSync(RUNTIME, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith(".ts"));

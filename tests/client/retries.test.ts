@@ -2,12 +2,22 @@ import { describe, expect, it, vi } from "vitest";
 import { RateLimitedError, TooManyRequestsError, TransportError, UnexpectedStatusError } from "../../generated/client.ts";
 import { inFlightLimiter } from "../../runtime/client/limiter.ts";
 import { slug } from "./labels.ts";
-import { drive, inOrder, type Handler } from "./scripted-server.ts";
+import { drive, inOrder, type Handler, type ScriptedServer } from "./scripted-server.ts";
 import { clientOn, created, example, expectNothingMoreSent, IMAGES, job, useFakeClock } from "./support.ts";
 
 useFakeClock();
 
 const IA = slug("image", "I-A");
+
+/**
+ * Drives a call to its end and says what the server had received by then, and how long it took: a
+ * call that resends nothing gives up at once, with one request, where a resend would come 1 s later.
+ */
+async function outcome(server: ScriptedServer, call: Promise<unknown>): Promise<{ error: unknown; sent: number; afterMs: number }> {
+  const start = Date.now();
+  const error = await drive(server, call).catch((e: unknown) => e);
+  return { error, sent: server.requests.length, afterMs: Date.now() - start };
+}
 
 const rateLimited = (seconds: string) => ({ status: 429, body: example("RateLimited"), headers: { "Retry-After": seconds } });
 
@@ -64,14 +74,18 @@ describe("retries follow the seed", () => {
 
   it("never resends a create after a 5xx (the job may exist)", async () => {
     const { server, client } = await clientOn(inOrder({ status: 503, body: {} }));
-    await expect(drive(server, client.video.create(slug("video", "V-E"), { prompt: "x" }))).rejects.toBeInstanceOf(UnexpectedStatusError);
+    const { error, sent, afterMs } = await outcome(server, client.video.create(slug("video", "V-E"), { prompt: "x" }));
+    expect(error).toBeInstanceOf(UnexpectedStatusError);
+    expect({ sent, afterMs }).toEqual({ sent: 1, afterMs: 0 });
     await expectNothingMoreSent(server);
   });
 
   it("never resends a queue-full or spend-limit 429 without the limiter's own running jobs", async () => {
     for (const name of ["SpendLimitReached", "QueueFull"]) {
       const { server, client } = await clientOn(inOrder({ status: 429, body: example(name) }), { limiter: inFlightLimiter(3) });
-      await expect(drive(server, client.image.create(IA, { prompt: "x" }))).rejects.toBeInstanceOf(TooManyRequestsError);
+      const { error, sent, afterMs } = await outcome(server, client.image.create(IA, { prompt: "x" }));
+      expect(error).toBeInstanceOf(TooManyRequestsError);
+      expect({ sent, afterMs }).toEqual({ sent: 1, afterMs: 0 });
       await expectNothingMoreSent(server);
     }
   });
@@ -111,7 +125,9 @@ describe("retries follow the seed", () => {
     expect(reads.server.requests).toHaveLength(2);
     for (const call of [(c: typeof reads.client) => c.searchStockMusic({ query: "rain" }), (c: typeof reads.client) => c.createPost({ license: "cc0" })]) {
       const { server, client } = await clientOn(inOrder({ status: 502, body: {} }));
-      await expect(drive(server, call(client))).rejects.toBeInstanceOf(UnexpectedStatusError);
+      const { error, sent, afterMs } = await outcome(server, call(client));
+      expect(error).toBeInstanceOf(UnexpectedStatusError);
+      expect({ sent, afterMs }).toEqual({ sent: 1, afterMs: 0 });
       await expectNothingMoreSent(server);
     }
   });
@@ -120,6 +136,25 @@ describe("retries follow the seed", () => {
     const { server, client } = await clientOn(inOrder({ status: 500, body: {} }), { maxRetries: 1 });
     await expect(drive(server, client.image.get("img_1"))).rejects.toBeInstanceOf(UnexpectedStatusError);
     expect(server.requests).toHaveLength(2);
+  });
+
+  it("the raw api waits out the pause too; only a 429 sets one, and an answer without rate-limit headers keeps the last ones read", async () => {
+    const { server, client } = await clientOn(
+      inOrder(
+        { status: 200, body: {}, headers: { "Retry-After": "9", "X-RateLimit-Remaining": "4" } },
+        { status: 200, body: {} },
+        rateLimited("5"),
+        { status: 200, body: {} },
+      ),
+      { maxRetries: 0 },
+    );
+    await drive(server, client.getAccountCredits());
+    await drive(server, client.getAccountCredits());
+    expect(client.pausedUntil).toBe(0);
+    expect(client.rateLimit).toEqual({ limit: null, remaining: 4, resetSeconds: null });
+    await expect(drive(server, client.getAccountCredits())).rejects.toBeInstanceOf(RateLimitedError);
+    await drive(server, client.api.GET("/v1/account/credits"));
+    expect(server.requests.map((r) => r.at - 1_000_000)).toEqual([0, 0, 0, 5_000]);
   });
 
   it("an abort during the Retry-After pause ends the call at once", async () => {

@@ -25,6 +25,12 @@ export interface Reply {
   destroy?: boolean;
   /** Send the status, the headers and half the body, then drop the connection. */
   cut?: boolean;
+  /** The body as sent, instead of `body` as JSON (a body that is not JSON). */
+  raw?: string;
+  /** Send no Content-Length: the body goes chunked. */
+  chunked?: boolean;
+  /** Answer nothing at all (`headers`), or the headers and one byte of a longer body (`body`), and hold the connection open. */
+  hang?: "headers" | "body";
 }
 
 export type Handler = (request: Recorded) => Reply;
@@ -62,8 +68,11 @@ export async function startServer(handle: Handler): Promise<ScriptedServer> {
       requests.push(recorded);
       const reply = handle(recorded);
       if (reply.destroy) return void req.socket.destroy();
-      const json = reply.body === undefined ? "" : JSON.stringify(reply.body);
-      res.writeHead(reply.status ?? 200, { "content-type": "application/json", "content-length": String(Buffer.byteLength(json)), ...reply.headers });
+      if (reply.hang === "headers") return;
+      const json = reply.raw ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
+      const length = reply.chunked ? {} : { "content-length": String(Buffer.byteLength(json) + (reply.hang ? 1 : 0)) };
+      res.writeHead(reply.status ?? 200, { "content-type": "application/json", ...length, ...reply.headers });
+      if (reply.hang === "body") return void res.write(json.slice(0, 1));
       if (!reply.cut) return void res.end(json);
       res.write(json.slice(0, json.length >> 1), () => req.socket.destroy());
     });

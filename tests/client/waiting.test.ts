@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { JobFailedError, JobTimedOutError, routeTable, WaitDeadlineError } from "../../generated/client.ts";
+import { InvalidResponseError, JobFailedError, JobTimedOutError, routeTable, WaitDeadlineError } from "../../generated/client.ts";
 import { DEFAULT_POLL_INTERVAL_MS } from "../../runtime/client/options.ts";
 import { pathOf, slug } from "./labels.ts";
 import { drive, inOrder } from "./scripted-server.ts";
@@ -123,6 +123,16 @@ describe("waiting for a job", () => {
     expect(Date.now() - lastPoll).toBeLessThan(DEFAULT_POLL_INTERVAL_MS);
     expect(server.requests).toHaveLength(2);
     await expectNothingMoreSent(server);
+  });
+
+  it("a create answer whose job id is empty or missing is an InvalidResponseError saying the job may exist; nothing is polled", async () => {
+    for (const id of ["", null]) {
+      const { server, client } = await clientOn(inOrder({ status: 200, body: { id, message: "ok", model: "m", status: "pending" } }));
+      const error = await drive(server, client.image.createAndWait(IA, { prompt: "x" })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(String(error)).toBe(`InvalidResponseError: POST ${pathOf("I-A")}: no job id in id, though the job may exist`);
+      expect(server.requests).toHaveLength(1);
+    }
   });
 
   it("rejects a succeeded poll response that lacks the result fields", async () => {

@@ -1,0 +1,140 @@
+/**
+ * The client against a hostile upstream, a real HTTP server on 127.0.0.1: one that never finishes
+ * answering, asks for an endless pause, redirects, answers nothing usable, quotes secrets in a body
+ * that is not JSON, or sends more than the client reads.
+ */
+import { describe, expect, it, vi } from "vitest";
+import { InvalidResponseError, RateLimitedError, TransportError, UnexpectedStatusError } from "../../generated/client.ts";
+import { inFlightLimiter } from "../../runtime/client/limiter.ts";
+import { resolveOptions } from "../../runtime/client/options.ts";
+import { pathOf, slug } from "./labels.ts";
+import { drive, inOrder, type Handler, type Recorded } from "./scripted-server.ts";
+import { API_KEY, clientOn, created, example, expectNothingMoreSent, IMAGES, job, useFakeClock } from "./support.ts";
+
+useFakeClock();
+
+const IA = slug("image", "I-A");
+const START = 1_000_000;
+const realTicks = async (n = 20) => {
+  for (let i = 0; i < n; i += 1) await new Promise<void>((resolve) => setImmediate(resolve));
+};
+
+describe("a hostile upstream", () => {
+  it("a create the server accepts but never answers, or answers one byte of, ends at the request timeout (60 s by default) as a TransportError that may have made a job", async () => {
+    for (const hang of ["headers", "body"] as const) {
+      // globalThis.fetch, not the scripted server's counting one: the fake clock runs while the request hangs.
+      const { server, client } = await clientOn(inOrder({ ...created("img_1"), hang }), { fetch: (request) => fetch(request) });
+      const start = Date.now();
+      const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TransportError);
+      expect(error).toMatchObject({ mayHaveCreatedJob: true });
+      expect(String(error)).toContain("no answer within requestTimeoutMs, 60000 ms");
+      expect(Date.now() - start).toBe(60_000);
+      expect(server.requests).toHaveLength(1);
+    }
+  });
+
+  it("requestTimeoutMs bounds each poll too; a poll that timed out is resent like any transient failure", async () => {
+    const { server, client } = await clientOn(inOrder({ ...job("processing"), hang: "body" }, job("succeeded", IMAGES)), {
+      fetch: (request) => fetch(request),
+      requestTimeoutMs: 2_000,
+    });
+    const result = await drive(server, client.image.get("img_1"));
+    expect(result.status).toBe("succeeded");
+    // The timeout, then the first backoff step.
+    expect(server.requests.map((r) => r.at - START)).toEqual([0, 3_000]);
+  });
+
+  it("Retry-After: 3000000 pauses the client for maxPauseMs (5 min by default) only, and the call it answered is not resent", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 429, body: example("RateLimited"), headers: { "Retry-After": "3000000" } }, job("processing")));
+    const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error).toMatchObject({ retryAfterSeconds: 3_000_000 });
+    expect(client.pausedUntil).toBe(START + 300_000);
+    await drive(server, client.image.get("img_1"));
+    expect(server.requests.map((r) => `${r.method} ${r.at - START}`)).toEqual(["POST 0", "GET 300000"]);
+  });
+
+  it("a redirect is never followed: a 307 is an UnexpectedStatusError, the create's body goes nowhere else and is not sent twice", async () => {
+    const elsewhere = await clientOn(inOrder(created("img_other")));
+    for (const target of [`${elsewhere.server.baseUrl}${pathOf("I-A")}`, pathOf("I-A")]) {
+      const { server, client } = await clientOn(inOrder({ status: 307, headers: { Location: target } }, created("img_1")));
+      const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UnexpectedStatusError);
+      expect(error).toMatchObject({ status: 307 });
+      expect(server.requests).toHaveLength(1);
+      await expectNothingMoreSent(server);
+    }
+    expect(elsewhere.server.requests).toHaveLength(0);
+  });
+
+  it("a poll answered 200 with an empty body or null is an InvalidResponseError naming the poll", async () => {
+    for (const reply of [{ status: 200 }, { status: 200, body: null }]) {
+      const { server, client } = await clientOn(inOrder(reply));
+      const error = await drive(server, client.image.wait("img_1")).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(String(error)).toBe("InvalidResponseError: GET /v1/images/img_1: the answer holds no job");
+    }
+  });
+
+  it("a TransportError never quotes a body that is not JSON (V8's parse message would), nor the key", async () => {
+    const raw = `PRIVATE-SIGNATURE-${API_KEY} is all you get`;
+    const calls: Array<(c: Client) => Promise<unknown>> = [(c) => c.image.create(IA, { prompt: "x" }), (c) => c.getAccountCredits()];
+    for (const call of calls) {
+      const { server, client } = await clientOn(inOrder({ status: 200, raw }), { maxRetries: 0 });
+      const error = await drive(server, call(client)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TransportError);
+      expect(String(error)).toContain("no usable response (the body is not valid JSON)");
+      expect(String(error)).not.toMatch(/PRIVATE|SECRET/);
+    }
+  });
+
+  it("inFlightLimiter(1) keeps the slot of a create whose outcome is unknown until the caller settles it", async () => {
+    const limiter = inFlightLimiter(1);
+    let posts = 0;
+    const handle: Handler = (request: Recorded) => (request.method !== "POST" ? job("succeeded", IMAGES) : posts++ === 0 ? { destroy: true } : created("img_2"));
+    const { server, client } = await clientOn(handle, { limiter });
+    const lost = await drive(server, client.image.create(IA, { prompt: "a" })).catch((e: unknown) => e);
+    expect(lost).toMatchObject({ mayHaveCreatedJob: true });
+    expect(limiter.unknown).toBe(1);
+    const second = client.image.create(IA, { prompt: "b" });
+    await realTicks();
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    await realTicks();
+    // The lost create's job may run: a second create would go over the cap.
+    expect(server.requests).toHaveLength(1);
+    // The caller found the lost create made no job.
+    limiter.settleUnknown(null);
+    expect((await drive(server, second)).jobId).toBe("img_2");
+    expect(limiter.unknown).toBe(0);
+    expect([...limiter.jobs]).toEqual(["img_2"]);
+  });
+
+  it("settleUnknown with the job the lost create made hands it the slot, freed when the job is seen terminal", async () => {
+    const limiter = inFlightLimiter(1);
+    let posts = 0;
+    const handle: Handler = (request: Recorded) => (request.method !== "POST" ? job("succeeded", IMAGES) : posts++ === 0 ? { destroy: true } : created("img_2"));
+    const { server, client } = await clientOn(handle, { limiter });
+    await drive(server, client.image.create(IA, { prompt: "a" })).catch(() => undefined);
+    limiter.settleUnknown("img_1");
+    expect([limiter.unknown, [...limiter.jobs]]).toEqual([0, ["img_1"]]);
+    await drive(server, client.image.get("img_1"));
+    expect(limiter.jobs.size).toBe(0);
+    expect((await drive(server, client.image.create(IA, { prompt: "b" }))).jobId).toBe("img_2");
+  });
+
+  it("an answer larger than maxResponseBytes is a TransportError, whether its Content-Length says so or it streams; the default is 10 MiB", async () => {
+    expect(resolveOptions({ apiKey: API_KEY, baseUrl: "http://127.0.0.1:1" }, {}).maxResponseBytes).toBe(10 * 1024 * 1024);
+    const big = { ...job("processing"), body: { status: "processing", padding: "x".repeat(2_000) } };
+    for (const chunked of [false, true]) {
+      const { server, client } = await clientOn(inOrder({ ...big, chunked }), { maxResponseBytes: 1_000, maxRetries: 0 });
+      const error = await drive(server, client.image.get("img_1")).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TransportError);
+      expect(String(error)).toContain("the answer is larger than maxResponseBytes, 1000 bytes");
+    }
+    const { server, client } = await clientOn(inOrder(big), { maxResponseBytes: 2_100 });
+    expect((await drive(server, client.image.get("img_1"))).status).toBe("processing");
+  });
+});
+
+type Client = Awaited<ReturnType<typeof clientOn>>["client"];
