@@ -2,7 +2,7 @@
  * Every vitest suite, one project each; an npm script picks its project (`vitest run --project
  * e2e`), and `npm test` runs `unit`:
  * - unit (`npm test`): tests/**\/*.test.ts and the lint rules' tests, within 60 s on 2 cores,
- *   files and tests in a shuffled order (scripts/test.ts prints the seed, and replays one);
+ *   files and tests in a shuffled order when npm test runs them (scripts/test-steps.ts: it prints the seed, and replays one);
  * - e2e (`npm run test:e2e`): tests/**\/*.e2e.ts, whole processes and whole builds (the CLIs as npm
  *   runs them, the packages installed from their tarballs, Prism, the lint command and the dev loop
  *   on copies of the description, `npm run dev`);
@@ -40,7 +40,7 @@ export default defineConfig({
   test: {
     reporters: ["default", new SummaryReporter()],
     projects: [
-      { test: { name: "unit", ...unitTest, sequence: { shuffle: true } } },
+      { test: { name: "unit", ...unitTest } },
       {
         test: {
           name: "e2e",

@@ -44,7 +44,7 @@ export function testSteps(vitestArgs: readonly string[], seed: number): readonly
     { name: "generate", command: ["npm", "run", "-s", "generate"], after: "bundle" },
     { name: "lint", command: ["npm", "run", "-s", "lint"], after: "generate" },
     { name: "typecheck", command: ["npm", "run", "-s", "typecheck"], after: "generate" },
-    { name: "vitest", command: ["npx", "vitest", "run", "--project", "unit", `--sequence.seed=${seed}`, ...vitestArgs], after: "generate", live: true },
+    { name: "vitest", command: ["npx", "vitest", "run", "--project", "unit", "--sequence.shuffle", `--sequence.seed=${seed}`, ...vitestArgs], after: "generate", live: true },
   ];
 }
 

@@ -62,7 +62,7 @@ describe("npm test's steps", () => {
       ["typecheck", "generate"],
       ["vitest", "generate"],
     ]);
-    expect(steps.find((step) => step.name === "vitest")).toMatchObject({ command: ["npx", "vitest", "run", "--project", "unit", "--sequence.seed=42", "tests/some.test.ts", "--reporter=dot"], live: true });
+    expect(steps.find((step) => step.name === "vitest")).toMatchObject({ command: ["npx", "vitest", "run", "--project", "unit", "--sequence.shuffle", "--sequence.seed=42", "tests/some.test.ts", "--reporter=dot"], live: true });
     expect(steps.filter((step) => step.live).map((step) => step.name)).toEqual(["vitest"]);
   });
 
