@@ -1,0 +1,102 @@
+/**
+ * The sandbox's rule code without HTTP: the cooldown's counting, the ledger's spend limit, the
+ * fixed request windows, job timing and status progression, and the field names of a 400's
+ * problems. Each case states a rule that mutation testing found no HTTP test held to.
+ */
+import type { ErrorObject } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import type { AreaModel, ServiceModel } from "../../model/service-model.ts";
+import { Cooldowns } from "../../sandbox/cooldown.ts";
+import { JobStore, timingOf, type Job } from "../../sandbox/jobs.ts";
+import { Ledger } from "../../sandbox/ledger.ts";
+import { FixedWindows } from "../../sandbox/rate-windows.ts";
+import { describeProblem } from "../../sandbox/validation.ts";
+
+describe("the cooldown", () => {
+  const MINUTE = 60_000;
+  // A pause longer than its growth step, so that a pause begun one failure early would still be running.
+  const cooldowns = () => new Cooldowns({ consecutiveFailures: 3, withinMs: 60 * MINUTE, pauseMs: 10 * MINUTE, growthMs: 2 * MINUTE });
+
+  it("pauses nothing before the third consecutive failure, then pauses for the whole pause", () => {
+    const family = cooldowns();
+    family.failed("a", 0);
+    family.failed("a", MINUTE);
+    expect(family.pausedFor("a", MINUTE)).toBeNull();
+    family.failed("a", 2 * MINUTE);
+    expect(family.pausedFor("a", 2 * MINUTE)).toBe(600);
+  });
+
+  it("forgets a failure that ended exactly the window's length before the latest one", () => {
+    const family = cooldowns();
+    family.failed("a", 0);
+    family.failed("a", 30 * MINUTE);
+    family.failed("a", 60 * MINUTE);
+    expect(family.pausedFor("a", 60 * MINUTE)).toBeNull();
+  });
+});
+
+describe("the ledger's monthly spend limit", () => {
+  it("counts the quotes committed to jobs still running, and the prices held", () => {
+    for (const held of [false, true]) {
+      const ledger = new Ledger(1_000, 0, 100);
+      ledger.reserve(60, held);
+      expect([ledger.overSpendLimit(40), ledger.overSpendLimit(41)], held ? "held" : "committed").toEqual([false, true]);
+    }
+  });
+
+  it("counts what was charged to the extra credits once the month's allowance is spent", () => {
+    const ledger = new Ledger(10, 100, 100);
+    ledger.charge(50);
+    expect(ledger.balance()).toMatchObject({ monthlyUsed: 10, extra: 60 });
+    expect([ledger.overSpendLimit(50), ledger.overSpendLimit(51)]).toEqual([false, true]);
+  });
+});
+
+describe("a fixed request window", () => {
+  it("lets the limit's last request through with 0 remaining, and refuses the one after", () => {
+    const windows = new FixedWindows(2, 60_000);
+    expect([windows.hit("key", 0), windows.hit("key", 1), windows.hit("key", 2)].map(({ remaining, exceeded }) => [remaining, exceeded])).toEqual([
+      [1, false],
+      [0, false],
+      [0, true],
+    ]);
+  });
+});
+
+describe("jobs", () => {
+  const area = (typical: number | undefined, hours: number | undefined) =>
+    ({ poll: { typicalDurationSeconds: typical === undefined ? undefined : { min: typical }, retention: hours === undefined ? undefined : { hours } } }) as unknown as AreaModel;
+
+  it("run and are kept the description's figures, else the config's, on a clock a hundred times faster", () => {
+    expect(timingOf(area(120, 24), 100, 10, 1)).toEqual({ runMs: 1_200, retentionMs: 864_000 });
+    expect(timingOf(area(undefined, undefined), 100, 10, 1)).toEqual({ runMs: 100, retentionMs: 36_000 });
+  });
+
+  const statuses = (values: string[], initial: string) => ({ jobStatus: { values, terminal: ["succeeded", "failed"], initial, success: "succeeded" } }) as unknown as ServiceModel;
+  const job = { createdAt: 0, endAt: 300, outcome: "succeeded" } as Job;
+
+  it("walk the running statuses from the initial one, skipping those before it", () => {
+    const store = new JobStore(statuses(["queued", "pending", "processing", "succeeded", "failed"], "pending"));
+    expect([0, 149, 150, 299, 300].map((now) => store.statusAt(job, now))).toEqual(["pending", "pending", "processing", "processing", "succeeded"]);
+  });
+
+  it("refuse a description whose initial status is not a running one, naming it", () => {
+    expect(() => new JobStore(statuses(["pending", "succeeded", "failed"], "succeeded"))).toThrow("JobStatus's initial status succeeded is not a running status");
+  });
+});
+
+describe("a 400's problem", () => {
+  const typeError = (instancePath: string): ErrorObject => ({ keyword: "type", instancePath, schemaPath: "#/properties/x/type", params: { type: "string" }, message: "must be string" });
+
+  it("names the field by JSON pointer, unescaping ~1 and ~0, and array positions of any length in brackets", () => {
+    expect(describeProblem("body", typeError("/a~1b/12/c~0d/x1"))).toBe("body.a/b[12].c~d.x1: must be string (type)");
+  });
+
+  it("quotes a rule only from a schema path within the schema (#/...)", () => {
+    const schema = { allOf: [{ description: "Only one of a and b.", not: { required: ["a", "b"] } }] };
+    const error: ErrorObject = { keyword: "not", instancePath: "", schemaPath: "#/allOf/0/not", params: {}, message: "must NOT be valid" };
+    expect(describeProblem("body", error, schema)).toBe("body: breaks the rule Only one of a and b.");
+    // A path that is not this schema's, though read from its third character it would lead to the rule.
+    expect(describeProblem("body", { ...error, schemaPath: "a/allOf/0/not" }, schema)).toBe("body: must NOT be valid (not)");
+  });
+});
