@@ -80,6 +80,12 @@ describe("jobs", () => {
     expect([0, 149, 150, 299, 300].map((now) => store.statusAt(job, now))).toEqual(["pending", "pending", "processing", "processing", "succeeded"]);
   });
 
+  it("are numbered from 1, as the opaque ids' first part too", () => {
+    const store = new JobStore(statuses(["pending", "succeeded", "failed"], "pending"));
+    expect([store.nextId("img_", true), store.nextId("img_", true)]).toEqual(["1", "2"]);
+    expect(store.nextId("img_", false)).toMatch(/^img_000003[0-9a-z]{1,6}$/);
+  });
+
   it("refuse a description whose initial status is not a running one, naming it", () => {
     expect(() => new JobStore(statuses(["pending", "succeeded", "failed"], "succeeded"))).toThrow("JobStatus's initial status succeeded is not a running status");
   });
@@ -90,6 +96,12 @@ describe("a 400's problem", () => {
 
   it("names the field by JSON pointer, unescaping ~1 and ~0, and array positions of any length in brackets", () => {
     expect(describeProblem("body", typeError("/a~1b/12/c~0d/x1"))).toBe("body.a/b[12].c~d.x1: must be string (type)");
+  });
+
+  it("quotes only the description of an allOf member as a rule", () => {
+    const schema = { not: { description: "Not this.", required: ["a"] } };
+    const error: ErrorObject = { keyword: "not", instancePath: "", schemaPath: "#/not", params: {}, message: "must NOT be valid" };
+    expect(describeProblem("body", error, schema)).toBe("body: must NOT be valid (not)");
   });
 
   it("quotes a rule only from a schema path within the schema (#/...)", () => {
