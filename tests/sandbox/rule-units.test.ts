@@ -44,6 +44,13 @@ describe("the ledger's monthly spend limit", () => {
     }
   });
 
+  it("stops counting a job's quote once the job ended uncharged", () => {
+    const ledger = new Ledger(1_000, 0, 100);
+    ledger.reserve(60, false);
+    ledger.settle(60, false, false);
+    expect(ledger.overSpendLimit(100)).toBe(false);
+  });
+
   it("counts what was charged to the extra credits once the month's allowance is spent", () => {
     const ledger = new Ledger(10, 100, 100);
     ledger.charge(50);
@@ -96,6 +103,12 @@ describe("a 400's problem", () => {
 
   it("names the field by JSON pointer, unescaping ~1 and ~0, and array positions of any length in brackets", () => {
     expect(describeProblem("body", typeError("/a~1b/12/c~0d/x1"))).toBe("body.a/b[12].c~d.x1: must be string (type)");
+  });
+
+  it("quotes no rule from a schema path that leads past the schema", () => {
+    const schema = { allOf: [{ description: "Only one of a and b." }] };
+    const error: ErrorObject = { keyword: "not", instancePath: "", schemaPath: "#/allOf/3/not/required", params: {}, message: "must NOT be valid" };
+    expect(describeProblem("body", error, schema)).toBe("body: must NOT be valid (not)");
   });
 
   it("quotes only the description of an allOf member as a rule", () => {
