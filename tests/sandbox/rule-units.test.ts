@@ -51,6 +51,13 @@ describe("the ledger's monthly spend limit", () => {
     expect(ledger.overSpendLimit(100)).toBe(false);
   });
 
+  it("charges the month's allowance first, then the extra credits", () => {
+    const ledger = new Ledger(10, 100, null);
+    ledger.charge(8);
+    ledger.charge(5);
+    expect(ledger.balance()).toEqual({ monthlyLimit: 10, monthlyUsed: 10, monthlyRemaining: 0, extra: 97, totalAvailable: 97 });
+  });
+
   it("counts what was charged to the extra credits once the month's allowance is spent", () => {
     const ledger = new Ledger(10, 100, 100);
     ledger.charge(50);
@@ -109,6 +116,13 @@ describe("a 400's problem", () => {
     const schema = { allOf: [{ description: "Only one of a and b." }] };
     const error: ErrorObject = { keyword: "not", instancePath: "", schemaPath: "#/allOf/3/not/required", params: {}, message: "must NOT be valid" };
     expect(describeProblem("body", error, schema)).toBe("body: must NOT be valid (not)");
+  });
+
+  it("quotes an allOf member's description on one line, and no description of the path's other schemas", () => {
+    const schema = { properties: { x: { description: "An x.", allOf: [{ description: "Not both\n   a and b. ", not: { required: ["a", "b"] } }] } } };
+    const error: ErrorObject = { keyword: "not", instancePath: "/x", schemaPath: "#/properties/x/allOf/0/not", params: {}, message: "must NOT be valid" };
+    expect(describeProblem("body", error, schema)).toBe("body.x: breaks the rule Not both a and b.");
+    expect(describeProblem("body", { ...error, schemaPath: "#/properties/x/not" }, schema)).toBe("body.x: must NOT be valid (not)");
   });
 
   it("quotes only the description of an allOf member as a rule", () => {
