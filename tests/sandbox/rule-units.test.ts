@@ -11,6 +11,9 @@ import { JobStore, timingOf, type Job } from "../../sandbox/jobs.ts";
 import { Ledger } from "../../sandbox/ledger.ts";
 import { FixedWindows } from "../../sandbox/rate-windows.ts";
 import { describeProblem } from "../../sandbox/validation.ts";
+import { checkedSandboxes, example, routeWhere } from "./support.ts";
+
+const sandbox = checkedSandboxes();
 
 describe("the cooldown", () => {
   const MINUTE = 60_000;
@@ -137,5 +140,18 @@ describe("a 400's problem", () => {
     expect(describeProblem("body", error, schema)).toBe("body: breaks the rule Only one of a and b.");
     // A path that is not this schema's, though read from its third character it would lead to the rule.
     expect(describeProblem("body", { ...error, schemaPath: "a/allOf/0/not" }, schema)).toBe("body: must NOT be valid (not)");
+  });
+});
+
+describe("a request body's content type", () => {
+  const image = routeWhere((route) => route.label === "I-A");
+
+  it("is application/json in any case, with other parameters, and at most a UTF-8 charset, quoted or not", async () => {
+    const sb = await sandbox();
+    const statusWith = async (contentType: string) => (await sb.send("POST", image.path, { body: example(image.path), contentType })).status;
+    const accepted = ["application/json", "Application/JSON; charset=UTF-8", 'application/json; charset="utf-8"', "application/json; version=1"];
+    const refused = ["text/plain", "application/json; charset=latin1", "application/json; charset=utf-8x", "application/json; charset=charset=utf-8"];
+    expect(await Promise.all(accepted.map(statusWith))).toEqual([200, 200, 200, 200]);
+    expect(await Promise.all(refused.map(statusWith))).toEqual([400, 400, 400, 400]);
   });
 });
