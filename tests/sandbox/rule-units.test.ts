@@ -11,7 +11,8 @@ import { JobStore, timingOf, type Job } from "../../sandbox/jobs.ts";
 import { Ledger } from "../../sandbox/ledger.ts";
 import { FixedWindows } from "../../sandbox/rate-windows.ts";
 import { describeProblem } from "../../sandbox/validation.ts";
-import { checkedSandboxes, example, routeWhere } from "./support.ts";
+import { RULES } from "../../sandbox/rules.ts";
+import { checkedSandboxes, configWith, example, KEY, model, routeWhere } from "./support.ts";
 
 const sandbox = checkedSandboxes();
 
@@ -153,5 +154,30 @@ describe("a request body's content type", () => {
     const refused = ["text/plain", "application/json; charset=latin1", "application/json; charset=utf-8x", "application/json; charset=charset=utf-8"];
     expect(await Promise.all(accepted.map(statusWith))).toEqual([200, 200, 200, 200]);
     expect(await Promise.all(refused.map(statusWith))).toEqual([400, 400, 400, 400]);
+  });
+});
+
+describe("the rules", () => {
+  it("apply in this order: every request counts against the windows, rejected ones too, before any other rule refuses it", () => {
+    // The names the faults of the conformance self-test replace rules by.
+    expect(RULES.map((rule) => rule.name).slice(0, 3)).toEqual(["request-windows", "authentication", "plan-gate"]);
+  });
+
+  it("report the per-key window in X-RateLimit-* when it and the address's have as many requests left", async () => {
+    const sb = await sandbox(configWith({}, { limits: { requests: { perKey: 2, perSourceIp: 3, windowSeconds: 60 } } }));
+    expect((await sb.send("GET", "/v1/account/credits", { key: null })).status).toBe(401);
+    const tie = await sb.send("GET", "/v1/account/credits");
+    expect([tie.status, tie.headers.get(model.rateLimitHeaders.limit), tie.headers.get(model.rateLimitHeaders.remaining)]).toEqual([200, "2", "1"]);
+  });
+
+  it("say whether the API key is missing or unknown, and which route the Free plan may not call", async () => {
+    const sb = await sandbox({
+      accounts: { main: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 100, extra: 0 } }, free: { keys: ["free-key"], plan: "free", credits: { monthlyLimit: 100, extra: 0 } } },
+    });
+    const gated = routeWhere((route) => route.label === "I-A");
+    expect((await sb.send("GET", "/v1/account/credits", { key: null })).json.error.message).toBe("Missing API key: send Authorization: Bearer <API_KEY>.");
+    expect((await sb.send("GET", "/v1/account/credits", { key: "no-such-key" })).json.error.message).toBe("Invalid API key.");
+    const refused = await sb.send("POST", gated.path, { key: "free-key", body: example(gated.path) });
+    expect([refused.status, refused.json.error.message]).toEqual([403, `Keys on the Free plan may not call POST ${gated.path}.`]);
   });
 });
