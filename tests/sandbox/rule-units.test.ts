@@ -147,6 +147,12 @@ describe("a 400's problem", () => {
 describe("a request body's content type", () => {
   const image = routeWhere((route) => route.label === "I-A");
 
+  it("does not matter when a create is sent without a body, which it requires", async () => {
+    const sb = await sandbox();
+    const empty = await sb.send("POST", image.path, { body: "  ", contentType: "text/plain" });
+    expect([empty.status, empty.json.error.message]).toEqual([400, expect.stringContaining("body: is required (a JSON object)")]);
+  });
+
   it("is application/json in any case, with other parameters, and at most a UTF-8 charset, quoted or not", async () => {
     const sb = await sandbox();
     const statusWith = async (contentType: string) => (await sb.send("POST", image.path, { body: example(image.path), contentType })).status;
