@@ -147,6 +147,12 @@ describe("a 400's problem", () => {
 describe("a request body's content type", () => {
   const image = routeWhere((route) => route.label === "I-A");
 
+  it("comes before the body's problems, which are each named in one message", async () => {
+    const sb = await sandbox();
+    const wrong = await sb.send("POST", image.path, { body: { not_a_field: 1 } });
+    expect([wrong.status, wrong.json.error.message]).toEqual([400, expect.stringMatching(/body\.prompt: is required; .*body\.not_a_field: is not a known field|body\.not_a_field: is not a known field; .*body\.prompt: is required/)]);
+  });
+
   it("does not matter when a create is sent without a body, which it requires", async () => {
     const sb = await sandbox();
     const empty = await sb.send("POST", image.path, { body: "  ", contentType: "text/plain" });
@@ -160,13 +166,29 @@ describe("a request body's content type", () => {
     const refused = ["text/plain", "application/json; charset=latin1", "application/json; charset=utf-8x", "application/json; charset=charset=utf-8"];
     expect(await Promise.all(accepted.map(statusWith))).toEqual([200, 200, 200, 200]);
     expect(await Promise.all(refused.map(statusWith))).toEqual([400, 400, 400, 400]);
+    const long = `text/plain; ${"x".repeat(100)}`;
+    const named = await sb.send("POST", image.path, { body: example(image.path), contentType: long });
+    expect(named.json.error.message).toContain(`content-type: must be application/json, as every body is JSON (got ${JSON.stringify(long.slice(0, 80))})`);
   });
 });
 
 describe("the rules", () => {
-  it("apply in this order: every request counts against the windows, rejected ones too, before any other rule refuses it", () => {
+  it("apply in this order: every request counts against the windows, rejected ones too, before any other rule refuses it; only a valid body is priced or charged", () => {
     // The names the faults of the conformance self-test replace rules by.
-    expect(RULES.map((rule) => rule.name).slice(0, 3)).toEqual(["request-windows", "authentication", "plan-gate"]);
+    expect(RULES.map((rule) => rule.name)).toEqual([
+      "request-windows",
+      "authentication",
+      "plan-gate",
+      "request-body",
+      "uploads-window",
+      "retired-model",
+      "cooldown",
+      "outcome-marker",
+      "price",
+      "spend-limit",
+      "concurrency",
+      "credits",
+    ]);
   });
 
   it("report the per-key window in X-RateLimit-* when it and the address's have as many requests left", async () => {
