@@ -122,6 +122,7 @@ describe("monthly spend limit", () => {
       const refused = await sb.send("POST", cheap.path, { body });
       expect(refused.status).toBe(429);
       expect(refused.json.error.code).toBe(SANDBOX_CODES["spend-limit"].code);
+      expect(refused.json.error.message).toBe("The monthly spend limit set by the account owner is reached; raise or remove it in the billing area.");
       expect(refused.headers.has(retryAfterHeader)).toBe(false);
     }
     expect((await sb.send("GET", credits)).json.monthly_used).toBe(2 * price);
@@ -148,6 +149,7 @@ describe("cooldown of the content-filtered family", () => {
     const secondsField = variant("cooldown").secondsField!;
     expect(paused.json[secondsField]).toBe(pauseSeconds);
     expect(paused.headers.get(retryAfterHeader)).toBe(String(pauseSeconds));
+    expect(JSON.stringify(paused.json)).toContain(`Requests to this model family are paused after repeated failures. Retry in ${pauseSeconds} seconds.`);
     expect((await sb.send("POST", cheap.path, { body: example(cheap.path) })).status).toBe(200);
 
     sb.advance(pauseSeconds * 1000);

@@ -198,6 +198,16 @@ describe("the rules", () => {
     expect([tie.status, tie.headers.get(model.rateLimitHeaders.limit), tie.headers.get(model.rateLimitHeaders.remaining)]).toEqual([200, "2", "1"]);
   });
 
+  it("act on outcome markers in creates only: a quote of a body asking for a moderation block is a quote", async () => {
+    const sb = await sandbox();
+    const image = routeWhere((route) => route.label === "I-A");
+    const body = { ...example(image.path), prompt: `x [sandbox:moderation=${model.errors.moderation.reasons[0]}]` };
+    const quoted = await sb.send("POST", "/v1/cost", { body: { model: image.slug, body } });
+    // One image at the default 1K: 12 credits.
+    expect([quoted.status, quoted.json.credits]).toEqual([200, 12]);
+    expect((await sb.send("POST", image.path, { body })).status).toBe(400);
+  });
+
   it("say whether the API key is missing or unknown, and which route the Free plan may not call", async () => {
     const sb = await sandbox({
       accounts: { main: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 100, extra: 0 } }, free: { keys: ["free-key"], plan: "free", credits: { monthlyLimit: 100, extra: 0 } } },
