@@ -69,6 +69,7 @@ export class RollingWindow {
   /** Records an event of `id` if the window allows it; otherwise the seconds until it will. */
   take(id: string, now: number): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
     const times = this.events.get(id) ?? [];
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: an empty list's times[0] is undefined, and undefined <= n is false, so the loop stops either way
     while (times.length > 0 && times[0]! <= now - this.windowMs) times.shift();
     if (times.length >= this.limit) return { allowed: false, retryAfterSeconds: wholeSeconds(times[0]! + this.windowMs - now) };
     times.push(now);

@@ -18,14 +18,33 @@ export interface Step {
 
 export type Outcome = "passed" | "failed" | "skipped";
 
-/** The steps of `npm test`; `vitestArgs` are the options given after `npm test --`. */
-export function testSteps(vitestArgs: readonly string[]): readonly Step[] {
+/**
+ * The order vitest shuffles the unit tests in: `--seed N` (or `--seed=N`) among the options given
+ * after `npm test --`, else the TEST_SEED variable, else a new one; the other options go to vitest.
+ * A run that failed in one order replays it with the seed it printed.
+ */
+export function shuffleSeed(args: readonly string[], env: NodeJS.ProcessEnv = process.env): { seed: number; vitestArgs: string[] } {
+  const vitestArgs: string[] = [];
+  let given = env.TEST_SEED;
+  for (let index = 0; index < args.length; index += 1) {
+    const arg = args[index]!;
+    if (arg === "--seed") given = args[++index] ?? "";
+    else if (arg.startsWith("--seed=")) given = arg.slice("--seed=".length);
+    else vitestArgs.push(arg);
+  }
+  if (given === undefined) return { seed: Math.floor(Math.random() * 2 ** 31), vitestArgs };
+  if (!/^\d+$/.test(given)) throw new Error(`npm test: --seed (or TEST_SEED) must be a whole number, got "${given}"`);
+  return { seed: Number(given), vitestArgs };
+}
+
+/** The steps of `npm test`; `vitestArgs` are the options given after `npm test --`, `seed` the shuffle's. */
+export function testSteps(vitestArgs: readonly string[], seed: number): readonly Step[] {
   return [
     { name: "bundle", command: ["npm", "run", "-s", "bundle"] },
     { name: "generate", command: ["npm", "run", "-s", "generate"], after: "bundle" },
     { name: "lint", command: ["npm", "run", "-s", "lint"], after: "generate" },
     { name: "typecheck", command: ["npm", "run", "-s", "typecheck"], after: "generate" },
-    { name: "vitest", command: ["npx", "vitest", "run", ...vitestArgs], after: "generate", live: true },
+    { name: "vitest", command: ["npx", "vitest", "run", "--project", "unit", "--sequence.shuffle", `--sequence.seed=${seed}`, ...vitestArgs], after: "generate", live: true },
   ];
 }
 

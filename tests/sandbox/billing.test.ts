@@ -5,17 +5,16 @@
  * GET /v1/models agree with the description; per-second prices read `#duration=N`, else the default.
  */
 import { describe, expect, it } from "vitest";
-import { quoteRoute } from "../../runtime/costs/quote.ts";
-import { mediaDurations } from "../../sandbox/markers.ts";
 import { checkedSandboxes, configWith, example, model, routeWhere, type TestSandbox } from "./support.ts";
 
 const sandbox = checkedSandboxes();
 
 const { jobStatus, priceTables } = model;
-const image = routeWhere((route) => route.areaId === "image" && route.idType === "string" && route.family === null);
+/** I-A: 12 credits per image at its default size, 1K (the specification's image prices). */
+const image = routeWhere((route) => route.label === "I-A");
 /** A held price per second of one media input (lip sync, LS-A), and a held flat price (3D). */
 const heldPerSecond = routeWhere((route) => route.label === "LS-A");
-const heldFlat = routeWhere((route) => route.priceHeld && Object.keys(priceTables[route.path]!.media).length === 0);
+const heldFlat = routeWhere((route) => route.label === "D-A");
 const perSecondField = Object.keys(priceTables[heldPerSecond.path]!.media)[0]!;
 const search = model.operations.find((op) => priceTables[op.path]?.pricing?.charged === "per-request")!;
 const balance = async (sb: TestSandbox) => (await sb.send("GET", "/v1/account/credits")).json;
@@ -25,8 +24,8 @@ describe("charges", () => {
   it("charge the quote only when the job succeeds", async () => {
     const sb = await sandbox(configWith({ credits: { monthlyLimit: 1_000, extra: 500 } }, { jobs: { defaultDurationSeconds: 10 } }));
     const body = { ...example(image.path), num_images: 2 };
-    const price = quoteRoute(priceTables, image.path, body).credits!;
-    expect(price).toBeGreaterThan(0);
+    // Two images at the default 1K, 12 credits each.
+    const price = 24;
     await sb.send("POST", image.path, { body });
     sb.advance(9_999);
     expect(await balance(sb)).toMatchObject({ monthly_used: 0, total_available: 1_500 });
@@ -78,48 +77,67 @@ describe("charges", () => {
     const sb = await sandbox(configWith({ credits: { monthlyLimit: 10_000, extra: 0 } }));
     const body = example(heldFlat.path);
     const ok = await sb.send("POST", heldFlat.path, { body });
-    expect(ok.json.credits).toBe(quoteRoute(priceTables, heldFlat.path, body).credits);
+    // The specification's D-A: 400 credits textured, its default.
+    expect(ok.json.credits).toBe(400);
     const failed = await sb.send("POST", heldFlat.path, { body: { ...body, image: `https://media.example/x.png#sandbox:${jobStatus.failure[0]}` } });
-    expect(await balance(sb)).toMatchObject({ monthly_used: 0, total_available: 10_000 - ok.json.credits - failed.json.credits });
+    expect(failed.json.credits).toBe(400);
+    expect(await balance(sb)).toMatchObject({ monthly_used: 0, total_available: 10_000 - 800 });
     sb.advance(END);
-    expect(await balance(sb)).toMatchObject({ monthly_used: ok.json.credits, total_available: 10_000 - ok.json.credits });
+    expect(await balance(sb)).toMatchObject({ monthly_used: 400, total_available: 10_000 - 400 });
   });
 
   it("charge a per-request price on every search, empty or not", async () => {
     const sb = await sandbox(configWith({ credits: { monthlyLimit: 1_000, extra: 0 } }));
-    const price = quoteRoute(priceTables, search.path, {}).credits!;
-    await sb.send("GET", search.path);
-    await sb.send("GET", `${search.path}?query=${encodeURIComponent("nothing at all")}`);
-    expect((await balance(sb)).monthly_used).toBe(2 * price);
+    expect((await sb.send("GET", search.path)).status).toBe(200);
+    const empty = await sb.send("GET", `${search.path}?query=${encodeURIComponent("nothing at all")}`);
+    expect(empty.status).toBe(200);
+    // The specification's stock searches: 10 credits per search, including empty results.
+    expect((await balance(sb)).monthly_used).toBe(20);
   });
 
   it("refuse with 403 a request the balance cannot cover", async () => {
     const body = example(image.path);
-    const price = quoteRoute(priceTables, image.path, body).credits!;
-    const sb = await sandbox(configWith({ credits: { monthlyLimit: price, extra: 0 } }));
+    // One image at the default 1K: 12 credits, the whole balance.
+    const sb = await sandbox(configWith({ credits: { monthlyLimit: 12, extra: 0 } }));
     expect((await sb.send("POST", image.path, { body })).status).toBe(200);
     expect((await sb.send("POST", image.path, { body })).status).toBe(403);
   });
 });
 
 describe("prices", () => {
-  it("POST /v1/cost and every create response's credits are the description's quote, durations from #duration=N or the default", async () => {
+  it("POST /v1/cost quotes the specification's price of a create; a create response shows credits exactly where the specification says, equal to the quote", async () => {
     const sb = await sandbox(configWith({ credits: { monthlyLimit: 10_000_000, extra: 0 }, concurrency: 100 }, { media: { defaultDurationSeconds: 9 } }));
+    // The specification's prices of the description's example bodies; media without #duration=N last the configured 9 s.
+    const expected: Record<string, number> = {
+      "I-A": 12, // one image at the default 1K
+      "I-B": 50, // quality low at 1K
+      "I-C": 50, // two images at 2K, 25 each
+      "I-E": 40, // one image at the fixed 1K
+      "D-A": 400, // textured
+      "D-B": 1600, // textured
+      "MC-A": 1170, // 9 s of reference video at 130 per second
+      "LS-A": 756, // 9 s of audio at 84 per second
+      "DM-A": 180, // 9 s of input at the default size small, 20 per second
+    };
+    // The create responses that add credits: 3D, motion control and lip sync.
+    const showingCredits = ["D-A", "D-B", "MC-A", "LS-A"];
+    const quoted = new Map<string, number | null>();
     for (const route of model.createRoutes) {
-      const table = priceTables[route.path];
-      if (!table) continue;
       const body = example(route.path);
-      const media = mediaDurations(body, table.media, 9);
-      const quote = quoteRoute(priceTables, route.path, body, media);
       const cost = await sb.send("POST", "/v1/cost", { body: { model: route.slug, body } });
-      expect(cost.json.credits, route.slug).toBe(quote.credits);
+      expect(cost.status, route.label).toBe(200);
+      quoted.set(route.label, cost.json.credits);
       const created = await sb.send("POST", route.path, { body });
-      if ("credits" in created.json) expect(created.json.credits, route.slug).toBe(quote.credits ?? 0);
+      expect(created.status, route.label).toBe(200);
+      expect("credits" in created.json, route.label).toBe(showingCredits.includes(route.label));
+      if (showingCredits.includes(route.label)) expect(created.json.credits, route.label).toBe(cost.json.credits);
     }
+    expect(Object.fromEntries(Object.keys(expected).map((label) => [label, quoted.get(label)]))).toEqual(expected);
     const unnamed = await sb.send("POST", "/v1/cost", { body: { seconds: 12 } });
     expect(unnamed.json).toMatchObject({ credits: null, reason: expect.stringContaining("body.model") });
     const withSeconds = await sb.send("POST", "/v1/cost", { body: { model: heldPerSecond.slug, body: example(heldPerSecond.path), seconds: 12 } });
-    expect(withSeconds.json.credits).toBe(quoteRoute(priceTables, heldPerSecond.path, example(heldPerSecond.path), { [perSecondField]: 12 }).credits);
+    // 12 s of audio at 84 per second.
+    expect(withSeconds.json.credits).toBe(1_008);
   });
 
   it("GET /v1/models lists every model with the description's pricing, filtered by type", async () => {

@@ -5,7 +5,6 @@
  * cooldown of the content-filtered family, and retired models.
  */
 import { describe, expect, it } from "vitest";
-import { quoteRoute } from "../../runtime/costs/quote.ts";
 import { SANDBOX_CODES } from "../../sandbox/responses.ts";
 import { checkedSandboxes, configWith, example, KEY, model, routeWhere, type Sent } from "./support.ts";
 
@@ -14,7 +13,8 @@ const sandbox = checkedSandboxes();
 const { rateLimitHeaders, retryAfterHeader } = model;
 const variant = (condition: string) => model.errors.tooManyRequests.variants.find((candidate) => candidate.condition === condition)!;
 const rateLimitedCode = variant("rate-limited").code;
-const cheap = routeWhere((route) => route.family === null && route.idType === "string" && route.areaId === "image");
+/** I-A: 12 credits per image at its default size, 1K (the specification's image prices). */
+const cheap = routeWhere((route) => route.label === "I-A");
 const family = routeWhere((route) => route.family === model.limits.cooldown.family);
 const familyBody = example(family.path);
 const uploads = model.operations.find((op) => op.operationId === model.limits.uploads.operationId)!;
@@ -38,7 +38,11 @@ describe("request windows", () => {
     const bad = await sb.send("POST", cheap.path, { body: { not_a_field: 1 } });
     expect(bad.status).toBe(400);
     expect(remaining(bad)).toBe(2);
-    expect([remaining(await sb.send("GET", credits)), remaining(await sb.send("GET", credits))]).toEqual([1, 0]);
+    const beforeTheLimit = [await sb.send("GET", credits), await sb.send("GET", credits)];
+    expect(beforeTheLimit.map((sent) => [sent.status, remaining(sent)])).toEqual([
+      [200, 1],
+      [200, 0],
+    ]);
     const limited = await sb.send("GET", credits);
     expect(expectRateLimited(limited)).toBe(45);
     expect(limited.headers.get(rateLimitHeaders.reset)).toBe("45");
@@ -60,11 +64,13 @@ describe("request windows", () => {
       },
       limits: { requests: { perKey: 100, perSourceIp: 3, windowSeconds: 60 } },
     });
-    expect((await sb.send("GET", credits, { key: null })).status).toBe(401);
-    expect((await sb.send("GET", credits, { key: "key-a" })).status).toBe(200);
-    const last = await sb.send("GET", credits, { key: "key-b" });
-    expect(last.headers.get(rateLimitHeaders.limit)).toBe("3");
-    expect(remaining(last)).toBe(0);
+    const beforeTheLimit = [await sb.send("GET", credits, { key: null }), await sb.send("GET", credits, { key: "key-a" }), await sb.send("GET", credits, { key: "key-b" })];
+    // Each key's own window has 99 left; the address's, the one hit first, counts down to 0.
+    expect(beforeTheLimit.map((sent) => [sent.status, sent.headers.get(rateLimitHeaders.limit), remaining(sent)])).toEqual([
+      [401, "3", 2],
+      [200, "3", 1],
+      [200, "3", 0],
+    ]);
     expectRateLimited(await sb.send("GET", credits, { key: "key-b" }));
     expect((await sb.send("GET", credits, { key: "key-b", from: "127.0.0.2" })).status).toBe(200);
   });
@@ -106,8 +112,9 @@ describe("concurrency", () => {
 describe("monthly spend limit", () => {
   it("answers 429 without Retry-After once the month's charges and reservations would pass it; retrying does not clear it", async () => {
     const body = example(cheap.path);
-    const price = quoteRoute(model.priceTables, cheap.path, body).credits!;
-    const sb = await sandbox(configWith({ monthlySpendLimit: price * 2 }, { jobs: { defaultDurationSeconds: 1 } }));
+    // One image at the default 1K: 12 credits; the limit lets two through.
+    const price = 12;
+    const sb = await sandbox(configWith({ monthlySpendLimit: 24 }, { jobs: { defaultDurationSeconds: 1 } }));
     expect((await sb.send("POST", cheap.path, { body })).status).toBe(200);
     expect((await sb.send("POST", cheap.path, { body })).status).toBe(200);
     sb.advance(60_000);
@@ -115,9 +122,10 @@ describe("monthly spend limit", () => {
       const refused = await sb.send("POST", cheap.path, { body });
       expect(refused.status).toBe(429);
       expect(refused.json.error.code).toBe(SANDBOX_CODES["spend-limit"].code);
+      expect(refused.json.error.message).toBe("The monthly spend limit set by the account owner is reached; raise or remove it in the billing area.");
       expect(refused.headers.has(retryAfterHeader)).toBe(false);
     }
-    expect((await sb.send("GET", credits)).json.monthly_used).toBe(price * 2);
+    expect((await sb.send("GET", credits)).json.monthly_used).toBe(2 * price);
   });
 });
 
@@ -141,6 +149,7 @@ describe("cooldown of the content-filtered family", () => {
     const secondsField = variant("cooldown").secondsField!;
     expect(paused.json[secondsField]).toBe(pauseSeconds);
     expect(paused.headers.get(retryAfterHeader)).toBe(String(pauseSeconds));
+    expect(JSON.stringify(paused.json)).toContain(`Requests to this model family are paused after repeated failures. Retry in ${pauseSeconds} seconds.`);
     expect((await sb.send("POST", cheap.path, { body: example(cheap.path) })).status).toBe(200);
 
     sb.advance(pauseSeconds * 1000);

@@ -43,7 +43,7 @@ export interface TestSandbox {
   readonly url: string;
   readonly clock: ManualClock;
   readonly running: RunningSandbox;
-  send(method: string, path: string, options?: { key?: string | null; body?: unknown; from?: string }): Promise<Sent>;
+  send(method: string, path: string, options?: { key?: string | null; body?: unknown; from?: string; contentType?: string }): Promise<Sent>;
   /** Moves the sandbox clock on. */
   advance(ms: number): void;
 }
@@ -91,12 +91,12 @@ function send(
   url: string,
   method: string,
   path: string,
-  { key = KEY, body, from }: { key?: string | null; body?: unknown; from?: string } = {},
+  { key = KEY, body, from, contentType = "application/json" }: { key?: string | null; body?: unknown; from?: string; contentType?: string } = {},
 ): Promise<Sent> {
   const text = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
   const headers: Record<string, string> = {};
   if (key !== null) headers.authorization = `Bearer ${key}`;
-  if (text !== undefined) headers["content-type"] = "application/json";
+  if (text !== undefined) headers["content-type"] = contentType;
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(url + path, { method, headers, ...(from ? { localAddress: from } : {}) }, (response) => {
       const chunks: Buffer[] = [];

@@ -6,7 +6,7 @@
  */
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runSteps, skippedLines, spawnStep, testSteps, type Outcome, type Step } from "../../scripts/test-steps.ts";
+import { runSteps, shuffleSeed, skippedLines, spawnStep, testSteps, type Outcome, type Step } from "../../scripts/test-steps.ts";
 
 /** Fake steps: records each start, and ends a step (passing or failing) when the test asks. */
 function fakeSteps() {
@@ -28,7 +28,30 @@ function fakeSteps() {
   return { started, runStep, settle, end };
 }
 
-const steps = testSteps(["tests/some.test.ts", "--reporter=dot"]);
+const steps = testSteps(["tests/some.test.ts", "--reporter=dot"], 42);
+
+describe("npm test's shuffle seed", () => {
+  it("is the one given by --seed N or --seed=N, which is not passed on to vitest", () => {
+    expect(shuffleSeed(["--seed", "7", "tests/a.test.ts"], {})).toEqual({ seed: 7, vitestArgs: ["tests/a.test.ts"] });
+    expect(shuffleSeed(["--reporter=dot", "--seed=123"], {})).toEqual({ seed: 123, vitestArgs: ["--reporter=dot"] });
+  });
+
+  it("is TEST_SEED's when no --seed is given, and --seed wins over it", () => {
+    expect(shuffleSeed([], { TEST_SEED: "99" })).toEqual({ seed: 99, vitestArgs: [] });
+    expect(shuffleSeed(["--seed", "5"], { TEST_SEED: "99" }).seed).toBe(5);
+  });
+
+  it("is a new whole number each run when none is given", () => {
+    const seeds = new Set(Array.from({ length: 20 }, () => shuffleSeed([], {}).seed));
+    expect(seeds.size).toBeGreaterThan(1);
+    for (const seed of seeds) expect(Number.isInteger(seed) && seed >= 0).toBe(true);
+  });
+
+  it("refuses a seed that is not a whole number, naming the flag", () => {
+    expect(() => shuffleSeed(["--seed", "soon"], {})).toThrow('npm test: --seed (or TEST_SEED) must be a whole number, got "soon"');
+    expect(() => shuffleSeed(["--seed"], {})).toThrow('got ""');
+  });
+});
 
 describe("npm test's steps", () => {
   it("are the bundle, the generators after it, then the lint, the type check and vitest after the generators", () => {
@@ -39,7 +62,7 @@ describe("npm test's steps", () => {
       ["typecheck", "generate"],
       ["vitest", "generate"],
     ]);
-    expect(steps.find((step) => step.name === "vitest")).toMatchObject({ command: ["npx", "vitest", "run", "tests/some.test.ts", "--reporter=dot"], live: true });
+    expect(steps.find((step) => step.name === "vitest")).toMatchObject({ command: ["npx", "vitest", "run", "--project", "unit", "--sequence.shuffle", "--sequence.seed=42", "tests/some.test.ts", "--reporter=dot"], live: true });
     expect(steps.filter((step) => step.live).map((step) => step.name)).toEqual(["vitest"]);
   });
 

@@ -2,7 +2,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { slugMapFile } from "../../model/slug-map.ts";
 import { bundleDescription, BundleError } from "../../tools/bundle-description.ts";
 
@@ -18,23 +18,27 @@ describe("the build's schema check", () => {
     writeFileSync(source(file), text.replace(from, to));
   };
   const bundleErrors = async (): Promise<string[]> => {
-    const error = await bundleDescription(source("openapi.yaml"), join(root, "generated"), slugMapFile()).then(() => undefined, (thrown: unknown) => thrown);
+    const error = await bundle().then(() => undefined, (thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(BundleError);
     return (error as Error).message.trim().split("\n").slice(1);
   };
 
-  beforeAll(() => {
+  const bundle = (): Promise<number> => bundleDescription(source("openapi.yaml"), join(root, "generated"), slugMapFile());
+
+  // Each test plants its mistakes in its own copy of the description: none depends on another's.
+  beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), "check-schemas-"));
     cpSync(join(project, "openapi"), join(root, "openapi"), { recursive: true });
     mkdirSync(join(root, "generated"));
   });
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it("passes the description as it is", async () => {
-    expect(await bundleDescription(source("openapi.yaml"), join(root, "generated"), slugMapFile())).toBeGreaterThan(0);
+    expect(await bundle()).toBeGreaterThan(0);
   });
 
   it("fails on `type: intger` with one finding at its file and line, and writes nothing", async () => {
+    await bundle();
     const before = readFileSync(join(root, "generated", "openapi.json"), "utf8");
     plant("components/schemas/ErrorBody.yaml", "      type:\n        type: string", "      type:\n        type: intger");
     const file = source("components/schemas/ErrorBody.yaml");
@@ -45,6 +49,7 @@ describe("the build's schema check", () => {
   });
 
   it("reports a document mistake against the OpenAPI 3.1 schema beside it, each once", async () => {
+    plant("components/schemas/ErrorBody.yaml", "      type:\n        type: string", "      type:\n        type: intger");
     plant("paths/v1_images_i-a.yaml", "  operationId: createImageIA\n", "  operationId: createImageIA\n  deprecated: sometimes\n");
     const file = source("paths/v1_images_i-a.yaml");
     const schema = source("components/schemas/ErrorBody.yaml");

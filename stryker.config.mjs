@@ -1,0 +1,41 @@
+// @ts-check
+/**
+ * Mutation testing (StrykerJS): `npm run test:mutation` mutates the code that ships (runtime/), the
+ * generators, the sandbox's rules (not its HTTP plumbing) and the conformance checks, one small
+ * change at a time, and runs the unit tests that cover each change (tests/mutation/vitest.config.ts);
+ * a mutant no test fails on survives, and the report names it. `npm run test:mutation:ci` runs
+ * only what changed since the committed result (tests/mutation/stryker-incremental.json).
+ * @type {import("@stryker-mutator/api/core").PartialStrykerOptions}
+ */
+export default {
+  mutate: [
+    "runtime/**/*.ts",
+    "generators/**/*.ts",
+    // The CLI only reads its arguments and writes the files; the modules it calls are mutated.
+    "!generators/cli.ts",
+    "sandbox/{rules,jobs,ledger,cooldown,rate-windows,accounts,markers,state,validation}.ts",
+    "conformance/checks/**/*.ts",
+  ],
+  testRunner: "vitest",
+  vitest: { configFile: "tests/mutation/vitest.config.ts", related: false },
+  // Each mutant runs only the tests that reached its code in the first, unmutated run.
+  coverageAnalysis: "perTest",
+  // vitest strips types without checking them; "@ts-nocheck" lines would only make the copies of
+  // generated files differ from what the generators make (a test compares them).
+  disableTypeChecks: false,
+  checkers: ["typescript"],
+  tsconfigFile: "tsconfig.json",
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  // One test process at a time: the machine's two cores are shared.
+  concurrency: 1,
+  incremental: true,
+  incrementalFile: "tests/mutation/stryker-incremental.json",
+  // Each survivor with its diff (clear-text), then killed / total and the survivors per folder.
+  plugins: ["@stryker-mutator/*", "./tests/mutation/folder-summary-reporter.mjs"],
+  reporters: ["clear-text", "folder-summary", "progress-append-only", "json"],
+  clearTextReporter: { allowColor: false, allowEmojis: false, reportMutants: true, reportTests: false, reportScoreTable: true, skipFull: false },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  ignorePatterns: ["reports", "test-results", "coverage"],
+  cleanTempDir: "always",
+  thresholds: { high: 90, low: 80, break: null },
+};

@@ -1,0 +1,28 @@
+/**
+ * The tests Stryker runs against each mutant (stryker.config.mjs): npm test's unit tests of the
+ * mutated code (the client and the cost engine in runtime/, the generators, the sandbox's rules,
+ * the conformance checks), with npm test's settings. Kept apart from the root config's projects
+ * because Stryker's vitest runner runs every project of the config it is given.
+ */
+import { defineConfig } from "vitest/config";
+import { unitTest } from "../../vitest.config.ts";
+
+export default defineConfig({
+  test: {
+    ...unitTest,
+    include: [
+      "tests/client/*.test.ts",
+      "tests/costs/*.test.ts",
+      "tests/sandbox/*.test.ts",
+      "tests/conformance/*.test.ts",
+      "tests/description/*.test.ts",
+      "tests/fidelity/*.test.ts",
+      "tests/mutation/*.test.ts",
+    ],
+    // The whole conformance suite against the sandbox (about 9 s alone) would run for every mutant
+    // of a rule or a check: each of those is to be killed by a unit test that states its rule.
+    exclude: ["tests/conformance/mutation.test.ts"],
+    // Stryker prints its own report; vitest's closing line would only repeat per mutant.
+    reporters: ["dot"],
+  },
+});

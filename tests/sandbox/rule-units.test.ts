@@ -1,0 +1,221 @@
+/**
+ * The sandbox's rule code without HTTP: the cooldown's counting, the ledger's spend limit, the
+ * fixed request windows, job timing and status progression, and the field names of a 400's
+ * problems. Each case states a rule that mutation testing found no HTTP test held to.
+ */
+import type { ErrorObject } from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import type { AreaModel, ServiceModel } from "../../model/service-model.ts";
+import { Cooldowns } from "../../sandbox/cooldown.ts";
+import { JobStore, timingOf, type Job } from "../../sandbox/jobs.ts";
+import { Ledger } from "../../sandbox/ledger.ts";
+import { FixedWindows } from "../../sandbox/rate-windows.ts";
+import { describeProblem } from "../../sandbox/validation.ts";
+import { RULES } from "../../sandbox/rules.ts";
+import { checkedSandboxes, configWith, example, KEY, model, routeWhere } from "./support.ts";
+
+const sandbox = checkedSandboxes();
+
+describe("the cooldown", () => {
+  const MINUTE = 60_000;
+  // A pause longer than its growth step, so that a pause begun one failure early would still be running.
+  const cooldowns = () => new Cooldowns({ consecutiveFailures: 3, withinMs: 60 * MINUTE, pauseMs: 10 * MINUTE, growthMs: 2 * MINUTE });
+
+  it("pauses nothing before the third consecutive failure, then pauses for the whole pause", () => {
+    const family = cooldowns();
+    family.failed("a", 0);
+    family.failed("a", MINUTE);
+    expect(family.pausedFor("a", MINUTE)).toBeNull();
+    family.failed("a", 2 * MINUTE);
+    expect(family.pausedFor("a", 2 * MINUTE)).toBe(600);
+  });
+
+  it("forgets a failure that ended exactly the window's length before the latest one", () => {
+    const family = cooldowns();
+    family.failed("a", 0);
+    family.failed("a", 30 * MINUTE);
+    family.failed("a", 60 * MINUTE);
+    expect(family.pausedFor("a", 60 * MINUTE)).toBeNull();
+  });
+});
+
+describe("the ledger's monthly spend limit", () => {
+  it("counts the quotes committed to jobs still running, and the prices held", () => {
+    for (const held of [false, true]) {
+      const ledger = new Ledger(1_000, 0, 100);
+      ledger.reserve(60, held);
+      expect([ledger.overSpendLimit(40), ledger.overSpendLimit(41)], held ? "held" : "committed").toEqual([false, true]);
+    }
+  });
+
+  it("stops counting a job's quote once the job ended uncharged", () => {
+    const ledger = new Ledger(1_000, 0, 100);
+    ledger.reserve(60, false);
+    ledger.settle(60, false, false);
+    expect(ledger.overSpendLimit(100)).toBe(false);
+  });
+
+  it("charges the month's allowance first, then the extra credits", () => {
+    const ledger = new Ledger(10, 100, null);
+    ledger.charge(8);
+    ledger.charge(5);
+    expect(ledger.balance()).toEqual({ monthlyLimit: 10, monthlyUsed: 10, monthlyRemaining: 0, extra: 97, totalAvailable: 97 });
+  });
+
+  it("counts what was charged to the extra credits once the month's allowance is spent", () => {
+    const ledger = new Ledger(10, 100, 100);
+    ledger.charge(50);
+    expect(ledger.balance()).toMatchObject({ monthlyUsed: 10, extra: 60 });
+    expect([ledger.overSpendLimit(50), ledger.overSpendLimit(51)]).toEqual([false, true]);
+  });
+});
+
+describe("a fixed request window", () => {
+  it("lets the limit's last request through with 0 remaining, and refuses the one after", () => {
+    const windows = new FixedWindows(2, 60_000);
+    expect([windows.hit("key", 0), windows.hit("key", 1), windows.hit("key", 2)].map(({ remaining, exceeded }) => [remaining, exceeded])).toEqual([
+      [1, false],
+      [0, false],
+      [0, true],
+    ]);
+  });
+});
+
+describe("jobs", () => {
+  const area = (typical: number | undefined, hours: number | undefined) =>
+    ({ poll: { typicalDurationSeconds: typical === undefined ? undefined : { min: typical }, retention: hours === undefined ? undefined : { hours } } }) as unknown as AreaModel;
+
+  it("run and are kept the description's figures, else the config's, on a clock a hundred times faster", () => {
+    expect(timingOf(area(120, 24), 100, 10, 1)).toEqual({ runMs: 1_200, retentionMs: 864_000 });
+    expect(timingOf(area(undefined, undefined), 100, 10, 1)).toEqual({ runMs: 100, retentionMs: 36_000 });
+  });
+
+  const statuses = (values: string[], initial: string) => ({ jobStatus: { values, terminal: ["succeeded", "failed"], initial, success: "succeeded" } }) as unknown as ServiceModel;
+  const job = { createdAt: 0, endAt: 300, outcome: "succeeded" } as Job;
+
+  it("walk the running statuses from the initial one, skipping those before it", () => {
+    const store = new JobStore(statuses(["queued", "pending", "processing", "succeeded", "failed"], "pending"));
+    expect([0, 149, 150, 299, 300].map((now) => store.statusAt(job, now))).toEqual(["pending", "pending", "processing", "processing", "succeeded"]);
+  });
+
+  it("are numbered from 1, as the opaque ids' first part too", () => {
+    const store = new JobStore(statuses(["pending", "succeeded", "failed"], "pending"));
+    expect([store.nextId("img_", true), store.nextId("img_", true)]).toEqual(["1", "2"]);
+    expect(store.nextId("img_", false)).toMatch(/^img_000003[0-9a-z]{1,6}$/);
+  });
+
+  it("refuse a description whose initial status is not a running one, naming it", () => {
+    expect(() => new JobStore(statuses(["pending", "succeeded", "failed"], "succeeded"))).toThrow("JobStatus's initial status succeeded is not a running status");
+  });
+});
+
+describe("a 400's problem", () => {
+  const typeError = (instancePath: string): ErrorObject => ({ keyword: "type", instancePath, schemaPath: "#/properties/x/type", params: { type: "string" }, message: "must be string" });
+
+  it("names the field by JSON pointer, unescaping ~1 and ~0, and array positions of any length in brackets", () => {
+    expect(describeProblem("body", typeError("/a~1b/12/c~0d/x1"))).toBe("body.a/b[12].c~d.x1: must be string (type)");
+  });
+
+  it("quotes no rule from a schema path that leads past the schema", () => {
+    const schema = { allOf: [{ description: "Only one of a and b." }] };
+    const error: ErrorObject = { keyword: "not", instancePath: "", schemaPath: "#/allOf/3/not/required", params: {}, message: "must NOT be valid" };
+    expect(describeProblem("body", error, schema)).toBe("body: must NOT be valid (not)");
+  });
+
+  it("quotes an allOf member's description on one line, and no description of the path's other schemas", () => {
+    const schema = { properties: { x: { description: "An x.", allOf: [{ description: "Not both\n   a and b. ", not: { required: ["a", "b"] } }] } } };
+    const error: ErrorObject = { keyword: "not", instancePath: "/x", schemaPath: "#/properties/x/allOf/0/not", params: {}, message: "must NOT be valid" };
+    expect(describeProblem("body", error, schema)).toBe("body.x: breaks the rule Not both a and b.");
+    expect(describeProblem("body", { ...error, schemaPath: "#/properties/x/not" }, schema)).toBe("body.x: must NOT be valid (not)");
+  });
+
+  it("quotes only the description of an allOf member as a rule", () => {
+    const schema = { not: { description: "Not this.", required: ["a"] } };
+    const error: ErrorObject = { keyword: "not", instancePath: "", schemaPath: "#/not", params: {}, message: "must NOT be valid" };
+    expect(describeProblem("body", error, schema)).toBe("body: must NOT be valid (not)");
+  });
+
+  it("quotes a rule only from a schema path within the schema (#/...)", () => {
+    const schema = { allOf: [{ description: "Only one of a and b.", not: { required: ["a", "b"] } }] };
+    const error: ErrorObject = { keyword: "not", instancePath: "", schemaPath: "#/allOf/0/not", params: {}, message: "must NOT be valid" };
+    expect(describeProblem("body", error, schema)).toBe("body: breaks the rule Only one of a and b.");
+    // A path that is not this schema's, though read from its third character it would lead to the rule.
+    expect(describeProblem("body", { ...error, schemaPath: "a/allOf/0/not" }, schema)).toBe("body: must NOT be valid (not)");
+  });
+});
+
+describe("a request body's content type", () => {
+  const image = routeWhere((route) => route.label === "I-A");
+
+  it("comes before the body's problems, which are each named in one message", async () => {
+    const sb = await sandbox();
+    const wrong = await sb.send("POST", image.path, { body: { not_a_field: 1 } });
+    expect([wrong.status, wrong.json.error.message]).toEqual([400, expect.stringMatching(/body\.prompt: is required; .*body\.not_a_field: is not a known field|body\.not_a_field: is not a known field; .*body\.prompt: is required/)]);
+  });
+
+  it("does not matter when a create is sent without a body, which it requires", async () => {
+    const sb = await sandbox();
+    const empty = await sb.send("POST", image.path, { body: "  ", contentType: "text/plain" });
+    expect([empty.status, empty.json.error.message]).toEqual([400, expect.stringContaining("body: is required (a JSON object)")]);
+  });
+
+  it("is application/json in any case, with other parameters, and at most a UTF-8 charset, quoted or not", async () => {
+    const sb = await sandbox();
+    const statusWith = async (contentType: string) => (await sb.send("POST", image.path, { body: example(image.path), contentType })).status;
+    const accepted = ["application/json", "Application/JSON; charset=UTF-8", 'application/json; charset="utf-8"', "application/json; version=1"];
+    const refused = ["text/plain", "application/json; charset=latin1", "application/json; charset=utf-8x", "application/json; charset=charset=utf-8"];
+    expect(await Promise.all(accepted.map(statusWith))).toEqual([200, 200, 200, 200]);
+    expect(await Promise.all(refused.map(statusWith))).toEqual([400, 400, 400, 400]);
+    const long = `text/plain; ${"x".repeat(100)}`;
+    const named = await sb.send("POST", image.path, { body: example(image.path), contentType: long });
+    expect(named.json.error.message).toContain(`content-type: must be application/json, as every body is JSON (got ${JSON.stringify(long.slice(0, 80))})`);
+  });
+});
+
+describe("the rules", () => {
+  it("apply in this order: every request counts against the windows, rejected ones too, before any other rule refuses it; only a valid body is priced or charged", () => {
+    // The names the faults of the conformance self-test replace rules by.
+    expect(RULES.map((rule) => rule.name)).toEqual([
+      "request-windows",
+      "authentication",
+      "plan-gate",
+      "request-body",
+      "uploads-window",
+      "retired-model",
+      "cooldown",
+      "outcome-marker",
+      "price",
+      "spend-limit",
+      "concurrency",
+      "credits",
+    ]);
+  });
+
+  it("report the per-key window in X-RateLimit-* when it and the address's have as many requests left", async () => {
+    const sb = await sandbox(configWith({}, { limits: { requests: { perKey: 2, perSourceIp: 3, windowSeconds: 60 } } }));
+    expect((await sb.send("GET", "/v1/account/credits", { key: null })).status).toBe(401);
+    const tie = await sb.send("GET", "/v1/account/credits");
+    expect([tie.status, tie.headers.get(model.rateLimitHeaders.limit), tie.headers.get(model.rateLimitHeaders.remaining)]).toEqual([200, "2", "1"]);
+  });
+
+  it("act on outcome markers in creates only: a quote of a body asking for a moderation block is a quote", async () => {
+    const sb = await sandbox();
+    const image = routeWhere((route) => route.label === "I-A");
+    const body = { ...example(image.path), prompt: `x [sandbox:moderation=${model.errors.moderation.reasons[0]}]` };
+    const quoted = await sb.send("POST", "/v1/cost", { body: { model: image.slug, body } });
+    // One image at the default 1K: 12 credits.
+    expect([quoted.status, quoted.json.credits]).toEqual([200, 12]);
+    expect((await sb.send("POST", image.path, { body })).status).toBe(400);
+  });
+
+  it("say whether the API key is missing or unknown, and which route the Free plan may not call", async () => {
+    const sb = await sandbox({
+      accounts: { main: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 100, extra: 0 } }, free: { keys: ["free-key"], plan: "free", credits: { monthlyLimit: 100, extra: 0 } } },
+    });
+    const gated = routeWhere((route) => route.label === "I-A");
+    expect((await sb.send("GET", "/v1/account/credits", { key: null })).json.error.message).toBe("Missing API key: send Authorization: Bearer <API_KEY>.");
+    expect((await sb.send("GET", "/v1/account/credits", { key: "no-such-key" })).json.error.message).toBe("Invalid API key.");
+    const refused = await sb.send("POST", gated.path, { key: "free-key", body: example(gated.path) });
+    expect([refused.status, refused.json.error.message]).toEqual([403, `Keys on the Free plan may not call POST ${gated.path}.`]);
+  });
+});
