@@ -11,6 +11,7 @@ import { createResponse } from "./create-response.ts";
 import { errorExamples } from "./error-examples.ts";
 import { generatedRequests } from "./generated-requests.ts";
 import { lifecycle } from "./lifecycle.ts";
+import { modelPrices } from "./model-prices.ts";
 import { operations } from "./operations.ts";
 import { planGate } from "./plan-gate.ts";
 import { prismProxy } from "./prism-proxy.ts";
@@ -38,6 +39,7 @@ export const CHECKS: readonly Check[] = [
   cooldown,
   uploadsWindow,
   stockResults,
+  modelPrices,
   rateLimits,
   prismProxy,
 ];

@@ -1,6 +1,27 @@
 /** Faults of billing: what is charged, when, and what the balance and the create responses show. */
 import { quoteRoute } from "../../../runtime/costs/quote.ts";
+import { handlersFor } from "../../../sandbox/handlers.ts";
+import type { Call } from "../../../sandbox/rules.ts";
+import type { Answer } from "../../../sandbox/server.ts";
 import { bodyOf, isCreate, onPolledJob, when, type Fault } from "./support.ts";
+
+const isModelList = (answer: Answer, call: Call | undefined): boolean => call?.op.operationId === "listModels" && answer.status === 200;
+
+/** The model list's answer with each object's price map `key` changed by `change` (deleted where it gives undefined). */
+const changeMaps = (answer: Answer, key: string, change: (map: Record<string, number>) => Record<string, number> | undefined): Answer => {
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (typeof value !== "object" || value === null) return value;
+    const object = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, name === key ? inner : walk(inner)]));
+    if (key in object) {
+      const changed = change(object[key] as Record<string, number>);
+      if (changed === undefined) delete object[key];
+      else object[key] = changed;
+    }
+    return object;
+  };
+  return { ...answer, body: walk(answer.body) };
+};
 
 export const BILLING_FAULTS = {
   "charge-on-failure": {
@@ -67,5 +88,24 @@ export const BILLING_FAULTS = {
       (answer, call, state) => isCreate(call) && answer.status === 200 && typeof bodyOf(answer)[state.model.account.billedSecondsField] === "number",
       (answer, _call, state) => ({ ...answer, body: { ...bodyOf(answer), [state.model.account.billedSecondsField]: Number(bodyOf(answer)[state.model.account.billedSecondsField]) - 1 } }),
     ),
+  },
+
+  "models-type-filter-ignored": {
+    breaks: ["3d.models-type-filter", "depth-maps.models-entry"],
+    bug: "the model list ignores its type filter: GET /v1/models?type=3d lists every model",
+    answer: when(
+      (answer, call) => isModelList(answer, call) && call!.query.has("type"),
+      (answer, call, state) => ({ ...answer, body: handlersFor([call!.op]).get(call!.op.operationId)!({ ...call!, query: new URLSearchParams() }, state).body }),
+    ),
+  },
+  "models-size-pricing-stale": {
+    breaks: ["depth-maps.models-entry", "service.models-list-current-prices"],
+    bug: "the model list shows the depth-map model's size_pricing with base at an old price (one credit more)",
+    answer: when(isModelList, (answer) => changeMaps(answer, "size_pricing", (map) => ("base" in map ? { ...map, base: map.base! + 1 } : map))),
+  },
+  "models-resolution-pricing-missing": {
+    breaks: ["videos.priced-per-second", "service.models-list-current-prices"],
+    bug: "the model list leaves out resolution_pricing",
+    answer: when(isModelList, (answer) => changeMaps(answer, "resolution_pricing", () => undefined)),
   },
 } satisfies Record<string, Fault>;

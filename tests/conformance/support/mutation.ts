@@ -73,6 +73,9 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "charged-per-poll": named("billing", "a succeeded job is charged exactly its quote"),
   "hold-not-released": named("billing", "a held price is charged when its job succeeds"),
   "moderation-charged": named("billing", "a request blocked by moderation is charged nothing"),
+  "models-type-filter-ignored": named("model-prices", "the type filter 3d lists only models of type 3d"),
+  "models-size-pricing-stale": named("model-prices", "the model list shows {model}'s type and size_pricing at the standard prices"),
+  "models-resolution-pricing-missing": named("model-prices", "the model list shows {model}'s resolution_pricing at the standard prices"),
   "stock-page-one-past": named("stock-results", STOCK_PAGE),
   "stock-result-without-html-credit": named("stock-results", STOCK_PAGE),
   "moderation-without-reason": named("billing", "{role}: the request is blocked", "a request blocked by moderation is charged nothing: the request is blocked"),
@@ -156,6 +159,9 @@ export const MUST_PASS: readonly CheckName[] = [
   named("rate-limits", HEADERS_MEAN),
   named("request-validation", REJECTS),
   named("stock-results", STOCK_PAGE),
+  named("model-prices", "the model list shows {model}'s type and size_pricing at the standard prices"),
+  named("model-prices", "the model list shows {model}'s resolution_pricing at the standard prices"),
+  named("model-prices", "the type filter 3d lists only models of type 3d"),
   named("auth", "401 for {case}", "401 for unknown bearer key"),
 ];
 
