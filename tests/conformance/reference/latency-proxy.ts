@@ -19,8 +19,9 @@ export async function startLatencyProxy(upstream: string, latency: Latency): Pro
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
     incoming.on("end", async () => {
+      // A reverse proxy names its upstream in Host, which the sandbox checks (DNS rebinding).
       await sleep(latency.minMs + Math.random() * (latency.maxMs - latency.minMs));
-      const forwarded = httpRequest({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
+      const forwarded = httpRequest({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: target.host } }, (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);
       });
