@@ -12,7 +12,7 @@ import { resolveOptions, type ClientOptions, type RequestOptions } from "./optio
 import { retryAfterPause } from "./pause.ts";
 import { pollUntilTerminal, type PolledJob } from "./polling.ts";
 import { carriesRateLimit, readRateLimit, retryAfterSeconds, type RateLimitInfo } from "./rate-limit.ts";
-import { redactBody } from "./redact.ts";
+import { redact, redactBody } from "./redact.ts";
 import {
   createPath,
   type AreaName,
@@ -126,10 +126,17 @@ export type QuotingClient<Paths extends {}, T extends RouteTable, Media, Result>
   [A in AreaName<T>]: AreaQuote<Paths, T, A, Media, Result>;
 };
 
-/** The job id a create response names in `field` (an integer `job_id` in the legacy image shape). */
-function jobIdOf(created: unknown, field: string, path: string): string {
+/**
+ * The job id a create response names in `field` (an integer `job_id` in the legacy image shape).
+ * An id that holds the API key is refused: every error and poll path that names the job would
+ * carry the key.
+ */
+function jobIdOf(created: unknown, field: string, path: string, apiKey: string): string {
   const value = (created as Record<string, unknown> | null)?.[field];
-  if ((typeof value === "string" && value) || Number.isFinite(value)) return String(value);
+  if ((typeof value === "string" && value) || Number.isFinite(value)) {
+    if (redact(String(value), apiKey) === String(value)) return String(value);
+    throw new InvalidResponseError(`POST ${path}: the job id in ${field} holds the API key; the job may exist`);
+  }
   throw new InvalidResponseError(`POST ${path}: no job id in ${field}, though the job may exist`);
 }
 
@@ -181,7 +188,7 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
     checkMediaInputs?.(path, body);
     const send = async (): Promise<[unknown, string | null]> => {
       const created = await call("post", path, { body }, requestOptions, false);
-      return [created, idField === null ? null : jobIdOf(created, idField, path)];
+      return [created, idField === null ? null : jobIdOf(created, idField, path, apiKey)];
     };
     const [created, jobId] = await (limiter ? limiter.create(send, maxRetries, requestOptions?.signal) : send());
     return { jobId, created };

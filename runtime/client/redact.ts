@@ -1,7 +1,28 @@
 /** Removes the API key from text, parsed bodies and headers before they reach an error. */
 
-/** Replaces every occurrence of the key (never empty: the options require one), in case a fetch implementation or the service echoes it. */
-export const redact = (text: string, apiKey: string): string => text.split(apiKey).join("[redacted]");
+/** The shortest piece of a key that is redacted: shorter runs are too common to hide anything. */
+const PIECE = 8;
+
+/**
+ * Replaces every occurrence of the key (never empty: the options require one), in case a fetch
+ * implementation or the service echoes it, and every run of text made of pieces of it at least
+ * PIECE characters long: an echo cut short (a body truncated by a lying Content-Length) still
+ * shows most of the key otherwise.
+ */
+export function redact(text: string, apiKey: string): string {
+  const size = Math.min(PIECE, apiKey.length);
+  const pieces = new Set<string>();
+  for (let at = 0; at + size <= apiKey.length; at += 1) pieces.add(apiKey.slice(at, at + size));
+  let hidden = "";
+  let end = 0;
+  for (let at = 0; at + size <= text.length; at += 1) {
+    if (!pieces.has(text.slice(at, at + size))) continue;
+    if (at > end) hidden += `${text.slice(end, at)}[redacted]`;
+    else if (end === 0 && at === 0) hidden += "[redacted]";
+    end = at + size;
+  }
+  return hidden + text.slice(end);
+}
 
 /** A copy of a parsed JSON body with the key redacted from every string in it. */
 export function redactBody(value: unknown, apiKey: string): unknown {
