@@ -7,10 +7,10 @@
  */
 import type { TargetConfig } from "./config.ts";
 import { Charges, Slots, type Semaphore } from "./coordination.ts";
-import type { Contract, ContractOperation } from "./contract.ts";
+import type { Contract, ContractOperation } from "../contract/contract.ts";
 import type { Spend } from "./cost.ts";
 import { AnswerBoundError, bearer, send, type Exchange, type RequestSpec, type Transport } from "./http.ts";
-import { conditionsOf } from "./retry-after.ts";
+import { conditionsOf } from "../contract/retry-after.ts";
 
 /**
  * What a client and the jobs it follows need of their run (the session, session.ts, gives it): said

@@ -12,7 +12,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { JsonSyntaxError, parseJsonText } from "../tools/json-text.ts";
-import type { Contract } from "./contract.ts";
+import type { Contract } from "../contract/contract.ts";
 
 export interface OutcomeMarkers {
   /** Text that, added to a request's prompt, makes its job end `failed`. */

@@ -5,7 +5,7 @@
  * (checks whose last request starts a long wait run after all others) and work started now but
  * awaited later.
  */
-import type { ContractOperation } from "./contract.ts";
+import type { ContractOperation } from "../contract/contract.ts";
 import type { RequestSpec } from "./http.ts";
 
 export class Semaphore {

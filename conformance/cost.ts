@@ -7,7 +7,7 @@
  */
 import type { MediaRule } from "../runtime/costs/pricing.ts";
 import { quoteRoute, type QuoteLine } from "../runtime/costs/quote.ts";
-import type { Contract, ContractOperation } from "./contract.ts";
+import type { Contract, ContractOperation } from "../contract/contract.ts";
 import { accepted, type Exchange } from "./http.ts";
 
 export interface Price {

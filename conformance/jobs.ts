@@ -8,9 +8,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Slot } from "./coordination.ts";
 import type { Client, SendOptions } from "./client.ts";
-import { requestPath, type ContractOperation } from "./contract.ts";
+import { requestPath, type ContractOperation } from "../contract/contract.ts";
 import { accepted, type Exchange, type RequestSpec } from "./http.ts";
-import { conditionsOf } from "./retry-after.ts";
+import { conditionsOf } from "../contract/retry-after.ts";
 
 export interface Created {
   readonly exchange: Exchange;

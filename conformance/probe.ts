@@ -6,7 +6,7 @@
  * in one line saying what it saw.
  */
 import type { KeySource } from "./config.ts";
-import type { Contract } from "./contract.ts";
+import type { Contract } from "../contract/contract.ts";
 import { AnswerBoundError, bearer, httpExchange, parseJson, TargetError, type AnswerLimits } from "./http.ts";
 
 /** How much of an answer that is not the service's the line quotes. */

@@ -4,7 +4,7 @@
  * request (unstated.ts), in which case a documented refusal is reported as a skip with the reason.
  */
 import type { Client } from "./client.ts";
-import { requestPath, type ContractOperation, type NamedExample } from "./contract.ts";
+import { requestPath, type ContractOperation, type NamedExample } from "../contract/contract.ts";
 import { priceOf, quotedBody, type Price } from "./cost.ts";
 import { accepted, type Exchange, type RequestSpec } from "./http.ts";
 import { createJob } from "./jobs.ts";

@@ -6,7 +6,7 @@
  */
 import type { JsonSchema, ResponseObject } from "../model/document.ts";
 import { describeErrors } from "../model/schema-registry.ts";
-import type { Contract, ContractOperation } from "./contract.ts";
+import type { Contract, ContractOperation } from "../contract/contract.ts";
 import type { Exchange } from "./http.ts";
 
 export function documentedResponse(op: ContractOperation, status: number): ResponseObject | undefined {

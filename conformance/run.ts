@@ -9,7 +9,7 @@ import { STAGE, type Check } from "./check.ts";
 import { CHECK_GROUPS, CHECKS } from "./checks/index.ts";
 import { NoAnswer, type Client } from "./client.ts";
 import { DECLARED_KEYS, DeclarationError, keySource, MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
-import { Contract } from "./contract.ts";
+import { Contract } from "../contract/contract.ts";
 import { stillRunning, type StillRunning } from "./jobs.ts";
 import { describeEstimate, total, type PlannedSpend } from "./cost.ts";
 import { nearMissRisk } from "./generation/plan.ts";

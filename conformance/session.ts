@@ -5,7 +5,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, type ClientRun, type Observed } from "./client.ts";
 import { DECLARED_KEYS, type TargetConfig } from "./config.ts";
-import type { Contract, ContractOperation, NamedExample } from "./contract.ts";
+import type { Contract, ContractOperation, NamedExample } from "../contract/contract.ts";
 import { Semaphore } from "./coordination.ts";
 import { priceOf, quotedBody, Spend } from "./cost.ts";
 import { curl, type RequestSpec, type Transport } from "./http.ts";

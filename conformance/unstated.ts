@@ -6,7 +6,7 @@
  * documented status with a valid body, and reports the reason when the target refuses it.
  */
 import type { JsonSchema } from "../model/document.ts";
-import type { ContractOperation } from "./contract.ts";
+import type { ContractOperation } from "../contract/contract.ts";
 
 type NotShown = Record<string, string | undefined>;
 

@@ -5,7 +5,7 @@
  * the error body `{ error: { type, code, message } }`; Node's own answers to protocol errors are a
  * plain 4xx. Never a 5xx of the server's own failing, a stack trace, or the key that was sent.
  */
-import type { Contract } from "../conformance/contract.ts";
+import type { Contract } from "../contract/contract.ts";
 import { responseProblems } from "../conformance/response-check.ts";
 import { Router } from "../model/router.ts";
 import { readTarget } from "../http-server/request-target.ts";

@@ -7,7 +7,7 @@
  * since curl cannot send every one of them) so that a failure can be replayed.
  */
 import fc from "fast-check";
-import type { Contract } from "../conformance/contract.ts";
+import type { Contract } from "../contract/contract.ts";
 
 export interface HostileRequest {
   readonly method: string;

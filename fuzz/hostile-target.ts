@@ -13,7 +13,7 @@ import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { TARGET_DEFAULTS, type TargetConfig } from "../conformance/config.ts";
-import { Contract } from "../conformance/contract.ts";
+import { Contract } from "../contract/contract.ts";
 import { TargetError } from "../conformance/http.ts";
 import { formatConsole, junitXml } from "../conformance/report.ts";
 import { runConformance } from "../conformance/run.ts";

@@ -6,7 +6,7 @@
  */
 import { request as httpRequest } from "node:http";
 import fc from "fast-check";
-import { Contract } from "../conformance/contract.ts";
+import { Contract } from "../contract/contract.ts";
 import { startMock } from "../mock/prism.ts";
 import { startSandbox } from "../sandbox/server.ts";
 import { AnswerCheck, type Server } from "./answer-check.ts";

@@ -7,7 +7,7 @@
  * Ctrl-C, SIGTERM (also through npm) or the death of the npm that launched it stops Prism with it.
  */
 import { allowedOriginsSetting } from "../http-server/loopback-guard.ts";
-import { Contract } from "../conformance/contract.ts";
+import { Contract } from "../contract/contract.ts";
 import { parseFlags, portSetting, runCommand } from "../tools/command.ts";
 import { stopWhenAsked } from "../tools/process-lifecycle.ts";
 import { selections } from "./front.ts";

@@ -25,9 +25,8 @@ import { DOCS_ORIGINS } from "../http-server/loopback-guard.ts";
 import { readTarget, unrouted, type Target } from "../http-server/request-target.ts";
 import { preferSelections } from "../model/prefer-selections.ts";
 import { Router } from "../model/router.ts";
-import type { Contract, ContractOperation } from "../conformance/contract.ts";
-import { parseJson, type HttpAnswer } from "../conformance/http.ts";
-import { retryAfterFor } from "../conformance/retry-after.ts";
+import type { Contract, ContractOperation } from "../contract/contract.ts";
+import { retryAfterForText } from "../contract/retry-after.ts";
 
 /** Hop-by-hop headers belong to one connection and are not relayed; the length is set anew. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "host", "content-length"]);
@@ -61,6 +60,13 @@ function relayedBody(bytes: Buffer): Buffer {
 
 /** Keep-alive connections to Prism, as the suite's own requests use. */
 const RELAY_AGENT = new Agent({ keepAlive: true });
+
+/** Prism's answer as it came. */
+interface RelayedAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: Buffer;
+}
 
 interface FrontAnswer {
   readonly status: number;
@@ -137,7 +143,7 @@ export async function startMockFront(contract: Contract, upstream: string, port:
         : errorAnswer(503, HTTP_CODES.busy.type, HTTP_CODES.busy.code, "The mock is reading as many bodies as it buffers at once; send again shortly.", { "retry-after": "1", ...close });
     }
     const relayed = op?.requestSchema ? relayedBody(body.read.bytes) : Buffer.alloc(0);
-    let answer: HttpAnswer;
+    let answer: RelayedAnswer;
     try {
       answer = await relay(request, read.target, relayed, upstream);
     } catch (error) {
@@ -147,7 +153,7 @@ export async function startMockFront(contract: Contract, upstream: string, port:
     answer.headers.forEach((value, name) => {
       if (!HOP_BY_HOP.has(name)) headers[name] = value;
     });
-    if (answer.status === 429 && retryAfterFor(contract, parseJson(answer.body.toString("utf8"))).sends === false) {
+    if (answer.status === 429 && retryAfterForText(contract, answer.body.toString("utf8")).sends === false) {
       delete headers[contract.model.retryAfterHeader.toLowerCase()];
     }
     return { status: answer.status, headers, body: answer.body };
@@ -175,7 +181,7 @@ function send(response: ServerResponse, answer: FrontAnswer): void {
  * Relays the request to Prism with its path exactly as sent: a URL object would resolve dot
  * segments (`/v1/images/..` is `/v1/`), and Prism would answer a route other than the one matched.
  */
-function relay(request: IncomingMessage, target: Target, body: Buffer, upstream: string): Promise<HttpAnswer> {
+function relay(request: IncomingMessage, target: Target, body: Buffer, upstream: string): Promise<RelayedAnswer> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = Array.isArray(value) ? value.join(", ") : value;

@@ -13,7 +13,7 @@ import { constants } from "node:os";
 import { freePort, HOST } from "../http-server/listen.ts";
 import { loadBundle } from "../model/document.ts";
 import { IN_TOOLS_PACKAGE, runtimeFile } from "../tools/packaged.ts";
-import { Contract } from "../conformance/contract.ts";
+import { Contract } from "../contract/contract.ts";
 import { startMockFront } from "./front.ts";
 
 export const BUNDLE_YAML = runtimeFile("generated/openapi.yaml");

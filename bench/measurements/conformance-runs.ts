@@ -8,7 +8,7 @@
  */
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
 import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import { runConformance } from "../../conformance/run.ts";
 import { startSandbox } from "../../sandbox/server.ts";
 import type { Figure, Measurement } from "../measurement.ts";

@@ -1,6 +1,6 @@
 /** No credentials, a malformed Authorization header, or (where the target checks keys) an unknown key must give 401 and the error body. */
 import type { Check } from "../check.ts";
-import type { ContractOperation } from "../contract.ts";
+import type { ContractOperation } from "../../contract/contract.ts";
 import { sendInvalid, validRequests } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
 import type { Session } from "../session.ts";

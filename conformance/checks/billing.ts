@@ -9,7 +9,7 @@
  */
 import { needing, type Check } from "../check.ts";
 import type { Client } from "../client.ts";
-import type { ContractOperation } from "../contract.ts";
+import type { ContractOperation } from "../../contract/contract.ts";
 import { priceOf, quotedBody, type PlannedSpend } from "../cost.ts";
 import { accepted, type Exchange, type RequestSpec } from "../http.ts";
 import type { MeasuredCharge } from "../coordination.ts";

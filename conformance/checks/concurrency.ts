@@ -16,7 +16,7 @@ import { Pending, type MeasuredCharge } from "../coordination.ts";
 import { accepted, type Exchange } from "../http.ts";
 import { chargedCreate, follow, sendHolding, statusOf, type Job } from "../jobs.ts";
 import { pricedCreates, type PricedCreate } from "../requests.ts";
-import { conditionsOf } from "../retry-after.ts";
+import { conditionsOf } from "../../contract/retry-after.ts";
 import type { Session } from "../session.ts";
 
 const GROUP = "concurrency";

@@ -17,7 +17,7 @@ import { accepted, type Exchange, type RequestSpec } from "../http.ts";
 import { chargedCreate, createJob, follow, sendHolding, statusOf, type Created, type Job } from "../jobs.ts";
 import { followable, hasPrompt, marked, pricedCreates } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
-import { conditionsOf } from "../retry-after.ts";
+import { conditionsOf } from "../../contract/retry-after.ts";
 import type { Session } from "../session.ts";
 
 const GROUP = "cooldown";

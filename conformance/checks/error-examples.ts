@@ -10,7 +10,7 @@ import { needing, type Check } from "../check.ts";
 import { numericHeader } from "../client.ts";
 import { validRequests } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
-import { retryAfterFor } from "../retry-after.ts";
+import { retryAfterFor } from "../../contract/retry-after.ts";
 
 const GROUP = "error-examples";
 

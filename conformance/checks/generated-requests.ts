@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import type { Check } from "../check.ts";
-import { requestPath } from "../contract.ts";
+import { requestPath } from "../../contract/contract.ts";
 import type { Exchange, RequestSpec } from "../http.ts";
 import { chargedJob } from "../jobs.ts";
 import { priceOf } from "../cost.ts";
@@ -15,7 +15,7 @@ import { sendInvalid } from "../requests.ts";
 import type { Session } from "../session.ts";
 import { sendCoverage } from "../generation/coverage.ts";
 import type { NegativeCase } from "../generation/generated.ts";
-import type { Body } from "../bodies/near-misses.ts";
+import type { Body } from "../../contract/bodies/near-misses.ts";
 import { planOf, type OperationPlan, type Plan } from "../generation/plan.ts";
 import { negativeProblems, positiveProblems } from "../generation/verdicts.ts";
 

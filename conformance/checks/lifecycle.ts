@@ -6,7 +6,7 @@
  * skipped with the reason, never called with a made-up id.
  */
 import { STAGE, type Check } from "../check.ts";
-import type { ContractOperation } from "../contract.ts";
+import type { ContractOperation } from "../../contract/contract.ts";
 import { Pending } from "../coordination.ts";
 import { priceOf, quotedBody } from "../cost.ts";
 import { accepted, type Exchange } from "../http.ts";

@@ -10,7 +10,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { needing, type Check } from "../check.ts";
-import type { ContractOperation, NamedExample } from "../contract.ts";
+import type { ContractOperation, NamedExample } from "../../contract/contract.ts";
 import type { Exchange } from "../http.ts";
 import type { Session } from "../session.ts";
 

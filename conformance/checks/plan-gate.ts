@@ -6,7 +6,7 @@
  * (ownership), so that 403 is certain whichever rule the target applies first.
  */
 import { needing, STAGE, type Check } from "../check.ts";
-import { requestPath, type ContractOperation } from "../contract.ts";
+import { requestPath, type ContractOperation } from "../../contract/contract.ts";
 import { priceOf, quotedBody } from "../cost.ts";
 import { accepted } from "../http.ts";
 import { expectAccepted, sendInvalid, validRequests } from "../requests.ts";

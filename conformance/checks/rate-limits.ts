@@ -10,10 +10,10 @@
  */
 import { needing, STAGE, type Check } from "../check.ts";
 import { numericHeader } from "../client.ts";
-import type { ContractOperation } from "../contract.ts";
+import type { ContractOperation } from "../../contract/contract.ts";
 import type { Exchange } from "../http.ts";
 import { documentedResponse } from "../response-check.ts";
-import { conditionsOf, retryAfterFor } from "../retry-after.ts";
+import { conditionsOf, retryAfterFor } from "../../contract/retry-after.ts";
 import type { Session } from "../session.ts";
 
 const GROUP = "rate-limits";

@@ -4,7 +4,7 @@
  * breaks others too, and must be refused all the same.
  */
 import type { Check } from "../check.ts";
-import { requestPath } from "../contract.ts";
+import { requestPath } from "../../contract/contract.ts";
 import { sendInvalid } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
 import { unstatedRejection } from "../unstated.ts";

@@ -8,7 +8,7 @@ import { accepted } from "../http.ts";
 import { priceOf, quotedBody } from "../cost.ts";
 import { validRequests } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
-import { conditionsOf } from "../retry-after.ts";
+import { conditionsOf } from "../../contract/retry-after.ts";
 import type { Session } from "../session.ts";
 
 const GROUP = "spend-limit";

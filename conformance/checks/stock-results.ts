@@ -7,7 +7,7 @@
  * specification's words: "keys may call only the stock searches").
  */
 import type { Check } from "../check.ts";
-import type { ContractOperation } from "../contract.ts";
+import type { ContractOperation } from "../../contract/contract.ts";
 import type { Exchange } from "../http.ts";
 import type { Session } from "../session.ts";
 

@@ -7,7 +7,7 @@
 import { needing, STAGE, type Check } from "../check.ts";
 import { accepted } from "../http.ts";
 import { validRequests } from "../requests.ts";
-import { conditionsOf } from "../retry-after.ts";
+import { conditionsOf } from "../../contract/retry-after.ts";
 import type { Session } from "../session.ts";
 
 const GROUP = "uploads-window";

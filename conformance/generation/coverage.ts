@@ -4,7 +4,7 @@
  * required to be refused with 400 and the error body. Each one accepted is a failure of its own,
  * naming the kind, the field and the value; no seed is needed to repeat them.
  */
-import { requestPath } from "../contract.ts";
+import { requestPath } from "../../contract/contract.ts";
 import type { RequestSpec } from "../http.ts";
 import { sendInvalid } from "../requests.ts";
 import type { Session } from "../session.ts";

@@ -7,9 +7,9 @@
 import { randomInt } from "node:crypto";
 import fc from "fast-check";
 import { DEFAULT_CASES, type GeneratedSettings } from "../config.ts";
-import type { Contract, ContractOperation } from "../contract.ts";
-import { validBodies } from "../bodies/arbitraries.ts";
-import { nearMisses, type Body, type NearMiss } from "../bodies/near-misses.ts";
+import type { Contract, ContractOperation } from "../../contract/contract.ts";
+import { validBodies } from "../../contract/bodies/arbitraries.ts";
+import { nearMisses, type Body, type NearMiss } from "../../contract/bodies/near-misses.ts";
 
 export interface NegativeCase {
   readonly miss: NearMiss;

@@ -16,13 +16,13 @@
  */
 import type fc from "fast-check";
 import type { Check } from "../check.ts";
-import type { ContractOperation } from "../contract.ts";
+import type { ContractOperation } from "../../contract/contract.ts";
 import { priceOf, total, type PlannedSpend } from "../cost.ts";
 import { markedInvalid } from "../requests.ts";
 import type { Session } from "../session.ts";
 import { unstatedRejection } from "../unstated.ts";
 import { coverageCases, drawn, effectiveNearMisses, negativeArbitrary, operationSeed, positiveArbitrary, resolveSettings, type NegativeCase } from "./generated.ts";
-import type { Body, NearMiss } from "../bodies/near-misses.ts";
+import type { Body, NearMiss } from "../../contract/bodies/near-misses.ts";
 
 export interface OperationPlan {
   readonly op: ContractOperation;

@@ -8,13 +8,13 @@
  * acceptance unstated (unstated.ts).
  */
 import type { JsonSchema } from "../../model/document.ts";
-import type { ContractOperation } from "../contract.ts";
+import type { ContractOperation } from "../../contract/contract.ts";
 import { accepted, type Exchange } from "../http.ts";
 import { responseProblems } from "../response-check.ts";
-import { conditionsOf } from "../retry-after.ts";
+import { conditionsOf } from "../../contract/retry-after.ts";
 import type { Session } from "../session.ts";
 import { unstatedAcceptance } from "../unstated.ts";
-import { isObject } from "../bodies/edits.ts";
+import { isObject } from "../../contract/bodies/edits.ts";
 
 /** Problems with the answer to a near-miss negative; none when it was refused as it should be. */
 export function negativeProblems(session: Session, op: ContractOperation, exchange: Exchange): string[] {

@@ -8,7 +8,7 @@ import { startMock, type RunningPrism } from "../../mock/prism.ts";
 import { createClient, routeTable, type MediaServiceClient } from "../../generated/client.ts";
 import type { AreaClient } from "../../runtime/client/media-client.ts";
 import { createPath, type RouteTable } from "../../runtime/client/route-table.ts";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import { firstRequestExample } from "../support/description.ts";
 
 const contract = new Contract();

@@ -1,5 +1,5 @@
 /**
- * The request-body library (conformance/bodies/) stands at the suite's ground: it imports the
+ * The request-body library (contract/bodies/) stands at the suite's ground: it imports the
  * service model and the runtime's types, never the suite that uses it.
  */
 import { fileURLToPath } from "node:url";
@@ -8,9 +8,9 @@ import { importsLeaving, readImportGraph } from "../structure/import-graph.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
-it("conformance/bodies/ imports nothing of the suite, only model/ and runtime/", () => {
+it("contract/bodies/ imports nothing of the suite, only model/ and runtime/", () => {
   const graph = readImportGraph(ROOT);
-  expect(graph.has("conformance/bodies/near-misses.ts")).toBe(true);
-  const leaving = importsLeaving(graph, "conformance/bodies").filter((edge) => !/ -> (model|runtime)\//.test(edge));
+  expect(graph.has("contract/bodies/near-misses.ts")).toBe(true);
+  const leaving = importsLeaving(graph, "contract/bodies").filter((edge) => !/ -> (model|runtime)\//.test(edge));
   expect(leaving).toEqual([]);
 });

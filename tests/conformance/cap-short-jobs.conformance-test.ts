@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
 import type { TargetConfig } from "../../conformance/config.ts";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import { runConformance } from "../../conformance/run.ts";
 import { startIndependent } from "./reference/independent/server.ts";
 import { INDEPENDENT_DECLARATION } from "./reference/independent/declaration.ts";

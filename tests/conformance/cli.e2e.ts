@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import { freePort } from "../../http-server/listen.ts";
 import { descendants, running, until as waitFor } from "../support/processes.ts";
 import { API_KEY, CREATE_PATH, startFakeService, type Fault } from "./support/fake-service.ts";

@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import { API_KEY, CREATE_PATH, startFakeService } from "./support/fake-service.ts";
 
 const work = mkdtempSync(join(tmpdir(), "conformance-resets-"));

@@ -1,7 +1,7 @@
 /** A create that gets no answer gives back the concurrency slot it held (conformance/jobs.ts createJob). */
 import { describe, expect, it } from "vitest";
 import type { Client } from "../../conformance/client.ts";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import { Slots } from "../../conformance/coordination.ts";
 import { createJob } from "../../conformance/jobs.ts";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CHECK_GROUPS, CHECKS } from "../../conformance/checks/index.ts";
 import { DECLARATION_FIELDS, DeclarationError, MOCK_CONFIG, TARGET_DEFAULTS, declarationTable, readTargetConfig } from "../../conformance/config.ts";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 
 const contract = new Contract();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { Contract, type ContractOperation } from "../../conformance/contract.ts";
+import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { drawn, effectiveNearMisses, negativeArbitrary, operationSeed, positiveArbitrary } from "../../conformance/generation/generated.ts";
-import { NEAR_MISS_KINDS, type NearMiss, type NearMissKind } from "../../conformance/bodies/near-misses.ts";
+import { NEAR_MISS_KINDS, type NearMiss, type NearMissKind } from "../../contract/bodies/near-misses.ts";
 
 const contract = new Contract();
 const byLabel = (label: string): ContractOperation => {

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { TARGET_DEFAULTS, type TargetConfig } from "../../conformance/config.ts";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import { TargetError } from "../../conformance/http.ts";
 import { formatConsole, writeReports } from "../../conformance/report.ts";
 import { runConformance } from "../../conformance/run.ts";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { TARGET_DEFAULTS } from "../../conformance/config.ts";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import type { RequestSpec } from "../../conformance/http.ts";
 import { markedInvalid } from "../../conformance/requests.ts";
 import type { Session } from "../../conformance/session.ts";

@@ -7,7 +7,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import { TargetError, targetUrl } from "../../conformance/http.ts";
 import { freePort } from "../../http-server/listen.ts";
 import { probeTarget, type Probe } from "../../conformance/probe.ts";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import { codeSamples } from "../../docs-src/code-samples.ts";
 import { deriveRouteTable } from "../../generators/client.ts";
 import { generate as generateCosts } from "../../generators/costs.ts";

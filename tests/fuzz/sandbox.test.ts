@@ -5,7 +5,7 @@
  * replays with `npm run fuzz -- --server sandbox --seed <seed>`.
  */
 import { describe, expect, it } from "vitest";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import { AnswerCheck } from "../../fuzz/answer-check.ts";
 import { FUZZ_KEY, hostileRequests, replayLines } from "../../fuzz/hostile-requests.ts";
 import { fuzz, report } from "../../fuzz/run.ts";

@@ -4,7 +4,7 @@
  * Prism's limit refused unread; then the fuzz harness's small budget against it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import { startMock, type RunningPrism } from "../../mock/prism.ts";
 import { rawExchange, type RawAnswer } from "../../fuzz/raw-http.ts";
 import { fuzz, report } from "../../fuzz/run.ts";

@@ -1,9 +1,9 @@
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import { firstRequestExample } from "../support/description.ts";
 import { startMock, type RunningPrism } from "../../mock/prism.ts";
-import { retryAfterFor } from "../../conformance/retry-after.ts";
+import { retryAfterFor } from "../../contract/retry-after.ts";
 import { runConformance } from "../../conformance/run.ts";
 import { pricedPathOf } from "../client/labels.ts";
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { checkedSandboxes, contract, example, KEY, model, routeWhere, type TestSandbox } from "./support.ts";
-import { requestPath } from "../../conformance/contract.ts";
+import { requestPath } from "../../contract/contract.ts";
 
 const sandbox = checkedSandboxes();
 

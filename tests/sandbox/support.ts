@@ -12,7 +12,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { afterEach } from "vitest";
-import { Contract } from "../../conformance/contract.ts";
+import { Contract } from "../../contract/contract.ts";
 import { responseProblems } from "../../conformance/response-check.ts";
 import { loadServiceModel } from "../../model/service-model.ts";
 import { ManualClock } from "../../sandbox/clock.ts";

@@ -6,7 +6,7 @@
 import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Contract } from "../../../conformance/contract.ts";
+import type { Contract } from "../../../contract/contract.ts";
 import { models } from "../../../generated/models.ts";
 import { pricedPathOf } from "../../client/labels.ts";
 

@@ -8,11 +8,11 @@
 import { readFileSync } from "node:fs";
 import { CHECK_GROUPS, CHECKS } from "../../../conformance/checks/index.ts";
 import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../../conformance/config.ts";
-import { Contract } from "../../../conformance/contract.ts";
+import { Contract } from "../../../contract/contract.ts";
 import { Semaphore } from "../../../conformance/coordination.ts";
 import type { CheckResult } from "../../../conformance/results.ts";
 import { templateOf } from "../../../conformance/rules.ts";
-import type { NearMissKind } from "../../../conformance/bodies/near-misses.ts";
+import type { NearMissKind } from "../../../contract/bodies/near-misses.ts";
 import { runConformance } from "../../../conformance/run.ts";
 import { DEFAULT_CONFIG_FILE } from "../../../sandbox/config.ts";
 import { FAULTS, hooksFor, type FaultName } from "../faults/registry.ts";

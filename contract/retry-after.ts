@@ -13,6 +13,17 @@ export interface RetryAfterVerdict {
   sends: boolean | undefined;
 }
 
+/** retryAfterFor of an answer's raw text: a text that is not JSON matches no variant. */
+export function retryAfterForText(contract: Contract, text: string): RetryAfterVerdict {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return retryAfterFor(contract, body);
+}
+
 export function retryAfterFor(contract: Contract, body: unknown): RetryAfterVerdict {
   const matching = contract.model.errors.tooManyRequests.variants.filter((variant) => contract.registry.component(variant.schema)(body));
   const flags = new Set(matching.map((variant) => variant.retryAfter));
