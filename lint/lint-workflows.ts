@@ -9,13 +9,12 @@ import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LintFinding } from "./lint-description.ts";
+import { REDOCLY_OFFLINE_ENV } from "./run-redocly.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const REDOCLY = fileURLToPath(new URL("../node_modules/.bin/redocly", import.meta.url));
 export const WORKFLOWS_DIR = join(ROOT, "workflows");
 
-/** Nothing leaves the machine: Redocly's CLI sends usage data and looks for updates unless told not to. */
-export const REDOCLY_OFFLINE_ENV = { REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" } as const;
 
 /** The workflow files of a folder (workflows/ by default), by name. */
 export function workflowFiles(dir = WORKFLOWS_DIR): string[] {

@@ -1,10 +1,12 @@
 import { execFile } from "node:child_process";
 import { resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
-import { REDOCLY_OFFLINE_ENV } from "./lint-workflows.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const REDOCLY = fileURLToPath(new URL("../node_modules/.bin/redocly", import.meta.url));
+
+/** Nothing leaves the machine: Redocly's CLI sends usage data and looks for updates unless told not to. */
+export const REDOCLY_OFFLINE_ENV = { REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" } as const;
 
 export interface RedoclyProblem {
   ruleId: string;

@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { watch } from "chokidar";
 import { DEFAULT_SITE_DIR, PROJECT_ROOT } from "../docs-src/site.ts";
 import { serveStatic } from "../docs-src/static-server.ts";
-import { REDOCLY_OFFLINE_ENV } from "../lint/lint-workflows.ts";
+import { REDOCLY_OFFLINE_ENV } from "../lint/run-redocly.ts";
 import { slugMapFile } from "../model/slug-map.ts";
 import { portProblem, stopWhenAsked } from "../tools/process-lifecycle.ts";
 import { DevLoop, type PassResult } from "./dev-loop.ts";

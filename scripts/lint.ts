@@ -9,7 +9,7 @@
  *   reported at its own lines)
  */
 import { lintCommand } from "../lint/lint-command.ts";
-import { REDOCLY_OFFLINE_ENV } from "../lint/lint-workflows.ts";
+import { REDOCLY_OFFLINE_ENV } from "../lint/run-redocly.ts";
 import { slugMapFile } from "../model/slug-map.ts";
 import { staleBundle } from "../tools/bundle-description.ts";
 
