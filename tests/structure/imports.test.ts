@@ -4,6 +4,8 @@
  */
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { DIAGRAM_END, DIAGRAM_START, drawFloors, floorViolations, type Floor } from "./floors.ts";
 import { findCycles, importsLeaving, readImportGraph, type ImportGraph } from "./import-graph.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -27,6 +29,36 @@ describe("the cycle finder", () => {
   });
 });
 
+describe("the floor check", () => {
+  const floors: Floor[] = [
+    { name: "top", folders: ["a"], holds: "" },
+    { name: "middle", folders: ["b", "c"], holds: "" },
+    { name: "ground", folders: ["d"], holds: "" },
+  ];
+
+  it("lets imports run down and within a folder, and names one that runs up or across a floor", () => {
+    const graph = graphOf({ "a/x.ts": ["b/y.ts", "d/z.ts", "a/w.ts"], "a/w.ts": [], "b/y.ts": ["a/x.ts", "c/v.ts"], "c/v.ts": ["d/z.ts"], "d/z.ts": [] });
+    expect(floorViolations(graph, floors)).toEqual([
+      "b/y.ts -> a/x.ts runs up from b/ (floor 1) to a/ (floor 2)",
+      "b/y.ts -> c/v.ts runs across from b/ (floor 1) to c/ (floor 1)",
+    ]);
+  });
+
+  it("refuses a folder that stands on no floor, and lets tests import any floor", () => {
+    const graph = graphOf({ "e/new.ts": ["d/z.ts"], "tests/t.test.ts": ["a/x.ts"], "d/z.test.ts": ["a/x.ts"], "a/x.ts": [], "d/z.ts": [] });
+    expect(floorViolations(graph, floors)).toEqual([expect.stringMatching(/^e\/new\.ts: its folder e\/ stands on no floor/)]);
+  });
+
+  it("draws the floors top first, each with its number, folders and what it holds", () => {
+    expect(drawFloors([{ name: "top", folders: ["a", "bb"], holds: "entry points" }, { name: "g", folders: ["c"], holds: "ground" }]).split("\n")).toEqual([
+      "```text",
+      " 1  top  a/  bb/  entry points",
+      " 0  g    c/       ground",
+      "```",
+    ]);
+  });
+});
+
 describe("the project's imports", () => {
   const graph = readImportGraph(ROOT);
 
@@ -37,6 +69,16 @@ describe("the project's imports", () => {
 
   it("form no circle", () => {
     expect(findCycles(graph).map((cycle) => cycle.join(" -> "))).toEqual([]);
+  });
+
+  it("run down the floors only", () => {
+    expect(floorViolations(graph)).toEqual([]);
+  });
+
+  it("are drawn in the README from the same floors", () => {
+    const readme = readFileSync(`${ROOT}README.md`, "utf8");
+    const block = readme.slice(readme.indexOf(DIAGRAM_START) + DIAGRAM_START.length, readme.indexOf(DIAGRAM_END)).trim();
+    expect(block, "npx tsx tests/structure/draw-floors.ts redraws it").toBe(drawFloors());
   });
 
   it("leave runtime/ for nothing outside it", () => {
