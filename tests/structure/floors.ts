@@ -21,6 +21,7 @@ export const FLOORS: readonly Floor[] = [
   { name: "generators", folders: ["generators"], holds: "everything derived: types, client, price tables, the rules page" },
   { name: "checking", folders: ["conformance", "changes"], holds: "the conformance suite, the comparison of two descriptions" },
   { name: "servers", folders: ["sandbox", "mock"], holds: "the stateful sandbox, the contract mock (Prism behind a front)" },
+  { name: "contract", folders: ["contract"], holds: "the description as a contract: operations, examples, request bodies" },
   { name: "serving", folders: ["http-server"], holds: "answering HTTP on 127.0.0.1: limits, bodies, Host and Origin" },
   { name: "machinery", folders: ["tools"], holds: "the build in memory, overlays, JSON input files, how commands start and stop" },
   { name: "build", folders: ["lint", "generated"], holds: "house rules; the generators' committed output" },
