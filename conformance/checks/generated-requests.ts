@@ -125,6 +125,7 @@ export function generatedRequests(others: () => readonly Check[]): Check {
     rules: {
       "near-miss negatives not sent ({count})": ["route:*.body.*"],
       "near-miss negatives refused with 400 ({cases})": ["route:*.body.*", "endpoints.enums-ranges-exact", "errors.400-model-not-available"],
+      "near-miss negatives refused with 400: every kind once per field ({cases})": ["route:*.body.*", "endpoints.enums-ranges-exact", "errors.400-model-not-available"],
       "near-miss negative refused: {kind}": ["route:*.body.*", "endpoints.enums-ranges-exact", "errors.400-model-not-available"],
       "generated valid requests": ["route:*.body.*"],
       "generated valid request": ["route:*.body.*"],
