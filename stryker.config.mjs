@@ -33,7 +33,14 @@ export default {
   // Each survivor with its diff (clear-text), then killed / total and the survivors per folder.
   plugins: ["@stryker-mutator/*", "./tests/mutation/folder-summary-reporter.mjs"],
   reporters: ["clear-text", "folder-summary", "progress-append-only", "json"],
-  clearTextReporter: { allowColor: false, allowEmojis: false, reportMutants: true, reportTests: false, reportScoreTable: true, skipFull: false },
+  clearTextReporter: {
+    allowColor: false,
+    allowEmojis: false,
+    reportMutants: true,
+    reportTests: false,
+    reportScoreTable: true,
+    skipFull: false,
+  },
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
   ignorePatterns: ["reports", "test-results", "coverage"],
   cleanTempDir: "always",

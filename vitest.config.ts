@@ -51,8 +51,22 @@ export default defineConfig({
           maxWorkers: availableParallelism() + 1,
         },
       },
-      { test: { name: "dev", ...suite, include: ["tests/scripts/dev-command.e2e.ts"], maxWorkers: availableParallelism() } },
-      { test: { name: "conformance", ...suite, include: ["tests/**/*.conformance-test.ts"], maxWorkers: availableParallelism() } },
+      {
+        test: {
+          name: "dev",
+          ...suite,
+          include: ["tests/scripts/dev-command.e2e.ts"],
+          maxWorkers: availableParallelism(),
+        },
+      },
+      {
+        test: {
+          name: "conformance",
+          ...suite,
+          include: ["tests/**/*.conformance-test.ts"],
+          maxWorkers: availableParallelism(),
+        },
+      },
       {
         test: {
           name: "browser",
@@ -64,7 +78,9 @@ export default defineConfig({
           hookTimeout: 120_000,
         },
       },
-      { test: { name: "release", include: ["tests/**/*.release-test.ts"], testTimeout: 300_000, hookTimeout: 300_000 } },
+      {
+        test: { name: "release", include: ["tests/**/*.release-test.ts"], testTimeout: 300_000, hookTimeout: 300_000 },
+      },
     ],
   },
 });

@@ -24,7 +24,12 @@ export interface LoadResult {
  * Runs `step` in `workers` parallel loops while `more(requests so far)` holds and `maxMs` has not
  * passed; `step` returns its exchanges.
  */
-export async function drive(workers: number, maxMs: number, more: (requests: number) => boolean, step: () => Promise<Exchange[]>): Promise<LoadResult> {
+export async function drive(
+  workers: number,
+  maxMs: number,
+  more: (requests: number) => boolean,
+  step: () => Promise<Exchange[]>,
+): Promise<LoadResult> {
   const started = performance.now();
   const end = started + maxMs;
   let requests = 0;

@@ -18,7 +18,17 @@ import { sandboxVsPrism } from "./measurements/sandbox-vs-prism.ts";
 import { workingLoop } from "./measurements/working-loop.ts";
 
 /** Add a measurement here (and its file under measurements/). */
-const MEASUREMENTS: readonly Measurement[] = [sandboxVsPrism, sandboxMemory, hostileLoad, descriptionDiff, workingLoop, clientOverhead, clientSize, quoteThroughput, conformanceRuns];
+const MEASUREMENTS: readonly Measurement[] = [
+  sandboxVsPrism,
+  sandboxMemory,
+  hostileLoad,
+  descriptionDiff,
+  workingLoop,
+  clientOverhead,
+  clientSize,
+  quoteThroughput,
+  conformanceRuns,
+];
 
 const names = MEASUREMENTS.map((measurement) => measurement.name).join(", ");
 const HELP = `usage: npm run bench -- [NAME ...]
@@ -31,7 +41,9 @@ Exit status: 0 measured, 1 a measurement failed, 2 a NAME that matches nothing o
 const { positionals: wanted } = parseFlags({ name: "bench", help: HELP, options: {}, positionals: true });
 
 await runCommand("bench", async () => {
-  const chosen = MEASUREMENTS.filter((measurement) => wanted.length === 0 || wanted.some((name) => measurement.name.includes(name)));
+  const chosen = MEASUREMENTS.filter(
+    (measurement) => wanted.length === 0 || wanted.some((name) => measurement.name.includes(name)),
+  );
   if (chosen.length === 0) throw new UsageError(`no measurement matches ${wanted.join(", ")}; there are: ${names}`);
   const rows: Array<Figure & { measurement: string }> = [];
   for (const measurement of chosen) {
@@ -42,5 +54,6 @@ await runCommand("bench", async () => {
   console.log(`\n${availableParallelism()} cores, Node ${process.version}\n`);
   console.log("| measurement | figure | value | how |");
   console.log("|---|---|---|---|");
-  for (const row of rows) console.log(`| ${row.measurement} | ${row.label} | ${format(row.value)} ${row.unit} | ${row.note ?? ""} |`);
+  for (const row of rows)
+    console.log(`| ${row.measurement} | ${row.label} | ${format(row.value)} ${row.unit} | ${row.note ?? ""} |`);
 });

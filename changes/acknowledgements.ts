@@ -21,7 +21,12 @@ export type ReportedChange = Change & { readonly acknowledged?: string };
 
 export interface Report extends Comparison {
   readonly changes: readonly ReportedChange[];
-  readonly summary: { readonly breaking: number; readonly acknowledged: number; readonly unacknowledged: number; readonly compatible: number };
+  readonly summary: {
+    readonly breaking: number;
+    readonly acknowledged: number;
+    readonly unacknowledged: number;
+    readonly compatible: number;
+  };
 }
 
 export const EMPTY_ACKNOWLEDGEMENTS = `${JSON.stringify({ acknowledged: [] }, null, 2)}\n`;
@@ -34,13 +39,16 @@ export function readAcknowledgements(file: string, label = file): Acknowledgemen
   try {
     parsed = parseJsonText(readFileSync(file, "utf8"), label);
   } catch (error) {
-    throw new InputError(error instanceof JsonSyntaxError ? error.message : `${label}: not readable (${(error as Error).message})`);
+    throw new InputError(
+      error instanceof JsonSyntaxError ? error.message : `${label}: not readable (${(error as Error).message})`,
+    );
   }
   return parseAcknowledgements(parsed, label);
 }
 
 function parseAcknowledgements(parsed: unknown, file: string): Acknowledgement[] {
-  if (!isObject(parsed) || !Array.isArray(parsed.acknowledged)) throw new InputError(`${file}: must be an object with an "acknowledged" array`);
+  if (!isObject(parsed) || !Array.isArray(parsed.acknowledged))
+    throw new InputError(`${file}: must be an object with an "acknowledged" array`);
   const extra = Object.keys(parsed).filter((key) => key !== "acknowledged");
   if (extra.length) throw new InputError(`${file}: unknown key "${extra[0]}"; the file holds only "acknowledged"`);
   const seen = new Map<string, number>();
@@ -49,8 +57,10 @@ function parseAcknowledgements(parsed: unknown, file: string): Acknowledgement[]
     if (!isObject(entry)) throw new InputError(`${at} must be an object with "id" and "reason"`);
     const unknown = Object.keys(entry).find((key) => !KEYS.includes(key));
     if (unknown) throw new InputError(`${at} has unknown key "${unknown}" (allowed: ${KEYS.join(", ")})`);
-    if (typeof entry.id !== "string" || entry.id.trim() === "") throw new InputError(`${at}.id must be a non-empty string, the id of a breaking change as the diff prints it`);
-    if (typeof entry.reason !== "string" || entry.reason.trim() === "") throw new InputError(`${at}.reason must be a non-empty string saying why the break is accepted`);
+    if (typeof entry.id !== "string" || entry.id.trim() === "")
+      throw new InputError(`${at}.id must be a non-empty string, the id of a breaking change as the diff prints it`);
+    if (typeof entry.reason !== "string" || entry.reason.trim() === "")
+      throw new InputError(`${at}.reason must be a non-empty string saying why the break is accepted`);
     const twice = seen.get(entry.id);
     if (twice !== undefined) throw new InputError(`${at}.id repeats acknowledged[${twice}].id "${entry.id}"`);
     seen.set(entry.id, index);
@@ -59,14 +69,20 @@ function parseAcknowledgements(parsed: unknown, file: string): Acknowledgement[]
 }
 
 /** Marks the acknowledged breaking changes; an entry that names no breaking change of this comparison is an error. */
-export function applyAcknowledgements(comparison: Comparison, acknowledgements: readonly Acknowledgement[], file = "acknowledgements"): Report {
+export function applyAcknowledgements(
+  comparison: Comparison,
+  acknowledgements: readonly Acknowledgement[],
+  file = "acknowledgements",
+): Report {
   const byId = new Map(comparison.changes.map((change) => [change.id, change]));
   acknowledgements.forEach((entry, index) => {
     const change = byId.get(entry.id);
     const at = `${file}: acknowledged[${index}].id "${entry.id}"`;
     const between = `${comparison.before.source} and ${comparison.after.source}`;
-    if (!change) throw new InputError(`${at} names no change between ${between}; remove it or copy the id the diff prints`);
-    if (change.severity !== "breaking") throw new InputError(`${at} names a compatible change; only breaking changes are acknowledged`);
+    if (!change)
+      throw new InputError(`${at} names no change between ${between}; remove it or copy the id the diff prints`);
+    if (change.severity !== "breaking")
+      throw new InputError(`${at} names a compatible change; only breaking changes are acknowledged`);
   });
   const reasons = new Map(acknowledgements.map((entry) => [entry.id, entry.reason]));
   const changes: ReportedChange[] = comparison.changes.map((change) => {
@@ -78,6 +94,11 @@ export function applyAcknowledgements(comparison: Comparison, acknowledgements: 
   return {
     ...comparison,
     changes,
-    summary: { breaking: breaking.length, acknowledged, unacknowledged: breaking.length - acknowledged, compatible: changes.length - breaking.length },
+    summary: {
+      breaking: breaking.length,
+      acknowledged,
+      unacknowledged: breaking.length - acknowledged,
+      compatible: changes.length - breaking.length,
+    },
   };
 }

@@ -52,7 +52,12 @@ export function releaseFolders(dir = RELEASES_DIR): ReleaseFolder[] {
     .filter((entry) => entry.isDirectory() && existsSync(join(dir, entry.name, RELEASE_RECORD)))
     .map((entry) => entry.name)
     .sort(compareReleaseNames)
-    .map((name) => ({ name, dir: join(dir, name), file: join(dir, name, RELEASED_DESCRIPTION), label: `releases/${name}/${RELEASED_DESCRIPTION}` }));
+    .map((name) => ({
+      name,
+      dir: join(dir, name),
+      file: join(dir, name, RELEASED_DESCRIPTION),
+      label: `releases/${name}/${RELEASED_DESCRIPTION}`,
+    }));
 }
 
 export function latestRelease(dir = RELEASES_DIR): ReleaseFolder {

@@ -33,7 +33,11 @@ function routeTitles(...docs: OpenApiDocument[]): Record<string, RouteTitle> {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const method of HTTP_METHODS) {
         const operation = item[method] as { tags?: string[]; summary?: string } | undefined;
-        if (operation) titles[`${method.toUpperCase()} ${path}`] = { area: operation.tags?.[0] ?? "Other routes", title: operation.summary ?? "" };
+        if (operation)
+          titles[`${method.toUpperCase()} ${path}`] = {
+            area: operation.tags?.[0] ?? "Other routes",
+            title: operation.summary ?? "",
+          };
       }
     }
   }
@@ -50,12 +54,25 @@ function factsOf(side: Side): DomainFacts | { unreadable: string } {
 }
 
 /** Facts with the version alone: where one side cannot be read, its models and prices are not known, so none are compared. */
-const versionOnly = (doc: Side["doc"]): DomainFacts => ({ version: doc.info.version, models: [], prices: {}, limits: {} as DomainFacts["limits"], polling: {}, freePlan: [], notShown: [] });
+const versionOnly = (doc: Side["doc"]): DomainFacts => ({
+  version: doc.info.version,
+  models: [],
+  prices: {},
+  limits: {} as DomainFacts["limits"],
+  polling: {},
+  freePlan: [],
+  notShown: [],
+});
 
 /** `doc` with each path spelled as `like` spells the same URLs: `/v1/images/{job_id}` → `/v1/images/{id}`. */
 function withTemplatesOf(doc: OpenApiDocument, like: OpenApiDocument): OpenApiDocument {
   const spelled = new Map(Object.keys(like.paths).map((path) => [templateKey(path), path]));
-  return { ...doc, paths: Object.fromEntries(Object.entries(doc.paths).map(([path, item]) => [spelled.get(templateKey(path)) ?? path, item])) };
+  return {
+    ...doc,
+    paths: Object.fromEntries(
+      Object.entries(doc.paths).map(([path, item]) => [spelled.get(templateKey(path)) ?? path, item]),
+    ),
+  };
 }
 
 /**
@@ -73,13 +90,20 @@ export function compareDescriptions(before: Side, after: Side): Comparison {
     if (!("unreadable" in respelled)) read.after = respelled;
   }
   const readable = !("unreadable" in read.before) && !("unreadable" in read.after);
-  const facts = readable ? (read as { before: DomainFacts; after: DomainFacts }) : { before: versionOnly(before.doc), after: versionOnly(after.doc) };
+  const facts = readable
+    ? (read as { before: DomainFacts; after: DomainFacts })
+    : { before: versionOnly(before.doc), after: versionOnly(after.doc) };
   const models = new Map(
-    [read.before, read.after].flatMap((side) => ("unreadable" in side ? [] : side.models)).map((model) => [model.route, model.label]),
+    [read.before, read.after]
+      .flatMap((side) => ("unreadable" in side ? [] : side.models))
+      .map((model) => [model.route, model.label]),
   );
   const collector = new ChangeCollector();
   compareRoutes({ before: before.doc, after: after.doc }, collector, (route) => models.get(route));
-  if ("unreadable" in read.after && !("unreadable" in read.before && read.before.unreadable === read.after.unreadable)) {
+  if (
+    "unreadable" in read.after &&
+    !("unreadable" in read.before && read.before.unreadable === read.after.unreadable)
+  ) {
     collector.report({ rule: "service-model-unreadable", location: "description", detail: read.after.unreadable });
   } else if ("unreadable" in read.before && !("unreadable" in read.after)) {
     collector.report({ rule: "service-model-readable", location: "description", detail: read.before.unreadable });
@@ -89,7 +113,9 @@ export function compareDescriptions(before: Side, after: Side): Comparison {
     after: { source: after.source, version: facts.after.version },
     changes: collector.changes(),
     changelog: domainChangelog(facts.before, facts.after, (pointer, side) =>
-      side === "before" ? hasCounterpart(before.doc, after.doc, pointer) : hasCounterpart(after.doc, before.doc, pointer),
+      side === "before"
+        ? hasCounterpart(before.doc, after.doc, pointer)
+        : hasCounterpart(after.doc, before.doc, pointer),
     ),
     routeTitles: routeTitles(before.doc, after.doc),
   };

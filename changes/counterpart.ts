@@ -8,7 +8,10 @@ import { isObject } from "./schema-shape.ts";
 
 function parameterKey(doc: OpenApiDocument, item: unknown): string | undefined {
   if (!isObject(item)) return undefined;
-  const parameter = deref(doc, item as { in?: string; name?: string } | { $ref: string }) as { in?: string; name?: string };
+  const parameter = deref(doc, item as { in?: string; name?: string } | { $ref: string }) as {
+    in?: string;
+    name?: string;
+  };
   return `${parameter.in} ${parameter.name}`;
 }
 
@@ -20,7 +23,10 @@ export function hasCounterpart(from: OpenApiDocument, to: OpenApiDocument, point
     if (Array.isArray(here) && Array.isArray(there)) {
       const index = Number(segment);
       const key = parent === "parameters" ? parameterKey(from, here[index]) : undefined;
-      [here, there] = [here[index], key === undefined ? there[index] : there.find((item) => parameterKey(to, item) === key)];
+      [here, there] = [
+        here[index],
+        key === undefined ? there[index] : there.find((item) => parameterKey(to, item) === key),
+      ];
     } else if (isObject(here) && isObject(there)) {
       [here, there] = [here[segment], there[segment]];
     } else {

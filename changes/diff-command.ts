@@ -6,7 +6,15 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ACKNOWLEDGEMENTS_FILE, BUNDLE_FILE, latestRelease, PROJECT_ROOT, RELEASES_DIR, releaseSide, shownPath } from "./baseline.ts";
+import {
+  ACKNOWLEDGEMENTS_FILE,
+  BUNDLE_FILE,
+  latestRelease,
+  PROJECT_ROOT,
+  RELEASES_DIR,
+  releaseSide,
+  shownPath,
+} from "./baseline.ts";
 import { applyAcknowledgements, readAcknowledgements, type Acknowledgement } from "./acknowledgements.ts";
 import { compareDescriptions, type Side } from "./compare.ts";
 import { InputError } from "./input-error.ts";
@@ -46,7 +54,14 @@ function options(argv: readonly string[]) {
       args: [...argv],
       allowPositionals: true,
       strict: true,
-      options: { format: { type: "string" }, out: { type: "string" }, ack: { type: "string" }, check: { type: "boolean" }, root: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        format: { type: "string" },
+        out: { type: "string" },
+        ack: { type: "string" },
+        check: { type: "boolean" },
+        root: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
     });
   } catch (error) {
     throw new InputError(`${(error as Error).message}\n${USAGE}`);
@@ -55,10 +70,16 @@ function options(argv: readonly string[]) {
 
 /** The default comparison's files in the project `root`. */
 function projectFiles(root: string | undefined, io: CommandIo) {
-  if (root === undefined) return { root: PROJECT_ROOT, releases: RELEASES_DIR, bundle: BUNDLE_FILE, acknowledgements: ACKNOWLEDGEMENTS_FILE };
+  if (root === undefined)
+    return { root: PROJECT_ROOT, releases: RELEASES_DIR, bundle: BUNDLE_FILE, acknowledgements: ACKNOWLEDGEMENTS_FILE };
   const dir = resolve(io.cwd, root);
   if (!existsSync(dir)) throw new InputError(`--root ${root}: no such folder`);
-  return { root: dir, releases: join(dir, relative(PROJECT_ROOT, RELEASES_DIR)), bundle: join(dir, shownPath(BUNDLE_FILE)), acknowledgements: join(dir, shownPath(ACKNOWLEDGEMENTS_FILE)) };
+  return {
+    root: dir,
+    releases: join(dir, relative(PROJECT_ROOT, RELEASES_DIR)),
+    bundle: join(dir, shownPath(BUNDLE_FILE)),
+    acknowledgements: join(dir, shownPath(ACKNOWLEDGEMENTS_FILE)),
+  };
 }
 type ProjectFiles = ReturnType<typeof projectFiles>;
 
@@ -70,7 +91,12 @@ function sides(positionals: string[], io: CommandIo, project: ProjectFiles): [Si
   return [loadSide(old, "OLD", io.cwd), now === undefined ? bundle() : loadSide(now, "NEW", io.cwd)];
 }
 
-function acknowledgements(file: string | undefined, defaultComparison: boolean, io: CommandIo, project: ProjectFiles): { list: Acknowledgement[]; label: string } {
+function acknowledgements(
+  file: string | undefined,
+  defaultComparison: boolean,
+  io: CommandIo,
+  project: ProjectFiles,
+): { list: Acknowledgement[]; label: string } {
   if (file !== undefined) {
     const path = resolve(io.cwd, file);
     if (!existsSync(path)) throw new InputError(`--ack ${file}: no such file`);
@@ -78,8 +104,14 @@ function acknowledgements(file: string | undefined, defaultComparison: boolean, 
   }
   // The repository's file acknowledges changes since the latest release, so only that comparison reads it.
   const label = shownPath(ACKNOWLEDGEMENTS_FILE);
-  if (!defaultComparison) return { list: [], label: `a file passed with --ack FILE (${label} acknowledges only the default comparison, the latest release with the bundle)` };
-  return existsSync(project.acknowledgements) ? { list: readAcknowledgements(project.acknowledgements, label), label } : { list: [], label };
+  if (!defaultComparison)
+    return {
+      list: [],
+      label: `a file passed with --ack FILE (${label} acknowledges only the default comparison, the latest release with the bundle)`,
+    };
+  return existsSync(project.acknowledgements)
+    ? { list: readAcknowledgements(project.acknowledgements, label), label }
+    : { list: [], label };
 }
 
 export function runDiff(argv: readonly string[], io: CommandIo): number {
@@ -90,8 +122,10 @@ export function runDiff(argv: readonly string[], io: CommandIo): number {
       return 0;
     }
     const format = values.format ?? "markdown";
-    if (!(FORMATS as readonly string[]).includes(format)) throw new InputError(`--format must be one of ${FORMATS.join(", ")}, got ${JSON.stringify(format)}`);
-    if (values.check && positionals.length) throw new InputError("--check compares the latest release with generated/openapi.json; it takes no OLD or NEW");
+    if (!(FORMATS as readonly string[]).includes(format))
+      throw new InputError(`--format must be one of ${FORMATS.join(", ")}, got ${JSON.stringify(format)}`);
+    if (values.check && positionals.length)
+      throw new InputError("--check compares the latest release with generated/openapi.json; it takes no OLD or NEW");
     const project = projectFiles(values.root, io);
     const [before, after] = sides(positionals, io, project);
     const acks = acknowledgements(values.ack, positionals.length === 0, io, project);
@@ -106,9 +140,13 @@ export function runDiff(argv: readonly string[], io: CommandIo): number {
       io.stdout(text);
     }
     if (summary.unacknowledged) {
-      const ids = report.changes.filter((change) => change.severity === "breaking" && change.acknowledged === undefined).map((change) => `  ${change.id}\n`);
+      const ids = report.changes
+        .filter((change) => change.severity === "breaking" && change.acknowledged === undefined)
+        .map((change) => `  ${change.id}\n`);
       const one = summary.unacknowledged === 1;
-      io.stderr(`diff: ${summary.unacknowledged} unacknowledged breaking change${one ? "" : "s"}; acknowledge ${one ? "it" : "each"} by id in ${acks.label} with a reason, or undo it:\n${ids.join("")}`);
+      io.stderr(
+        `diff: ${summary.unacknowledged} unacknowledged breaking change${one ? "" : "s"}; acknowledge ${one ? "it" : "each"} by id in ${acks.label} with a reason, or undo it:\n${ids.join("")}`,
+      );
       return 1;
     }
     return 0;

@@ -4,7 +4,13 @@
  * limits, polling, the routes the Free plan may call, and the facts that moved from "not shown" to
  * stated (or back).
  */
-import type { PricingComponent, PricingExtension, Quantity, RateTable, RoutePricing } from "../runtime/costs/pricing.ts";
+import type {
+  PricingComponent,
+  PricingExtension,
+  Quantity,
+  RateTable,
+  RoutePricing,
+} from "../runtime/costs/pricing.ts";
 import type { DomainFacts } from "./domain-facts.ts";
 import { canonical, isObject } from "./schema-shape.ts";
 
@@ -39,7 +45,15 @@ export type Carried = (pointer: string, side: "before" | "after") => boolean;
 
 export function domainChangelog(before: DomainFacts, after: DomainFacts, carried: Carried): ChangelogEntry[] {
   return [
-    ...(before.version === after.version ? [] : [{ topic: "version" as const, subject: "version", line: `Interface version ${code(before.version)} → ${code(after.version)}.` }]),
+    ...(before.version === after.version
+      ? []
+      : [
+          {
+            topic: "version" as const,
+            subject: "version",
+            line: `Interface version ${code(before.version)} → ${code(after.version)}.`,
+          },
+        ]),
     ...modelEntries(before, after),
     ...priceEntries(before, after),
     ...statedEntries("limits", "Limit", before.limits, after.limits),
@@ -50,16 +64,32 @@ export function domainChangelog(before: DomainFacts, after: DomainFacts, carried
 }
 
 function modelEntries(before: DomainFacts, after: DomainFacts): ChangelogEntry[] {
-  const routeOf = (facts: DomainFacts): Map<string, string> => new Map(facts.models.map((model) => [model.label, model.route]));
+  const routeOf = (facts: DomainFacts): Map<string, string> =>
+    new Map(facts.models.map((model) => [model.label, model.route]));
   const [from, to] = [routeOf(before), routeOf(after)];
   const entries: ChangelogEntry[] = [];
   for (const [label, route] of to) {
     const was = from.get(label);
-    if (was === undefined) entries.push({ topic: "models", subject: label, line: `New model ${label}: ${code(route)}; ${priceSummary(after.prices[pathOf(route)])}.` });
-    else if (was !== route) entries.push({ topic: "models", subject: label, line: `Model ${label} moved from ${code(was)} to ${code(route)}.` });
+    if (was === undefined)
+      entries.push({
+        topic: "models",
+        subject: label,
+        line: `New model ${label}: ${code(route)}; ${priceSummary(after.prices[pathOf(route)])}.`,
+      });
+    else if (was !== route)
+      entries.push({
+        topic: "models",
+        subject: label,
+        line: `Model ${label} moved from ${code(was)} to ${code(route)}.`,
+      });
   }
   for (const [label, route] of from) {
-    if (!to.has(label)) entries.push({ topic: "models", subject: label, line: `Model ${label} retired: ${code(route)} is gone; calls answer 410 model_retired.` });
+    if (!to.has(label))
+      entries.push({
+        topic: "models",
+        subject: label,
+        line: `Model ${label} retired: ${code(route)} is gone; calls answer 410 model_retired.`,
+      });
   }
   return entries;
 }
@@ -77,7 +107,11 @@ function quantity(per: Quantity | undefined): string {
   if (per === undefined) return "per request";
   if ("field" in per) return `× ${per.field}`;
   if ("itemsBeyond" in per) return `per ${per.itemsBeyond.field} item beyond ${per.itemsBeyond.free}`;
-  const rules = [per.rounding === "up" ? "rounded up" : "", per.minimum !== undefined ? `at least ${per.minimum}` : "", per.maximum !== undefined ? `at most ${per.maximum}` : ""].filter(Boolean);
+  const rules = [
+    per.rounding === "up" ? "rounded up" : "",
+    per.minimum !== undefined ? `at least ${per.minimum}` : "",
+    per.maximum !== undefined ? `at most ${per.maximum}` : "",
+  ].filter(Boolean);
   return `per second of ${per.mediaSeconds}${rules.length ? ` (${rules.join(", ")})` : ""}`;
 }
 
@@ -86,7 +120,11 @@ function rates(pricing: PricingExtension | null): Map<string, Rate> {
   const found = new Map<string, Rate>();
   for (const component of pricing?.components ?? []) {
     const when = (component.when ?? []).map((condition) =>
-      "fact" in condition ? `${condition.fact} ${condition.equals}` : "present" in condition ? `${condition.field} ${condition.present ? "given" : "not given"}` : `${condition.field} ${String(condition.equals)}`,
+      "fact" in condition
+        ? `${condition.fact} ${condition.equals}`
+        : "present" in condition
+          ? `${condition.field} ${condition.present ? "given" : "not given"}`
+          : `${condition.field} ${String(condition.equals)}`,
     );
     const add = (cases: string[], credits: number): void => {
       const name = [component.label, ...cases, ...when].join(", ");
@@ -98,7 +136,12 @@ function rates(pricing: PricingExtension | null): Map<string, Rate> {
   return found;
 }
 
-function walkTable(component: PricingComponent, table: RateTable, cases: string[], add: (cases: string[], credits: number) => void): void {
+function walkTable(
+  component: PricingComponent,
+  table: RateTable,
+  cases: string[],
+  add: (cases: string[], credits: number) => void,
+): void {
   const field = component.rateBy!.fields[cases.length];
   for (const [value, node] of Object.entries(table)) {
     const here = [...cases, `${field} ${value}`];
@@ -107,12 +150,18 @@ function walkTable(component: PricingComponent, table: RateTable, cases: string[
   }
 }
 
-const CHARGED: Record<PricingExtension["charged"], string> = { "on-success": "only when the job succeeds", "per-request": "on every request", free: "never (free)" };
+const CHARGED: Record<PricingExtension["charged"], string> = {
+  "on-success": "only when the job succeeds",
+  "per-request": "on every request",
+  free: "never (free)",
+};
 
 function priceSummary(route: RoutePricing | undefined): string {
   if (!route?.pricing) return "price not shown";
   if (route.pricing.charged === "free") return "free";
-  const shown = [...rates(route.pricing).values()].map((rate) => `${rate.name} ${rate.credits} credits ${rate.per}`).join("; ");
+  const shown = [...rates(route.pricing).values()]
+    .map((rate) => `${rate.name} ${rate.credits} credits ${rate.per}`)
+    .join("; ");
   return `${shown}${route.notShown ? " (partly shown)" : ""}`;
 }
 
@@ -141,16 +190,22 @@ function priceEntries(before: DomainFacts, after: DomainFacts): ChangelogEntry[]
       entry(`now charged ${CHARGED[to.pricing.charged]} (was ${CHARGED[from.pricing.charged]}).`);
     }
     if (from.pricing && to.pricing && Boolean(from.pricing.held) !== Boolean(to.pricing.held)) {
-      entry(to.pricing.held ? "the price is now reserved when the job is created and held until it ends." : "the price is no longer held when the job is created.");
+      entry(
+        to.pricing.held
+          ? "the price is now reserved when the job is created and held until it ends."
+          : "the price is no longer held when the job is created.",
+      );
     }
     const [was, now] = [rates(from.pricing), rates(to.pricing)];
     for (const [name, rate] of now) {
       const old = was.get(name);
       if (!old) entry(`new rate ${name}: ${rate.credits} credits ${rate.per}.`);
-      else if (old.credits !== rate.credits) entry(`${name}: ${old.credits} → ${rate.credits} credits ${rate.per}${percent(old.credits, rate.credits)}.`);
+      else if (old.credits !== rate.credits)
+        entry(`${name}: ${old.credits} → ${rate.credits} credits ${rate.per}${percent(old.credits, rate.credits)}.`);
       else if (old.per !== rate.per) entry(`${name}: now billed ${rate.per} (was ${old.per}).`);
     }
-    for (const [name, rate] of was) if (!now.has(name)) entry(`rate ${name} removed (was ${rate.credits} credits ${rate.per}).`);
+    for (const [name, rate] of was)
+      if (!now.has(name)) entry(`rate ${name} removed (was ${rate.credits} credits ${rate.per}).`);
   }
   return entries;
 }
@@ -158,7 +213,9 @@ function priceEntries(before: DomainFacts, after: DomainFacts): ChangelogEntry[]
 /** Nested facts as `a.b.c` paths to their values, so they compare one by one. */
 function flatten(value: unknown, prefix = ""): Map<string, unknown> {
   if (!isObject(value)) return new Map(prefix ? [[prefix, value]] : []);
-  return new Map(Object.entries(value).flatMap(([key, inner]) => [...flatten(inner, prefix ? `${prefix}.${key}` : key)]));
+  return new Map(
+    Object.entries(value).flatMap(([key, inner]) => [...flatten(inner, prefix ? `${prefix}.${key}` : key)]),
+  );
 }
 
 /** What a counted limit counts, by its key; a rate is per its group's window. */
@@ -188,34 +245,64 @@ function unitOf(name: string, value: unknown, facts: Map<string, unknown>): stri
 function statedEntries(topic: Topic, noun: string, before: unknown, after: unknown): ChangelogEntry[] {
   const [from, to] = [flatten(before), flatten(after)];
   const entries: ChangelogEntry[] = [];
-  const entry = (subject: string, line: string): void => void entries.push({ topic, subject, line: `${noun} ${subject}: ${line}` });
-  const shown = (name: string, value: unknown, facts: Map<string, unknown>): string => `${code(value)}${unitOf(name, value, facts)}`;
+  const entry = (subject: string, line: string): void =>
+    void entries.push({ topic, subject, line: `${noun} ${subject}: ${line}` });
+  const shown = (name: string, value: unknown, facts: Map<string, unknown>): string =>
+    `${code(value)}${unitOf(name, value, facts)}`;
   for (const [name, value] of to) {
     const old = from.get(name);
     if (!from.has(name)) entry(name, `now ${shown(name, value, to)}.`);
-    else if (canonical(old) !== canonical(value)) entry(name, `${typeof old === "number" && typeof value === "number" ? code(old) : shown(name, old, from)} → ${shown(name, value, to)}.`);
+    else if (canonical(old) !== canonical(value))
+      entry(
+        name,
+        `${typeof old === "number" && typeof value === "number" ? code(old) : shown(name, old, from)} → ${shown(name, value, to)}.`,
+      );
   }
-  for (const [name, value] of from) if (!to.has(name)) entry(name, `no longer stated (was ${shown(name, value, from)}).`);
+  for (const [name, value] of from)
+    if (!to.has(name)) entry(name, `no longer stated (was ${shown(name, value, from)}).`);
   return entries;
 }
 
 function freePlanEntries(before: readonly string[], after: readonly string[]): ChangelogEntry[] {
   return [
-    ...after.filter((route) => !before.includes(route)).map((route) => ({ topic: "plans" as const, subject: route, line: `The Free plan may now call ${code(route)}.` })),
-    ...before.filter((route) => !after.includes(route)).map((route) => ({ topic: "plans" as const, subject: route, line: `The Free plan may no longer call ${code(route)}.` })),
+    ...after
+      .filter((route) => !before.includes(route))
+      .map((route) => ({
+        topic: "plans" as const,
+        subject: route,
+        line: `The Free plan may now call ${code(route)}.`,
+      })),
+    ...before
+      .filter((route) => !after.includes(route))
+      .map((route) => ({
+        topic: "plans" as const,
+        subject: route,
+        line: `The Free plan may no longer call ${code(route)}.`,
+      })),
   ];
 }
 
 function notShownEntries(before: DomainFacts, after: DomainFacts, carried: Carried): ChangelogEntry[] {
   const keyed = (facts: DomainFacts): Map<string, DomainFacts["notShown"][number]> =>
-    new Map(facts.notShown.map((marker) => [`${marker.owner}${marker.where ? ` › ${marker.where}` : ""} (${marker.key})`, marker]));
+    new Map(
+      facts.notShown.map((marker) => [
+        `${marker.owner}${marker.where ? ` › ${marker.where}` : ""} (${marker.key})`,
+        marker,
+      ]),
+    );
   const [from, to] = [keyed(before), keyed(after)];
   const entries: ChangelogEntry[] = [];
   for (const [subject, marker] of from) {
-    if (!to.has(subject) && carried(marker.pointer, "before")) entries.push({ topic: "not-shown", subject, line: `Now stated: ${subject}; was not shown ("${marker.sentence}").` });
+    if (!to.has(subject) && carried(marker.pointer, "before"))
+      entries.push({
+        topic: "not-shown",
+        subject,
+        line: `Now stated: ${subject}; was not shown ("${marker.sentence}").`,
+      });
   }
   for (const [subject, marker] of to) {
-    if (!from.has(subject) && carried(marker.pointer, "after")) entries.push({ topic: "not-shown", subject, line: `Now marked not shown: ${subject}: "${marker.sentence}"` });
+    if (!from.has(subject) && carried(marker.pointer, "after"))
+      entries.push({ topic: "not-shown", subject, line: `Now marked not shown: ${subject}: "${marker.sentence}"` });
   }
   return entries;
 }

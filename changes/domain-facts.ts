@@ -31,8 +31,12 @@ export function domainFacts(doc: OpenApiDocument): DomainFacts {
     models: model.createRoutes.map((create) => ({ label: create.label, route: `POST ${create.path}` })),
     prices: model.priceTables,
     limits: model.limits,
-    polling: Object.fromEntries(model.areas.map(({ id, poll: { path: _path, operationId: _id, ...facts } }) => [id, facts])),
-    freePlan: model.operations.filter((operation) => operation.freePlan).map((operation) => `${operation.method.toUpperCase()} ${operation.path}`),
+    polling: Object.fromEntries(
+      model.areas.map(({ id, poll: { path: _path, operationId: _id, ...facts } }) => [id, facts]),
+    ),
+    freePlan: model.operations
+      .filter((operation) => operation.freePlan)
+      .map((operation) => `${operation.method.toUpperCase()} ${operation.path}`),
     notShown: collectNotShown(doc),
   };
 }

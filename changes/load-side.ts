@@ -16,7 +16,10 @@ export const COMMITTED_BUNDLE = "generated/openapi.json";
 
 function git(args: string[], cwd: string): { ok: true; text: string } | { ok: false; error: string } {
   try {
-    return { ok: true, text: execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 }) };
+    return {
+      ok: true,
+      text: execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 }),
+    };
   } catch (error) {
     const { stderr } = error as { stderr?: string };
     return { ok: false, error: (stderr || (error as Error).message).trim().split("\n")[0] ?? "" };
@@ -27,12 +30,14 @@ function readText(spec: string, role: string, cwd: string): { source: string; te
   const file = resolve(cwd, spec);
   const isYaml = (name: string): boolean => /\.ya?ml$/i.test(name);
   if (existsSync(file)) {
-    if (!statSync(file).isFile()) throw new InputError(`${role} ${spec}: is a folder; give a description file or a git ref`);
+    if (!statSync(file).isFile())
+      throw new InputError(`${role} ${spec}: is a folder; give a description file or a git ref`);
     return { source: spec, text: readFileSync(file, "utf8"), yaml: isYaml(file) };
   }
   if (spec.includes(":")) {
     const shown = git(["show", spec], cwd);
-    if (!shown.ok) throw new InputError(`${role} ${spec}: no such file, and git cannot show it as REF:path (${shown.error})`);
+    if (!shown.ok)
+      throw new InputError(`${role} ${spec}: no such file, and git cannot show it as REF:path (${shown.error})`);
     return { source: spec, text: shown.text, yaml: isYaml(spec) };
   }
   if (!git(["rev-parse", "--verify", "--quiet", `${spec}^{commit}`], cwd).ok) {
@@ -40,7 +45,9 @@ function readText(spec: string, role: string, cwd: string): { source: string; te
   }
   const shown = git(["show", `${spec}:${COMMITTED_BUNDLE}`], cwd);
   if (!shown.ok) {
-    throw new InputError(`${role} ${spec}: the commit has no ${COMMITTED_BUNDLE} (the bundle was not committed there); check it out, run npm run bundle and pass the file instead`);
+    throw new InputError(
+      `${role} ${spec}: the commit has no ${COMMITTED_BUNDLE} (the bundle was not committed there); check it out, run npm run bundle and pass the file instead`,
+    );
   }
   return { source: `${spec}:${COMMITTED_BUNDLE}`, text: shown.text, yaml: false };
 }
@@ -49,14 +56,17 @@ function readText(spec: string, role: string, cwd: string): { source: string; te
 function checkDescription(value: unknown, where: string): OpenApiDocument {
   if (!isObject(value)) throw new InputError(`${where}: must be an OpenAPI document (a JSON object)`);
   if (typeof value.openapi !== "string" || !/^3\.1\.\d+$/.test(value.openapi)) {
-    throw new InputError(`${where}: openapi must be a 3.1.x version string, got ${JSON.stringify(value.openapi)}; this tool reads OpenAPI 3.1 only`);
+    throw new InputError(
+      `${where}: openapi must be a 3.1.x version string, got ${JSON.stringify(value.openapi)}; this tool reads OpenAPI 3.1 only`,
+    );
   }
   if (!isObject(value.info) || typeof value.info.version !== "string" || value.info.version === "") {
     throw new InputError(`${where}: info.version must be a non-empty string`);
   }
   // OpenAPI 3.1 makes paths optional (a description of webhooks or components alone).
   if (value.paths !== undefined && !isObject(value.paths)) throw new InputError(`${where}: paths must be an object`);
-  if (value.components !== undefined && !isObject(value.components)) throw new InputError(`${where}: components must be an object`);
+  if (value.components !== undefined && !isObject(value.components))
+    throw new InputError(`${where}: components must be an object`);
   return { ...value, paths: value.paths ?? {}, components: value.components ?? {} } as unknown as OpenApiDocument;
 }
 
@@ -66,7 +76,9 @@ export function loadSide(spec: string, role: string, cwd = process.cwd()): Side 
   try {
     parsed = yaml ? parseYaml(text) : JSON.parse(text);
   } catch (error) {
-    throw new InputError(`${role} ${source}: not readable as ${yaml ? "YAML" : "JSON"} (${(error as Error).message.split("\n")[0]})`);
+    throw new InputError(
+      `${role} ${source}: not readable as ${yaml ? "YAML" : "JSON"} (${(error as Error).message.split("\n")[0]})`,
+    );
   }
   return { source, doc: checkDescription(parsed, `${role} ${source}`) };
 }

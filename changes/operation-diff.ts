@@ -32,7 +32,8 @@ function routes(doc: OpenApiDocument): Map<string, Route> {
     const item = deref(doc, raw as typeof raw | { $ref: string });
     for (const method of HTTP_METHODS) {
       const operation = item[method];
-      if (operation) found.set(`${method} ${templateKey(path)}`, { label: `${method.toUpperCase()} ${path}`, path, operation });
+      if (operation)
+        found.set(`${method} ${templateKey(path)}`, { label: `${method.toUpperCase()} ${path}`, path, operation });
     }
   }
   return found;
@@ -40,16 +41,29 @@ function routes(doc: OpenApiDocument): Map<string, Route> {
 
 const componentName = (node: unknown, kind: string): string | undefined => {
   const prefix = `#/components/${kind}/`;
-  return isObject(node) && typeof node.$ref === "string" && node.$ref.startsWith(prefix) ? node.$ref.slice(prefix.length) : undefined;
+  return isObject(node) && typeof node.$ref === "string" && node.$ref.startsWith(prefix)
+    ? node.$ref.slice(prefix.length)
+    : undefined;
 };
 
 /**
  * Compares two objects that may be `$ref`s: the same component on both sides is compared once at
  * its own location; otherwise both are resolved and compared at the route's location.
  */
-function viaComponent<T>(sides: Sides, collector: ChangeCollector, kind: string, before: T, after: T, routeLocation: string, compare: (before: T, after: T, location: string) => void): void {
+function viaComponent<T>(
+  sides: Sides,
+  collector: ChangeCollector,
+  kind: string,
+  before: T,
+  after: T,
+  routeLocation: string,
+  compare: (before: T, after: T, location: string) => void,
+): void {
   const name = componentName(before, kind);
-  const resolved = (): [T, T] => [deref(sides.before, before as T | { $ref: string }), deref(sides.after, after as T | { $ref: string })];
+  const resolved = (): [T, T] => [
+    deref(sides.before, before as T | { $ref: string }),
+    deref(sides.after, after as T | { $ref: string }),
+  ];
   if (name !== undefined && name === componentName(after, kind)) {
     const singular = kind.replace(/s$/, "");
     collector.once(`${singular} ${name}`, () => compare(...resolved(), `${singular} ${name}`));
@@ -59,7 +73,11 @@ function viaComponent<T>(sides: Sides, collector: ChangeCollector, kind: string,
 }
 
 /** `modelOf` gives the label of the model a create route serves, so an added or removed route says which model. */
-export function compareRoutes(sides: Sides, collector: ChangeCollector, modelOf: (route: string) => string | undefined): void {
+export function compareRoutes(
+  sides: Sides,
+  collector: ChangeCollector,
+  modelOf: (route: string) => string | undefined,
+): void {
   const [before, after] = [routes(sides.before), routes(sides.after)];
   const schemes = changedSchemes(sides.before, sides.after);
   const keys = [...new Set([...before.keys(), ...after.keys()])].sort();
@@ -71,7 +89,8 @@ export function compareRoutes(sides: Sides, collector: ChangeCollector, modelOf:
       const detail = model === undefined ? {} : { detail: model };
       if (!to) return collector.report({ rule: "route-removed", location: route.label, ...detail });
       if (!from) return collector.report({ rule: "route-added", location: route.label, ...detail });
-      if (from.path !== to.path) collector.report({ rule: "path-template-changed", location: route.label, before: from.path, after: to.path });
+      if (from.path !== to.path)
+        collector.report({ rule: "path-template-changed", location: route.label, before: from.path, after: to.path });
       compareOperation(sides, collector, route.label, from, to);
       compareSecurity(sides, collector, route.label, from.operation, to.operation, schemes);
     });
@@ -81,7 +100,12 @@ export function compareRoutes(sides: Sides, collector: ChangeCollector, modelOf:
 function compareOperation(sides: Sides, collector: ChangeCollector, label: string, from: Route, to: Route): void {
   const [before, after] = [from.operation, to.operation];
   if (before.operationId !== after.operationId) {
-    collector.report({ rule: "operation-id-changed", location: label, before: before.operationId, after: after.operationId });
+    collector.report({
+      rule: "operation-id-changed",
+      location: label,
+      before: before.operationId,
+      after: after.operationId,
+    });
   }
   const deprecated = (operation: Operation): boolean => (operation as { deprecated?: unknown }).deprecated === true;
   if (deprecated(after) && !deprecated(before)) collector.report({ rule: "route-deprecated", location: label });
@@ -98,7 +122,10 @@ function compareParameters(sides: Sides, collector: ChangeCollector, label: stri
     return new Map(
       (route.operation.parameters ?? []).map((raw) => {
         const parameter = deref(doc, raw);
-        const key = parameter.in === "path" ? `path #${placeholders.indexOf(parameter.name)}` : `${parameter.in} ${parameter.name}`;
+        const key =
+          parameter.in === "path"
+            ? `path #${placeholders.indexOf(parameter.name)}`
+            : `${parameter.in} ${parameter.name}`;
         return [key, raw];
       }),
     );
@@ -126,16 +153,34 @@ function compareParameters(sides: Sides, collector: ChangeCollector, label: stri
   }
 }
 
-function compareRequestBodies(sides: Sides, collector: ChangeCollector, label: string, rawBefore: RequestBody | undefined, rawAfter: RequestBody | undefined): void {
+function compareRequestBodies(
+  sides: Sides,
+  collector: ChangeCollector,
+  label: string,
+  rawBefore: RequestBody | undefined,
+  rawAfter: RequestBody | undefined,
+): void {
   const location = `${label} request body`;
   if (!rawBefore && !rawAfter) return;
-  if (!rawBefore) return collector.report({ rule: deref(sides.after, rawAfter!).required ? "required-request-body-added" : "request-body-added", location });
+  if (!rawBefore)
+    return collector.report({
+      rule: deref(sides.after, rawAfter!).required ? "required-request-body-added" : "request-body-added",
+      location,
+    });
   if (!rawAfter) return collector.report({ rule: "request-body-removed", location });
   const [before, after] = [deref(sides.before, rawBefore), deref(sides.after, rawAfter)];
   if (after.required && !before.required) collector.report({ rule: "request-body-became-required", location });
   if (!after.required && before.required) collector.report({ rule: "request-body-became-optional", location });
   const scope = schemaScope(sides, collector, "request");
-  compareContent(before.content, after.content, location, "request-media-type-added", "request-media-type-removed", collector, (was, now, at) => compareSchemas(scope, was, now, at));
+  compareContent(
+    before.content,
+    after.content,
+    location,
+    "request-media-type-added",
+    "request-media-type-removed",
+    collector,
+    (was, now, at) => compareSchemas(scope, was, now, at),
+  );
 }
 
 /** Media types added and removed; the schemas of the ones on both sides compared. JSON is the body's plain location. */
@@ -156,25 +201,45 @@ function compareContent(
   }
 }
 
-function compareResponses(sides: Sides, collector: ChangeCollector, label: string, before: Record<string, ResponseObject>, after: Record<string, ResponseObject>): void {
-  for (const status of Object.keys(before)) if (!(status in after)) collector.report({ rule: "response-status-removed", location: label, detail: status });
+function compareResponses(
+  sides: Sides,
+  collector: ChangeCollector,
+  label: string,
+  before: Record<string, ResponseObject>,
+  after: Record<string, ResponseObject>,
+): void {
+  for (const status of Object.keys(before))
+    if (!(status in after)) collector.report({ rule: "response-status-removed", location: label, detail: status });
   for (const [status, raw] of Object.entries(after)) {
     const old = before[status];
     if (old === undefined) {
-      collector.report({ rule: status.startsWith("2") ? "success-status-added" : "error-status-added", location: label, detail: status });
+      collector.report({
+        rule: status.startsWith("2") ? "success-status-added" : "error-status-added",
+        location: label,
+        detail: status,
+      });
       continue;
     }
-    viaComponent(sides, collector, "responses", old, raw, `${label} response ${status}`, (was, now, at) => compareResponse(sides, collector, was, now, at));
+    viaComponent(sides, collector, "responses", old, raw, `${label} response ${status}`, (was, now, at) =>
+      compareResponse(sides, collector, was, now, at),
+    );
   }
 }
 
-function compareResponse(sides: Sides, collector: ChangeCollector, before: ResponseObject, after: ResponseObject, location: string): void {
+function compareResponse(
+  sides: Sides,
+  collector: ChangeCollector,
+  before: ResponseObject,
+  after: ResponseObject,
+  location: string,
+): void {
   const scope = schemaScope(sides, collector, "response");
   // Header names are case-insensitive in HTTP.
   const headers = (response: ResponseObject): Map<string, [string, Header]> =>
     new Map(Object.entries(response.headers ?? {}).map(([name, raw]) => [name.toLowerCase(), [name, raw]]));
   const [from, to] = [headers(before), headers(after)];
-  for (const [key, [name]] of from) if (!to.has(key)) collector.report({ rule: "response-header-removed", location, detail: name });
+  for (const [key, [name]] of from)
+    if (!to.has(key)) collector.report({ rule: "response-header-removed", location, detail: name });
   for (const [key, [name, raw]] of to) {
     const old = from.get(key)?.[1];
     if (!old) {
@@ -182,10 +247,20 @@ function compareResponse(sides: Sides, collector: ChangeCollector, before: Respo
       continue;
     }
     viaComponent(sides, collector, "headers", old, raw, `${location} header ${name}`, (was, now, at) => {
-      if (was.required && !now.required) collector.report({ rule: "response-header-became-optional", location: at, detail: name });
-      if (!was.required && now.required) collector.report({ rule: "response-header-became-required", location: at, detail: name });
+      if (was.required && !now.required)
+        collector.report({ rule: "response-header-became-optional", location: at, detail: name });
+      if (!was.required && now.required)
+        collector.report({ rule: "response-header-became-required", location: at, detail: name });
       compareSchemas(scope, was.schema, now.schema, at);
     });
   }
-  compareContent(before.content, after.content, `${location} body`, "response-media-type-added", "response-media-type-removed", collector, (was, now, at) => compareSchemas(scope, was, now, at));
+  compareContent(
+    before.content,
+    after.content,
+    `${location} body`,
+    "response-media-type-added",
+    "response-media-type-removed",
+    collector,
+    (was, now, at) => compareSchemas(scope, was, now, at),
+  );
 }

@@ -28,8 +28,19 @@ export function areaOf(change: ReportedChange, titles: Readonly<Record<string, R
 /** One bullet: where (without the route its heading already names), what changed, and for a breaking change what to do. */
 function bullet(change: ReportedChange, route: string | undefined): string {
   const says = change.message.slice(change.location.length + 2);
-  const where = route !== undefined && change.location.startsWith(route) ? change.location.slice(route.length).trim() : change.location;
-  const routes = route !== undefined || change.routes.length === 0 ? "" : ` (used by ${change.routes.length === 1 ? "" : `${change.routes.length} routes: `}${change.routes.slice(0, SHOWN_ROUTES).map((used) => `\`${used}\``).join(", ")}${change.routes.length > SHOWN_ROUTES ? ` and ${change.routes.length - SHOWN_ROUTES} more` : ""})`;
+  const where =
+    route !== undefined && change.location.startsWith(route)
+      ? change.location.slice(route.length).trim()
+      : change.location;
+  const routes =
+    route !== undefined || change.routes.length === 0
+      ? ""
+      : ` (used by ${change.routes.length === 1 ? "" : `${change.routes.length} routes: `}${change.routes
+          .slice(0, SHOWN_ROUTES)
+          .map((used) => `\`${used}\``)
+          .join(
+            ", ",
+          )}${change.routes.length > SHOWN_ROUTES ? ` and ${change.routes.length - SHOWN_ROUTES} more` : ""})`;
   const lead = where ? `\`${where}\`${routes}: ` : "";
   const must = change.severity === "breaking" ? ` **What to do:** ${whatToDo(change)}` : "";
   const acknowledged = change.acknowledged !== undefined ? ` *Accepted:* ${change.acknowledged}` : "";
@@ -37,7 +48,11 @@ function bullet(change: ReportedChange, route: string | undefined): string {
 }
 
 /** Changes grouped by area, then by route where a change reaches one route only. */
-function grouped(changes: readonly ReportedChange[], titles: Readonly<Record<string, RouteTitle>>, heading: (depth: number, text: string) => string): string[] {
+function grouped(
+  changes: readonly ReportedChange[],
+  titles: Readonly<Record<string, RouteTitle>>,
+  heading: (depth: number, text: string) => string,
+): string[] {
   const byArea = new Map<string, ReportedChange[]>();
   for (const change of changes) {
     const area = areaOf(change, titles);
@@ -50,11 +65,18 @@ function grouped(changes: readonly ReportedChange[], titles: Readonly<Record<str
     const list = byArea.get(area)!;
     const shared = list.filter((change) => change.routes.length !== 1);
     if (shared.length) lines.push(...shared.map((change) => bullet(change, undefined)), "");
-    const routes = [...new Set(list.filter((change) => change.routes.length === 1).map((change) => change.routes[0]!))].sort();
+    const routes = [
+      ...new Set(list.filter((change) => change.routes.length === 1).map((change) => change.routes[0]!)),
+    ].sort();
     for (const route of routes) {
       const title = titles[route]?.title;
       lines.push(heading(3, `\`${route}\`${title ? ` — ${title}` : ""}`), "");
-      lines.push(...list.filter((change) => change.routes.length === 1 && change.routes[0] === route).map((change) => bullet(change, route)), "");
+      lines.push(
+        ...list
+          .filter((change) => change.routes.length === 1 && change.routes[0] === route)
+          .map((change) => bullet(change, route)),
+        "",
+      );
     }
   }
   return lines;
@@ -67,13 +89,23 @@ export function renderMarkdown(report: Report, level = 1): string {
   const titles = report.routeTitles ?? {};
   const breaking = report.changes.filter((change) => change.severity === "breaking");
   // A new model is told once, by its changelog line (route and price); a retired one by its breaking change.
-  const retired = new Set(breaking.filter((change) => change.rule === "route-removed" && change.detail).map((change) => change.detail));
+  const retired = new Set(
+    breaking.filter((change) => change.rule === "route-removed" && change.detail).map((change) => change.detail),
+  );
   const newModels = new Set(report.changelog.filter((entry) => entry.topic === "models").map((entry) => entry.subject));
-  const compatible = report.changes.filter((change) => change.severity === "compatible" && !(change.rule === "route-added" && newModels.has(change.detail ?? "")));
+  const compatible = report.changes.filter(
+    (change) =>
+      change.severity === "compatible" && !(change.rule === "route-added" && newModels.has(change.detail ?? "")),
+  );
   const changelog = report.changelog.filter((entry) => !(entry.topic === "models" && retired.has(entry.subject)));
   const acknowledged = summary.acknowledged ? ` (${summary.acknowledged} accepted)` : "";
   const lines = [
-    heading(0, before.version === after.version ? `Changes to version ${after.version}` : `Changes from ${before.version} to ${after.version}`),
+    heading(
+      0,
+      before.version === after.version
+        ? `Changes to version ${after.version}`
+        : `Changes from ${before.version} to ${after.version}`,
+    ),
     "",
     `Compared ${sourceName(before.source)} (version ${before.version}) with ${sourceName(after.source)} (version ${after.version}): ` +
       `**${summary.breaking} breaking**${acknowledged}, ${summary.compatible} compatible, ${report.changelog.length} changelog ${report.changelog.length === 1 ? "entry" : "entries"}.`,
@@ -85,7 +117,8 @@ export function renderMarkdown(report: Report, level = 1): string {
     lines.push(heading(1, "Changelog"), "");
     for (const topic of Object.keys(TOPIC_TITLES) as Topic[]) {
       const entries = changelog.filter((entry) => entry.topic === topic);
-      if (entries.length) lines.push(heading(2, TOPIC_TITLES[topic]), "", ...entries.map((entry) => `- ${entry.line}`), "");
+      if (entries.length)
+        lines.push(heading(2, TOPIC_TITLES[topic]), "", ...entries.map((entry) => `- ${entry.line}`), "");
     }
   }
   if (!report.changes.length && !report.changelog.length) lines.push("No changes.", "");

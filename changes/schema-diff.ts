@@ -27,14 +27,46 @@ export interface SchemaScope {
 const SCHEMA_REF = "#/components/schemas/";
 
 /** Keywords that do not change which values a schema accepts. */
-const ANNOTATIONS = new Set(["title", "description", "examples", "example", "$comment", "deprecated", "x-enumDescriptions", "x-implied-name", "x-not-shown"]);
+const ANNOTATIONS = new Set([
+  "title",
+  "description",
+  "examples",
+  "example",
+  "$comment",
+  "deprecated",
+  "x-enumDescriptions",
+  "x-implied-name",
+  "x-not-shown",
+]);
 
 /** Keywords compared by the functions below; any other keyword that changed is `keyword-changed`. */
 const COMPARED = new Set([
-  "$ref", "type", "enum", "const", "default", "properties", "required", "additionalProperties", "dependentRequired",
-  "items", "prefixItems", "allOf", "anyOf", "oneOf", "if", "then", "else", "not", "x-media", "x-terminal-values", "x-retry-after",
-  "readOnly", "writeOnly", "discriminator",
-  ...BOUNDS.map((bound) => bound.keyword), ...RESTRICTIONS,
+  "$ref",
+  "type",
+  "enum",
+  "const",
+  "default",
+  "properties",
+  "required",
+  "additionalProperties",
+  "dependentRequired",
+  "items",
+  "prefixItems",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "if",
+  "then",
+  "else",
+  "not",
+  "x-media",
+  "x-terminal-values",
+  "x-retry-after",
+  "readOnly",
+  "writeOnly",
+  "discriminator",
+  ...BOUNDS.map((bound) => bound.keyword),
+  ...RESTRICTIONS,
 ]);
 
 export function schemaScope(sides: Sides, collector: ChangeCollector, direction: Direction): SchemaScope {
@@ -62,16 +94,23 @@ export function compareSchemas(scope: SchemaScope, before: unknown, after: unkno
   const name = componentName(before);
   if (name !== undefined && name === componentName(after)) {
     const key = `schema ${name} ${scope.direction}${scope.negated ? " negated" : ""}`;
-    scope.collector.once(key, () => compareResolved(scope, resolve(scope.sides.before, before), resolve(scope.sides.after, after), `schema ${name}`));
+    scope.collector.once(key, () =>
+      compareResolved(scope, resolve(scope.sides.before, before), resolve(scope.sides.after, after), `schema ${name}`),
+    );
     return;
   }
-  const refs = [before, after].map((node) => (isObject(node) && typeof node.$ref === "string" ? node.$ref : "")).join(" ");
+  const refs = [before, after]
+    .map((node) => (isObject(node) && typeof node.$ref === "string" ? node.$ref : ""))
+    .join(" ");
   if (refs.trim() && scope.open.has(refs)) return;
   const inner = refs.trim() ? { ...scope, open: new Set([...scope.open, refs]) } : scope;
   compareResolved(inner, resolve(scope.sides.before, before), resolve(scope.sides.after, after), location);
 }
 
-type Report = (rule: RuleName, extra?: Omit<Finding, "rule" | "location" | "direction" | "negated"> & { location?: string }) => void;
+type Report = (
+  rule: RuleName,
+  extra?: Omit<Finding, "rule" | "location" | "direction" | "negated"> & { location?: string },
+) => void;
 
 function compareResolved(scope: SchemaScope, before: Schema, after: Schema, location: string): void {
   const report: Report = (rule, extra = {}) =>
@@ -91,7 +130,8 @@ function compareResolved(scope: SchemaScope, before: Schema, after: Schema, loca
   compareDiscriminators(scope, before, after, report);
   for (const keyword of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (COMPARED.has(keyword) || ANNOTATIONS.has(keyword)) continue;
-    if (canonical(before[keyword]) !== canonical(after[keyword])) report("keyword-changed", { detail: keyword, before: before[keyword], after: after[keyword] });
+    if (canonical(before[keyword]) !== canonical(after[keyword]))
+      report("keyword-changed", { detail: keyword, before: before[keyword], after: after[keyword] });
   }
 }
 
@@ -125,7 +165,8 @@ function compareValues(before: Schema, after: Schema, report: Report): void {
     else if (canonical(from) !== canonical(to)) report("const-changed", { before: from, after: to });
     return;
   }
-  const allowed = (schema: Schema): unknown[] | undefined => (Array.isArray(schema.enum) ? schema.enum : schema.const !== undefined ? [schema.const] : undefined);
+  const allowed = (schema: Schema): unknown[] | undefined =>
+    Array.isArray(schema.enum) ? schema.enum : schema.const !== undefined ? [schema.const] : undefined;
   const from = allowed(before);
   const to = allowed(after);
   if (!from && to) return report("enum-added", { after: to });
@@ -162,13 +203,18 @@ function compareObjects(scope: SchemaScope, before: Schema, after: Schema, locat
   const at = (name: string): string => `${location}.${name}`;
   for (const name of Object.keys(from)) if (!(name in to)) report("property-removed", { location: at(name) });
   for (const name of Object.keys(to)) {
-    if (!(name in from)) report(requiredAfter.has(name) ? "required-property-added" : "property-added", { location: at(name) });
+    if (!(name in from))
+      report(requiredAfter.has(name) ? "required-property-added" : "property-added", { location: at(name) });
     else compareSchemas(scope, from[name], to[name], at(name));
   }
   // A field added or removed is reported above with its requiredness; here only fields on both sides
   // or named by `required` alone (as in a `then`).
-  for (const name of requiredAfter) if (!requiredBefore.has(name) && !(name in to && !(name in from))) report("property-became-required", { location: at(name) });
-  for (const name of requiredBefore) if (!requiredAfter.has(name) && !(name in from && !(name in to))) report("property-became-optional", { location: at(name) });
+  for (const name of requiredAfter)
+    if (!requiredBefore.has(name) && !(name in to && !(name in from)))
+      report("property-became-required", { location: at(name) });
+  for (const name of requiredBefore)
+    if (!requiredAfter.has(name) && !(name in from && !(name in to)))
+      report("property-became-optional", { location: at(name) });
 
   const [openBefore, openAfter] = [before.additionalProperties !== false, after.additionalProperties !== false];
   if (openBefore && !openAfter) report("additional-properties-closed");
@@ -179,7 +225,9 @@ function compareObjects(scope: SchemaScope, before: Schema, after: Schema, locat
 
   const dependencies = (schema: Schema): Set<string> => {
     const map = (isObject(schema.dependentRequired) ? schema.dependentRequired : {}) as Record<string, unknown>;
-    return new Set(Object.entries(map).flatMap(([field, needs]) => names(needs).map((need) => `${field} requires ${need}`)));
+    return new Set(
+      Object.entries(map).flatMap(([field, needs]) => names(needs).map((need) => `${field} requires ${need}`)),
+    );
   };
   const [dependsBefore, dependsAfter] = [dependencies(before), dependencies(after)];
   for (const pair of dependsAfter) if (!dependsBefore.has(pair)) report("dependent-required-added", { detail: pair });
@@ -187,9 +235,14 @@ function compareObjects(scope: SchemaScope, before: Schema, after: Schema, locat
 }
 
 function compareItems(scope: SchemaScope, before: Schema, after: Schema, location: string): void {
-  if (before.items !== undefined || after.items !== undefined) compareSchemas(scope, before.items, after.items, `${location}[]`);
-  const [from, to] = [before.prefixItems, after.prefixItems].map((list) => (Array.isArray(list) ? list : [])) as [unknown[], unknown[]];
-  for (let index = 0; index < Math.max(from.length, to.length); index++) compareSchemas(scope, from[index], to[index], `${location}[${index}]`);
+  if (before.items !== undefined || after.items !== undefined)
+    compareSchemas(scope, before.items, after.items, `${location}[]`);
+  const [from, to] = [before.prefixItems, after.prefixItems].map((list) => (Array.isArray(list) ? list : [])) as [
+    unknown[],
+    unknown[],
+  ];
+  for (let index = 0; index < Math.max(from.length, to.length); index++)
+    compareSchemas(scope, from[index], to[index], `${location}[${index}]`);
 }
 
 /**
@@ -197,7 +250,10 @@ function compareItems(scope: SchemaScope, before: Schema, after: Schema, locatio
  * description (a cross-field rule quotes the specification), then by equal shape; one branch left
  * on each side is the same branch, changed.
  */
-function pairBranches(before: unknown[], after: unknown[]): { pairs: Array<[number, number]>; removed: number[]; added: number[] } {
+function pairBranches(
+  before: unknown[],
+  after: unknown[],
+): { pairs: Array<[number, number]>; removed: number[]; added: number[] } {
   const pairs: Array<[number, number]> = [];
   const [leftBefore, leftAfter] = [new Set(before.keys()), new Set(after.keys())];
   const identity = (node: unknown): string | undefined => {
@@ -245,14 +301,21 @@ function compareCombinators(scope: SchemaScope, before: Schema, after: Schema, l
   }
 }
 
-function compareConditionals(scope: SchemaScope, before: Schema, after: Schema, location: string, report: Report): void {
+function compareConditionals(
+  scope: SchemaScope,
+  before: Schema,
+  after: Schema,
+  location: string,
+  report: Report,
+): void {
   const [had, has] = [before.if !== undefined, after.if !== undefined];
   if (!had && !has) return;
   if (!had) return report("conditional-added");
   if (!has) return report("conditional-removed");
   if (canonical(before.if) !== canonical(after.if)) return report("condition-changed");
   for (const keyword of ["then", "else"]) {
-    if (before[keyword] !== undefined || after[keyword] !== undefined) compareSchemas(scope, before[keyword], after[keyword], `${location} ${keyword}`);
+    if (before[keyword] !== undefined || after[keyword] !== undefined)
+      compareSchemas(scope, before[keyword], after[keyword], `${location} ${keyword}`);
   }
 }
 
@@ -284,7 +347,10 @@ function compareMedia(before: unknown, after: unknown, report: Report): void {
     return;
   }
   // `forms` and `formats` absent means "not shown", so only two stated lists are compared.
-  for (const [key, added, removed] of [["forms", "media-form-added", "media-form-removed"], ["formats", "media-format-added", "media-format-removed"]] as const) {
+  for (const [key, added, removed] of [
+    ["forms", "media-form-added", "media-form-removed"],
+    ["formats", "media-format-added", "media-format-removed"],
+  ] as const) {
     if (!Array.isArray(before[key]) || !Array.isArray(after[key])) continue;
     const [from, to] = [before[key] as string[], after[key] as string[]];
     for (const item of from) if (!to.includes(item)) report(removed, { detail: item });
@@ -309,11 +375,15 @@ function compareServiceExtensions(before: Schema, after: Schema, report: Report)
   const [from, to] = [names(before["x-terminal-values"]), names(after["x-terminal-values"])];
   for (const value of to) if (!from.includes(value)) report("terminal-status-added", { detail: value });
   for (const value of from) if (!to.includes(value)) report("terminal-status-removed", { detail: value });
-  if (before["x-retry-after"] !== after["x-retry-after"]) report("retry-after-changed", { before: before["x-retry-after"], after: after["x-retry-after"] });
+  if (before["x-retry-after"] !== after["x-retry-after"])
+    report("retry-after-changed", { before: before["x-retry-after"], after: after["x-retry-after"] });
 }
 
 function compareAccess(before: Schema, after: Schema, report: Report): void {
-  for (const [keyword, rule] of [["readOnly", "read-only"], ["writeOnly", "write-only"]] as const) {
+  for (const [keyword, rule] of [
+    ["readOnly", "read-only"],
+    ["writeOnly", "write-only"],
+  ] as const) {
     const [was, is] = [before[keyword] === true, after[keyword] === true];
     if (!was && is) report(`${rule}-added`);
     else if (was && !is) report(`${rule}-removed`);
@@ -328,17 +398,28 @@ function taggedBy(doc: OpenApiDocument, schema: Schema, property: string): boole
     branches.every((branch) => {
       const resolved = resolve(doc, branch);
       const tag = isObject(resolved.properties) ? resolved.properties[property] : undefined;
-      return isObject(tag) && (tag.const !== undefined || Array.isArray(tag.enum)) && names(resolved.required).includes(property);
+      return (
+        isObject(tag) &&
+        (tag.const !== undefined || Array.isArray(tag.enum)) &&
+        names(resolved.required).includes(property)
+      );
     })
   );
 }
 
 function compareDiscriminators(scope: SchemaScope, before: Schema, after: Schema, report: Report): void {
   if (canonical(before.discriminator) === canonical(after.discriminator)) return;
-  const property = (schema: Schema): string | undefined => (isObject(schema.discriminator) && typeof schema.discriminator.propertyName === "string" ? schema.discriminator.propertyName : undefined);
+  const property = (schema: Schema): string | undefined =>
+    isObject(schema.discriminator) && typeof schema.discriminator.propertyName === "string"
+      ? schema.discriminator.propertyName
+      : undefined;
   const [from, to] = [property(before), property(after)];
-  const [taggedBefore, taggedAfter] = [from !== undefined && taggedBy(scope.sides.before, before, from), to !== undefined && taggedBy(scope.sides.after, after, to)];
-  if ((from === undefined || taggedBefore) && (to === undefined || taggedAfter)) return report("discriminator-stated", { detail: to ?? from });
+  const [taggedBefore, taggedAfter] = [
+    from !== undefined && taggedBy(scope.sides.before, before, from),
+    to !== undefined && taggedBy(scope.sides.after, after, to),
+  ];
+  if ((from === undefined || taggedBefore) && (to === undefined || taggedAfter))
+    return report("discriminator-stated", { detail: to ?? from });
   if (from === undefined) return report("discriminator-added", { detail: to });
   if (to === undefined) return report("discriminator-removed", { detail: from });
   report("discriminator-changed", { before: before.discriminator, after: after.discriminator });

@@ -59,19 +59,29 @@ export interface Needs {
 
 /** The value of a dotted declaration field (`outcomeMarkers.failed`). */
 const declaredValue = (config: TargetConfig, field: string): unknown =>
-  field.split(".").reduce<unknown>((value, part) => (typeof value === "object" && value !== null ? (value as Record<string, unknown>)[part] : undefined), config);
+  field
+    .split(".")
+    .reduce<unknown>(
+      (value, part) =>
+        typeof value === "object" && value !== null ? (value as Record<string, unknown>)[part] : undefined,
+      config,
+    );
 
 /**
  * A `blockedBy` made of what the check declares it needs, in order, and then `further` (what only
  * the check can judge, such as a route the target must implement): the first unmet, as the skip's reason.
  */
-export function needing(needs: Needs, further?: (session: Session) => string | null): (session: Session) => string | null {
+export function needing(
+  needs: Needs,
+  further?: (session: Session) => string | null,
+): (session: Session) => string | null {
   return (session) => {
     if (needs.stateful && !session.config.stateful) return "the target is stateless";
     for (const need of needs.declared ?? []) {
       const { field, gives } = typeof need === "string" ? { field: need, gives: undefined } : need;
       const value = declaredValue(session.config, field);
-      if (value === undefined || value === null || value === false || value === "") return gives ? `not declared: ${gives} (${field})` : `the declaration gives no ${field}`;
+      if (value === undefined || value === null || value === false || value === "")
+        return gives ? `not declared: ${gives} (${field})` : `the declaration gives no ${field}`;
     }
     return further?.(session) ?? null;
   };

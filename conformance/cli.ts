@@ -33,7 +33,9 @@ check groups (skipGroups names them):
 ${CHECKS.map((check) => `  ${check.group.padEnd(22)} ${check.summary.replace(/`/g, "")}`).join("\n")}
 `;
 
-const { values } = parseFlags({ name: "conformance", help: HELP, options: parseArgsOptions() }) as { values: Record<string, string | boolean | undefined> };
+const { values } = parseFlags({ name: "conformance", help: HELP, options: parseArgsOptions() }) as {
+  values: Record<string, string | boolean | undefined>;
+};
 
 const env = { ...process.env };
 const reportDir = (values["report-dir"] as string | undefined) ?? env.CONFORMANCE_REPORT_DIR ?? "conformance/reports";
@@ -69,7 +71,11 @@ const shown = (text: string): string => escapeForTerminal(redact(text));
 /** The jobs the last run's report (at the same path) says are still running on this target, if it was this target's and they may still run. */
 function earlierJobs(target: string | undefined): StillRunning | undefined {
   if (!target || !existsSync(paths.json)) return undefined;
-  const earlier = (parseJson(readFileSync(paths.json, "utf8")) as { summary?: { target?: unknown; stillRunning?: StillRunning } } | undefined)?.summary;
+  const earlier = (
+    parseJson(readFileSync(paths.json, "utf8")) as
+      | { summary?: { target?: unknown; stillRunning?: StillRunning } }
+      | undefined
+  )?.summary;
   const left = earlier?.target === withoutCredentials(target) ? earlier.stillRunning : undefined;
   return left && typeof left.until === "number" && left.until > Date.now() ? left : undefined;
 }
@@ -79,7 +85,10 @@ try {
   const targetName = values.target !== undefined ? "--target" : "CONFORMANCE_TARGET";
   const target = given ? targetUrl(targetName, given, shown) : undefined;
   const earlier = earlierJobs(target);
-  if (earlier) console.log(`the last run on ${withoutCredentials(target as string)} left ${earlier.jobs} jobs that may run until ${new Date(earlier.until).toISOString()}: a queue-full 429 below the cap until then is not held against the target`);
+  if (earlier)
+    console.log(
+      `the last run on ${withoutCredentials(target as string)} left ${earlier.jobs} jobs that may run until ${new Date(earlier.until).toISOString()}: a queue-full 429 below the cap until then is not held against the target`,
+    );
   const outcome = await runConformance(
     {
       ...(target ? { target, targetName } : {}),
@@ -94,13 +103,24 @@ try {
     env,
   );
   const { summary, results } =
-    internalError === undefined ? outcome : withResult(outcome.summary, outcome.results, { group: "run", route: "*", name: "the run finishes", outcome: "fail", detail: shown(`stopped by an error of the suite: ${internalError}`) });
+    internalError === undefined
+      ? outcome
+      : withResult(outcome.summary, outcome.results, {
+          group: "run",
+          route: "*",
+          name: "the run finishes",
+          outcome: "fail",
+          detail: shown(`stopped by an error of the suite: ${internalError}`),
+        });
   console.log(formatConsole(summary, results));
   writeReports(paths, summary, results);
   console.log(`reports: ${paths.json}, ${paths.junit}`);
   process.exitCode = signalled ? 128 + constants.signals[signalled] : summary.fail > 0 ? 1 : 0;
 } catch (error) {
-  const message = error instanceof DeclarationError || error instanceof PrismUnavailableError || error instanceof TargetError ? error.message : ((error as Error).stack ?? String(error));
+  const message =
+    error instanceof DeclarationError || error instanceof PrismUnavailableError || error instanceof TargetError
+      ? error.message
+      : ((error as Error).stack ?? String(error));
   console.error(`conformance run failed: ${shown(message)}`);
   process.exitCode = 2;
 }

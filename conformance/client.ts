@@ -94,8 +94,10 @@ export class Client {
   async send(op: ContractOperation, spec: RequestSpec, options: SendOptions = {}): Promise<Exchange> {
     for (let resends = 0; ; resends++) {
       const exchange = await this.sendOnce(op, spec, options);
-      const rateLimited = exchange.status === 429 && conditionsOf(this.session.contract, exchange.json).has("rate-limited");
-      if (!rateLimited || options.expectTooMany || spec.headers.prefer !== undefined || resends === RESENDS) return exchange;
+      const rateLimited =
+        exchange.status === 429 && conditionsOf(this.session.contract, exchange.json).has("rate-limited");
+      if (!rateLimited || options.expectTooMany || spec.headers.prefer !== undefined || resends === RESENDS)
+        return exchange;
     }
   }
 
@@ -107,7 +109,14 @@ export class Client {
     try {
       const { maxAnswerBytes, requestTimeoutSeconds } = this.session.config;
       const limits = { maxBytes: maxAnswerBytes, timeoutMs: requestTimeoutSeconds * 1000 };
-      exchange = await this.session.requests.use(() => send(options.positive ? this.session.transport.sendUrl : this.session.transport.targetUrl, spec, this.session.signal, limits));
+      exchange = await this.session.requests.use(() =>
+        send(
+          options.positive ? this.session.transport.sendUrl : this.session.transport.targetUrl,
+          spec,
+          this.session.signal,
+          limits,
+        ),
+      );
     } catch (error) {
       // A stopped run's abort is not the target's doing.
       if (this.session.signal.aborted) throw error;
@@ -146,12 +155,18 @@ export class Client {
     if (remaining !== null && reset !== null) {
       const resetAt = exchange.receivedAt + reset * 1000;
       // Answers arrive out of order: within one window the lowest count is the truest.
-      const sameWindow = this.window !== null && exchange.receivedAt < this.window.resetAt && resetAt < this.window.resetAt + 1500;
-      this.window = sameWindow ? { remaining: Math.min(remaining, this.window!.remaining), resetAt: this.window!.resetAt } : { remaining, resetAt };
+      const sameWindow =
+        this.window !== null && exchange.receivedAt < this.window.resetAt && resetAt < this.window.resetAt + 1500;
+      this.window = sameWindow
+        ? { remaining: Math.min(remaining, this.window!.remaining), resetAt: this.window!.resetAt }
+        : { remaining, resetAt };
     }
     // A 429 chosen with Prism's Prefer header is the mock's example, not the state of its limits.
     const selected = exchange.request.headers.prefer !== undefined;
-    const retryAfter = exchange.status === 429 && !selected ? numericHeader(exchange, this.session.contract.model.retryAfterHeader) : null;
+    const retryAfter =
+      exchange.status === 429 && !selected
+        ? numericHeader(exchange, this.session.contract.model.retryAfterHeader)
+        : null;
     if (retryAfter === null) return;
     const until = exchange.receivedAt + retryAfter * 1000;
     this.blockedUntil = Math.max(this.blockedUntil, until);
@@ -172,7 +187,11 @@ export class NoAnswer extends Error {
     readonly request: RequestSpec,
     cause: NodeJS.ErrnoException,
   ) {
-    super(cause instanceof AnswerBoundError ? `${route}: ${cause.message}` : `${route} got no HTTP answer: ${cause.code ? `${cause.code}, ` : ""}${cause.message}`);
+    super(
+      cause instanceof AnswerBoundError
+        ? `${route}: ${cause.message}`
+        : `${route} got no HTTP answer: ${cause.code ? `${cause.code}, ` : ""}${cause.message}`,
+    );
   }
 }
 

@@ -70,7 +70,11 @@ export interface TargetConfig {
  * The keys a declaration gives besides the main one, each its own account: how reports name it, and
  * the environment variable curl lines name it by (the main key is $CONFORMANCE_API_KEY).
  */
-export const DECLARED_KEYS: ReadonlyArray<{ readonly name: string; readonly variable: string; readonly of: (config: TargetConfig) => string | undefined }> = [
+export const DECLARED_KEYS: ReadonlyArray<{
+  readonly name: string;
+  readonly variable: string;
+  readonly of: (config: TargetConfig) => string | undefined;
+}> = [
   { name: "free plan", variable: "CONFORMANCE_FREE_PLAN_KEY", of: (config) => config.freePlanKey },
   { name: "cooldown", variable: "CONFORMANCE_COOLDOWN_KEY", of: (config) => config.cooldownApiKey },
   { name: "retired model", variable: "CONFORMANCE_RETIRED_MODEL_KEY", of: (config) => config.retiredModel?.apiKey },
@@ -108,67 +112,151 @@ export interface FieldSpec extends Pick<Field<unknown>, "type" | "meaning" | "ch
   readonly default: string;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 const boolean: Check = (value) => (typeof value === "boolean" ? null : "must be true or false");
 const text: Check = (value) => (typeof value === "string" && value !== "" ? null : "must be a non-empty string");
-const strings: Check = (value) => (Array.isArray(value) && value.every((item) => typeof item === "string") ? null : "must be an array of strings");
-const integer = (minimum: number): Check => (value) => (Number.isInteger(value) && (value as number) >= minimum ? null : `must be an integer of at least ${minimum}`);
-const oneOf = (...allowed: string[]): Check => (value) => (allowed.includes(value as string) ? null : `must be one of ${allowed.map((item) => `"${item}"`).join(", ")}`);
-const nullable = (inner: Check): Check => (value) => (value === null ? null : inner(value));
+const strings: Check = (value) =>
+  Array.isArray(value) && value.every((item) => typeof item === "string") ? null : "must be an array of strings";
+const integer =
+  (minimum: number): Check =>
+  (value) =>
+    Number.isInteger(value) && (value as number) >= minimum ? null : `must be an integer of at least ${minimum}`;
+const oneOf =
+  (...allowed: string[]): Check =>
+  (value) =>
+    allowed.includes(value as string) ? null : `must be one of ${allowed.map((item) => `"${item}"`).join(", ")}`;
+const nullable =
+  (inner: Check): Check =>
+  (value) =>
+    value === null ? null : inner(value);
 /** An object whose keys are among `fields`, each checked. */
-const record = (fields: Record<string, Check>, required: string[] = []): Check => (value) => {
-  if (!isObject(value)) return "must be an object";
-  for (const name of required) if (!(name in value)) return `must have ${name}`;
-  for (const [name, item] of Object.entries(value)) {
-    const check = fields[name];
-    if (!check) return `has no setting ${name} (settings: ${Object.keys(fields).join(", ")})`;
-    const problem = check(item);
-    if (problem) return `.${name} ${problem}`;
-  }
-  return null;
-};
+const record =
+  (fields: Record<string, Check>, required: string[] = []): Check =>
+  (value) => {
+    if (!isObject(value)) return "must be an object";
+    for (const name of required) if (!(name in value)) return `must have ${name}`;
+    for (const [name, item] of Object.entries(value)) {
+      const check = fields[name];
+      if (!check) return `has no setting ${name} (settings: ${Object.keys(fields).join(", ")})`;
+      const problem = check(item);
+      if (problem) return `.${name} ${problem}`;
+    }
+    return null;
+  };
 
-
-const list = (text: string): string[] => text.split(",").map((item) => item.trim()).filter(Boolean);
+const list = (text: string): string[] =>
+  text
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 /** A positive number given as text (a flag or a variable). */
 function positive(text: string, name: string): number {
   const number = Number(text);
-  if (!Number.isFinite(number) || number <= 0) throw new DeclarationError(`${name}: "${text}" is not a positive number`);
+  if (!Number.isFinite(number) || number <= 0)
+    throw new DeclarationError(`${name}: "${text}" is not a positive number`);
   return number;
 }
 
 /** A whole number from `minimum` up to 2^32 - 1 given as text (a flag or a variable). */
 function wholeNumber(text: string, name: string, minimum: number): number {
   const number = Number(text);
-  if (!/^\d+$/.test(text.trim()) || number < minimum || number > 2 ** 32 - 1) throw new DeclarationError(`${name}: "${text}" is not a whole number from ${minimum} to ${2 ** 32 - 1}`);
+  if (!/^\d+$/.test(text.trim()) || number < minimum || number > 2 ** 32 - 1)
+    throw new DeclarationError(`${name}: "${text}" is not a whole number from ${minimum} to ${2 ** 32 - 1}`);
   return number;
 }
 
 const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
-  stateful: { type: "boolean", target: true, mock: false, shown: "true", meaning: "Keeps state: created jobs can be polled and progress to a terminal status. The mock is stateless.", check: boolean },
-  selectableExamples: { type: "boolean", target: false, mock: true, shown: "false", meaning: "Honours Prism's `Prefer: code=..., example=...` header (only the mock does).", check: boolean },
-  checksApiKey: { type: "boolean", target: true, mock: false, shown: "true", meaning: "Refuses unknown API keys with 401 (the mock accepts any bearer token).", check: boolean },
-  apiKey: { type: "string", shown: "none", meaning: "The key of the account the suite runs on.", check: text, env: "CONFORMANCE_API_KEY", parse: (value) => value },
-  areas: { type: "string[]", shown: "all", meaning: "Areas implemented, by path segment after `/v1` (`images`, `stock`, ...); the variable is a comma list.", check: strings, env: "CONFORMANCE_AREAS", parse: list },
-  models: { type: "string[]", shown: "all", meaning: "Model labels implemented (`I-A`, `V-B`, ...); the variable is a comma list.", check: strings, env: "CONFORMANCE_MODELS", parse: list },
-  skipGroups: { type: "string[]", target: [], shown: "none", meaning: "Check groups to skip, reported as skipped; the variable is a comma list.", check: strings, env: "CONFORMANCE_SKIP", parse: list },
+  stateful: {
+    type: "boolean",
+    target: true,
+    mock: false,
+    shown: "true",
+    meaning: "Keeps state: created jobs can be polled and progress to a terminal status. The mock is stateless.",
+    check: boolean,
+  },
+  selectableExamples: {
+    type: "boolean",
+    target: false,
+    mock: true,
+    shown: "false",
+    meaning: "Honours Prism's `Prefer: code=..., example=...` header (only the mock does).",
+    check: boolean,
+  },
+  checksApiKey: {
+    type: "boolean",
+    target: true,
+    mock: false,
+    shown: "true",
+    meaning: "Refuses unknown API keys with 401 (the mock accepts any bearer token).",
+    check: boolean,
+  },
+  apiKey: {
+    type: "string",
+    shown: "none",
+    meaning: "The key of the account the suite runs on.",
+    check: text,
+    env: "CONFORMANCE_API_KEY",
+    parse: (value) => value,
+  },
+  areas: {
+    type: "string[]",
+    shown: "all",
+    meaning: "Areas implemented, by path segment after `/v1` (`images`, `stock`, ...); the variable is a comma list.",
+    check: strings,
+    env: "CONFORMANCE_AREAS",
+    parse: list,
+  },
+  models: {
+    type: "string[]",
+    shown: "all",
+    meaning: "Model labels implemented (`I-A`, `V-B`, ...); the variable is a comma list.",
+    check: strings,
+    env: "CONFORMANCE_MODELS",
+    parse: list,
+  },
+  skipGroups: {
+    type: "string[]",
+    target: [],
+    shown: "none",
+    meaning: "Check groups to skip, reported as skipped; the variable is a comma list.",
+    check: strings,
+    env: "CONFORMANCE_SKIP",
+    parse: list,
+  },
   poll: {
     type: "object",
     target: { intervalMs: null, timeoutSeconds: 900, stablePolls: 1 },
     mock: { intervalMs: 0, timeoutSeconds: 60, stablePolls: 0 },
     shown: "see meaning",
-    meaning: "How jobs are polled: `intervalMs` (default: the area's cadence from the description, else 5000), `timeoutSeconds` per job (default 900), `stablePolls` after the terminal status (default 1).",
+    meaning:
+      "How jobs are polled: `intervalMs` (default: the area's cadence from the description, else 5000), `timeoutSeconds` per job (default 900), `stablePolls` after the terminal status (default 1).",
     check: record({ intervalMs: nullable(integer(0)), timeoutSeconds: integer(1), stablePolls: integer(0) }),
   },
   concurrency: {
     type: "integer",
     shown: "unknown",
-    meaning: "The account's cap on jobs in flight: enables the cap's checks. The suite never has more in flight (undeclared: the description's Ultra cap). The cap starts at the plan's limit and rises with usage, so an undeclared one is not assumed.",
+    meaning:
+      "The account's cap on jobs in flight: enables the cap's checks. The suite never has more in flight (undeclared: the description's Ultra cap). The cap starts at the plan's limit and rises with usage, so an undeclared one is not assumed.",
     check: integer(1),
   },
-  parallelRequests: { type: "integer", target: 4, mock: 16, shown: "4", meaning: "Requests the suite has in flight at once (it also paces itself by `X-RateLimit-*`).", check: integer(1) },
-  createExamples: { type: "\"one\" \\| \"all\"", target: "one", mock: "all", shown: "\"one\"", meaning: "Create requests per model: the cheapest named example, or every one. Each is a real job.", check: oneOf("one", "all") },
+  parallelRequests: {
+    type: "integer",
+    target: 4,
+    mock: 16,
+    shown: "4",
+    meaning: "Requests the suite has in flight at once (it also paces itself by `X-RateLimit-*`).",
+    check: integer(1),
+  },
+  createExamples: {
+    type: '"one" \\| "all"',
+    target: "one",
+    mock: "all",
+    shown: '"one"',
+    meaning: "Create requests per model: the cheapest named example, or every one. Each is a real job.",
+    check: oneOf("one", "all"),
+  },
   timeoutSeconds: {
     type: "integer",
     target: 1800,
@@ -184,7 +272,8 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
     type: "number",
     target: 60,
     shown: "60",
-    meaning: "The longest one request may take, from sending it to the answer's last byte; past it the request fails, naming its route.",
+    meaning:
+      "The longest one request may take, from sending it to the answer's last byte; past it the request fails, naming its route.",
     check: (value) => (typeof value === "number" && value > 0 ? null : "must be a positive number"),
     env: "CONFORMANCE_REQUEST_TIMEOUT",
     flag: { name: "request-timeout", argument: "SECONDS" },
@@ -194,7 +283,8 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
     type: "integer",
     target: 8 * 1024 * 1024,
     shown: "8388608",
-    meaning: "The largest answer body the suite reads (8 MiB); a longer one fails the request that got it, naming its route.",
+    meaning:
+      "The largest answer body the suite reads (8 MiB); a longer one fails the request that got it, naming its route.",
     check: integer(1),
     env: "CONFORMANCE_MAX_ANSWER_BYTES",
     flag: { name: "max-answer-bytes", argument: "BYTES" },
@@ -210,31 +300,77 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
     flag: { name: "budget", argument: "CREDITS" },
     parse: positive,
   },
-  standardPrices: { type: "boolean", target: false, shown: "false", meaning: "The account pays the description's standard prices (no plan discount, promotion or free allowance): enables the billing checks and the price figures of create responses.", check: boolean },
+  standardPrices: {
+    type: "boolean",
+    target: false,
+    shown: "false",
+    meaning:
+      "The account pays the description's standard prices (no plan discount, promotion or free allowance): enables the billing checks and the price figures of create responses.",
+    check: boolean,
+  },
   outcomeMarkers: {
     type: "object",
     target: {},
     shown: "{}",
-    meaning: "Text that, added to a prompt, makes a job end `failed` or `timeout`, or be refused by moderation (`moderation`, with `{reason}`): enables the billing checks of those outcomes and the cooldown.",
+    meaning:
+      "Text that, added to a prompt, makes a job end `failed` or `timeout`, or be refused by moderation (`moderation`, with `{reason}`): enables the billing checks of those outcomes and the cooldown.",
     check: record({ failed: text, timeout: text, moderation: text }),
   },
-  freePlanKey: { type: "string", shown: "none", meaning: "A key of an account on the Free plan: enables the plan-gate check and is the key the rate-limit burst spends.", check: text },
-  retiredModel: { type: "object", shown: "none", meaning: "`{model, apiKey?}`: a model label the target answers 410 to (for `apiKey`, default the main key).", check: record({ model: text, apiKey: text }, ["model"]) },
-  cooldownApiKey: { type: "string", shown: "none", meaning: "A key of an account the suite may pause: the cooldown check ends with that account's content-filtered family paused for the description's cooldown pause (or cooldownPauseSeconds grown by one step).", check: text },
+  freePlanKey: {
+    type: "string",
+    shown: "none",
+    meaning:
+      "A key of an account on the Free plan: enables the plan-gate check and is the key the rate-limit burst spends.",
+    check: text,
+  },
+  retiredModel: {
+    type: "object",
+    shown: "none",
+    meaning: "`{model, apiKey?}`: a model label the target answers 410 to (for `apiKey`, default the main key).",
+    check: record({ model: text, apiKey: text }, ["model"]),
+  },
+  cooldownApiKey: {
+    type: "string",
+    shown: "none",
+    meaning:
+      "A key of an account the suite may pause: the cooldown check ends with that account's content-filtered family paused for the description's cooldown pause (or cooldownPauseSeconds grown by one step).",
+    check: text,
+  },
   cooldownPauseSeconds: {
     type: "integer",
     shown: "none",
-    meaning: "The cooldown's first pause in seconds, where the target shortens the description's for testing (each further failure then adds a step shortened alike): the cooldown check expects it, waits it out, and checks that one more failure pauses the family one step longer. Undeclared: the description's pause, not waited out.",
+    meaning:
+      "The cooldown's first pause in seconds, where the target shortens the description's for testing (each further failure then adds a step shortened alike): the cooldown check expects it, waits it out, and checks that one more failure pauses the family one step longer. Undeclared: the description's pause, not waited out.",
     check: integer(1),
   },
   spendLimit: {
     type: "object",
     shown: "none",
-    meaning: "`{apiKey, credits}`: a key of an account whose monthly spend limit lets it spend at most `credits` more: enables the spend-limit check (a create quoted above `credits` must be refused, and stay refused).",
-    check: record({ apiKey: text, credits: (value) => (typeof value === "number" && value >= 0 ? null : "must be a non-negative number") }, ["apiKey", "credits"]),
+    meaning:
+      "`{apiKey, credits}`: a key of an account whose monthly spend limit lets it spend at most `credits` more: enables the spend-limit check (a create quoted above `credits` must be refused, and stay refused).",
+    check: record(
+      {
+        apiKey: text,
+        credits: (value) => (typeof value === "number" && value >= 0 ? null : "must be a non-negative number"),
+      },
+      ["apiKey", "credits"],
+    ),
   },
-  uploadRequest: { type: "object", shown: "none", meaning: "A body the target accepts for `POST /v1/uploads` (its shape is not shown): enables the uploads-window check.", check: (value) => (isObject(value) ? null : "must be an object") },
-  rateLimitBurst: { type: "boolean", target: false, shown: "false", meaning: "Spends the rest of a rate-limit window (on `freePlanKey` if given) to see the 429, as the run's last requests.", check: boolean },
+  uploadRequest: {
+    type: "object",
+    shown: "none",
+    meaning:
+      "A body the target accepts for `POST /v1/uploads` (its shape is not shown): enables the uploads-window check.",
+    check: (value) => (isObject(value) ? null : "must be an object"),
+  },
+  rateLimitBurst: {
+    type: "boolean",
+    target: false,
+    shown: "false",
+    meaning:
+      "Spends the rest of a rate-limit window (on `freePlanKey` if given) to see the 429, as the run's last requests.",
+    check: boolean,
+  },
 };
 
 const ENTRIES = Object.entries(FIELDS) as Array<[DeclaredField, Field<unknown>]>;
@@ -272,12 +408,41 @@ export interface RunOption {
 }
 
 export const RUN_OPTIONS: readonly RunOption[] = [
-  { flag: "target", argument: "URL", env: "CONFORMANCE_TARGET", meaning: "base URL of the implementation; without it the mock is started" },
-  { flag: "config", argument: "FILE", env: "CONFORMANCE_CONFIG", meaning: "the target's JSON declaration (fields below)" },
-  { flag: "proxy", env: "CONFORMANCE_PROXY=on", meaning: "also run Prism as a validation proxy in front of the target" },
-  { flag: "seed", argument: "N", env: "CONFORMANCE_SEED", meaning: "seed of the generated requests (printed on every run; random when not given)" },
-  { flag: "cases", argument: "N", env: "CONFORMANCE_CASES", meaning: `generated negatives and positives per operation (default ${DEFAULT_CASES})` },
-  { flag: "report-dir", argument: "DIR", env: "CONFORMANCE_REPORT_DIR", meaning: "where conformance.json and conformance.junit.xml go (conformance/reports/)" },
+  {
+    flag: "target",
+    argument: "URL",
+    env: "CONFORMANCE_TARGET",
+    meaning: "base URL of the implementation; without it the mock is started",
+  },
+  {
+    flag: "config",
+    argument: "FILE",
+    env: "CONFORMANCE_CONFIG",
+    meaning: "the target's JSON declaration (fields below)",
+  },
+  {
+    flag: "proxy",
+    env: "CONFORMANCE_PROXY=on",
+    meaning: "also run Prism as a validation proxy in front of the target",
+  },
+  {
+    flag: "seed",
+    argument: "N",
+    env: "CONFORMANCE_SEED",
+    meaning: "seed of the generated requests (printed on every run; random when not given)",
+  },
+  {
+    flag: "cases",
+    argument: "N",
+    env: "CONFORMANCE_CASES",
+    meaning: `generated negatives and positives per operation (default ${DEFAULT_CASES})`,
+  },
+  {
+    flag: "report-dir",
+    argument: "DIR",
+    env: "CONFORMANCE_REPORT_DIR",
+    meaning: "where conformance.json and conformance.junit.xml go (conformance/reports/)",
+  },
   { env: "CONFORMANCE_REPORT_JSON, CONFORMANCE_REPORT_JUNIT", flag: "", meaning: "the two files' own paths" },
   { flag: "help", meaning: "this text" },
 ];
@@ -285,32 +450,51 @@ export const RUN_OPTIONS: readonly RunOption[] = [
 /** The options node:util's parseArgs takes: every run option's flag and every field's. */
 export function parseArgsOptions(): Record<string, { type: "string" | "boolean" }> {
   const options: Record<string, { type: "string" | "boolean" }> = {};
-  for (const option of RUN_OPTIONS) if (option.flag) options[option.flag] = { type: option.argument ? "string" : "boolean" };
+  for (const option of RUN_OPTIONS)
+    if (option.flag) options[option.flag] = { type: option.argument ? "string" : "boolean" };
   for (const field of DECLARATION_FIELDS) if (field.flag) options[field.flag.name] = { type: "string" };
   return options;
 }
 
 /** `--help`'s lines for the options (each beside its variable) and the declaration's fields. */
 export function optionsHelp(): string {
-  const option = (flag: string, env: string, meaning: string): string => `  ${flag.padEnd(26)} ${env.padEnd(30)} ${meaning}`;
-  const runs = RUN_OPTIONS.map((run) => option(run.flag ? `--${run.flag}${run.argument ? ` ${run.argument}` : ""}` : "", run.env ?? "", run.meaning));
-  const fields = DECLARATION_FIELDS.filter((field) => field.env).map((field) => option(field.flag ? `--${field.flag.name} ${field.flag.argument}` : "", field.env ?? "", `the declaration's ${field.field}`));
+  const option = (flag: string, env: string, meaning: string): string =>
+    `  ${flag.padEnd(26)} ${env.padEnd(30)} ${meaning}`;
+  const runs = RUN_OPTIONS.map((run) =>
+    option(run.flag ? `--${run.flag}${run.argument ? ` ${run.argument}` : ""}` : "", run.env ?? "", run.meaning),
+  );
+  const fields = DECLARATION_FIELDS.filter((field) => field.env).map((field) =>
+    option(
+      field.flag ? `--${field.flag.name} ${field.flag.argument}` : "",
+      field.env ?? "",
+      `the declaration's ${field.field}`,
+    ),
+  );
   return [...runs, ...fields].join("\n");
 }
 
 export function fieldsHelp(): string {
-  return DECLARATION_FIELDS.map((field) => `  ${field.field.padEnd(22)} ${field.type.replace(/\\/g, "").padEnd(16)} default ${field.default.replace(/`/g, "")}\n      ${field.meaning.replace(/`/g, "")}`).join("\n");
+  return DECLARATION_FIELDS.map(
+    (field) =>
+      `  ${field.field.padEnd(22)} ${field.type.replace(/\\/g, "").padEnd(16)} default ${field.default.replace(/`/g, "")}\n      ${field.meaning.replace(/`/g, "")}`,
+  ).join("\n");
 }
 
 /** Where a field may also come from, for the README: `` `CONFORMANCE_TIMEOUT`, `--timeout` ``. */
-const overrides = (field: FieldSpec): string => [field.env, field.flag && `--${field.flag.name}`].filter(Boolean).map((name) => `\`${name}\``).join(", ") || "";
+const overrides = (field: FieldSpec): string =>
+  [field.env, field.flag && `--${field.flag.name}`]
+    .filter(Boolean)
+    .map((name) => `\`${name}\``)
+    .join(", ") || "";
 
 /** conformance/README.md's table of the declaration's fields. */
 export function declarationTable(): string {
   return [
     "| field | type | default | environment, flag | meaning |",
     "|---|---|---|---|---|",
-    ...DECLARATION_FIELDS.map((field) => `| \`${field.field}\` | ${field.type} | ${field.default} | ${overrides(field)} | ${field.meaning} |`),
+    ...DECLARATION_FIELDS.map(
+      (field) => `| \`${field.field}\` | ${field.type} | ${field.default} | ${overrides(field)} | ${field.meaning} |`,
+    ),
   ].join("\n");
 }
 
@@ -320,7 +504,14 @@ export function declarationTable(): string {
  * Every name is checked against the description and the registry of checks: a misspelt area or
  * model would otherwise skip everything and pass.
  */
-export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig, contract: Contract, groups: readonly string[], configFile?: string, flags: Readonly<Record<string, unknown>> = {}): TargetConfig {
+export function readTargetConfig(
+  env: NodeJS.ProcessEnv,
+  defaults: TargetConfig,
+  contract: Contract,
+  groups: readonly string[],
+  configFile?: string,
+  flags: Readonly<Record<string, unknown>> = {},
+): TargetConfig {
   const source = configFile ?? env.CONFORMANCE_CONFIG;
   const named = configFile !== undefined ? "--config" : "CONFORMANCE_CONFIG";
   if (source !== undefined && !existsSync(source)) throw new DeclarationError(`${named} ${source}: no such file`);
@@ -328,13 +519,19 @@ export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig,
   const config: TargetConfig = { ...defaults, ...file, poll: { ...defaults.poll, ...file.poll } };
   for (const field of DECLARATION_FIELDS) {
     const flag = field.flag ? flags[field.flag.name] : undefined;
-    const given = typeof flag === "string" ? { text: flag, name: `--${field.flag?.name} (${field.env})` } : field.env && env[field.env] ? { text: env[field.env] as string, name: field.env } : undefined;
+    const given =
+      typeof flag === "string"
+        ? { text: flag, name: `--${field.flag?.name} (${field.env})` }
+        : field.env && env[field.env]
+          ? { text: env[field.env] as string, name: field.env }
+          : undefined;
     if (given && field.parse) Object.assign(config, { [field.field]: field.parse(given.text, given.name) });
   }
   const labels = contract.model.createRoutes.map((route) => route.label);
   const known = (field: string, names: string[] | undefined, allowed: readonly string[]): void => {
     for (const name of names ?? []) {
-      if (!allowed.includes(name)) throw new DeclarationError(`${field}: unknown "${name}"; the description has: ${allowed.join(", ")}`);
+      if (!allowed.includes(name))
+        throw new DeclarationError(`${field}: unknown "${name}"; the description has: ${allowed.join(", ")}`);
     }
   };
   known("areas (CONFORMANCE_AREAS)", config.areas, [...new Set(contract.operations.map((op) => op.area))]);
@@ -342,7 +539,9 @@ export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig,
   known("skipGroups (CONFORMANCE_SKIP)", config.skipGroups, groups);
   known("retiredModel.model", config.retiredModel ? [config.retiredModel.model] : [], labels);
   if (config.outcomeMarkers.moderation !== undefined && !config.outcomeMarkers.moderation.includes("{reason}")) {
-    throw new DeclarationError(`${source}: outcomeMarkers.moderation must contain {reason}, where the restriction reason goes`);
+    throw new DeclarationError(
+      `${source}: outcomeMarkers.moderation must contain {reason}, where the restriction reason goes`,
+    );
   }
   return config;
 }
@@ -351,7 +550,11 @@ export function readTargetConfig(env: NodeJS.ProcessEnv, defaults: TargetConfig,
 export type KeySource = "CONFORMANCE_API_KEY" | "the declaration's apiKey" | "none given";
 
 export function keySource(env: NodeJS.ProcessEnv, config: TargetConfig): KeySource {
-  return env.CONFORMANCE_API_KEY ? "CONFORMANCE_API_KEY" : config.apiKey !== undefined ? "the declaration's apiKey" : "none given";
+  return env.CONFORMANCE_API_KEY
+    ? "CONFORMANCE_API_KEY"
+    : config.apiKey !== undefined
+      ? "the declaration's apiKey"
+      : "none given";
 }
 
 /** The generated requests' seed and count, from `--seed` / `--cases` or their variables. */
@@ -370,7 +573,11 @@ function readJson(source: string, named: string): unknown {
     return parseJsonText(readFileSync(source, "utf8"), source);
   } catch (error) {
     // A syntax error's message names the file already, with its line and column.
-    throw new DeclarationError(error instanceof JsonSyntaxError ? `${named} ${error.message}` : `${named} ${source}: ${(error as Error).message}`);
+    throw new DeclarationError(
+      error instanceof JsonSyntaxError
+        ? `${named} ${error.message}`
+        : `${named} ${source}: ${(error as Error).message}`,
+    );
   }
 }
 
@@ -379,7 +586,10 @@ function checkFile(value: unknown, source: string): Partial<TargetConfig> {
   if (!isObject(value)) throw new DeclarationError(`${source}: (the whole file) must be a JSON object`);
   for (const [key, field] of Object.entries(value)) {
     const spec = DECLARATION_FIELDS.find((candidate) => candidate.field === key);
-    if (!spec) throw new DeclarationError(`${source}: ${key} is not a setting (settings: ${DECLARATION_FIELDS.map((candidate) => candidate.field).join(", ")})`);
+    if (!spec)
+      throw new DeclarationError(
+        `${source}: ${key} is not a setting (settings: ${DECLARATION_FIELDS.map((candidate) => candidate.field).join(", ")})`,
+      );
     const problem = spec.check(field);
     if (problem) throw new DeclarationError(`${source}: ${key}${problem.startsWith(".") ? "" : " "}${problem}`);
   }

@@ -170,7 +170,10 @@ export class Charges {
   }
 
   /** Runs charging work that `enter` counted, until it is done. */
-  private async within<T>(measurement: Measurement | null, work: (report: (charge: MeasuredCharge) => void) => Promise<T>): Promise<T> {
+  private async within<T>(
+    measurement: Measurement | null,
+    work: (report: (charge: MeasuredCharge) => void) => Promise<T>,
+  ): Promise<T> {
     try {
       return await work((charge) => measurement?.charges.push(charge));
     } finally {
@@ -184,10 +187,18 @@ export class Charges {
    * Runs the billing check's measurement. `open(room)` lets that many charges of exact price join;
    * `settled()` waits for them to end and says what they charged.
    */
-  async measure<T>(work: (window: { open(room: number): void; settled(): Promise<MeasuredCharge[]> }) => Promise<T>): Promise<T> {
+  async measure<T>(
+    work: (window: { open(room: number): void; settled(): Promise<MeasuredCharge[]> }) => Promise<T>,
+  ): Promise<T> {
     const measurement: Measurement = { open: false, room: 0, running: 0, charges: [] };
-    await this.changed.when(() => this.measurement === null, () => (this.measurement = measurement));
-    await this.changed.when(() => this.running === 0, () => undefined);
+    await this.changed.when(
+      () => this.measurement === null,
+      () => (this.measurement = measurement),
+    );
+    await this.changed.when(
+      () => this.running === 0,
+      () => undefined,
+    );
     try {
       return await work({
         open: (room) => {
@@ -196,7 +207,10 @@ export class Charges {
         },
         settled: async () => {
           measurement.room = 0;
-          return this.changed.when(() => measurement.running === 0, () => measurement.charges);
+          return this.changed.when(
+            () => measurement.running === 0,
+            () => measurement.charges,
+          );
         },
       });
     } finally {

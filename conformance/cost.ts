@@ -28,13 +28,17 @@ export function quotedBody(request: { path: string; body?: unknown }): Record<st
 }
 
 /** The longest durations each media field of `body` may have, or null where a field has no limit. */
-function longest(media: Readonly<Record<string, MediaRule>>, body: Record<string, unknown>): Record<string, number | number[]> | null {
+function longest(
+  media: Readonly<Record<string, MediaRule>>,
+  body: Record<string, unknown>,
+): Record<string, number | number[]> | null {
   const durations: Record<string, number | number[]> = {};
   for (const [field, rule] of Object.entries(media)) {
     const value = body[field];
     if (value === undefined) continue;
     const items = Array.isArray(value) ? value.length : 1;
-    const share = rule.maxCombinedDurationSeconds !== undefined ? rule.maxCombinedDurationSeconds / Math.max(items, 1) : undefined;
+    const share =
+      rule.maxCombinedDurationSeconds !== undefined ? rule.maxCombinedDurationSeconds / Math.max(items, 1) : undefined;
     const each = Math.min(rule.maxDurationSeconds ?? Infinity, share ?? Infinity);
     if (!Number.isFinite(each)) return null;
     durations[field] = rule.list ? Array.from({ length: items }, () => each) : each;
@@ -43,7 +47,12 @@ function longest(media: Readonly<Record<string, MediaRule>>, body: Record<string
 }
 
 /** The standard price of sending `body` to `op`; 0 for routes the description does not price. */
-export function priceOf(contract: Contract, op: ContractOperation, body: Record<string, unknown>, media?: Record<string, number>): Price {
+export function priceOf(
+  contract: Contract,
+  op: ContractOperation,
+  body: Record<string, unknown>,
+  media?: Record<string, number>,
+): Price {
   const tables = contract.model.priceTables;
   const table = tables[op.path];
   if (!table || table.method !== op.method) return { credits: 0, atMost: false };
@@ -52,7 +61,9 @@ export function priceOf(contract: Contract, op: ContractOperation, body: Record<
     if (exact.credits !== null) return { credits: exact.credits, atMost: false, breakdown: exact.breakdown };
     const bounds = media ? null : longest(table.media, body);
     const bound = bounds ? quoteRoute(tables, op.path, body, bounds) : exact;
-    return bound.credits === null ? { credits: null, atMost: false, reason: bound.reason ?? "" } : { credits: bound.credits, atMost: true };
+    return bound.credits === null
+      ? { credits: null, atMost: false, reason: bound.reason ?? "" }
+      : { credits: bound.credits, atMost: true };
   } catch (error) {
     return { credits: null, atMost: false, reason: (error as Error).message };
   }
@@ -83,21 +94,30 @@ export function total(spends: readonly PlannedSpend[]): SpendTotal {
     credits: priced.reduce((sum, spend) => sum + (spend.price.credits ?? 0), 0),
     atMost: priced.some((spend) => spend.price.atMost),
     requests: spends.length,
-    unpriced: spends.filter((spend) => spend.price.credits === null).map((spend) => `${spend.what} (${spend.price.reason})`),
+    unpriced: spends
+      .filter((spend) => spend.price.credits === null)
+      .map((spend) => `${spend.what} (${spend.price.reason})`),
   };
 }
 
-const credits = (figure: SpendTotal): string => `${figure.atMost ? "at most " : ""}${figure.credits.toLocaleString("en")} credits`;
+const credits = (figure: SpendTotal): string =>
+  `${figure.atMost ? "at most " : ""}${figure.credits.toLocaleString("en")} credits`;
 
 /** The estimate as lines for the console: per key, and the requests with no shown price. */
 export function describeEstimate(spends: readonly PlannedSpend[]): string[] {
   const lines = ["cost at the description's standard prices (plan discounts and promotions not applied):"];
   for (const key of [...new Set(spends.map((spend) => spend.key))]) {
     const figure = total(spends.filter((spend) => spend.key === key));
-    lines.push(`  ${key} key: ${figure.requests} priced request${figure.requests === 1 ? "" : "s"}, ${credits(figure)}`);
+    lines.push(
+      `  ${key} key: ${figure.requests} priced request${figure.requests === 1 ? "" : "s"}, ${credits(figure)}`,
+    );
   }
   const unpriced = total(spends).unpriced;
-  if (unpriced.length) lines.push(`  no price shown for ${unpriced.length} of them, not counted:`, ...unpriced.map((what) => `    ${what}`));
+  if (unpriced.length)
+    lines.push(
+      `  no price shown for ${unpriced.length} of them, not counted:`,
+      ...unpriced.map((what) => `    ${what}`),
+    );
   if (spends.length === 0) lines.push("  nothing priced is sent");
   return lines;
 }
@@ -113,7 +133,8 @@ export class Spend {
     if (terminal !== this.contract.model.jobStatus.success) return;
     // A create response that states the job's credits names the charge better than a bound.
     const stated = (created.json as Record<string, unknown> | undefined)?.[this.contract.model.account.priceField];
-    if (typeof stated === "number") this.spent.push({ key, what: create.route, price: { credits: stated, atMost: false } });
+    if (typeof stated === "number")
+      this.spent.push({ key, what: create.route, price: { credits: stated, atMost: false } });
     else this.record(key, create, created);
   }
 

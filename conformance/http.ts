@@ -39,7 +39,8 @@ export function targetUrl(name: string, value: string, shown: (text: string) => 
   } catch {
     throw new TargetError(`${name}: "${shown(value)}" is not a URL (expected http://HOST:PORT or https://...)`);
   }
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") throw new TargetError(`${name}: "${shown(value)}" is not an http(s) URL with a host`);
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "")
+    throw new TargetError(`${name}: "${shown(value)}" is not an http(s) URL with a host`);
   return value.replace(/\/$/, "");
 }
 
@@ -92,7 +93,13 @@ export class AnswerBoundError extends Error {
   }
 }
 
-type ExchangeInit = { method: string; headers: Record<string, string>; body?: string | Buffer; signal?: AbortSignal; limits?: AnswerLimits };
+type ExchangeInit = {
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  signal?: AbortSignal;
+  limits?: AnswerLimits;
+};
 
 /**
  * One HTTP request to `url` (http or https) and its whole answer; `content-length` is set from the body.
@@ -121,12 +128,22 @@ function exchangeOnce(url: string, init: ExchangeInit, pooled = true): Promise<H
   if (init.body !== undefined) headers["content-length"] = String(Buffer.byteLength(init.body));
   const limits = init.limits;
   return new Promise((resolve, reject) => {
-    const options = { method: init.method, headers, agent: pooled ? AGENTS[protocol] : false, ...(init.signal ? { signal: init.signal } : {}) };
-    const tooLarge = (): AnswerBoundError => new AnswerBoundError("ANSWER_TOO_LARGE", `the answer's body passed ${limits?.maxBytes} bytes (maxAnswerBytes, --max-answer-bytes); the rest was not read`);
+    const options = {
+      method: init.method,
+      headers,
+      agent: pooled ? AGENTS[protocol] : false,
+      ...(init.signal ? { signal: init.signal } : {}),
+    };
+    const tooLarge = (): AnswerBoundError =>
+      new AnswerBoundError(
+        "ANSWER_TOO_LARGE",
+        `the answer's body passed ${limits?.maxBytes} bytes (maxAnswerBytes, --max-answer-bytes); the rest was not read`,
+      );
     const outgoing = (protocol === "https:" ? httpsRequest : httpRequest)(target, options, (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      if (limits && Number(response.headers["content-length"]) > limits.maxBytes) return void outgoing.destroy(tooLarge());
+      if (limits && Number(response.headers["content-length"]) > limits.maxBytes)
+        return void outgoing.destroy(tooLarge());
       response.on("data", (chunk: Buffer) => {
         size += chunk.length;
         if (limits && size > limits.maxBytes) return void outgoing.destroy(tooLarge());
@@ -142,17 +159,37 @@ function exchangeOnce(url: string, init: ExchangeInit, pooled = true): Promise<H
       });
     });
     // A target that answers slowly, or drips its answer, holds one request at most this long.
-    const timer = limits ? setTimeout(() => outgoing.destroy(new AnswerBoundError("REQUEST_TIMEOUT", `no complete answer within ${limits.timeoutMs / 1000} s (requestTimeoutSeconds, --request-timeout)`)), limits.timeoutMs) : undefined;
+    const timer = limits
+      ? setTimeout(
+          () =>
+            outgoing.destroy(
+              new AnswerBoundError(
+                "REQUEST_TIMEOUT",
+                `no complete answer within ${limits.timeoutMs / 1000} s (requestTimeoutSeconds, --request-timeout)`,
+              ),
+            ),
+          limits.timeoutMs,
+        )
+      : undefined;
     outgoing.on("error", (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      reject(outgoing.reusedSocket && error.code === "ECONNRESET" && !init.signal?.aborted ? new StaleSocketError(error.message) : error);
+      reject(
+        outgoing.reusedSocket && error.code === "ECONNRESET" && !init.signal?.aborted
+          ? new StaleSocketError(error.message)
+          : error,
+      );
     });
     outgoing.end(init.body);
   });
 }
 
 /** Sends `request` to `baseUrl` (the target, or Prism's validation proxy in front of it). */
-export async function send(baseUrl: string, request: RequestSpec, signal?: AbortSignal, limits?: AnswerLimits): Promise<Exchange> {
+export async function send(
+  baseUrl: string,
+  request: RequestSpec,
+  signal?: AbortSignal,
+  limits?: AnswerLimits,
+): Promise<Exchange> {
   const headers = { ...request.headers };
   if (request.body !== undefined) headers["content-type"] = "application/json";
   const sentAt = Date.now();
@@ -202,12 +239,18 @@ export function curl(transport: Transport, request: RequestSpec): string {
   const parts = ["curl -sS -i", "-X", request.method.toUpperCase(), shellQuote(transport.targetUrl + request.path)];
   for (const [name, value] of Object.entries(request.headers)) {
     let shown = value;
-    for (const [variable, secret] of Object.entries(transport.secrets)) if (secret) shown = shown.split(secret).join(`$${variable}`);
+    for (const [variable, secret] of Object.entries(transport.secrets))
+      if (secret) shown = shown.split(secret).join(`$${variable}`);
     // Double quotes so the shell expands the key's variable; the header text itself is plain.
     parts.push("-H", shown === value ? shellQuote(`${name}: ${shown}`) : `"${name}: ${shown}"`);
   }
   if (request.body !== undefined) {
-    parts.push("-H", shellQuote("content-type: application/json"), "--data-raw", shellQuote(JSON.stringify(request.body)));
+    parts.push(
+      "-H",
+      shellQuote("content-type: application/json"),
+      "--data-raw",
+      shellQuote(JSON.stringify(request.body)),
+    );
   }
   return parts.join(" ");
 }

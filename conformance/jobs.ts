@@ -36,24 +36,45 @@ const queueFull = (client: Client, exchange: Exchange): boolean =>
  * Sends a create while holding `slot` (none: nothing held). A create that gets no answer (NoAnswer)
  * gives the slot back: otherwise the cap would fill with jobs that never started.
  */
-export function sendHolding(client: Client, op: ContractOperation, spec: RequestSpec, slot: Slot | undefined, options: SendOptions): Promise<Exchange> {
+export function sendHolding(
+  client: Client,
+  op: ContractOperation,
+  spec: RequestSpec,
+  slot: Slot | undefined,
+  options: SendOptions,
+): Promise<Exchange> {
   return client.send(op, spec, options).catch((error: unknown) => {
     slot?.release();
     throw error;
   });
 }
 
-export async function createJob(client: Client, op: ContractOperation, spec: RequestSpec, expected: "accept" | "reject", giveUp?: GiveUp): Promise<Created> {
+export async function createJob(
+  client: Client,
+  op: ContractOperation,
+  spec: RequestSpec,
+  expected: "accept" | "reject",
+  giveUp?: GiveUp,
+): Promise<Created> {
   let slot: Slot | undefined = expected === "accept" ? await client.slots.acquire() : undefined;
-  const sendIt = (): Promise<Exchange> => sendHolding(client, op, spec, slot, { positive: expected === "accept", ...(slot ? { jobsInFlight: client.slots.inFlight - 1 } : {}) });
+  const sendIt = (): Promise<Exchange> =>
+    sendHolding(client, op, spec, slot, {
+      positive: expected === "accept",
+      ...(slot ? { jobsInFlight: client.slots.inFlight - 1 } : {}),
+    });
   let exchange = await sendIt();
   if (!slot && queueFull(client, exchange)) {
     slot = await client.slots.acquire();
     exchange = await sendIt();
   }
   // The suite's followed jobs end in time; jobs it lost track of may too, so a few polls' time is given them.
-  for (let patience = UNSURE_RETRIES; slot && queueFull(client, exchange) && (client.jobs.size > 0 || (client.unsure > 0 && patience-- > 0)); ) {
-    await (client.jobs.size > 0 ? client.slots.released() : client.session.sleep(client.session.pollIntervalMs(client.session.contract.pollOf(op) ?? op)));
+  for (
+    let patience = UNSURE_RETRIES;
+    slot && queueFull(client, exchange) && (client.jobs.size > 0 || (client.unsure > 0 && patience-- > 0));
+  ) {
+    await (client.jobs.size > 0
+      ? client.slots.released()
+      : client.session.sleep(client.session.pollIntervalMs(client.session.contract.pollOf(op) ?? op)));
     exchange = await sendIt();
   }
   if (!accepted(exchange)) {
@@ -81,14 +102,28 @@ export function chargedCreate(
     const created = await createJob(client, op, spec, "accept", giveUp);
     answered?.(created);
     const job = created.job;
-    if (job && credits !== null) report({ what: `${op.route} (${job.id})`, credits, charged: () => job.terminal === client.session.contract.model.jobStatus.success, op, spec });
+    if (job && credits !== null)
+      report({
+        what: `${op.route} (${job.id})`,
+        credits,
+        charged: () => job.terminal === client.session.contract.model.jobStatus.success,
+        op,
+        spec,
+      });
     await job?.ended;
     return created;
   });
 }
 
 /** A charged create (chargedCreate) handed to `then` once its job and its stable polls are done. */
-export function chargedJob<T>(client: Client, op: ContractOperation, spec: RequestSpec, credits: number | null, then: (created: Created) => T | Promise<T>, giveUp?: GiveUp): Promise<T> {
+export function chargedJob<T>(
+  client: Client,
+  op: ContractOperation,
+  spec: RequestSpec,
+  credits: number | null,
+  then: (created: Created) => T | Promise<T>,
+  giveUp?: GiveUp,
+): Promise<T> {
   return chargedCreate(client, op, spec, credits, giveUp).then(async (created) => {
     await created.job?.done;
     return then(created);
@@ -96,10 +131,17 @@ export function chargedJob<T>(client: Client, op: ContractOperation, spec: Reque
 }
 
 /** Follows the job an accepted create started, holding `slot` until it ends. */
-export function follow(client: Client, op: ContractOperation, exchange: Exchange, slot: Slot, giveUp?: GiveUp): Created {
+export function follow(
+  client: Client,
+  op: ContractOperation,
+  exchange: Exchange,
+  slot: Slot,
+  giveUp?: GiveUp,
+): Created {
   const created = followed(client, op, exchange, slot, giveUp);
   // A stateless target's jobs never end, nor run on: they are not left running.
-  if (client.session.config.stateful) client.launched.push({ op, at: exchange.receivedAt, over: () => (created.job?.terminal ?? null) !== null });
+  if (client.session.config.stateful)
+    client.launched.push({ op, at: exchange.receivedAt, over: () => (created.job?.terminal ?? null) !== null });
   return created;
 }
 
@@ -108,7 +150,10 @@ function followed(client: Client, op: ContractOperation, exchange: Exchange, slo
   const idField = op.create?.idField ?? null;
   if (!poll || idField === null) {
     // The suite cannot see when this job ends, so its slot stays taken for the rest of the run.
-    return { exchange, unfollowed: `no create response field of ${op.route} names the job's id (the description shows none), so ${poll?.route ?? "its poll route"} cannot be called with a real id` };
+    return {
+      exchange,
+      unfollowed: `no create response field of ${op.route} names the job's id (the description shows none), so ${poll?.route ?? "its poll route"} cannot be called with a real id`,
+    };
   }
   const id = (exchange.json as Record<string, unknown> | undefined)?.[idField];
   if (id === undefined || id === null || id === "") {
@@ -150,7 +195,11 @@ export class Job {
     giveUp?: GiveUp,
   ) {
     const session = client.session;
-    this.pollSpec = { method: poll.method, path: requestPath(session.contract, poll, { id }), headers: client.authorized() };
+    this.pollSpec = {
+      method: poll.method,
+      path: requestPath(session.contract, poll, { id }),
+      headers: client.authorized(),
+    };
     client.jobs.add(this);
     void giveUp?.when.then(() => this.stop.abort(giveUp.reason));
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
@@ -211,7 +260,8 @@ export class Job {
       }
       // A stateless target answers every poll alike: one poll is all there is to see.
       if (!config.stateful) this.end(false);
-      if (!config.stateful || (terminalAt >= 0 && this.polls.length - 1 - terminalAt >= config.poll.stablePolls)) return;
+      if (!config.stateful || (terminalAt >= 0 && this.polls.length - 1 - terminalAt >= config.poll.stablePolls))
+        return;
       // Past the limit without a terminal status, it is given up after this poll: polled once at
       // least, however late its first poll came (its interval, a stage it was held for), and
       // never held for one more interval.
@@ -253,7 +303,8 @@ export function stillRunning(client: Client): StillRunning | undefined {
   const { contract, config } = client.session;
   const open = client.launched.filter((launched) => !launched.over());
   if (open.length === 0) return undefined;
-  const longest = (op: ContractOperation): number => Math.max(config.poll.timeoutSeconds, contract.pollOf(op)?.polls?.poll.typicalDurationSeconds?.max ?? 0);
+  const longest = (op: ContractOperation): number =>
+    Math.max(config.poll.timeoutSeconds, contract.pollOf(op)?.polls?.poll.typicalDurationSeconds?.max ?? 0);
   return {
     jobs: open.length,
     routes: [...new Set(open.map((launched) => launched.op.route))],
@@ -261,4 +312,5 @@ export function stillRunning(client: Client): StillRunning | undefined {
   };
 }
 
-export const statusOf = (exchange: Exchange): string => String((exchange.json as { status?: unknown } | undefined)?.status);
+export const statusOf = (exchange: Exchange): string =>
+  String((exchange.json as { status?: unknown } | undefined)?.status);

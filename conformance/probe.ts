@@ -23,27 +23,47 @@ export interface Probe {
 }
 
 /** Throws TargetError, in one line, unless the target answers the main key's credits request as the service does. */
-export async function probeTarget(contract: Contract, target: string, apiKey: string, source: KeySource, probe: Probe): Promise<void> {
+export async function probeTarget(
+  contract: Contract,
+  target: string,
+  apiKey: string,
+  source: KeySource,
+  probe: Probe,
+): Promise<void> {
   const op = contract.byOperationId(contract.model.account.creditsOperationId);
   if (!op) return;
   const route = `GET ${op.path}`;
   let answer;
   try {
-    answer = await httpExchange(`${target}${op.path}`, { method: "GET", headers: bearer(apiKey), limits: probe.limits });
+    answer = await httpExchange(`${target}${op.path}`, {
+      method: "GET",
+      headers: bearer(apiKey),
+      limits: probe.limits,
+    });
   } catch (error) {
-    if (error instanceof AnswerBoundError) throw new TargetError(`${probe.name}: ${probe.shownUrl} gave no usable answer to ${route}, sent to check the target and the main key: ${error.message}`);
+    if (error instanceof AnswerBoundError)
+      throw new TargetError(
+        `${probe.name}: ${probe.shownUrl} gave no usable answer to ${route}, sent to check the target and the main key: ${error.message}`,
+      );
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ECONNREFUSED" ? "connection refused: is it running?" : `${code ?? "no answer"}: ${(error as Error).message}`;
+    const why =
+      code === "ECONNREFUSED"
+        ? "connection refused: is it running?"
+        : `${code ?? "no answer"}: ${(error as Error).message}`;
     throw new TargetError(`${probe.name}: no server answers at ${probe.shownUrl} (${probe.shown(why)})`);
   }
   if (answer.status === 401) {
     const given = source === "none given" ? "no key was given" : `the key comes from ${source}`;
-    throw new TargetError(`the target answers 401 to the main key on ${route} (${given}): set CONFORMANCE_API_KEY, or apiKey in the declaration (--config), to a key of an account on the target`);
+    throw new TargetError(
+      `the target answers 401 to the main key on ${route} (${given}): set CONFORMANCE_API_KEY, or apiKey in the declaration (--config), to a key of an account on the target`,
+    );
   }
   const type = answer.headers.get("content-type") ?? "no Content-Type";
   const text = answer.body.toString("utf8");
   if (!/\bjson\b/i.test(type) || parseJson(text) === undefined) {
     const quoted = text.length > QUOTED ? `${text.slice(0, QUOTED)}...` : text;
-    throw new TargetError(`${probe.name}: ${probe.shownUrl} is not the service: ${route} answered ${answer.status} with ${probe.shown(type)}, not JSON (${answer.body.length} bytes: "${probe.shown(quoted)}")`);
+    throw new TargetError(
+      `${probe.name}: ${probe.shownUrl} is not the service: ${route} answered ${answer.status} with ${probe.shown(type)}, not JSON (${answer.body.length} bytes: "${probe.shown(quoted)}")`,
+    );
   }
 }

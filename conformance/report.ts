@@ -31,21 +31,44 @@ export interface Summary {
   rules?: RuleCoverage;
 }
 
-export function summarize(target: string, results: CheckResult[], extra: Pick<Summary, "seconds" | "requests" | "stopped" | "spent" | "stillRunning">): Summary {
+export function summarize(
+  target: string,
+  results: CheckResult[],
+  extra: Pick<Summary, "seconds" | "requests" | "stopped" | "spent" | "stillRunning">,
+): Summary {
   const byGroup: Summary["byGroup"] = {};
   for (const result of results) {
     const counts = (byGroup[result.group] ??= { pass: 0, fail: 0, skip: 0 });
     counts[result.outcome]++;
   }
   const count = (outcome: Outcome): number => results.filter((result) => result.outcome === outcome).length;
-  return { target, pass: count("pass"), fail: count("fail"), skip: count("skip"), byGroup, rules: ruleCoverage(results), ...extra };
+  return {
+    target,
+    pass: count("pass"),
+    fail: count("fail"),
+    skip: count("skip"),
+    byGroup,
+    rules: ruleCoverage(results),
+    ...extra,
+  };
 }
 
 /** The summary and results with one result more (a failure seen after the checks, such as an error of the suite itself). */
-export function withResult(summary: Summary, results: CheckResult[], result: CheckResult): { summary: Summary; results: CheckResult[] } {
+export function withResult(
+  summary: Summary,
+  results: CheckResult[],
+  result: CheckResult,
+): { summary: Summary; results: CheckResult[] } {
   const counts = { ...(summary.byGroup[result.group] ?? { pass: 0, fail: 0, skip: 0 }) };
   counts[result.outcome]++;
-  return { summary: { ...summary, [result.outcome]: summary[result.outcome] + 1, byGroup: { ...summary.byGroup, [result.group]: counts } }, results: [...results, result] };
+  return {
+    summary: {
+      ...summary,
+      [result.outcome]: summary[result.outcome] + 1,
+      byGroup: { ...summary.byGroup, [result.group]: counts },
+    },
+    results: [...results, result],
+  };
 }
 
 const SKIP_ROUTES_SHOWN = 4;
@@ -73,24 +96,41 @@ export function formatConsole(summary: Summary, results: CheckResult[]): string 
     if (skip.route) entry.routes.add(skip.route);
     skips.set(key, entry);
   }
-  for (const [key, { count, routes }] of skips) lines.push(`SKIP ${key} (${count} check${count === 1 ? "" : "s"}${routeList([...routes])})`);
-  lines.push("", `conformance of ${summary.target}: ${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped, in ${summary.seconds.toFixed(1)} s`);
-  lines.push(`  requests sent: ${Object.entries(summary.requests).map(([key, count]) => `${count} with the ${key} key`).join(", ")}`);
+  for (const [key, { count, routes }] of skips)
+    lines.push(`SKIP ${key} (${count} check${count === 1 ? "" : "s"}${routeList([...routes])})`);
+  lines.push(
+    "",
+    `conformance of ${summary.target}: ${summary.pass} passed, ${summary.fail} failed, ${summary.skip} skipped, in ${summary.seconds.toFixed(1)} s`,
+  );
+  lines.push(
+    `  requests sent: ${Object.entries(summary.requests)
+      .map(([key, count]) => `${count} with the ${key} key`)
+      .join(", ")}`,
+  );
   if (summary.stopped) lines.push(`  stopped early: ${summary.stopped}`);
   if (summary.spent) {
     const { byQuote, measured } = summary.spent;
-    const unpriced = byQuote.unpriced.length ? `, plus ${byQuote.unpriced.length} request${byQuote.unpriced.length === 1 ? "" : "s"} whose price the description does not show` : "";
-    lines.push(`  credits spent: the quotes of ${byQuote.requests} charged requests come to ${byQuote.atMost ? "at most " : ""}${byQuote.credits}${unpriced}${measured === null ? "" : `; the balance fell by ${measured} (prices held for unfinished jobs included)`}`);
+    const unpriced = byQuote.unpriced.length
+      ? `, plus ${byQuote.unpriced.length} request${byQuote.unpriced.length === 1 ? "" : "s"} whose price the description does not show`
+      : "";
+    lines.push(
+      `  credits spent: the quotes of ${byQuote.requests} charged requests come to ${byQuote.atMost ? "at most " : ""}${byQuote.credits}${unpriced}${measured === null ? "" : `; the balance fell by ${measured} (prices held for unfinished jobs included)`}`,
+    );
   }
   if (summary.stillRunning) {
     const { jobs, routes, until } = summary.stillRunning;
     const seconds = Math.max(0, Math.ceil((until - Date.now()) / 1000));
-    lines.push(`  still running: ${jobs} job${jobs === 1 ? "" : "s"} of the main account never seen ending (${routes.join(", ")}) may run until ${new Date(until).toISOString()} (${seconds} s from now), holding slots of its concurrency cap: wait that long before the next run`);
+    lines.push(
+      `  still running: ${jobs} job${jobs === 1 ? "" : "s"} of the main account never seen ending (${routes.join(", ")}) may run until ${new Date(until).toISOString()} (${seconds} s from now), holding slots of its concurrency cap: wait that long before the next run`,
+    );
   }
   for (const [group, counts] of Object.entries(summary.byGroup)) {
     lines.push(`  ${group.padEnd(20)} ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped`);
   }
-  if (summary.rules) lines.push(`rules: ${summary.rules.checked} of ${summary.rules.total} checked (${summary.rules.notObservable} not observable from outside)`);
+  if (summary.rules)
+    lines.push(
+      `rules: ${summary.rules.checked} of ${summary.rules.total} checked (${summary.rules.notObservable} not observable from outside)`,
+    );
   return lines.join("\n");
 }
 
@@ -101,7 +141,10 @@ const xml = (text: string): string =>
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
     .replace(/"/g, "&quot;")
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "");
+    .replace(
+      /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+      "",
+    );
 
 export function junitXml(summary: Summary, results: CheckResult[]): string {
   const suites = Object.keys(summary.byGroup).map((group) => {
@@ -110,9 +153,12 @@ export function junitXml(summary: Summary, results: CheckResult[]): string {
     const body = cases.map((result) => {
       const name = xml(`${result.route}: ${result.name}`);
       // The rules it observes, as a property (JUnit's place for facts about a case).
-      const rules = result.rules?.length ? `<properties><property name="rules" value="${xml(result.rules.join(" "))}"/></properties>` : "";
+      const rules = result.rules?.length
+        ? `<properties><property name="rules" value="${xml(result.rules.join(" "))}"/></properties>`
+        : "";
       const open = `    <testcase classname="conformance.${xml(group)}" name="${name}">${rules}`;
-      if (result.outcome === "pass") return rules ? `${open}</testcase>` : `    <testcase classname="conformance.${xml(group)}" name="${name}"/>`;
+      if (result.outcome === "pass")
+        return rules ? `${open}</testcase>` : `    <testcase classname="conformance.${xml(group)}" name="${name}"/>`;
       if (result.outcome === "skip") return `${open}<skipped message="${xml(result.detail ?? "")}"/></testcase>`;
       const text = [result.detail, result.curl && `reproduce: ${result.curl}`].filter(Boolean).join("\n");
       return `${open}<failure message="${xml(result.detail ?? "")}">${xml(text)}</failure></testcase>`;

@@ -37,10 +37,16 @@ function bodyProblems(contract: Contract, response: ResponseObject, exchange: An
   const schema = response.content?.["application/json"]?.schema;
   if (!schema) return [];
   const type = exchange.headers.get("content-type");
-  const typeProblems = type !== null && JSON_MEDIA_TYPE.test(type) ? [] : [`Content-Type of ${exchange.status} is ${type === null ? "missing" : `"${type}"`}, not application/json`];
-  if (exchange.json === undefined) return [...typeProblems, `body of ${exchange.status} is not JSON: ${exchange.text.slice(0, 200)}`];
+  const typeProblems =
+    type !== null && JSON_MEDIA_TYPE.test(type)
+      ? []
+      : [`Content-Type of ${exchange.status} is ${type === null ? "missing" : `"${type}"`}, not application/json`];
+  if (exchange.json === undefined)
+    return [...typeProblems, `body of ${exchange.status} is not JSON: ${exchange.text.slice(0, 200)}`];
   const problems = schemaProblems(contract, contract.deref(schema), exchange.json);
-  return problems ? [...typeProblems, `body of ${exchange.status} does not match its schema: ${problems}`] : typeProblems;
+  return problems
+    ? [...typeProblems, `body of ${exchange.status} does not match its schema: ${problems}`]
+    : typeProblems;
 }
 
 function headerProblems(contract: Contract, response: ResponseObject, exchange: Answer): string[] {

@@ -34,7 +34,14 @@ export class Results {
   }
 
   fail(group: string, route: string, name: string, detail: string, curl?: string): void {
-    this.all.push({ group, route, name: this.shown(name), outcome: "fail", detail: this.shown(detail), ...(curl ? { curl: this.redact(curl) } : {}) });
+    this.all.push({
+      group,
+      route,
+      name: this.shown(name),
+      outcome: "fail",
+      detail: this.shown(detail),
+      ...(curl ? { curl: this.redact(curl) } : {}),
+    });
   }
 
   skip(group: string, route: string, name: string, reason: string): void {

@@ -23,7 +23,14 @@ export function templateOf(check: Check, name: string): string | undefined {
   return fitting.sort((a, b) => b.replace(/\{[^}]*\}/g, "").length - a.replace(/\{[^}]*\}/g, "").length)[0];
 }
 
-const idPattern = (reference: string): RegExp => new RegExp(`^${reference.replace(ROUTE, "").split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^]*")}$`);
+const idPattern = (reference: string): RegExp =>
+  new RegExp(
+    `^${reference
+      .replace(ROUTE, "")
+      .split("*")
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join("[^]*")}$`,
+  );
 
 /** The JSON pointer of an operation (`POST /v1/images/i-a`) in the bundle. */
 const operationPointer = (route: string): string | undefined => {
@@ -35,7 +42,12 @@ const operationPointer = (route: string): string | undefined => {
 export function rulesNamed(catalogue: Catalogue, reference: string, route?: string): Rule[] {
   const pattern = idPattern(reference);
   const under = reference.startsWith(ROUTE) && route !== undefined ? operationPointer(route) : undefined;
-  return catalogue.rules.filter((rule) => pattern.test(rule.id) && (under === undefined || (rule.openapi ?? []).some((pointer) => pointer === under || pointer.startsWith(`${under}/`))));
+  return catalogue.rules.filter(
+    (rule) =>
+      pattern.test(rule.id) &&
+      (under === undefined ||
+        (rule.openapi ?? []).some((pointer) => pointer === under || pointer.startsWith(`${under}/`))),
+  );
 }
 
 /** The rule ids a result observes: none for the suite's own results (a group skipped, a check stopped). */
@@ -44,7 +56,13 @@ export function resultRules(checks: readonly Check[], catalogue: Catalogue, resu
   const template = check && templateOf(check, result.name);
   if (!check || template === undefined) return [];
   const route = result.route === "*" ? undefined : result.route;
-  return [...new Set((check.rules?.[template] ?? []).flatMap((reference) => rulesNamed(catalogue, reference, route).map((rule) => rule.id)))].sort();
+  return [
+    ...new Set(
+      (check.rules?.[template] ?? []).flatMap((reference) =>
+        rulesNamed(catalogue, reference, route).map((rule) => rule.id),
+      ),
+    ),
+  ].sort();
 }
 
 /** Each rule's checks, as `group: template`, derived from the checks' bindings. */
@@ -52,7 +70,8 @@ export function checksByRule(checks: readonly Check[], catalogue: Catalogue): Ma
   const byRule = new Map<string, string[]>(catalogue.rules.map((rule) => [rule.id, []]));
   for (const check of checks) {
     for (const [template, references] of Object.entries(check.rules ?? {})) {
-      for (const rule of references.flatMap((reference) => rulesNamed(catalogue, reference))) byRule.get(rule.id)?.push(`${check.group}: ${template}`);
+      for (const rule of references.flatMap((reference) => rulesNamed(catalogue, reference)))
+        byRule.get(rule.id)?.push(`${check.group}: ${template}`);
     }
   }
   return byRule;
@@ -67,7 +86,11 @@ export interface RuleCoverage {
 }
 
 /** Gives each result of the checks its rule ids (the suite's own results have none). */
-export function annotateRules(checks: readonly Check[], results: readonly CheckResult[], catalogue: Catalogue = readCatalogue()): void {
+export function annotateRules(
+  checks: readonly Check[],
+  results: readonly CheckResult[],
+  catalogue: Catalogue = readCatalogue(),
+): void {
   for (const result of results) {
     const rules = resultRules(checks, catalogue, result);
     if (rules.length > 0) result.rules = rules;
@@ -76,6 +99,12 @@ export function annotateRules(checks: readonly Check[], results: readonly CheckR
 
 /** How many rules the results checked (a result passed or failed on them), of how many. */
 export function ruleCoverage(results: readonly CheckResult[], catalogue: Catalogue = readCatalogue()): RuleCoverage {
-  const checked = new Set(results.filter((result) => result.outcome !== "skip").flatMap((result) => result.rules ?? []));
-  return { checked: checked.size, total: catalogue.rules.length, notObservable: catalogue.rules.filter((rule) => rule.observable === false).length };
+  const checked = new Set(
+    results.filter((result) => result.outcome !== "skip").flatMap((result) => result.rules ?? []),
+  );
+  return {
+    checked: checked.size,
+    total: catalogue.rules.length,
+    notObservable: catalogue.rules.filter((rule) => rule.observable === false).length,
+  };
 }

@@ -8,7 +8,15 @@ import { setMaxListeners } from "node:events";
 import { STAGE, type Check } from "./check.ts";
 import { CHECK_GROUPS, CHECKS } from "./checks/index.ts";
 import { NoAnswer, type Client } from "./client.ts";
-import { DECLARED_KEYS, DeclarationError, keySource, MOCK_CONFIG, TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "./config.ts";
+import {
+  DECLARED_KEYS,
+  DeclarationError,
+  keySource,
+  MOCK_CONFIG,
+  TARGET_DEFAULTS,
+  readTargetConfig,
+  type TargetConfig,
+} from "./config.ts";
 import { Contract } from "../contract/contract.ts";
 import { stillRunning, type StillRunning } from "./jobs.ts";
 import { describeEstimate, total, type PlannedSpend } from "./cost.ts";
@@ -67,7 +75,16 @@ function secrets(config: TargetConfig, apiKey: string): Record<string, string> {
 export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv = {}): Promise<RunOutcome> {
   const begun = Date.now();
   const contract = options.contract ?? new Contract();
-  const declared = options.config ?? readTargetConfig(env, options.target ? TARGET_DEFAULTS : MOCK_CONFIG, contract, CHECK_GROUPS, options.configFile, options.flags);
+  const declared =
+    options.config ??
+    readTargetConfig(
+      env,
+      options.target ? TARGET_DEFAULTS : MOCK_CONFIG,
+      contract,
+      CHECK_GROUPS,
+      options.configFile,
+      options.flags,
+    );
   const config: TargetConfig = { ...declared, ...options.overrides };
   const apiKey = options.apiKey ?? config.apiKey ?? "conformance-key";
   const keys = secrets(config, apiKey);
@@ -77,7 +94,10 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
   const stop = new AbortController();
   // Every request, wait and job listens to it: thousands at once are expected, not a leak.
   setMaxListeners(0, stop.signal);
-  const timer = setTimeout(() => stop.abort(`the run's time limit of ${config.timeoutSeconds} s passed (timeoutSeconds)`), config.timeoutSeconds * 1000);
+  const timer = setTimeout(
+    () => stop.abort(`the run's time limit of ${config.timeoutSeconds} s passed (timeoutSeconds)`),
+    config.timeoutSeconds * 1000,
+  );
   const interrupt = (): void => stop.abort(String(options.signal?.reason ?? "interrupted"));
   options.signal?.addEventListener("abort", interrupt);
   if (options.signal?.aborted) interrupt();
@@ -103,18 +123,26 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
   const observers = CHECKS.filter((check) => check.observe && session.runs(check.group));
   try {
     if (options.target) {
-      await probeTarget(contract, options.target, apiKey, options.apiKey !== undefined ? "CONFORMANCE_API_KEY" : keySource(env, config), {
-        name: options.targetName ?? "the target",
-        shownUrl: withoutCredentials(options.target),
-        limits: { maxBytes: config.maxAnswerBytes, timeoutMs: config.requestTimeoutSeconds * 1000 },
-        shown: (text) => escapeForTerminal(redact(text)),
-      });
+      await probeTarget(
+        contract,
+        options.target,
+        apiKey,
+        options.apiKey !== undefined ? "CONFORMANCE_API_KEY" : keySource(env, config),
+        {
+          name: options.targetName ?? "the target",
+          shownUrl: withoutCredentials(options.target),
+          limits: { maxBytes: config.maxAnswerBytes, timeoutMs: config.requestTimeoutSeconds * 1000 },
+          shown: (text) => escapeForTerminal(redact(text)),
+        },
+      );
       checkBudget(session, progress);
     }
     if (options.target ? options.proxy === true : options.mock === undefined) {
       // Checked here, since the start's own refusal would surface only after the preparations.
       requirePrism(options.target ? "proxy" : "mock");
-      starting = options.target ? startProxy({ upstream: options.target, snapshot: contract.doc }) : startMock({ snapshot: contract.doc });
+      starting = options.target
+        ? startProxy({ upstream: options.target, snapshot: contract.doc })
+        : startMock({ snapshot: contract.doc });
     }
     // Prism boots in its own process meanwhile.
     for (const check of CHECKS) if (session.runs(check.group)) check.prepare?.(session);
@@ -123,11 +151,19 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
     transport.targetUrl = options.target ?? (prism as RunningPrism).baseUrl;
     transport.sendUrl = prism?.baseUrl ?? transport.targetUrl;
     const targetUrl = transport.targetUrl;
-    const balance = mock ? null : await readBalance(session).catch((error: unknown) => {
-      if (!(error instanceof NoAnswer)) throw error;
-      session.results.fail("cost", error.route, "the balance can be read before the run", error.message, session.curl(error.request));
-      return null;
-    });
+    const balance = mock
+      ? null
+      : await readBalance(session).catch((error: unknown) => {
+          if (!(error instanceof NoAnswer)) throw error;
+          session.results.fail(
+            "cost",
+            error.route,
+            "the balance can be read before the run",
+            error.message,
+            session.curl(error.request),
+          );
+          return null;
+        });
     let after: number | null = null;
     const measure: Check = {
       group: "cost",
@@ -138,20 +174,28 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
         if (balance !== null) after = await readBalance(session);
       },
     };
-    progress(`conformance of ${mock ? "the Prism mock" : withoutCredentials(targetUrl)}: ${CHECKS.length} check groups`);
+    progress(
+      `conformance of ${mock ? "the Prism mock" : withoutCredentials(targetUrl)}: ${CHECKS.length} check groups`,
+    );
     await runSuite(session, [...CHECKS, measure]);
     if (stop.signal.aborted && options.signal?.aborted !== true) {
       session.results.fail("run", "*", "the run finishes within its time limit", String(stop.signal.reason));
     }
     const left = mock ? undefined : leftRunning(session.main, options.earlierJobs);
-    const spent: Spent | undefined = mock ? undefined : { byQuote: total(session.spend.spent), measured: balance !== null && after !== null ? balance - after : null };
-    const summary = summarize(mock ? `the Prism mock (${targetUrl})` : withoutCredentials(targetUrl), session.results.all, {
-      seconds: (Date.now() - begun) / 1000,
-      requests: session.requestsSent(),
-      ...(stop.signal.aborted ? { stopped: escapeForTerminal(redact(String(stop.signal.reason))) } : {}),
-      ...(spent ? { spent } : {}),
-      ...(left ? { stillRunning: left } : {}),
-    });
+    const spent: Spent | undefined = mock
+      ? undefined
+      : { byQuote: total(session.spend.spent), measured: balance !== null && after !== null ? balance - after : null };
+    const summary = summarize(
+      mock ? `the Prism mock (${targetUrl})` : withoutCredentials(targetUrl),
+      session.results.all,
+      {
+        seconds: (Date.now() - begun) / 1000,
+        requests: session.requestsSent(),
+        ...(stop.signal.aborted ? { stopped: escapeForTerminal(redact(String(stop.signal.reason))) } : {}),
+        ...(spent ? { spent } : {}),
+        ...(left ? { stillRunning: left } : {}),
+      },
+    );
     return { summary, results: session.results.all };
   } finally {
     clearTimeout(timer);
@@ -168,19 +212,27 @@ function leftRunning(client: Client, earlier: StillRunning | undefined): StillRu
   const own = stillRunning(client);
   const pending = earlier && earlier.until > Date.now() ? earlier : undefined;
   if (!own || !pending) return own ?? pending;
-  return { jobs: own.jobs + pending.jobs, routes: [...new Set([...own.routes, ...pending.routes])], until: Math.max(own.until, pending.until) };
+  return {
+    jobs: own.jobs + pending.jobs,
+    routes: [...new Set([...own.routes, ...pending.routes])],
+    until: Math.max(own.until, pending.until),
+  };
 }
 
 /** States what the run will spend; refuses to start when it could pass the declared budget. */
 function checkBudget(session: Session, progress: (line: string) => void): void {
-  const spends: PlannedSpend[] = CHECKS.filter((check) => session.runs(check.group) && !check.blockedBy?.(session)).flatMap((check) => check.spend?.(session) ?? []);
+  const spends: PlannedSpend[] = CHECKS.filter(
+    (check) => session.runs(check.group) && !check.blockedBy?.(session),
+  ).flatMap((check) => check.spend?.(session) ?? []);
   for (const line of describeEstimate(spends)) progress(line);
   const risk = nearMissRisk(session);
   if (risk) progress(risk);
   const budget = session.config.budgetCredits;
   const estimate = total(spends);
   if (budget !== null && estimate.credits > budget) {
-    throw new DeclarationError(`the run could spend ${estimate.atMost ? "up to " : ""}${estimate.credits} credits, past budgetCredits ${budget}: raise the budget, or narrow the run (areas, models, createExamples, skipGroups)`);
+    throw new DeclarationError(
+      `the run could spend ${estimate.atMost ? "up to " : ""}${estimate.credits} credits, past budgetCredits ${budget}: raise the budget, or narrow the run (areas, models, createExamples, skipGroups)`,
+    );
   }
 }
 

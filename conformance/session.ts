@@ -123,7 +123,8 @@ export class Session implements ClientRun {
   createExamples(op: ContractOperation): NamedExample[] {
     const examples = op.requestExamples;
     if (this.config.createExamples === "all" || examples.length === 0) return examples;
-    const credits = (example: NamedExample): number => priceOf(this.contract, op, quotedBody({ path: op.path, body: example.value })).credits ?? Infinity;
+    const credits = (example: NamedExample): number =>
+      priceOf(this.contract, op, quotedBody({ path: op.path, body: example.value })).credits ?? Infinity;
     return [examples.reduce((best, next) => (credits(next) < credits(best) ? next : best))];
   }
 
@@ -146,7 +147,9 @@ export class Session implements ClientRun {
   /** Sleeps until `time`; throws WaitPastDeadline rather than sleep past the run's time limit. */
   async waitUntil(time: number, why: string): Promise<void> {
     if (time > this.deadline) {
-      throw new WaitPastDeadline(`waiting ${Math.ceil((time - Date.now()) / 1000)} s for ${why} would pass the run's time limit`);
+      throw new WaitPastDeadline(
+        `waiting ${Math.ceil((time - Date.now()) / 1000)} s for ${why} would pass the run's time limit`,
+      );
     }
     await this.sleep(time - Date.now());
   }

@@ -30,12 +30,15 @@ export function urlCredentials(target: string | undefined): string[] {
 
 /** Replaces each of `secrets` (longest first) in text by REDACTED. */
 export function redactor(secrets: ReadonlyArray<string | undefined>): (text: string) => string {
-  const known = [...new Set(secrets.filter((secret): secret is string => typeof secret === "string" && secret.length >= SHORTEST))].sort((a, b) => b.length - a.length);
+  const known = [
+    ...new Set(secrets.filter((secret): secret is string => typeof secret === "string" && secret.length >= SHORTEST)),
+  ].sort((a, b) => b.length - a.length);
   return (text) => known.reduce((shown, secret) => shown.split(secret).join(REDACTED), text);
 }
 
 /** A target URL with its credentials, if any, left out. */
-export const withoutCredentials = (target: string): string => target.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, `$1${REDACTED}@`);
+export const withoutCredentials = (target: string): string =>
+  target.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, `$1${REDACTED}@`);
 
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
@@ -44,7 +47,13 @@ export function escapeForTerminal(text: string): string {
   return text
     .replace(CONTROL, (char) => {
       const code = char.charCodeAt(0);
-      return char === "\n" ? "\\n" : char === "\r" ? "\\r" : code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
+      return char === "\n"
+        ? "\\n"
+        : char === "\r"
+          ? "\\r"
+          : code <= 0xff
+            ? `\\x${code.toString(16).padStart(2, "0")}`
+            : `\\u${code.toString(16).padStart(4, "0")}`;
     })
     .replace(/::/g, ":\\x3a");
 }

@@ -16,14 +16,20 @@ const HEARTBEAT_MS = 5_000;
 export async function runSuite(session: Session, checks: readonly Check[]): Promise<void> {
   const { results, config } = session;
   for (const op of session.contract.operations.filter((candidate) => !session.implements(candidate))) {
-    results.skip("*", op.route, "all checks", `not implemented by the target (areas: ${config.areas?.join(", ") ?? "all"}; models: ${config.models?.join(", ") ?? "all"})`);
+    results.skip(
+      "*",
+      op.route,
+      "all checks",
+      `not implemented by the target (areas: ${config.areas?.join(", ") ?? "all"}; models: ${config.models?.join(", ") ?? "all"})`,
+    );
   }
   const stages = new Stages();
   const status = new Map<Check, string>();
   const enrolled: Check[] = [];
   const finished = new Set<Check>();
   const started = Date.now();
-  const line = (text: string): void => session.progress(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${text}`);
+  const line = (text: string): void =>
+    session.progress(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${text}`);
   const runs: Array<Promise<void>> = [];
   for (const check of checks) {
     if (!session.runs(check.group)) {
@@ -39,23 +45,46 @@ export async function runSuite(session: Session, checks: readonly Check[]): Prom
     runs.push(
       (async () => {
         try {
-          await check.run?.({ session, stage: (stage) => stages.reach(token, stage), status: (text) => status.set(check, text) });
+          await check.run?.({
+            session,
+            stage: (stage) => stages.reach(token, stage),
+            status: (text) => status.set(check, text),
+          });
           finished.add(check);
         } catch (error) {
           if (session.signal.aborted) return;
           finished.add(check);
           if (error instanceof WaitPastDeadline) results.skip(check.group, "*", "check finished", error.message);
-          else if (error instanceof NoAnswer) results.fail(check.group, error.route, "the target answers every request", `${error.message}; the check stopped there`, session.curl(error.request));
-          else results.fail(check.group, "*", "check finished", `the check stopped on an error: ${(error as Error).stack ?? String(error)}`);
+          else if (error instanceof NoAnswer)
+            results.fail(
+              check.group,
+              error.route,
+              "the target answers every request",
+              `${error.message}; the check stopped there`,
+              session.curl(error.request),
+            );
+          else
+            results.fail(
+              check.group,
+              "*",
+              "check finished",
+              `the check stopped on an error: ${(error as Error).stack ?? String(error)}`,
+            );
         } finally {
           stages.leave(token);
           status.delete(check);
-          if (!session.signal.aborted) line(`${check.group}: done (${results.all.filter((result) => result.group === check.group && result.outcome === "fail").length} failed)`);
+          if (!session.signal.aborted)
+            line(
+              `${check.group}: done (${results.all.filter((result) => result.group === check.group && result.outcome === "fail").length} failed)`,
+            );
         }
       })(),
     );
   }
-  const heartbeat = setInterval(() => line([...status].map(([check, text]) => `${check.group}: ${text}`).join("; ")), HEARTBEAT_MS);
+  const heartbeat = setInterval(
+    () => line([...status].map(([check, text]) => `${check.group}: ${text}`).join("; ")),
+    HEARTBEAT_MS,
+  );
   heartbeat.unref();
   try {
     await Promise.race([Promise.all(runs), once(session.signal, "abort")]);
@@ -63,7 +92,8 @@ export async function runSuite(session: Session, checks: readonly Check[]): Prom
     clearInterval(heartbeat);
   }
   for (const check of enrolled) {
-    if (!finished.has(check)) results.skip(check.group, "*", "check finished", `not finished: ${String(session.signal.reason)}`);
+    if (!finished.has(check))
+      results.skip(check.group, "*", "check finished", `not finished: ${String(session.signal.reason)}`);
   }
   for (const check of checks) if (session.runs(check.group)) check.finish?.(session);
   annotateRules(checks, results.all);

@@ -10,7 +10,8 @@ import type { ContractOperation } from "../contract/contract.ts";
 
 type NotShown = Record<string, string | undefined>;
 
-const notShown = (node: object | undefined): NotShown => ((node as Record<string, unknown> | undefined)?.["x-not-shown"] ?? {}) as NotShown;
+const notShown = (node: object | undefined): NotShown =>
+  ((node as Record<string, unknown> | undefined)?.["x-not-shown"] ?? {}) as NotShown;
 
 /** The path is the operation's own: a target may serve the route elsewhere. */
 function pathReason(op: ContractOperation): string | null {
@@ -32,8 +33,10 @@ export function unstatedAcceptance(op: ContractOperation, body: unknown): string
   if (path) return path;
   const marks = notShown(op.requestSchema);
   if (marks["request-schema"]) return `the request's shape is not shown (${marks["request-schema"]})`;
-  if (marks["request-fields"] && marks.requiredness) return `fields beyond the shown ones may be required (${marks["request-fields"]})`;
-  const used = typeof body === "object" && body !== null ? impliedNames(op.requestSchema).filter((name) => name in body) : [];
+  if (marks["request-fields"] && marks.requiredness)
+    return `fields beyond the shown ones may be required (${marks["request-fields"]})`;
+  const used =
+    typeof body === "object" && body !== null ? impliedNames(op.requestSchema).filter((name) => name in body) : [];
   return used.length ? `it uses ${used.join(", ")}, whose names the specification only implies` : null;
 }
 

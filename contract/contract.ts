@@ -4,10 +4,24 @@
  * suite reads from the document itself, each operation's parameters, request schema, named
  * examples and documented responses. Nothing here restates a fact the model reads.
  */
-import { deref, loadBundle, type HttpMethod, type JsonSchema, type OpenApiDocument, type Operation, type ResponseObject } from "../model/document.ts";
+import {
+  deref,
+  loadBundle,
+  type HttpMethod,
+  type JsonSchema,
+  type OpenApiDocument,
+  type Operation,
+  type ResponseObject,
+} from "../model/document.ts";
 import { createSchemaRegistry, type SchemaRegistry } from "../model/schema-registry.ts";
 import { negativeCases, type NegativeCaseSet } from "./bodies/negative-cases.ts";
-import { readServiceModel, type AreaModel, type CreateRouteModel, type OperationModel, type ServiceModel } from "../model/service-model.ts";
+import {
+  readServiceModel,
+  type AreaModel,
+  type CreateRouteModel,
+  type OperationModel,
+  type ServiceModel,
+} from "../model/service-model.ts";
 
 export interface Parameter {
   name: string;
@@ -79,7 +93,13 @@ export class Contract {
   negativeCases(op: ContractOperation): NegativeCaseSet {
     let set = this.negatives.get(op);
     if (!set) {
-      set = op.requestSchema ? negativeCases(op.requestSchema, op.requestExamples.map((example) => example.value), this.registry) : { cases: [], uncovered: [] };
+      set = op.requestSchema
+        ? negativeCases(
+            op.requestSchema,
+            op.requestExamples.map((example) => example.value),
+            this.registry,
+          )
+        : { cases: [], uncovered: [] };
       this.negatives.set(op, set);
     }
     return set;
@@ -129,7 +149,10 @@ export class Contract {
       ...(facts.kind === "poll" && area ? { polls: area } : {}),
       parameters: (operation.parameters ?? []).map((parameter) => this.deref(parameter) as Parameter),
       ...(media?.schema ? { requestSchema: this.deref(media.schema) } : {}),
-      requestExamples: Object.entries(media?.examples ?? {}).map(([name, example]) => ({ name, value: this.deref(example).value })),
+      requestExamples: Object.entries(media?.examples ?? {}).map(([name, example]) => ({
+        name,
+        value: this.deref(example).value,
+      })),
       responses,
     };
   }
@@ -142,7 +165,8 @@ export function requestPath(contract: Contract, op: ContractOperation, values: R
   for (const parameter of op.parameters) {
     const value = values[parameter.name] ?? contract.parameterExample(parameter);
     if (parameter.in === "path") path = path.replace(`{${parameter.name}}`, encodeURIComponent(String(value)));
-    else if (parameter.in === "query" && parameter.required && value !== undefined) query.set(parameter.name, String(value));
+    else if (parameter.in === "query" && parameter.required && value !== undefined)
+      query.set(parameter.name, String(value));
   }
   const search = query.toString();
   return search ? `${path}?${search}` : path;

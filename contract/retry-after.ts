@@ -25,7 +25,9 @@ export function retryAfterForText(contract: Contract, text: string): RetryAfterV
 }
 
 export function retryAfterFor(contract: Contract, body: unknown): RetryAfterVerdict {
-  const matching = contract.model.errors.tooManyRequests.variants.filter((variant) => contract.registry.component(variant.schema)(body));
+  const matching = contract.model.errors.tooManyRequests.variants.filter((variant) =>
+    contract.registry.component(variant.schema)(body),
+  );
   const flags = new Set(matching.map((variant) => variant.retryAfter));
   return { matching, sends: flags.size === 1 ? [...flags][0] : undefined };
 }

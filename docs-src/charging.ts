@@ -46,7 +46,14 @@ export function chargeRows(doc: OpenApiDocument): ChargeRow[] {
   const meanings = chargedMeanings();
   meanings.set(PRICE_NOT_SHOWN, "The specification says the price is not shown (see the Not shown page).");
   meanings.set(NO_PRICE_STATED, "The specification states no price for the route.");
-  const rows = [...meanings].map(([rule, meaning]): ChargeRow => ({ rule, label: CHARGED.enum.includes(rule) ? `\`${rule}\`` : rule, meaning, operations: [] }));
+  const rows = [...meanings].map(
+    ([rule, meaning]): ChargeRow => ({
+      rule,
+      label: CHARGED.enum.includes(rule) ? `\`${rule}\`` : rule,
+      meaning,
+      operations: [],
+    }),
+  );
   for (const { path, method, operation } of operations(doc)) {
     rows.find((row) => row.rule === chargeRule(operation))?.operations.push(`${method.toUpperCase()} ${path}`);
   }

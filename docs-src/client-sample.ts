@@ -34,7 +34,12 @@ function call(request: RequestExample, { areas, operations }: RouteTable): strin
   }
   for (const [operationId, [method, path, input]] of Object.entries(operations)) {
     if (path !== request.template || method !== request.method) continue;
-    const argument = input === "body" ? request.body : input === "query" && Object.keys(request.query).length > 0 ? request.query : undefined;
+    const argument =
+      input === "body"
+        ? request.body
+        : input === "query" && Object.keys(request.query).length > 0
+          ? request.query
+          : undefined;
     const args = argument === undefined ? "" : literal(argument);
     return `// ${request.method.toUpperCase()} ${examplePath(request)}\nconst result = await client.${operationId}(${args});\nconsole.log(result);`;
   }

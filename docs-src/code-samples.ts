@@ -34,7 +34,9 @@ export function codeSamples(doc: OpenApiDocument): Map<string, Record<SampleKind
 /** The sentence that lists an operation's answers the contract mock can be asked for. */
 function mockSelections(doc: OpenApiDocument, operation: Operation): string {
   const choices = preferSelections(doc, operation).map((selection) => `\`Prefer: ${selection}\``);
-  return choices.length === 0 ? "" : `**Contract mock** (\`npm run mock\`): ask for a documented answer with ${choices.join(", ")}.`;
+  return choices.length === 0
+    ? ""
+    : `**Contract mock** (\`npm run mock\`): ask for a documented answer with ${choices.join(", ")}.`;
 }
 
 /**

@@ -50,7 +50,10 @@ export function consoleData(model: ServiceModel): ConsoleData {
     };
   });
   const credits = model.operations.find((operation) => operation.operationId === model.account.creditsOperationId);
-  if (!credits) throw new Error(`the description has no ${model.account.creditsOperationId} operation, which the docs' console reads to show a job's charge`);
+  if (!credits)
+    throw new Error(
+      `the description has no ${model.account.creditsOperationId} operation, which the docs' console reads to show a job's charge`,
+    );
   const { limit, remaining, reset } = model.rateLimitHeaders;
   return {
     defaultBaseUrl: SANDBOX_DEFAULT_URL,

@@ -8,7 +8,10 @@ function shellQuote(text: string): string {
 
 export function curlSample(request: RequestExample): string {
   const method = request.method.toUpperCase();
-  const lines = [`curl${method === "GET" ? "" : ` -X ${method}`} "$BASE_URL${examplePath(request)}"`, `-H "Authorization: Bearer $API_KEY"`];
+  const lines = [
+    `curl${method === "GET" ? "" : ` -X ${method}`} "$BASE_URL${examplePath(request)}"`,
+    `-H "Authorization: Bearer $API_KEY"`,
+  ];
   if (request.body !== undefined) {
     lines.push(`-H "Content-Type: application/json"`, `-d ${shellQuote(JSON.stringify(request.body, null, 2))}`);
   }

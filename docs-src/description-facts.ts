@@ -30,7 +30,9 @@ export function errorResponses(doc: OpenApiDocument): Array<{ status: string; re
 }
 
 export function responsesWithStatus(doc: OpenApiDocument, status: string): ResponseObject[] {
-  const found = errorResponses(doc).filter((entry) => entry.status === status).map((entry) => entry.response);
+  const found = errorResponses(doc)
+    .filter((entry) => entry.status === status)
+    .map((entry) => entry.response);
   if (found.length === 0) throw new Error(`no operation of the description answers ${status}`);
   return found;
 }

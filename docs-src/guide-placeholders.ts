@@ -24,7 +24,9 @@ const RENDERERS: Record<string, Render> = {
   "info-section": (doc, heading) => infoSection(doc, heading),
   "info-item": (doc, args) => {
     const [heading = "", lead = ""] = args.split("|").map((part) => part.trim());
-    const items = infoSection(doc, heading).split(/^\d+\. /m).slice(1);
+    const items = infoSection(doc, heading)
+      .split(/^\d+\. /m)
+      .slice(1);
     const item = items.find((candidate) => candidate.startsWith(`**${lead}`));
     if (!item) throw new Error(`{{info-item ${args}}}: no item starting "**${lead}" under "## ${heading}"`);
     return item.trim().replace(/\s*\n\s*/g, " ");
@@ -38,7 +40,12 @@ const RENDERERS: Record<string, Render> = {
         ["Command", "Serves", "Address", "Key"],
         [
           ["`npm run mock`", "the contract mock: the description's examples, no state", `\`${mock}\``, "any"],
-          ["`npm run sandbox`", "the stateful sandbox: jobs run, credits charged, limits enforced", `\`${SANDBOX_DEFAULT_URL}\``, `\`${key}\` (its demo account)`],
+          [
+            "`npm run sandbox`",
+            "the stateful sandbox: jobs run, credits charged, limits enforced",
+            `\`${SANDBOX_DEFAULT_URL}\``,
+            `\`${key}\` (its demo account)`,
+          ],
         ],
       ),
       `To use the sandbox:\n\n\`\`\`sh\nnpm run sandbox   # in another terminal\nexport BASE_URL=${SANDBOX_DEFAULT_URL}\nexport API_KEY=${key}\n\`\`\``,
@@ -51,21 +58,47 @@ const RENDERERS: Record<string, Render> = {
   },
   "job-states": (doc) => {
     const { values, terminal, descriptions } = readServiceModel(doc).jobStatus;
-    const rows = values.map((value) => [`\`${value}\``, terminal.includes(value) ? "yes" : "no", descriptions[value] ?? ""]);
+    const rows = values.map((value) => [
+      `\`${value}\``,
+      terminal.includes(value) ? "yes" : "no",
+      descriptions[value] ?? "",
+    ]);
     return markdownTable(["State", "Terminal", "Meaning"], rows);
   },
-  "terminal-states": (doc) => readServiceModel(doc).jobStatus.terminal.map((state) => `\`${state}\``).join(", "),
+  "terminal-states": (doc) =>
+    readServiceModel(doc)
+      .jobStatus.terminal.map((state) => `\`${state}\``)
+      .join(", "),
   polling: (doc) =>
-    markdownTable(["Poll route", "Cadence", "Interval", "Typical duration", "Result files kept"], readServiceModel(doc).areas.map((area) => pollingRow(area.poll))),
+    markdownTable(
+      ["Poll route", "Cadence", "Interval", "Typical duration", "Result files kept"],
+      readServiceModel(doc).areas.map((area) => pollingRow(area.poll)),
+    ),
   "error-body": (doc) => {
-    const error = (errorBodySchema(doc).properties as Record<string, { required?: string[]; properties?: Record<string, { type?: string; description?: string }> }>).error;
+    const error = (
+      errorBodySchema(doc).properties as Record<
+        string,
+        { required?: string[]; properties?: Record<string, { type?: string; description?: string }> }
+      >
+    ).error;
     if (!error?.properties) throw new Error("ErrorBody has no error object");
     const required = new Set(error.required ?? []);
-    const rows = Object.entries(error.properties).map(([name, field]) => [`\`error.${name}\``, field.type ?? "", required.has(name) ? "yes" : "no", field.description ?? ""]);
+    const rows = Object.entries(error.properties).map(([name, field]) => [
+      `\`error.${name}\``,
+      field.type ?? "",
+      required.has(name) ? "yes" : "no",
+      field.description ?? "",
+    ]);
     return markdownTable(["Field", "Type", "Required", "Meaning"], rows);
   },
   "error-responses": (doc) =>
-    markdownTable(["HTTP status", "Meaning"], errorResponses(doc).map(({ status, response }) => [status, firstParagraph(response.description).replace(/:$/, ".")])),
+    markdownTable(
+      ["HTTP status", "Meaning"],
+      errorResponses(doc).map(({ status, response }) => [
+        status,
+        firstParagraph(response.description).replace(/:$/, "."),
+      ]),
+    ),
   "moderation-reasons": (doc) => {
     const { reasonField, reasons, description, reasonDescriptions } = readServiceModel(doc).errors.moderation;
     const rows = reasons.map((reason) => [`\`${reason}\``, reasonDescriptions[reason] ?? ""]);
@@ -74,7 +107,9 @@ const RENDERERS: Record<string, Render> = {
   "too-many-requests": (doc) =>
     responsesWithStatus(doc, "429")
       .map((response) => {
-        const examples = Object.values(response.content?.["application/json"]?.examples ?? {}).map((raw) => deref(doc, raw));
+        const examples = Object.values(response.content?.["application/json"]?.examples ?? {}).map((raw) =>
+          deref(doc, raw),
+        );
         const shown = examples.map((example) => `**${example.summary ?? ""}**\n\n${jsonBlock(example.value)}`);
         return [response.description.trim(), ...shown].join("\n\n");
       })
@@ -82,19 +117,28 @@ const RENDERERS: Record<string, Render> = {
   "rate-limit-headers": (doc) => {
     const headers = new Map<string, string>();
     for (const response of responsesWithStatus(doc, "429")) {
-      for (const [name, raw] of Object.entries(response.headers ?? {})) headers.set(name, firstParagraph(deref(doc, raw as { description?: string }).description));
+      for (const [name, raw] of Object.entries(response.headers ?? {}))
+        headers.set(name, firstParagraph(deref(doc, raw as { description?: string }).description));
     }
-    return markdownTable(["Header", "Meaning"], [...headers].map(([name, meaning]) => [`\`${name}\``, meaning]));
+    return markdownTable(
+      ["Header", "Meaning"],
+      [...headers].map(([name, meaning]) => [`\`${name}\``, meaning]),
+    );
   },
   "charged-when": (doc) =>
     markdownTable(
       ["Charged", "When", "Operations"],
-      chargeRows(doc).map(({ label, meaning, operations: routes }) => [label, meaning, routes.map((route) => `\`${route}\``).join(", ")]),
+      chargeRows(doc).map(({ label, meaning, operations: routes }) => [
+        label,
+        meaning,
+        routes.map((route) => `\`${route}\``).join(", "),
+      ]),
     ),
   sample: (doc, args) => {
     const [kind, operationId] = args.split(" ") as [SampleKind, string];
     const sample = codeSamples(doc).get(operationId)?.[kind];
-    if (!sample || !(kind in SAMPLE_FENCE)) throw new Error(`{{sample ${args}}}: no ${kind} sample for operation ${operationId}`);
+    if (!sample || !(kind in SAMPLE_FENCE))
+      throw new Error(`{{sample ${args}}}: no ${kind} sample for operation ${operationId}`);
     return `\`\`\`${SAMPLE_FENCE[kind]}\n${sample.source}\n\`\`\``;
   },
   example: (doc, args) => {
@@ -110,7 +154,9 @@ const RENDERERS: Record<string, Render> = {
     const markers = collectNotShown(doc);
     const owners = [...new Set(markers.map((marker) => marker.owner))];
     const sections = owners.map((owner) => {
-      const rows = markers.filter((marker) => marker.owner === owner).map((marker) => [marker.where || "(itself)", `\`${marker.key}\``, marker.sentence]);
+      const rows = markers
+        .filter((marker) => marker.owner === owner)
+        .map((marker) => [marker.where || "(itself)", `\`${marker.key}\``, marker.sentence]);
       return `### ${owner}\n\n${markdownTable(["Where", "What", "Left unstated"], rows)}`;
     });
     return [`The description carries **${markers.length}** \`x-not-shown\` markers.`, ...sections].join("\n\n");
@@ -131,7 +177,9 @@ export function retention(hours: number, approximate = false): string {
 
 function pollingRow({ path, cadence, intervalSeconds, typicalDurationSeconds, retention: kept }: PollFacts): string[] {
   const interval = intervalSeconds ? `${intervalSeconds.min} to ${intervalSeconds.max} s` : "—";
-  const typical = typicalDurationSeconds ? `${typicalDurationSeconds.min / 60} to ${typicalDurationSeconds.max / 60} min` : "—";
+  const typical = typicalDurationSeconds
+    ? `${typicalDurationSeconds.min / 60} to ${typicalDurationSeconds.max / 60} min`
+    : "—";
   return [`\`GET ${path}\``, cadence ?? "—", interval, typical, kept ? retention(kept.hours, kept.approximate) : "—"];
 }
 

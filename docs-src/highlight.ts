@@ -11,7 +11,16 @@ import "prismjs/components/prism-yaml.js";
 import { escapeHtml } from "./html-text.ts";
 
 /** A fence's language as the guides write it -> Prism's grammar name. */
-const GRAMMARS: Record<string, string> = { sh: "bash", bash: "bash", shell: "bash", json: "json", ts: "typescript", typescript: "typescript", yaml: "yaml", yml: "yaml" };
+const GRAMMARS: Record<string, string> = {
+  sh: "bash",
+  bash: "bash",
+  shell: "bash",
+  json: "json",
+  ts: "typescript",
+  typescript: "typescript",
+  yaml: "yaml",
+  yml: "yaml",
+};
 
 export function highlightedCode(code: string, language: string | undefined): string {
   const name = GRAMMARS[language ?? ""];

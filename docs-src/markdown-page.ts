@@ -10,7 +10,9 @@ import { highlightedCode } from "./highlight.ts";
 import { escapeHtml } from "./html-text.ts";
 import { markdownCopyFile, SITE_PAGES, type SitePage } from "./site-pages.ts";
 
-const pageBySource = new Map(SITE_PAGES.flatMap((page) => (page.kind === "markdown" ? [[page.source, page] as const] : [])));
+const pageBySource = new Map(
+  SITE_PAGES.flatMap((page) => (page.kind === "markdown" ? [[page.source, page] as const] : [])),
+);
 
 /** A scheme other than these in a link's address is not followed. */
 const SAFE_SCHEME = /^(?:https?|mailto):/i;
@@ -37,7 +39,12 @@ export function markdownCopy(markdown: string, source: string): string {
 
 /** Heading ids in GitHub's style, so guides can link to sections. */
 export function headingSlug(text: string): string {
-  return text.toLowerCase().replace(/<[^>]+>/g, "").replace(/[^a-z0-9 _-]/g, "").trim().replace(/\s+/g, "-");
+  return text
+    .toLowerCase()
+    .replace(/<[^>]+>/g, "")
+    .replace(/[^a-z0-9 _-]/g, "")
+    .trim()
+    .replace(/\s+/g, "-");
 }
 
 export interface RenderedPage {

@@ -1,13 +1,22 @@
 /** A GitHub-flavoured Markdown table; cells are single-line, with `|` escaped. */
 export function markdownTable(header: string[], rows: string[][]): string {
-  const cell = (text: string): string => text.replace(/\s*\n\s*/g, " ").replace(/\|/g, "\\|").trim();
+  const cell = (text: string): string =>
+    text
+      .replace(/\s*\n\s*/g, " ")
+      .replace(/\|/g, "\\|")
+      .trim();
   const line = (cells: string[]): string => `| ${cells.map(cell).join(" | ")} |`;
   return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
 }
 
 /** The first paragraph of a Markdown description, on one line. */
 export function firstParagraph(text: string | undefined): string {
-  return (text ?? "").trim().split(/\n\s*\n/)[0]?.replace(/\s*\n\s*/g, " ") ?? "";
+  return (
+    (text ?? "")
+      .trim()
+      .split(/\n\s*\n/)[0]
+      ?.replace(/\s*\n\s*/g, " ") ?? ""
+  );
 }
 
 export function jsonBlock(value: unknown): string {

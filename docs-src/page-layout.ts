@@ -5,7 +5,16 @@
  */
 import { CONTENT_SECURITY_POLICY } from "./content-security.ts";
 import { escapeHtml } from "./html-text.ts";
-import { markdownCopyFile, REDOC_SCRIPT_FILE, REFERENCE_DATA_FILE, REFERENCE_SCRIPT_FILE, SITE_PAGES, SITE_SCRIPT_FILE, STYLESHEET_FILE, type SitePage } from "./site-pages.ts";
+import {
+  markdownCopyFile,
+  REDOC_SCRIPT_FILE,
+  REFERENCE_DATA_FILE,
+  REFERENCE_SCRIPT_FILE,
+  SITE_PAGES,
+  SITE_SCRIPT_FILE,
+  STYLESHEET_FILE,
+  type SitePage,
+} from "./site-pages.ts";
 
 export interface PageSection {
   id: string;
@@ -15,7 +24,9 @@ export interface PageSection {
 function sidebar(current: SitePage, sections: readonly PageSection[]): string {
   const items = SITE_PAGES.map((page) => {
     if (page !== current) return `<li><a href="${page.file}">${escapeHtml(page.nav)}</a></li>`;
-    const own = sections.map((section) => `<li><a href="#${escapeHtml(section.id)}">${escapeHtml(section.title)}</a></li>`);
+    const own = sections.map(
+      (section) => `<li><a href="#${escapeHtml(section.id)}">${escapeHtml(section.title)}</a></li>`,
+    );
     return `<li><a href="${page.file}" aria-current="page">${escapeHtml(page.nav)}</a>${own.length > 0 ? `<ul>${own.join("")}</ul>` : ""}</li>`;
   });
   return `<nav id="site-sidebar" class="sidebar" aria-label="Documentation"><ul>${items.join("")}</ul></nav>`;
@@ -32,7 +43,14 @@ function header(siteTitle: string): string {
 </header>`;
 }
 
-function shell(page: SitePage, title: string, siteTitle: string, body: string, bodyClass: string, scripts: readonly string[]): string {
+function shell(
+  page: SitePage,
+  title: string,
+  siteTitle: string,
+  body: string,
+  bodyClass: string,
+  scripts: readonly string[],
+): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -55,8 +73,21 @@ ${[SITE_SCRIPT_FILE, ...scripts].map((file) => `<script src="${file}"></script>`
 }
 
 /** A guide (or any Markdown page): the sidebar and the rendered content. */
-export function guidePage(page: SitePage, title: string, siteTitle: string, contentHtml: string, sections: readonly PageSection[]): string {
-  return shell(page, title, siteTitle, `<div class="layout">\n${sidebar(page, sections)}\n<main class="guide">\n${contentHtml}</main>\n</div>`, "guide-page", []);
+export function guidePage(
+  page: SitePage,
+  title: string,
+  siteTitle: string,
+  contentHtml: string,
+  sections: readonly PageSection[],
+): string {
+  return shell(
+    page,
+    title,
+    siteTitle,
+    `<div class="layout">\n${sidebar(page, sections)}\n<main class="guide">\n${contentHtml}</main>\n</div>`,
+    "guide-page",
+    [],
+  );
 }
 
 /**
@@ -65,5 +96,9 @@ export function guidePage(page: SitePage, title: string, siteTitle: string, cont
  * top of Redoc's sidebar and adds the try-it console.
  */
 export function referencePage(page: SitePage, siteTitle: string): string {
-  return shell(page, "API reference", siteTitle, `${sidebar(page, [])}\n<div id="redoc"></div>`, "reference-page", [REFERENCE_DATA_FILE, REDOC_SCRIPT_FILE, REFERENCE_SCRIPT_FILE]);
+  return shell(page, "API reference", siteTitle, `${sidebar(page, [])}\n<div id="redoc"></div>`, "reference-page", [
+    REFERENCE_DATA_FILE,
+    REDOC_SCRIPT_FILE,
+    REFERENCE_SCRIPT_FILE,
+  ]);
 }

@@ -24,14 +24,20 @@ export interface RequestExample {
   body: unknown;
 }
 
-export function requestExample(doc: OpenApiDocument, template: string, method: string, operation: Operation): RequestExample {
+export function requestExample(
+  doc: OpenApiDocument,
+  template: string,
+  method: string,
+  operation: Operation,
+): RequestExample {
   const pathParams: Record<string, string> = {};
   const query: Record<string, string> = {};
   for (const raw of operation.parameters ?? []) {
     const parameter = deref(doc, raw as Parameter);
     const value = parameterExample(doc, parameter);
     if (parameter.in === "path") {
-      if (value === undefined) throw new Error(`${method.toUpperCase()} ${template}: path parameter ${parameter.name} has no example`);
+      if (value === undefined)
+        throw new Error(`${method.toUpperCase()} ${template}: path parameter ${parameter.name} has no example`);
       pathParams[parameter.name] = String(value);
     } else if (parameter.in === "query" && value !== undefined) {
       query[parameter.name] = String(value);
@@ -42,7 +48,9 @@ export function requestExample(doc: OpenApiDocument, template: string, method: s
 
 /** The concrete request path with path parameters filled in and the example query appended. */
 export function examplePath(request: RequestExample): string {
-  const path = request.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(request.pathParams[name] ?? name));
+  const path = request.template.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    encodeURIComponent(request.pathParams[name] ?? name),
+  );
   const search = new URLSearchParams(request.query).toString();
   return search ? `${path}?${search}` : path;
 }

@@ -10,7 +10,9 @@ import { DEFAULT_CONFIG_FILE } from "../sandbox/config.ts";
 export const SANDBOX_DEFAULT_URL = "http://127.0.0.1:4020";
 
 export function sandboxDemoKey(): string {
-  const config = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { accounts: Record<string, { keys: string[] }> };
+  const config = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as {
+    accounts: Record<string, { keys: string[] }>;
+  };
   const key = Object.values(config.accounts)[0]?.keys[0];
   if (!key) throw new Error(`${DEFAULT_CONFIG_FILE}: no account with a key for the docs to show`);
   return key;

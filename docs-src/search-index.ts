@@ -24,18 +24,33 @@ export function pageEntries(file: string, pageTitle: string, html: string): Sear
   return parts.map((part, index) => {
     const heading = /^<h2 id="([^"]*)">([\s\S]*?)<\/h2>/.exec(part);
     if (index === 0 || !heading) return { id: file, title: pageTitle, page: pageTitle, text: plainText(part) };
-    return { id: `${file}#${heading[1]}`, title: plainText(heading[2] ?? ""), page: pageTitle, text: plainText(part.slice(heading[0].length)) };
+    return {
+      id: `${file}#${heading[1]}`,
+      title: plainText(heading[2] ?? ""),
+      page: pageTitle,
+      text: plainText(part.slice(heading[0].length)),
+    };
   });
 }
 
 /** The reference's entries: each operation (Redoc's `#operation/<id>` anchor) and each tag. */
 export function referenceEntries(file: string, pageTitle: string, doc: OpenApiDocument): SearchEntry[] {
-  const tags = ((doc.tags ?? []) as { name: string; description?: string }[]).map((tag) => ({ id: `${file}#tag/${encodeURIComponent(tag.name)}`, title: tag.name, page: pageTitle, text: tag.description ?? "" }));
+  const tags = ((doc.tags ?? []) as { name: string; description?: string }[]).map((tag) => ({
+    id: `${file}#tag/${encodeURIComponent(tag.name)}`,
+    title: tag.name,
+    page: pageTitle,
+    text: tag.description ?? "",
+  }));
   const ops = operations(doc).map(({ path, method, operation }) => ({
     id: `${file}#operation/${operation.operationId}`,
     title: operation.summary ?? operation.operationId,
     page: pageTitle,
-    text: [`${method.toUpperCase()} ${path}`, operation.operationId, operation.description ?? "", ...(operation.parameters ?? []).map((parameter) => parameter.name ?? "")].join(" "),
+    text: [
+      `${method.toUpperCase()} ${path}`,
+      operation.operationId,
+      operation.description ?? "",
+      ...(operation.parameters ?? []).map((parameter) => parameter.name ?? ""),
+    ].join(" "),
   }));
   return [...tags, ...ops];
 }

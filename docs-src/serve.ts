@@ -24,14 +24,21 @@ Serves the built docs site on 127.0.0.1 (npm run docs builds it); Ctrl-C stops i
 
 Exit status: 0 stopped by a signal, 1 a failure (a port in use), 2 a bad option or a DIR with no site.`;
 
-const { values } = parseFlags({ name: "docs:serve", help: HELP, options: { port: { type: "string" }, dir: { type: "string" } } });
+const { values } = parseFlags({
+  name: "docs:serve",
+  help: HELP,
+  options: { port: { type: "string" }, dir: { type: "string" } },
+});
 
 await runCommand(
   "docs:serve",
   async () => {
     const port = portSetting(values.port, "--port", "DOCS_PORT", DOCS_PORT);
     const dir = values.dir ? resolve(values.dir) : DEFAULT_SITE_DIR;
-    if (!existsSync(join(dir, "index.html"))) throw new UsageError(`${dir} has no built site (no index.html); run npm run docs first, or name the site with --dir DIR`);
+    if (!existsSync(join(dir, "index.html")))
+      throw new UsageError(
+        `${dir} has no built site (no index.html); run npm run docs first, or name the site with --dir DIR`,
+      );
     const server = await serveStatic(dir, port);
     stopWhenAsked(() => server.close());
     console.log(`docs: serving ${dir} at ${server.url} (Ctrl-C to stop)`);

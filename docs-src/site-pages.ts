@@ -35,7 +35,12 @@ export interface ReferencePage {
 
 export type SitePage = MarkdownPage | GeneratedPage | ReferencePage;
 
-const guide = (name: string, nav: string): MarkdownPage => ({ kind: "markdown", file: `${name}.html`, source: `docs/guides/${name}.md`, nav });
+const guide = (name: string, nav: string): MarkdownPage => ({
+  kind: "markdown",
+  file: `${name}.html`,
+  source: `docs/guides/${name}.md`,
+  nav,
+});
 
 /**
  * Pages made at build time, shown after the guides and before the reference: the workflows' step

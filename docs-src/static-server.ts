@@ -49,12 +49,20 @@ export function serveStatic(root: string, port: number, { liveReload = false } =
     port,
     // The site calls no other server of its own: no page elsewhere may read it.
     policy: { allowedOrigins: [], cors: false },
-    refuse: (_request, response, refusal) => sendWhole(response, refusal.status, { "content-type": "text/plain; charset=utf-8", ...refusal.headers }, `${refusal.message}\n`),
+    refuse: (_request, response, refusal) =>
+      sendWhole(
+        response,
+        refusal.status,
+        { "content-type": "text/plain; charset=utf-8", ...refusal.headers },
+        `${refusal.message}\n`,
+      ),
     handle: (request, response) => {
       if (liveReload && request.url === RELOAD_PATH) {
         // The event stream stays open and silent between reloads: no idle timeout for it.
         request.socket.setTimeout(0);
-        response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" }).write(": connected\n\n");
+        response
+          .writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
+          .write(": connected\n\n");
         listeners.add(response);
         request.on("close", () => listeners.delete(response));
         return;
@@ -70,9 +78,14 @@ export function serveStatic(root: string, port: number, { liveReload = false } =
         return;
       }
       // The policy as a header too, so that it also covers the files a <meta> cannot (the Markdown copies, llms.txt).
-      response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-cache", "content-security-policy": CONTENT_SECURITY_POLICY });
+      response.writeHead(200, {
+        "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream",
+        "cache-control": "no-cache",
+        "content-security-policy": CONTENT_SECURITY_POLICY,
+      });
       if (request.method === "HEAD") response.end();
-      else if (liveReload && extname(file) === ".html") response.end(readFileSync(file, "utf8").replace("</body>", `${RELOAD_SCRIPT}</body>`));
+      else if (liveReload && extname(file) === ".html")
+        response.end(readFileSync(file, "utf8").replace("</body>", `${RELOAD_SCRIPT}</body>`));
       else createReadStream(file).pipe(response);
     },
   }).then((running) => ({

@@ -51,7 +51,10 @@ interface Arazzo {
     workflowId: string;
     summary?: string;
     description?: string;
-    inputs?: { required?: string[]; properties?: Record<string, { type?: string; description?: string; default?: unknown }> };
+    inputs?: {
+      required?: string[];
+      properties?: Record<string, { type?: string; description?: string; default?: unknown }>;
+    };
     steps: Step[];
     outputs?: Record<string, string>;
   }>;
@@ -63,7 +66,9 @@ const WORKFLOWS = "workflows";
 /** A workflow file read and parsed (Node's fs and the yaml package, loaded only when a page is built). */
 function readWorkflow(file: string): Arazzo {
   const fs = process.getBuiltinModule("node:fs");
-  const yaml = process.getBuiltinModule("node:module").createRequire(import.meta.url)("yaml") as { parse(text: string): unknown };
+  const yaml = process.getBuiltinModule("node:module").createRequire(import.meta.url)("yaml") as {
+    parse(text: string): unknown;
+  };
   return yaml.parse(fs.readFileSync(file, "utf8")) as Arazzo;
 }
 
@@ -88,7 +93,8 @@ function code(text: string): string {
 /** A text on one line: a newline in it would end the list item. */
 const oneLine = (text: string): string => text.trim().replace(/\s*\n\s*/g, " ");
 
-const criteria = (list: Criterion[]): string => list.map(({ condition, context }) => code(context ? `${context}: ${condition}` : condition)).join(" and ");
+const criteria = (list: Criterion[]): string =>
+  list.map(({ condition, context }) => code(context ? `${context}: ${condition}` : condition)).join(" and ");
 
 function resolveAction(action: Action, workflow: Arazzo): Action {
   const name = action.reference?.match(/^\$components\.failureActions\.(.+)$/)?.[1];
@@ -106,7 +112,9 @@ function failureLine(action: Action): string {
 function stepItem(step: Step, index: number, workflow: Arazzo, routeOf: Map<string, string>): string {
   const operationId = step.operationId.split(".").at(-1)!;
   const route = routeOf.get(operationId);
-  const lines = [`${index + 1}. **${code(step.stepId)}**: ${route ? `${code(route)} (${code(operationId)})` : code(operationId)}${step.description ? `. ${oneLine(step.description)}` : ""}`];
+  const lines = [
+    `${index + 1}. **${code(step.stepId)}**: ${route ? `${code(route)} (${code(operationId)})` : code(operationId)}${step.description ? `. ${oneLine(step.description)}` : ""}`,
+  ];
   if (step.successCriteria?.length) lines.push(`   - Succeeds when ${criteria(step.successCriteria)}.`);
   for (const action of step.onFailure ?? []) lines.push(`   - ${failureLine(resolveAction(action, workflow))}`);
   const kept = Object.entries(step.outputs ?? {});
@@ -120,25 +128,37 @@ export function workflowMarkdown(file: string, workflow: Arazzo, doc: OpenApiDoc
   const sections = [`# ${oneLine(workflow.info.title)}`];
   if (workflow.info.description) sections.push(workflow.info.description.trim());
   for (const flow of workflow.workflows) {
-    sections.push(`## ${oneLine(flow.summary ?? flow.workflowId)}`, `Workflow ${code(flow.workflowId)} in ${code(file)}.`);
+    sections.push(
+      `## ${oneLine(flow.summary ?? flow.workflowId)}`,
+      `Workflow ${code(flow.workflowId)} in ${code(file)}.`,
+    );
     if (flow.description) sections.push(flow.description.trim());
     const inputs = Object.entries(flow.inputs?.properties ?? {});
     if (inputs.length) {
       const required = new Set(flow.inputs?.required ?? []);
       const rows = inputs.map(([name, input]) => {
-        const given = required.has(name) ? "required" : input.default === undefined ? "optional" : `default ${code(JSON.stringify(input.default))}`;
+        const given = required.has(name)
+          ? "required"
+          : input.default === undefined
+            ? "optional"
+            : `default ${code(JSON.stringify(input.default))}`;
         return `- ${code(name)} (${given}): ${oneLine(input.description ?? "")}`;
       });
       sections.push("### Inputs", rows.join("\n"));
     }
     sections.push("### Steps", flow.steps.map((step, index) => stepItem(step, index, workflow, routeOf)).join("\n"));
     const outputs = Object.entries(flow.outputs ?? {});
-    if (outputs.length) sections.push("### Outputs", outputs.map(([name, from]) => `- ${code(name)}: ${code(from)}`).join("\n"));
+    if (outputs.length)
+      sections.push("### Outputs", outputs.map(([name, from]) => `- ${code(name)}: ${code(from)}`).join("\n"));
   }
   sections.push(
     "### Running it",
     `With Redocly CLI, against the sandbox or any implementation of the service, giving the inputs above (${code("workflows/README.md")} has each workflow's command):`,
-    ["```sh", `REDOCLY_TELEMETRY=off npx redocly respect ${file} --input apiKey=KEY --server mediaService=URL`, "```"].join("\n"),
+    [
+      "```sh",
+      `REDOCLY_TELEMETRY=off npx redocly respect ${file} --input apiKey=KEY --server mediaService=URL`,
+      "```",
+    ].join("\n"),
   );
   return `${sections.join("\n\n")}\n`;
 }
@@ -147,7 +167,10 @@ export function workflowMarkdown(file: string, workflow: Arazzo, doc: OpenApiDoc
 export function workflowPages(names: readonly string[] = WORKFLOW_NAMES, dir?: string): WorkflowPage[] {
   return names.map((name) => {
     const source = `${WORKFLOWS}/${name}.arazzo.yaml`;
-    const file = (): string => (dir === undefined ? process.getBuiltinModule("node:url").fileURLToPath(new URL(`../${source}`, import.meta.url)) : `${dir}/${name}.arazzo.yaml`);
+    const file = (): string =>
+      dir === undefined
+        ? process.getBuiltinModule("node:url").fileURLToPath(new URL(`../${source}`, import.meta.url))
+        : `${dir}/${name}.arazzo.yaml`;
     const read = (): Arazzo => readWorkflow(file());
     return {
       kind: "generated",

@@ -18,14 +18,20 @@ export type Server = "sandbox" | "mock";
  * The server's own answers beside the description, each with the error body: the body bounds (413,
  * 503; sandbox/README.md) and the mock front's 422 to a Prefer selecting nothing (conformance/README.md).
  */
-const BOUNDS: Readonly<Record<Server, ReadonlySet<number>>> = { sandbox: new Set([413, 503]), mock: new Set([413, 422, 503]) };
+const BOUNDS: Readonly<Record<Server, ReadonlySet<number>>> = {
+  sandbox: new Set([413, 503]),
+  mock: new Set([413, 422, 503]),
+};
 
 /** A stack frame, also as JSON writes one inside a string (`\n    at f (file.ts:1:2)`). */
 const STACK_TRACE = /(\n|\\n)\s*at .+:\d+:\d+|node:internal/;
 
 function errorBodyProblem(json: unknown): string | null {
   const error = (json as { error?: unknown } | undefined)?.error as Record<string, unknown> | undefined;
-  const ok = typeof error === "object" && error !== null && ["type", "code", "message"].every((field) => typeof error[field] === "string");
+  const ok =
+    typeof error === "object" &&
+    error !== null &&
+    ["type", "code", "message"].every((field) => typeof error[field] === "string");
   return ok ? null : "its body is not the error body { error: { type, code, message } }";
 }
 
@@ -60,16 +66,28 @@ export class AnswerCheck {
     if (!/json/i.test(type)) {
       // Node's own answer to a request it could not parse: a plain 4xx, no body.
       if (answer.status >= 400 && answer.status < 500 && answer.body.length === 0) return problems;
-      return [...problems, `status ${answer.status} with a ${type || "missing"} Content-Type: neither the server's JSON nor Node's plain protocol answer`];
+      return [
+        ...problems,
+        `status ${answer.status} with a ${type || "missing"} Content-Type: neither the server's JSON nor Node's plain protocol answer`,
+      ];
     }
     const json = parse(text);
-    if (json === undefined && request.method !== "HEAD") return [...problems, `status ${answer.status}: the body is not JSON`];
+    if (json === undefined && request.method !== "HEAD")
+      return [...problems, `status ${answer.status}: the body is not JSON`];
     const bound = BOUNDS[this.server].has(answer.status);
-    if (answer.status >= 500 && !bound) problems.push(`status ${answer.status}: the server failed (${text.slice(0, 200)})`);
+    if (answer.status >= 500 && !bound)
+      problems.push(`status ${answer.status}: the server failed (${text.slice(0, 200)})`);
     const op = this.operationOf(request);
     if (op && !bound) {
       const headers = new Headers([...answer.headers].filter(([, value]) => !/[^\t\x20-\xff]/.test(value)));
-      const exchange = { request: { method: request.method, path: request.target, headers: {} }, status: answer.status, headers, text, json, violations: [] };
+      const exchange = {
+        request: { method: request.method, path: request.target, headers: {} },
+        status: answer.status,
+        headers,
+        text,
+        json,
+        violations: [],
+      };
       problems.push(...responseProblems(this.contract, op, exchange));
     } else if (request.method !== "HEAD") {
       const problem = errorBodyProblem(json);
@@ -77,7 +95,9 @@ export class AnswerCheck {
     }
     if (this.server === "sandbox") {
       const { rateLimitHeaders } = this.contract.model;
-      const missing = [rateLimitHeaders.limit, rateLimitHeaders.remaining, rateLimitHeaders.reset].filter((name) => !answer.headers.has(name.toLowerCase()));
+      const missing = [rateLimitHeaders.limit, rateLimitHeaders.remaining, rateLimitHeaders.reset].filter(
+        (name) => !answer.headers.has(name.toLowerCase()),
+      );
       if (missing.length) problems.push(`status ${answer.status} lacks ${missing.join(", ")}`);
     }
     return problems;

@@ -24,11 +24,21 @@ const USAGE = `usage: npm run fuzz -- [--runs N] [--seed S] [--server sandbox|mo
 
 Exit status: 0 nothing found, 1 a property failed (or the run failed), 2 a bad option.`;
 
-const { values } = parseFlags({ name: "fuzz", help: USAGE, options: { runs: { type: "string" }, seed: { type: "string" }, server: { type: "string" } } });
+const { values } = parseFlags({
+  name: "fuzz",
+  help: USAGE,
+  options: { runs: { type: "string" }, seed: { type: "string" }, server: { type: "string" } },
+});
 
-function integer(flag: string, given: string | undefined, fallback: number | undefined, min: number): number | undefined {
+function integer(
+  flag: string,
+  given: string | undefined,
+  fallback: number | undefined,
+  min: number,
+): number | undefined {
   if (given === undefined) return fallback;
-  if (!/^-?\d+$/.test(given) || Number(given) < min || !Number.isSafeInteger(Number(given))) throw new UsageError(`${flag}: "${given.slice(0, 40)}" must be an integer of at least ${min}`);
+  if (!/^-?\d+$/.test(given) || Number(given) < min || !Number.isSafeInteger(Number(given)))
+    throw new UsageError(`${flag}: "${given.slice(0, 40)}" must be an integer of at least ${min}`);
   return Number(given);
 }
 
@@ -52,8 +62,10 @@ async function runOne(kind: Kind, runs: number, seed: number | undefined): Promi
 await runCommand("fuzz", async () => {
   const runs = integer("--runs", values.runs, 2000, 1)!;
   const seed = integer("--seed", values.seed, undefined, -(2 ** 31));
-  if (values.server !== undefined && !(KINDS as readonly string[]).includes(values.server)) throw new UsageError(`--server: "${values.server.slice(0, 40)}" must be ${KINDS.join(", ")}`);
+  if (values.server !== undefined && !(KINDS as readonly string[]).includes(values.server))
+    throw new UsageError(`--server: "${values.server.slice(0, 40)}" must be ${KINDS.join(", ")}`);
   let passed = true;
-  for (const kind of values.server ? [values.server as Kind] : KINDS) passed = (await runOne(kind, runs, seed)) && passed;
+  for (const kind of values.server ? [values.server as Kind] : KINDS)
+    passed = (await runOne(kind, runs, seed)) && passed;
   process.exit(passed ? 0 : 1);
 });

@@ -42,16 +42,30 @@ export type ClientProperty = (typeof CLIENT_PROPERTIES)[number];
 export const CLIENT_FUZZ_KEY = "fuzzkey_5f3a9c1e7b2d40689e";
 
 /** The client's options in the fuzz: small numbers, so that a case is a few requests and fake seconds. */
-const OPTIONS = { intervalMs: 100, deadlineMs: 1_000, maxRetries: 2, requestTimeoutMs: 1_000, maxPauseMs: 5_000, maxResponseBytes: 256 * 1024 };
+const OPTIONS = {
+  intervalMs: 100,
+  deadlineMs: 1_000,
+  maxRetries: 2,
+  requestTimeoutMs: 1_000,
+  maxPauseMs: 5_000,
+  maxResponseBytes: 256 * 1024,
+};
 /**
  * Bounds the client takes from the options (the request timeout, the longest pause and the answer
  * cap), passed by name; a client without them ignores them, and is held to the bounds all the same.
  */
-const BOUNDING_OPTIONS: Record<string, number> = { requestTimeoutMs: OPTIONS.requestTimeoutMs, maxPauseMs: OPTIONS.maxPauseMs, maxResponseBytes: OPTIONS.maxResponseBytes };
+const BOUNDING_OPTIONS: Record<string, number> = {
+  requestTimeoutMs: OPTIONS.requestTimeoutMs,
+  maxPauseMs: OPTIONS.maxPauseMs,
+  maxResponseBytes: OPTIONS.maxResponseBytes,
+};
 
 const attempts = OPTIONS.maxRetries + 1;
 /** The longest backoff sum of one call: 1 s, 2 s, 4 s ... each at most 1.5 times (runtime/client/retry-policy.ts). */
-const backoffs = Array.from({ length: OPTIONS.maxRetries }, (_, resend) => 1_500 * 2 ** resend).reduce((sum, ms) => sum + ms, 0);
+const backoffs = Array.from({ length: OPTIONS.maxRetries }, (_, resend) => 1_500 * 2 ** resend).reduce(
+  (sum, ms) => sum + ms,
+  0,
+);
 /** One call's longest time: each attempt its request timeout and a pause, plus the backoffs. */
 const oneCallMs = attempts * (OPTIONS.requestTimeoutMs + OPTIONS.maxPauseMs) + backoffs;
 /** The polls of one wait: one per interval within the deadline, and the one under way when it passes. */
@@ -112,30 +126,59 @@ function broken(scenario: Scenario, outcome: Outcome): Map<ClientProperty, strin
   const found = new Map<ClientProperty, string>();
   const bound = BOUNDS[scenario.call];
   const { seen } = outcome.upstream;
-  if (outcome.gaveUp) found.set("settles", `not settled after ${Math.round(outcome.fakeMs)} fake ms and ${outcome.timerEvents} timer events (bound ${bound.ms} ms)${outcome.problems.length ? `: ${outcome.problems.join("; ")}` : ""}`);
-  else if (outcome.fakeMs > bound.ms) found.set("settles", `settled after ${Math.round(outcome.fakeMs)} fake ms, beyond its bound of ${bound.ms}`);
-  if (seen.length > bound.requests) found.set("bounded-requests", `${seen.length} requests, beyond its bound of ${bound.requests}`);
-  if (outcome.rejected && !(outcome.value instanceof MediaServiceError)) found.set("typed-rejection", `rejected with ${String(outcome.value)}`.slice(0, 300));
+  if (outcome.gaveUp)
+    found.set(
+      "settles",
+      `not settled after ${Math.round(outcome.fakeMs)} fake ms and ${outcome.timerEvents} timer events (bound ${bound.ms} ms)${outcome.problems.length ? `: ${outcome.problems.join("; ")}` : ""}`,
+    );
+  else if (outcome.fakeMs > bound.ms)
+    found.set("settles", `settled after ${Math.round(outcome.fakeMs)} fake ms, beyond its bound of ${bound.ms}`);
+  if (seen.length > bound.requests)
+    found.set("bounded-requests", `${seen.length} requests, beyond its bound of ${bound.requests}`);
+  if (outcome.rejected && !(outcome.value instanceof MediaServiceError))
+    found.set("typed-rejection", `rejected with ${String(outcome.value)}`.slice(0, 300));
   if (outcome.rejected) {
     const texts = errorTexts(outcome.value);
     const message = String((outcome.value as Error | undefined)?.message);
-    if (texts.some((text) => text.includes(CLIENT_FUZZ_KEY))) found.set("key-never-shown", `the error (${(outcome.value as Error)?.name}) carries the API key`);
-    if (KEY_PIECES.some((piece) => message.includes(piece))) found.set("no-key-piece-in-message", `the error's message carries a piece of the API key: ${message.slice(0, 200)}`);
+    if (texts.some((text) => text.includes(CLIENT_FUZZ_KEY)))
+      found.set("key-never-shown", `the error (${(outcome.value as Error)?.name}) carries the API key`);
+    if (KEY_PIECES.some((piece) => message.includes(piece)))
+      found.set(
+        "no-key-piece-in-message",
+        `the error's message carries a piece of the API key: ${message.slice(0, 200)}`,
+      );
   }
   const creates = seen.filter((request) => request.method === "POST");
   // A 4xx refuses the create; a 3xx sends it elsewhere, which no-redirect-followed judges. Anything else may have created the job.
   const refusal = (status: number | null) => status !== null && status >= 300 && status < 500;
-  if (creates.slice(0, -1).some((request) => !refusal(request.status))) found.set("create-once", `${creates.length} creates sent; answers ${creates.map((request) => request.status ?? "reset").join(", ")}`);
+  if (creates.slice(0, -1).some((request) => !refusal(request.status)))
+    found.set(
+      "create-once",
+      `${creates.length} creates sent; answers ${creates.map((request) => request.status ?? "reset").join(", ")}`,
+    );
   // A redirect followed arrives at once; a resend after a 3xx whose body failed waits its backoff first.
-  const followed = seen.findIndex((request, at) => at > 0 && seen[at - 1]!.location && request.at === seen[at - 1]!.answeredAt);
-  if (seen.some((request) => request.origin === "other")) found.set("no-redirect-followed", "a request reached the other origin");
-  else if (followed >= 0) found.set("no-redirect-followed", `request ${followed + 1} followed a ${seen[followed - 1]!.status} answer`);
-  if (outcome.unhandled.length) found.set("no-unhandled-rejection", `unhandled: ${String(outcome.unhandled[0])}`.slice(0, 300));
-  if (outcome.overflows.length) found.set("no-timeout-overflow", `${outcome.overflows.length} timers beyond setTimeout's longest delay (first ${outcome.overflows[0]} ms)`);
+  const followed = seen.findIndex(
+    (request, at) => at > 0 && seen[at - 1]!.location && request.at === seen[at - 1]!.answeredAt,
+  );
+  if (seen.some((request) => request.origin === "other"))
+    found.set("no-redirect-followed", "a request reached the other origin");
+  else if (followed >= 0)
+    found.set("no-redirect-followed", `request ${followed + 1} followed a ${seen[followed - 1]!.status} answer`);
+  if (outcome.unhandled.length)
+    found.set("no-unhandled-rejection", `unhandled: ${String(outcome.unhandled[0])}`.slice(0, 300));
+  if (outcome.overflows.length)
+    found.set(
+      "no-timeout-overflow",
+      `${outcome.overflows.length} timers beyond setTimeout's longest delay (first ${outcome.overflows[0]} ms)`,
+    );
   return found;
 }
 
-function start(scenario: Scenario, baseUrl: string, fetchCounted: (request: Request) => Promise<Response>): Promise<unknown> {
+function start(
+  scenario: Scenario,
+  baseUrl: string,
+  fetchCounted: (request: Request) => Promise<Response>,
+): Promise<unknown> {
   const client = createClient({
     apiKey: CLIENT_FUZZ_KEY,
     baseUrl,
@@ -180,14 +223,26 @@ async function play(scenario: Scenario, clock: FakeClock): Promise<Outcome> {
   // body cut short then fails when the client reads it, as fetch's own streaming body does.
   const fetchCounted = (request: Request): Promise<Response> => {
     inFlight += 1;
-    const failing = (response: Response) => (error: unknown) => new Response(new ReadableStream({ pull: (controller) => controller.error(error) }), response);
+    const failing = (response: Response) => (error: unknown) =>
+      new Response(new ReadableStream({ pull: (controller) => controller.error(error) }), response);
     return fetch(request)
       .then((response) => response.arrayBuffer().then((bytes) => new Response(bytes, response), failing(response)))
       .finally(() => {
         inFlight -= 1;
       });
   };
-  const outcome: Outcome = { settled: false, gaveUp: false, rejected: false, value: undefined, unhandled, overflows: [], timerEvents: 0, fakeMs: 0, upstream, problems: [] };
+  const outcome: Outcome = {
+    settled: false,
+    gaveUp: false,
+    rejected: false,
+    value: undefined,
+    unhandled,
+    overflows: [],
+    timerEvents: 0,
+    fakeMs: 0,
+    upstream,
+    problems: [],
+  };
   try {
     const call = start(scenario, upstream.baseUrl, fetchCounted).then(
       (value) => Object.assign(outcome, { settled: true, value }),
@@ -199,7 +254,11 @@ async function play(scenario: Scenario, clock: FakeClock): Promise<Outcome> {
     while (!outcome.settled) {
       for (let tick = 0; tick < 3; tick += 1) await realTick();
       if (outcome.settled) break;
-      if (clock.now - startedAt > bound.ms || outcome.timerEvents > MAX_TIMER_EVENTS || upstream.seen.length > bound.requests * 4) {
+      if (
+        clock.now - startedAt > bound.ms ||
+        outcome.timerEvents > MAX_TIMER_EVENTS ||
+        upstream.seen.length > bound.requests * 4
+      ) {
         outcome.gaveUp = true;
         break;
       }
@@ -235,12 +294,21 @@ async function play(scenario: Scenario, clock: FakeClock): Promise<Outcome> {
 }
 
 /** Scenarios as JSON, huge texts shortened. */
-const describeScenario = (scenario: Scenario): string => JSON.stringify(scenario, (_, value: unknown) => (typeof value === "string" && value.length > 200 ? `${value.slice(0, 100)}...(${value.length} chars)` : value));
+const describeScenario = (scenario: Scenario): string =>
+  JSON.stringify(scenario, (_, value: unknown) =>
+    typeof value === "string" && value.length > 200 ? `${value.slice(0, 100)}...(${value.length} chars)` : value,
+  );
 
 /** Plays one scenario on `clock` (installed) and returns the properties among `properties` it broke, as lines. */
-export async function checkScenario(scenario: Scenario, clock: FakeClock, properties: readonly ClientProperty[] = CLIENT_PROPERTIES): Promise<string[]> {
+export async function checkScenario(
+  scenario: Scenario,
+  clock: FakeClock,
+  properties: readonly ClientProperty[] = CLIENT_PROPERTIES,
+): Promise<string[]> {
   const outcome = await play(scenario, clock);
-  return [...broken(scenario, outcome)].filter(([name]) => properties.includes(name)).map(([name, detail]) => `${name}: ${detail}`);
+  return [...broken(scenario, outcome)]
+    .filter(([name]) => properties.includes(name))
+    .map(([name, detail]) => `${name}: ${detail}`);
 }
 
 /**
@@ -269,9 +337,21 @@ export async function fuzzClient({
     });
     const details = await fc.check(property, { numRuns: runs, seed, endOnFailure: false });
     const milliseconds = performance.now() - started;
-    if (!details.failed || !details.counterexample) return { server: "client", runs: details.numRuns, seed, milliseconds };
-    const problems = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-    return { server: "client", runs: details.numRuns, seed, milliseconds, failure: { scenario: describeScenario(details.counterexample[0]), problems, path: details.counterexamplePath ?? "" } };
+    if (!details.failed || !details.counterexample)
+      return { server: "client", runs: details.numRuns, seed, milliseconds };
+    const problems =
+      details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+    return {
+      server: "client",
+      runs: details.numRuns,
+      seed,
+      milliseconds,
+      failure: {
+        scenario: describeScenario(details.counterexample[0]),
+        problems,
+        path: details.counterexamplePath ?? "",
+      },
+    };
   } finally {
     clock.uninstall();
   }

@@ -48,26 +48,29 @@ export class FakeClock {
   overflows: number[] = [];
   private readonly timers = new Map<number, Timer & { delay: number }>();
   private nextId = 1;
-  private readonly real = { setTimeout: globalThis.setTimeout, clearTimeout: globalThis.clearTimeout, dateNow: Date.now };
+  private readonly real = {
+    setTimeout: globalThis.setTimeout,
+    clearTimeout: globalThis.clearTimeout,
+    dateNow: Date.now,
+  };
   private readonly epoch = Date.now();
 
   install(): void {
-    const clock = this;
     globalThis.setTimeout = ((callback: (...args: unknown[]) => void, delay?: number, ...args: unknown[]) => {
       let ms = Number(delay ?? 0);
       if (ms > LONGEST_DELAY_MS) {
-        clock.overflows.push(ms);
+        this.overflows.push(ms);
         ms = 1;
       }
       if (!(ms >= 1)) ms = 1;
-      const id = clock.nextId++;
-      clock.timers.set(id, { id, at: clock.now + ms, delay: ms, callback: () => callback(...args) });
-      return new FakeTimeout(clock, id);
+      const id = this.nextId++;
+      this.timers.set(id, { id, at: this.now + ms, delay: ms, callback: () => callback(...args) });
+      return new FakeTimeout(this, id);
     }) as unknown as typeof setTimeout;
     globalThis.clearTimeout = ((handle: unknown) => {
-      if (handle !== undefined && handle !== null) clock.timers.delete(Number(handle));
+      if (handle !== undefined && handle !== null) this.timers.delete(Number(handle));
     }) as typeof clearTimeout;
-    Date.now = () => clock.epoch + clock.now;
+    Date.now = () => this.epoch + this.now;
   }
 
   uninstall(): void {

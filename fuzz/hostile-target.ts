@@ -37,16 +37,42 @@ export interface HostileAnswer {
   readonly delivery: "whole" | "cut" | "drip";
 }
 
-const HOSTILE_TEXTS = ["\u001b[31m", "\u001b]8;;https://evil.example\u0007", "\u001b[2J", "\r\n::error file=a.ts::pwned\n", "::set-output name=x::y", "\u202e", "\u0000", "\u009b31m", '"}', "\n", "{\"error\":{\"type\":\"authentication_error\"}}"];
+const HOSTILE_TEXTS = [
+  "\u001b[31m",
+  "\u001b]8;;https://evil.example\u0007",
+  "\u001b[2J",
+  "\r\n::error file=a.ts::pwned\n",
+  "::set-output name=x::y",
+  "\u202e",
+  "\u0000",
+  "\u009b31m",
+  '"}',
+  "\n",
+  '{"error":{"type":"authentication_error"}}',
+];
 
 const answer: fc.Arbitrary<HostileAnswer> = fc.record(
   {
     status: fc.constantFrom(200, 201, 202, 204, 301, 400, 401, 403, 404, 410, 413, 429, 500, 503),
-    contentType: fc.constantFrom("application/json", "text/html", "text/plain; charset=utf-8", "application/json; charset=\u001b[31m", ""),
+    contentType: fc.constantFrom(
+      "application/json",
+      "text/html",
+      "text/plain; charset=utf-8",
+      "application/json; charset=\u001b[31m",
+      "",
+    ),
     // No small positive wait: a run would sit it out. Past the run's deadline, the wait is a skip.
     retryAfter: fc.constantFrom("0", "-1", "abc", "99999999999", "1e308", ""),
     remaining: fc.constantFrom("0", "-5", "NaN", "999999999999999999999", ""),
-    body: fc.array(fc.oneof(fc.constantFrom(...HOSTILE_TEXTS).map((text) => ({ text })), fc.string({ maxLength: 40 }).map((text) => ({ text })), fc.constant({ key: true as const }), fc.constantFrom(MAX_ANSWER_BYTES + 1, 10).map((padding) => ({ padding }))), { maxLength: 6 }),
+    body: fc.array(
+      fc.oneof(
+        fc.constantFrom(...HOSTILE_TEXTS).map((text) => ({ text })),
+        fc.string({ maxLength: 40 }).map((text) => ({ text })),
+        fc.constant({ key: true as const }),
+        fc.constantFrom(MAX_ANSWER_BYTES + 1, 10).map((padding) => ({ padding })),
+      ),
+      { maxLength: 6 },
+    ),
     delivery: fc.constantFrom("whole", "whole", "whole", "cut", "drip"),
   },
   { requiredKeys: ["status", "body", "delivery"] },
@@ -58,7 +84,10 @@ export interface HostilePlan {
   readonly answers: readonly HostileAnswer[];
 }
 
-export const hostilePlans: fc.Arbitrary<HostilePlan> = fc.record({ honestProbe: fc.constantFrom(true, true, true, false), answers: fc.array(answer, { minLength: 1, maxLength: 4 }) });
+export const hostilePlans: fc.Arbitrary<HostilePlan> = fc.record({
+  honestProbe: fc.constantFrom(true, true, true, false),
+  answers: fc.array(answer, { minLength: 1, maxLength: 4 }),
+});
 
 /** The plan's answer for a request: chosen by its method and path, so that the same request gets the same answer. */
 function answerFor(plan: readonly HostileAnswer[], method: string, path: string): HostileAnswer {
@@ -71,8 +100,15 @@ function respond(response: ServerResponse, planned: HostileAnswer, authorization
   const headers: Record<string, string> = {};
   if (planned.contentType) headers["content-type"] = planned.contentType;
   if (planned.retryAfter) headers["retry-after"] = planned.retryAfter;
-  if (planned.remaining) Object.assign(headers, { "x-ratelimit-remaining": planned.remaining, "x-ratelimit-limit": "100", "x-ratelimit-reset": "60" });
-  const body = planned.body.map((piece) => ("key" in piece ? authorization : "padding" in piece ? " ".repeat(piece.padding) : piece.text)).join("");
+  if (planned.remaining)
+    Object.assign(headers, {
+      "x-ratelimit-remaining": planned.remaining,
+      "x-ratelimit-limit": "100",
+      "x-ratelimit-reset": "60",
+    });
+  const body = planned.body
+    .map((piece) => ("key" in piece ? authorization : "padding" in piece ? " ".repeat(piece.padding) : piece.text))
+    .join("");
   // Header values must be sendable: a value Node refuses is left out, as a real server would fail to send it.
   try {
     response.writeHead(planned.status, headers);
@@ -90,8 +126,13 @@ function respond(response: ServerResponse, planned: HostileAnswer, authorization
 async function serve(plan: HostilePlan, creditsPath: string): Promise<{ url: string; stop(): Promise<void> }> {
   const server = createServer((request, response) => {
     request.resume();
-    if (plan.honestProbe && request.url === creditsPath) return void response.writeHead(200, { "content-type": "application/json" }).end('{"total_available": 1000}');
-    respond(response, answerFor(plan.answers, request.method ?? "GET", request.url ?? "/"), request.headers.authorization ?? "");
+    if (plan.honestProbe && request.url === creditsPath)
+      return void response.writeHead(200, { "content-type": "application/json" }).end('{"total_available": 1000}');
+    respond(
+      response,
+      answerFor(plan.answers, request.method ?? "GET", request.url ?? "/"),
+      request.headers.authorization ?? "",
+    );
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -121,11 +162,15 @@ const CONFIG: TargetConfig = {
 
 /** What is wrong with what a run printed or wrote: a secret, a control character, a CI command line. */
 export function leaks(where: string, text: string): string[] {
-  const problems = SECRETS.filter((secret) => text.includes(secret)).map((secret) => `${where} holds a secret (${secret.slice(0, 6)}...)`);
+  const problems = SECRETS.filter((secret) => text.includes(secret)).map(
+    (secret) => `${where} holds a secret (${secret.slice(0, 6)}...)`,
+  );
   const control = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.exec(text);
-  if (control) problems.push(`${where} holds the control character U+${control[0].charCodeAt(0).toString(16).padStart(4, "0")}`);
+  if (control)
+    problems.push(`${where} holds the control character U+${control[0].charCodeAt(0).toString(16).padStart(4, "0")}`);
   const command = text.split("\n").find((line) => line.trimStart().startsWith("::"));
-  if (command !== undefined) problems.push(`${where} has a line a CI runner reads as a command: ${JSON.stringify(command.slice(0, 60))}`);
+  if (command !== undefined)
+    problems.push(`${where} has a line a CI runner reads as a command: ${JSON.stringify(command.slice(0, 60))}`);
   return problems;
 }
 
@@ -134,9 +179,19 @@ export async function runAgainst(plan: HostilePlan, contract: Contract, ran?: ()
   const target = await serve(plan, contract.byOperationId(contract.model.account.creditsOperationId)?.path ?? "");
   const lines: string[] = [];
   try {
-    const { summary, results } = await runConformance({ target: target.url, targetName: "--target", config: CONFIG, contract, progress: (line) => lines.push(line) });
+    const { summary, results } = await runConformance({
+      target: target.url,
+      targetName: "--target",
+      config: CONFIG,
+      contract,
+      progress: (line) => lines.push(line),
+    });
     ran?.();
-    const problems = [...leaks("the console", [...lines, formatConsole(summary, results)].join("\n")), ...leaks("the JSON report", JSON.stringify({ summary, results })), ...leaks("the JUnit report", junitXml(summary, results))];
+    const problems = [
+      ...leaks("the console", [...lines, formatConsole(summary, results)].join("\n")),
+      ...leaks("the JSON report", JSON.stringify({ summary, results })),
+      ...leaks("the JUnit report", junitXml(summary, results)),
+    ];
     if (summary.stopped) problems.push(`the run did not end by itself: ${summary.stopped}`);
     return problems;
   } catch (error) {
@@ -159,7 +214,17 @@ export interface SuiteFuzzRun {
 }
 
 /** `runs` whole runs of the suite against drawn hostile targets; seed defaults to a random one, always reported. */
-export async function fuzzSuite({ runs, seed = Date.now() ^ (Math.random() * 2 ** 31), contract = new Contract(), progress }: { runs: number; seed?: number; contract?: Contract; progress?: (line: string) => void }): Promise<SuiteFuzzRun> {
+export async function fuzzSuite({
+  runs,
+  seed = Date.now() ^ (Math.random() * 2 ** 31),
+  contract = new Contract(),
+  progress,
+}: {
+  runs: number;
+  seed?: number;
+  contract?: Contract;
+  progress?: (line: string) => void;
+}): Promise<SuiteFuzzRun> {
   progress?.(`fuzz suite: ${runs} runs against hostile targets, seed ${seed}`);
   const started = performance.now();
   let pastProbe = 0;
@@ -172,8 +237,15 @@ export async function fuzzSuite({ runs, seed = Date.now() ^ (Math.random() * 2 *
   );
   const milliseconds = performance.now() - started;
   if (!details.failed || !details.counterexample) return { runs: details.numRuns, seed, milliseconds, pastProbe };
-  const problems = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-  return { runs: details.numRuns, seed, milliseconds, pastProbe, failure: { plan: JSON.stringify(details.counterexample[0]), problems } };
+  const problems =
+    details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+  return {
+    runs: details.numRuns,
+    seed,
+    milliseconds,
+    pastProbe,
+    failure: { plan: JSON.stringify(details.counterexample[0]), problems },
+  };
 }
 
 /** Hostile requests of `npm run fuzz -- --runs N` that one run of the suite stands for: a run sends hundreds. */
@@ -186,5 +258,10 @@ export const suiteRuns = (runs: number): number => Math.max(1, Math.round(runs /
 export function reportSuite(run: SuiteFuzzRun): string[] {
   const head = `fuzz suite: ${run.runs} runs (${run.pastProbe} past the start-up probe) in ${(run.milliseconds / 1000).toFixed(1)} s, seed ${run.seed}`;
   if (!run.failure) return [`${head}: no problem found`];
-  return [`${head}: FAILED`, `  problems: ${run.failure.problems}`, `  the target's answers: ${run.failure.plan}`, `  reproduce: npm run fuzz -- --server suite --seed ${run.seed} --runs ${run.runs * REQUESTS_PER_RUN}`];
+  return [
+    `${head}: FAILED`,
+    `  problems: ${run.failure.problems}`,
+    `  the target's answers: ${run.failure.plan}`,
+    `  reproduce: npm run fuzz -- --server suite --seed ${run.seed} --runs ${run.runs * REQUESTS_PER_RUN}`,
+  ];
 }

@@ -54,81 +54,198 @@ export const ECHO = "{key}";
 /** Replaced by the key alone, as a proxy that echoes the token it checked does. */
 export const ECHO_TOKEN = "{token}";
 
-const STATUSES = [200, 201, 202, 204, 206, 301, 302, 303, 307, 308, 400, 401, 403, 404, 409, 410, 413, 418, 422, 429, 500, 502, 503, 504];
+const STATUSES = [
+  200, 201, 202, 204, 206, 301, 302, 303, 307, 308, 400, 401, 403, 404, 409, 410, 413, 418, 422, 429, 500, 502, 503,
+  504,
+];
 const JOB_STATUSES = ["pending", "processing", "succeeded", "failed", "timeout", "", "SUCCEEDED", "unknown"];
 
-const shortText = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(ECHO, ECHO_TOKEN, "rate_limited", "\u001b[31mred", "<script>x</script>"));
+const shortText = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.constantFrom(ECHO, ECHO_TOKEN, "rate_limited", "\u001b[31mred", "<script>x</script>"),
+);
 const anyField = fc.oneof(shortText, fc.integer(), fc.constant(null), fc.boolean(), fc.jsonValue({ maxDepth: 2 }));
 
 const body: fc.Arbitrary<Body> = fc.oneof(
   { weight: 2, arbitrary: fc.constant<Body>({ kind: "empty" }) },
   { weight: 2, arbitrary: fc.constant<Body>({ kind: "null" }) },
-  fc.constantFrom("<html><body>502 Bad Gateway</body></html>", "OK", "not json", `unauthorized: ${ECHO}`, `{"note": ${ECHO_TOKEN}}`, ECHO_TOKEN, "{", "\u0000\u00ff").map((text): Body => ({ kind: "text", text })),
+  fc
+    .constantFrom(
+      "<html><body>502 Bad Gateway</body></html>",
+      "OK",
+      "not json",
+      `unauthorized: ${ECHO}`,
+      `{"note": ${ECHO_TOKEN}}`,
+      ECHO_TOKEN,
+      "{",
+      "\u0000\u00ff",
+    )
+    .map((text): Body => ({ kind: "text", text })),
   fc.jsonValue({ maxDepth: 3 }).map((value): Body => ({ kind: "json", value })),
-  fc.tuple(fc.jsonValue({ maxDepth: 3 }), fc.nat()).map(([value, cut]): Body => ({ kind: "truncated", value: { note: ECHO, value }, cut })),
+  fc
+    .tuple(fc.jsonValue({ maxDepth: 3 }), fc.nat())
+    .map(([value, cut]): Body => ({ kind: "truncated", value: { note: ECHO, value }, cut })),
   fc.integer({ min: 100_000, max: 400_000 }).map((bytes): Body => ({ kind: "huge", bytes })),
   fc
-    .record({
-      type: fc.oneof(shortText, anyField),
-      code: fc.oneof(fc.constantFrom("rate_limited", "queue_full", "invalid_request", "not_found"), anyField),
-      message: fc.oneof(shortText, anyField),
-      retry_after_seconds: fc.oneof(fc.constantFrom(-1, 3_000_000, 1e308, 0.5), fc.nat(100), shortText),
-      restriction_reason: fc.oneof(fc.constantFrom("input_csam", "strict_model_nsfw", "other"), anyField),
-    }, { requiredKeys: [] })
-    .chain((error) => fc.record({ restriction_reason: fc.oneof(fc.constantFrom("input_csam", "made_up"), anyField), retry_after_seconds: fc.oneof(fc.nat(100), fc.constant(3_000_000), shortText) }, { requiredKeys: [] }).map((top): Body => ({ kind: "error", error, top }))),
-  fc.tuple(fc.constantFrom(...JOB_STATUSES), fc.dictionary(fc.constantFrom("images", "note", "error", "id", "video_url"), anyField, { maxKeys: 3 })).map(([status, extra]): Body => ({ kind: "job", status, extra })),
-  fc.tuple(fc.oneof(fc.constantFrom("img_1", "", "../x", ECHO), fc.integer(), fc.constant(null)), fc.constantFrom(...JOB_STATUSES)).map(([id, status]): Body => ({ kind: "created", id, status })),
+    .record(
+      {
+        type: fc.oneof(shortText, anyField),
+        code: fc.oneof(fc.constantFrom("rate_limited", "queue_full", "invalid_request", "not_found"), anyField),
+        message: fc.oneof(shortText, anyField),
+        retry_after_seconds: fc.oneof(fc.constantFrom(-1, 3_000_000, 1e308, 0.5), fc.nat(100), shortText),
+        restriction_reason: fc.oneof(fc.constantFrom("input_csam", "strict_model_nsfw", "other"), anyField),
+      },
+      { requiredKeys: [] },
+    )
+    .chain((error) =>
+      fc
+        .record(
+          {
+            restriction_reason: fc.oneof(fc.constantFrom("input_csam", "made_up"), anyField),
+            retry_after_seconds: fc.oneof(fc.nat(100), fc.constant(3_000_000), shortText),
+          },
+          { requiredKeys: [] },
+        )
+        .map((top): Body => ({ kind: "error", error, top })),
+    ),
+  fc
+    .tuple(
+      fc.constantFrom(...JOB_STATUSES),
+      fc.dictionary(fc.constantFrom("images", "note", "error", "id", "video_url"), anyField, { maxKeys: 3 }),
+    )
+    .map(([status, extra]): Body => ({ kind: "job", status, extra })),
+  fc
+    .tuple(
+      fc.oneof(fc.constantFrom("img_1", "", "../x", ECHO), fc.integer(), fc.constant(null)),
+      fc.constantFrom(...JOB_STATUSES),
+    )
+    .map(([id, status]): Body => ({ kind: "created", id, status })),
 );
 
-const RETRY_AFTER = ["3000000", "2147484", "99999999999", "-5", "abc", "", "1e9", "0", "1.5", "Wed, 21 Oct 2015 07:28:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT", "Infinity", "NaN"];
+const RETRY_AFTER = [
+  "3000000",
+  "2147484",
+  "99999999999",
+  "-5",
+  "abc",
+  "",
+  "1e9",
+  "0",
+  "1.5",
+  "Wed, 21 Oct 2015 07:28:00 GMT",
+  "Fri, 31 Dec 9999 23:59:59 GMT",
+  "Infinity",
+  "NaN",
+];
 const GARBAGE = ["-1", "abc", "1e999", "", "99999999999999999999", "0x10", "NaN", ECHO];
 
 const header: fc.Arbitrary<readonly [string, string]> = fc.oneof(
-  { weight: 3, arbitrary: fc.oneof(fc.constantFrom(...RETRY_AFTER), fc.nat(600).map(String)).map((value) => ["Retry-After", value] as const) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"), fc.constantFrom(...GARBAGE)).map(([name, value]) => [name, value] as const) },
-  { weight: 2, arbitrary: fc.constantFrom("application/json", "text/html", "application/json; charset=latin1", "application/problem+json", "").map((value) => ["Content-Type", value] as const) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .oneof(fc.constantFrom(...RETRY_AFTER), fc.nat(600).map(String))
+      .map((value) => ["Retry-After", value] as const),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom("X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"),
+        fc.constantFrom(...GARBAGE),
+      )
+      .map(([name, value]) => [name, value] as const),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .constantFrom("application/json", "text/html", "application/json; charset=latin1", "application/problem+json", "")
+      .map((value) => ["Content-Type", value] as const),
+  },
   { weight: 1, arbitrary: fc.constantFrom(ECHO, ECHO_TOKEN).map((value) => ["X-Echo", value] as const) },
-  { weight: 1, arbitrary: fc.string({ unit: "grapheme-ascii", maxLength: 20 }).map((value) => ["X-Any", value.replace(/[\r\n]/g, "")] as const) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .string({ unit: "grapheme-ascii", maxLength: 20 })
+      .map((value) => ["X-Any", value.replace(/[\r\n]/g, "")] as const),
+  },
 );
 
 const answer: fc.Arbitrary<Answer> = fc.record({
-  status: fc.oneof({ weight: 2, arbitrary: fc.constant(200) }, { weight: 4, arbitrary: fc.constantFrom(...STATUSES) }, { weight: 1, arbitrary: fc.integer({ min: 200, max: 599 }) }),
+  status: fc.oneof(
+    { weight: 2, arbitrary: fc.constant(200) },
+    { weight: 4, arbitrary: fc.constantFrom(...STATUSES) },
+    { weight: 1, arbitrary: fc.integer({ min: 200, max: 599 }) },
+  ),
   body,
   headers: fc.array(header, { maxLength: 4 }),
-  delayMs: fc.oneof({ weight: 4, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 600_000 }) }),
-  drip: fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.record({ everyMs: fc.integer({ min: 50, max: 5_000 }), forever: fc.boolean() }) }),
-  lengthLie: fc.oneof({ weight: 6, arbitrary: fc.constant("none" as const) }, { weight: 1, arbitrary: fc.constantFrom("more" as const, "fewer" as const) }),
-  reset: fc.oneof({ weight: 8, arbitrary: fc.constant("none" as const) }, { weight: 1, arbitrary: fc.constantFrom("beforeHead" as const, "midBody" as const) }),
-  redirect: fc.oneof({ weight: 6, arbitrary: fc.constant("none" as const) }, { weight: 1, arbitrary: fc.constantFrom("cross" as const, "same" as const) }),
+  delayMs: fc.oneof(
+    { weight: 4, arbitrary: fc.constant(0) },
+    { weight: 1, arbitrary: fc.integer({ min: 1, max: 600_000 }) },
+  ),
+  drip: fc.oneof(
+    { weight: 5, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.record({ everyMs: fc.integer({ min: 50, max: 5_000 }), forever: fc.boolean() }) },
+  ),
+  lengthLie: fc.oneof(
+    { weight: 6, arbitrary: fc.constant("none" as const) },
+    { weight: 1, arbitrary: fc.constantFrom("more" as const, "fewer" as const) },
+  ),
+  reset: fc.oneof(
+    { weight: 8, arbitrary: fc.constant("none" as const) },
+    { weight: 1, arbitrary: fc.constantFrom("beforeHead" as const, "midBody" as const) },
+  ),
+  redirect: fc.oneof(
+    { weight: 6, arbitrary: fc.constant("none" as const) },
+    { weight: 1, arbitrary: fc.constantFrom("cross" as const, "same" as const) },
+  ),
 });
 
 /** A sane job answer, so that scenarios also reach the states a hostile one interrupts. */
-const sane: fc.Arbitrary<Answer> = fc.constantFrom<Body>({ kind: "created", id: "img_1", status: "pending" }, { kind: "job", status: "processing", extra: {} }).map((saneBody) => ({
-  status: 200,
-  body: saneBody,
-  headers: [],
-  delayMs: 0,
-  drip: null,
-  lengthLie: "none" as const,
-  reset: "none" as const,
-  redirect: "none" as const,
-}));
+const sane: fc.Arbitrary<Answer> = fc
+  .constantFrom<Body>(
+    { kind: "created", id: "img_1", status: "pending" },
+    { kind: "job", status: "processing", extra: {} },
+  )
+  .map((saneBody) => ({
+    status: 200,
+    body: saneBody,
+    headers: [],
+    delayMs: 0,
+    drip: null,
+    lengthLie: "none" as const,
+    reset: "none" as const,
+    redirect: "none" as const,
+  }));
 
 /** The documented rate-limit 429 with a hostile Retry-After: the one answer that pauses the whole client and is resent. */
-const rateLimited: fc.Arbitrary<Answer> = fc.tuple(answer, fc.constantFrom(...RETRY_AFTER)).map(([hostile, retryAfter]) => ({
-  ...hostile,
-  status: 429,
-  body: { kind: "error", error: { type: "rate_limit_error", code: "rate_limited", message: "Too many requests." }, top: {} },
-  headers: [["Retry-After", retryAfter] as const, ...hostile.headers.filter(([name]) => name !== "Retry-After")],
-}));
+const rateLimited: fc.Arbitrary<Answer> = fc
+  .tuple(answer, fc.constantFrom(...RETRY_AFTER))
+  .map(([hostile, retryAfter]) => ({
+    ...hostile,
+    status: 429,
+    body: {
+      kind: "error",
+      error: { type: "rate_limit_error", code: "rate_limited", message: "Too many requests." },
+      top: {},
+    },
+    headers: [["Retry-After", retryAfter] as const, ...hostile.headers.filter(([name]) => name !== "Retry-After")],
+  }));
 
 export const scenarios: fc.Arbitrary<Scenario> = fc.record({
   call: fc.constantFrom<ClientCall>("create", "createAndWait", "get", "wait", "getAccountCredits"),
-  answers: fc.array(fc.oneof({ weight: 4, arbitrary: answer }, { weight: 1, arbitrary: rateLimited }, { weight: 1, arbitrary: sane }), { minLength: 1, maxLength: 5 }),
+  answers: fc.array(
+    fc.oneof({ weight: 4, arbitrary: answer }, { weight: 1, arbitrary: rateLimited }, { weight: 1, arbitrary: sane }),
+    { minLength: 1, maxLength: 5 },
+  ),
 });
 
 /** `text` with the echo placeholders replaced by what the request's Authorization header carried. */
-const echoed = (text: string, authorization: string): string => text.split(ECHO).join(authorization).split(ECHO_TOKEN).join(authorization.replace(/^Bearer /, ""));
+const echoed = (text: string, authorization: string): string =>
+  text
+    .split(ECHO)
+    .join(authorization)
+    .split(ECHO_TOKEN)
+    .join(authorization.replace(/^Bearer /, ""));
 
 /** The body's bytes, its echo placeholders replaced. */
 function bodyText(of: Body, authorization: string): string {
@@ -214,19 +331,39 @@ export async function startUpstream(scenario: Scenario, clock: Clock): Promise<H
   async function play(origin: Seen["origin"], request: IncomingMessage, reply: Answer): Promise<void> {
     const socket = request.socket;
     const at = Date.now();
-    const record = (status: number | null, location = false) => seen.push({ origin, method: request.method ?? "", path: request.url ?? "", status, location, at, answeredAt: Date.now() });
+    const record = (status: number | null, location = false) =>
+      seen.push({
+        origin,
+        method: request.method ?? "",
+        path: request.url ?? "",
+        status,
+        location,
+        at,
+        answeredAt: Date.now(),
+      });
     if (reply.delayMs > 0) await park(socket, reply.delayMs);
     if (reply.reset === "beforeHead") {
       record(null);
       return void socket.destroy();
     }
     const bytes = Buffer.from(bodyText(reply.body, request.headers.authorization ?? ""), "utf8");
-    const length = reply.lengthLie === "more" ? bytes.length + 7 : reply.lengthLie === "fewer" ? Math.max(0, bytes.length - 3) : bytes.length;
-    const location = reply.redirect === "cross" ? `${urls[1]}${request.url}` : reply.redirect === "same" ? `${urls[0]}${request.url}` : null;
+    const length =
+      reply.lengthLie === "more"
+        ? bytes.length + 7
+        : reply.lengthLie === "fewer"
+          ? Math.max(0, bytes.length - 3)
+          : bytes.length;
+    const location =
+      reply.redirect === "cross"
+        ? `${urls[1]}${request.url}`
+        : reply.redirect === "same"
+          ? `${urls[0]}${request.url}`
+          : null;
     const forever = reply.drip?.forever === true;
     const lines = [`HTTP/1.1 ${reply.status} Hostile`, "Connection: close"];
     if (!reply.headers.some(([name]) => name === "Content-Type")) lines.push("Content-Type: application/json");
-    for (const [name, value] of reply.headers) lines.push(`${name}: ${echoed(value, request.headers.authorization ?? "")}`);
+    for (const [name, value] of reply.headers)
+      lines.push(`${name}: ${echoed(value, request.headers.authorization ?? "")}`);
     if (location) lines.push(`Location: ${location}`);
     if (!forever) lines.push(`Content-Length: ${length}`);
     record(reply.status, location !== null);
@@ -250,7 +387,16 @@ export async function startUpstream(scenario: Scenario, clock: Clock): Promise<H
   }
 
   let next = 0;
-  const other: Answer = { status: 200, body: { kind: "created", id: "other_origin_job", status: "succeeded" }, headers: [], delayMs: 0, drip: null, lengthLie: "none", reset: "none", redirect: "none" };
+  const other: Answer = {
+    status: 200,
+    body: { kind: "created", id: "other_origin_job", status: "succeeded" },
+    headers: [],
+    delayMs: 0,
+    drip: null,
+    lengthLie: "none",
+    reset: "none",
+    redirect: "none",
+  };
   for (const origin of ["upstream", "other"] as const) {
     const server = createServer((request) => {
       request.resume();

@@ -37,7 +37,11 @@ function parseResponse(data: Buffer, ended: boolean): RawAnswer | null {
  * closed the connection or said nothing within `timeoutMs` (as it may for an incomplete request).
  * `halfClose` ends the sending side after the bytes, so a server waiting for more sees the end.
  */
-export function rawExchange(port: number, bytes: Buffer, { timeoutMs = 3000, halfClose = false } = {}): Promise<RawAnswer | null> {
+export function rawExchange(
+  port: number,
+  bytes: Buffer,
+  { timeoutMs = 3000, halfClose = false } = {},
+): Promise<RawAnswer | null> {
   return new Promise((resolve) => {
     const socket = connect({ port, host: "127.0.0.1", allowHalfOpen: true });
     const chunks: Buffer[] = [];

@@ -10,12 +10,26 @@ import { Contract } from "../contract/contract.ts";
 import { startMock } from "../mock/prism.ts";
 import { startSandbox } from "../sandbox/server.ts";
 import { AnswerCheck, type Server } from "./answer-check.ts";
-import { FUZZ_KEY, hostileRequests, incomplete, replayLines, requestBytes, type HostileRequest } from "./hostile-requests.ts";
+import {
+  FUZZ_KEY,
+  hostileRequests,
+  incomplete,
+  replayLines,
+  requestBytes,
+  type HostileRequest,
+} from "./hostile-requests.ts";
 import { rawExchange } from "./raw-http.ts";
 
 /** The sandbox the fuzz runs against: one account with the fuzz key, and windows no run can fill. */
 export const FUZZ_SANDBOX_CONFIG = {
-  accounts: { fuzz: { keys: [FUZZ_KEY], plan: "paid", credits: { monthlyLimit: 1_000_000_000, extra: 0 }, concurrency: 1_000_000 } },
+  accounts: {
+    fuzz: {
+      keys: [FUZZ_KEY],
+      plan: "paid",
+      credits: { monthlyLimit: 1_000_000_000, extra: 0 },
+      concurrency: 1_000_000,
+    },
+  },
   limits: { requests: { perKey: 1_000_000_000, perSourceIp: 1_000_000_000 }, uploads: { perAccount: 1_000_000_000 } },
 };
 
@@ -25,7 +39,12 @@ export interface FuzzRun {
   readonly seed: number;
   readonly milliseconds: number;
   /** The shrunk failing request's replay lines and problems, when a property failed. */
-  readonly failure?: { readonly curl: string; readonly exact: string; readonly problems: string; readonly path: string };
+  readonly failure?: {
+    readonly curl: string;
+    readonly exact: string;
+    readonly problems: string;
+    readonly path: string;
+  };
 }
 
 interface Target {
@@ -46,10 +65,14 @@ async function startTarget(server: Server, contract: Contract): Promise<Target> 
 /** A well-formed request the server must answer 200 after whatever came before. */
 function healthy(url: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const outgoing = httpRequest(`${url}/v1/account/credits`, { headers: { authorization: `Bearer ${FUZZ_KEY}` }, agent: false, timeout: 10_000 }, (response) => {
-      response.resume();
-      response.on("end", () => resolve(response.statusCode === 200));
-    });
+    const outgoing = httpRequest(
+      `${url}/v1/account/credits`,
+      { headers: { authorization: `Bearer ${FUZZ_KEY}` }, agent: false, timeout: 10_000 },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode === 200));
+      },
+    );
     outgoing.on("timeout", () => outgoing.destroy());
     outgoing.on("error", () => resolve(false));
     outgoing.end();
@@ -76,22 +99,35 @@ export async function fuzz(
 ): Promise<FuzzRun> {
   // Said first, so that a run that never ends can still be replayed.
   progress?.(`fuzz ${server}: ${runs} requests, seed ${seed}`);
-  const target = at ? { url: at, port: Number(new URL(at).port), stop: async () => {} } : await startTarget(server, contract);
+  const target = at
+    ? { url: at, port: Number(new URL(at).port), stop: async () => {} }
+    : await startTarget(server, contract);
   const check = new AnswerCheck(contract, server, [FUZZ_KEY]);
   const started = performance.now();
   try {
     const property = fc.asyncProperty(hostileRequests(contract), async (request: HostileRequest) => {
-      const answer = await rawExchange(target.port, requestBytes(request), { halfClose: incomplete(request), timeoutMs: 10_000 });
+      const answer = await rawExchange(target.port, requestBytes(request), {
+        halfClose: incomplete(request),
+        timeoutMs: 10_000,
+      });
       const problems = check.problems(request, answer);
-      if (!(await healthy(target.url))) problems.push("the next well-formed request (GET /v1/account/credits) got no 200");
+      if (!(await healthy(target.url)))
+        problems.push("the next well-formed request (GET /v1/account/credits) got no 200");
       if (problems.length) throw new Error(problems.join("; "));
     });
     const details = await fc.check(property, { numRuns: runs, seed, endOnFailure: false });
     const milliseconds = performance.now() - started;
     if (!details.failed || !details.counterexample) return { server, runs: details.numRuns, seed, milliseconds };
     const [request] = details.counterexample;
-    const problems = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-    return { server, runs: details.numRuns, seed, milliseconds, failure: { ...replayLines(request, target.url), problems, path: details.counterexamplePath ?? "" } };
+    const problems =
+      details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+    return {
+      server,
+      runs: details.numRuns,
+      seed,
+      milliseconds,
+      failure: { ...replayLines(request, target.url), problems, path: details.counterexamplePath ?? "" },
+    };
   } finally {
     await target.stop();
   }

@@ -58,7 +58,9 @@ interface DerivedRoute {
 }
 
 export interface DerivedRouteTable extends Omit<RouteTable, "areas"> {
-  readonly areas: Readonly<Record<string, Omit<AreaRoutes, "routes"> & { readonly routes: Readonly<Record<string, DerivedRoute>> }>>;
+  readonly areas: Readonly<
+    Record<string, Omit<AreaRoutes, "routes"> & { readonly routes: Readonly<Record<string, DerivedRoute>> }>
+  >;
 }
 
 /** The client's per-route table: the service model's facts that the runtime in runtime/client/ reads, and each route's path and label. */
@@ -69,11 +71,17 @@ export function deriveRouteTable(model: ServiceModel): DerivedRouteTable {
     for (const route of area.createRoutes) {
       const media: Record<string, readonly InputForm[]> = {};
       // A field that accepts every form, or whose forms are not shown, has nothing to check.
-      for (const [field, { forms }] of Object.entries(route.media)) if (forms && !INPUT_FORMS.every((form) => forms.includes(form))) media[field] = forms;
+      for (const [field, { forms }] of Object.entries(route.media))
+        if (forms && !INPUT_FORMS.every((form) => forms.includes(form))) media[field] = forms;
       routes[route.slug] = { path: route.path, label: route.label, idField: route.idField, media };
     }
     const seconds = area.poll.intervalSeconds;
-    areas[area.id] = { pollPath: area.poll.path, ...(seconds && { intervalMs: seconds.min * 1000 }), resultFields: area.resultFields, routes };
+    areas[area.id] = {
+      pollPath: area.poll.path,
+      ...(seconds && { intervalMs: seconds.min * 1000 }),
+      resultFields: area.resultFields,
+      routes,
+    };
   }
   return {
     errors: errorShapes(model),
@@ -96,7 +104,13 @@ export function clientRouteTable(model: ServiceModel): RouteTable {
 
 /** What generated/client.ts holds: only what the client reads, since every client bundle ships it. */
 function runtimeTable(derived: DerivedRouteTable): RouteTable {
-  return { ...derived, areas: mapValues(derived.areas, ({ routes, ...area }) => ({ ...area, routes: mapValues(routes, (route) => route.idField) })) };
+  return {
+    ...derived,
+    areas: mapValues(derived.areas, ({ routes, ...area }) => ({
+      ...area,
+      routes: mapValues(routes, (route) => route.idField),
+    })),
+  };
 }
 
 /** What generated/models.ts holds: each create route's area and slug, by its model's label. */
@@ -111,7 +125,9 @@ function modelsByLabel(derived: DerivedRouteTable): Record<string, { area: strin
 /** What generated/media-inputs.ts holds: the media forms of the create routes that restrict any. */
 function mediaInputs(derived: DerivedRouteTable): MediaInputs {
   const routes = Object.values(derived.areas).flatMap((area) => Object.values(area.routes));
-  return Object.fromEntries(routes.filter((route) => Object.keys(route.media).length > 0).map((route) => [route.path, route.media]));
+  return Object.fromEntries(
+    routes.filter((route) => Object.keys(route.media).length > 0).map((route) => [route.path, route.media]),
+  );
 }
 
 export function generate(model: ServiceModel): Record<string, string> {

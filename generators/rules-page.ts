@@ -16,9 +16,15 @@ function ruleEntry(rule: Rule, checks: readonly string[]): string[] {
   if (checks.length > 0) lines.push(`- **checked by:** ${checks.map((check) => code(check)).join("; ")}`);
   else {
     const observable = rule.observable === false ? "not observable from outside" : "observable, not checked yet";
-    lines.push(`- **unchecked** (${observable}): ${rule.unchecked ?? ""}${rule.declare ? `; the declaration would need ${code(rule.declare)}` : ""}`);
+    lines.push(
+      `- **unchecked** (${observable}): ${rule.unchecked ?? ""}${rule.declare ? `; the declaration would need ${code(rule.declare)}` : ""}`,
+    );
   }
-  lines.push(rule.openapi?.length ? `- **description:** ${rule.openapi.map(code).join(", ")}` : `- **description:** none: ${rule["openapi-none"] ?? ""}`);
+  lines.push(
+    rule.openapi?.length
+      ? `- **description:** ${rule.openapi.map(code).join(", ")}`
+      : `- **description:** none: ${rule["openapi-none"] ?? ""}`,
+  );
   if (rule.sandbox?.length) lines.push(`- **sandbox:** ${rule.sandbox.map(code).join(", ")}`);
   lines.push("");
   return lines;
@@ -41,10 +47,12 @@ export function rulesPage(catalogue: Catalogue): string {
   const sections = [...new Set(catalogue.rules.map((rule) => rule.section))];
   for (const section of sections) {
     lines.push(`## ${section}`, "");
-    for (const rule of catalogue.rules.filter((candidate) => candidate.section === section)) lines.push(...ruleEntry(rule, byRule.get(rule.id) ?? []));
+    for (const rule of catalogue.rules.filter((candidate) => candidate.section === section))
+      lines.push(...ruleEntry(rule, byRule.get(rule.id) ?? []));
   }
   lines.push("## Sentences that state no rule", "", "| section | words | why |", "|---|---|---|");
-  for (const entry of catalogue.informative) lines.push(`| ${entry.section} | ${entry.words.replace(/\|/g, "\\|")} | ${entry.reason} |`);
+  for (const entry of catalogue.informative)
+    lines.push(`| ${entry.section} | ${entry.words.replace(/\|/g, "\\|")} | ${entry.reason} |`);
   return `${lines.join("\n")}\n`;
 }
 

@@ -21,7 +21,8 @@ export function answerInTurn<A>(
   let release = () => {};
   const fail = (error: unknown): A => {
     const message = error instanceof Error ? error.message : String(error);
-    if (!(error instanceof ClientGone)) console.error(`${name}: ${request.method} ${(request.url ?? "").slice(0, 200)} failed: ${message}`);
+    if (!(error instanceof ClientGone))
+      console.error(`${name}: ${request.method} ${(request.url ?? "").slice(0, 200)} failed: ${message}`);
     return failed(message);
   };
   produce((given) => (release = given))
@@ -33,7 +34,12 @@ export function answerInTurn<A>(
 }
 
 /** Sends a whole answer with its length, unless the response is already sent or gone. */
-export function sendWhole(response: ServerResponse, status: number, headers: Record<string, string | number>, body: string | Buffer): void {
+export function sendWhole(
+  response: ServerResponse,
+  status: number,
+  headers: Record<string, string | number>,
+  body: string | Buffer,
+): void {
   if (response.headersSent || response.destroyed) return;
   response.writeHead(status, { ...headers, "content-length": Buffer.byteLength(body) }).end(body);
 }

@@ -69,7 +69,11 @@ export function discardBody(request: IncomingMessage, bound = MAX_DISCARDED_BYTE
  * caller releases once the request is answered). On refusal nothing stays taken, and the rest of
  * the body is discarded as it arrives (discardBody), never buffered.
  */
-export function readBody(request: IncomingMessage, maxBytes: number, budget: BufferBudget): Promise<{ read: BodyRead; release: () => void }> {
+export function readBody(
+  request: IncomingMessage,
+  maxBytes: number,
+  budget: BufferBudget,
+): Promise<{ read: BodyRead; release: () => void }> {
   let held = 0;
   const release = () => {
     budget.give(held);

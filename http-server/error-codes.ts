@@ -23,6 +23,8 @@ export interface HttpRefusal {
 }
 
 /** The description's error body of a refusal. */
-export function errorBody(refusal: Pick<HttpRefusal, "type" | "code" | "message">): { error: { type: string; code: string; message: string } } {
+export function errorBody(refusal: Pick<HttpRefusal, "type" | "code" | "message">): {
+  error: { type: string; code: string; message: string };
+} {
   return { error: { type: refusal.type, code: refusal.code, message: refusal.message } };
 }

@@ -14,7 +14,10 @@ export interface JsonShape {
 
 /** `text` as bytes (a body as read) or as a string (a body as decoded): the structural characters are ASCII in both. */
 export function jsonShape(text: Uint8Array | string): JsonShape {
-  const bytes = typeof text === "string" ? { length: text.length, at: (index: number) => text.charCodeAt(index) } : { length: text.length, at: (index: number) => text[index]! };
+  const bytes =
+    typeof text === "string"
+      ? { length: text.length, at: (index: number) => text.charCodeAt(index) }
+      : { length: text.length, at: (index: number) => text[index]! };
   let depth = 0;
   let deepest = 0;
   let entries = 0;

@@ -50,7 +50,11 @@ export function applyServerLimits(server: Server, limits: Omit<HttpLimits, "maxB
   server.timeout = Math.max(limits.idleTimeoutSeconds, limits.headersTimeoutSeconds) * 1000;
   // CONNECT is no request Node hands to the listener; unanswered, the client would hear nothing at all.
   // Node no longer tracks such a socket (closeAllConnections misses it), so it is destroyed once written.
-  server.on("connect", (_request, socket) => socket.end("HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", () => socket.destroy()));
+  server.on("connect", (_request, socket) =>
+    socket.end("HTTP/1.1 405 Method Not Allowed\r\nConnection: close\r\nContent-Length: 0\r\n\r\n", () =>
+      socket.destroy(),
+    ),
+  );
 }
 
 /** How often Node checks the header and request timeouts: often enough that they hold within a second. */

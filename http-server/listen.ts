@@ -54,7 +54,10 @@ export async function listenOnLoopback(options: LoopbackServerOptions): Promise<
   applyServerLimits(server, options.limits ?? HTTP_DEFAULTS);
   server.listen(options.port, HOST);
   try {
-    await Promise.race([once(server, "listening"), once(server, "error").then(([error]) => Promise.reject(error as Error))]);
+    await Promise.race([
+      once(server, "listening"),
+      once(server, "error").then(([error]) => Promise.reject(error as Error)),
+    ]);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") throw new PortInUseError(options.port);
     throw error;
@@ -78,7 +81,12 @@ export async function listenOnLoopback(options: LoopbackServerOptions): Promise<
  * taken, before a child process is started on it), or any free one for 0.
  */
 export async function freePort(port = 0): Promise<number> {
-  const probe = await listenOnLoopback({ port, policy: { allowedOrigins: [], cors: false }, handle: () => {}, refuse: () => {} });
+  const probe = await listenOnLoopback({
+    port,
+    policy: { allowedOrigins: [], cors: false },
+    handle: () => {},
+    refuse: () => {},
+  });
   await probe.close();
   return probe.port;
 }

@@ -37,9 +37,14 @@ const ORIGIN_FORM = /^(null|https?:\/\/[^/\s?#]+)$/;
  * several, comma-separated); an entry that is no origin is a UsageError naming it.
  */
 export function allowedOriginsSetting(flagValues: readonly string[] | undefined, variable: string): string[] {
-  const origins = [...(flagValues ?? []), process.env[variable] ?? ""].flatMap((text) => text.split(",").map((origin) => origin.trim())).filter(Boolean);
+  const origins = [...(flagValues ?? []), process.env[variable] ?? ""]
+    .flatMap((text) => text.split(",").map((origin) => origin.trim()))
+    .filter(Boolean);
   const bad = origins.find((origin) => !ORIGIN_FORM.test(origin));
-  if (bad !== undefined) throw new UsageError(`--allow-origin or ${variable}: "${bad.slice(0, 100)}" is not an origin (null, or scheme://host[:port] with no path, as a browser sends it)`);
+  if (bad !== undefined)
+    throw new UsageError(
+      `--allow-origin or ${variable}: "${bad.slice(0, 100)}" is not an origin (null, or scheme://host[:port] with no path, as a browser sends it)`,
+    );
   return origins;
 }
 
@@ -53,7 +58,8 @@ export interface LoopbackPolicy {
 function hostProblem(host: string | undefined, port: number): string | null {
   const named = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host ?? "");
   const name = named?.[1]?.toLowerCase();
-  if (name !== undefined && LOOPBACK_NAMES.has(name) && (named?.[2] === undefined || Number(named[2]) === port)) return null;
+  if (name !== undefined && LOOPBACK_NAMES.has(name) && (named?.[2] === undefined || Number(named[2]) === port))
+    return null;
   const shown = host === undefined ? "none" : JSON.stringify(host.slice(0, 100));
   return `Host: must name this server, 127.0.0.1:${port} or localhost:${port} (got ${shown}); a name resolving here is refused, as DNS rebinding would use one`;
 }
@@ -63,7 +69,12 @@ function hostProblem(host: string | undefined, port: number): string | null {
  * do; a refusal: the server answers it in its own form; null: serve the request (an allowed
  * origin's CORS headers are already set).
  */
-export function guardRequest(request: IncomingMessage, response: ServerResponse, port: number, policy: LoopbackPolicy): "answered" | HttpRefusal | null {
+export function guardRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  port: number,
+  policy: LoopbackPolicy,
+): "answered" | HttpRefusal | null {
   const host = hostProblem(request.headers.host, port);
   if (host) return { status: 403, ...HTTP_CODES.hostNotAllowed, message: host };
   const origin = request.headers.origin;
@@ -71,8 +82,15 @@ export function guardRequest(request: IncomingMessage, response: ServerResponse,
   const own = origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
   const preflight = request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined;
   if (!own && !policy.allowedOrigins.includes(origin)) {
-    const flag = origin === "null" ? "allow null (pages opened from disk) with --allow-origin null" : `allow it with --allow-origin ${origin.slice(0, 100)}`;
-    return { status: 403, ...HTTP_CODES.originNotAllowed, message: `Origin: ${JSON.stringify(origin.slice(0, 100))} is not allowed to call this server; if you trust that page, ${flag}` };
+    const flag =
+      origin === "null"
+        ? "allow null (pages opened from disk) with --allow-origin null"
+        : `allow it with --allow-origin ${origin.slice(0, 100)}`;
+    return {
+      status: 403,
+      ...HTTP_CODES.originNotAllowed,
+      message: `Origin: ${JSON.stringify(origin.slice(0, 100))} is not allowed to call this server; if you trust that page, ${flag}`,
+    };
   }
   if (own || !policy.cors) return null;
   response.setHeader("access-control-allow-origin", origin);

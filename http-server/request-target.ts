@@ -23,7 +23,8 @@ export type TargetResult = { readonly target: Target } | { readonly problem: str
 /** The first malformed escape of `text` (`%` without two hex digits, or escapes that are not UTF-8), or null. */
 function escapeProblem(text: string, part: string): string | null {
   const bad = /%(?![0-9A-Fa-f]{2})/.exec(text);
-  if (bad) return `${part}: malformed percent-encoding at character ${bad.index + 1} ("${text.slice(bad.index, bad.index + 3)}"); write % as %25`;
+  if (bad)
+    return `${part}: malformed percent-encoding at character ${bad.index + 1} ("${text.slice(bad.index, bad.index + 3)}"); write % as %25`;
   try {
     decodeURIComponent(text);
   } catch {
@@ -46,13 +47,15 @@ export function readTarget(raw: string): TargetResult {
   let target = raw;
   const absolute = /^https?:\/\/[^/?#]*/i.exec(target);
   if (absolute) target = target.slice(absolute[0].length) || "/";
-  if (!target.startsWith("/")) return { problem: `request target: must be a path starting with "/" (got ${JSON.stringify(raw.slice(0, 80))})` };
+  if (!target.startsWith("/"))
+    return { problem: `request target: must be a path starting with "/" (got ${JSON.stringify(raw.slice(0, 80))})` };
   const hash = target.indexOf("#");
   if (hash >= 0) target = target.slice(0, hash);
   const mark = target.indexOf("?");
   const path = mark >= 0 ? target.slice(0, mark) : target;
   const search = mark >= 0 ? target.slice(mark + 1) : "";
-  const problem = escapeProblem(path, "path") ?? escapeProblem(search.replace(/\+/g, " "), "query") ?? dotSegmentProblem(path);
+  const problem =
+    escapeProblem(path, "path") ?? escapeProblem(search.replace(/\+/g, " "), "query") ?? dotSegmentProblem(path);
   return problem ? { problem } : { target: { path, query: new URLSearchParams(search), relative: target } };
 }
 
@@ -60,7 +63,11 @@ const METHODS = HTTP_METHODS.map((method) => method.toUpperCase());
 
 /** The paths under which each area's create routes take the model's slug as last segment (`/v1/images/`). */
 function createPrefixes(model: Pick<ServiceModel, "areas">): Map<string, AreaModel> {
-  return new Map(model.areas.flatMap((area) => area.createRoutes.map((route) => [route.path.slice(0, route.path.lastIndexOf("/") + 1), area] as const)));
+  return new Map(
+    model.areas.flatMap((area) =>
+      area.createRoutes.map((route) => [route.path.slice(0, route.path.lastIndexOf("/") + 1), area] as const),
+    ),
+  );
 }
 
 /**
@@ -69,14 +76,36 @@ function createPrefixes(model: Pick<ServiceModel, "areas">): Map<string, AreaMod
  * description's invalid-request type and code), not a 405 because the poll route's `{id}` matches
  * it; else 405 with `Allow` where the path serves other methods, else 404.
  */
-export function unrouted(router: Router, model: Pick<ServiceModel, "areas" | "errors">, method: string, path: string): { status: 400 | 404 | 405; type: string; code: string; message: string; headers: Record<string, string> } {
+export function unrouted(
+  router: Router,
+  model: Pick<ServiceModel, "areas" | "errors">,
+  method: string,
+  path: string,
+): { status: 400 | 404 | 405; type: string; code: string; message: string; headers: Record<string, string> } {
   const cut = path.lastIndexOf("/") + 1;
   const area = method === "POST" && cut < path.length ? createPrefixes(model).get(path.slice(0, cut)) : undefined;
   if (area) {
     const { status, type, code } = model.errors.invalidRequest;
-    return { status, type, code, message: `${path.slice(cut)} is not a model of this build; POST ${path.slice(0, cut)}<model> takes ${area.createRoutes.map((route) => route.slug).join(", ")}.`, headers: {} };
+    return {
+      status,
+      type,
+      code,
+      message: `${path.slice(cut)} is not a model of this build; POST ${path.slice(0, cut)}<model> takes ${area.createRoutes.map((route) => route.slug).join(", ")}.`,
+      headers: {},
+    };
   }
   const allowed = METHODS.filter((candidate) => router.match(candidate, path) !== undefined).join(", ");
-  if (!allowed) return { status: 404, ...HTTP_CODES.notFound, message: `${method} ${path} is not a route of the description.`, headers: {} };
-  return { status: 405, ...HTTP_CODES.methodNotAllowed, message: `${path} answers ${allowed}, not ${method}.`, headers: { allow: allowed } };
+  if (!allowed)
+    return {
+      status: 404,
+      ...HTTP_CODES.notFound,
+      message: `${method} ${path} is not a route of the description.`,
+      headers: {},
+    };
+  return {
+    status: 405,
+    ...HTTP_CODES.methodNotAllowed,
+    message: `${path} answers ${allowed}, not ${method}.`,
+    headers: { allow: allowed },
+  };
 }

@@ -26,7 +26,9 @@ const sourceUrls: Plugin = {
 };
 
 async function digest(file: string): Promise<string> {
-  return createHash("sha256").update(await readFile(join(ROOT, file))).digest("hex");
+  return createHash("sha256")
+    .update(await readFile(join(ROOT, file)))
+    .digest("hex");
 }
 
 async function upToDate(): Promise<boolean> {
@@ -64,7 +66,9 @@ export async function buildSpectralFunctions(): Promise<void> {
     logLevel: "error",
     plugins: [sourceUrls],
   });
-  const inputs = Object.fromEntries(await Promise.all(Object.keys(metafile.inputs).map(async (file) => [file, await digest(file)] as const)));
+  const inputs = Object.fromEntries(
+    await Promise.all(Object.keys(metafile.inputs).map(async (file) => [file, await digest(file)] as const)),
+  );
   await writeFile(`${inputsFile}${temporary}`, JSON.stringify(inputs, null, 1));
   await rename(`${outfile}${temporary}`, outfile);
   await rename(`${inputsFile}${temporary}`, inputsFile);

@@ -23,11 +23,18 @@ export interface LintOutput {
 export type StaleBundle = (bundle: string, root: string) => Promise<string | null>;
 
 /** Runs the lint command on `args` and returns its exit status. */
-export async function lintCommand(args: readonly string[], output: LintOutput, staleBundle?: StaleBundle): Promise<number> {
+export async function lintCommand(
+  args: readonly string[],
+  output: LintOutput,
+  staleBundle?: StaleBundle,
+): Promise<number> {
   const [given, givenRoot] = args;
   const bundle = given ?? "generated/openapi.yaml";
   const root = givenRoot ?? (given === undefined ? "openapi/openapi.yaml" : undefined);
-  for (const [file, hint] of [[bundle, given === undefined ? ": run npm run bundle first" : ""], [root, ""]] as const) {
+  for (const [file, hint] of [
+    [bundle, given === undefined ? ": run npm run bundle first" : ""],
+    [root, ""],
+  ] as const) {
     if (file !== undefined && !existsSync(file)) {
       output.err(`lint: ${file} is missing${hint}.`);
       return 1;
@@ -41,9 +48,17 @@ export async function lintCommand(args: readonly string[], output: LintOutput, s
   }
   const sources = root === undefined ? undefined : new SourceMap(resolve(root), readSlugMap(slugMapFile()));
   const workflows = given === undefined ? workflowFiles() : [];
-  const [{ findings, spectralResults, redoclyProblems }, workflowFindings] = await Promise.all([lintDescription(bundle, { sources }), lintWorkflows(workflows)]);
+  const [{ findings, spectralResults, redoclyProblems }, workflowFindings] = await Promise.all([
+    lintDescription(bundle, { sources }),
+    lintWorkflows(workflows),
+  ]);
   for (const finding of [...findings, ...workflowFindings]) output.out(formatFinding(finding));
-  output.out(`lint: ${spectralResults} Spectral results, ${redoclyProblems} Redocly problems on ${bundle}${root === undefined ? "" : `, located in ${dirname(root)}/`}.`);
-  if (workflows.length > 0) output.out(`lint: ${workflowFindings.length} Redocly problems in ${workflows.length} Arazzo workflows (${relative(".", WORKFLOWS_DIR) || "."}/).`);
+  output.out(
+    `lint: ${spectralResults} Spectral results, ${redoclyProblems} Redocly problems on ${bundle}${root === undefined ? "" : `, located in ${dirname(root)}/`}.`,
+  );
+  if (workflows.length > 0)
+    output.out(
+      `lint: ${workflowFindings.length} Redocly problems in ${workflows.length} Arazzo workflows (${relative(".", WORKFLOWS_DIR) || "."}/).`,
+    );
   return [...findings, ...workflowFindings].some(fails) ? 1 : 0;
 }

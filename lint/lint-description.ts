@@ -53,7 +53,11 @@ export function formatFinding({ location, severity, code, message }: LintFinding
 }
 
 function compareLocations(a: LintFinding, b: LintFinding): number {
-  return a.location.file.localeCompare(b.location.file) || a.location.line - b.location.line || a.location.column - b.location.column;
+  return (
+    a.location.file.localeCompare(b.location.file) ||
+    a.location.line - b.location.line ||
+    a.location.column - b.location.column
+  );
 }
 
 /** The place of a path, or of its parent where a rule names a key that is missing (Redocly's "should contain"). */
@@ -62,9 +66,15 @@ function nearest(map: SourceMap, path: JsonPath): SourceLocation | undefined {
 }
 
 /** Lints `bundle`: Spectral the text in memory where given, Redocly's CLI (which has no in-memory entry) the file. */
-export async function lintDescription(bundle: string, { text, sources, spectral = loadSpectral() }: LintInputs = {}): Promise<LintReport> {
+export async function lintDescription(
+  bundle: string,
+  { text, sources, spectral = loadSpectral() }: LintInputs = {},
+): Promise<LintReport> {
   // Redocly's CLI starts in its own process at once and lints on the other core while Spectral loads and runs here.
-  const [results, problems] = await Promise.all([spectral.then((spectral) => lintText(spectral, text ?? readFileSync(bundle, "utf8"), bundle)), lintWithRedocly(bundle)]);
+  const [results, problems] = await Promise.all([
+    spectral.then((spectral) => lintText(spectral, text ?? readFileSync(bundle, "utf8"), bundle)),
+    lintWithRedocly(bundle),
+  ]);
   const file = resolve(bundle);
   const locate = (path: JsonPath, fallback: () => SourceLocation | undefined): SourceLocation =>
     (sources && nearest(sources, path)) ?? fallback() ?? { file, line: 1, column: 1 };
@@ -78,7 +88,16 @@ export async function lintDescription(bundle: string, { text, sources, spectral 
   );
   for (const { pointer, start, severity, ruleId, message } of problems) {
     const path = pointer === "#/" ? [] : pointerPath(pointer);
-    findings.push({ location: locate(path, () => start && { file, line: start.line, column: start.col }), severity, code: `redocly:${ruleId}`, message });
+    findings.push({
+      location: locate(path, () => start && { file, line: start.line, column: start.col }),
+      severity,
+      code: `redocly:${ruleId}`,
+      message,
+    });
   }
-  return { findings: findings.sort(compareLocations), spectralResults: results.length, redoclyProblems: problems.length };
+  return {
+    findings: findings.sort(compareLocations),
+    spectralResults: results.length,
+    redoclyProblems: problems.length,
+  };
 }

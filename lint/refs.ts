@@ -30,7 +30,11 @@ export function refName(ref: string): string {
  * so findings point at the definition (once) rather than at every use. An unresolvable reference
  * returns undefined: spectral:oas reports those already.
  */
-export function follow(doc: OpenApiDocument, value: unknown, path: JsonPath): { node: Json; path: JsonPath } | undefined {
+export function follow(
+  doc: OpenApiDocument,
+  value: unknown,
+  path: JsonPath,
+): { node: Json; path: JsonPath } | undefined {
   let node = value;
   let where = path;
   for (let ref = refOf(node); ref !== undefined; ref = refOf(node)) {

@@ -39,7 +39,9 @@ export function areas(doc: OpenApiDocument): Area[] {
   return areaTags(doc).flatMap(({ tag, area }) => {
     const { name, labelPrefix, segment } = area as Partial<Area>;
     const where = ["tags", names.indexOf(tag)];
-    return typeof name === "string" && typeof labelPrefix === "string" && typeof segment === "string" ? [{ tag, name, labelPrefix, segment, where }] : [];
+    return typeof name === "string" && typeof labelPrefix === "string" && typeof segment === "string"
+      ? [{ tag, name, labelPrefix, segment, where }]
+      : [];
   });
 }
 
@@ -47,7 +49,13 @@ export function routes(doc: OpenApiDocument): Route[] {
   const known = areas(doc);
   return operations(doc).map(({ path, method, operation }) => {
     const tagged = known.filter((area) => operation.tags?.includes(area.tag));
-    return { path, method, operation, where: ["paths", path, method], area: tagged.length === 1 ? tagged[0] : undefined };
+    return {
+      path,
+      method,
+      operation,
+      where: ["paths", path, method],
+      area: tagged.length === 1 ? tagged[0] : undefined,
+    };
   });
 }
 
@@ -76,7 +84,10 @@ export function pollRoutes(doc: OpenApiDocument): Route[] {
  * Each distinct response of the operations whose status passes `keep`, with the path of its
  * definition: a shared response component once, however many operations use it.
  */
-export function responseDefinitions(doc: OpenApiDocument, keep: (status: string) => boolean = () => true): Array<{ node: Json; path: JsonPath }> {
+export function responseDefinitions(
+  doc: OpenApiDocument,
+  keep: (status: string) => boolean = () => true,
+): Array<{ node: Json; path: JsonPath }> {
   const found = new Map<string, { node: Json; path: JsonPath }>();
   for (const { operation, where } of routes(doc)) {
     for (const [status, response] of Object.entries(operation.responses ?? {})) {

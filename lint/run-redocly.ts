@@ -19,7 +19,12 @@ export interface RedoclyProblem {
 }
 
 interface RedoclyReport {
-  problems: Array<{ ruleId: string; severity: "error" | "warn"; message: string; location: Array<{ pointer?: string; start?: { line: number; col: number } }> }>;
+  problems: Array<{
+    ruleId: string;
+    severity: "error" | "warn";
+    message: string;
+    location: Array<{ pointer?: string; start?: { line: number; col: number } }>;
+  }>;
 }
 
 /**
@@ -32,14 +37,27 @@ export function lintWithRedocly(file: string, config = "redocly.yaml"): Promise<
     // The CLI runs in the project root (where redocly.yaml is); the file is the caller's.
     const args = ["lint", resolvePath(file), "--config", config, "--format", "json", "--max-problems", "10000"];
     // Redocly exits non-zero when it finds problems; the report on stdout says what they are.
-    execFile(REDOCLY, args, { cwd: ROOT, env: { ...process.env, ...REDOCLY_OFFLINE_ENV }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (_error, stdout, stderr) => {
-      const start = stdout.indexOf("{");
-      if (start < 0) {
-        reject(new Error(`redocly lint ${file} printed no report:\n${stderr}${stdout}`));
-        return;
-      }
-      const report = JSON.parse(stdout.slice(start)) as RedoclyReport;
-      resolve(report.problems.map(({ ruleId, severity, message, location }) => ({ ruleId, severity, message, pointer: location[0]?.pointer ?? "#/", start: location[0]?.start })));
-    });
+    execFile(
+      REDOCLY,
+      args,
+      { cwd: ROOT, env: { ...process.env, ...REDOCLY_OFFLINE_ENV }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
+      (_error, stdout, stderr) => {
+        const start = stdout.indexOf("{");
+        if (start < 0) {
+          reject(new Error(`redocly lint ${file} printed no report:\n${stderr}${stdout}`));
+          return;
+        }
+        const report = JSON.parse(stdout.slice(start)) as RedoclyReport;
+        resolve(
+          report.problems.map(({ ruleId, severity, message, location }) => ({
+            ruleId,
+            severity,
+            message,
+            pointer: location[0]?.pointer ?? "#/",
+            start: location[0]?.start,
+          })),
+        );
+      },
+    );
   });
 }

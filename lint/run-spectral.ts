@@ -18,7 +18,9 @@ export const SPECTRAL_RULESET = fileURLToPath(new URL("../.spectral.yaml", impor
 export async function loadSpectral(): Promise<Spectral> {
   await buildSpectralFunctions();
   const spectral = new Spectral();
-  spectral.setRuleset(await bundleAndLoadRuleset(SPECTRAL_RULESET, { fs, fetch: runtime.fetch }, [builtins(), commonjs()]));
+  spectral.setRuleset(
+    await bundleAndLoadRuleset(SPECTRAL_RULESET, { fs, fetch: runtime.fetch }, [builtins(), commonjs()]),
+  );
   return spectral;
 }
 

@@ -15,13 +15,30 @@ export interface SchemaNode {
 }
 
 /** JSON Schema 2020-12 keywords whose value is a schema, a list of schemas or a map of schemas. */
-const SINGLE = ["items", "not", "if", "then", "else", "contains", "additionalProperties", "unevaluatedProperties", "unevaluatedItems", "propertyNames", "contentSchema"];
+const SINGLE = [
+  "items",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "propertyNames",
+  "contentSchema",
+];
 const LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
 const MAPS = ["properties", "patternProperties", "dependentSchemas", "$defs"];
 const BRANCHES = new Set(["allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas"]);
 
 /** The schema and every schema nested in it, depth first, with their paths. */
-export function* subschemas(schema: JsonSchema, path: JsonPath, propertyName?: string, inBranch = false): Generator<SchemaNode> {
+export function* subschemas(
+  schema: JsonSchema,
+  path: JsonPath,
+  propertyName?: string,
+  inBranch = false,
+): Generator<SchemaNode> {
   yield { schema, path, inBranch, ...(propertyName === undefined ? {} : { propertyName }) };
   for (const key of SINGLE) {
     const child = schema[key];
@@ -38,7 +55,13 @@ export function* subschemas(schema: JsonSchema, path: JsonPath, propertyName?: s
     const map = schema[key];
     if (!isObject(map)) continue;
     for (const [name, child] of Object.entries(map)) {
-      if (isObject(child)) yield* subschemas(child, [...path, key, name], key === "properties" ? name : undefined, inBranch || BRANCHES.has(key));
+      if (isObject(child))
+        yield* subschemas(
+          child,
+          [...path, key, name],
+          key === "properties" ? name : undefined,
+          inBranch || BRANCHES.has(key),
+        );
     }
   }
 }

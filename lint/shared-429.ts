@@ -18,7 +18,9 @@ interface TooManyBody {
 }
 
 /** The shared 429 response where it is defined, and its bodies; undefined when it does not exist. */
-export function sharedTooManyRequests(doc: OpenApiDocument): { node: Json; path: JsonPath; bodies: TooManyBody[] } | undefined {
+export function sharedTooManyRequests(
+  doc: OpenApiDocument,
+): { node: Json; path: JsonPath; bodies: TooManyBody[] } | undefined {
   const target = follow(doc, { $ref: SHARED_429 }, []);
   if (target === undefined) return undefined;
   const content = isObject(target.node.content) ? target.node.content : {};

@@ -61,9 +61,17 @@ export class SourceMap {
   private start(keys: string[]): { from: Step; consumed: number } {
     const root: Step = { file: this.rootFile, node: this.file(this.rootFile).root, mark: null };
     const [group, kind, name] = keys;
-    if (group !== "components" || kind === undefined || name === undefined || this.walk(root, [group, kind, name]) !== undefined) return { from: root, consumed: 0 };
+    if (
+      group !== "components" ||
+      kind === undefined ||
+      name === undefined ||
+      this.walk(root, [group, kind, name]) !== undefined
+    )
+      return { from: root, consumed: 0 };
     const file = join(dirname(this.rootFile), "components", kind, `${name}.yaml`);
-    return existsSync(file) ? { from: { file, node: this.file(file).root, mark: null }, consumed: 3 } : { from: root, consumed: 0 };
+    return existsSync(file)
+      ? { from: { file, node: this.file(file).root, mark: null }, consumed: 3 }
+      : { from: root, consumed: 0 };
   }
 
   private walk(from: Step, keys: string[]): Step | undefined {
@@ -85,7 +93,10 @@ export class SourceMap {
       const file = target === "" ? current.file : resolve(dirname(current.file), target);
       if (typeof ref !== "string" || visited.has(`${file}#${fragment}`) || !existsSync(file)) return undefined;
       visited.add(`${file}#${fragment}`);
-      const landed = this.walk({ file, node: this.file(file).root, mark: null }, fragment === "" ? [] : pointerPath(`#${fragment}`).map(String));
+      const landed = this.walk(
+        { file, node: this.file(file).root, mark: null },
+        fragment === "" ? [] : pointerPath(`#${fragment}`).map(String),
+      );
       if (landed === undefined) return undefined;
       current = { ...landed, mark: step.mark };
     }
@@ -108,7 +119,10 @@ export class SourceMap {
     let parsed = this.parsed.get(file);
     if (parsed === undefined) {
       const lines = new LineCounter();
-      parsed = { root: parseDocument(readFileSync(file, "utf8"), { lineCounter: lines }).contents as Node | null, lines };
+      parsed = {
+        root: parseDocument(readFileSync(file, "utf8"), { lineCounter: lines }).contents as Node | null,
+        lines,
+      };
       this.parsed.set(file, parsed);
     }
     return parsed;

@@ -31,7 +31,13 @@ Exit status: 0 stopped by a signal, 1 a failure (a port in use), 2 a bad option.
 const { values } = parseFlags({
   name: "mock",
   help: HELP,
-  options: { port: { type: "string" }, "prism-port": { type: "string" }, "allow-origin": { type: "string", multiple: true }, list: { type: "boolean" }, verbose: { type: "boolean" } },
+  options: {
+    port: { type: "string" },
+    "prism-port": { type: "string" },
+    "allow-origin": { type: "string", multiple: true },
+    list: { type: "boolean" },
+    verbose: { type: "boolean" },
+  },
 });
 
 await runCommand(
@@ -46,12 +52,20 @@ await runCommand(
       return;
     }
     const port = portSetting(values.port, "--port", "MOCK_PORT", 4010);
-    const prismPort = values["prism-port"] === undefined ? undefined : portSetting(values["prism-port"], "--prism-port", "MOCK_PRISM_PORT", 0);
+    const prismPort =
+      values["prism-port"] === undefined
+        ? undefined
+        : portSetting(values["prism-port"], "--prism-port", "MOCK_PRISM_PORT", 0);
     const allowedOrigins = allowedOriginsSetting(values["allow-origin"], "MOCK_ALLOW_ORIGINS");
     // Prism's own log names its private port and every route it compiled: only asked for, it is shown.
     const mock = await startMock({ port, prismPort, allowedOrigins, verbose: values.verbose ?? false });
-    console.log(`mock of generated/openapi.yaml listening on ${mock.baseUrl} (npm run mock -- --list shows the Prefer choices, --verbose Prism's log)`);
+    console.log(
+      `mock of generated/openapi.yaml listening on ${mock.baseUrl} (npm run mock -- --list shows the Prefer choices, --verbose Prism's log)`,
+    );
     stopWhenAsked(() => mock.stop());
   },
-  (busy) => (busy === Number(values.port ?? process.env.MOCK_PORT ?? 4010) ? "--port N (npm run mock -- --port N) or MOCK_PORT=N" : "--prism-port N"),
+  (busy) =>
+    busy === Number(values.port ?? process.env.MOCK_PORT ?? 4010)
+      ? "--port N (npm run mock -- --port N) or MOCK_PORT=N"
+      : "--prism-port N",
 );

@@ -75,8 +75,18 @@ interface FrontAnswer {
 }
 
 /** An answer of the front itself, with the description's error body shape. */
-function errorAnswer(status: number, type: string, code: string, message: string, headers: Readonly<Record<string, string>> = {}): FrontAnswer {
-  return { status, headers: { "content-type": "application/json", ...headers }, body: Buffer.from(JSON.stringify(errorBody({ type, code, message }))) };
+function errorAnswer(
+  status: number,
+  type: string,
+  code: string,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): FrontAnswer {
+  return {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+    body: Buffer.from(JSON.stringify(errorBody({ type, code, message }))),
+  };
 }
 
 /** The answer to a request whose body is not read: thrown away, or the connection closed when it is more than that. */
@@ -94,7 +104,6 @@ export function selections(contract: Contract, op: ContractOperation): string[] 
   return preferSelections(contract.doc, op.operation);
 }
 
-
 /** Why a `Prefer` header selects nothing the operation documents, with the valid choices; null when it does. */
 export function preferProblem(contract: Contract, op: ContractOperation, prefer: string): string | null {
   const pairs = [...prefer.matchAll(/(\w+)=([^,;\s]+)/g)].map(([, key, value]) => [key!, value!] as const);
@@ -103,19 +112,29 @@ export function preferProblem(contract: Contract, op: ContractOperation, prefer:
   if (twice) return `Prefer names ${twice[0]} more than once ("${prefer}"); send one selection`;
   const asked = Object.fromEntries(pairs);
   const { code, example } = asked;
-  const valid = `valid for ${op.route}: ${selections(contract, op).map((selection) => `"${selection}"`).join("; ")}`;
-  if (code !== undefined && !op.responses[code]) return `Prefer code=${code}: ${op.route} documents no ${code} response (documented: ${Object.keys(op.responses).join(", ")}); ${valid}`;
+  const valid = `valid for ${op.route}: ${selections(contract, op)
+    .map((selection) => `"${selection}"`)
+    .join("; ")}`;
+  if (code !== undefined && !op.responses[code])
+    return `Prefer code=${code}: ${op.route} documents no ${code} response (documented: ${Object.keys(op.responses).join(", ")}); ${valid}`;
   if (example === undefined) return null;
   const statuses = code !== undefined ? [code] : Object.keys(op.responses).filter((status) => status.startsWith("2"));
   const offered = new Set(selections(contract, op));
-  return statuses.some((status) => offered.has(`code=${status}, example=${example}`)) ? null : `Prefer example=${example}: no ${code ?? "success"} response of ${op.route} has an example of that name; ${valid}`;
+  return statuses.some((status) => offered.has(`code=${status}, example=${example}`))
+    ? null
+    : `Prefer example=${example}: no ${code ?? "success"} response of ${op.route} has an example of that name; ${valid}`;
 }
 
 /**
  * The front on 127.0.0.1:`port`, relaying to Prism at `upstream`; pages of `allowedOrigins` (and of
  * the docs site at its default port) may call it, others are refused.
  */
-export async function startMockFront(contract: Contract, upstream: string, port: number, allowedOrigins: readonly string[] = []): Promise<MockFront> {
+export async function startMockFront(
+  contract: Contract,
+  upstream: string,
+  port: number,
+  allowedOrigins: readonly string[] = [],
+): Promise<MockFront> {
   const router = new Router(contract.model.operations);
   const budget = new BufferBudget(LIMITS.maxBufferedBytes);
   const invalid = contract.model.errors.invalidRequest;
@@ -139,15 +158,32 @@ export async function startMockFront(contract: Contract, upstream: string, port:
     if ("refused" in body.read) {
       const close: Record<string, string> = body.read.close ? { connection: "close" } : {};
       return body.read.refused === "too-large"
-        ? errorAnswer(413, HTTP_CODES.bodyTooLarge.type, HTTP_CODES.bodyTooLarge.code, `body: larger than the mock accepts (${LIMITS.maxBodyBytes} bytes, as Prism).`, close)
-        : errorAnswer(503, HTTP_CODES.busy.type, HTTP_CODES.busy.code, "The mock is reading as many bodies as it buffers at once; send again shortly.", { "retry-after": "1", ...close });
+        ? errorAnswer(
+            413,
+            HTTP_CODES.bodyTooLarge.type,
+            HTTP_CODES.bodyTooLarge.code,
+            `body: larger than the mock accepts (${LIMITS.maxBodyBytes} bytes, as Prism).`,
+            close,
+          )
+        : errorAnswer(
+            503,
+            HTTP_CODES.busy.type,
+            HTTP_CODES.busy.code,
+            "The mock is reading as many bodies as it buffers at once; send again shortly.",
+            { "retry-after": "1", ...close },
+          );
     }
     const relayed = op?.requestSchema ? relayedBody(body.read.bytes) : Buffer.alloc(0);
     let answer: RelayedAnswer;
     try {
       answer = await relay(request, read.target, relayed, upstream);
     } catch (error) {
-      return errorAnswer(502, "mock_error", "prism_unavailable", `The mock's Prism did not answer: ${(error as Error).message}`);
+      return errorAnswer(
+        502,
+        "mock_error",
+        "prism_unavailable",
+        `The mock's Prism did not answer: ${(error as Error).message}`,
+      );
     }
     const headers: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
@@ -165,10 +201,25 @@ export async function startMockFront(contract: Contract, upstream: string, port:
     limits: LIMITS,
     handle: (request, response) => {
       // A failure mid-body leaves the rest unread: the connection cannot carry another request.
-      const failed = (message: string) => errorAnswer(500, "mock_error", "mock_front_error", `The mock's front failed: ${message}`, request.complete ? {} : { connection: "close" });
-      answerInTurn("mock front", request, response, (hold) => answerOf(request, hold), failed, (answer) => send(response, answer));
+      const failed = (message: string) =>
+        errorAnswer(
+          500,
+          "mock_error",
+          "mock_front_error",
+          `The mock's front failed: ${message}`,
+          request.complete ? {} : { connection: "close" },
+        );
+      answerInTurn(
+        "mock front",
+        request,
+        response,
+        (hold) => answerOf(request, hold),
+        failed,
+        (answer) => send(response, answer),
+      );
     },
-    refuse: (_request, response, { status, type, code, message, headers }) => send(response, errorAnswer(status, type, code, message, headers)),
+    refuse: (_request, response, { status, type, code, message, headers }) =>
+      send(response, errorAnswer(status, type, code, message, headers)),
   });
   return { port: running.port, close: running.close };
 }
@@ -191,16 +242,20 @@ function relay(request: IncomingMessage, target: Target, body: Buffer, upstream:
   if (sent) headers["content-length"] = String(sent.length);
   const { hostname, port } = new URL(upstream);
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ hostname, port, path: target.relative, method, headers, agent: RELAY_AGENT }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("error", reject);
-      response.on("end", () => {
-        const answered = new Headers();
-        for (let index = 0; index < response.rawHeaders.length; index += 2) answered.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
-        resolve({ status: response.statusCode ?? 0, headers: answered, body: Buffer.concat(chunks) });
-      });
-    });
+    const outgoing = httpRequest(
+      { hostname, port, path: target.relative, method, headers, agent: RELAY_AGENT },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("error", reject);
+        response.on("end", () => {
+          const answered = new Headers();
+          for (let index = 0; index < response.rawHeaders.length; index += 2)
+            answered.append(response.rawHeaders[index]!, response.rawHeaders[index + 1]!);
+          resolve({ status: response.statusCode ?? 0, headers: answered, body: Buffer.concat(chunks) });
+        });
+      },
+    );
     outgoing.on("error", reject);
     outgoing.end(sent);
   });

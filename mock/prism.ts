@@ -61,7 +61,12 @@ export async function startMock(options: MockOptions = {}): Promise<RunningPrism
   const contract = new Contract((options.snapshot as Contract["doc"] | undefined) ?? loadBundle());
   const prismPort = options.prismPort ?? (await freePort());
   // The front takes the port asked for first: a port in use is reported before Prism spends its start-up.
-  const front = await startMockFront(contract, `http://${HOST}:${prismPort}`, options.port ?? 0, options.allowedOrigins);
+  const front = await startMockFront(
+    contract,
+    `http://${HOST}:${prismPort}`,
+    options.port ?? 0,
+    options.allowedOrigins,
+  );
   try {
     const prism = await startPrism(["mock"], { ...options, port: prismPort });
     return { baseUrl: `http://${HOST}:${front.port}`, stop: () => front.close().then(prism.stop) };
@@ -85,11 +90,17 @@ export class PrismUnavailableError extends Error {}
 /** Throws where Prism is not installed, before any work is spent on starting it. */
 export function requirePrism(command: "mock" | "proxy"): void {
   if (IN_TOOLS_PACKAGE) {
-    throw new PrismUnavailableError(`the Prism ${command} is not part of the tools package (Prism is a development tool of the description's repository): run against an implementation with --target URL${command === "proxy" ? ", without --proxy" : ""}`);
+    throw new PrismUnavailableError(
+      `the Prism ${command} is not part of the tools package (Prism is a development tool of the description's repository): run against an implementation with --target URL${command === "proxy" ? ", without --proxy" : ""}`,
+    );
   }
 }
 
-async function startPrism(command: ["mock" | "proxy"], options: PrismOptions, upstream?: string): Promise<RunningPrism> {
+async function startPrism(
+  command: ["mock" | "proxy"],
+  options: PrismOptions,
+  upstream?: string,
+): Promise<RunningPrism> {
   requirePrism(command[0]);
   // A port asked for is tried first: a port in use is then said as such, not as Prism's exit.
   const port = await freePort(options.port);
@@ -158,7 +169,9 @@ function listening(child: ChildProcess, verbose: boolean): Promise<void> {
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
-    child.once("exit", (code, signal) => reject(new Error(`Prism exited (${code ?? signal}) before listening:\n${log}`)));
+    child.once("exit", (code, signal) =>
+      reject(new Error(`Prism exited (${code ?? signal}) before listening:\n${log}`)),
+    );
     child.once("error", reject);
   });
 }

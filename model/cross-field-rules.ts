@@ -10,9 +10,11 @@ import type { CrossFieldRule, FieldCondition, FieldLimits, Scalar } from "../run
 
 const LIMIT_KEYS = ["enum", "minimum", "maximum", "minItems", "maxItems"] as const;
 
-const keysWithin = (schema: JsonSchema, allowed: readonly string[]): boolean => Object.keys(schema).every((key) => allowed.includes(key));
+const keysWithin = (schema: JsonSchema, allowed: readonly string[]): boolean =>
+  Object.keys(schema).every((key) => allowed.includes(key));
 
-const isObject = (value: unknown): value is JsonSchema => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonSchema =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The field names of `{required: [one]}`, the only shape a branch of `anyOf`/`not` may have here. */
 function requiredOnly(schema: unknown): string[] | undefined {
@@ -30,8 +32,17 @@ function triggers(schema: unknown): FieldCondition[][] | undefined {
   if (!keysWithin(schema, ["required", "properties"]) || !Array.isArray(schema.required)) return undefined;
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   // A `const` only binds when its field is also required: otherwise an absent field would match.
-  if (!Object.entries(properties).every(([name, value]) => (schema.required as string[]).includes(name) && keysWithin(value, ["const"]))) return undefined;
-  return [(schema.required as string[]).map((field) => (properties[field] ? { field, equals: properties[field].const as Scalar } : { field, present: true }))];
+  if (
+    !Object.entries(properties).every(
+      ([name, value]) => (schema.required as string[]).includes(name) && keysWithin(value, ["const"]),
+    )
+  )
+    return undefined;
+  return [
+    (schema.required as string[]).map((field) =>
+      properties[field] ? { field, equals: properties[field].const as Scalar } : { field, present: true },
+    ),
+  ];
 }
 
 type Consequence = Omit<CrossFieldRule, "description" | "when">;
@@ -60,7 +71,8 @@ function consequence(schema: unknown): Consequence | undefined {
   }
   if (schema.not !== undefined) {
     const not = schema.not as JsonSchema;
-    const branches = Array.isArray(not.anyOf) && keysWithin(not, ["anyOf"]) ? not.anyOf.map(requiredOnly) : [requiredOnly(not)];
+    const branches =
+      Array.isArray(not.anyOf) && keysWithin(not, ["anyOf"]) ? not.anyOf.map(requiredOnly) : [requiredOnly(not)];
     if (!branches.every((branch) => branch?.length === 1)) return undefined;
     out.forbidden = branches.flat() as string[];
   }
@@ -90,7 +102,10 @@ function mentions(value: unknown, found = new Set<string>()): Set<string> {
 
 function readRule(entry: JsonSchema): { when: FieldCondition[][]; then: Consequence }[] | undefined {
   if (keysWithin(entry, ["description", "dependentRequired"]) && isObject(entry.dependentRequired)) {
-    return Object.entries(entry.dependentRequired as Record<string, string[]>).map(([field, required]) => ({ when: [[{ field, present: true }]], then: { required } }));
+    return Object.entries(entry.dependentRequired as Record<string, string[]>).map(([field, required]) => ({
+      when: [[{ field, present: true }]],
+      then: { required },
+    }));
   }
   if (!keysWithin(entry, ["description", "if", "then"])) return undefined;
   const when = triggers(entry.if);
@@ -102,14 +117,24 @@ function readRule(entry: JsonSchema): { when: FieldCondition[][]; then: Conseque
  * The cross-field rules of `allOf` that mention a field of `priced`, one per alternative of their
  * `if`. Throws, naming the route, for such a rule in a shape this reader does not know.
  */
-export function crossFieldRules(where: string, allOf: readonly JsonSchema[], priced: ReadonlySet<string>): CrossFieldRule[] {
+export function crossFieldRules(
+  where: string,
+  allOf: readonly JsonSchema[],
+  priced: ReadonlySet<string>,
+): CrossFieldRule[] {
   const rules: CrossFieldRule[] = [];
   for (const entry of allOf) {
     if (![...mentions(entry)].some((field) => priced.has(field))) continue;
     const read = readRule(entry);
-    const description = String(entry.description ?? "").trim().replace(/\s+/g, " ");
-    if (!read) throw new Error(`${where}: a cross-field rule of the request involves a priced field in a shape the quote cannot check: ${description || JSON.stringify(entry)}`);
-    for (const { when, then } of read) for (const conditions of when) rules.push({ description, when: conditions, ...then });
+    const description = String(entry.description ?? "")
+      .trim()
+      .replace(/\s+/g, " ");
+    if (!read)
+      throw new Error(
+        `${where}: a cross-field rule of the request involves a priced field in a shape the quote cannot check: ${description || JSON.stringify(entry)}`,
+      );
+    for (const { when, then } of read)
+      for (const conditions of when) rules.push({ description, when: conditions, ...then });
   }
   return rules;
 }

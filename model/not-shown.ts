@@ -27,7 +27,19 @@ const COMPONENT_KINDS: Record<string, string> = {
 };
 
 /** Segments that only say how OpenAPI nests things, not where a reader should look. */
-const STRUCTURAL = new Set(["content", "schema", "properties", "value", "responses", "headers", "parameters", "examples", "allOf", "anyOf", "oneOf"]);
+const STRUCTURAL = new Set([
+  "content",
+  "schema",
+  "properties",
+  "value",
+  "responses",
+  "headers",
+  "parameters",
+  "examples",
+  "allOf",
+  "anyOf",
+  "oneOf",
+]);
 
 export function collectNotShown(doc: OpenApiDocument): NotShownMarker[] {
   const found: NotShownMarker[] = [];

@@ -12,6 +12,8 @@ export function preferSelection(status: string, name: string): string {
 
 export function preferSelections(doc: OpenApiDocument, operation: Operation): string[] {
   return Object.entries(operation.responses).flatMap(([status, raw]) =>
-    Object.keys(deref<ResponseObject>(doc, raw).content?.["application/json"]?.examples ?? {}).map((name) => preferSelection(status, name)),
+    Object.keys(deref<ResponseObject>(doc, raw).content?.["application/json"]?.examples ?? {}).map((name) =>
+      preferSelection(status, name),
+    ),
   );
 }

@@ -6,7 +6,16 @@
  */
 import { deref, operations, type JsonSchema, type OpenApiDocument, type Operation } from "./document.ts";
 import { crossFieldRules } from "./cross-field-rules.ts";
-import type { Condition, FieldRule, MediaRule, PriceTables, PricingExtension, RateTable, RoutePricing, Scalar } from "../runtime/costs/pricing.ts";
+import type {
+  Condition,
+  FieldRule,
+  MediaRule,
+  PriceTables,
+  PricingExtension,
+  RateTable,
+  RoutePricing,
+  Scalar,
+} from "../runtime/costs/pricing.ts";
 
 type Properties = Record<string, JsonSchema>;
 
@@ -33,14 +42,17 @@ function requestShape(doc: OpenApiDocument, method: string, operation: Operation
   }
   const schema = deref(doc, operation.requestBody?.content["application/json"]?.schema ?? {});
   return {
-    properties: Object.fromEntries(Object.entries((schema.properties ?? {}) as Properties).map(([name, value]) => [name, deref(doc, value)])),
+    properties: Object.fromEntries(
+      Object.entries((schema.properties ?? {}) as Properties).map(([name, value]) => [name, deref(doc, value)]),
+    ),
     required: (schema.required ?? []) as string[],
     closed: schema.additionalProperties === false,
     allOf: (schema.allOf ?? []) as JsonSchema[],
   };
 }
 
-const conditionField = (condition: Condition): string | undefined => ("field" in condition ? condition.field : undefined);
+const conditionField = (condition: Condition): string | undefined =>
+  "field" in condition ? condition.field : undefined;
 
 /** Every body field the pricing reads, with the media fields whose seconds it reads. */
 function fieldsRead(pricing: PricingExtension): { fields: Set<string>; media: Set<string> } {
@@ -93,15 +105,23 @@ function allowedValues(where: string, field: string, rule: FieldRule | undefined
  * has no rate for some combination of allowed values, or when a condition compares a field with a
  * value it cannot take: each would silently misprice.
  */
-function checkAgainstSchema(where: string, pricing: PricingExtension, fields: Record<string, FieldRule>, fullyShown: boolean): void {
+function checkAgainstSchema(
+  where: string,
+  pricing: PricingExtension,
+  fields: Record<string, FieldRule>,
+  fullyShown: boolean,
+): void {
   for (const component of pricing.components) {
     const what = `${where}: x-pricing "${component.label}"`;
     for (const condition of component.when ?? []) {
       if (!("field" in condition) || !("equals" in condition)) continue;
       const rule = fields[condition.field]!;
-      const typeOk = rule.type === undefined || typeof condition.equals === (rule.type === "integer" ? "number" : rule.type);
+      const typeOk =
+        rule.type === undefined || typeof condition.equals === (rule.type === "integer" ? "number" : rule.type);
       if (!typeOk || (rule.enum && !rule.enum.includes(condition.equals))) {
-        throw new Error(`${what} compares ${condition.field} with ${JSON.stringify(condition.equals)}, which it cannot take`);
+        throw new Error(
+          `${what} compares ${condition.field} with ${JSON.stringify(condition.equals)}, which it cannot take`,
+        );
       }
     }
     if (!component.rateBy) continue;
@@ -113,8 +133,12 @@ function checkAgainstSchema(where: string, pricing: PricingExtension, fields: Re
       }
       const allowed = allowedValues(where, field, fields[field]);
       const extra = typeof node === "object" ? Object.keys(node).filter((key) => !allowed.includes(key)) : [];
-      if (extra.length) throw new Error(`${what} has rates for ${field} = ${extra.join(", ")}, which ${field} does not allow (${allowed.join(", ")})`);
-      for (const value of allowed) walk(typeof node === "object" ? node[value] : undefined, depth + 1, [...keys, `${field}=${value}`]);
+      if (extra.length)
+        throw new Error(
+          `${what} has rates for ${field} = ${extra.join(", ")}, which ${field} does not allow (${allowed.join(", ")})`,
+        );
+      for (const value of allowed)
+        walk(typeof node === "object" ? node[value] : undefined, depth + 1, [...keys, `${field}=${value}`]);
     };
     walk(component.rateBy.table, 0, []);
   }
@@ -168,8 +192,13 @@ function routePricing(doc: OpenApiDocument, path: string, method: string, operat
 export function priceTables(doc: OpenApiDocument): PriceTables {
   const tables: Record<string, RoutePricing> = {};
   for (const { path, method, operation } of operations(doc)) {
-    if (operation["x-pricing"] === undefined && (operation["x-not-shown"] as { price?: string } | undefined)?.price === undefined) continue;
-    if (path in tables) throw new Error(`${path}: more than one priced operation; quote(path) could not tell them apart`);
+    if (
+      operation["x-pricing"] === undefined &&
+      (operation["x-not-shown"] as { price?: string } | undefined)?.price === undefined
+    )
+      continue;
+    if (path in tables)
+      throw new Error(`${path}: more than one priced operation; quote(path) could not tell them apart`);
     tables[path] = routePricing(doc, path, method, operation);
   }
   return Object.fromEntries(Object.entries(tables).sort(([a], [b]) => (a < b ? -1 : 1)));

@@ -12,27 +12,45 @@ function initialStatus(doc: OpenApiDocument): string {
   const found = new Set<string>();
   for (const { operation } of operations(doc)) {
     if (typeof operation["x-model-label"] !== "string") continue;
-    const ok = deref<ResponseObject>(doc, operation.responses["200"] ?? fail(`${operation.operationId} has no 200 response`));
+    const ok = deref<ResponseObject>(
+      doc,
+      operation.responses["200"] ?? fail(`${operation.operationId} has no 200 response`),
+    );
     for (const example of Object.values(ok.content?.["application/json"]?.examples ?? {})) {
-      const status = (deref<{ value?: { status?: unknown } }>(doc, example as { $ref: string }).value ?? {}).status;
+      const status = deref<{ value?: { status?: unknown } }>(doc, example as { $ref: string }).value?.status;
       if (typeof status === "string") found.add(status);
     }
   }
-  if (found.size !== 1) fail(`the create responses' examples show ${found.size} initial statuses (${[...found].join(", ")}); exactly one expected`);
+  if (found.size !== 1)
+    fail(
+      `the create responses' examples show ${found.size} initial statuses (${[...found].join(", ")}); exactly one expected`,
+    );
   return [...found][0]!;
 }
 
 export function readJobStatus(doc: OpenApiDocument): JobStatusModel {
-  const schema = Object.values(doc.components.schemas ?? {}).find((candidate) => Array.isArray(candidate["x-terminal-values"]));
+  const schema = Object.values(doc.components.schemas ?? {}).find((candidate) =>
+    Array.isArray(candidate["x-terminal-values"]),
+  );
   if (!schema) fail("no schema carries x-terminal-values (JobStatus)");
   const values = (schema.enum as string[] | undefined) ?? fail("JobStatus has no enum");
   const terminal = schema["x-terminal-values"] as string[];
-  for (const value of terminal) if (!values.includes(value)) fail(`JobStatus's x-terminal-values names ${value}, which its enum lacks`);
+  for (const value of terminal)
+    if (!values.includes(value)) fail(`JobStatus's x-terminal-values names ${value}, which its enum lacks`);
   const success = readSuccessStatus(doc);
   if (!terminal.includes(success)) fail(`the success status ${success} is not terminal`);
   if (!terminal.includes(TIMEOUT_STATUS)) fail(`JobStatus's x-terminal-values lack ${TIMEOUT_STATUS}`);
   const initial = initialStatus(doc);
-  if (!values.includes(initial) || terminal.includes(initial)) fail(`the initial status ${initial} is not a non-terminal JobStatus`);
+  if (!values.includes(initial) || terminal.includes(initial))
+    fail(`the initial status ${initial} is not a non-terminal JobStatus`);
   const descriptions = (schema["x-enumDescriptions"] ?? {}) as Record<string, string>;
-  return { values, terminal, success, timeout: TIMEOUT_STATUS, initial, failure: terminal.filter((value) => value !== success), descriptions };
+  return {
+    values,
+    terminal,
+    success,
+    timeout: TIMEOUT_STATUS,
+    initial,
+    failure: terminal.filter((value) => value !== success),
+    descriptions,
+  };
 }

@@ -21,14 +21,21 @@ const CONDITION_OF: Record<Exclude<keyof XLimits, "stockSearch">, TooManyConditi
   cooldown: "cooldown",
 };
 
-export function readLimits(doc: OpenApiDocument): { limits: LimitsModel; variants: ReadonlyMap<string, TooManyCondition> } {
+export function readLimits(doc: OpenApiDocument): {
+  limits: LimitsModel;
+  variants: ReadonlyMap<string, TooManyCondition>;
+} {
   const x = (doc.info["x-limits"] as XLimits | undefined) ?? fail("info has no x-limits");
   const variants = new Map<string, TooManyCondition>();
-  for (const [entry, condition] of Object.entries(CONDITION_OF) as Array<[keyof typeof CONDITION_OF, TooManyCondition]>) {
+  for (const [entry, condition] of Object.entries(CONDITION_OF) as Array<
+    [keyof typeof CONDITION_OF, TooManyCondition]
+  >) {
     const variant = x[entry].variant;
-    if (!doc.components.schemas?.[variant]) fail(`x-limits.${entry}.variant names ${variant}, which components/schemas lacks`);
+    if (!doc.components.schemas?.[variant])
+      fail(`x-limits.${entry}.variant names ${variant}, which components/schemas lacks`);
     const known = variants.get(variant);
-    if (known !== undefined && known !== condition) fail(`x-limits names ${variant} for both ${known} and ${condition}`);
+    if (known !== undefined && known !== condition)
+      fail(`x-limits names ${variant} for both ${known} and ${condition}`);
     variants.set(variant, condition);
   }
   if (!operations(doc).some(({ operation }) => operation.operationId === x.uploads.operationId)) {
@@ -51,20 +58,32 @@ export function readLimits(doc: OpenApiDocument): { limits: LimitsModel; variant
 }
 
 /** The header components that report the window, by the role their component name gives them. */
-const HEADER_ROLES = { XRateLimitLimit: "limit", XRateLimitRemaining: "remaining", XRateLimitReset: "reset", RetryAfter: "retryAfter" } as const;
+const HEADER_ROLES = {
+  XRateLimitLimit: "limit",
+  XRateLimitRemaining: "remaining",
+  XRateLimitReset: "reset",
+  RetryAfter: "retryAfter",
+} as const;
 
 /** Header names as the shared 429 response (which carries all four) spells them. */
-export function readRateLimitHeaders(doc: OpenApiDocument): Pick<ServiceModel, "rateLimitHeaders" | "retryAfterHeader"> {
+export function readRateLimitHeaders(
+  doc: OpenApiDocument,
+): Pick<ServiceModel, "rateLimitHeaders" | "retryAfterHeader"> {
   const tooMany = operations(doc)
     .map(({ operation }) => operation.responses["429"])
     .find((candidate) => candidate !== undefined);
   const headers = deref<ResponseObject>(doc, tooMany ?? fail("no operation answers 429")).headers ?? {};
   const names: Partial<Record<(typeof HEADER_ROLES)[keyof typeof HEADER_ROLES], string>> = {};
   for (const [name, header] of Object.entries(headers)) {
-    const component = /^#\/components\/headers\/(.+)$/.exec(header.$ref ?? "")?.[1] as keyof typeof HEADER_ROLES | undefined;
+    const component = /^#\/components\/headers\/(.+)$/.exec(header.$ref ?? "")?.[1] as
+      | keyof typeof HEADER_ROLES
+      | undefined;
     const role = component ? HEADER_ROLES[component] : undefined;
     if (role) names[role] = name;
   }
   const need = (role: keyof typeof names): string => names[role] ?? fail(`the 429 response has no header for ${role}`);
-  return { rateLimitHeaders: { limit: need("limit"), remaining: need("remaining"), reset: need("reset") }, retryAfterHeader: need("retryAfter") };
+  return {
+    rateLimitHeaders: { limit: need("limit"), remaining: need("remaining"), reset: need("reset") },
+    retryAfterHeader: need("retryAfter"),
+  };
 }

@@ -34,7 +34,11 @@ function singleTag(path: string, operation: Operation): string {
 }
 
 /** The 200 response's poll link: the operation it names and the create-response field holding the id. */
-function pollLink(doc: OpenApiDocument, where: string, operation: Operation): { operationId: string; idField: string } | null {
+function pollLink(
+  doc: OpenApiDocument,
+  where: string,
+  operation: Operation,
+): { operationId: string; idField: string } | null {
   const links = Object.values(response(doc, where, operation, "200").links ?? {}).map((link) =>
     deref<{ operationId?: string; parameters?: Record<string, string> }>(doc, link as { $ref: string }),
   );
@@ -42,7 +46,9 @@ function pollLink(doc: OpenApiDocument, where: string, operation: Operation): { 
   if (links.length > 1) fail(`${where}'s 200 response has ${links.length} links; one poll link expected`);
   const [link] = links as [{ operationId?: string; parameters?: Record<string, string> }];
   const expression = link.parameters?.id ?? fail(`the poll link of ${where} has no id parameter`);
-  const idField = /^\$response\.body#\/([^/]+)$/.exec(expression)?.[1] ?? fail(`the poll link of ${where} reads ${expression}, not a top-level body field`);
+  const idField =
+    /^\$response\.body#\/([^/]+)$/.exec(expression)?.[1] ??
+    fail(`the poll link of ${where} reads ${expression}, not a top-level body field`);
   return { operationId: link.operationId ?? fail(`the poll link of ${where} names no operationId`), idField };
 }
 
@@ -65,14 +71,25 @@ function idPrefix(doc: OpenApiDocument, created: JsonSchema): string | null {
   return null;
 }
 
-function createRoute(doc: OpenApiDocument, area: { id: string; segment: string }, path: string, operation: Operation, label: string) {
+function createRoute(
+  doc: OpenApiDocument,
+  area: { id: string; segment: string },
+  path: string,
+  operation: Operation,
+  label: string,
+) {
   const where = `POST ${path}`;
   const segments = path.split("/");
-  if (segments.length !== 4 || segments[2] !== area.segment) fail(`${where} is tagged ${area.id} but is not /v1/${area.segment}/<slug>`);
-  const created = jsonSchema(doc, response(doc, where, operation, "200").content) ?? fail(`${where}'s 200 response has no JSON schema`);
+  if (segments.length !== 4 || segments[2] !== area.segment)
+    fail(`${where} is tagged ${area.id} but is not /v1/${area.segment}/<slug>`);
+  const created =
+    jsonSchema(doc, response(doc, where, operation, "200").content) ??
+    fail(`${where}'s 200 response has no JSON schema`);
   const request = jsonSchema(doc, operation.requestBody?.content) ?? fail(`${where} has no JSON request schema`);
   const link = pollLink(doc, where, operation);
-  const idType = link ? (mergedProperties(doc, created)[link.idField]?.find((schema) => typeof schema.type === "string")?.type ?? null) : null;
+  const idType = link
+    ? (mergedProperties(doc, created)[link.idField]?.find((schema) => typeof schema.type === "string")?.type ?? null)
+    : null;
   const pricing = operation["x-pricing"] as { held?: boolean } | undefined;
   const family = operation["x-model-family"];
   const route: CreateRouteModel = {
@@ -101,13 +118,16 @@ function pollFacts(path: string, operation: Operation): PollFacts {
     intervalSeconds: min === undefined ? null : { min, max: polling.maxIntervalSeconds ?? min },
     typicalDurationSeconds: polling.typicalDurationSeconds ?? null,
     retention:
-      polling.resultRetentionHours === undefined ? null : { hours: polling.resultRetentionHours, approximate: polling.resultRetentionApproximate === true },
+      polling.resultRetentionHours === undefined
+        ? null
+        : { hours: polling.resultRetentionHours, approximate: polling.resultRetentionApproximate === true },
   };
 }
 
 /** The fields a poll schema requires once `status` is the success status (`if status const ... then required`). */
 function successFields(schema: JsonSchema | undefined): { status: string; fields: string[] } | null {
-  const status = (schema?.if as { properties?: { status?: { const?: unknown } } } | undefined)?.properties?.status?.const;
+  const status = (schema?.if as { properties?: { status?: { const?: unknown } } } | undefined)?.properties?.status
+    ?.const;
   if (typeof status !== "string") return null;
   return { status, fields: [...((schema?.then as { required?: string[] } | undefined)?.required ?? [])] };
 }
@@ -127,19 +147,24 @@ export function readAreas(doc: OpenApiDocument): AreaModel[] {
     const polls = mine.filter(({ path, method }) => method === "get" && isPollPath(path));
     if (polls.length !== 1) fail(`area ${id} (tag ${tag}) has ${polls.length} poll routes; one expected`);
     const poll = polls[0]!;
-    if (poll.path.split("/")[2] !== xArea.segment) fail(`the poll route ${poll.path} of area ${id} is not under /v1/${xArea.segment}/`);
+    if (poll.path.split("/")[2] !== xArea.segment)
+      fail(`the poll route ${poll.path} of area ${id} is not under /v1/${xArea.segment}/`);
     const prefixes = new Set<string>();
     const createRoutes = mine.flatMap(({ path, method, operation }) => {
       const label = operation["x-model-label"];
       if (method !== "post" || typeof label !== "string") return [];
-      if (labelPrefix(label) !== xArea.labelPrefix) fail(`POST ${path}'s label ${label} does not start with area ${id}'s prefix ${xArea.labelPrefix}-`);
+      if (labelPrefix(label) !== xArea.labelPrefix)
+        fail(`POST ${path}'s label ${label} does not start with area ${id}'s prefix ${xArea.labelPrefix}-`);
       const { route, link, prefix } = createRoute(doc, { id, segment: xArea.segment }, path, operation, label);
-      if (createPath(poll.path, route.slug) !== path) fail(`POST ${path} is not its area's poll path ${poll.path} with the slug for the id`);
-      if (link && link.operationId !== poll.operation.operationId) fail(`the poll link of POST ${path} names ${link.operationId}, not ${poll.operation.operationId}`);
+      if (createPath(poll.path, route.slug) !== path)
+        fail(`POST ${path} is not its area's poll path ${poll.path} with the slug for the id`);
+      if (link && link.operationId !== poll.operation.operationId)
+        fail(`the poll link of POST ${path} names ${link.operationId}, not ${poll.operation.operationId}`);
       if (prefix) prefixes.add(prefix);
       return [route];
     });
-    if (prefixes.size > 1) fail(`the create responses of area ${id} state different id prefixes: ${[...prefixes].join(", ")}`);
+    if (prefixes.size > 1)
+      fail(`the create responses of area ${id} state different id prefixes: ${[...prefixes].join(", ")}`);
     const pollSchema = jsonSchema(doc, response(doc, `GET ${poll.path}`, poll.operation, "200").content);
     return {
       id,
@@ -163,19 +188,28 @@ export function readSuccessStatus(doc: OpenApiDocument): string {
     const rule = successFields(jsonSchema(doc, response(doc, `GET ${path}`, operation, "200").content));
     if (rule) found.add(rule.status);
   }
-  if (found.size !== 1) fail(`the poll schemas name ${found.size} success statuses (${[...found].join(", ")}); exactly one expected`);
+  if (found.size !== 1)
+    fail(`the poll schemas name ${found.size} success statuses (${[...found].join(", ")}); exactly one expected`);
   return [...found][0]!;
 }
 
 export function readOperations(doc: OpenApiDocument, areas: readonly AreaModel[]): OperationModel[] {
   const areaOfTag = new Map(areas.map((area) => [area.tag, area.id]));
   return operations(doc).map(({ path, method, operation }) => {
-    if (method !== "get" && method !== "post") fail(`${method.toUpperCase()} ${path}: only GET and POST operations are modelled`);
+    if (method !== "get" && method !== "post")
+      fail(`${method.toUpperCase()} ${path}: only GET and POST operations are modelled`);
     const tag = singleTag(path, operation);
-    const kind = typeof operation["x-model-label"] === "string" ? "create" : method === "get" && isPollPath(path) ? "poll" : "other";
+    const kind =
+      typeof operation["x-model-label"] === "string"
+        ? "create"
+        : method === "get" && isPollPath(path)
+          ? "poll"
+          : "other";
     const notShown = (operation["x-not-shown"] ?? {}) as { "success-status"?: string };
     const statuses = Object.keys(operation.responses).filter((status) => status.startsWith("2"));
-    const parameters = (operation.parameters ?? []).map((parameter) => deref<{ name?: string; in?: string }>(doc, parameter as { $ref: string }));
+    const parameters = (operation.parameters ?? []).map((parameter) =>
+      deref<{ name?: string; in?: string }>(doc, parameter as { $ref: string }),
+    );
     return {
       path,
       method,
@@ -185,9 +219,10 @@ export function readOperations(doc: OpenApiDocument, areas: readonly AreaModel[]
       kind,
       freePlan: operation["x-free-plan"] === true,
       successStatus: notShown["success-status"] !== undefined || statuses.length !== 1 ? null : Number(statuses[0]),
-      queryParameters: parameters.filter((parameter) => parameter.in === "query").map((parameter) => parameter.name ?? fail(`a query parameter of ${path} has no name`)),
+      queryParameters: parameters
+        .filter((parameter) => parameter.in === "query")
+        .map((parameter) => parameter.name ?? fail(`a query parameter of ${path} has no name`)),
       requestBody: operation.requestBody !== undefined,
     };
   });
 }
-

@@ -26,7 +26,10 @@ export class Router {
         this.exact.set(`${op.method} ${op.path}`, op);
         continue;
       }
-      const source = op.path.split(/\{[^}]+\}/).map(escape).join("([^/]+)");
+      const source = op.path
+        .split(/\{[^}]+\}/)
+        .map(escape)
+        .join("([^/]+)");
       this.templates.push({ method: op.method, pattern: new RegExp(`^${source}$`), names, op });
     }
   }

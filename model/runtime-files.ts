@@ -34,5 +34,7 @@ export const IN_TOOLS_PACKAGE = TOOLS_PACKAGE_DEFINE !== undefined;
 
 /** The absolute path of a runtime file, in the repository or in the installed tools package. */
 export function runtimeFile(file: RuntimeFile): string {
-  return fileURLToPath(new URL(TOOLS_PACKAGE_DEFINE ? TOOLS_PACKAGE_DEFINE.files[file] : `../${file}`, import.meta.url));
+  return fileURLToPath(
+    new URL(TOOLS_PACKAGE_DEFINE ? TOOLS_PACKAGE_DEFINE.files[file] : `../${file}`, import.meta.url),
+  );
 }

@@ -1,12 +1,22 @@
 /** Small readers of schema shapes that the service model's readers share. */
-import { deref, type JsonSchema, type MediaType, type OpenApiDocument, type Operation, type ResponseObject } from "./document.ts";
+import {
+  deref,
+  type JsonSchema,
+  type MediaType,
+  type OpenApiDocument,
+  type Operation,
+  type ResponseObject,
+} from "./document.ts";
 
 export function fail(message: string): never {
   throw new Error(`service model: ${message}`);
 }
 
 /** The JSON schema of a content map, dereferenced. */
-export function jsonSchema(doc: OpenApiDocument, content: Record<string, MediaType> | undefined): JsonSchema | undefined {
+export function jsonSchema(
+  doc: OpenApiDocument,
+  content: Record<string, MediaType> | undefined,
+): JsonSchema | undefined {
   const schema = content?.["application/json"]?.schema;
   return schema ? deref(doc, schema) : undefined;
 }
@@ -17,7 +27,9 @@ export function response(doc: OpenApiDocument, where: string, operation: Operati
 
 /** A schema and its `allOf` members (recursively), dereferenced. */
 export function members(doc: OpenApiDocument, schema: JsonSchema): JsonSchema[] {
-  const nested = ((schema.allOf as JsonSchema[] | undefined) ?? []).flatMap((member) => members(doc, deref(doc, member)));
+  const nested = ((schema.allOf as JsonSchema[] | undefined) ?? []).flatMap((member) =>
+    members(doc, deref(doc, member)),
+  );
   return [schema, ...nested];
 }
 
@@ -38,7 +50,10 @@ export function mergedRequired(doc: OpenApiDocument, schema: JsonSchema): string
 
 /** The schema name a `$ref` to components/schemas names. */
 export function schemaName(ref: unknown, where: string): string {
-  const name = typeof ref === "object" && ref !== null ? /^#\/components\/schemas\/([^/]+)$/.exec(String((ref as { $ref?: string }).$ref))?.[1] : undefined;
+  const name =
+    typeof ref === "object" && ref !== null
+      ? /^#\/components\/schemas\/([^/]+)$/.exec(String((ref as { $ref?: string }).$ref))?.[1]
+      : undefined;
   return name ?? fail(`${where} is not a $ref to a schema of components/schemas`);
 }
 

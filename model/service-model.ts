@@ -34,7 +34,8 @@ function buildServiceModel(doc: OpenApiDocument): ServiceModel {
   const labelled = new Map<string, string>();
   for (const { label, path } of createRoutes) {
     const earlier = labelled.get(label);
-    if (earlier !== undefined) fail(`x-model-label ${label} labels both POST ${earlier} and POST ${path}; every model has its own label`);
+    if (earlier !== undefined)
+      fail(`x-model-label ${label} labels both POST ${earlier} and POST ${path}; every model has its own label`);
     labelled.set(label, path);
   }
   const order = new Map(Object.keys(doc.paths).map((path, index) => [path, index]));

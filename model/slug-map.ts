@@ -45,11 +45,17 @@ export function readSlugMap(file: string | undefined): SlugMap {
  * templated poll paths stay. `source` names the map in errors. A placeholder the description lacks,
  * or two slugs that would end as one path (which would drop an operation), is an error naming both.
  */
-export function slugRenames(paths: Record<string, unknown>, map: SlugMap, source = "the slug map"): Map<string, string> {
+export function slugRenames(
+  paths: Record<string, unknown>,
+  map: SlugMap,
+  source = "the slug map",
+): Map<string, string> {
   const known = new Set(Object.keys(paths).map((path) => path.split("/").at(-1)));
   const unknown = Object.keys(map).filter((placeholder) => !known.has(placeholder));
   if (unknown.length > 0) {
-    throw new Error(`${source}: ${unknown.map((slug) => `"${slug}"`).join(", ")} ${unknown.length === 1 ? "is not a slug" : "are not slugs"} of any path in the description`);
+    throw new Error(
+      `${source}: ${unknown.map((slug) => `"${slug}"`).join(", ")} ${unknown.length === 1 ? "is not a slug" : "are not slugs"} of any path in the description`,
+    );
   }
   const renames = new Map<string, string>();
   const origin = new Map<string, string>();
@@ -60,7 +66,9 @@ export function slugRenames(paths: Record<string, unknown>, map: SlugMap, source
     const target = segments.join("/");
     const earlier = origin.get(target);
     if (earlier !== undefined) {
-      throw new Error(`${source}: ${earlier} and ${path} would both become ${target}; every real slug must be unique within its area`);
+      throw new Error(
+        `${source}: ${earlier} and ${path} would both become ${target}; every real slug must be unique within its area`,
+      );
     }
     origin.set(target, path);
     if (target !== path) renames.set(path, target);
@@ -69,7 +77,11 @@ export function slugRenames(paths: Record<string, unknown>, map: SlugMap, source
 }
 
 /** `paths` with the create paths renamed to the real slugs (slugRenames), in the same order. */
-export function applySlugMap(paths: Record<string, unknown>, map: SlugMap, source = "the slug map"): Record<string, unknown> {
+export function applySlugMap(
+  paths: Record<string, unknown>,
+  map: SlugMap,
+  source = "the slug map",
+): Record<string, unknown> {
   const renames = slugRenames(paths, map, source);
   return Object.fromEntries(Object.entries(paths).map(([path, item]) => [renames.get(path) ?? path, item]));
 }
@@ -88,7 +100,8 @@ export function placeholderPaths(paths: Record<string, unknown>): Record<string,
   const renamed: Record<string, unknown> = {};
   for (const [path, item] of Object.entries(paths)) {
     const label = (item as { post?: { "x-model-label"?: unknown } }).post?.["x-model-label"];
-    renamed[typeof label === "string" ? `${path.slice(0, path.lastIndexOf("/"))}/${placeholderSlug(label)}` : path] = item;
+    renamed[typeof label === "string" ? `${path.slice(0, path.lastIndexOf("/"))}/${placeholderSlug(label)}` : path] =
+      item;
   }
   return renamed;
 }

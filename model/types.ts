@@ -168,10 +168,27 @@ export interface ErrorModel {
 }
 
 export interface LimitsModel {
-  readonly requests: { readonly perKey: number; readonly perSourceIp: number; readonly windowSeconds: number; readonly window: "fixed"; readonly rejectedRequestsCount: boolean };
-  readonly uploads: { readonly perAccount: number; readonly windowSeconds: number; readonly window: "rolling"; readonly operationId: string };
+  readonly requests: {
+    readonly perKey: number;
+    readonly perSourceIp: number;
+    readonly windowSeconds: number;
+    readonly window: "fixed";
+    readonly rejectedRequestsCount: boolean;
+  };
+  readonly uploads: {
+    readonly perAccount: number;
+    readonly windowSeconds: number;
+    readonly window: "rolling";
+    readonly operationId: string;
+  };
   readonly concurrency: { readonly maxOnUltra: number; readonly pollingCounts: boolean };
   readonly spendLimit: { readonly period: "month" };
-  readonly cooldown: { readonly family: string; readonly consecutiveFailures: number; readonly withinSeconds: number; readonly pauseSeconds: number; readonly growthSeconds: number };
+  readonly cooldown: {
+    readonly family: string;
+    readonly consecutiveFailures: number;
+    readonly withinSeconds: number;
+    readonly pauseSeconds: number;
+    readonly growthSeconds: number;
+  };
   readonly stockResultsPerPage: number;
 }

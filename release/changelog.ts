@@ -30,7 +30,10 @@ export function changelogText(records: readonly ReleaseRecord[]): string {
 }
 
 /** Every file the changelog is written to: the docs page and each package's CHANGELOG.md. */
-export const changelogFiles = (paths: ReleasePaths): string[] => [paths.changelogPage, ...PACKAGE_NAMES.map((name) => paths.packageChangelogs[name]!)];
+export const changelogFiles = (paths: ReleasePaths): string[] => [
+  paths.changelogPage,
+  ...PACKAGE_NAMES.map((name) => paths.packageChangelogs[name]!),
+];
 
 /** Writes the changelog of `records` to every file; the files written. */
 export function writeChangelogs(paths: ReleasePaths, records: readonly ReleaseRecord[]): string[] {

@@ -67,14 +67,16 @@ export function packageReleases(version: string, records: readonly ReleaseRecord
   return Object.fromEntries(PACKAGE_NAMES.map((name) => [name, { version, changelog }]));
 }
 
-const versionsOf = (version: string, names = PACKAGE_NAMES): string => names.map((name) => `${name}@${version}`).join(", ");
+const versionsOf = (version: string, names = PACKAGE_NAMES): string =>
+  names.map((name) => `${name}@${version}`).join(", ");
 
 /** Why the release has its bump, for the maintainer's terminal. */
 function bumpReason(record: ReleaseRecord): string {
   const breaking = record.changes.filter((change) => change.severity === "breaking").length;
   if (record.bump === "first") return "the first release of the packages";
   if (record.bump === "major") return `${count(breaking, "breaking change")} for client code`;
-  if (record.bump === "minor") return `${count(record.changes.length, "compatible change")} and ${count(record.changelog.length, "changelog entry", "changelog entries")}, nothing breaking`;
+  if (record.bump === "minor")
+    return `${count(record.changes.length, "compatible change")} and ${count(record.changelog.length, "changelog entry", "changelog entries")}, nothing breaking`;
   return "descriptions, examples or documentation only; no change for client code";
 }
 
@@ -89,7 +91,12 @@ export function recordRelease(paths: ReleasePaths, plan: ReleasePlan, pending: R
 }
 
 /** Publishes the tarballs, in the packages' order. */
-async function publishAll(registry: Registry, tarballs: readonly string[], io: CommandIo, paths: ReleasePaths): Promise<void> {
+async function publishAll(
+  registry: Registry,
+  tarballs: readonly string[],
+  io: CommandIo,
+  paths: ReleasePaths,
+): Promise<void> {
   for (const tarball of tarballs) {
     await publish(registry, tarball);
     io.stdout(`release: published ${shownIn(paths, tarball)} to ${registryName(registry)}\n`);
@@ -97,21 +104,38 @@ async function publishAll(registry: Registry, tarballs: readonly string[], io: C
 }
 
 /** The notes of a release, as a CI job's log shows them. */
-const printNotes = (io: CommandIo, record: ReleaseRecord): void => io.stdout(`release: the notes of ${record.version}:\n\n${releaseNotes(record)}\n`);
+const printNotes = (io: CommandIo, record: ReleaseRecord): void =>
+  io.stdout(`release: the notes of ${record.version}:\n\n${releaseNotes(record)}\n`);
 
 /** The bundle is the latest release's: publish its version where the registry lacks it, if anywhere. */
-async function publishRecorded(paths: ReleasePaths, plan: ReleasePlan, registry: Registry, io: CommandIo): Promise<void> {
+async function publishRecorded(
+  paths: ReleasePaths,
+  plan: ReleasePlan,
+  registry: Registry,
+  io: CommandIo,
+): Promise<void> {
   const last = plan.last!;
   const version = last.record.version!;
   const missing: string[] = [];
   for (const name of PACKAGE_NAMES) if (!(await isPublished(registry, name, version))) missing.push(name);
   if (!missing.length) {
-    io.stdout(`release: nothing to release: ${shownIn(paths, join(paths.bundleDir, "openapi.json"))} is what ${versionsOf(version)} were built from, and ${registryName(registry)} has them\n`);
+    io.stdout(
+      `release: nothing to release: ${shownIn(paths, join(paths.bundleDir, "openapi.json"))} is what ${versionsOf(version)} were built from, and ${registryName(registry)} has them\n`,
+    );
     return;
   }
-  const releases = packageReleases(version, plan.recorded.map((release) => release.record));
-  const tarballs = await packPackages(paths.bundleDir, paths.tarballDir, Object.fromEntries(missing.map((name) => [name, releases[name]!])));
-  io.stdout(`release: publishing the recorded ${versionsOf(version, missing)}, which ${registryName(registry)} lacks\n`);
+  const releases = packageReleases(
+    version,
+    plan.recorded.map((release) => release.record),
+  );
+  const tarballs = await packPackages(
+    paths.bundleDir,
+    paths.tarballDir,
+    Object.fromEntries(missing.map((name) => [name, releases[name]!])),
+  );
+  io.stdout(
+    `release: publishing the recorded ${versionsOf(version, missing)}, which ${registryName(registry)} lacks\n`,
+  );
   await publishAll(registry, tarballs, io, paths);
   printNotes(io, last.record);
 }
@@ -124,7 +148,10 @@ function changelogs(paths: ReleasePaths, io: CommandIo, write: boolean): number 
     return 0;
   }
   const stale = staleChangelogs(paths, records);
-  for (const file of stale) io.stderr(`release: ${shownIn(paths, file)} is not what the records in releases/ produce; run npm run release -- --page and commit it\n`);
+  for (const file of stale)
+    io.stderr(
+      `release: ${shownIn(paths, file)} is not what the records in releases/ produce; run npm run release -- --page and commit it\n`,
+    );
   return stale.length ? 1 : 0;
 }
 
@@ -145,12 +172,17 @@ export async function runRelease(argv: readonly string[], io: CommandIo): Promis
     const { pending, last } = plan;
     if (!pending) {
       if (publishing) await publishRecorded(paths, plan, registry, io);
-      else io.stdout(`release: nothing to release: ${shownIn(paths, join(paths.bundleDir, "openapi.json"))} is what ${versionsOf(last!.record.version!)} were built from\n`);
+      else
+        io.stdout(
+          `release: nothing to release: ${shownIn(paths, join(paths.bundleDir, "openapi.json"))} is what ${versionsOf(last!.record.version!)} were built from\n`,
+        );
       return 0;
     }
     const version = pending.version!;
     const moves = PACKAGE_NAMES.map((name) => `${name} ${last?.record.version ?? "(none)"} → ${version}`).join(", ");
-    io.stdout(`release: ${moves} (${pending.bump}: ${bumpReason(pending)}), interface version ${pending.interfaceVersion}\n`);
+    io.stdout(
+      `release: ${moves} (${pending.bump}: ${bumpReason(pending)}), interface version ${pending.interfaceVersion}\n`,
+    );
     if (values["dry-run"]) {
       printNotes(io, pending);
       return 0;
@@ -158,14 +190,23 @@ export async function runRelease(argv: readonly string[], io: CommandIo): Promis
     if (publishing) {
       for (const name of PACKAGE_NAMES) {
         if (await isPublished(registry, name, version)) {
-          throw new InputError(`${name}@${version} is already in ${registryName(registry)}, and a published version is never replaced; record the releases published since (releases/) or change the description`);
+          throw new InputError(
+            `${name}@${version} is already in ${registryName(registry)}, and a published version is never replaced; record the releases published since (releases/) or change the description`,
+          );
         }
       }
     }
     // Build before writing anything, so a failed build leaves the repository as it was.
-    const tarballs = await packPackages(paths.bundleDir, paths.tarballDir, packageReleases(version, [...plan.recorded.map((release) => release.record), pending]));
+    const tarballs = await packPackages(
+      paths.bundleDir,
+      paths.tarballDir,
+      packageReleases(version, [...plan.recorded.map((release) => release.record), pending]),
+    );
     for (const file of recordRelease(paths, plan, pending)) io.stdout(`release: wrote ${shownIn(paths, file)}\n`);
-    if (plan.acknowledgements.length) io.stdout(`release: ${count(plan.acknowledgements.length, "acknowledgement")} moved from ${shownIn(paths, paths.acknowledgementsFile)} into the record of ${version}\n`);
+    if (plan.acknowledgements.length)
+      io.stdout(
+        `release: ${count(plan.acknowledgements.length, "acknowledgement")} moved from ${shownIn(paths, paths.acknowledgementsFile)} into the record of ${version}\n`,
+      );
     for (const tarball of tarballs) io.stdout(`release: packed ${shownIn(paths, tarball)}\n`);
     if (publishing) await publishAll(registry, tarballs, io, paths);
     printNotes(io, pending);

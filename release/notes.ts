@@ -15,17 +15,27 @@ import type { ReleaseRecord } from "./records.ts";
 const SHOWN_ROUTES = 3;
 
 /** `one breaking change`, `2 breaking changes`. */
-export const count = (n: number, noun: string, plural = `${noun}s`): string => (n === 1 ? `one ${noun}` : `${n} ${plural}`);
+export const count = (n: number, noun: string, plural = `${noun}s`): string =>
+  n === 1 ? `one ${noun}` : `${n} ${plural}`;
 
 const quoted = (text: string): string => `\`${text}\``;
 
 /** Where a change is, in the docs' terms: the field, parameter, header or schema, without the route the bullet names. */
 function part(rest: string): string {
   const patterns: Array<[RegExp, (...parts: string[]) => string]> = [
-    [/^request body(?: (\S+\/\S+))?\.(.+)$/, (type, field) => `request field ${quoted(field!)}${type ? ` (${type})` : ""}`],
+    [
+      /^request body(?: (\S+\/\S+))?\.(.+)$/,
+      (type, field) => `request field ${quoted(field!)}${type ? ` (${type})` : ""}`,
+    ],
     [/^request body(?: (\S+\/\S+))?$/, (type) => `request body${type ? ` (${type})` : ""}`],
-    [/^response (\S+) body(?: (\S+\/\S+))?\.(.+)$/, (status, type, field) => `field ${quoted(field!)} of the ${status} answer${type ? ` (${type})` : ""}`],
-    [/^response (\S+) body(?: (\S+\/\S+))?$/, (status, type) => `the ${status} answer's body${type ? ` (${type})` : ""}`],
+    [
+      /^response (\S+) body(?: (\S+\/\S+))?\.(.+)$/,
+      (status, type, field) => `field ${quoted(field!)} of the ${status} answer${type ? ` (${type})` : ""}`,
+    ],
+    [
+      /^response (\S+) body(?: (\S+\/\S+))?$/,
+      (status, type) => `the ${status} answer's body${type ? ` (${type})` : ""}`,
+    ],
     [/^response (\S+) header (.+)$/, (status, header) => `header ${quoted(header!)} of the ${status} answer`],
     [/^response (\S+)$/, (status) => `the ${status} answer`],
     [/^(path|query|header|cookie) parameter (\S+)$/, (place, name) => `${place} parameter ${quoted(name!)}`],
@@ -40,7 +50,8 @@ function part(rest: string): string {
   return quoted(rest);
 }
 
-const routeName = (route: string, titles: Readonly<Record<string, RouteTitle>>): string => `${quoted(route)}${titles[route]?.title ? ` — ${titles[route]!.title}` : ""}`;
+const routeName = (route: string, titles: Readonly<Record<string, RouteTitle>>): string =>
+  `${quoted(route)}${titles[route]?.title ? ` — ${titles[route]!.title}` : ""}`;
 
 /** One bullet: the route or the routes using it, the part that changed, what changed; for a breaking change what to do and why. */
 function bullet(change: ReportedChange, titles: Readonly<Record<string, RouteTitle>>): string {
@@ -62,19 +73,28 @@ function bullet(change: ReportedChange, titles: Readonly<Record<string, RouteTit
 /** Changes under a heading per area, the areas in alphabetical order after the description as a whole and changes across areas. */
 function byArea(changes: readonly ReportedChange[], titles: Readonly<Record<string, RouteTitle>>): string[] {
   const groups = new Map<string, string[]>();
-  for (const change of changes) groups.set(areaOf(change, titles), [...(groups.get(areaOf(change, titles)) ?? []), bullet(change, titles)]);
+  for (const change of changes)
+    groups.set(areaOf(change, titles), [...(groups.get(areaOf(change, titles)) ?? []), bullet(change, titles)]);
   const first = [WHOLE_DESCRIPTION, ACROSS_AREAS];
   const order = (area: string): number => (first.includes(area) ? first.indexOf(area) : first.length);
-  return [...groups.keys()].sort((a, b) => order(a) - order(b) || a.localeCompare(b)).flatMap((area) => [`#### ${area}`, "", ...groups.get(area)!, ""]);
+  return [...groups.keys()]
+    .sort((a, b) => order(a) - order(b) || a.localeCompare(b))
+    .flatMap((area) => [`#### ${area}`, "", ...groups.get(area)!, ""]);
 }
 
 /** What the release means for code written against the one before. */
 function lead(record: ReleaseRecord, breaking: number): string {
   if (record.version === null) return "The description published before the packages' first release.";
-  const since = record.comparedWith === null ? "" : ` Since ${/^\d+\.\d+\.\d+$/.test(record.comparedWith) ? record.comparedWith : `the description published as interface version ${quoted(record.comparedWith)}`}:`;
-  if (record.bump === "first") return `The first release of the packages.${record.changes.length || record.changelog.length ? since : ""}`;
-  if (record.bump === "major") return `**A major release:** ${count(breaking, "breaking change")} for code written against ${record.comparedWith}; each says what to do.`;
-  if (record.bump === "minor") return `A minor release: additions and compatible changes only; code written against ${record.comparedWith} keeps working.`;
+  const since =
+    record.comparedWith === null
+      ? ""
+      : ` Since ${/^\d+\.\d+\.\d+$/.test(record.comparedWith) ? record.comparedWith : `the description published as interface version ${quoted(record.comparedWith)}`}:`;
+  if (record.bump === "first")
+    return `The first release of the packages.${record.changes.length || record.changelog.length ? since : ""}`;
+  if (record.bump === "major")
+    return `**A major release:** ${count(breaking, "breaking change")} for code written against ${record.comparedWith}; each says what to do.`;
+  if (record.bump === "minor")
+    return `A minor release: additions and compatible changes only; code written against ${record.comparedWith} keeps working.`;
   return `A patch release: descriptions, examples and documentation only; nothing changes for your code.`;
 }
 
@@ -83,16 +103,30 @@ export function releaseNotes(record: ReleaseRecord): string {
   const titles = record.routeTitles;
   const breaking = record.changes.filter((change) => change.severity === "breaking");
   // A new model is told once, by its changelog line (route and price); a retired one by its breaking change.
-  const retired = new Set(breaking.filter((change) => change.rule === "route-removed" && change.detail).map((change) => change.detail));
+  const retired = new Set(
+    breaking.filter((change) => change.rule === "route-removed" && change.detail).map((change) => change.detail),
+  );
   const newModels = new Set(record.changelog.filter((entry) => entry.topic === "models").map((entry) => entry.subject));
-  const compatible = record.changes.filter((change) => change.severity === "compatible" && !(change.rule === "route-added" && newModels.has(change.detail ?? "")));
+  const compatible = record.changes.filter(
+    (change) =>
+      change.severity === "compatible" && !(change.rule === "route-added" && newModels.has(change.detail ?? "")),
+  );
   // The interface version is the section's own line.
-  const changelog = record.changelog.filter((entry) => entry.topic !== "version" && !(entry.topic === "models" && retired.has(entry.subject)));
-  const was = /^Interface version (.+) → /.exec(record.changelog.find((entry) => entry.topic === "version")?.line ?? "")?.[1];
+  const changelog = record.changelog.filter(
+    (entry) => entry.topic !== "version" && !(entry.topic === "models" && retired.has(entry.subject)),
+  );
+  const was = /^Interface version (.+) → /.exec(
+    record.changelog.find((entry) => entry.topic === "version")?.line ?? "",
+  )?.[1];
   const lines = [
     record.version === null ? `## Interface version ${record.interfaceVersion}` : `## ${record.version}`,
     "",
-    ...(record.version === null ? [] : [`Interface version ${was === undefined ? "" : `${quoted(was)} → `}${quoted(record.interfaceVersion)} (the client's \`apiVersion\`).`, ""]),
+    ...(record.version === null
+      ? []
+      : [
+          `Interface version ${was === undefined ? "" : `${quoted(was)} → `}${quoted(record.interfaceVersion)} (the client's \`apiVersion\`).`,
+          "",
+        ]),
     lead(record, breaking.length),
     "",
   ];
@@ -102,7 +136,8 @@ export function releaseNotes(record: ReleaseRecord): string {
     lines.push("### Models, prices and limits", "");
     for (const topic of Object.keys(TOPIC_TITLES) as Topic[]) {
       const entries = changelog.filter((entry) => entry.topic === topic);
-      if (entries.length) lines.push(`#### ${TOPIC_TITLES[topic]}`, "", ...entries.map((entry) => `- ${entry.line}`), "");
+      if (entries.length)
+        lines.push(`#### ${TOPIC_TITLES[topic]}`, "", ...entries.map((entry) => `- ${entry.line}`), "");
     }
   }
   return lines.join("\n");

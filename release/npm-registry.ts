@@ -29,11 +29,13 @@ export function registryOf(url: string | undefined): Registry {
   } catch {
     throw new InputError(`--registry must be an http(s) URL, got ${JSON.stringify(redacted(url))}`);
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new InputError(`--registry must be an http(s) URL, got ${JSON.stringify(redacted(url))}`);
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    throw new InputError(`--registry must be an http(s) URL, got ${JSON.stringify(redacted(url))}`);
   return { url: parsed.href };
 }
 
-export const registryName = (registry: Registry): string => (registry.url === undefined ? "the registry of npm's configuration" : redacted(registry.url));
+export const registryName = (registry: Registry): string =>
+  registry.url === undefined ? "the registry of npm's configuration" : redacted(registry.url);
 
 const registryArgs = (registry: Registry): string[] => (registry.url === undefined ? [] : ["--registry", registry.url]);
 
@@ -50,7 +52,9 @@ export function npmError(error: unknown): string {
   } catch {
     // not npm's JSON: read its error lines
   }
-  const errors = stderr.split("\n").flatMap((line) => (/^npm (?:error|ERR!)/.test(line) ? [line.replace(/^npm (?:error|ERR!) ?/, "").trim()] : []));
+  const errors = stderr
+    .split("\n")
+    .flatMap((line) => (/^npm (?:error|ERR!)/.test(line) ? [line.replace(/^npm (?:error|ERR!) ?/, "").trim()] : []));
   const said = errors.find((line) => line !== "" && !/^(?:code|syscall|errno|A complete log)\b/.test(line));
   return redacted(said ?? (error as Error).message.split("\n")[0]!);
 }

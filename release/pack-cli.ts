@@ -19,7 +19,8 @@ try {
   // Nothing pending means the bundle is the latest package release's, so one of the two is there.
   const released = plan.pending ? [...records, plan.pending] : records;
   const version = (plan.pending ?? plan.last!.record).version!;
-  for (const tarball of await packPackages(bundleDir, outDir, packageReleases(version, released))) console.log(relative(process.cwd(), tarball));
+  for (const tarball of await packPackages(bundleDir, outDir, packageReleases(version, released)))
+    console.log(relative(process.cwd(), tarball));
 } catch (error) {
   process.stderr.write(`package: ${(error as Error).message.split("\n")[0]}\n`);
   process.exitCode = 2;

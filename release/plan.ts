@@ -15,7 +15,14 @@ import { loadSide } from "../changes/load-side.ts";
 import { PACKAGE_NAMES } from "../packages/shared/package-build.ts";
 import { bumpOf, FIRST_VERSION, nextVersion } from "./next-version.ts";
 import { count } from "./notes.ts";
-import { readRecords, recordedSide, releasedText, reportParts, type RecordedRelease, type ReleaseRecord } from "./records.ts";
+import {
+  readRecords,
+  recordedSide,
+  releasedText,
+  reportParts,
+  type RecordedRelease,
+  type ReleaseRecord,
+} from "./records.ts";
 
 export interface ReleasePaths {
   /** The project folder the others are in; paths are shown relative to it. */
@@ -42,7 +49,9 @@ export function projectPaths(root = PROJECT_ROOT): ReleasePaths {
     releasesDir: join(root, "releases"),
     acknowledgementsFile: join(root, "changes", "acknowledged.json"),
     changelogPage: join(root, "docs", "changelog.md"),
-    packageChangelogs: Object.fromEntries(PACKAGE_NAMES.map((name) => [name, join(root, "packages", packageFolder(name), "CHANGELOG.md")])),
+    packageChangelogs: Object.fromEntries(
+      PACKAGE_NAMES.map((name) => [name, join(root, "packages", packageFolder(name), "CHANGELOG.md")]),
+    ),
     tarballDir: join(root, "packages", "dist"),
   };
 }
@@ -82,18 +91,31 @@ export function planRelease(paths: ReleasePaths): ReleasePlan {
   const last = recorded.filter((release) => release.record.version !== null).at(-1);
   const plan = { side, text, recorded, last, acknowledgements };
   if (!baseline) {
-    if (acknowledgements.length) throw new InputError(`${ackLabel}: the first release has no earlier one to break, so it acknowledges nothing`);
-    const first: ReleaseRecord = { version: FIRST_VERSION, interfaceVersion, bump: "first", comparedWith: null, changes: [], changelog: [], routeTitles: {} };
+    if (acknowledgements.length)
+      throw new InputError(`${ackLabel}: the first release has no earlier one to break, so it acknowledges nothing`);
+    const first: ReleaseRecord = {
+      version: FIRST_VERSION,
+      interfaceVersion,
+      bump: "first",
+      comparedWith: null,
+      changes: [],
+      changelog: [],
+      routeTitles: {},
+    };
     return { ...plan, pending: first };
   }
   const before = recordedSide(baseline);
   if (interfaceVersion.localeCompare(before.doc.info.version, "en", { numeric: true }) < 0) {
-    throw new InputError(`info.version ${interfaceVersion} is older than ${baseline.record.interfaceVersion}, the interface version of the latest release ${baseline.name}`);
+    throw new InputError(
+      `info.version ${interfaceVersion} is older than ${baseline.record.interfaceVersion}, the interface version of the latest release ${baseline.name}`,
+    );
   }
   const report = applyAcknowledgements(compareDescriptions(before, side), acknowledgements, ackLabel);
   if (report.summary.unacknowledged) {
     const are = report.summary.unacknowledged === 1 ? "is" : "are";
-    throw new InputError(`${count(report.summary.unacknowledged, "breaking change")} since ${baseline.name} ${are} not acknowledged in ${ackLabel}; npm run diff lists ${report.summary.unacknowledged === 1 ? "it with its id" : "them with their ids"}`);
+    throw new InputError(
+      `${count(report.summary.unacknowledged, "breaking change")} since ${baseline.name} ${are} not acknowledged in ${ackLabel}; npm run diff lists ${report.summary.unacknowledged === 1 ? "it with its id" : "them with their ids"}`,
+    );
   }
   const identical = readFileSync(baseline.file, "utf8") === text;
   if (identical && last === baseline) return { ...plan, pending: undefined };

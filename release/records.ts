@@ -15,7 +15,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Report, ReportedChange } from "../changes/acknowledgements.ts";
-import { RELEASE_RECORD, RELEASED_DESCRIPTION, releaseFolders, releaseSide, type ReleaseFolder } from "../changes/baseline.ts";
+import {
+  RELEASE_RECORD,
+  RELEASED_DESCRIPTION,
+  releaseFolders,
+  releaseSide,
+  type ReleaseFolder,
+} from "../changes/baseline.ts";
 import type { RouteTitle, Side } from "../changes/compare.ts";
 import type { ChangelogEntry } from "../changes/domain-changelog.ts";
 import { InputError } from "../changes/input-error.ts";
@@ -49,22 +55,41 @@ const BUMPS = ["first", "major", "minor", "patch"];
 const CHANGE_TEXTS = ["id", "rule", "severity", "location", "message"];
 
 /** The folder a record lives in: its version, or the interface version of a release before the packages. */
-export const folderOf = (record: Pick<ReleaseRecord, "version" | "interfaceVersion">): string => record.version ?? record.interfaceVersion;
+export const folderOf = (record: Pick<ReleaseRecord, "version" | "interfaceVersion">): string =>
+  record.version ?? record.interfaceVersion;
 
 function checkRecord(parsed: unknown, at: string, folder: string): ReleaseRecord {
   if (!isObject(parsed)) throw new InputError(`${at}: must be an object with ${KEYS.join(", ")}`);
   const unknown = Object.keys(parsed).find((key) => !KEYS.includes(key));
   if (unknown) throw new InputError(`${at}: unknown key "${unknown}" (allowed: ${KEYS.join(", ")})`);
   const { version, interfaceVersion, bump, comparedWith, changes, changelog, routeTitles } = parsed;
-  if (version !== null && !(typeof version === "string" && isReleaseVersion(version))) throw new InputError(`${at}: version must be MAJOR.MINOR.PATCH, or null for a description released before the packages`);
-  if (typeof interfaceVersion !== "string" || interfaceVersion === "") throw new InputError(`${at}: interfaceVersion must be the info.version of the description`);
-  if (folder !== (version ?? interfaceVersion)) throw new InputError(`${at}: the folder must be named after the release's version ${version ?? interfaceVersion}`);
-  if (version === null ? bump !== null : !(typeof bump === "string" && BUMPS.includes(bump))) throw new InputError(`${at}: bump must be one of ${BUMPS.join(", ")} (null only without a version)`);
-  if (comparedWith !== null && typeof comparedWith !== "string") throw new InputError(`${at}: comparedWith must name the folder of the release compared against, or be null`);
-  if (!Array.isArray(changes) || !changes.every((change) => isObject(change) && CHANGE_TEXTS.every((key) => typeof change[key] === "string") && Array.isArray(change.routes))) {
+  if (version !== null && !(typeof version === "string" && isReleaseVersion(version)))
+    throw new InputError(
+      `${at}: version must be MAJOR.MINOR.PATCH, or null for a description released before the packages`,
+    );
+  if (typeof interfaceVersion !== "string" || interfaceVersion === "")
+    throw new InputError(`${at}: interfaceVersion must be the info.version of the description`);
+  if (folder !== (version ?? interfaceVersion))
+    throw new InputError(`${at}: the folder must be named after the release's version ${version ?? interfaceVersion}`);
+  if (version === null ? bump !== null : !(typeof bump === "string" && BUMPS.includes(bump)))
+    throw new InputError(`${at}: bump must be one of ${BUMPS.join(", ")} (null only without a version)`);
+  if (comparedWith !== null && typeof comparedWith !== "string")
+    throw new InputError(`${at}: comparedWith must name the folder of the release compared against, or be null`);
+  if (
+    !Array.isArray(changes) ||
+    !changes.every(
+      (change) =>
+        isObject(change) &&
+        CHANGE_TEXTS.every((key) => typeof change[key] === "string") &&
+        Array.isArray(change.routes),
+    )
+  ) {
     throw new InputError(`${at}: changes must be a list of changes, each with ${CHANGE_TEXTS.join(", ")} and routes`);
   }
-  if (!Array.isArray(changelog) || !changelog.every((entry) => isObject(entry) && typeof entry.line === "string" && typeof entry.topic === "string")) {
+  if (
+    !Array.isArray(changelog) ||
+    !changelog.every((entry) => isObject(entry) && typeof entry.line === "string" && typeof entry.topic === "string")
+  ) {
     throw new InputError(`${at}: changelog must be a list of entries, each with a topic and a line`);
   }
   if (!isObject(routeTitles)) throw new InputError(`${at}: routeTitles must be an object`);
@@ -79,13 +104,18 @@ export function readRecords(dir: string): RecordedRelease[] {
     try {
       parsed = parseJsonText(readFileSync(join(folder.dir, RELEASE_RECORD), "utf8"), at);
     } catch (error) {
-      throw new InputError(error instanceof JsonSyntaxError ? error.message : `${at}: not readable (${(error as Error).message})`);
+      throw new InputError(
+        error instanceof JsonSyntaxError ? error.message : `${at}: not readable (${(error as Error).message})`,
+      );
     }
     return { ...folder, record: checkRecord(parsed, at, folder.name) };
   });
   releases.forEach(({ name, record }, index) => {
     const previous = releases[index - 1]?.name ?? null;
-    if (record.comparedWith !== previous) throw new InputError(`releases/${name}/${RELEASE_RECORD}: comparedWith must be ${JSON.stringify(previous)}, the release before it`);
+    if (record.comparedWith !== previous)
+      throw new InputError(
+        `releases/${name}/${RELEASE_RECORD}: comparedWith must be ${JSON.stringify(previous)}, the release before it`,
+      );
   });
   return releases;
 }
@@ -94,7 +124,9 @@ export function readRecords(dir: string): RecordedRelease[] {
 export function recordedSide(release: RecordedRelease): Side {
   const side = releaseSide(release);
   if (side.doc.info.version !== release.record.interfaceVersion) {
-    throw new InputError(`${release.label}: info.version is ${JSON.stringify(side.doc.info.version)}, but its record says ${release.record.interfaceVersion}`);
+    throw new InputError(
+      `${release.label}: info.version is ${JSON.stringify(side.doc.info.version)}, but its record says ${release.record.interfaceVersion}`,
+    );
   }
   return side;
 }
@@ -107,7 +139,8 @@ export function reportParts(report: Report): Pick<ReleaseRecord, "changes" | "ch
 }
 
 /** The text a release keeps of a description: its JSON with the placeholder slugs, whatever slug map built it. */
-export const releasedText = (doc: OpenApiDocument): string => `${JSON.stringify({ ...doc, paths: placeholderPaths(doc.paths) }, null, 2)}\n`;
+export const releasedText = (doc: OpenApiDocument): string =>
+  `${JSON.stringify({ ...doc, paths: placeholderPaths(doc.paths) }, null, 2)}\n`;
 
 export const recordText = (record: ReleaseRecord): string => `${JSON.stringify(record, null, 2)}\n`;
 

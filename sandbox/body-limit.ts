@@ -16,11 +16,16 @@ export function largestInlineMedia(model: ServiceModel): { readonly field: strin
   let largest: { field: string; megabytes: number } | null = null;
   for (const route of model.createRoutes) {
     const body = model.doc.paths[route.path]?.post?.requestBody?.content["application/json"]?.schema;
-    const properties = (body ? deref<JsonSchema>(model.doc, body).properties : undefined) as Record<string, JsonSchema> | undefined;
+    const properties = (body ? deref<JsonSchema>(model.doc, body).properties : undefined) as
+      | Record<string, JsonSchema>
+      | undefined;
     for (const [name, property] of Object.entries(properties ?? {})) {
-      const media = deref<JsonSchema>(model.doc, property)["x-media"] as { forms?: string[]; maxSizeMB?: number } | undefined;
+      const media = deref<JsonSchema>(model.doc, property)["x-media"] as
+        | { forms?: string[]; maxSizeMB?: number }
+        | undefined;
       if (media?.maxSizeMB === undefined || !media.forms?.some((form) => INLINE_FORMS.has(form))) continue;
-      if (!largest || media.maxSizeMB > largest.megabytes) largest = { field: `POST ${route.path} ${name}`, megabytes: media.maxSizeMB };
+      if (!largest || media.maxSizeMB > largest.megabytes)
+        largest = { field: `POST ${route.path} ${name}`, megabytes: media.maxSizeMB };
     }
   }
   return largest;

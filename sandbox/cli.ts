@@ -27,7 +27,11 @@ The stateful sandbox of the service's description on 127.0.0.1; SIGINT or SIGTER
 Exit status: 0 stopped by a signal, 1 a failure (a port in use), 2 a bad option or config.
 The config's fields, the outcome markers and the rules: ${runtimeFile("sandbox/README.md")}`;
 
-const { values } = parseFlags({ name: "sandbox", help: HELP, options: { port: { type: "string" }, config: { type: "string" }, "allow-origin": { type: "string", multiple: true } } });
+const { values } = parseFlags({
+  name: "sandbox",
+  help: HELP,
+  options: { port: { type: "string" }, config: { type: "string" }, "allow-origin": { type: "string", multiple: true } },
+});
 
 await runCommand(
   "sandbox",
@@ -44,7 +48,9 @@ await runCommand(
       throw error;
     }
     const sandbox = await startSandbox({ config, port, model, allowedOrigins });
-    const keys = Object.entries(config.accounts).map(([name, account]) => `${name} (${account.plan}): ${account.keys.join(", ")}`);
+    const keys = Object.entries(config.accounts).map(
+      ([name, account]) => `${name} (${account.plan}): ${account.keys.join(", ")}`,
+    );
     console.log(`sandbox of ${model.doc.info.title} ${model.version} listening on ${sandbox.url}`);
     console.log(`config ${file}; accounts and keys: ${keys.join("; ")}`);
     stopOnSignals(sandbox);

@@ -87,18 +87,30 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
   const problems: string[] = [];
   const owner = new Map<string, string>();
   // A model is named by its slug or by its label, which a slug map leaves as it is (I-F).
-  const slugOf = new Map(model.createRoutes.flatMap((route) => [[route.slug, route.slug], [route.label, route.slug]] as const));
+  const slugOf = new Map(
+    model.createRoutes.flatMap(
+      (route) =>
+        [
+          [route.slug, route.slug],
+          [route.label, route.slug],
+        ] as const,
+    ),
+  );
   const accounts: Record<string, AccountConfig> = {};
   for (const [name, account] of Object.entries(input.accounts)) {
     const at = `config.accounts.${name}`;
     account.keys.forEach((key, index) => {
       const other = owner.get(key);
-      if (other !== undefined) problems.push(`${at}.keys[${index}]: is already a key of account ${other} (a key belongs to one account)`);
+      if (other !== undefined)
+        problems.push(`${at}.keys[${index}]: is already a key of account ${other} (a key belongs to one account)`);
       owner.set(key, name);
     });
     const retired = (account.retiredModels ?? []).flatMap((name, index) => {
       const slug = slugOf.get(name);
-      if (slug === undefined) problems.push(`${at}.retiredModels[${index}]: "${name}" is neither a model slug nor a model label of the description (${model.createRoutes.map((route) => `${route.label} ${route.slug}`).join(", ")})`);
+      if (slug === undefined)
+        problems.push(
+          `${at}.retiredModels[${index}]: "${name}" is neither a model slug nor a model label of the description (${model.createRoutes.map((route) => `${route.label} ${route.slug}`).join(", ")})`,
+        );
       return slug === undefined ? [] : [slug];
     });
     if (account.outcome !== undefined && !model.jobStatus.terminal.includes(account.outcome)) {
@@ -115,8 +127,14 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
     };
   }
   const http: HttpLimits = { maxBodyBytes: defaultMaxBodyBytes(model), ...HTTP_DEFAULTS, ...input.http };
-  if (http.maxBufferedBytes < http.maxBodyBytes) problems.push(`config.http.maxBufferedBytes: must be at least http.maxBodyBytes (${http.maxBodyBytes}), or no body of the largest size could ever be read`);
-  if (http.headersTimeoutSeconds > http.requestTimeoutSeconds) problems.push(`config.http.headersTimeoutSeconds: must not exceed http.requestTimeoutSeconds (${http.requestTimeoutSeconds})`);
+  if (http.maxBufferedBytes < http.maxBodyBytes)
+    problems.push(
+      `config.http.maxBufferedBytes: must be at least http.maxBodyBytes (${http.maxBodyBytes}), or no body of the largest size could ever be read`,
+    );
+  if (http.headersTimeoutSeconds > http.requestTimeoutSeconds)
+    problems.push(
+      `config.http.headersTimeoutSeconds: must not exceed http.requestTimeoutSeconds (${http.requestTimeoutSeconds})`,
+    );
   if (problems.length) throw new ConfigError(source, problems);
   const { requests, uploads, cooldown } = model.limits;
   return {

@@ -26,7 +26,8 @@ export class Cooldowns {
     state.failures = state.failures.filter((time) => time > at - this.rules.withinMs);
     state.failures.push(at);
     const beyond = state.failures.length - this.rules.consecutiveFailures;
-    if (beyond >= 0) state.pausedUntil = Math.max(state.pausedUntil, at + this.rules.pauseMs + beyond * this.rules.growthMs);
+    if (beyond >= 0)
+      state.pausedUntil = Math.max(state.pausedUntil, at + this.rules.pauseMs + beyond * this.rules.growthMs);
     this.states.set(id, state);
   }
 

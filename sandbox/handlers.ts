@@ -19,14 +19,21 @@ export type Handler = (call: Call, state: SandboxState) => Reply;
 
 /** The billed seconds of a per-second price: the quantity of its media-seconds line. */
 function billedSeconds(quote: Quote | null, pricing: PricingExtension | null | undefined): number {
-  const perSecond = new Set((pricing?.components ?? []).filter((component) => component.per && "mediaSeconds" in component.per).map((c) => c.label));
+  const perSecond = new Set(
+    (pricing?.components ?? [])
+      .filter((component) => component.per && "mediaSeconds" in component.per)
+      .map((c) => c.label),
+  );
   return quote?.breakdown.find((line) => perSecond.has(line.label))?.quantity ?? 0;
 }
 
 /** Items of an array result field: the request's `num_<field>` (`num_images`), with its schema default. */
 function outputsOf(state: SandboxState, route: CreateRouteModel, body: Record<string, unknown>): number {
   const area = state.areas.get(route.areaId)!;
-  const properties = (state.requestSchemas.get(route.operationId)?.schema.properties ?? {}) as Record<string, JsonSchema>;
+  const properties = (state.requestSchemas.get(route.operationId)?.schema.properties ?? {}) as Record<
+    string,
+    JsonSchema
+  >;
   for (const field of area.resultFields) {
     const count = body[`num_${field}`] ?? deref<JsonSchema>(state.model.doc, properties[`num_${field}`] ?? {}).default;
     if (typeof count === "number") return count;
@@ -58,7 +65,12 @@ const create: Handler = (call, state) => {
   };
   account.start(job);
   state.jobs.add(job);
-  return state.responses.created(route, job, billedSeconds(call.quote, state.model.priceTables[route.path]?.pricing), state.model.jobStatus.initial);
+  return state.responses.created(
+    route,
+    job,
+    billedSeconds(call.quote, state.model.priceTables[route.path]?.pricing),
+    state.model.jobStatus.initial,
+  );
 };
 
 const poll: Handler = (call, state) => {
@@ -67,7 +79,9 @@ const poll: Handler = (call, state) => {
   const area = state.areas.get(call.op.areaId ?? "");
   // Unknown, expired and other accounts' jobs answer alike: 404 is not documented, 403 (ownership) is.
   if (!job || !area || job.accountName !== call.account!.name || job.route.areaId !== area.id) {
-    return state.responses.forbidden(`No job ${id} of this account in ${area?.tag ?? call.op.path} (ids expire after the retention period).`);
+    return state.responses.forbidden(
+      `No job ${id} of this account in ${area?.tag ?? call.op.path} (ids expire after the retention period).`,
+    );
   }
   return state.responses.job(area, job, state.jobs.statusAt(job, call.now));
 };
@@ -85,13 +99,19 @@ function pricingMaps(table: RoutePricing | undefined): Record<string, unknown> {
 }
 
 /** The model list's examples that carry a `type` beside price maps: the type of the model whose maps match. */
-function typeOf(state: SandboxState, op: OperationModel, route: CreateRouteModel, maps: Record<string, unknown>): string {
+function typeOf(
+  state: SandboxState,
+  op: OperationModel,
+  route: CreateRouteModel,
+  maps: Record<string, unknown>,
+): string {
   const ok = deref<ResponseObject>(state.model.doc, state.operation(op).responses["200"]!);
   for (const example of Object.values(ok.content?.["application/json"]?.examples ?? {})) {
     const value = deref<{ value?: unknown }>(state.model.doc, example).value as Record<string, unknown> | undefined;
     if (typeof value?.type !== "string") continue;
     const others = Object.keys(value).filter((key) => key !== "type");
-    if (others.length && others.every((key) => JSON.stringify(value[key]) === JSON.stringify(maps[key]))) return value.type;
+    if (others.length && others.every((key) => JSON.stringify(value[key]) === JSON.stringify(maps[key])))
+      return value.type;
   }
   return state.areas.get(route.areaId)!.segment;
 }
@@ -122,28 +142,41 @@ const cost: Handler = (call, state) => {
   const request = call.body as { model?: unknown; body?: unknown; seconds?: unknown; media?: unknown };
   const slugs = state.model.createRoutes.map((candidate) => candidate.slug).join(", ");
   // The description's shape has no required field, so a request that names no model is valid: it gets no price.
-  if (request.model === undefined) return { status: 200, body: { credits: null, reason: `Name the model to quote in body.model (${slugs}) and its request in body.body.` } };
+  if (request.model === undefined)
+    return {
+      status: 200,
+      body: { credits: null, reason: `Name the model to quote in body.model (${slugs}) and its request in body.body.` },
+    };
   const route = state.model.createRoutes.find((candidate) => candidate.slug === request.model);
   if (!route) return state.responses.invalidRequest(`body.model: must be a model slug (${slugs})`);
   const body = (request.body ?? {}) as Record<string, unknown>;
   const schema = state.requestSchemas.get(route.operationId);
-  if (schema && !schema.validate(body)) return state.responses.invalidRequest(describeProblems("body.body", schema.validate.errors, schema.schema).join("; "));
+  if (schema && !schema.validate(body))
+    return state.responses.invalidRequest(
+      describeProblems("body.body", schema.validate.errors, schema.schema).join("; "),
+    );
   const table = state.model.priceTables[route.path];
   if (!table) return { status: 200, body: { model: route.slug, credits: null } };
   const mediaFields = Object.keys(table.media);
   let media = request.media ?? mediaDurations(body, table.media, state.config.media.defaultDurationSeconds);
   if (request.seconds !== undefined) {
-    if (mediaFields.length !== 1) return state.responses.invalidRequest(`body.seconds: ${route.slug} has ${mediaFields.length} per-second media inputs; give body.media by field instead`);
+    if (mediaFields.length !== 1)
+      return state.responses.invalidRequest(
+        `body.seconds: ${route.slug} has ${mediaFields.length} per-second media inputs; give body.media by field instead`,
+      );
     media = { ...(media as object), [mediaFields[0]!]: request.seconds };
   }
   let quote: Quote;
   try {
     quote = quoteRoute(state.model.priceTables, route.path, body, media);
   } catch (error) {
-    if (error instanceof QuoteError) return state.responses.invalidRequest(`${error.field.replace(/^(body|media)\b/, "body.$1")}: ${error.rule}`);
+    if (error instanceof QuoteError)
+      return state.responses.invalidRequest(`${error.field.replace(/^(body|media)\b/, "body.$1")}: ${error.rule}`);
     throw error;
   }
-  const perSecond = (table.pricing?.components ?? []).filter((component) => component.per && "mediaSeconds" in component.per);
+  const perSecond = (table.pricing?.components ?? []).filter(
+    (component) => component.per && "mediaSeconds" in component.per,
+  );
   const line = quote.breakdown.find((candidate) => perSecond.some((component) => component.label === candidate.label));
   const per = perSecond.length === 1 ? perSecond[0]!.per : undefined;
   return {
@@ -169,8 +202,15 @@ const upload: Handler = (_call, state) => ({
 
 /** The publish response is not shown: the post's id and its fields, defaults applied. */
 const post: Handler = (call, state) => {
-  const properties = (state.requestSchemas.get(call.op.operationId)?.schema.properties ?? {}) as Record<string, JsonSchema>;
-  const defaults = Object.fromEntries(Object.entries(properties).filter(([, schema]) => schema.default !== undefined).map(([name, schema]) => [name, schema.default]));
+  const properties = (state.requestSchemas.get(call.op.operationId)?.schema.properties ?? {}) as Record<
+    string,
+    JsonSchema
+  >;
+  const defaults = Object.fromEntries(
+    Object.entries(properties)
+      .filter(([, schema]) => schema.default !== undefined)
+      .map(([name, schema]) => [name, schema.default]),
+  );
   return { status: 200, body: { id: state.jobs.nextId("post_", false), ...defaults, ...(call.body as object) } };
 };
 
@@ -184,13 +224,17 @@ const stockSearch: Handler = (call, state) => {
       id: `${call.op.operationId}-${index + 1}`,
       title,
       url: `https://files.sandbox.invalid${call.op.path}/${index + 1}`,
-      attribution: { text: `"${title}", a sandbox placeholder`, html: `<a href="https://files.sandbox.invalid${call.op.path}/${index + 1}">${escapeHtml(title)}</a>, a sandbox placeholder` },
+      attribution: {
+        text: `"${title}", a sandbox placeholder`,
+        html: `<a href="https://files.sandbox.invalid${call.op.path}/${index + 1}">${escapeHtml(title)}</a>, a sandbox placeholder`,
+      },
     };
   });
   return { status: 200, body: { results, page: 1, per_page: perPage } };
 };
 
-const escapeHtml = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const escapeHtml = (text: string): string =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
 /** Handlers of the operations that are neither create nor poll, by operationId. */
 const OTHER_HANDLERS: Readonly<Record<string, Handler>> = {
@@ -209,7 +253,8 @@ export function handlersFor(operations: readonly OperationModel[]): Map<string, 
   const handlers = new Map<string, Handler>();
   for (const op of operations) {
     const handler = op.kind === "create" ? create : op.kind === "poll" ? poll : OTHER_HANDLERS[op.operationId];
-    if (!handler) throw new Error(`the sandbox has no handler for ${op.method.toUpperCase()} ${op.path} (${op.operationId})`);
+    if (!handler)
+      throw new Error(`the sandbox has no handler for ${op.method.toUpperCase()} ${op.path} (${op.operationId})`);
     handlers.set(op.operationId, handler);
   }
   return handlers;

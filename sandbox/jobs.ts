@@ -35,7 +35,12 @@ export interface JobTiming {
 }
 
 /** Run time and retention of an area's jobs: the description's figures where shown, else the config's, on the sandbox clock's speed. */
-export function timingOf(area: AreaModel, speed: number, defaultSeconds: number, defaultRetentionHours: number): JobTiming {
+export function timingOf(
+  area: AreaModel,
+  speed: number,
+  defaultSeconds: number,
+  defaultRetentionHours: number,
+): JobTiming {
   const seconds = area.poll.typicalDurationSeconds?.min ?? defaultSeconds;
   const hours = area.poll.retention?.hours ?? defaultRetentionHours;
   return { runMs: (seconds * 1000) / speed, retentionMs: (hours * 3_600_000) / speed };
@@ -52,7 +57,8 @@ export class JobStore {
     const running = values.filter((status) => !terminal.includes(status));
     // The transitions are not shown: the sandbox walks the running statuses in the enum's order from the initial one.
     this.progression = running.slice(running.indexOf(initial));
-    if (this.progression[0] !== initial) throw new Error(`JobStatus's initial status ${initial} is not a running status`);
+    if (this.progression[0] !== initial)
+      throw new Error(`JobStatus's initial status ${initial} is not a running status`);
   }
 
   get size(): number {

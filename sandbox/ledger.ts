@@ -32,7 +32,10 @@ export class Ledger {
 
   /** Whether `credits` more would take this month's spending past the owner's limit. */
   overSpendLimit(credits: number): boolean {
-    return this.spendLimit !== null && this.monthlyUsed + this.extraUsed + this.held + this.committed + credits > this.spendLimit;
+    return (
+      this.spendLimit !== null &&
+      this.monthlyUsed + this.extraUsed + this.held + this.committed + credits > this.spendLimit
+    );
   }
 
   reserve(credits: number, held: boolean): void {

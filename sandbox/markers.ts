@@ -44,12 +44,17 @@ export function outcomeOf(model: ServiceModel, body: unknown): Outcome | null {
       const reasons = model.errors.moderation.reasons;
       let outcome: Outcome;
       if (word === MODERATION && value !== undefined && reasons.includes(value)) outcome = { moderation: value };
-      else if (value === undefined && word !== undefined && model.jobStatus.terminal.includes(word)) outcome = { status: word };
+      else if (value === undefined && word !== undefined && model.jobStatus.terminal.includes(word))
+        outcome = { status: word };
       else {
-        const asked = [...model.jobStatus.terminal.map((status) => `sandbox:${status}`), `sandbox:${MODERATION}=<${reasons.join("|")}>`];
+        const asked = [
+          ...model.jobStatus.terminal.map((status) => `sandbox:${status}`),
+          `sandbox:${MODERATION}=<${reasons.join("|")}>`,
+        ];
         throw new MarkerError(field, `"${marker}" is not a sandbox marker (${asked.join(", ")})`);
       }
-      if (found !== null && JSON.stringify(found) !== JSON.stringify(outcome)) throw new MarkerError(field, `"${marker}" contradicts an earlier marker`);
+      if (found !== null && JSON.stringify(found) !== JSON.stringify(outcome))
+        throw new MarkerError(field, `"${marker}" contradicts an earlier marker`);
       found = outcome;
     }
   }
@@ -67,14 +72,22 @@ export function durationIn(media: string): number | null {
  * `#duration=N`, else the configured default kept within the field's duration limits (the smallest
  * stated maximum, the minimum, and an even share of a combined maximum).
  */
-export function mediaDurations(body: Readonly<Record<string, unknown>>, media: Readonly<Record<string, MediaRule>>, defaultSeconds: number): Record<string, number | number[]> {
+export function mediaDurations(
+  body: Readonly<Record<string, unknown>>,
+  media: Readonly<Record<string, MediaRule>>,
+  defaultSeconds: number,
+): Record<string, number | number[]> {
   const durations: Record<string, number | number[]> = {};
   for (const [field, rule] of Object.entries(media)) {
     const value = body[field];
     if (value === undefined) continue;
     const items = Array.isArray(value) ? value : [value];
-    const maxima = [rule.maxDurationSeconds, ...(rule.conditionalLimits ?? []).map((limit) => limit.limits.maxDurationSeconds)];
-    if (rule.maxCombinedDurationSeconds !== undefined && items.length > 0) maxima.push(rule.maxCombinedDurationSeconds / items.length);
+    const maxima = [
+      rule.maxDurationSeconds,
+      ...(rule.conditionalLimits ?? []).map((limit) => limit.limits.maxDurationSeconds),
+    ];
+    if (rule.maxCombinedDurationSeconds !== undefined && items.length > 0)
+      maxima.push(rule.maxCombinedDurationSeconds / items.length);
     const max = Math.min(...maxima.filter((limit): limit is number => limit !== undefined));
     const fallback = Math.max(rule.minDurationSeconds ?? 0, Math.min(defaultSeconds, max));
     const seconds = items.map((item) => (typeof item === "string" ? durationIn(item) : null) ?? fallback);

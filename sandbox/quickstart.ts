@@ -2,12 +2,22 @@ import { createClient } from "../generated/client.ts";
 import { quote } from "../generated/costs.ts";
 import { models } from "../generated/models.ts";
 
-const client = createClient({ apiKey: "sandbox-demo-key", baseUrl: process.env.SANDBOX_URL ?? "http://127.0.0.1:4020", defaultPollIntervalMs: 1000, quote });
+const client = createClient({
+  apiKey: "sandbox-demo-key",
+  baseUrl: process.env.SANDBOX_URL ?? "http://127.0.0.1:4020",
+  defaultPollIntervalMs: 1000,
+  quote,
+});
 const balance = async () => (await client.api.GET("/v1/account/credits")).data!.total_available;
 const before = await balance();
 const body = { prompt: "A lighthouse at dawn", num_images: 2 } as const;
 // The model by its label in the specification: its slug is the deployment's (a slug map may change it).
 const { slug } = models["I-A"];
 const { jobId, job } = await client.image.createAndWait(slug, body, { onStatus: (status) => console.log(status) });
-console.log(jobId, job.images.map((image) => image.url));
-console.log(`charged ${before - (await balance())} credits; the offline quote says ${client.image.quote(slug, body).credits}`);
+console.log(
+  jobId,
+  job.images.map((image) => image.url),
+);
+console.log(
+  `charged ${before - (await balance())} credits; the offline quote says ${client.image.quote(slug, body).credits}`,
+);

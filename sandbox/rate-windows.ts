@@ -71,7 +71,8 @@ export class RollingWindow {
     const times = this.events.get(id) ?? [];
     // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: an empty list's times[0] is undefined, and undefined <= n is false, so the loop stops either way
     while (times.length > 0 && times[0]! <= now - this.windowMs) times.shift();
-    if (times.length >= this.limit) return { allowed: false, retryAfterSeconds: wholeSeconds(times[0]! + this.windowMs - now) };
+    if (times.length >= this.limit)
+      return { allowed: false, retryAfterSeconds: wholeSeconds(times[0]! + this.windowMs - now) };
     times.push(now);
     this.events.set(id, times);
     return { allowed: true };

@@ -36,7 +36,8 @@ interface CreateFacts {
   readonly message: string;
 }
 
-const idValue = (route: CreateRouteModel, job: Job): string | number => (route.idType === "integer" ? Number(job.id) : job.id);
+const idValue = (route: CreateRouteModel, job: Job): string | number =>
+  route.idType === "integer" ? Number(job.id) : job.id;
 
 /** What each create-response field holds; `id` is the job id where the route's own id field is not shown. */
 const CREATE_VALUES = {
@@ -61,11 +62,14 @@ export class Responses {
     this.variants = new Map(model.errors.tooManyRequests.variants.map((variant) => [variant.condition, variant]));
     const shown = model.createRoutes.filter((route) => route.idType === "string" && route.responseFields.length > 0);
     this.commonCreateFields = shown.length
-      ? shown.map((route) => route.responseFields).reduce((common, fields) => common.filter((field) => fields.includes(field)))
+      ? shown
+          .map((route) => route.responseFields)
+          .reduce((common, fields) => common.filter((field) => fields.includes(field)))
       : [];
     for (const route of model.createRoutes) {
       const unknown = this.createFields(route).filter((field) => field !== route.idField && !(field in CREATE_VALUES));
-      if (unknown.length) throw new Error(`the sandbox cannot fill the create response field(s) ${unknown.join(", ")} of ${route.path}`);
+      if (unknown.length)
+        throw new Error(`the sandbox cannot fill the create response field(s) ${unknown.join(", ")} of ${route.path}`);
     }
   }
 
@@ -80,7 +84,10 @@ export class Responses {
 
   moderationBlock(reason: string): Reply {
     const { status, messageField, reasonField } = this.model.errors.moderation;
-    return { status, body: { [messageField]: "The request was blocked by input content moderation.", [reasonField]: reason } };
+    return {
+      status,
+      body: { [messageField]: "The request was blocked by input content moderation.", [reasonField]: reason },
+    };
   }
 
   unauthorized(message: string): Reply {
@@ -94,7 +101,12 @@ export class Responses {
 
   retired(slug: string): Reply {
     const { status, code } = this.model.errors.retired;
-    return this.error(status, this.model.errors.invalidRequest.type, code, `The model ${slug} is retired; use a current model of the same kind.`);
+    return this.error(
+      status,
+      this.model.errors.invalidRequest.type,
+      code,
+      `The model ${slug} is retired; use a current model of the same kind.`,
+    );
   }
 
   /** A 429 of `condition`, with Retry-After exactly where its variant sends it. */
@@ -106,7 +118,10 @@ export class Responses {
     const code = variant.code ?? SANDBOX_CODES[condition as Exclude<typeof condition, "rate-limited">].code;
     const body: Record<string, unknown> = { error: { type, code, message } };
     if (variant.secondsField !== null) body[variant.secondsField] = retryAfterSeconds ?? 0;
-    const headers = variant.retryAfter && retryAfterSeconds !== undefined ? { [this.model.retryAfterHeader]: String(retryAfterSeconds) } : undefined;
+    const headers =
+      variant.retryAfter && retryAfterSeconds !== undefined
+        ? { [this.model.retryAfterHeader]: String(retryAfterSeconds) }
+        : undefined;
     return { status: this.model.errors.tooManyRequests.status, body, ...(headers ? { headers } : {}) };
   }
 
@@ -120,7 +135,8 @@ export class Responses {
     const body: Record<string, unknown> = {};
     const facts: CreateFacts = { route, job, seconds, initial, message: this.acceptedMessage(route) };
     for (const field of this.createFields(route)) {
-      body[field] = field === route.idField ? idValue(route, job) : CREATE_VALUES[field as keyof typeof CREATE_VALUES](facts);
+      body[field] =
+        field === route.idField ? idValue(route, job) : CREATE_VALUES[field as keyof typeof CREATE_VALUES](facts);
     }
     return { status: 200, body };
   }
@@ -135,7 +151,14 @@ export class Responses {
     if (status === this.model.jobStatus.success) {
       const { properties, example } = this.pollShape(area);
       for (const field of Object.keys(properties).filter((name) => name !== "status")) {
-        body[field] = resultValue(properties[field]!, example[field], `${FILES}/${job.id}/${field}`, job.outputs, 0, this.model);
+        body[field] = resultValue(
+          properties[field]!,
+          example[field],
+          `${FILES}/${job.id}/${field}`,
+          job.outputs,
+          0,
+          this.model,
+        );
       }
     }
     return { status: 200, body };
@@ -166,7 +189,9 @@ export class Responses {
     const ok = this.model.doc.paths[area.poll.path]?.get?.responses["200"];
     const content = ok ? deref<ResponseObject>(this.model.doc, ok).content?.["application/json"] : undefined;
     const schema = content?.schema ? deref<JsonSchema>(this.model.doc, content.schema) : undefined;
-    const examples = Object.values(content?.examples ?? {}).map((example) => deref<{ value?: unknown }>(this.model.doc, example).value as Record<string, unknown> | undefined);
+    const examples = Object.values(content?.examples ?? {}).map(
+      (example) => deref<{ value?: unknown }>(this.model.doc, example).value as Record<string, unknown> | undefined,
+    );
     const succeeded = examples.find((value) => value?.status === this.model.jobStatus.success);
     return { properties: (schema?.properties ?? {}) as Record<string, JsonSchema>, example: succeeded ?? {} };
   }
@@ -184,18 +209,32 @@ function exampleType(example: unknown): string | undefined {
  * file URLs for strings, one item per output for arrays, every named property of objects, and for
  * numbers the item's position in its array.
  */
-function resultValue(schema: JsonSchema, example: unknown, url: string, outputs: number, position: number, model: ServiceModel): unknown {
+function resultValue(
+  schema: JsonSchema,
+  example: unknown,
+  url: string,
+  outputs: number,
+  position: number,
+  model: ServiceModel,
+): unknown {
   const resolved = deref<JsonSchema>(model.doc, schema);
   const type = resolved.type ?? exampleType(example);
   if (type === "array") {
     const items = (resolved.items ?? {}) as JsonSchema;
     const item = Array.isArray(example) ? example[0] : undefined;
-    return Array.from({ length: Math.max(1, outputs) }, (_, index) => resultValue(items, item, `${url}/${index}`, 1, index, model));
+    return Array.from({ length: Math.max(1, outputs) }, (_, index) =>
+      resultValue(items, item, `${url}/${index}`, 1, index, model),
+    );
   }
   if (type === "object") {
     const properties = (resolved.properties ?? {}) as Record<string, JsonSchema>;
     const shown = (example ?? {}) as Record<string, unknown>;
-    return Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, resultValue(property, shown[name], url, outputs, position, model)]));
+    return Object.fromEntries(
+      Object.entries(properties).map(([name, property]) => [
+        name,
+        resultValue(property, shown[name], url, outputs, position, model),
+      ]),
+    );
   }
   if (type === "number" || type === "integer") return position;
   if (type === "boolean") return typeof example === "boolean" ? example : true;

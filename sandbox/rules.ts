@@ -17,7 +17,10 @@ import { bodyShapeProblem, describeProblems } from "./validation.ts";
 function isJsonMediaType(header: string | null): boolean {
   if (header === null) return false;
   const [type, ...parameters] = header.split(";").map((part) => part.trim().toLowerCase());
-  return type === "application/json" && parameters.every((parameter) => !parameter.startsWith("charset=") || /^charset="?utf-8"?$/.test(parameter));
+  return (
+    type === "application/json" &&
+    parameters.every((parameter) => !parameter.startsWith("charset=") || /^charset="?utf-8"?$/.test(parameter))
+  );
 }
 
 export interface Call {
@@ -63,18 +66,26 @@ export const RULES: readonly Rule[] = [
     name: "request-windows",
     check(call, state) {
       const ip = state.ipWindows.hit(call.ip, call.now);
-      const key = call.key !== null && state.accounts.byKey.has(call.key) ? state.keyWindows.hit(call.key, call.now) : null;
+      const key =
+        call.key !== null && state.accounts.byKey.has(call.key) ? state.keyWindows.hit(call.key, call.now) : null;
       call.window = key ? nearer(key, ip) : ip;
       const over = [key, ip].find((window) => window?.exceeded);
       if (!over) return undefined;
-      return state.responses.tooMany("rate-limited", `Rate limit exceeded. Retry in ${over.resetSeconds} seconds.`, over.resetSeconds);
+      return state.responses.tooMany(
+        "rate-limited",
+        `Rate limit exceeded. Retry in ${over.resetSeconds} seconds.`,
+        over.resetSeconds,
+      );
     },
   },
   {
     name: "authentication",
     check(call, state) {
       const account = call.key === null ? undefined : state.accounts.byKey.get(call.key);
-      if (!account) return state.responses.unauthorized(call.key === null ? "Missing API key: send Authorization: Bearer <API_KEY>." : "Invalid API key.");
+      if (!account)
+        return state.responses.unauthorized(
+          call.key === null ? "Missing API key: send Authorization: Bearer <API_KEY>." : "Invalid API key.",
+        );
       call.account = account;
       state.catchUp(account, call.now);
       return undefined;
@@ -84,7 +95,9 @@ export const RULES: readonly Rule[] = [
     name: "plan-gate",
     check(call, state) {
       if (call.account!.config.plan !== "free" || call.op.freePlan) return undefined;
-      return state.responses.forbidden(`Keys on the Free plan may not call ${call.op.method.toUpperCase()} ${call.op.path}.`);
+      return state.responses.forbidden(
+        `Keys on the Free plan may not call ${call.op.method.toUpperCase()} ${call.op.path}.`,
+      );
     },
   },
   {
@@ -97,7 +110,9 @@ export const RULES: readonly Rule[] = [
         return request.required ? state.responses.invalidRequest("body: is required (a JSON object)") : undefined;
       }
       if (!isJsonMediaType(call.contentType)) {
-        return state.responses.invalidRequest(`content-type: must be application/json, as every body is JSON (got ${call.contentType === null ? "none" : JSON.stringify(call.contentType.slice(0, 80))})`);
+        return state.responses.invalidRequest(
+          `content-type: must be application/json, as every body is JSON (got ${call.contentType === null ? "none" : JSON.stringify(call.contentType.slice(0, 80))})`,
+        );
       }
       if (!call.utf8) return state.responses.invalidRequest("body: is not UTF-8 (JSON text is UTF-8)");
       const crowded = bodyShapeProblem("body", call.text);
@@ -108,7 +123,9 @@ export const RULES: readonly Rule[] = [
         return state.responses.invalidRequest(`body: is not JSON (${(error as Error).message})`);
       }
       if (request.validate(call.body)) return undefined;
-      return state.responses.invalidRequest(describeProblems("body", request.validate.errors, request.schema).join("; "));
+      return state.responses.invalidRequest(
+        describeProblems("body", request.validate.errors, request.schema).join("; "),
+      );
     },
   },
   {
@@ -118,14 +135,20 @@ export const RULES: readonly Rule[] = [
       if (call.op.operationId !== state.model.limits.uploads.operationId) return undefined;
       const taken = state.uploads.take(call.account!.name, call.now);
       if (taken.allowed) return undefined;
-      return state.responses.tooMany("rate-limited", `Upload limit exceeded. Retry in ${taken.retryAfterSeconds} seconds.`, taken.retryAfterSeconds);
+      return state.responses.tooMany(
+        "rate-limited",
+        `Upload limit exceeded. Retry in ${taken.retryAfterSeconds} seconds.`,
+        taken.retryAfterSeconds,
+      );
     },
   },
   {
     name: "retired-model",
     check(call, state) {
       const route = isCreate(call) ? state.routes.get(call.op.path) : undefined;
-      return route && call.account!.config.retiredModels.includes(route.slug) ? state.responses.retired(route.slug) : undefined;
+      return route && call.account!.config.retiredModels.includes(route.slug)
+        ? state.responses.retired(route.slug)
+        : undefined;
     },
   },
   {
@@ -135,7 +158,11 @@ export const RULES: readonly Rule[] = [
       if (!family) return undefined;
       const seconds = state.cooldowns.pausedFor(state.cooldownId(call.account!, family), call.now);
       if (seconds === null) return undefined;
-      return state.responses.tooMany("cooldown", `Requests to this model family are paused after repeated failures. Retry in ${seconds} seconds.`, seconds);
+      return state.responses.tooMany(
+        "cooldown",
+        `Requests to this model family are paused after repeated failures. Retry in ${seconds} seconds.`,
+        seconds,
+      );
     },
   },
   {
@@ -149,7 +176,9 @@ export const RULES: readonly Rule[] = [
         if (error instanceof MarkerError) return state.responses.invalidRequest(error.message);
         throw error;
       }
-      return call.outcome && "moderation" in call.outcome ? state.responses.moderationBlock(call.outcome.moderation) : undefined;
+      return call.outcome && "moderation" in call.outcome
+        ? state.responses.moderationBlock(call.outcome.moderation)
+        : undefined;
     },
   },
   {
@@ -158,12 +187,23 @@ export const RULES: readonly Rule[] = [
     check(call, state) {
       const table = state.model.priceTables[call.op.path];
       if (!table || table.method !== call.op.method) return undefined;
-      const input = (call.op.method === "get" ? Object.fromEntries(call.query) : (call.body ?? {})) as Record<string, unknown>;
+      const input = (call.op.method === "get" ? Object.fromEntries(call.query) : (call.body ?? {})) as Record<
+        string,
+        unknown
+      >;
       try {
-        call.quote = quoteRoute(state.model.priceTables, call.op.path, input, mediaDurations(input, table.media, state.config.media.defaultDurationSeconds));
+        call.quote = quoteRoute(
+          state.model.priceTables,
+          call.op.path,
+          input,
+          mediaDurations(input, table.media, state.config.media.defaultDurationSeconds),
+        );
       } catch (error) {
         // The quote names a duration `media.<field>`; the request carries it in body.<field>'s #duration.
-        if (error instanceof QuoteError) return state.responses.invalidRequest(`${error.field.replace(/^media\.(.+)$/, "body.$1 (#duration)")}: ${error.rule}`);
+        if (error instanceof QuoteError)
+          return state.responses.invalidRequest(
+            `${error.field.replace(/^media\.(.+)$/, "body.$1 (#duration)")}: ${error.rule}`,
+          );
         throw error;
       }
       return undefined;
@@ -173,7 +213,10 @@ export const RULES: readonly Rule[] = [
     name: "spend-limit",
     check(call, state) {
       if (!call.quote || !call.account!.ledger.overSpendLimit(credits(call))) return undefined;
-      return state.responses.tooMany("spend-limit", "The monthly spend limit set by the account owner is reached; raise or remove it in the billing area.");
+      return state.responses.tooMany(
+        "spend-limit",
+        "The monthly spend limit set by the account owner is reached; raise or remove it in the billing area.",
+      );
     },
   },
   {
@@ -182,7 +225,10 @@ export const RULES: readonly Rule[] = [
     check(call, state) {
       const account = call.account!;
       if (!isCreate(call) || account.inFlight < account.config.concurrency) return undefined;
-      return state.responses.tooMany("queue-full", `As many generations are in flight as the account's concurrency cap (${account.config.concurrency}) allows.`);
+      return state.responses.tooMany(
+        "queue-full",
+        `As many generations are in flight as the account's concurrency cap (${account.config.concurrency}) allows.`,
+      );
     },
   },
   {
@@ -190,7 +236,10 @@ export const RULES: readonly Rule[] = [
     name: "credits",
     check(call, state) {
       if (!call.quote || call.account!.ledger.covers(credits(call))) return undefined;
-      return state.responses.forbidden(`Not enough credits: the request costs ${credits(call)}.`, SANDBOX_CODES.insufficientCredits);
+      return state.responses.forbidden(
+        `Not enough credits: the request costs ${credits(call)}.`,
+        SANDBOX_CODES.insufficientCredits,
+      );
     },
   },
 ];

@@ -113,7 +113,12 @@ function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonN
   const { maxBodyBytes, maxBufferedBytes } = state.config.http;
   const budget = new BufferBudget(maxBufferedBytes);
 
-  const outcomeOf = async (request: IncomingMessage, now: number, ip: string, hold: (release: () => void) => void): Promise<Outcome> => {
+  const outcomeOf = async (
+    request: IncomingMessage,
+    now: number,
+    ip: string,
+    hold: (release: () => void) => void,
+  ): Promise<Outcome> => {
     const method = request.method ?? "GET";
     const read = readTarget(request.url ?? "/");
     if ("problem" in read) return { reply: state.responses.invalidRequest(read.problem), close: !discardBody(request) };
@@ -129,23 +134,55 @@ function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonN
     if ("refused" in body.read) {
       const reply =
         body.read.refused === "too-large"
-          ? state.responses.error(413, SANDBOX_CODES.bodyTooLarge.type, SANDBOX_CODES.bodyTooLarge.code, `body: larger than the sandbox accepts (${maxBodyBytes} bytes, config http.maxBodyBytes).`)
-          : state.responses.error(503, SANDBOX_CODES.busy.type, SANDBOX_CODES.busy.code, `The sandbox is reading as many bodies as it buffers at once (${maxBufferedBytes} bytes, config http.maxBufferedBytes); send again shortly.`, { "retry-after": "1" });
+          ? state.responses.error(
+              413,
+              SANDBOX_CODES.bodyTooLarge.type,
+              SANDBOX_CODES.bodyTooLarge.code,
+              `body: larger than the sandbox accepts (${maxBodyBytes} bytes, config http.maxBodyBytes).`,
+            )
+          : state.responses.error(
+              503,
+              SANDBOX_CODES.busy.type,
+              SANDBOX_CODES.busy.code,
+              `The sandbox is reading as many bodies as it buffers at once (${maxBufferedBytes} bytes, config http.maxBufferedBytes); send again shortly.`,
+              { "retry-after": "1" },
+            );
       return { reply, close: body.read.close };
     }
     const { text, utf8 } = decode(body.read.bytes);
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1] ?? null;
     const contentType = request.headers["content-type"] ?? null;
-    const call: Call = { op: match.op, params: match.params, query, ip, key: bearer, now, text, contentType, utf8, account: null, body: undefined, window: null, quote: null, outcome: null };
+    const call: Call = {
+      op: match.op,
+      params: match.params,
+      query,
+      ip,
+      key: bearer,
+      now,
+      text,
+      contentType,
+      utf8,
+      account: null,
+      body: undefined,
+      window: null,
+      quote: null,
+      outcome: null,
+    };
     const reply = applyRules(call, state, rules) ?? handlers.get(match.op.operationId)!(call, state);
-    if (reply.status === 200 && call.quote?.charged === "per-request") call.account!.ledger.charge(call.quote.credits ?? 0);
+    if (reply.status === 200 && call.quote?.charged === "per-request")
+      call.account!.ledger.charge(call.quote.credits ?? 0);
     return { reply, call };
   };
 
   const respond = (request: IncomingMessage, response: ServerResponse, outcome: Outcome, now: number) => {
     const ip = request.socket.remoteAddress ?? "";
     const window = outcome.call?.window ?? state.ipWindows.peek(ip, now);
-    const headers: Record<string, string | number> = { [rateLimitHeaders.limit]: window.limit, [rateLimitHeaders.remaining]: window.remaining, [rateLimitHeaders.reset]: window.resetSeconds, ...outcome.reply.headers };
+    const headers: Record<string, string | number> = {
+      [rateLimitHeaders.limit]: window.limit,
+      [rateLimitHeaders.remaining]: window.remaining,
+      [rateLimitHeaders.reset]: window.resetSeconds,
+      ...outcome.reply.headers,
+    };
     if (outcome.close) headers.connection = "close";
     send(response, answer({ status: outcome.reply.status, body: outcome.reply.body, headers }, outcome.call, state));
   };
@@ -155,13 +192,31 @@ function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonN
       const now = state.clock.now();
       const failed = (message: string): Outcome => {
         const { type, code } = SANDBOX_CODES.internal;
-        return { reply: state.responses.error(500, type, code, `The sandbox failed: ${message}`), close: !request.complete };
+        return {
+          reply: state.responses.error(500, type, code, `The sandbox failed: ${message}`),
+          close: !request.complete,
+        };
       };
-      answerInTurn("sandbox", request, response, (hold) => outcomeOf(request, now, request.socket.remoteAddress ?? "", hold), failed, (outcome) => respond(request, response, outcome, now));
+      answerInTurn(
+        "sandbox",
+        request,
+        response,
+        (hold) => outcomeOf(request, now, request.socket.remoteAddress ?? "", hold),
+        failed,
+        (outcome) => respond(request, response, outcome, now),
+      );
     },
     refuse: (request: IncomingMessage, response: ServerResponse, refusal: HttpRefusal): void => {
       const { status, type, code, message, headers } = refusal;
-      respond(request, response, { reply: state.responses.error(status, type, code, message, headers ? { ...headers } : undefined), close: headers?.connection === "close" }, state.clock.now());
+      respond(
+        request,
+        response,
+        {
+          reply: state.responses.error(status, type, code, message, headers ? { ...headers } : undefined),
+          close: headers?.connection === "close",
+        },
+        state.clock.now(),
+      );
     },
   };
 }
@@ -175,5 +230,10 @@ function applyRules(call: Call, state: SandboxState, rules: readonly Rule[]): Re
 }
 
 function send(response: ServerResponse, answer: Answer): void {
-  sendWhole(response, answer.status, { "content-type": "application/json", ...answer.headers }, JSON.stringify(answer.body));
+  sendWhole(
+    response,
+    answer.status,
+    { "content-type": "application/json", ...answer.headers },
+    JSON.stringify(answer.body),
+  );
 }

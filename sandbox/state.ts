@@ -39,7 +39,12 @@ function requestSchemasOf(model: ServiceModel): ReadonlyMap<string, RequestSchem
     for (const op of model.operations) {
       const body = documentOperation(model, op).requestBody;
       const schema = body?.content["application/json"]?.schema;
-      if (schema) compiled.set(op.operationId, { schema: deref(model.doc, schema), validate: registry.compile(schema), required: body?.required ?? false });
+      if (schema)
+        compiled.set(op.operationId, {
+          schema: deref(model.doc, schema),
+          validate: registry.compile(schema),
+          required: body?.required ?? false,
+        });
     }
     schemas = compiled;
     compiledRequestSchemas.set(model, schemas);
@@ -81,7 +86,10 @@ export class SandboxState {
     for (const route of model.createRoutes) this.routes.set(route.path, route);
     const { speed } = config.clock;
     for (const area of model.areas) {
-      this.areas.set(area.id, { ...area, timing: timingOf(area, speed, config.jobs.defaultDurationSeconds, config.jobs.defaultRetentionHours) });
+      this.areas.set(area.id, {
+        ...area,
+        timing: timingOf(area, speed, config.jobs.defaultDurationSeconds, config.jobs.defaultRetentionHours),
+      });
     }
   }
 

@@ -23,10 +23,13 @@ export const MAX_PROBLEM_CHARS = 300;
 /** Why a JSON body is refused before it is parsed, or null: more entries than MAX_BODY_ENTRIES. */
 export function bodyShapeProblem(root: string, text: string): string | null {
   const { entries } = jsonShape(text);
-  return entries > MAX_BODY_ENTRIES ? `${root}: holds ${entries} array items and object members; a request holds at most ${MAX_BODY_ENTRIES}` : null;
+  return entries > MAX_BODY_ENTRIES
+    ? `${root}: holds ${entries} array items and object members; a request holds at most ${MAX_BODY_ENTRIES}`
+    : null;
 }
 
-const cut = (text: string): string => (text.length > MAX_PROBLEM_CHARS ? `${text.slice(0, MAX_PROBLEM_CHARS - 1)}…` : text);
+const cut = (text: string): string =>
+  text.length > MAX_PROBLEM_CHARS ? `${text.slice(0, MAX_PROBLEM_CHARS - 1)}…` : text;
 
 /** `/a/0/b` as `a[0].b` under `root`. */
 function fieldAt(root: string, pointer: string): string {
@@ -85,7 +88,11 @@ function describeLeaf(root: string, error: ErrorObject): string {
  * The problems worth reading: schema combinators (`anyOf`, `oneOf`, `if`, `not` of a whole
  * schema) report their own failure after the leaf errors that explain it, so leaves come first.
  */
-export function describeProblems(root: string, errors: readonly ErrorObject[] | null | undefined, schema?: object): string[] {
+export function describeProblems(
+  root: string,
+  errors: readonly ErrorObject[] | null | undefined,
+  schema?: object,
+): string[] {
   const all = errors ?? [];
   const combinators = new Set(["anyOf", "oneOf", "allOf", "if"]);
   const leaves = all.filter((error) => !combinators.has(error.keyword));

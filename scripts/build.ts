@@ -5,7 +5,13 @@
  * and `npm run generate` print, failures as they do.
  */
 import { generateAll, writeGenerated } from "../generators/index.ts";
-import { BundleError, buildDescription, buildInputs, writeBundle, type DescriptionBuild } from "../tools/bundle-description.ts";
+import {
+  BundleError,
+  buildDescription,
+  buildInputs,
+  writeBundle,
+  type DescriptionBuild,
+} from "../tools/bundle-description.ts";
 
 const root = "openapi/openapi.yaml";
 let build: DescriptionBuild;

@@ -54,7 +54,10 @@ export class DevLoop {
     const generated = join(root, "generated");
     try {
       const build = await step("bundle", async () => {
-        const build = await buildDescription(join(root, "openapi", "openapi.yaml"), { slugMapFile: slugMap, overlayFiles: overlays });
+        const build = await buildDescription(join(root, "openapi", "openapi.yaml"), {
+          slugMapFile: slugMap,
+          overlayFiles: overlays,
+        });
         writeBundle(build, generated);
         return build;
       });
@@ -62,7 +65,11 @@ export class DevLoop {
       await step("lint", async () => {
         this.spectral ??= loadSpectral();
         const text = build.outputs["openapi.yaml"];
-        const { findings } = await lintDescription(join(generated, "openapi.yaml"), { text, sources: build.sources, spectral: this.spectral });
+        const { findings } = await lintDescription(join(generated, "openapi.yaml"), {
+          text,
+          sources: build.sources,
+          spectral: this.spectral,
+        });
         for (const finding of findings.filter(fails)) messages.push(formatFinding(finding, root));
       });
       await step("docs", () => buildSite(build.doc, siteDir));

@@ -34,7 +34,10 @@ try {
 }
 const given = values.port ?? process.env.DOCS_PORT ?? "8080";
 const port = Number(given);
-if (!/^\d+$/.test(given) || port > 65535) fail(`${values.port !== undefined ? "--port" : "DOCS_PORT"}: "${given}" is not a port number (an integer from 0 to 65535)`);
+if (!/^\d+$/.test(given) || port > 65535)
+  fail(
+    `${values.port !== undefined ? "--port" : "DOCS_PORT"}: "${given}" is not a port number (an integer from 0 to 65535)`,
+  );
 const root = values.root === undefined ? PROJECT_ROOT : resolve(values.root);
 const sources = join(root, "openapi");
 if (!existsSync(join(sources, "openapi.yaml"))) fail(`--root ${values.root ?? root}: no openapi/openapi.yaml under it`);
@@ -86,7 +89,11 @@ watcher.on("all", (_event, file) => {
 });
 watcher.on("error", (error) => console.error(`dev: watching ${sources}: ${(error as Error).message}`));
 // Said once the watcher has read the tree: a save before then would go unseen.
-watcher.on("ready", () => console.log(`dev: watching ${relative(".", sources) || "."}/; docs at ${server.url} reload on every change (Ctrl-C to stop)`));
+watcher.on("ready", () =>
+  console.log(
+    `dev: watching ${relative(".", sources) || "."}/; docs at ${server.url} reload on every change (Ctrl-C to stop)`,
+  ),
+);
 
 stopWhenAsked(async () => {
   await watcher.close();

@@ -16,4 +16,6 @@ import { staleBundle } from "../tools/bundle-description.ts";
 // Redocly's CLI, run as a child for the description and the workflows, inherits this: no usage data sent.
 Object.assign(process.env, REDOCLY_OFFLINE_ENV);
 const output = { out: (line: string) => console.log(line), err: (line: string) => process.stderr.write(`${line}\n`) };
-process.exit(await lintCommand(process.argv.slice(2), output, (bundle, root) => staleBundle(bundle, root, slugMapFile())));
+process.exit(
+  await lintCommand(process.argv.slice(2), output, (bundle, root) => staleBundle(bundle, root, slugMapFile())),
+);

@@ -23,7 +23,10 @@ export type Outcome = "passed" | "failed" | "skipped";
  * after `npm test --`, else the TEST_SEED variable, else a new one; the other options go to vitest.
  * A run that failed in one order replays it with the seed it printed.
  */
-export function shuffleSeed(args: readonly string[], env: NodeJS.ProcessEnv = process.env): { seed: number; vitestArgs: string[] } {
+export function shuffleSeed(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { seed: number; vitestArgs: string[] } {
   const vitestArgs: string[] = [];
   let given = env.TEST_SEED;
   for (let index = 0; index < args.length; index += 1) {
@@ -43,8 +46,24 @@ export function testSteps(vitestArgs: readonly string[], seed: number): readonly
     { name: "bundle", command: ["npm", "run", "-s", "bundle"] },
     { name: "generate", command: ["npm", "run", "-s", "generate"], after: "bundle" },
     { name: "lint", command: ["npm", "run", "-s", "lint"], after: "generate" },
+    // Biome: the TypeScript's format and lint (biome.json); `npm run format` writes the format.
+    { name: "style", command: ["npx", "biome", "check", "--colors=off", "."], after: "generate" },
     { name: "typecheck", command: ["npm", "run", "-s", "typecheck"], after: "generate" },
-    { name: "vitest", command: ["npx", "vitest", "run", "--project", "unit", "--sequence.shuffle", `--sequence.seed=${seed}`, ...vitestArgs], after: "generate", live: true },
+    {
+      name: "vitest",
+      command: [
+        "npx",
+        "vitest",
+        "run",
+        "--project",
+        "unit",
+        "--sequence.shuffle",
+        `--sequence.seed=${seed}`,
+        ...vitestArgs,
+      ],
+      after: "generate",
+      live: true,
+    },
   ];
 }
 
@@ -52,15 +71,21 @@ export function testSteps(vitestArgs: readonly string[], seed: number): readonly
  * Runs `steps` with `runStep` (which resolves with whether the step passed), each as soon as the
  * step it comes after has passed, and resolves with every step's outcome, in the steps' order.
  */
-export async function runSteps(steps: readonly Step[], runStep: (step: Step) => Promise<boolean>): Promise<Map<string, Outcome>> {
+export async function runSteps(
+  steps: readonly Step[],
+  runStep: (step: Step) => Promise<boolean>,
+): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Promise<Outcome>>();
   for (const step of steps) {
     const input = step.after === undefined ? Promise.resolve<Outcome>("passed") : outcomes.get(step.after);
-    if (input === undefined) throw new Error(`step ${step.name}: runs after "${step.after}", which is not an earlier step`);
+    if (input === undefined)
+      throw new Error(`step ${step.name}: runs after "${step.after}", which is not an earlier step`);
     if (outcomes.has(step.name)) throw new Error(`step ${step.name}: named twice`);
     outcomes.set(
       step.name,
-      input.then(async (inputOutcome) => (inputOutcome !== "passed" ? "skipped" : (await runStep(step)) ? "passed" : "failed")),
+      input.then(async (inputOutcome) =>
+        inputOutcome !== "passed" ? "skipped" : (await runStep(step)) ? "passed" : "failed",
+      ),
     );
   }
   const settled = await Promise.all(outcomes.values());
@@ -78,7 +103,9 @@ export function skippedLines(steps: readonly Step[], outcomes: ReadonlyMap<strin
 export function spawnStep(step: Step, out: NodeJS.WritableStream = process.stdout): Promise<boolean> {
   return new Promise((resolve) => {
     const [program, ...args] = step.command;
-    const child = spawn(program!, args, { stdio: ["ignore", step.live ? "inherit" : "pipe", step.live ? "inherit" : "pipe"] });
+    const child = spawn(program!, args, {
+      stdio: ["ignore", step.live ? "inherit" : "pipe", step.live ? "inherit" : "pipe"],
+    });
     const output: Buffer[] = [];
     child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
     child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
@@ -91,7 +118,8 @@ export function spawnStep(step: Step, out: NodeJS.WritableStream = process.stdou
     child.on("close", (code, signal) => {
       if (startFailed) return;
       out.write(Buffer.concat(output));
-      if (code !== 0) out.write(`npm test: ${step.name} failed (${signal ? `stopped by ${signal}` : `exit status ${code}`})\n`);
+      if (code !== 0)
+        out.write(`npm test: ${step.name} failed (${signal ? `stopped by ${signal}` : `exit status ${code}`})\n`);
       resolve(code === 0);
     });
   });

@@ -131,15 +131,18 @@ export function readCatalogue(file = CATALOGUE_FILE): Catalogue {
 /** `data` as a catalogue; throws naming the file and the entry on a wrong shape. */
 export function checkedCatalogue(value: unknown, file: string): Catalogue {
   const data = value as { rules?: unknown; informative?: unknown } | null;
-  if (!Array.isArray(data?.rules) || !Array.isArray(data?.informative)) throw new CatalogueError(`${file}: must have the lists rules and informative`);
+  if (!Array.isArray(data?.rules) || !Array.isArray(data?.informative))
+    throw new CatalogueError(`${file}: must have the lists rules and informative`);
   for (const [index, rule] of (data.rules as Rule[]).entries()) {
     for (const field of ["id", "section", "words"] as const) {
-      if (typeof rule?.[field] !== "string") throw new CatalogueError(`${file}: rules[${index}] (${String(rule?.id)}) needs the text ${field}`);
+      if (typeof rule?.[field] !== "string")
+        throw new CatalogueError(`${file}: rules[${index}] (${String(rule?.id)}) needs the text ${field}`);
     }
   }
   for (const [index, entry] of (data.informative as Informative[]).entries()) {
     for (const field of ["section", "words", "reason"] as const) {
-      if (typeof entry?.[field] !== "string") throw new CatalogueError(`${file}: informative[${index}] needs the text ${field}`);
+      if (typeof entry?.[field] !== "string")
+        throw new CatalogueError(`${file}: informative[${index}] needs the text ${field}`);
     }
   }
   return data as Catalogue;
@@ -161,7 +164,13 @@ export function coveredUnits(units: readonly SpecUnit[], entry: { section: strin
   const found = occurrences(units, entry.section, entry.words);
   if (found.length !== 1 || entry.words === "") return [];
   const { line, at } = found[0]!;
-  return units.filter((unit) => unit.section === entry.section && unit.line === line && unit.start < at + entry.words.length && at < unit.start + unit.text.length);
+  return units.filter(
+    (unit) =>
+      unit.section === entry.section &&
+      unit.line === line &&
+      unit.start < at + entry.words.length &&
+      at < unit.start + unit.text.length,
+  );
 }
 
 /** Problems of the catalogue against the specification: uncovered statements, words not found once, ids twice. */
@@ -173,15 +182,27 @@ export function coverageProblems(units: readonly SpecUnit[], catalogue: Catalogu
     ids.add(rule.id);
   }
   const covered = new Set<SpecUnit>();
-  const entries = [...catalogue.rules.map((rule) => ({ label: `rule ${rule.id}`, ...rule })), ...catalogue.informative.map((entry) => ({ label: `informative "${entry.words}"`, ...entry }))];
+  const entries = [
+    ...catalogue.rules.map((rule) => ({ label: `rule ${rule.id}`, ...rule })),
+    ...catalogue.informative.map((entry) => ({ label: `informative "${entry.words}"`, ...entry })),
+  ];
   for (const entry of entries) {
     const found = occurrences(units, entry.section, entry.words);
-    if (found.length === 0) problems.push(`${entry.label}: its words no longer occur in the specification's section "${entry.section}": ${entry.words}`);
-    else if (found.length > 1) problems.push(`${entry.label}: its words occur ${found.length} times in "${entry.section}" (lines ${found.map((place) => place.line).join(", ")}); quote enough to name one`);
+    if (found.length === 0)
+      problems.push(
+        `${entry.label}: its words no longer occur in the specification's section "${entry.section}": ${entry.words}`,
+      );
+    else if (found.length > 1)
+      problems.push(
+        `${entry.label}: its words occur ${found.length} times in "${entry.section}" (lines ${found.map((place) => place.line).join(", ")}); quote enough to name one`,
+      );
     for (const unit of coveredUnits(units, entry)) covered.add(unit);
   }
   for (const unit of units) {
-    if (!covered.has(unit)) problems.push(`line ${unit.line} (${unit.section}) states something no entry of spec/rules.yaml covers: ${unit.text}`);
+    if (!covered.has(unit))
+      problems.push(
+        `line ${unit.line} (${unit.section}) states something no entry of spec/rules.yaml covers: ${unit.text}`,
+      );
   }
   return problems;
 }

@@ -38,8 +38,14 @@ const UNRESOLVED = "Can't resolve $ref: ";
 
 /** Redocly reports a file that does not parse twice: at the file, and at each $ref to it. The file's own line is kept. */
 function withoutEchoes(problems: NormalizedProblem[]): NormalizedProblem[] {
-  const failures = new Set(problems.filter((problem) => problem.message.startsWith(PARSE_FAILURE)).map((problem) => problem.message.slice(PARSE_FAILURE.length)));
-  return problems.filter((problem) => !(problem.message.startsWith(UNRESOLVED) && failures.has(problem.message.slice(UNRESOLVED.length))));
+  const failures = new Set(
+    problems
+      .filter((problem) => problem.message.startsWith(PARSE_FAILURE))
+      .map((problem) => problem.message.slice(PARSE_FAILURE.length)),
+  );
+  return problems.filter(
+    (problem) => !(problem.message.startsWith(UNRESOLVED) && failures.has(problem.message.slice(UNRESOLVED.length))),
+  );
 }
 
 /** What a build reads besides openapi/: the slug map and the deployment's overlays, as the environment names them. */
@@ -69,11 +75,15 @@ export interface DescriptionBuild {
 }
 
 /** The bundle of `root` with the deployment's overlays and the slug map applied, unchecked. Throws BundleError naming each problem's place. */
-async function bundled(root: string, { slugMapFile, overlayFiles }: BuildInputs): Promise<{ doc: OpenApiDocument; slugMap: SlugMap }> {
+async function bundled(
+  root: string,
+  { slugMapFile, overlayFiles }: BuildInputs,
+): Promise<{ doc: OpenApiDocument; slugMap: SlugMap }> {
   config ??= createConfig({});
   const result = await bundle({ ref: root, config: await config });
   const errors = withoutEchoes(result.problems.filter((problem) => problem.severity === "error"));
-  if (errors.length > 0) throw new BundleError(`bundle failed for ${root}:\n${[...new Set(errors.map(located))].join("\n")}\n`);
+  if (errors.length > 0)
+    throw new BundleError(`bundle failed for ${root}:\n${[...new Set(errors.map(located))].join("\n")}\n`);
   let doc = result.bundle.parsed as OpenApiDocument;
   // The deployment's overlays are written against the description as openapi/ has it (placeholder slugs); the slugs come last.
   for (const file of overlayFiles) doc = await applyOverlay(doc, readOverlay(file));
@@ -84,7 +94,10 @@ async function bundled(root: string, { slugMapFile, overlayFiles }: BuildInputs)
 }
 
 function written(doc: OpenApiDocument): DescriptionBuild["outputs"] {
-  return { "openapi.json": `${JSON.stringify(doc, null, 2)}\n`, "openapi.yaml": stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }) };
+  return {
+    "openapi.json": `${JSON.stringify(doc, null, 2)}\n`,
+    "openapi.yaml": stringify(doc, { lineWidth: 0, aliasDuplicateObjects: false }),
+  };
 }
 
 /** Builds `root` in memory and checks its schemas; throws BundleError naming each problem's place. */
@@ -92,7 +105,8 @@ export async function buildDescription(root: string, inputs: BuildInputs = build
   const { doc, slugMap } = await bundled(root, inputs);
   const sources = new SourceMap(resolve(root), slugMap);
   const mistakes = await checkSchemas(doc, root, sources);
-  if (mistakes.length > 0) throw new BundleError(`bundle failed for ${root}: ${mistakes.length} schema mistake(s):\n${mistakes.join("\n")}\n`);
+  if (mistakes.length > 0)
+    throw new BundleError(`bundle failed for ${root}: ${mistakes.length} schema mistake(s):\n${mistakes.join("\n")}\n`);
   return {
     root,
     doc,
@@ -112,7 +126,12 @@ export function writeBundle(build: DescriptionBuild, outDir: string): void {
 }
 
 /** Bundles `root` into `outDir`; returns the number of paths. Throws BundleError naming each problem's place. */
-export async function bundleDescription(root: string, outDir: string, slugMapFile: string | undefined, overlays: readonly string[] = overlayFiles()): Promise<number> {
+export async function bundleDescription(
+  root: string,
+  outDir: string,
+  slugMapFile: string | undefined,
+  overlays: readonly string[] = overlayFiles(),
+): Promise<number> {
   const build = await buildDescription(root, { slugMapFile, overlayFiles: overlays });
   writeBundle(build, outDir);
   return Object.keys(build.doc.paths).length;
@@ -123,7 +142,12 @@ export async function bundleDescription(root: string, outDir: string, slugMapFil
  * build failed and left an older one), in one line; null when it is. Compared by content, so
  * timestamps (a fresh clone, a copy) do not matter.
  */
-export async function staleBundle(bundleFile: string, root: string, slugMapFile: string | undefined, overlays: readonly string[] = overlayFiles()): Promise<string | null> {
+export async function staleBundle(
+  bundleFile: string,
+  root: string,
+  slugMapFile: string | undefined,
+  overlays: readonly string[] = overlayFiles(),
+): Promise<string | null> {
   const shown = (file: string): string => (relative(".", file).startsWith("..") ? file : relative(".", file));
   let outputs: DescriptionBuild["outputs"];
   try {
@@ -139,6 +163,8 @@ export async function staleBundle(bundleFile: string, root: string, slugMapFile:
   const changed = readdirSync(dirname(root), { recursive: true, encoding: "utf8" })
     .map((name) => join(dirname(root), name))
     .filter((file) => statSync(file).isFile() && statSync(file).mtimeMs > statSync(bundleFile).mtimeMs);
-  const which = changed.length ? `${changed.slice(0, 3).map(shown).join(", ")}${changed.length > 3 ? ` and ${changed.length - 3} more` : ""} changed after it was made` : `its sources in ${shown(dirname(root))}/ changed`;
+  const which = changed.length
+    ? `${changed.slice(0, 3).map(shown).join(", ")}${changed.length > 3 ? ` and ${changed.length - 3} more` : ""} changed after it was made`
+    : `its sources in ${shown(dirname(root))}/ changed`;
   return `${shown(bundleFile)} is not the bundle of ${shown(root)} (${which}): run npm run build first`;
 }

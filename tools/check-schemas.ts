@@ -13,7 +13,8 @@ import type { SourceMap } from "../lint/source-map.ts";
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Compiled once per process: the OpenAPI schema takes a second to compile, then checks in tens of milliseconds. */
 let openApi: Validator | undefined;
@@ -21,7 +22,9 @@ const metaSchema = new Ajv2020({ allErrors: true, strict: false });
 
 /** Every Schema Object of the document with its path: components.schemas and each `schema` of a parameter, header or media type. */
 function* schemasOf(doc: Json): Generator<[Json | boolean, JsonPath]> {
-  for (const [name, schema] of Object.entries(isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {})) {
+  for (const [name, schema] of Object.entries(
+    isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {},
+  )) {
     yield [schema as Json, ["components", "schemas", name]];
   }
   function* walk(node: unknown, path: JsonPath): Generator<[Json | boolean, JsonPath]> {
@@ -29,7 +32,8 @@ function* schemasOf(doc: Json): Generator<[Json | boolean, JsonPath]> {
     if (!isObject(node)) return;
     for (const [key, value] of Object.entries(node)) {
       if (key === "schema" && (isObject(value) || typeof value === "boolean")) yield [value, [...path, key]];
-      else if (!(path.length === 1 && path[0] === "components" && key === "schemas")) yield* walk(value, [...path, key]);
+      else if (!(path.length === 1 && path[0] === "components" && key === "schemas"))
+        yield* walk(value, [...path, key]);
     }
   }
   yield* walk(doc.paths, ["paths"]);
@@ -37,11 +41,17 @@ function* schemasOf(doc: Json): Generator<[Json | boolean, JsonPath]> {
 }
 
 const pointerToPath = (pointer: string): JsonPath =>
-  pointer === "" ? [] : pointer.slice(1).split("/").map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+  pointer === ""
+    ? []
+    : pointer
+        .slice(1)
+        .split("/")
+        .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
 
 /** The one error of a place that says most: an enum's allowed values, then a plain keyword, then "must match anyOf". */
 function mostTelling(errors: readonly ErrorObject[]): Map<string, ErrorObject> {
-  const rank = (error: ErrorObject): number => ("allowedValues" in error.params ? 0 : ["anyOf", "oneOf", "if"].includes(error.keyword) ? 2 : 1);
+  const rank = (error: ErrorObject): number =>
+    "allowedValues" in error.params ? 0 : ["anyOf", "oneOf", "if"].includes(error.keyword) ? 2 : 1;
   const best = new Map<string, ErrorObject>();
   for (const error of errors) {
     const held = best.get(error.instancePath);
@@ -54,11 +64,16 @@ function sentence(error: ErrorObject, value: unknown): string {
   const name = String(pointerToPath(error.instancePath).at(-1) ?? "document");
   const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues;
   if (allowed) return `${name} must be one of ${allowed.join(", ")}, got ${JSON.stringify(value)}`;
-  if (error.keyword === "additionalProperties") return `${name}: unknown key "${(error.params as { additionalProperty: string }).additionalProperty}"`;
+  if (error.keyword === "additionalProperties")
+    return `${name}: unknown key "${(error.params as { additionalProperty: string }).additionalProperty}"`;
   return `${name} ${error.message ?? `breaks ${error.keyword}`}`;
 }
 
-const valueAt = (root: unknown, path: JsonPath): unknown => path.reduce<unknown>((node, key) => (isObject(node) || Array.isArray(node) ? (node as Json)[key as string] : undefined), root);
+const valueAt = (root: unknown, path: JsonPath): unknown =>
+  path.reduce<unknown>(
+    (node, key) => (isObject(node) || Array.isArray(node) ? (node as Json)[key as string] : undefined),
+    root,
+  );
 
 /**
  * The mistakes of a bundled document, each `file:line:col message`; `root` is the modular source it
@@ -86,6 +101,8 @@ export async function checkSchemas(doc: Json, root: string, map: SourceMap): Pro
   const shown = (file: string): string => (relative(".", file).startsWith("..") ? file : relative(".", file));
   return found.map(({ path, message }) => {
     const place = map.locate(path) ?? map.locate(path.slice(0, -1));
-    return place ? `${shown(place.file)}:${place.line}:${place.column} ${message}` : `${shown(root)} at /${path.join("/")}: ${message}`;
+    return place
+      ? `${shown(place.file)}:${place.line}:${place.column} ${message}`
+      : `${shown(root)} at /${path.join("/")}: ${message}`;
   });
 }

@@ -33,26 +33,44 @@ function end(name: string, message: string, status: number): never {
  * The command's flags (and, where the command takes them, its positional arguments); `--help`
  * prints the usage and exits 0, a usage error is one line and exit 2.
  */
-export function parseFlags<O extends Options>(spec: CommandSpec<O> & { readonly positionals?: boolean }, args: string[] = process.argv.slice(2)) {
-  const config = { args, options: { ...spec.options, help: { type: "boolean" } }, strict: true, allowPositionals: spec.positionals ?? false } as const;
+export function parseFlags<O extends Options>(
+  spec: CommandSpec<O> & { readonly positionals?: boolean },
+  args: string[] = process.argv.slice(2),
+) {
+  const config = {
+    args,
+    options: { ...spec.options, help: { type: "boolean" } },
+    strict: true,
+    allowPositionals: spec.positionals ?? false,
+  } as const;
   let parsed;
   try {
     parsed = parseArgs(config);
   } catch (error) {
     // parseArgs's messages go on with advice over several lines: its first sentence, and ours.
     const first = (error as Error).message.split(/\.(\s|$)/)[0] ?? "";
-    const hint = /ambiguous/.test(first) ? 'a value starting with "-" is written --flag=VALUE' : "--help shows the options";
+    const hint = /ambiguous/.test(first)
+      ? 'a value starting with "-" is written --flag=VALUE'
+      : "--help shows the options";
     end(spec.name, `${first} (${hint})`, EXIT.usage);
   }
   if ((parsed.values as { help?: boolean }).help) {
     console.log(spec.help);
     process.exit(EXIT.ok);
   }
-  return { values: parsed.values as ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"], positionals: parsed.positionals };
+  return {
+    values: parsed.values as ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"],
+    positionals: parsed.positionals,
+  };
 }
 
 /** A setting from its flag, else its environment variable, else the default, with where it came from (for messages). */
-export function setting(flagValue: string | undefined, flag: string, variable: string, fallback: string): { value: string; from: string } {
+export function setting(
+  flagValue: string | undefined,
+  flag: string,
+  variable: string,
+  fallback: string,
+): { value: string; from: string } {
   if (flagValue !== undefined) return { value: flagValue, from: flag };
   const fromEnv = process.env[variable];
   if (fromEnv !== undefined) return { value: fromEnv, from: variable };
@@ -63,7 +81,8 @@ export function setting(flagValue: string | undefined, flag: string, variable: s
 export function portSetting(flagValue: string | undefined, flag: string, variable: string, fallback: number): number {
   const { value, from } = setting(flagValue, flag, variable, String(fallback));
   const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65535) throw new UsageError(`${from}: "${value.slice(0, 40)}" is not a port number (an integer from 0 to 65535)`);
+  if (!/^\d+$/.test(value) || port > 65535)
+    throw new UsageError(`${from}: "${value.slice(0, 40)}" is not a port number (an integer from 0 to 65535)`);
   return port;
 }
 
@@ -75,7 +94,11 @@ export type PortChoices = (port: number) => string;
  * (EADDRINUSE, EACCES) names the port and how to choose another, any other error is its message;
  * each one line.
  */
-export async function runCommand(name: string, body: () => Promise<void>, ports: PortChoices = () => "another port"): Promise<void> {
+export async function runCommand(
+  name: string,
+  body: () => Promise<void>,
+  ports: PortChoices = () => "another port",
+): Promise<void> {
   try {
     await body();
   } catch (error) {

@@ -23,13 +23,16 @@ const MAX_DEPTH = 1000;
 function firstError(text: string): { at: number; why: string } {
   let i = 0;
   const fail = (why?: string): never => {
-    throw { at: i, why: why ?? (i >= text.length ? "unexpected end of file" : `unexpected ${JSON.stringify(text[i])}`) };
+    throw {
+      at: i,
+      why: why ?? (i >= text.length ? "unexpected end of file" : `unexpected ${JSON.stringify(text[i])}`),
+    };
   };
   const space = (): void => {
     while (i < text.length && " \t\n\r".includes(text[i]!)) i++;
   };
   const literal = (word: string): void => {
-    for (const char of word) if (text[i++] !== char) (i--, fail());
+    for (const char of word) if (text[i++] !== char) i--, fail();
   };
   const string = (): void => {
     i++;
@@ -71,7 +74,8 @@ function firstError(text: string): { at: number; why: string } {
     }
   };
   const property = (): void => {
-    if (text[i] !== '"') fail(`expected a "quoted" key, got ${i >= text.length ? "the end of file" : JSON.stringify(text[i])}`);
+    if (text[i] !== '"')
+      fail(`expected a "quoted" key, got ${i >= text.length ? "the end of file" : JSON.stringify(text[i])}`);
     string();
     space();
     if (text[i] !== ":") fail(`expected ":" after a key`);

@@ -6,7 +6,13 @@
  */
 import { TOOLS_PACKAGE_DEFINE } from "../model/runtime-files.ts";
 
-export { IN_TOOLS_PACKAGE, RUNTIME_FILES, runtimeFile, type RuntimeFile, type ToolsPackageDefine } from "../model/runtime-files.ts";
+export {
+  IN_TOOLS_PACKAGE,
+  RUNTIME_FILES,
+  runtimeFile,
+  type RuntimeFile,
+  type ToolsPackageDefine,
+} from "../model/runtime-files.ts";
 
 /** How a person runs `command` with options: `npm run sandbox --` here, `npx media-service sandbox` from the package. */
 export function commandLine(command: string): string {

@@ -12,7 +12,11 @@ import type { NamedOverlay } from "./overlays.ts";
 const pathItemTarget = (path: string): string => `$.paths['${path.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}']`;
 
 /** The overlay of `map` on `paths` (errors name `source`), and the paths it renames. */
-export function slugMapOverlay(paths: Record<string, unknown>, map: SlugMap, source: string): { overlay: NamedOverlay; renamed: Map<string, string> } {
+export function slugMapOverlay(
+  paths: Record<string, unknown>,
+  map: SlugMap,
+  source: string,
+): { overlay: NamedOverlay; renamed: Map<string, string> } {
   const renamed = slugRenames(paths, map, source);
   const actions = [...renamed].flatMap(([placeholder, real]) => [
     { target: "$.paths", description: `${placeholder} under its real slug`, update: { [real]: paths[placeholder] } },

@@ -13,7 +13,12 @@ const CALLS_PER_ROUND = 4_000;
 const BASE_URL = "http://127.0.0.1:1";
 
 const JOB = JSON.stringify({ status: "processing" });
-const HEADERS = { "content-type": "application/json", "X-RateLimit-Limit": "600", "X-RateLimit-Remaining": "599", "X-RateLimit-Reset": "30" };
+const HEADERS = {
+  "content-type": "application/json",
+  "X-RateLimit-Limit": "600",
+  "X-RateLimit-Remaining": "599",
+  "X-RateLimit-Reset": "30",
+};
 const fetch = async (_request: Request) => new Response(JOB, { status: 200, headers: HEADERS });
 
 async function perCall(call: () => Promise<unknown>): Promise<number> {
@@ -22,7 +27,6 @@ async function perCall(call: () => Promise<unknown>): Promise<number> {
   return (performance.now() - start) / CALLS_PER_ROUND;
 }
 
-
 export const clientOverhead: Measurement = {
   name: "client per-call overhead",
   async run(): Promise<Figure[]> {
@@ -30,7 +34,11 @@ export const clientOverhead: Measurement = {
     const client = createClient({ apiKey: "bench-key", baseUrl: BASE_URL, fetch });
     const pollPath = routeTable.areas.image.pollPath;
     const pairs: Array<[label: string, bare: () => Promise<unknown>, client: () => Promise<unknown>]> = [
-      ["poll (image.get)", () => bare.GET(pollPath, { params: { path: { id: "img_1" } } }), () => client.image.get("img_1")],
+      [
+        "poll (image.get)",
+        () => bare.GET(pollPath, { params: { path: { id: "img_1" } } }),
+        () => client.image.get("img_1"),
+      ],
       ["read (getAccountCredits)", () => bare.GET("/v1/account/credits"), () => client.getAccountCredits()],
     ];
     const figures: Figure[] = [];
@@ -44,8 +52,17 @@ export const clientOverhead: Measurement = {
         clientTimes.push(clientTime);
       }
       const note = `median of ${ROUNDS} alternating rounds of ${CALLS_PER_ROUND.toLocaleString("en")} calls; goal at most 1.1x`;
-      figures.push({ label: `${label}: time against bare openapi-fetch`, value: Math.round(median(ratios) * 1000) / 1000, unit: "x", note });
-      figures.push({ label: `${label}: time per call, in-memory fetch`, value: Math.round(median(clientTimes) * 10_000) / 10, unit: "µs" });
+      figures.push({
+        label: `${label}: time against bare openapi-fetch`,
+        value: Math.round(median(ratios) * 1000) / 1000,
+        unit: "x",
+        note,
+      });
+      figures.push({
+        label: `${label}: time per call, in-memory fetch`,
+        value: Math.round(median(clientTimes) * 10_000) / 10,
+        unit: "µs",
+      });
     }
     return figures;
   },

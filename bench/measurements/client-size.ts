@@ -26,8 +26,14 @@ async function gzippedBytes(contents: string): Promise<number> {
 }
 
 const BUNDLES: ReadonlyArray<[label: string, contents: string]> = [
-  ["typed client, without the price tables (incl. openapi-fetch)", 'export { createClient } from "./generated/client.ts";'],
-  ["typed client with the price tables and quote", 'export { createClient } from "./generated/client.ts"; export { quote } from "./generated/costs.ts";'],
+  [
+    "typed client, without the price tables (incl. openapi-fetch)",
+    'export { createClient } from "./generated/client.ts";',
+  ],
+  [
+    "typed client with the price tables and quote",
+    'export { createClient } from "./generated/client.ts"; export { quote } from "./generated/costs.ts";',
+  ],
   [`openapi-fetch ${version} alone`, 'export { default } from "openapi-fetch";'],
 ];
 
@@ -36,7 +42,12 @@ export const clientSize: Measurement = {
   async run(): Promise<Figure[]> {
     const figures: Figure[] = [];
     for (const [label, contents] of BUNDLES) {
-      figures.push({ label, value: await gzippedBytes(contents), unit: "B", note: "esbuild --bundle --minify, ESM, browser, es2022; gzip -9; goal for the client without the tables: at most 6 kB" });
+      figures.push({
+        label,
+        value: await gzippedBytes(contents),
+        unit: "B",
+        note: "esbuild --bundle --minify, ESM, browser, es2022; gzip -9; goal for the client without the tables: at most 6 kB",
+      });
     }
     return figures;
   },

@@ -21,7 +21,9 @@ async function timed(run: () => ReturnType<typeof runConformance>): Promise<{ se
   const { summary, results } = await run();
   if (summary.fail > 0) {
     const failures = results.filter((result) => result.outcome === "fail").slice(0, 3);
-    throw new Error(`the conformance run failed ${summary.fail} checks: ${failures.map((failure) => `[${failure.group}] ${failure.name}: ${failure.detail}`).join("; ")}`);
+    throw new Error(
+      `the conformance run failed ${summary.fail} checks: ${failures.map((failure) => `[${failure.group}] ${failure.name}: ${failure.detail}`).join("; ")}`,
+    );
   }
   return { seconds: (Date.now() - started) / 1000, checks: summary.pass };
 }
@@ -39,14 +41,37 @@ async function againstSandbox(config: TargetConfig): Promise<{ seconds: number; 
 export const conformanceRuns: Measurement = {
   name: "conformance-runs",
   async run(): Promise<Figure[]> {
-    const declared = readTargetConfig({ CONFORMANCE_CONFIG: SANDBOX_DECLARATION }, TARGET_DEFAULTS, new Contract(), CHECK_GROUPS);
+    const declared = readTargetConfig(
+      { CONFORMANCE_CONFIG: SANDBOX_DECLARATION },
+      TARGET_DEFAULTS,
+      new Contract(),
+      CHECK_GROUPS,
+    );
     const vsSandbox = await againstSandbox(declared);
-    const withoutGenerated = await againstSandbox({ ...declared, skipGroups: [...declared.skipGroups, "generated-requests"] });
+    const withoutGenerated = await againstSandbox({
+      ...declared,
+      skipGroups: [...declared.skipGroups, "generated-requests"],
+    });
     const vsMock = await timed(() => runConformance({}));
     return [
-      { label: "npm run conformance vs the sandbox (default config)", value: Math.round(vsSandbox.seconds * 10) / 10, unit: "s", note: `${vsSandbox.checks} checks passed, stateful ones included, generated requests at the default count; in-process sandbox, ${SANDBOX_DECLARATION}` },
-      { label: "the same without the generated requests", value: Math.round(withoutGenerated.seconds * 10) / 10, unit: "s", note: `${withoutGenerated.checks} checks passed` },
-      { label: "npm run conformance vs the Prism mock", value: Math.round(vsMock.seconds * 10) / 10, unit: "s", note: `${vsMock.checks} checks passed; Prism started by the run` },
+      {
+        label: "npm run conformance vs the sandbox (default config)",
+        value: Math.round(vsSandbox.seconds * 10) / 10,
+        unit: "s",
+        note: `${vsSandbox.checks} checks passed, stateful ones included, generated requests at the default count; in-process sandbox, ${SANDBOX_DECLARATION}`,
+      },
+      {
+        label: "the same without the generated requests",
+        value: Math.round(withoutGenerated.seconds * 10) / 10,
+        unit: "s",
+        note: `${withoutGenerated.checks} checks passed`,
+      },
+      {
+        label: "npm run conformance vs the Prism mock",
+        value: Math.round(vsMock.seconds * 10) / 10,
+        unit: "s",
+        note: `${vsMock.checks} checks passed; Prism started by the run`,
+      },
     ];
   },
 };

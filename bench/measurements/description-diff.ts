@@ -22,7 +22,8 @@ function schemasChanged(doc: OpenApiDocument): OpenApiDocument {
     if (Array.isArray(node)) return node.forEach((item) => visit(item, enums));
     if (!isObject(node)) return;
     if (enums && Array.isArray(node.enum)) node.enum.push("bench-value");
-    for (const { keyword } of BOUNDS) if (typeof node[keyword] === "number") node[keyword] = (node[keyword] as number) + 1;
+    for (const { keyword } of BOUNDS)
+      if (typeof node[keyword] === "number") node[keyword] = (node[keyword] as number) + 1;
     Object.values(node).forEach((value) => visit(value, enums));
   };
   visit(copy.paths, false);
@@ -49,7 +50,8 @@ function pair(before: Side, after: Side): { ours: ReturnType<typeof timed>; thei
   };
 }
 
-const ratio = (ours: number, theirs: number): string => `${(ours / theirs).toFixed(2)} of api-smart-diff's time (goal: at most 0.33)`;
+const ratio = (ours: number, theirs: number): string =>
+  `${(ours / theirs).toFixed(2)} of api-smart-diff's time (goal: at most 0.33)`;
 
 export const descriptionDiff: Measurement = {
   name: "npm run diff",
@@ -59,10 +61,30 @@ export const descriptionDiff: Measurement = {
     const same = pair(release, bundle);
     const changed = pair(bundle, { source: "changed", doc: schemasChanged(bundle.doc) });
     return [
-      { label: "diff of two full descriptions, latest release -> bundle", value: Number(same.ours.ms.toFixed(1)), unit: "ms", note: `median of ${RUNS} in-process runs, loading excluded; ${same.ours.changes} changes; ${ratio(same.ours.ms, same.theirs.ms)}` },
-      { label: "api-smart-diff on the same pair", value: Number(same.theirs.ms.toFixed(1)), unit: "ms", note: `median of ${RUNS}, same process; ${same.theirs.changes} diffs` },
-      { label: "diff of the bundle with a copy whose schemas all changed", value: Number(changed.ours.ms.toFixed(1)), unit: "ms", note: `median of ${RUNS}; ${changed.ours.changes} changes; ${ratio(changed.ours.ms, changed.theirs.ms)}` },
-      { label: "api-smart-diff on the same pair", value: Number(changed.theirs.ms.toFixed(1)), unit: "ms", note: `median of ${RUNS}, same process; ${changed.theirs.changes} diffs` },
+      {
+        label: "diff of two full descriptions, latest release -> bundle",
+        value: Number(same.ours.ms.toFixed(1)),
+        unit: "ms",
+        note: `median of ${RUNS} in-process runs, loading excluded; ${same.ours.changes} changes; ${ratio(same.ours.ms, same.theirs.ms)}`,
+      },
+      {
+        label: "api-smart-diff on the same pair",
+        value: Number(same.theirs.ms.toFixed(1)),
+        unit: "ms",
+        note: `median of ${RUNS}, same process; ${same.theirs.changes} diffs`,
+      },
+      {
+        label: "diff of the bundle with a copy whose schemas all changed",
+        value: Number(changed.ours.ms.toFixed(1)),
+        unit: "ms",
+        note: `median of ${RUNS}; ${changed.ours.changes} changes; ${ratio(changed.ours.ms, changed.theirs.ms)}`,
+      },
+      {
+        label: "api-smart-diff on the same pair",
+        value: Number(changed.theirs.ms.toFixed(1)),
+        unit: "ms",
+        note: `median of ${RUNS}, same process; ${changed.theirs.changes} diffs`,
+      },
     ];
   },
 };

@@ -57,7 +57,10 @@ async function validLatencies(url: string, ms: number): Promise<number[]> {
 /** One 60 MB body, written as fast as the sandbox takes it, until it answers or closes. */
 function bigBody(url: string, path: string, chunked: boolean): Promise<number> {
   return new Promise((resolve) => {
-    const headers: Record<string, string | number> = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
+    const headers: Record<string, string | number> = {
+      authorization: `Bearer ${KEY}`,
+      "content-type": "application/json",
+    };
     if (!chunked) headers["content-length"] = BIG_BODY_BYTES;
     const outgoing = request(`${url}${path}`, { method: "POST", headers, agent: false }, (response) => {
       response.resume();
@@ -113,10 +116,30 @@ function slowLoris(url: string): Socket[] {
 
 async function startBarePrism(): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [PRISM_CLI, "mock", `${ROOT}generated/openapi.yaml`, "--host", "127.0.0.1", "--port", String(port), "--no-multiprocess", "--no-cors"], { stdio: "ignore" });
+  const child = spawn(
+    process.execPath,
+    [
+      PRISM_CLI,
+      "mock",
+      `${ROOT}generated/openapi.yaml`,
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--no-multiprocess",
+      "--no-cors",
+    ],
+    { stdio: "ignore" },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; ; attempt += 1) {
-    const up = await new Promise<boolean>((resolve) => request(`${url}/v1/account/credits`, { headers: { authorization: "Bearer k" } }, (response) => resolve(response.resume() && true)).on("error", () => resolve(false)).end());
+    const up = await new Promise<boolean>((resolve) =>
+      request(`${url}/v1/account/credits`, { headers: { authorization: "Bearer k" } }, (response) =>
+        resolve(response.resume() && true),
+      )
+        .on("error", () => resolve(false))
+        .end(),
+    );
     if (up) break;
     if (attempt > 600) throw new Error("bare Prism did not start within 60 s");
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -135,7 +158,9 @@ export const hostileLoad: Measurement = {
   name: "sandbox hostile load",
   async run(): Promise<Figure[]> {
     const model = loadServiceModel();
-    const route = model.createRoutes.find((candidate) => candidate.areaId === "image" && candidate.idType === "string" && candidate.family === null)!;
+    const route = model.createRoutes.find(
+      (candidate) => candidate.areaId === "image" && candidate.idType === "string" && candidate.family === null,
+    )!;
     const sandbox = await startSandboxProcess();
     const figures: Figure[] = [];
     let ours: { perSecond: number; failures: number };
@@ -146,14 +171,28 @@ export const hostileLoad: Measurement = {
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb(sandbox.pid))), 50);
       const slow = slowLoris(sandbox.url);
       const big = Array.from({ length: BIG_BODIES }, (_, index) => bigBody(sandbox.url, route.path, index % 2 === 1));
-      const [during, invalid, statuses] = await Promise.all([validLatencies(sandbox.url, PHASE_MS), invalidLoad(sandbox.url, route.path, PHASE_MS), Promise.all(big)]);
+      const [during, invalid, statuses] = await Promise.all([
+        validLatencies(sandbox.url, PHASE_MS),
+        invalidLoad(sandbox.url, route.path, PHASE_MS),
+        Promise.all(big),
+      ]);
       for (const socket of slow) socket.destroy();
       clearInterval(sampler);
       const after = { rss: rssMb(sandbox.pid), p99: p99(await validLatencies(sandbox.url, PHASE_MS)) };
       const refused = statuses.filter((status) => status === 413 || status === 503).length;
       figures.push(
-        { label: "RSS before", value: before.rss, unit: "MB", note: `p99 of credit reads: ${before.p99} ms (${WORKERS} keep-alive loops, ${PHASE_MS / 1000} s)` },
-        { label: "RSS peak under the hostile phase", value: peak, unit: "MB", note: `${BIG_BODIES} concurrent 60 MB bodies (half chunked; ${refused} answered 413/503, the rest closed), ${SLOW_SOCKETS} slow-loris sockets, ${invalid} invalid requests, valid loads beside; p99 of credit reads meanwhile: ${p99(during)} ms` },
+        {
+          label: "RSS before",
+          value: before.rss,
+          unit: "MB",
+          note: `p99 of credit reads: ${before.p99} ms (${WORKERS} keep-alive loops, ${PHASE_MS / 1000} s)`,
+        },
+        {
+          label: "RSS peak under the hostile phase",
+          value: peak,
+          unit: "MB",
+          note: `${BIG_BODIES} concurrent 60 MB bodies (half chunked; ${refused} answered 413/503, the rest closed), ${SLOW_SOCKETS} slow-loris sockets, ${invalid} invalid requests, valid loads beside; p99 of credit reads meanwhile: ${p99(during)} ms`,
+        },
         { label: "RSS after", value: after.rss, unit: "MB", note: `p99 of credit reads: ${after.p99} ms` },
       );
       ours = await requestsPerSecond(sandbox.url);
@@ -168,9 +207,24 @@ export const hostileLoad: Measurement = {
       await prism.stop();
     }
     figures.push(
-      { label: "sandbox, requests per second", value: Math.round(ours.perSecond), unit: "req/s", note: `after the hostile phase; create + 3 polls per loop as in sandbox vs Prism mock; non-200: ${ours.failures}` },
-      { label: "bare Prism (no front), requests per second", value: Math.round(theirs.perSecond), unit: "req/s", note: `same load, same run; non-200: ${theirs.failures}` },
-      { label: "sandbox / bare Prism", value: Math.round((ours.perSecond / theirs.perSecond) * 10) / 10, unit: "x", note: "goal: at least 10" },
+      {
+        label: "sandbox, requests per second",
+        value: Math.round(ours.perSecond),
+        unit: "req/s",
+        note: `after the hostile phase; create + 3 polls per loop as in sandbox vs Prism mock; non-200: ${ours.failures}`,
+      },
+      {
+        label: "bare Prism (no front), requests per second",
+        value: Math.round(theirs.perSecond),
+        unit: "req/s",
+        note: `same load, same run; non-200: ${theirs.failures}`,
+      },
+      {
+        label: "sandbox / bare Prism",
+        value: Math.round((ours.perSecond / theirs.perSecond) * 10) / 10,
+        unit: "x",
+        note: "goal: at least 10",
+      },
     );
     return figures;
   },

@@ -15,7 +15,8 @@ function requests(): Array<[PricedPath, unknown]> {
   const found: Array<[PricedPath, unknown]> = [];
   for (const [path, route] of Object.entries(priceTables) as Array<[PricedPath, (typeof priceTables)[PricedPath]]>) {
     const operation = doc.paths[path]?.[route.method];
-    const examples = route.bodyIn === "body" ? operation?.requestBody?.content["application/json"]?.examples : undefined;
+    const examples =
+      route.bodyIn === "body" ? operation?.requestBody?.content["application/json"]?.examples : undefined;
     for (const { value } of Object.values(examples ?? { none: { value: {} } })) {
       try {
         quote(path, value as never);
@@ -41,6 +42,13 @@ export const quoteThroughput: Measurement = {
       }
       perSecond.push(QUOTES_PER_ROUND / ((performance.now() - start) / 1000));
     }
-    return [{ label: `quotes per second (${samples.length} request examples of ${Object.keys(priceTables).length} priced routes)`, value: Math.round(median(perSecond)), unit: "/s", note: `median of ${ROUNDS} rounds of ${QUOTES_PER_ROUND.toLocaleString("en")}, one thread; goal at least 1,000,000` }];
+    return [
+      {
+        label: `quotes per second (${samples.length} request examples of ${Object.keys(priceTables).length} priced routes)`,
+        value: Math.round(median(perSecond)),
+        unit: "/s",
+        note: `median of ${ROUNDS} rounds of ${QUOTES_PER_ROUND.toLocaleString("en")}, one thread; goal at least 1,000,000`,
+      },
+    ];
   },
 };

@@ -29,19 +29,33 @@ const heapAfterGc = (): number => {
 
 async function createJobs(count: number, speed: number, clock?: ManualClock) {
   const model = loadServiceModel();
-  const route = model.createRoutes.find((candidate) => candidate.areaId === "image" && candidate.idType === "string" && candidate.family === null)!;
+  const route = model.createRoutes.find(
+    (candidate) => candidate.areaId === "image" && candidate.idType === "string" && candidate.family === null,
+  )!;
   const sandbox = await startSandbox({
     model,
     ...(clock ? { clock } : {}),
     config: {
-      accounts: { bench: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 2_000_000_000, extra: 0 }, concurrency: 1_000_000 } },
+      accounts: {
+        bench: {
+          keys: [KEY],
+          plan: "paid",
+          credits: { monthlyLimit: 2_000_000_000, extra: 0 },
+          concurrency: 1_000_000,
+        },
+      },
       clock: { speed },
       limits: { requests: { perKey: 1_000_000_000, perSourceIp: 1_000_000_000 } },
     },
   });
   const before = heapAfterGc();
   const send = sender(sandbox.url, KEY);
-  const load = await drive(WORKERS, MAX_MS, (requests) => requests + WORKERS <= count, async () => [await send("POST", route.path, { prompt: "A lighthouse at dawn" })]);
+  const load = await drive(
+    WORKERS,
+    MAX_MS,
+    (requests) => requests + WORKERS <= count,
+    async () => [await send("POST", route.path, { prompt: "A lighthouse at dawn" })],
+  );
   const after = heapAfterGc();
   const live = sandbox.state.jobs.size;
   // With a hand-driven clock, move past every retention and let one request expire the jobs: the heap they held.
@@ -70,7 +84,12 @@ export const sandboxMemory: Measurement = {
         unit: "MB",
         note: `heap before: ${mb(expiring.before)} MB; jobs still held: ${expiring.live}; clock at a day per second, so jobs expire about 1 s after they end; ${Math.round(expiring.load.requests / expiring.load.seconds)} creates/s in-process; non-200: ${expiring.load.failures}`,
       },
-      { label: "heap per retained job", value: Math.round(perJob), unit: "bytes", note: `${retained.live.toLocaleString("en")} jobs held on a stopped clock, less the heap once they expired` },
+      {
+        label: "heap per retained job",
+        value: Math.round(perJob),
+        unit: "bytes",
+        note: `${retained.live.toLocaleString("en")} jobs held on a stopped clock, less the heap once they expired`,
+      },
     ];
   },
 };

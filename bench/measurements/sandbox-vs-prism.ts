@@ -25,7 +25,9 @@ const KEY = "bench-key";
 
 /** Limits far above the load, so every request is served rather than limited. */
 const CONFIG = {
-  accounts: { bench: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 2_000_000_000, extra: 0 }, concurrency: 1_000_000 } },
+  accounts: {
+    bench: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 2_000_000_000, extra: 0 }, concurrency: 1_000_000 },
+  },
   clock: { speed: 1_000 },
   limits: { requests: { perKey: 1_000_000_000, perSourceIp: 1_000_000_000 } },
 };
@@ -35,7 +37,11 @@ export async function startSandboxProcess(): Promise<{ url: string; pid: number;
   const file = join(mkdtempSync(join(tmpdir(), "bench-sandbox-")), "config.json");
   writeFileSync(file, JSON.stringify(CONFIG));
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "sandbox/cli.ts", "--port", String(port), "--config", file], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "sandbox/cli.ts", "--port", String(port), "--config", file],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
+  );
   await new Promise<void>((resolve, reject) => {
     child.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("listening on") && resolve());
     child.once("exit", (code) => reject(new Error(`the sandbox exited (${code}) before listening`)));
@@ -54,7 +60,9 @@ export async function startSandboxProcess(): Promise<{ url: string; pid: number;
 /** Requests per second of create + polls loops against `url`. */
 export async function requestsPerSecond(url: string): Promise<{ perSecond: number; failures: number }> {
   const model = loadServiceModel();
-  const route = model.createRoutes.find((candidate) => candidate.areaId === "image" && candidate.idType === "string" && candidate.family === null)!;
+  const route = model.createRoutes.find(
+    (candidate) => candidate.areaId === "image" && candidate.idType === "string" && candidate.family === null,
+  )!;
   const pollPath = model.areas.find((area) => area.id === route.areaId)!.poll.path;
   const body = { prompt: "A lighthouse at dawn" };
   const send: Send = sender(url, KEY);
@@ -62,7 +70,8 @@ export async function requestsPerSecond(url: string): Promise<{ perSecond: numbe
     const created = await send("POST", route.path, body);
     const id = (created.json as { id?: string } | undefined)?.id ?? "unknown";
     const polls = [];
-    for (let poll = 0; poll < POLLS_PER_CREATE; poll += 1) polls.push(await send("GET", pollPath.replace("{id}", encodeURIComponent(id))));
+    for (let poll = 0; poll < POLLS_PER_CREATE; poll += 1)
+      polls.push(await send("GET", pollPath.replace("{id}", encodeURIComponent(id))));
     return [created, ...polls];
   };
   await drive(WORKERS, WARM_UP_MS, () => true, step);
@@ -89,9 +98,24 @@ export const sandboxVsPrism: Measurement = {
       await mock.stop();
     }
     return [
-      { label: "sandbox, requests per second", value: Math.round(ours.perSecond), unit: "req/s", note: `${note}; non-200: ${ours.failures}` },
-      { label: "Prism mock, requests per second", value: Math.round(prism.perSecond), unit: "req/s", note: `same load; non-200: ${prism.failures}` },
-      { label: "sandbox / Prism", value: Math.round((ours.perSecond / prism.perSecond) * 10) / 10, unit: "x", note: "goal: at least 10" },
+      {
+        label: "sandbox, requests per second",
+        value: Math.round(ours.perSecond),
+        unit: "req/s",
+        note: `${note}; non-200: ${ours.failures}`,
+      },
+      {
+        label: "Prism mock, requests per second",
+        value: Math.round(prism.perSecond),
+        unit: "req/s",
+        note: `same load; non-200: ${prism.failures}`,
+      },
+      {
+        label: "sandbox / Prism",
+        value: Math.round((ours.perSecond / prism.perSecond) * 10) / 10,
+        unit: "x",
+        note: "goal: at least 10",
+      },
     ];
   },
 };

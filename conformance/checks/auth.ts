@@ -10,8 +10,16 @@ const GROUP = "auth";
 
 const CASES: Array<{ name: string; headers: Record<string, string>; needsKeyCheck: boolean }> = [
   { name: "no Authorization header", headers: {}, needsKeyCheck: false },
-  { name: "malformed Authorization header (Basic scheme)", headers: { authorization: "Basic dXNlcjpwYXNz" }, needsKeyCheck: false },
-  { name: "malformed Authorization header (Bearer without a token)", headers: { authorization: "Bearer" }, needsKeyCheck: false },
+  {
+    name: "malformed Authorization header (Basic scheme)",
+    headers: { authorization: "Basic dXNlcjpwYXNz" },
+    needsKeyCheck: false,
+  },
+  {
+    name: "malformed Authorization header (Bearer without a token)",
+    headers: { authorization: "Bearer" },
+    needsKeyCheck: false,
+  },
   { name: "unknown bearer key", headers: { authorization: "Bearer conformance-unknown-key" }, needsKeyCheck: true },
 ];
 
@@ -22,8 +30,18 @@ function secured(session: Session, op: ContractOperation): boolean {
 
 export const auth: Check = {
   group: GROUP,
-  rules: { "401 for {case}": ["auth.401", "errors.401", "auth.bearer-on-every-request", "auth.http-bearer", "resources.error-body.shape", "errors.error-body"] },
-  summary: "No key, a malformed Authorization header and (where the target checks keys) an unknown key get 401 with the error body, on every operation.",
+  rules: {
+    "401 for {case}": [
+      "auth.401",
+      "errors.401",
+      "auth.bearer-on-every-request",
+      "auth.http-bearer",
+      "resources.error-body.shape",
+      "errors.error-body",
+    ],
+  },
+  summary:
+    "No key, a malformed Authorization header and (where the target checks keys) an unknown key get 401 with the error body, on every operation.",
   async run({ session }) {
     const client = session.main;
     const sends = session.selected().flatMap((op) => {
@@ -32,17 +50,30 @@ export const auth: Check = {
       return CASES.map(async (testCase) => {
         const name = `401 for ${testCase.name}`;
         if (testCase.needsKeyCheck && !session.config.checksApiKey) {
-          session.results.skip(GROUP, op.route, name, "the target accepts any bearer token (Prism checks only the scheme)");
+          session.results.skip(
+            GROUP,
+            op.route,
+            name,
+            "the target accepts any bearer token (Prism checks only the scheme)",
+          );
           return;
         }
         const spec = { ...valid.spec, headers: testCase.headers };
         const exchange = await sendInvalid(session, client, op, spec);
         const unstated = unstatedRoute(op);
         if (exchange.status === 404 && unstated) {
-          session.results.skip(GROUP, op.route, name, `the target answered 404, which the description allows: ${unstated}`);
+          session.results.skip(
+            GROUP,
+            op.route,
+            name,
+            `the target answered 404, which the description allows: ${unstated}`,
+          );
           return;
         }
-        const problems = exchange.status === 401 ? responseProblems(session.contract, op, exchange) : [`answered ${exchange.status}, not 401`];
+        const problems =
+          exchange.status === 401
+            ? responseProblems(session.contract, op, exchange)
+            : [`answered ${exchange.status}, not 401`];
         session.results.expect(GROUP, op.route, name, problems, session.curl(spec));
       });
     });

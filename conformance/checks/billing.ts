@@ -34,12 +34,31 @@ export const billing: Check = {
   group: GROUP,
   rules: {
     "the balance can be read": ["routes.account-credits", "resources.credits.integer-fields"],
-    "a held price is reserved when the job is created": ["states.lip-sync-reserves-quote", "states.3d-credits-held", "resources.create-response.3d-credits"],
-    "a held price is charged when its job succeeds": ["states.lip-sync-reserves-quote", "states.3d-credits-held", "3d.charged-on-success"],
+    "a held price is reserved when the job is created": [
+      "states.lip-sync-reserves-quote",
+      "states.3d-credits-held",
+      "resources.create-response.3d-credits",
+    ],
+    "a held price is charged when its job succeeds": [
+      "states.lip-sync-reserves-quote",
+      "states.3d-credits-held",
+      "3d.charged-on-success",
+    ],
     "{role}: the job is created": [],
     "{role}: the job ends {status}": [],
-    "{role}: the request is blocked": ["errors.400-moderation", "auth.moderation-is-400", "resources.moderation-body.shape", "errors.moderation-reasons"],
-    "a succeeded job is charged exactly its quote": ["service.standard-prices", "service.charged-only-on-success", "service.metered-in-credits", "states.charged-on-succeeded", "states.succeeded"],
+    "{role}: the request is blocked": [
+      "errors.400-moderation",
+      "auth.moderation-is-400",
+      "resources.moderation-body.shape",
+      "errors.moderation-reasons",
+    ],
+    "a succeeded job is charged exactly its quote": [
+      "service.standard-prices",
+      "service.charged-only-on-success",
+      "service.metered-in-credits",
+      "states.charged-on-succeeded",
+      "states.succeeded",
+    ],
     "a failed job is charged nothing": ["service.charged-only-on-success", "states.failed"],
     "a timed-out job is charged nothing": ["service.charged-only-on-success", "states.timeout"],
     "a request blocked by moderation is charged nothing": ["service.charged-only-on-success"],
@@ -47,16 +66,28 @@ export const billing: Check = {
     "the balance falls by the quotes of the jobs that ran": ["states.charged-on-succeeded"],
     "a search priced per request is charged its price": ["route:routes.stock-*"],
   },
-  summary: "With standardPrices: the credits route moves by exactly the quote of a succeeded job, by nothing for failed or timed-out jobs and moderation blocks (with outcomeMarkers), and a held price is reserved at creation.",
-  blockedBy: needing({ stateful: true, declared: [{ field: "standardPrices", gives: "the account pays standard prices, so that its balance can be predicted" }] }, (session) => {
-    if (!creditsOp(session)) return "the target does not implement the credits route";
-    return pricedCreates(session, false).some((request) => request.price.credits !== null && !request.price.atMost) ? null : "no implemented create request has an exact standard price";
-  }),
+  summary:
+    "With standardPrices: the credits route moves by exactly the quote of a succeeded job, by nothing for failed or timed-out jobs and moderation blocks (with outcomeMarkers), and a held price is reserved at creation.",
+  blockedBy: needing(
+    {
+      stateful: true,
+      declared: [
+        { field: "standardPrices", gives: "the account pays standard prices, so that its balance can be predicted" },
+      ],
+    },
+    (session) => {
+      if (!creditsOp(session)) return "the target does not implement the credits route";
+      return pricedCreates(session, false).some((request) => request.price.credits !== null && !request.price.atMost)
+        ? null
+        : "no implemented create request has an exact standard price";
+    },
+  ),
   spend(session) {
     const spends: PlannedSpend[] = [];
     const success = pricedCreates(session, false)[0];
     const held = pricedCreates(session, true)[0];
-    for (const request of [success, held]) if (request) spends.push({ key: session.main.name, what: `${request.op.route} (billing)`, price: request.price });
+    for (const request of [success, held])
+      if (request) spends.push({ key: session.main.name, what: `${request.op.route} (billing)`, price: request.price });
     const search = perRequest(session);
     if (search) spends.push({ key: session.main.name, what: `${search.op.route} (billing)`, price: search.price });
     return spends;
@@ -75,15 +106,41 @@ export const billing: Check = {
       if (held) {
         status("creating a job whose price is held");
         const created = await createJob(client, held.op, held.spec, "accept");
-        const credits = (created.exchange.json as Record<string, unknown> | undefined)?.[session.contract.model.account.priceField];
+        const credits = (created.exchange.json as Record<string, unknown> | undefined)?.[
+          session.contract.model.account.priceField
+        ];
         const name = "a held price is reserved when the job is created";
         if (!created.job || typeof credits !== "number") {
-          session.results.fail(GROUP, held.op.route, name, `the create answered ${created.exchange.status} without a job and its credits: ${created.exchange.text.slice(0, 200)}`, session.curl(held.spec));
+          session.results.fail(
+            GROUP,
+            held.op.route,
+            name,
+            `the create answered ${created.exchange.status} without a job and its credits: ${created.exchange.text.slice(0, 200)}`,
+            session.curl(held.spec),
+          );
         } else {
           const after = await balanceOf(session, client);
           if (typeof after === "string") session.results.fail(GROUP, held.op.route, name, after);
-          else session.results.expect(GROUP, held.op.route, name, before - after === credits ? [] : [`${session.contract.model.account.availableField} fell by ${before - after} when the job was created; its held price is ${credits}`], session.curl(held.spec));
-          const role: Role = { name: "a held price is charged when its job succeeds", op: held.op, spec: held.spec, credits, ends: session.contract.model.jobStatus.success, charged: true };
+          else
+            session.results.expect(
+              GROUP,
+              held.op.route,
+              name,
+              before - after === credits
+                ? []
+                : [
+                    `${session.contract.model.account.availableField} fell by ${before - after} when the job was created; its held price is ${credits}`,
+                  ],
+              session.curl(held.spec),
+            );
+          const role: Role = {
+            name: "a held price is charged when its job succeeds",
+            op: held.op,
+            spec: held.spec,
+            credits,
+            ends: session.contract.model.jobStatus.success,
+            charged: true,
+          };
           roles.push(role);
           outcome.set(role, created.exchange);
           jobs.push(watch(session, role, created.job, outcome));
@@ -101,7 +158,13 @@ export const billing: Check = {
               return watch(session, role, created.job, outcome);
             }
             if (role.ends === null) return void outcome.set(role, created.exchange);
-            session.results.fail(GROUP, role.op.route, `${role.name}: the job is created`, `the create answered ${created.exchange.status}: ${created.exchange.text.slice(0, 200)}`, session.curl(role.spec));
+            session.results.fail(
+              GROUP,
+              role.op.route,
+              `${role.name}: the job is created`,
+              `the create answered ${created.exchange.status}: ${created.exchange.text.slice(0, 200)}`,
+              session.curl(role.spec),
+            );
           }),
         );
       }
@@ -112,7 +175,11 @@ export const billing: Check = {
       const others = beside.filter((charge) => charge.charged()).reduce((sum, charge) => sum + charge.credits, 0);
       const judged = roles.filter((role) => outcome.has(role));
       if (judge(session, judged, before - after - others, outcome)) await searchCharge(session, client, after);
-      else await blame(session, client, judged, beside, { fell: before - after, quoted: others + judged.filter((role) => role.charged).reduce((sum, role) => sum + (role.credits ?? 0), 0) });
+      else
+        await blame(session, client, judged, beside, {
+          fell: before - after,
+          quoted: others + judged.filter((role) => role.charged).reduce((sum, role) => sum + (role.credits ?? 0), 0),
+        });
     });
   },
 };
@@ -122,31 +189,77 @@ async function watch(session: Session, role: Role, job: Job, outcome: Map<Role, 
   await job.done;
   if (job.terminal !== role.ends) {
     outcome.delete(role);
-    session.results.fail(GROUP, role.op.route, `${role.name}: the job ends ${role.ends}`, `the job ended ${job.terminal ?? `without a terminal status (${job.stoppedBy})`}, so its charge cannot be judged`, session.curl(role.spec));
+    session.results.fail(
+      GROUP,
+      role.op.route,
+      `${role.name}: the job ends ${role.ends}`,
+      `the job ended ${job.terminal ?? `without a terminal status (${job.stoppedBy})`}, so its charge cannot be judged`,
+      session.curl(role.spec),
+    );
   }
 }
 
 /** The roles beside the held job: a succeeded job, and the declared failure outcomes. */
 function chooseRoles(session: Session): Role[] {
   const { config, contract } = session;
-  const success = pricedCreates(session, false).find((request) => request.price.credits !== null && !request.price.atMost);
+  const success = pricedCreates(session, false).find(
+    (request) => request.price.credits !== null && !request.price.atMost,
+  );
   if (!success) return [];
   const { jobStatus, errors } = contract.model;
-  const roles: Role[] = [{ name: "a succeeded job is charged exactly its quote", op: success.op, spec: success.spec, credits: success.price.credits, ends: jobStatus.success, charged: true }];
+  const roles: Role[] = [
+    {
+      name: "a succeeded job is charged exactly its quote",
+      op: success.op,
+      spec: success.spec,
+      credits: success.price.credits,
+      ends: jobStatus.success,
+      charged: true,
+    },
+  ];
   // Failures go to a model outside any family, whose failures could start a cooldown.
-  const prompted = pricedCreates(session, false).filter((request) => hasPrompt(request.op) && request.op.create?.family === null && request.price.credits !== null && !request.price.atMost);
+  const prompted = pricedCreates(session, false).filter(
+    (request) =>
+      hasPrompt(request.op) &&
+      request.op.create?.family === null &&
+      request.price.credits !== null &&
+      !request.price.atMost,
+  );
   const { failed, timeout, moderation } = config.outcomeMarkers;
   const failure = (name: string, marker: string | undefined, ends: string | null): void => {
     // Each price above the sum of those before it: then one set of roles alone adds up to any fall.
     const sum = roles.reduce((total, role) => total + (role.credits ?? 0), 0);
     const unused = prompted.filter((request) => !roles.some((role) => role.op === request.op));
     const request = unused.find((candidate) => (candidate.price.credits ?? 0) > sum) ?? unused[0];
-    if (!marker || !request) return void session.results.skip(GROUP, "*", name, marker ? "no implemented create route takes a prompt for the marker" : "the declaration gives no outcomeMarkers for it");
-    roles.push({ name, op: request.op, spec: marked(request.spec, marker), credits: request.price.credits, ends, charged: false });
+    if (!marker || !request)
+      return void session.results.skip(
+        GROUP,
+        "*",
+        name,
+        marker
+          ? "no implemented create route takes a prompt for the marker"
+          : "the declaration gives no outcomeMarkers for it",
+      );
+    roles.push({
+      name,
+      op: request.op,
+      spec: marked(request.spec, marker),
+      credits: request.price.credits,
+      ends,
+      charged: false,
+    });
   };
-  failure("a failed job is charged nothing", failed, jobStatus.failure.find((status) => status !== jobStatus.timeout) ?? null);
+  failure(
+    "a failed job is charged nothing",
+    failed,
+    jobStatus.failure.find((status) => status !== jobStatus.timeout) ?? null,
+  );
   failure("a timed-out job is charged nothing", timeout, jobStatus.timeout);
-  failure("a request blocked by moderation is charged nothing", moderation?.replace("{reason}", errors.moderation.reasons[0] ?? ""), null);
+  failure(
+    "a request blocked by moderation is charged nothing",
+    moderation?.replace("{reason}", errors.moderation.reasons[0] ?? ""),
+    null,
+  );
   return roles;
 }
 
@@ -157,8 +270,15 @@ function chooseRoles(session: Session): Role[] {
  */
 function judge(session: Session, roles: Role[], fell: number, outcome: Map<Role, Exchange>): boolean {
   const expected = roles.filter((role) => role.charged).reduce((sum, role) => sum + (role.credits ?? 0), 0);
-  const explaining = subsets(roles).filter((subset) => subset.reduce((sum, role) => sum + (role.credits ?? 0), 0) === fell);
-  const charged = fell === expected ? new Set(roles.filter((role) => role.charged)) : explaining.length === 1 ? new Set(explaining[0]) : undefined;
+  const explaining = subsets(roles).filter(
+    (subset) => subset.reduce((sum, role) => sum + (role.credits ?? 0), 0) === fell,
+  );
+  const charged =
+    fell === expected
+      ? new Set(roles.filter((role) => role.charged))
+      : explaining.length === 1
+        ? new Set(explaining[0])
+        : undefined;
   if (!charged) return false;
   for (const role of roles) {
     const curl = session.curl(outcome.get(role)?.request ?? role.spec);
@@ -168,12 +288,28 @@ function judge(session: Session, roles: Role[], fell: number, outcome: Map<Role,
       const body = exchange.json as Record<string, unknown> | undefined;
       const blocked = exchange.status === reason.status && typeof body?.[reason.reasonField] === "string";
       if (!blocked) {
-        session.results.fail(GROUP, role.op.route, `${role.name}: the request is blocked`, `answered ${exchange.status}, not the moderation block: ${exchange.text.slice(0, 200)}`, curl);
+        session.results.fail(
+          GROUP,
+          role.op.route,
+          `${role.name}: the request is blocked`,
+          `answered ${exchange.status}, not the moderation block: ${exchange.text.slice(0, 200)}`,
+          curl,
+        );
         continue;
       }
     }
     const was = charged.has(role);
-    session.results.expect(GROUP, role.op.route, role.name, was === role.charged ? [] : [`${session.contract.model.account.availableField} fell by ${fell} for this check's requests, which is ${was ? "" : "not "}explained by charging its ${role.credits} credits`], curl);
+    session.results.expect(
+      GROUP,
+      role.op.route,
+      role.name,
+      was === role.charged
+        ? []
+        : [
+            `${session.contract.model.account.availableField} fell by ${fell} for this check's requests, which is ${was ? "" : "not "}explained by charging its ${role.credits} credits`,
+          ],
+      curl,
+    );
   }
   return true;
 }
@@ -202,15 +338,34 @@ function describeRequest(op: ContractOperation, spec: RequestSpec): string {
  * else is charged meanwhile), so that the report names the requests whose charge disagrees with
  * their quote, rather than blaming the check's own routes.
  */
-async function blame(session: Session, client: Client, roles: Role[], beside: MeasuredCharge[], total: { fell: number; quoted: number }): Promise<void> {
+async function blame(
+  session: Session,
+  client: Client,
+  roles: Role[],
+  beside: MeasuredCharge[],
+  total: { fell: number; quoted: number },
+): Promise<void> {
   const { jobStatus, account } = session.contract.model;
   const suspects = new Map<string, Suspect>();
   for (const role of roles) {
-    suspects.set(describeRequest(role.op, role.spec), { name: role.name, op: role.op, spec: role.spec, credits: role.charged ? (role.credits ?? 0) : 0, refused: role.ends === null });
+    suspects.set(describeRequest(role.op, role.spec), {
+      name: role.name,
+      op: role.op,
+      spec: role.spec,
+      credits: role.charged ? (role.credits ?? 0) : 0,
+      refused: role.ends === null,
+    });
   }
   for (const charge of beside.filter((candidate) => candidate.charged())) {
     const what = describeRequest(charge.op, charge.spec);
-    if (!suspects.has(what)) suspects.set(what, { name: "a job run beside the billing check is charged its quote", op: charge.op, spec: charge.spec, credits: charge.credits, refused: false });
+    if (!suspects.has(what))
+      suspects.set(what, {
+        name: "a job run beside the billing check is charged its quote",
+        op: charge.op,
+        spec: charge.spec,
+        credits: charge.credits,
+        refused: false,
+      });
   }
   let unexplained = 0;
   for (const [what, suspect] of suspects) {
@@ -218,15 +373,33 @@ async function blame(session: Session, client: Client, roles: Role[], beside: Me
     const created = await createJob(client, suspect.op, suspect.spec, suspect.refused ? "reject" : "accept");
     await created.job?.done;
     const after = await balanceOf(session, client);
-    if (typeof before === "string" || typeof after === "string") return void session.results.fail(GROUP, "*", "the balance can be read", typeof before === "string" ? before : (after as string));
+    if (typeof before === "string" || typeof after === "string")
+      return void session.results.fail(
+        GROUP,
+        "*",
+        "the balance can be read",
+        typeof before === "string" ? before : (after as string),
+      );
     const quote = created.job?.terminal === jobStatus.success ? suspect.credits : 0;
-    const ended = created.job ? `ended ${created.job.terminal ?? created.job.stoppedBy}` : `answered ${created.exchange.status}`;
-    const problems = before - after === quote ? [] : [`measured alone, ${what} (${ended}) made ${account.availableField} fall by ${before - after}; its quote is ${quote}`];
+    const ended = created.job
+      ? `ended ${created.job.terminal ?? created.job.stoppedBy}`
+      : `answered ${created.exchange.status}`;
+    const problems =
+      before - after === quote
+        ? []
+        : [
+            `measured alone, ${what} (${ended}) made ${account.availableField} fall by ${before - after}; its quote is ${quote}`,
+          ];
     if (problems.length) unexplained++;
     session.results.expect(GROUP, suspect.op.route, suspect.name, problems, session.curl(suspect.spec));
   }
   if (unexplained === 0) {
-    session.results.fail(GROUP, "*", "the balance falls by the quotes of the jobs that ran", `${account.availableField} fell by ${total.fell} while jobs quoted ${total.quoted} ran together, yet each, measured alone, was charged its quote`);
+    session.results.fail(
+      GROUP,
+      "*",
+      "the balance falls by the quotes of the jobs that ran",
+      `${account.availableField} fell by ${total.fell} while jobs quoted ${total.quoted} ran together, yet each, measured alone, was charged its quote`,
+    );
   }
 }
 
@@ -236,7 +409,9 @@ function subsets<T>(items: readonly T[]): T[][] {
 
 /** The first implemented route charged per request, with its price. */
 function perRequest(session: Session) {
-  const op = session.selected().find((candidate) => session.contract.model.priceTables[candidate.path]?.pricing?.charged === "per-request");
+  const op = session
+    .selected()
+    .find((candidate) => session.contract.model.priceTables[candidate.path]?.pricing?.charged === "per-request");
   const request = op ? validRequests(session, op, session.main)[0] : undefined;
   return op && request ? { op, request, price: priceOf(session.contract, op, quotedBody(request.spec)) } : undefined;
 }
@@ -248,8 +423,24 @@ async function searchCharge(session: Session, client: Client, before: number): P
   const after = await balanceOf(session, client);
   const name = "a search priced per request is charged its price";
   if (!accepted(exchange) || typeof after === "string") {
-    session.results.fail(GROUP, search.op.route, name, typeof after === "string" ? after : `the search answered ${exchange.status}`, session.curl(search.request.spec));
+    session.results.fail(
+      GROUP,
+      search.op.route,
+      name,
+      typeof after === "string" ? after : `the search answered ${exchange.status}`,
+      session.curl(search.request.spec),
+    );
     return;
   }
-  session.results.expect(GROUP, search.op.route, name, before - after === search.price.credits ? [] : [`${session.contract.model.account.availableField} fell by ${before - after}; the search costs ${search.price.credits}`], session.curl(search.request.spec));
+  session.results.expect(
+    GROUP,
+    search.op.route,
+    name,
+    before - after === search.price.credits
+      ? []
+      : [
+          `${session.contract.model.account.availableField} fell by ${before - after}; the search costs ${search.price.credits}`,
+        ],
+    session.curl(search.request.spec),
+  );
 }

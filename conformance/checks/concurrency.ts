@@ -60,31 +60,70 @@ export const concurrency: Check = {
   rules: {
     "polling never counts against the concurrency cap": ["states.polling-not-counted", "limits.concurrency"],
     "polls answer while the cap is reached": ["states.polling-not-counted"],
-    "a create beyond the cap{cap} is refused as queue full": ["limits.concurrency", "errors.429-queue-full", "errors.429-four-conditions"],
+    "a create beyond the cap{cap} is refused as queue full": [
+      "limits.concurrency",
+      "errors.429-queue-full",
+      "errors.429-four-conditions",
+    ],
     "the queue-full 429 carries no Retry-After": ["errors.queue-full-no-retry-after"],
     [BELOW_THE_CAP]: ["limits.concurrency"],
   },
-  summary: "With concurrency declared and that many jobs running, polls still answer, one more create is refused as queue full without Retry-After, and no create is refused as queue full below the cap.",
+  summary:
+    "With concurrency declared and that many jobs running, polls still answer, one more create is refused as queue full without Retry-After, and no create is refused as queue full below the cap.",
   // The cap starts at the plan's limit and rises with usage: no value holds for every honest target.
   blockedBy: needing(
-    { stateful: true, declared: [{ field: "concurrency", gives: "the account's cap: the specification's starts at the plan's limit and rises with usage, so no value can be assumed" }] },
-    (session) => (pricedCreates(session, false)[0] ? null : "the target implements no create route whose jobs the suite can follow"),
+    {
+      stateful: true,
+      declared: [
+        {
+          field: "concurrency",
+          gives:
+            "the account's cap: the specification's starts at the plan's limit and rises with usage, so no value can be assumed",
+        },
+      ],
+    },
+    (session) =>
+      pricedCreates(session, false)[0] ? null : "the target implements no create route whose jobs the suite can follow",
   ),
   spend(session) {
     const cheapest = pricedCreates(session, false)[0];
-    return cheapest ? Array.from({ length: fillers(session) + ATTEMPTS }, () => ({ key: session.main.name, what: `${cheapest.op.route} (concurrency)`, price: cheapest.price })) : [];
+    return cheapest
+      ? Array.from({ length: fillers(session) + ATTEMPTS }, () => ({
+          key: session.main.name,
+          what: `${cheapest.op.route} (concurrency)`,
+          price: cheapest.price,
+        }))
+      : [];
   },
   observe(session, { client, op, exchange, options }) {
     // A 429 chosen with Prism's Prefer header is the mock's example, not the state of its limits.
     if (client !== session.main || exchange.status !== 429 || exchange.request.headers.prefer !== undefined) return;
     const conditions = conditionsOf(session.contract, exchange.json);
     if (op.facts.kind === "poll" && (conditions.has("queue-full") || conditions.has("spend-limit"))) {
-      session.results.fail(GROUP, op.route, "polling never counts against the concurrency cap", `a poll was refused with a queue-full 429: ${exchange.text.slice(0, 200)}`, session.curl(exchange.request));
+      session.results.fail(
+        GROUP,
+        op.route,
+        "polling never counts against the concurrency cap",
+        `a poll was refused with a queue-full 429: ${exchange.text.slice(0, 200)}`,
+        session.curl(exchange.request),
+      );
     }
     const running = options.jobsInFlight;
     // Jobs the suite lost track of may still run: then the count proves nothing.
-    if (op.facts.kind === "create" && conditions.has("queue-full") && session.config.concurrency !== undefined && running !== undefined && running < session.concurrency && client.unsure === 0) {
-      stateOf(session).refusals.push({ running, at: exchange.receivedAt, route: op.route, curl: session.curl(exchange.request) });
+    if (
+      op.facts.kind === "create" &&
+      conditions.has("queue-full") &&
+      session.config.concurrency !== undefined &&
+      running !== undefined &&
+      running < session.concurrency &&
+      client.unsure === 0
+    ) {
+      stateOf(session).refusals.push({
+        running,
+        at: exchange.receivedAt,
+        route: op.route,
+        curl: session.curl(exchange.request),
+      });
     }
   },
   async run({ session, stage, status }) {
@@ -95,7 +134,12 @@ export const concurrency: Check = {
     let late = false;
     let over = false;
     const lateReached = stage(STAGE.late).then(() => void (late = true));
-    const timeUp = lateReached.then(() => session.sleep(session.config.poll.timeoutSeconds * 1000)).then(() => void (over = true), () => undefined);
+    const timeUp = lateReached
+      .then(() => session.sleep(session.config.poll.timeoutSeconds * 1000))
+      .then(
+        () => void (over = true),
+        () => undefined,
+      );
     const stop = (): boolean => over || (late && filler.spent);
     try {
       let done = false;
@@ -108,7 +152,14 @@ export const concurrency: Check = {
         else inconclusive++;
       }
       if (!done) {
-        session.results.skip(GROUP, "*", "a create beyond the cap is refused as queue full", inconclusive === 0 ? "the suite's jobs never filled the cap" : `a job ended while the create beyond the cap was answered, ${inconclusive === 1 ? "once" : `${inconclusive} times`}; no verdict`);
+        session.results.skip(
+          GROUP,
+          "*",
+          "a create beyond the cap is refused as queue full",
+          inconclusive === 0
+            ? "the suite's jobs never filled the cap"
+            : `a job ended while the create beyond the cap was answered, ${inconclusive === 1 ? "once" : `${inconclusive} times`}; no verdict`,
+        );
       }
       await lateReached;
       await judgeRefusals(session, state, filler, status);
@@ -148,7 +199,8 @@ class Filler {
       // refusal below the cap, a poll's time passes before the next job, as the specification asks.
       const now = Date.now();
       const due = now - this.begun > 2 * interval && now - (this.state.refusals.at(-1)?.at ?? 0) > interval;
-      while (due && client.slots.inFlight + this.unanswered < client.slots.cap && this.added < fillers(session)) this.add(cheapest);
+      while (due && client.slots.inFlight + this.unanswered < client.slots.cap && this.added < fillers(session))
+        this.add(cheapest);
       await Promise.race([session.sleep(50), wake]);
     }
     return true;
@@ -163,9 +215,21 @@ class Filler {
       this.unanswered--;
       // A create refused as queue full spent nothing: another may take its place. Any other refusal
       // uses up its place, so that a target refusing every create is not sent them without end.
-      if (!created.job && created.exchange.status === 429 && conditionsOf(this.session.contract, created.exchange.json).has("queue-full")) this.added--;
+      if (
+        !created.job &&
+        created.exchange.status === 429 &&
+        conditionsOf(this.session.contract, created.exchange.json).has("queue-full")
+      )
+        this.added--;
     };
-    const job = chargedCreate(this.session.main, cheapest.op, cheapest.spec, exactCredits(cheapest), undefined, answered);
+    const job = chargedCreate(
+      this.session.main,
+      cheapest.op,
+      cheapest.spec,
+      exactCredits(cheapest),
+      undefined,
+      answered,
+    );
     // A create that got no answer is no longer awaited by the filling (its failure is the suite's, in settled()).
     this.pending.add(
       job.catch((error: unknown) => {
@@ -194,17 +258,31 @@ async function probe(session: Session, state: CapState): Promise<"done" | "incon
   const pollAll = (): Promise<Exchange[]> => pollEvery(session, jobs);
   const allRunning = (polls: Exchange[]): boolean => running(session, polls);
   const recordPolls = (polls: Exchange[]): void => {
-    if (session.results.all.some((result) => result.group === GROUP && result.name === "polls answer while the cap is reached")) return;
+    if (
+      session.results.all.some(
+        (result) => result.group === GROUP && result.name === "polls answer while the cap is reached",
+      )
+    )
+      return;
     const refused = polls.filter((exchange) => exchange.status === 429);
-    session.results.expect(GROUP, jobs[0]?.poll.route ?? "*", "polls answer while the cap is reached", refused.map((exchange) => `a poll answered 429: ${exchange.text.slice(0, 200)}`));
+    session.results.expect(
+      GROUP,
+      jobs[0]?.poll.route ?? "*",
+      "polls answer while the cap is reached",
+      refused.map((exchange) => `a poll answered 429: ${exchange.text.slice(0, 200)}`),
+    );
   };
   // A job a slot freed just before the create may let it start and succeed: the billing check must
   // count that charge, or not be measuring meanwhile. An exact price joins a measurement at once.
-  const charged = <T>(work: (report: (charge: MeasuredCharge) => void) => Promise<T>): Promise<T> => (credits === null ? client.charges.charge(null, work) : client.charges.unplanned(work));
+  const charged = <T>(work: (report: (charge: MeasuredCharge) => void) => Promise<T>): Promise<T> =>
+    credits === null ? client.charges.charge(null, work) : client.charges.unplanned(work);
   const { exchange, ranOn } = await charged(async (report) => {
     // Taken only now: a create of unknown price may first wait out the billing check's measurement.
     const slot = client.slots.take();
-    const sent = await sendHolding(client, cheapest.op, cheapest.spec, slot, { positive: true, jobsInFlight: jobs.length });
+    const sent = await sendHolding(client, cheapest.op, cheapest.spec, slot, {
+      positive: true,
+      jobsInFlight: jobs.length,
+    });
     if (!accepted(sent)) {
       slot.release();
       const polls = await pollAll();
@@ -213,7 +291,14 @@ async function probe(session: Session, state: CapState): Promise<"done" | "incon
       return { exchange: sent, ranOn: false };
     }
     const job = follow(client, cheapest.op, sent, slot).job;
-    if (job && credits !== null) report({ what: `${cheapest.op.route} (${job.id})`, credits, charged: () => job.terminal === session.contract.model.jobStatus.success, op: cheapest.op, spec: cheapest.spec });
+    if (job && credits !== null)
+      report({
+        what: `${cheapest.op.route} (${job.id})`,
+        credits,
+        charged: () => job.terminal === session.contract.model.jobStatus.success,
+        op: cheapest.op,
+        spec: cheapest.spec,
+      });
     const polls = await pollAll();
     recordPolls(polls);
     await job?.ended;
@@ -222,13 +307,32 @@ async function probe(session: Session, state: CapState): Promise<"done" | "incon
   if (accepted(exchange)) {
     if (!ranOn) return "inconclusive";
     state.filled = true;
-    session.results.fail(GROUP, cheapest.op.route, name, `accepted a create while ${jobs.length} of the suite's jobs were running (each seen running by a poll sent after the create was answered)`, curl);
+    session.results.fail(
+      GROUP,
+      cheapest.op.route,
+      name,
+      `accepted a create while ${jobs.length} of the suite's jobs were running (each seen running by a poll sent after the create was answered)`,
+      curl,
+    );
     return "done";
   }
   const queueFull = exchange.status === 429 && conditionsOf(session.contract, exchange.json).has("queue-full");
-  session.results.expect(GROUP, cheapest.op.route, name, queueFull ? [] : [`answered ${exchange.status}, not the queue-full 429: ${exchange.text.slice(0, 200)}`], curl);
+  session.results.expect(
+    GROUP,
+    cheapest.op.route,
+    name,
+    queueFull ? [] : [`answered ${exchange.status}, not the queue-full 429: ${exchange.text.slice(0, 200)}`],
+    curl,
+  );
   const retryAfter = exchange.headers.get(session.contract.model.retryAfterHeader);
-  if (queueFull) session.results.expect(GROUP, cheapest.op.route, "the queue-full 429 carries no Retry-After", retryAfter === null ? [] : [`Retry-After: ${retryAfter} on a queue-full 429`], curl);
+  if (queueFull)
+    session.results.expect(
+      GROUP,
+      cheapest.op.route,
+      "the queue-full 429 carries no Retry-After",
+      retryAfter === null ? [] : [`Retry-After: ${retryAfter} on a queue-full 429`],
+      curl,
+    );
   return "done";
 }
 
@@ -243,13 +347,17 @@ async function confirmFilled(session: Session, state: CapState): Promise<void> {
   if (running(session, await pollEvery(session, jobs))) state.filled = true;
 }
 
-const pollEvery = (session: Session, jobs: readonly FollowedJob[]): Promise<Exchange[]> => Promise.all(jobs.map((job) => session.main.send(job.poll, job.pollSpec, { positive: true })));
+const pollEvery = (session: Session, jobs: readonly FollowedJob[]): Promise<Exchange[]> =>
+  Promise.all(jobs.map((job) => session.main.send(job.poll, job.pollSpec, { positive: true })));
 
 /** Every poll saw its job in a status that is not terminal. */
 const running = (session: Session, polls: readonly Exchange[]): boolean =>
-  polls.every((exchange) => exchange.status === 200 && !session.contract.model.jobStatus.terminal.includes(statusOf(exchange)));
+  polls.every(
+    (exchange) => exchange.status === 200 && !session.contract.model.jobStatus.terminal.includes(statusOf(exchange)),
+  );
 
-const OTHER_JOBS = "other jobs of the account (another key's, the web application's, or an earlier run's still running: a run's report says how many it left and until when)";
+const OTHER_JOBS =
+  "other jobs of the account (another key's, the web application's, or an earlier run's still running: a run's report says how many it left and until when)";
 
 /**
  * The creates refused as queue full below the cap. Other jobs of the account may explain them: an
@@ -258,7 +366,12 @@ const OTHER_JOBS = "other jobs of the account (another key's, the web applicatio
  * that jobs of the account that end in the time the declaration gives a job may end, and fails
  * only if the refusals persist that long.
  */
-async function judgeRefusals(session: Session, state: CapState, filler: Filler, status: (text: string) => void): Promise<void> {
+async function judgeRefusals(
+  session: Session,
+  state: CapState,
+  filler: Filler,
+  status: (text: string) => void,
+): Promise<void> {
   const earlier = session.earlierJobs;
   const excused = (refusal: Refusal): boolean => earlier !== undefined && refusal.at <= earlier.until;
   const counted = (): Refusal[] => state.refusals.filter((refusal) => !excused(refusal));
@@ -268,7 +381,9 @@ async function judgeRefusals(session: Session, state: CapState, filler: Filler, 
     return refusals.length > 0 && refusals.at(-1)!.at - refusals[0]!.at >= persist;
   };
   if (counted().length > 0 && !state.filled && !persisted()) {
-    status(`a create was refused as queue full below the cap: filling it for up to ${session.config.poll.timeoutSeconds} s more`);
+    status(
+      `a create was refused as queue full below the cap: filling it for up to ${session.config.poll.timeoutSeconds} s more`,
+    );
     // That long from now, with half as long again for one more refusal to come after it (a refusal
     // needs the suite's jobs back at the cap).
     const margin = Math.max(2 * session.pollIntervalMs(session.contract.pollOf(cheapestOf(session).op)!), persist / 2);
@@ -285,9 +400,19 @@ async function judgeRefusals(session: Session, state: CapState, filler: Filler, 
   if (state.refusals.length === 0) {
     if (state.filled) session.results.pass(GROUP, "*", BELOW_THE_CAP);
   } else if (refusals.length === 0) {
-    session.results.skip(GROUP, state.refusals[0]!.route, BELOW_THE_CAP, `refused as queue full with ${fewest} of the suite's jobs running while the ${earlier!.jobs} jobs an earlier run left (${earlier!.routes.join(", ")}) may still have run, until ${new Date(earlier!.until).toISOString()}: run again after then`);
+    session.results.skip(
+      GROUP,
+      state.refusals[0]!.route,
+      BELOW_THE_CAP,
+      `refused as queue full with ${fewest} of the suite's jobs running while the ${earlier!.jobs} jobs an earlier run left (${earlier!.routes.join(", ")}) may still have run, until ${new Date(earlier!.until).toISOString()}: run again after then`,
+    );
   } else if (state.filled) {
-    session.results.skip(GROUP, refusals[0]!.route, BELOW_THE_CAP, `refused as queue full with ${fewest} of the suite's jobs running, but the suite's own jobs filled the declared cap of ${session.concurrency} at another time: ${OTHER_JOBS} held slots`);
+    session.results.skip(
+      GROUP,
+      refusals[0]!.route,
+      BELOW_THE_CAP,
+      `refused as queue full with ${fewest} of the suite's jobs running, but the suite's own jobs filled the declared cap of ${session.concurrency} at another time: ${OTHER_JOBS} held slots`,
+    );
   } else if (persisted()) {
     const last = refusals.at(-1)!;
     const seconds = ((last.at - refusals[0]!.at) / 1000).toFixed(1);
@@ -299,6 +424,11 @@ async function judgeRefusals(session: Session, state: CapState, filler: Filler, 
       last.curl,
     );
   } else {
-    session.results.skip(GROUP, refusals[0]!.route, BELOW_THE_CAP, `refused as queue full with ${fewest} of the suite's jobs running, and the run could not fill the cap for poll.timeoutSeconds (${session.config.poll.timeoutSeconds} s) after: ${OTHER_JOBS} may have held slots`);
+    session.results.skip(
+      GROUP,
+      refusals[0]!.route,
+      BELOW_THE_CAP,
+      `refused as queue full with ${fewest} of the suite's jobs running, and the run could not fill the cap for poll.timeoutSeconds (${session.config.poll.timeoutSeconds} s) after: ${OTHER_JOBS} may have held slots`,
+    );
   }
 }

@@ -28,27 +28,44 @@ type FamilyCreate = NonNullable<ReturnType<typeof familyCreate>>;
 /** The cheapest create request of the family the cooldown concerns. */
 const familyCreate = (session: Session) =>
   [...pricedCreates(session, false), ...pricedCreates(session, true)].find(
-    (request) => request.op.create?.family === session.contract.model.limits.cooldown.family && followable(session, request.op) && hasPrompt(request.op),
+    (request) =>
+      request.op.create?.family === session.contract.model.limits.cooldown.family &&
+      followable(session, request.op) &&
+      hasPrompt(request.op),
   );
 
 /** The cheapest create request of a model outside the family, which its pause must not touch. */
-const outsideCreate = (session: Session) => pricedCreates(session, false).find((request) => request.op.create?.family !== session.contract.model.limits.cooldown.family);
+const outsideCreate = (session: Session) =>
+  pricedCreates(session, false).find(
+    (request) => request.op.create?.family !== session.contract.model.limits.cooldown.family,
+  );
 
 /** While the family is paused, a create of another model on the same account is still accepted. */
 async function otherModelsGoOn(session: Session, client: Client): Promise<void> {
   const other = outsideCreate(session);
   const name = "models outside the paused family are not paused";
-  if (!other) return void session.results.skip(GROUP, "*", name, "the target implements no create route outside the family");
+  if (!other)
+    return void session.results.skip(GROUP, "*", name, "the target implements no create route outside the family");
   const spec = { ...other.spec, headers: client.authorized() };
   // Its job is not waited for: the family's pause must still run when its 429 is asked for.
   const { exchange } = await createJob(client, other.op, spec, "accept");
   const paused = exchange.status === 429 && conditionsOf(session.contract, exchange.json).has("cooldown");
-  session.results.expect(GROUP, other.op.route, name, accepted(exchange) ? [] : [`answered ${exchange.status}${paused ? ", the cooldown 429" : ""}: ${exchange.text.slice(0, 200)}`], session.curl(spec));
+  session.results.expect(
+    GROUP,
+    other.op.route,
+    name,
+    accepted(exchange)
+      ? []
+      : [`answered ${exchange.status}${paused ? ", the cooldown 429" : ""}: ${exchange.text.slice(0, 200)}`],
+    session.curl(spec),
+  );
 }
 
 /** A moment before the job ended: the sending of the last poll that showed it running (or of its create). */
 function endedAfter(session: Session, job: Job): number {
-  const terminal = job.polls.findIndex((poll) => poll.status === 200 && session.contract.model.jobStatus.terminal.includes(statusOf(poll)));
+  const terminal = job.polls.findIndex(
+    (poll) => poll.status === 200 && session.contract.model.jobStatus.terminal.includes(statusOf(poll)),
+  );
   return (terminal > 0 ? job.polls[terminal - 1]! : job.created).sentAt;
 }
 
@@ -56,7 +73,9 @@ function endedAfter(session: Session, job: Job): number {
  * What one create of the family, marked to fail, came to: the moment after which its job failed, or
  * why it broke the run of failures (with, where it was the cooldown's 429, the seconds it asked to wait).
  */
-type Failure = { readonly endedAfter: number } | { readonly name: string; readonly detail: string; readonly pausedFor?: number | null };
+type Failure =
+  | { readonly endedAfter: number }
+  | { readonly name: string; readonly detail: string; readonly pausedFor?: number | null };
 
 /** The longest pause, left from failures before the check, that the check waits out before clearing them with a success. */
 const CLEARING_WAIT_SECONDS = 60;
@@ -64,14 +83,21 @@ const CLEARING_WAIT_SECONDS = 60;
 const CLEARS = "a success clears the failures before it";
 
 /** A create refused with the cooldown's 429. */
-const pausedAnswer = (session: Session, exchange: Exchange): boolean => exchange.status === 429 && conditionsOf(session.contract, exchange.json).has("cooldown");
+const pausedAnswer = (session: Session, exchange: Exchange): boolean =>
+  exchange.status === 429 && conditionsOf(session.contract, exchange.json).has("cooldown");
 
 /**
  * A success, then twice: one failure fewer than pause the family, and a success. Had a success not
  * cleared the failures before it, the second run of failures would pause the family. Ends with a
  * success, so that the run of failures after it starts from none. False when the check must stop.
  */
-async function successClears(session: Session, client: Client, request: FamilyCreate, fail: (atOnce: boolean) => Promise<Failure>, acceptedUntil: string): Promise<boolean> {
+async function successClears(
+  session: Session,
+  client: Client,
+  request: FamilyCreate,
+  fail: (atOnce: boolean) => Promise<Failure>,
+  acceptedUntil: string,
+): Promise<boolean> {
   const { contract } = session;
   const route = request.op.route;
   const spec = { ...request.spec, headers: client.authorized() };
@@ -82,15 +108,31 @@ async function successClears(session: Session, client: Client, request: FamilyCr
     if (!success.job) {
       if (round === 0) {
         // Paused by failures from before the check: the run of failures below copes with that.
-        session.results.skip(GROUP, route, CLEARS, `the family was paused or refused before this check's failures: ${success.exchange.status} ${success.exchange.text.slice(0, 120)}`);
+        session.results.skip(
+          GROUP,
+          route,
+          CLEARS,
+          `the family was paused or refused before this check's failures: ${success.exchange.status} ${success.exchange.text.slice(0, 120)}`,
+        );
         return true;
       }
       const paused = pausedAnswer(session, success.exchange);
-      session.results.fail(GROUP, route, paused && round === 1 ? acceptedUntil : CLEARS, `a success of the family, after ${consecutive - 1} failures${round === 2 ? " that followed a success" : ""}, was refused: ${success.exchange.status} ${success.exchange.text.slice(0, 200)}`, curl);
+      session.results.fail(
+        GROUP,
+        route,
+        paused && round === 1 ? acceptedUntil : CLEARS,
+        `a success of the family, after ${consecutive - 1} failures${round === 2 ? " that followed a success" : ""}, was refused: ${success.exchange.status} ${success.exchange.text.slice(0, 200)}`,
+        curl,
+      );
       return false;
     }
     if (success.job.terminal !== contract.model.jobStatus.success) {
-      session.results.skip(GROUP, route, CLEARS, `a job of the family sent to succeed ended ${success.job.terminal ?? success.job.stoppedBy}`);
+      session.results.skip(
+        GROUP,
+        route,
+        CLEARS,
+        `a job of the family sent to succeed ended ${success.job.terminal ?? success.job.stoppedBy}`,
+      );
       return true;
     }
     if (round === 2) break;
@@ -99,7 +141,10 @@ async function successClears(session: Session, client: Client, request: FamilyCr
       if ("endedAfter" in failure) continue;
       const paused = failure.pausedFor !== undefined;
       const name = !paused ? failure.name : round === 0 ? acceptedUntil : CLEARS;
-      const detail = paused && round === 1 ? `failure ${failed} after a success was refused with the cooldown 429: the ${consecutive - 1} failures before the success still counted` : failure.detail;
+      const detail =
+        paused && round === 1
+          ? `failure ${failed} after a success was refused with the cooldown 429: the ${consecutive - 1} failures before the success still counted`
+          : failure.detail;
       session.results.fail(GROUP, route, name, detail, curl);
       return false;
     }
@@ -120,7 +165,9 @@ interface Probe {
 /** The problems of a cooldown 429's Retry-After and seconds left, for a pause of `seconds` that began after `endedAfter`. */
 function pauseProblems(session: Session, exchange: Exchange, seconds: number, endedAfter: number): string[] {
   const { contract } = session;
-  const field = contract.model.errors.tooManyRequests.variants.find((variant) => variant.condition === "cooldown")?.secondsField ?? "";
+  const field =
+    contract.model.errors.tooManyRequests.variants.find((variant) => variant.condition === "cooldown")?.secondsField ??
+    "";
   const body = exchange.json as Record<string, unknown> & { error?: Record<string, unknown> };
   const left = body[field] ?? body.error?.[field];
   const header = numericHeader(exchange, contract.model.retryAfterHeader);
@@ -129,8 +176,12 @@ function pauseProblems(session: Session, exchange: Exchange, seconds: number, en
   const least = seconds - since - 1;
   return [
     ...(header === null ? [`no ${contract.model.retryAfterHeader}`] : []),
-    ...(typeof left === "number" && left >= least && left <= seconds ? [] : [`${field} is ${JSON.stringify(left)}; the pause of ${seconds} s began at most ${since.toFixed(1)} s ago`]),
-    ...(header !== null && typeof left === "number" && Math.abs(header - left) > 1 ? [`${contract.model.retryAfterHeader} is ${header} beside ${field}: ${left}`] : []),
+    ...(typeof left === "number" && left >= least && left <= seconds
+      ? []
+      : [`${field} is ${JSON.stringify(left)}; the pause of ${seconds} s began at most ${since.toFixed(1)} s ago`]),
+    ...(header !== null && typeof left === "number" && Math.abs(header - left) > 1
+      ? [`${contract.model.retryAfterHeader} is ${header} beside ${field}: ${left}`]
+      : []),
   ];
 }
 
@@ -138,17 +189,36 @@ function pauseProblems(session: Session, exchange: Exchange, seconds: number, en
  * A create of the family while it should be paused: the cooldown 429, agreeing with the pause.
  * Returns whether it did. An answer that came when the pause may have ended cannot be judged.
  */
-async function probe(session: Session, client: Client, request: FamilyCreate, spec: RequestSpec, expected: Probe): Promise<boolean> {
+async function probe(
+  session: Session,
+  client: Client,
+  request: FamilyCreate,
+  spec: RequestSpec,
+  expected: Probe,
+): Promise<boolean> {
   const { contract } = session;
   const { exchange } = await createJob(client, request.op, spec, "reject");
   const curl = session.curl(spec);
   const paused = exchange.status === 429 && conditionsOf(contract, exchange.json).has("cooldown");
   const since = (exchange.receivedAt - expected.endedAfter) / 1000;
   if (!paused && since >= expected.seconds) {
-    session.results.skip(GROUP, request.op.route, expected.paused, `answered ${exchange.status} ${since.toFixed(1)} s after the failure, when a pause of ${expected.seconds} s may have ended (this polling needs a longer cooldownPauseSeconds)`);
+    session.results.skip(
+      GROUP,
+      request.op.route,
+      expected.paused,
+      `answered ${exchange.status} ${since.toFixed(1)} s after the failure, when a pause of ${expected.seconds} s may have ended (this polling needs a longer cooldownPauseSeconds)`,
+    );
     return false;
   }
-  session.results.expect(GROUP, request.op.route, expected.paused, paused ? responseProblems(contract, request.op, exchange) : [`answered ${exchange.status}: ${exchange.text.slice(0, 200)}`], curl);
+  session.results.expect(
+    GROUP,
+    request.op.route,
+    expected.paused,
+    paused
+      ? responseProblems(contract, request.op, exchange)
+      : [`answered ${exchange.status}: ${exchange.text.slice(0, 200)}`],
+    curl,
+  );
   if (!paused) return false;
   const problems = pauseProblems(session, exchange, expected.seconds, expected.endedAfter);
   session.results.expect(GROUP, request.op.route, expected.agrees, problems, curl);
@@ -160,7 +230,13 @@ async function probe(session: Session, client: Client, request: FamilyCreate, sp
  * other jobs of the key) on a declared key, whose jobs otherwise go one at a time (its account's
  * cap is unknown), takes a slot past that one; answered queue full, it waits its turn.
  */
-function failures(session: Session, client: Client, request: FamilyCreate, spec: RequestSpec, acceptedUntil: string): (atOnce: boolean) => Promise<Failure> {
+function failures(
+  session: Session,
+  client: Client,
+  request: FamilyCreate,
+  spec: RequestSpec,
+  acceptedUntil: string,
+): (atOnce: boolean) => Promise<Failure> {
   const { contract } = session;
   const failed = contract.model.jobStatus.failure.find((candidate) => candidate !== contract.model.jobStatus.timeout);
   const credits = request.price.atMost ? null : request.price.credits;
@@ -175,7 +251,9 @@ function failures(session: Session, client: Client, request: FamilyCreate, spec:
       return created;
     }
     slot.release();
-    return exchange.status === 429 && conditionsOf(contract, exchange.json).has("queue-full") ? chargedCreate(client, request.op, spec, credits) : { exchange };
+    return exchange.status === 429 && conditionsOf(contract, exchange.json).has("queue-full")
+      ? chargedCreate(client, request.op, spec, credits)
+      : { exchange };
   };
   return async (atOnce) => {
     const created = await create(atOnce);
@@ -184,11 +262,16 @@ function failures(session: Session, client: Client, request: FamilyCreate, spec:
       const paused = exchange.status === 429 && conditionsOf(contract, exchange.json).has("cooldown");
       return {
         name: acceptedUntil,
-        detail: created.unfollowed ?? `refused after ${ended} failed jobs: ${exchange.status} ${exchange.text.slice(0, 200)}`,
+        detail:
+          created.unfollowed ?? `refused after ${ended} failed jobs: ${exchange.status} ${exchange.text.slice(0, 200)}`,
         ...(paused ? { pausedFor: numericHeader(exchange, contract.model.retryAfterHeader) } : {}),
       };
     }
-    if (created.job.terminal !== failed) return { name: "the declared failed marker makes a job fail", detail: `the job ended ${created.job.terminal ?? created.job.stoppedBy}` };
+    if (created.job.terminal !== failed)
+      return {
+        name: "the declared failed marker makes a job fail",
+        detail: `the job ended ${created.job.terminal ?? created.job.stoppedBy}`,
+      };
     ended++;
     return { endedAfter: endedAfter(session, created.job) };
   };
@@ -199,7 +282,11 @@ export const cooldown: Check = {
   rules: {
     "models outside the paused family are not paused": ["limits.cooldown", "images.i-b.cooldown-family"],
     "creates are accepted until {count} consecutive failures": ["limits.cooldown", "images.i-b.cooldown-family"],
-    "after {count} consecutive failures the family is paused with the cooldown 429": ["limits.cooldown", "errors.429-cooldown", "errors.429-four-conditions"],
+    "after {count} consecutive failures the family is paused with the cooldown 429": [
+      "limits.cooldown",
+      "errors.429-cooldown",
+      "errors.429-four-conditions",
+    ],
     "the cooldown's Retry-After and seconds left agree with the pause": ["limits.cooldown", "errors.429-cooldown"],
     "after the pause, one more failed job is accepted": ["limits.cooldown"],
     "one more failure after the pause pauses the family again": ["limits.cooldown", "errors.429-cooldown"],
@@ -207,7 +294,8 @@ export const cooldown: Check = {
     "the declared failed marker makes a job fail": [],
     [CLEARS]: ["limits.cooldown"],
   },
-  summary: "With cooldownApiKey and outcomeMarkers.failed: a success clears the failures before it; the family's creates are accepted until the consecutive failures the description names, then refused with a 429 whose Retry-After and seconds agree with the pause; models outside the family go on. With cooldownPauseSeconds: after the pause, one more failure is accepted and pauses the family one step longer.",
+  summary:
+    "With cooldownApiKey and outcomeMarkers.failed: a success clears the failures before it; the family's creates are accepted until the consecutive failures the description names, then refused with a 429 whose Retry-After and seconds agree with the pause; models outside the family go on. With cooldownPauseSeconds: after the pause, one more failure is accepted and pauses the family one step longer.",
   blockedBy: needing(
     {
       stateful: true,
@@ -216,7 +304,10 @@ export const cooldown: Check = {
         { field: "outcomeMarkers.failed", gives: "a way to make a job fail" },
       ],
     },
-    (session) => (familyCreate(session) ? null : `the target implements no create route of the ${session.contract.model.limits.cooldown.family} family`),
+    (session) =>
+      familyCreate(session)
+        ? null
+        : `the target implements no create route of the ${session.contract.model.limits.cooldown.family} family`,
   ),
   spend(session) {
     const key = session.client(session.config.cooldownApiKey!).name;
@@ -225,9 +316,17 @@ export const cooldown: Check = {
     return [
       ...(other ? [{ key, what: `${other.op.route} (cooldown: another model)`, price: other.price }] : []),
       // Only where the family is paused by failures from before the check.
-      { key, what: `${family.op.route} (cooldown: a success clearing earlier failures, if needed)`, price: family.price },
+      {
+        key,
+        what: `${family.op.route} (cooldown: a success clearing earlier failures, if needed)`,
+        price: family.price,
+      },
       // The successes between the runs of failures that show a success clears them.
-      ...[1, 2, 3].map(() => ({ key, what: `${family.op.route} (cooldown: a success clears the failures before it)`, price: family.price })),
+      ...[1, 2, 3].map(() => ({
+        key,
+        what: `${family.op.route} (cooldown: a success clears the failures before it)`,
+        price: family.price,
+      })),
     ];
   },
   async run({ session, stage, status }) {
@@ -261,14 +360,29 @@ export const cooldown: Check = {
       // failures starts again; paused early again, the target is at fault.
       const left = last.pausedFor;
       if (left === null || left > CLEARING_WAIT_SECONDS) {
-        return void session.results.skip(GROUP, route, acceptedUntil, `${last.detail.slice(0, 120)}: failures from before this check (an earlier run's, within the hour) may have counted with its own, and the pause (${left ?? "no Retry-After"} s) is too long to wait out and clear with a success; run again once it is over, or with another cooldownApiKey`);
+        return void session.results.skip(
+          GROUP,
+          route,
+          acceptedUntil,
+          `${last.detail.slice(0, 120)}: failures from before this check (an earlier run's, within the hour) may have counted with its own, and the pause (${left ?? "no Retry-After"} s) is too long to wait out and clear with a success; run again once it is over, or with another cooldownApiKey`,
+        );
       }
       status(`clearing earlier failures: a successful job of the family after the pause of ${left} s`);
       const success = { ...request.spec, headers: client.authorized() };
       // The client sends nothing on this key before the 429's Retry-After has passed.
-      const cleared = await chargedCreate(client, request.op, success, request.price.atMost ? null : request.price.credits);
+      const cleared = await chargedCreate(
+        client,
+        request.op,
+        success,
+        request.price.atMost ? null : request.price.credits,
+      );
       if (cleared.job?.terminal !== contract.model.jobStatus.success) {
-        return void session.results.skip(GROUP, route, acceptedUntil, `the family was paused early (${last.detail.slice(0, 120)}), and the success that would clear earlier failures did not succeed: ${cleared.job?.terminal ?? `${cleared.exchange.status} ${cleared.exchange.text.slice(0, 120)}`}`);
+        return void session.results.skip(
+          GROUP,
+          route,
+          acceptedUntil,
+          `the family was paused early (${last.detail.slice(0, 120)}), and the success that would clear earlier failures did not succeed: ${cleared.job?.terminal ?? `${cleared.exchange.status} ${cleared.exchange.text.slice(0, 120)}`}`,
+        );
       }
       fail = failures(session, client, request, spec, acceptedUntil);
       last = await runOfFailures();
@@ -288,10 +402,21 @@ export const cooldown: Check = {
       // The 429's Retry-After stops this key for the description's pause: nothing of the other checks may follow it.
       await stage(STAGE.final);
       await probe(session, client, request, spec, first);
-      return void session.results.skip(GROUP, route, GROWS, `the declaration gives no cooldownPauseSeconds (the shortened pause the target uses for testing); the description's pause of ${pauseSeconds} s is not waited out`);
+      return void session.results.skip(
+        GROUP,
+        route,
+        GROWS,
+        `the declaration gives no cooldownPauseSeconds (the shortened pause the target uses for testing); the description's pause of ${pauseSeconds} s is not waited out`,
+      );
     }
     // A declared pause is short and waited out (by any other check on this key too), so the probe goes at once, while it runs.
-    if (!(await probe(session, client, request, spec, first))) return void session.results.skip(GROUP, route, GROWS, "the first pause was not seen as cooldownPauseSeconds declares it");
+    if (!(await probe(session, client, request, spec, first)))
+      return void session.results.skip(
+        GROUP,
+        route,
+        GROWS,
+        "the first pause was not seen as cooldownPauseSeconds declares it",
+      );
     // The step shortened as the pause is (the description's: as long as the pause).
     const step = (pause * growthSeconds) / pauseSeconds;
     status(`waiting out the pause of ${pause} s`);
@@ -299,9 +424,20 @@ export const cooldown: Check = {
     // once the pause is over, beside the other model's job.
     const further = await fail(true);
     if (!("endedAfter" in further)) {
-      return void session.results.fail(GROUP, route, further.name === acceptedUntil ? "after the pause, one more failed job is accepted" : further.name, further.detail, curl);
+      return void session.results.fail(
+        GROUP,
+        route,
+        further.name === acceptedUntil ? "after the pause, one more failed job is accepted" : further.name,
+        further.detail,
+        curl,
+      );
     }
     session.results.pass(GROUP, route, "after the pause, one more failed job is accepted");
-    await probe(session, client, request, spec, { paused: "one more failure after the pause pauses the family again", agrees: `${GROWS} (${step} s)`, seconds: pause + step, endedAfter: further.endedAfter });
+    await probe(session, client, request, spec, {
+      paused: "one more failure after the pause pauses the family again",
+      agrees: `${GROWS} (${step} s)`,
+      seconds: pause + step,
+      endedAfter: further.endedAfter,
+    });
   },
 };

@@ -34,7 +34,12 @@ interface Verdict {
  * failing case fast-check shrank to, with its verdict. A property that throws (the run stopped, a
  * wait past the time limit) ends the search without counting as a failure of the target.
  */
-async function search<T>(plan: Plan, operation: OperationPlan, arbitrary: fc.Arbitrary<T>, judge: (value: T, shrinking: boolean) => Promise<Verdict | null>): Promise<{ failure?: { value: T; verdict: Verdict; shrinks: number }; stopped?: string }> {
+async function search<T>(
+  plan: Plan,
+  operation: OperationPlan,
+  arbitrary: fc.Arbitrary<T>,
+  judge: (value: T, shrinking: boolean) => Promise<Verdict | null>,
+): Promise<{ failure?: { value: T; verdict: Verdict; shrinks: number }; stopped?: string }> {
   const verdicts = new Map<string, Verdict>();
   // After the first failure every run is a shrink step.
   let shrinking = false;
@@ -57,7 +62,10 @@ async function search<T>(plan: Plan, operation: OperationPlan, arbitrary: fc.Arb
   );
   const value = details.counterexample?.[0];
   const verdict = value === undefined ? undefined : verdicts.get(JSON.stringify(value));
-  return { ...(value !== undefined && verdict ? { failure: { value, verdict, shrinks: details.numShrinks } } : {}), ...(stopped ? { stopped } : {}) };
+  return {
+    ...(value !== undefined && verdict ? { failure: { value, verdict, shrinks: details.numShrinks } } : {}),
+    ...(stopped ? { stopped } : {}),
+  };
 }
 
 const repeat = (plan: Plan): string => `seed ${plan.seed}, --cases ${plan.cases}: --seed ${plan.seed} repeats it`;
@@ -69,33 +77,52 @@ async function negatives(session: Session, plan: Plan, operation: OperationPlan)
       const rules = operation.withheld.filter((entry) => entry.reason === reason).map((entry) => entry.miss.rule);
       return `${reason}: ${rules.length}, e.g. ${rules[0]}`;
     });
-    session.results.skip(GROUP, op.route, `near-miss negatives not sent (${operation.withheld.length})`, reasons.join("; "));
+    session.results.skip(
+      GROUP,
+      op.route,
+      `near-miss negatives not sent (${operation.withheld.length})`,
+      reasons.join("; "),
+    );
   }
   await sendCoverage(session, GROUP, operation);
   if (!operation.negatives) return;
   const client = session.main;
   const path = requestPath(session.contract, op);
   const outcome = await search(plan, operation, operation.negatives, async (negative: NegativeCase) => {
-    const exchange = await sendInvalid(session, client, op, { method: op.method, path, headers: client.authorized(), body: negative.body });
+    const exchange = await sendInvalid(session, client, op, {
+      method: op.method,
+      path,
+      headers: client.authorized(),
+      body: negative.body,
+    });
     return { spec: exchange.request, problems: negativeProblems(session, op, exchange) };
   });
   const name = `near-miss negatives refused with 400 (${plan.cases} cases, seed ${plan.seed})`;
   if (outcome.failure) {
     const { value, verdict, shrinks } = outcome.failure;
     const detail = `${value.miss.kind} ${value.miss.rule}: ${verdict.problems.join("; ")} (shrunk in ${shrinks} steps; ${repeat(plan)})`;
-    session.results.fail(GROUP, op.route, `near-miss negative refused: ${value.miss.kind}`, detail, session.curl(verdict.spec));
+    session.results.fail(
+      GROUP,
+      op.route,
+      `near-miss negative refused: ${value.miss.kind}`,
+      detail,
+      session.curl(verdict.spec),
+    );
   } else if (outcome.stopped) session.results.skip(GROUP, op.route, name, `stopped: ${outcome.stopped}`);
   else session.results.pass(GROUP, op.route, name);
 }
 
 async function positives(session: Session, plan: Plan, operation: OperationPlan): Promise<void> {
   const { op } = operation;
-  if (operation.positivesSkipped) session.results.skip(GROUP, op.route, "generated valid requests", operation.positivesSkipped);
+  if (operation.positivesSkipped)
+    session.results.skip(GROUP, op.route, "generated valid requests", operation.positivesSkipped);
   if (!operation.positives || (operation.charged && operation.admitted.size === 0)) return;
   const client = session.main;
   const path = requestPath(session.contract, op);
   const send = async (spec: RequestSpec, credits: number | null): Promise<Exchange> =>
-    operation.charged ? chargedJob(client, op, spec, credits, (created) => created.exchange) : client.send(op, spec, { positive: true });
+    operation.charged
+      ? chargedJob(client, op, spec, credits, (created) => created.exchange)
+      : client.send(op, spec, { positive: true });
   const outcome = await search(plan, operation, operation.positives, async (body: Body, shrinking) => {
     const spec: RequestSpec = { method: op.method, path, headers: client.authorized(), body };
     const price = priceOf(session.contract, op, body);
@@ -111,7 +138,13 @@ async function positives(session: Session, plan: Plan, operation: OperationPlan)
   const name = `generated valid requests accepted or refused for a documented reason (${plan.cases} cases, seed ${plan.seed})`;
   if (outcome.failure) {
     const { verdict, shrinks } = outcome.failure;
-    session.results.fail(GROUP, op.route, "generated valid request", `${verdict.problems.join("; ")} (shrunk in ${shrinks} steps; ${repeat(plan)})`, session.curl(verdict.spec));
+    session.results.fail(
+      GROUP,
+      op.route,
+      "generated valid request",
+      `${verdict.problems.join("; ")} (shrunk in ${shrinks} steps; ${repeat(plan)})`,
+      session.curl(verdict.spec),
+    );
   } else if (outcome.stopped) session.results.skip(GROUP, op.route, name, `stopped: ${outcome.stopped}`);
   else session.results.pass(GROUP, op.route, name);
 }
@@ -121,12 +154,25 @@ export function generatedRequests(others: () => readonly Check[]): Check {
   const plan = (session: Session): Plan => planOf(session, () => others().filter((check) => check.group !== GROUP));
   return {
     group: GROUP,
-    summary: "Near-miss negatives generated from each request schema (a sibling model's value, one past a bound, one item too many, another case, excluded fields together, null, a wrong type) are refused with 400; valid bodies drawn across the schema are accepted or refused for a documented reason. Seeded (--seed), --cases per operation.",
+    summary:
+      "Near-miss negatives generated from each request schema (a sibling model's value, one past a bound, one item too many, another case, excluded fields together, null, a wrong type) are refused with 400; valid bodies drawn across the schema are accepted or refused for a documented reason. Seeded (--seed), --cases per operation.",
     rules: {
       "near-miss negatives not sent ({count})": ["route:*.body.*"],
-      "near-miss negatives refused with 400 ({cases})": ["route:*.body.*", "endpoints.enums-ranges-exact", "errors.400-model-not-available"],
-      "near-miss negatives refused with 400: every kind once per field ({cases})": ["route:*.body.*", "endpoints.enums-ranges-exact", "errors.400-model-not-available"],
-      "near-miss negative refused: {kind}": ["route:*.body.*", "endpoints.enums-ranges-exact", "errors.400-model-not-available"],
+      "near-miss negatives refused with 400 ({cases})": [
+        "route:*.body.*",
+        "endpoints.enums-ranges-exact",
+        "errors.400-model-not-available",
+      ],
+      "near-miss negatives refused with 400: every kind once per field ({cases})": [
+        "route:*.body.*",
+        "endpoints.enums-ranges-exact",
+        "errors.400-model-not-available",
+      ],
+      "near-miss negative refused: {kind}": [
+        "route:*.body.*",
+        "endpoints.enums-ranges-exact",
+        "errors.400-model-not-available",
+      ],
       "generated valid requests": ["route:*.body.*"],
       "generated valid request": ["route:*.body.*"],
       "generated valid requests accepted or refused for a documented reason ({cases})": ["route:*.body.*"],
@@ -135,12 +181,16 @@ export function generatedRequests(others: () => readonly Check[]): Check {
     prepare: (session) => void plan(session),
     async run({ session, status }) {
       const current = plan(session);
-      session.progress(`${GROUP}: seed ${current.seed}, ${current.cases} cases per operation and kind (--seed ${current.seed} repeats them)`);
+      session.progress(
+        `${GROUP}: seed ${current.seed}, ${current.cases} cases per operation and kind (--seed ${current.seed} repeats them)`,
+      );
       status(`${current.operations.length} operations`);
-      await Promise.all(current.operations.map(async (operation) => {
-        await negatives(session, current, operation);
-        await positives(session, current, operation);
-      }));
+      await Promise.all(
+        current.operations.map(async (operation) => {
+          await negatives(session, current, operation);
+          await positives(session, current, operation);
+        }),
+      );
     },
   };
 }

@@ -24,7 +24,8 @@ function creates(session: Session): { followed: ContractOperation[]; unfollowed:
   return { followed, unfollowed: all.filter((op) => !followed.includes(op)) };
 }
 
-const requests = (session: Session, op: ContractOperation): NamedRequest[] => validRequests(session, op, session.main, session.createExamples(op));
+const requests = (session: Session, op: ContractOperation): NamedRequest[] =>
+  validRequests(session, op, session.main, session.createExamples(op));
 
 export const lifecycle: Check = {
   group: GROUP,
@@ -46,18 +47,43 @@ export const lifecycle: Check = {
       "route:images.i-g.legacy-response",
     ],
     "job followed through its id": ["service.poll-until-terminal", "events.completion-by-polling"],
-    "job pollable through its id{example}": ["service.poll-until-terminal", "events.completion-by-polling", "route:*.poll"],
-    "every poll response matches the description{example}": ["route:resources.poll.*", "resources.job-status.values", "resources.poll.status-always-present", "limits.headers-on-every-response"],
+    "job pollable through its id{example}": [
+      "service.poll-until-terminal",
+      "events.completion-by-polling",
+      "route:*.poll",
+    ],
+    "every poll response matches the description{example}": [
+      "route:resources.poll.*",
+      "resources.job-status.values",
+      "resources.poll.status-always-present",
+      "limits.headers-on-every-response",
+    ],
     "only the JobStatus values appear{example}": ["resources.job-status.values", "states.one-state"],
-    "terminal state reached{example}": ["service.asynchronous", "service.poll-until-terminal", "states.starting", "states.processing", "states.completing"],
-    "no return from a terminal state, terminal state stable{example}": ["resources.job-status.terminal", "states.succeeded", "states.failed", "states.timeout"],
+    "terminal state reached{example}": [
+      "service.asynchronous",
+      "service.poll-until-terminal",
+      "states.starting",
+      "states.processing",
+      "states.completing",
+    ],
+    "no return from a terminal state, terminal state stable{example}": [
+      "resources.job-status.terminal",
+      "states.succeeded",
+      "states.failed",
+      "states.timeout",
+    ],
     "result fields exactly once succeeded{example}": ["states.succeeded", "route:resources.poll.*"],
   },
-  summary: "Each create route's example starts a job whose status, polled through the id the create response names, takes only JobStatus values, reaches a terminal status and stays there, and carries the result fields exactly once it has succeeded.",
+  summary:
+    "Each create route's example starts a job whose status, polled through the id the create response names, takes only JobStatus values, reaches a terminal status and stays there, and carries the result fields exactly once it has succeeded.",
   spend: (session) => {
     const { followed, unfollowed } = creates(session);
     return [...followed, ...unfollowed].flatMap((op) =>
-      requests(session, op).map((request) => ({ key: session.main.name, what: `${op.route} ${request.name}`, price: priceOf(session.contract, op, quotedBody(request.spec)) })),
+      requests(session, op).map((request) => ({
+        key: session.main.name,
+        what: `${op.route} ${request.name}`,
+        price: priceOf(session.contract, op, quotedBody(request.spec)),
+      })),
     );
   },
   async run({ session, stage, status }) {
@@ -75,12 +101,26 @@ export const lifecycle: Check = {
       const price = priceOf(session.contract, op, quotedBody(request.spec));
       // Only a job of exact price that ends while the billing check measures can run beside it.
       const credits = reason === null && !price.atMost ? price.credits : null;
-      return chargedJob(client, op, request.spec, credits, (created) => {
-        expectAccepted(session, GROUP, op.route, op, request, created.exchange);
-        if (created.job) record(session, created.job, requests(session, op).length > 1 ? ` (${request.name})` : "");
-        else if (accepted(created.exchange)) session.results.fail(GROUP, op.route, "job followed through its id", created.unfollowed ?? "", session.curl(request.spec));
-        status(`${++ended} of ${planned.length} jobs ended, ${client.slots.inFlight} in flight`);
-      }, reason === null ? undefined : { when: giveUp, reason });
+      return chargedJob(
+        client,
+        op,
+        request.spec,
+        credits,
+        (created) => {
+          expectAccepted(session, GROUP, op.route, op, request, created.exchange);
+          if (created.job) record(session, created.job, requests(session, op).length > 1 ? ` (${request.name})` : "");
+          else if (accepted(created.exchange))
+            session.results.fail(
+              GROUP,
+              op.route,
+              "job followed through its id",
+              created.unfollowed ?? "",
+              session.curl(request.spec),
+            );
+          status(`${++ended} of ${planned.length} jobs ended, ${client.slots.inFlight} in flight`);
+        },
+        reason === null ? undefined : { when: giveUp, reason },
+      );
     };
     const outlasting = new Pending();
     for (const job of planned.filter((candidate) => candidate.outlasts !== null)) outlasting.add(follow(job));
@@ -92,14 +132,25 @@ export const lifecycle: Check = {
     await outlasting.settled();
     for (const op of unfollowed) {
       const poll = session.contract.pollOf(op);
-      if (poll) session.results.skip(GROUP, poll.route, "job pollable through its id", `no create response of ${op.route} names the job's id (the description shows none), so the suite has no real id to poll with`);
+      if (poll)
+        session.results.skip(
+          GROUP,
+          poll.route,
+          "job pollable through its id",
+          `no create response of ${op.route} names the job's id (the description shows none), so the suite has no real id to poll with`,
+        );
     }
     // Jobs the suite cannot follow hold their slot to the end of the run: they go last.
     await stage(STAGE.late);
     for (const op of unfollowed) {
       for (const request of requests(session, op)) {
         if (client.slots.inFlight >= client.slots.cap) {
-          session.results.skip(GROUP, op.route, `valid request ${request.name} accepted`, "the concurrency cap is taken by jobs the suite cannot follow");
+          session.results.skip(
+            GROUP,
+            op.route,
+            `valid request ${request.name} accepted`,
+            "the concurrency cap is taken by jobs the suite cannot follow",
+          );
           continue;
         }
         const created = await client.charges.charge(null, () => createJob(client, op, request.spec, "accept"));
@@ -129,20 +180,35 @@ function record(session: Session, job: Job, label: string): void {
     results.fail(GROUP, route, `job pollable through its id${label}`, `never polled: ${job.stoppedBy}`, curl);
     return;
   }
-  results.expect(GROUP, route, `job pollable through its id${label}`, first.status === 200 ? [] : [`the first poll answered ${first.status}: ${first.text.slice(0, 200)}`], curl);
-  const problems = job.polls.flatMap((exchange, index) => responseProblems(contract, job.poll, exchange).map((problem) => `poll ${index + 1}: ${problem}`));
+  results.expect(
+    GROUP,
+    route,
+    `job pollable through its id${label}`,
+    first.status === 200 ? [] : [`the first poll answered ${first.status}: ${first.text.slice(0, 200)}`],
+    curl,
+  );
+  const problems = job.polls.flatMap((exchange, index) =>
+    responseProblems(contract, job.poll, exchange).map((problem) => `poll ${index + 1}: ${problem}`),
+  );
   results.expect(GROUP, route, `every poll response matches the description${label}`, problems, curl);
   const statuses = job.statuses;
   results.expect(
     GROUP,
     route,
     `only the JobStatus values appear${label}`,
-    statuses.filter((status) => !values.includes(status)).map((status) => `status "${status}" is not one of ${values.join(", ")}`),
+    statuses
+      .filter((status) => !values.includes(status))
+      .map((status) => `status "${status}" is not one of ${values.join(", ")}`),
     curl,
   );
   if (!config.stateful) {
-    const reason = "the target is stateless (the mock answers every poll with one fixed example), so there is no status sequence";
-    for (const name of ["terminal state reached", "no return from a terminal state, terminal state stable", "result fields exactly once succeeded"]) {
+    const reason =
+      "the target is stateless (the mock answers every poll with one fixed example), so there is no status sequence";
+    for (const name of [
+      "terminal state reached",
+      "no return from a terminal state, terminal state stable",
+      "result fields exactly once succeeded",
+    ]) {
       results.skip(GROUP, route, `${name}${label}`, reason);
     }
     return;
@@ -150,12 +216,22 @@ function record(session: Session, job: Job, label: string): void {
   if (job.terminal === null) {
     const outlasting = outlasts(session, job.create);
     if (outlasting) {
-      for (const name of ["terminal state reached", "no return from a terminal state, terminal state stable", "result fields exactly once succeeded"]) {
+      for (const name of [
+        "terminal state reached",
+        "no return from a terminal state, terminal state stable",
+        "result fields exactly once succeeded",
+      ]) {
         results.skip(GROUP, route, `${name}${label}`, outlasting);
       }
       return;
     }
-    results.fail(GROUP, route, `terminal state reached${label}`, `${job.stoppedBy ?? "polling stopped"} (sequence: ${statuses.join(" -> ")})`, curl);
+    results.fail(
+      GROUP,
+      route,
+      `terminal state reached${label}`,
+      `${job.stoppedBy ?? "polling stopped"} (sequence: ${statuses.join(" -> ")})`,
+      curl,
+    );
     return;
   }
   results.pass(GROUP, route, `terminal state reached${label}`);
@@ -164,22 +240,45 @@ function record(session: Session, job: Job, label: string): void {
     GROUP,
     route,
     `no return from a terminal state, terminal state stable${label}`,
-    after.every((status) => status === job.terminal) ? [] : [`illegal status sequence ${statuses.join(" -> ")}: "${job.terminal}" is terminal`],
+    after.every((status) => status === job.terminal)
+      ? []
+      : [`illegal status sequence ${statuses.join(" -> ")}: "${job.terminal}" is terminal`],
     curl,
   );
   const fields = job.poll.polls?.resultFields ?? [];
   if (fields.length === 0) {
-    results.skip(GROUP, route, `result fields exactly once succeeded${label}`, `the description names no result fields for ${job.poll.route}`);
+    results.skip(
+      GROUP,
+      route,
+      `result fields exactly once succeeded${label}`,
+      `the description names no result fields for ${job.poll.route}`,
+    );
     return;
   }
-  results.expect(GROUP, route, `result fields exactly once succeeded${label}`, job.polls.filter((exchange) => exchange.status === 200).flatMap((exchange) => resultProblems(exchange, fields, success, terminal)), curl);
+  results.expect(
+    GROUP,
+    route,
+    `result fields exactly once succeeded${label}`,
+    job.polls
+      .filter((exchange) => exchange.status === 200)
+      .flatMap((exchange) => resultProblems(exchange, fields, success, terminal)),
+    curl,
+  );
 }
 
 /** A succeeded job carries every result field; a job in any other status carries none. */
-function resultProblems(exchange: Exchange, fields: readonly string[], success: string, terminal: readonly string[]): string[] {
+function resultProblems(
+  exchange: Exchange,
+  fields: readonly string[],
+  success: string,
+  terminal: readonly string[],
+): string[] {
   const body = (exchange.json ?? {}) as Record<string, unknown>;
   const status = statusOf(exchange);
-  if (status === success) return fields.filter((field) => !(field in body)).map((field) => `a ${status} job lacks its result field ${field}`);
+  if (status === success)
+    return fields.filter((field) => !(field in body)).map((field) => `a ${status} job lacks its result field ${field}`);
   const kind = terminal.includes(status) ? "" : "still running ";
-  return fields.filter((field) => field in body).map((field) => `a ${kind}${status} job carries the result field ${field}`);
+  return fields
+    .filter((field) => field in body)
+    .map((field) => `a ${kind}${status} job carries the result field ${field}`);
 }

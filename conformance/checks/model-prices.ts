@@ -21,7 +21,8 @@ const PRICING_SUFFIX = "_pricing";
 
 type Fragment = Readonly<Record<string, unknown>>;
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The operation whose documented answers show price maps: the model list. */
 function listOp(session: Session): ContractOperation | undefined {
@@ -31,7 +32,11 @@ function listOp(session: Session): ContractOperation | undefined {
 function fragmentsOf(session: Session, op: ContractOperation): Fragment[] {
   const ok = op.responses["200"];
   const examples: NamedExample[] = ok ? session.contract.responseExamples(ok) : [];
-  return examples.map((example) => example.value).filter((value): value is Fragment => isObject(value) && Object.keys(value).some((key) => key.endsWith(PRICING_SUFFIX)));
+  return examples
+    .map((example) => example.value)
+    .filter(
+      (value): value is Fragment => isObject(value) && Object.keys(value).some((key) => key.endsWith(PRICING_SUFFIX)),
+    );
 }
 
 /** The create operation whose standard price has, for each price map of `fragment`, that rate table. */
@@ -39,7 +44,14 @@ function routeOf(session: Session, fragment: Fragment): ContractOperation | unde
   const maps = Object.entries(fragment).filter(([key]) => key.endsWith(PRICING_SUFFIX));
   return session.contract.operations.find((op) => {
     const components = (op.create && session.contract.model.priceTables[op.path]?.pricing?.components) || [];
-    return maps.every(([key, table]) => components.some((component) => !component.when && isDeepStrictEqual(component.rateBy?.fields, [key.slice(0, -PRICING_SUFFIX.length)]) && isDeepStrictEqual(component.rateBy?.table, table)));
+    return maps.every(([key, table]) =>
+      components.some(
+        (component) =>
+          !component.when &&
+          isDeepStrictEqual(component.rateBy?.fields, [key.slice(0, -PRICING_SUFFIX.length)]) &&
+          isDeepStrictEqual(component.rateBy?.table, table),
+      ),
+    );
   });
 }
 
@@ -50,12 +62,17 @@ function objectsIn(value: unknown): Array<Record<string, unknown>> {
 }
 
 /** Some object of the answer holds every field of the fragment, with its value. */
-const holds = (answer: unknown, fragment: Fragment): boolean => objectsIn(answer).some((object) => Object.entries(fragment).every(([key, value]) => isDeepStrictEqual(object[key], value)));
+const holds = (answer: unknown, fragment: Fragment): boolean =>
+  objectsIn(answer).some((object) =>
+    Object.entries(fragment).every(([key, value]) => isDeepStrictEqual(object[key], value)),
+  );
 
 /** The documented values of the list's `type` filter. */
 function typeValues(session: Session, op: ContractOperation): string[] {
   const parameter = op.parameters.find((candidate) => candidate.in === "query" && candidate.name === "type");
-  return Object.values(parameter?.examples ?? {}).map((example) => session.contract.deref(example).value).filter((value): value is string => typeof value === "string");
+  return Object.values(parameter?.examples ?? {})
+    .map((example) => session.contract.deref(example).value)
+    .filter((value): value is string => typeof value === "string");
 }
 
 async function list(session: Session, op: ContractOperation, type?: string): Promise<Exchange> {
@@ -63,31 +80,54 @@ async function list(session: Session, op: ContractOperation, type?: string): Pro
   return session.main.send(op, { method: op.method, path, headers: session.main.authorized() }, { positive: true });
 }
 
-const answered = (exchange: Exchange): string[] => (exchange.status === 200 && exchange.json !== undefined ? [] : [`${exchange.request.path} answered ${exchange.status}: ${exchange.text.slice(0, 200)}`]);
+const answered = (exchange: Exchange): string[] =>
+  exchange.status === 200 && exchange.json !== undefined
+    ? []
+    : [`${exchange.request.path} answered ${exchange.status}: ${exchange.text.slice(0, 200)}`];
 
 const keysOf = (fragment: Fragment): string => Object.keys(fragment).join(" and ");
 
 export const modelPrices: Check = {
   group: GROUP,
   rules: {
-    "the model list shows {model}'s {fields} at the standard prices": ["service.models-list-current-prices", "versioning.prices-from-models"],
-    "the model list shows {model}'s type and size_pricing at the standard prices": ["service.models-list-current-prices", "versioning.prices-from-models", "depth-maps.models-entry"],
-    "the model list shows {model}'s resolution_pricing at the standard prices": ["service.models-list-current-prices", "versioning.prices-from-models", "videos.priced-per-second"],
+    "the model list shows {model}'s {fields} at the standard prices": [
+      "service.models-list-current-prices",
+      "versioning.prices-from-models",
+    ],
+    "the model list shows {model}'s type and size_pricing at the standard prices": [
+      "service.models-list-current-prices",
+      "versioning.prices-from-models",
+      "depth-maps.models-entry",
+    ],
+    "the model list shows {model}'s resolution_pricing at the standard prices": [
+      "service.models-list-current-prices",
+      "versioning.prices-from-models",
+      "videos.priced-per-second",
+    ],
     "the type filter {type} lists only models of type {type}": ["depth-maps.models-entry"],
     "the type filter 3d lists only models of type 3d": ["3d.models-type-filter"],
     "the model list answers": [],
     "POST /v1/cost quotes each priced field": [],
   },
-  summary: "The model list (no cost): with standardPrices, the price maps its documented examples show (depth-map size_pricing and type, V-A resolution_pricing) as the standard prices; its type filter lists no model of another documented type.",
-  blockedBy: needing({ stateful: true }, (session) => (listOp(session) ? null : "the target does not implement the model list")),
+  summary:
+    "The model list (no cost): with standardPrices, the price maps its documented examples show (depth-map size_pricing and type, V-A resolution_pricing) as the standard prices; its type filter lists no model of another documented type.",
+  blockedBy: needing({ stateful: true }, (session) =>
+    listOp(session) ? null : "the target does not implement the model list",
+  ),
   async run({ session, status }) {
     const { results } = session;
-    results.skip(GROUP, "*", "POST /v1/cost quotes each priced field", "the shape of a quote request is not shown (how it names the model and the request to quote), and the declaration gives none");
+    results.skip(
+      GROUP,
+      "*",
+      "POST /v1/cost quotes each priced field",
+      "the shape of a quote request is not shown (how it names the model and the request to quote), and the declaration gives none",
+    );
     const op = listOp(session)!;
     status("reading the model list");
     const whole = await list(session, op);
     const curl = session.curl(whole.request);
-    if (answered(whole).length) return void results.fail(GROUP, op.route, "the model list answers", answered(whole).join("; "), curl);
+    if (answered(whole).length)
+      return void results.fail(GROUP, op.route, "the model list answers", answered(whole).join("; "), curl);
     // Each documented fragment, with the implemented route whose standard price it shows.
     const shown = fragmentsOf(session, op).flatMap((fragment) => {
       const route = routeOf(session, fragment);
@@ -95,8 +135,18 @@ export const modelPrices: Check = {
     });
     for (const { fragment, route } of shown) {
       const name = `the model list shows ${route.create!.label}'s ${keysOf(fragment)} at the standard prices`;
-      if (!session.config.standardPrices) results.skip(GROUP, op.route, name, "the account's prices are not declared standard (standardPrices)");
-      else results.expect(GROUP, op.route, name, holds(whole.json, fragment) ? [] : [`no entry of ${op.path} holds ${JSON.stringify(fragment)}: ${whole.text.slice(0, 300)}`], curl);
+      if (!session.config.standardPrices)
+        results.skip(GROUP, op.route, name, "the account's prices are not declared standard (standardPrices)");
+      else
+        results.expect(
+          GROUP,
+          op.route,
+          name,
+          holds(whole.json, fragment)
+            ? []
+            : [`no entry of ${op.path} holds ${JSON.stringify(fragment)}: ${whole.text.slice(0, 300)}`],
+          curl,
+        );
     }
     const types = typeValues(session, op);
     for (const type of types) {
@@ -105,7 +155,12 @@ export const modelPrices: Check = {
       // A filter that lists everything is seen only where the whole list has a model of another type.
       const typed = (answer: unknown) => objectsIn(answer).filter((object) => others.includes(object.type as string));
       if (typed(whole.json).length === 0) {
-        results.skip(GROUP, op.route, name, `the model list shows no entry of another documented type (${others.join(", ")}) to leave out`);
+        results.skip(
+          GROUP,
+          op.route,
+          name,
+          `the model list shows no entry of another documented type (${others.join(", ")}) to leave out`,
+        );
         continue;
       }
       status(`reading the model list of type ${type}`);
@@ -114,7 +169,9 @@ export const modelPrices: Check = {
       const problems = answered(filtered).length
         ? answered(filtered)
         : [
-            ...typed(filtered.json).map((object) => `it lists an entry of type ${JSON.stringify(object.type)}`).slice(0, 3),
+            ...typed(filtered.json)
+              .map((object) => `it lists an entry of type ${JSON.stringify(object.type)}`)
+              .slice(0, 3),
             ...kept.map(({ fragment, route }) => `it leaves out ${route.create!.label}'s ${JSON.stringify(fragment)}`),
           ];
       results.expect(GROUP, op.route, name, problems, session.curl(filtered.request));

@@ -26,15 +26,30 @@ const freeClient = (session: Session) => session.client(session.config.freePlanK
 export const planGate: Check = {
   group: GROUP,
   rules: {
-    "403 for a Free-plan key": ["auth.403", "errors.403", "service.api-on-paid-plans", "service.free-plan-stock-only", "auth.free-plan-gate"],
+    "403 for a Free-plan key": [
+      "auth.403",
+      "errors.403",
+      "service.api-on-paid-plans",
+      "service.free-plan-stock-only",
+      "auth.free-plan-gate",
+    ],
     "valid request {name} accepted": ["service.free-plan-stock-only", "auth.free-plan-gate"],
   },
-  summary: "With freePlanKey: the Free plan's operations answer that key, every other operation answers it 403 with the error body.",
+  summary:
+    "With freePlanKey: the Free plan's operations answer that key, every other operation answers it 403 with the error body.",
   blockedBy: needing({ declared: ["freePlanKey"] }),
   spend: (session) =>
     gated(session)
       .filter((op) => op.facts.freePlan)
-      .flatMap((op) => validRequests(session, op, freeClient(session)).slice(0, 1).map((request) => ({ key: freeClient(session).name, what: `${op.route} (plan gate)`, price: priceOf(session.contract, op, quotedBody(request.spec)) })))
+      .flatMap((op) =>
+        validRequests(session, op, freeClient(session))
+          .slice(0, 1)
+          .map((request) => ({
+            key: freeClient(session).name,
+            what: `${op.route} (plan gate)`,
+            price: priceOf(session.contract, op, quotedBody(request.spec)),
+          })),
+      )
       .filter((spend) => spend.price.credits !== 0),
   observe(session, { client, op, exchange }) {
     const poll = session.contract.pollOf(op);
@@ -52,17 +67,30 @@ export const planGate: Check = {
         const request = validRequests(session, op, client)[0];
         if (!request) return;
         if (op.facts.freePlan) {
-          expectAccepted(session, GROUP, op.route, op, { ...request, name: `${request.name} with a Free-plan key` }, await client.send(op, request.spec, { positive: true }));
+          expectAccepted(
+            session,
+            GROUP,
+            op.route,
+            op,
+            { ...request, name: `${request.name} with a Free-plan key` },
+            await client.send(op, request.spec, { positive: true }),
+          );
           return;
         }
         const exchange = await sendInvalid(session, client, op, request.spec);
-        const problems = exchange.status === 403 ? responseProblems(session.contract, op, exchange) : [`answered ${exchange.status}, not 403${accepted(exchange) ? ": a Free-plan key may call only the Free plan's operations" : ""}`];
+        const problems =
+          exchange.status === 403
+            ? responseProblems(session.contract, op, exchange)
+            : [
+                `answered ${exchange.status}, not 403${accepted(exchange) ? ": a Free-plan key may call only the Free plan's operations" : ""}`,
+              ];
         session.results.expect(GROUP, op.route, "403 for a Free-plan key", problems, session.curl(request.spec));
       }),
     );
     // The other checks' creates name the main account's jobs by then.
     await stage(STAGE.late);
-    for (const poll of session.selected().filter((op) => op.facts.kind === "poll")) await pollAnotherAccountsJob(session, poll);
+    for (const poll of session.selected().filter((op) => op.facts.kind === "poll"))
+      await pollAnotherAccountsJob(session, poll);
   },
 };
 
@@ -71,11 +99,34 @@ async function pollAnotherAccountsJob(session: Session, poll: ContractOperation)
   const client = freeClient(session);
   const id = mainJobs.get(session)?.get(poll);
   const name = "403 for a Free-plan key";
-  if (client === session.main) return void session.results.skip(GROUP, poll.route, name, "freePlanKey is the main key, so the main account's jobs are its own");
-  if (!session.config.stateful) return void session.results.skip(GROUP, poll.route, name, "the target is stateless: its job ids name no job of an account");
-  if (id === undefined) return void session.results.skip(GROUP, poll.route, name, "no create of the main account named a job id for this route, and the Free-plan account cannot create one");
+  if (client === session.main)
+    return void session.results.skip(
+      GROUP,
+      poll.route,
+      name,
+      "freePlanKey is the main key, so the main account's jobs are its own",
+    );
+  if (!session.config.stateful)
+    return void session.results.skip(
+      GROUP,
+      poll.route,
+      name,
+      "the target is stateless: its job ids name no job of an account",
+    );
+  if (id === undefined)
+    return void session.results.skip(
+      GROUP,
+      poll.route,
+      name,
+      "no create of the main account named a job id for this route, and the Free-plan account cannot create one",
+    );
   const spec = { method: poll.method, path: requestPath(session.contract, poll, { id }), headers: client.authorized() };
   const exchange = await client.send(poll, spec);
-  const problems = exchange.status === 403 ? responseProblems(session.contract, poll, exchange) : [`answered ${exchange.status}, not 403, to a Free-plan key polling a job of another account (the main account's ${id}): the plan gate and ownership both answer 403`];
+  const problems =
+    exchange.status === 403
+      ? responseProblems(session.contract, poll, exchange)
+      : [
+          `answered ${exchange.status}, not 403, to a Free-plan key polling a job of another account (the main account's ${id}): the plan gate and ownership both answer 403`,
+        ];
   session.results.expect(GROUP, poll.route, name, problems, session.curl(spec));
 }

@@ -7,8 +7,12 @@ export const prismProxy: Check = {
   group: GROUP,
   // Prism's verdicts are about the description's schemas as a whole, each rule of which others name.
   rules: { "Prism proxy: {exchange}": [] },
-  summary: "With CONFORMANCE_PROXY=on: Prism, as a validation proxy in front of the target, finds no violation in the requests the description holds valid and their responses.",
-  blockedBy: (session) => (session.proxied ? null : "no proxy runs in front of this target (the mock is Prism itself; CONFORMANCE_PROXY=on starts one before a target)"),
+  summary:
+    "With CONFORMANCE_PROXY=on: Prism, as a validation proxy in front of the target, finds no violation in the requests the description holds valid and their responses.",
+  blockedBy: (session) =>
+    session.proxied
+      ? null
+      : "no proxy runs in front of this target (the mock is Prism itself; CONFORMANCE_PROXY=on starts one before a target)",
   observe(session, { op, exchange, options }) {
     // Only requests the description holds valid go through the proxy.
     if (!session.proxied || !options.positive) return;
@@ -17,7 +21,9 @@ export const prismProxy: Check = {
       GROUP,
       op.route,
       name,
-      exchange.violations.map((violation) => `${violation.location.join(".")}: ${violation.message} [${violation.code}]`),
+      exchange.violations.map(
+        (violation) => `${violation.location.join(".")}: ${violation.message} [${violation.code}]`,
+      ),
       session.curl(exchange.request),
     );
   },

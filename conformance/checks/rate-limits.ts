@@ -35,7 +35,12 @@ function observeMessage(session: Session, op: ContractOperation, exchange: Excha
   const states = typeof message === "string" && new RegExp(`(^|\\D)${retryAfter}(\\D|$)`).test(message);
   const byRoute = messages.get(session) ?? new Map<string, string[]>();
   messages.set(session, byRoute);
-  byRoute.set(op.route, [...(byRoute.get(op.route) ?? []), ...(states ? [] : [`the message ${JSON.stringify(message)} does not state the ${retryAfter} seconds of Retry-After`])]);
+  byRoute.set(op.route, [
+    ...(byRoute.get(op.route) ?? []),
+    ...(states
+      ? []
+      : [`the message ${JSON.stringify(message)} does not state the ${retryAfter} seconds of Retry-After`]),
+  ]);
 }
 
 /** The name of the result on the headers' meaning: the description's header names and window. */
@@ -54,15 +59,27 @@ function observeHeaders(session: Session, op: ContractOperation, exchange: Excha
   headerMeaning.set(session, seenSoFar);
   seenSoFar.responses++;
   const windowSeconds = session.contract.model.limits.requests.windowSeconds;
-  if (remaining > limit) seenSoFar.problems.push(`${op.route} answered ${exchange.status} with ${names.remaining}: ${remaining} above ${names.limit}: ${limit}`);
-  if (reset > windowSeconds) seenSoFar.problems.push(`${op.route} answered ${exchange.status} with ${names.reset}: ${reset}, more seconds than a window of ${windowSeconds} has`);
+  if (remaining > limit)
+    seenSoFar.problems.push(
+      `${op.route} answered ${exchange.status} with ${names.remaining}: ${remaining} above ${names.limit}: ${limit}`,
+    );
+  if (reset > windowSeconds)
+    seenSoFar.problems.push(
+      `${op.route} answered ${exchange.status} with ${names.reset}: ${reset}, more seconds than a window of ${windowSeconds} has`,
+    );
 }
 
 /** An unpriced, plan-gated GET without required parameters: the Free-plan key is refused it (a rejected request), the main key answered. */
 function burstRequest(session: Session): ContractOperation | undefined {
   return session
     .selected()
-    .find((op) => op.method === "get" && op.parameters.every((parameter) => !parameter.required) && !session.contract.model.priceTables[op.path] && !op.facts.freePlan);
+    .find(
+      (op) =>
+        op.method === "get" &&
+        op.parameters.every((parameter) => !parameter.required) &&
+        !session.contract.model.priceTables[op.path] &&
+        !op.facts.freePlan,
+    );
 }
 
 export const rateLimits: Check = {
@@ -70,16 +87,38 @@ export const rateLimits: Check = {
   rules: {
     "429 is documented": ["errors.429-four-conditions"],
     "429 variant{prefer} has one of the variant shapes": ["errors.429-four-conditions"],
-    "429 variant{prefer}: Retry-After exactly where the specification sends it": ["errors.429-rate-limited", "errors.queue-full-no-retry-after", "errors.spend-limit-no-retry-after", "errors.429-cooldown"],
+    "429 variant{prefer}: Retry-After exactly where the specification sends it": [
+      "errors.429-rate-limited",
+      "errors.queue-full-no-retry-after",
+      "errors.spend-limit-no-retry-after",
+      "errors.429-cooldown",
+    ],
     "429 responses": [],
-    "{remaining} counts down by one per request{rejected}": ["limits.header-remaining", "limits.rejected-count", "limits.rate.fixed-windows"],
-    "the request after {remaining} reached 0 gets the rate-limited 429": ["limits.rate.per-key", "limits.header-remaining", "errors.429-rate-limit", "errors.429-rate-limited"],
+    "{remaining} counts down by one per request{rejected}": [
+      "limits.header-remaining",
+      "limits.rejected-count",
+      "limits.rate.fixed-windows",
+    ],
+    "the request after {remaining} reached 0 gets the rate-limited 429": [
+      "limits.rate.per-key",
+      "limits.header-remaining",
+      "errors.429-rate-limit",
+      "errors.429-rate-limited",
+    ],
     "the rate-limited 429's Retry-After is within {reset}": ["limits.header-reset", "errors.429-rate-limited"],
     "the rate-limited 429's message states the seconds to wait": ["errors.429-rate-limited"],
-    "{remaining} never exceeds {limit}, and {reset} counts seconds within the {seconds}-second window": ["limits.header-limit", "limits.header-remaining", "limits.header-reset", "limits.rate.fixed-windows"],
+    "{remaining} never exceeds {limit}, and {reset} counts seconds within the {seconds}-second window": [
+      "limits.header-limit",
+      "limits.header-remaining",
+      "limits.header-reset",
+      "limits.rate.fixed-windows",
+    ],
   },
-  summary: "Every 429 is one of the description's variants with Retry-After exactly where it sends it; with rateLimitBurst, a window counts down by one per request (rejected ones too) and ends in the rate-limited 429.",
-  blockedBy: needing({ declared: ["rateLimitBurst"] }, (session) => (burstRequest(session) ? null : "the target implements no free GET route without parameters to spend a window on")),
+  summary:
+    "Every 429 is one of the description's variants with Retry-After exactly where it sends it; with rateLimitBurst, a window counts down by one per request (rejected ones too) and ends in the rate-limited 429.",
+  blockedBy: needing({ declared: ["rateLimitBurst"] }, (session) =>
+    burstRequest(session) ? null : "the target implements no free GET route without parameters to spend a window on",
+  ),
   observe(session, { op, exchange }) {
     observeHeaders(session, op, exchange);
     if (exchange.status !== 429) return;
@@ -87,30 +126,55 @@ export const rateLimits: Check = {
     seen.add(session);
     const curl = session.curl(exchange.request);
     if (!documentedResponse(op, 429)) {
-      session.results.fail(GROUP, op.route, "429 is documented", `${op.route} answered 429, which it does not document`, curl);
+      session.results.fail(
+        GROUP,
+        op.route,
+        "429 is documented",
+        `${op.route} answered 429, which it does not document`,
+        curl,
+      );
       return;
     }
     const { matching, sends } = retryAfterFor(session.contract, exchange.json);
     const prefer = exchange.request.headers.prefer;
     const label = `429 variant${prefer ? ` (${prefer})` : ""}`;
     const names = session.contract.model.errors.tooManyRequests.variants.map((variant) => variant.schema);
-    session.results.expect(GROUP, op.route, `${label} has one of the variant shapes`, matching.length ? [] : [`body matches none of ${names.join(", ")}: ${exchange.text.slice(0, 300)}`], curl);
+    session.results.expect(
+      GROUP,
+      op.route,
+      `${label} has one of the variant shapes`,
+      matching.length ? [] : [`body matches none of ${names.join(", ")}: ${exchange.text.slice(0, 300)}`],
+      curl,
+    );
     if (matching.length === 0) return;
     const name = `${label}: Retry-After exactly where the specification sends it`;
     const shapes = matching.map((variant) => variant.schema).join("/");
     if (sends === undefined) {
-      session.results.skip(GROUP, op.route, name, `the body matches ${shapes}, which disagree on Retry-After (x-retry-after)`);
+      session.results.skip(
+        GROUP,
+        op.route,
+        name,
+        `the body matches ${shapes}, which disagree on Retry-After (x-retry-after)`,
+      );
       return;
     }
     const present = exchange.headers.has(session.contract.model.retryAfterHeader);
-    const problems = sends && !present ? [`Retry-After is missing on a ${shapes} 429`] : !sends && present ? [`Retry-After is sent on a ${shapes} 429, which the specification sends without it`] : [];
+    const problems =
+      sends && !present
+        ? [`Retry-After is missing on a ${shapes} 429`]
+        : !sends && present
+          ? [`Retry-After is sent on a ${shapes} 429, which the specification sends without it`]
+          : [];
     session.results.expect(GROUP, op.route, name, problems, curl);
   },
   finish(session) {
-    if (!seen.has(session)) session.results.skip(GROUP, "*", "429 responses", "no 429 was seen; declare rateLimitBurst to provoke one");
-    for (const [route, problems] of messages.get(session) ?? []) session.results.expect(GROUP, route, MESSAGE, [...new Set(problems)].slice(0, 5));
+    if (!seen.has(session))
+      session.results.skip(GROUP, "*", "429 responses", "no 429 was seen; declare rateLimitBurst to provoke one");
+    for (const [route, problems] of messages.get(session) ?? [])
+      session.results.expect(GROUP, route, MESSAGE, [...new Set(problems)].slice(0, 5));
     const meaning = headerMeaning.get(session);
-    if (!meaning) session.results.skip(GROUP, "*", meaningName(session), "no response carried the three headers as numbers");
+    if (!meaning)
+      session.results.skip(GROUP, "*", meaningName(session), "no response carried the three headers as numbers");
     else session.results.expect(GROUP, "*", meaningName(session), [...new Set(meaning.problems)].slice(0, 5));
   },
   async run({ session, stage, status }) {
@@ -138,31 +202,56 @@ export const rateLimits: Check = {
       const limit = numericHeader(last, names.limit);
       const reset = numericHeader(last, names.reset);
       if (remaining === null || limit === null || reset === null) {
-        countdown.push(`request ${sent} answered ${last.status} without numeric ${names.limit}, ${names.remaining} and ${names.reset}`);
+        countdown.push(
+          `request ${sent} answered ${last.status} without numeric ${names.limit}, ${names.remaining} and ${names.reset}`,
+        );
         break;
       }
       // A higher count means a new window began: the count starts again.
       if (previous && remaining <= previous.remaining && remaining !== previous.remaining - 1) {
-        countdown.push(`request ${sent} (${last.status}): ${names.remaining} went from ${previous.remaining} to ${remaining}`);
+        countdown.push(
+          `request ${sent} (${last.status}): ${names.remaining} went from ${previous.remaining} to ${remaining}`,
+        );
       }
       previous = { remaining, limit, reset };
       if (sent > 2 * limit + 1) break;
     }
     const curl = session.curl(spec);
     const rejected = freeKey !== undefined ? " (rejected requests count)" : "";
-    session.results.expect(GROUP, op.route, `${names.remaining} counts down by one per request${rejected}`, countdown.slice(0, 5), curl);
+    session.results.expect(
+      GROUP,
+      op.route,
+      `${names.remaining} counts down by one per request${rejected}`,
+      countdown.slice(0, 5),
+      curl,
+    );
     const refused = last.status === 429 && conditionsOf(session.contract, last.json).has("rate-limited");
     session.results.expect(
       GROUP,
       op.route,
       `the request after ${names.remaining} reached 0 gets the rate-limited 429`,
-      pastLimit ? [pastLimit] : refused && previous?.remaining === 0 ? [] : [refused ? `the 429 came with ${names.remaining} at ${previous?.remaining}` : `no rate-limited 429: the last request answered ${last.status} with ${names.remaining} at ${previous?.remaining}`],
+      pastLimit
+        ? [pastLimit]
+        : refused && previous?.remaining === 0
+          ? []
+          : [
+              refused
+                ? `the 429 came with ${names.remaining} at ${previous?.remaining}`
+                : `no rate-limited 429: the last request answered ${last.status} with ${names.remaining} at ${previous?.remaining}`,
+            ],
       curl,
     );
     if (!refused) return;
     const retryAfter = numericHeader(last, session.contract.model.retryAfterHeader);
     const reset = previous?.reset ?? 0;
-    session.results.expect(GROUP, op.route, `the rate-limited 429's Retry-After is within ${names.reset}`, retryAfter !== null && retryAfter <= reset + 1 ? [] : [`Retry-After is ${retryAfter ?? "missing"}, ${names.reset} was ${reset}`], curl);
-
+    session.results.expect(
+      GROUP,
+      op.route,
+      `the rate-limited 429's Retry-After is within ${names.reset}`,
+      retryAfter !== null && retryAfter <= reset + 1
+        ? []
+        : [`Retry-After is ${retryAfter ?? "missing"}, ${names.reset} was ${reset}`],
+      curl,
+    );
   },
 };

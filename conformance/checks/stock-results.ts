@@ -16,7 +16,10 @@ const GROUP = "stock-results";
 /** The arrays of a JSON value whose items are objects, each with an `attribution`. */
 function resultLists(value: unknown): unknown[][] {
   if (Array.isArray(value)) {
-    const own = value.length > 0 && value.every((item) => typeof item === "object" && item !== null && "attribution" in item) ? [value] : [];
+    const own =
+      value.length > 0 && value.every((item) => typeof item === "object" && item !== null && "attribution" in item)
+        ? [value]
+        : [];
     return [...own, ...value.flatMap(resultLists)];
   }
   return typeof value === "object" && value !== null ? Object.values(value).flatMap(resultLists) : [];
@@ -41,9 +44,14 @@ function judge(session: Session, exchange: Exchange): string[] {
 
 export const stockResults: Check = {
   group: GROUP,
-  summary: "Every answered stock search holds at most the description's page size of results, each carrying attribution.text and attribution.html.",
+  summary:
+    "Every answered stock search holds at most the description's page size of results, each carrying attribution.text and attribution.html.",
   rules: {
-    "a page holds at most {count} results, each with its credit line": ["limits.stock-page-size", "resources.stock-result.attribution", "route:routes.stock-*"],
+    "a page holds at most {count} results, each with its credit line": [
+      "limits.stock-page-size",
+      "resources.stock-result.attribution",
+      "route:routes.stock-*",
+    ],
     "stock searches answered": [],
   },
   observe(session, { op, exchange }) {
@@ -54,8 +62,15 @@ export const stockResults: Check = {
   },
   finish(session) {
     const byRoute = seen.get(session);
-    if (!byRoute) return void session.results.skip(GROUP, "*", "stock searches answered", "no stock search was answered 200 in this run");
+    if (!byRoute)
+      return void session.results.skip(
+        GROUP,
+        "*",
+        "stock searches answered",
+        "no stock search was answered 200 in this run",
+      );
     const name = `a page holds at most ${session.contract.model.limits.stockResultsPerPage} results, each with its credit line`;
-    for (const [op, problems] of byRoute) session.results.expect(GROUP, op.route, name, [...new Set(problems)].slice(0, 5));
+    for (const [op, problems] of byRoute)
+      session.results.expect(GROUP, op.route, name, [...new Set(problems)].slice(0, 5));
   },
 };

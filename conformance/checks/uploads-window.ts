@@ -12,7 +12,8 @@ import type { Session } from "../session.ts";
 
 const GROUP = "uploads-window";
 
-const uploadsOp = (session: Session) => session.selected().find((op) => op.facts.operationId === session.contract.model.limits.uploads.operationId);
+const uploadsOp = (session: Session) =>
+  session.selected().find((op) => op.facts.operationId === session.contract.model.limits.uploads.operationId);
 
 /** When each accepted upload of a run was answered. */
 const acceptedAt = new WeakMap<Session, number[]>();
@@ -23,10 +24,18 @@ export const uploadsWindow: Check = {
     "{count} uploads per {seconds} s are accepted, the next is refused": ["limits.uploads", "routes.uploads"],
     "the uploads 429 carries Retry-After": ["limits.uploads"],
   },
-  summary: "With uploadRequest: the description's number of uploads per window is accepted, and the next is refused with the rate-limited 429 and Retry-After.",
-  blockedBy: needing({ stateful: true, declared: [{ field: "uploadRequest", gives: "the body of an upload, whose shape is not shown" }] }, (session) => (uploadsOp(session) ? null : "the target does not implement the uploads route")),
+  summary:
+    "With uploadRequest: the description's number of uploads per window is accepted, and the next is refused with the rate-limited 429 and Retry-After.",
+  blockedBy: needing(
+    {
+      stateful: true,
+      declared: [{ field: "uploadRequest", gives: "the body of an upload, whose shape is not shown" }],
+    },
+    (session) => (uploadsOp(session) ? null : "the target does not implement the uploads route"),
+  ),
   observe(session, { op, exchange }) {
-    if (op === uploadsOp(session) && accepted(exchange)) acceptedAt.set(session, [...(acceptedAt.get(session) ?? []), exchange.receivedAt]);
+    if (op === uploadsOp(session) && accepted(exchange))
+      acceptedAt.set(session, [...(acceptedAt.get(session) ?? []), exchange.receivedAt]);
   },
   async run({ session, stage, status }) {
     await stage(STAGE.final);
@@ -46,14 +55,24 @@ export const uploadsWindow: Check = {
       const name = `${perAccount} uploads per ${windowSeconds} s are accepted, the next is refused`;
       const problems =
         sent <= allowed
-          ? [`upload ${sent} (with ${earlier} earlier in the window) answered ${exchange.status}: ${exchange.text.slice(0, 200)}`]
+          ? [
+              `upload ${sent} (with ${earlier} earlier in the window) answered ${exchange.status}: ${exchange.text.slice(0, 200)}`,
+            ]
           : refused
             ? []
-            : [`upload ${sent} (with ${earlier} earlier in the window) answered ${exchange.status}, not the rate-limited 429`];
+            : [
+                `upload ${sent} (with ${earlier} earlier in the window) answered ${exchange.status}, not the rate-limited 429`,
+              ];
       session.results.expect(GROUP, op.route, name, problems, curl);
       if (refused) {
         const retryAfter = exchange.headers.get(session.contract.model.retryAfterHeader);
-        session.results.expect(GROUP, op.route, "the uploads 429 carries Retry-After", retryAfter === null ? ["no Retry-After"] : [], curl);
+        session.results.expect(
+          GROUP,
+          op.route,
+          "the uploads 429 carries Retry-After",
+          retryAfter === null ? ["no Retry-After"] : [],
+          curl,
+        );
       }
       return;
     }

@@ -24,7 +24,18 @@ export async function sendCoverage(session: Session, group: string, operation: O
     const problems = negativeProblems(session, op, exchange);
     if (problems.length === 0) continue;
     failed++;
-    session.results.fail(group, op.route, `near-miss negative refused: ${negative.miss.kind} (${negative.miss.fields.join(", ")})`, `${negative.miss.kind} ${negative.miss.rule}: ${problems.join("; ")}`, session.curl(exchange.request));
+    session.results.fail(
+      group,
+      op.route,
+      `near-miss negative refused: ${negative.miss.kind} (${negative.miss.fields.join(", ")})`,
+      `${negative.miss.kind} ${negative.miss.rule}: ${problems.join("; ")}`,
+      session.curl(exchange.request),
+    );
   }
-  if (failed === 0) session.results.pass(group, op.route, `near-miss negatives refused with 400: every kind once per field (${coverage.length} cases)`);
+  if (failed === 0)
+    session.results.pass(
+      group,
+      op.route,
+      `near-miss negatives refused with 400: every kind once per field (${coverage.length} cases)`,
+    );
 }

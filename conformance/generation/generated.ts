@@ -43,7 +43,14 @@ function bodies(contract: Contract, op: ContractOperation): Bodies | undefined {
   let found = compiled.get(op);
   if (!found) {
     const valid = (body: unknown): boolean => contract.validBody(op, body);
-    found = { valid, arbitrary: validBodies(op.requestSchema, op.requestExamples.map((example) => example.value), valid) };
+    found = {
+      valid,
+      arbitrary: validBodies(
+        op.requestSchema,
+        op.requestExamples.map((example) => example.value),
+        valid,
+      ),
+    };
     compiled.set(op, found);
   }
   return found;
@@ -60,11 +67,17 @@ export function positiveArbitrary(contract: Contract, op: ContractOperation): fc
  * the near miss and makes the body smaller. Only near misses that make some drawn body invalid
  * are kept, and of the bodies only invalid ones.
  */
-export function negativeArbitrary(contract: Contract, op: ContractOperation, misses: readonly NearMiss[]): fc.Arbitrary<NegativeCase> | undefined {
+export function negativeArbitrary(
+  contract: Contract,
+  op: ContractOperation,
+  misses: readonly NearMiss[],
+): fc.Arbitrary<NegativeCase> | undefined {
   const source = bodies(contract, op);
   if (!source || misses.length === 0) return undefined;
   const { valid, arbitrary } = source;
-  const groups = [...new Set(misses.map((miss) => miss.kind))].map((kind) => misses.filter((miss) => miss.kind === kind));
+  const groups = [...new Set(misses.map((miss) => miss.kind))].map((kind) =>
+    misses.filter((miss) => miss.kind === kind),
+  );
   const miss = fc.noShrink(fc.constantFrom(...groups).chain((group) => fc.constantFrom(...group)));
   return fc
     .tuple(miss, arbitrary)
@@ -74,7 +87,10 @@ export function negativeArbitrary(contract: Contract, op: ContractOperation, mis
 
 /** The bodies near misses are applied to outside the seeded cases: the named examples, then a few drawn with a fixed seed. */
 function fixedBases(op: ContractOperation, source: Bodies): Body[] {
-  return [...op.requestExamples.map((example) => example.value as Body), ...fc.sample(source.arbitrary, { seed: 1, numRuns: 8 })];
+  return [
+    ...op.requestExamples.map((example) => example.value as Body),
+    ...fc.sample(source.arbitrary, { seed: 1, numRuns: 8 }),
+  ];
 }
 
 /** The near misses of the operation that make at least one of a few drawn bodies invalid. */

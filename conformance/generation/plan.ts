@@ -21,7 +21,16 @@ import { priceOf, total, type PlannedSpend } from "../cost.ts";
 import { markedInvalid } from "../requests.ts";
 import type { Session } from "../session.ts";
 import { unstatedRejection } from "../unstated.ts";
-import { coverageCases, drawn, effectiveNearMisses, negativeArbitrary, operationSeed, positiveArbitrary, resolveSettings, type NegativeCase } from "./generated.ts";
+import {
+  coverageCases,
+  drawn,
+  effectiveNearMisses,
+  negativeArbitrary,
+  operationSeed,
+  positiveArbitrary,
+  resolveSettings,
+  type NegativeCase,
+} from "./generated.ts";
 import type { Body, NearMiss } from "../../contract/bodies/near-misses.ts";
 
 export interface OperationPlan {
@@ -54,15 +63,21 @@ export interface Plan {
 const plans = new WeakMap<Session, Plan>();
 
 /** Where the request's shape is not shown, generated bodies test nothing the description states. */
-const shapeNotShown = (op: ContractOperation): boolean => Boolean((op.requestSchema?.["x-not-shown"] as Record<string, unknown> | undefined)?.["request-schema"]);
+const shapeNotShown = (op: ContractOperation): boolean =>
+  Boolean((op.requestSchema?.["x-not-shown"] as Record<string, unknown> | undefined)?.["request-schema"]);
 
 /**
  * A create's positives limited to bodies with a shown price, where the examples show one: leaving
  * out a field the price reads (whose default is not shown) would leave the request unpriced.
  */
-function priced(session: Session, op: ContractOperation, positives: fc.Arbitrary<Body> | undefined): fc.Arbitrary<Body> | undefined {
+function priced(
+  session: Session,
+  op: ContractOperation,
+  positives: fc.Arbitrary<Body> | undefined,
+): fc.Arbitrary<Body> | undefined {
   const known = (body: unknown): boolean => priceOf(session.contract, op, body as Body).credits !== null;
-  if (!positives || op.facts.kind !== "create" || !op.requestExamples.some((example) => known(example.value))) return positives;
+  if (!positives || op.facts.kind !== "create" || !op.requestExamples.some((example) => known(example.value)))
+    return positives;
   return positives.filter(known);
 }
 
@@ -95,16 +110,26 @@ function operationPlan(session: Session, op: ContractOperation, seed: number): O
 export function nearMissRisk(session: Session): string | undefined {
   const plan = plans.get(session);
   if (!plan) return undefined;
-  const creates = plan.operations.filter((operation) => operation.charged).flatMap((operation) => [
-    ...operation.coverage.map((negative) => ({ operation, body: negative.body })),
-    ...(operation.negatives ? drawn(operation.negatives, operation.seed, plan.cases).map((negative) => ({ operation, body: negative.body })) : []),
-  ]);
+  const creates = plan.operations
+    .filter((operation) => operation.charged)
+    .flatMap((operation) => [
+      ...operation.coverage.map((negative) => ({ operation, body: negative.body })),
+      ...(operation.negatives
+        ? drawn(operation.negatives, operation.seed, plan.cases).map((negative) => ({ operation, body: negative.body }))
+        : []),
+    ]);
   if (creates.length === 0) return undefined;
   const unmarked = creates.filter(({ operation, body }) => {
     const spec = { method: operation.op.method, path: operation.op.path, headers: {}, body };
     return markedInvalid(session, operation.op, spec) === spec;
   });
-  const figure = total(unmarked.map(({ operation, body }) => ({ key: session.main.name, what: operation.op.route, price: priceOf(session.contract, operation.op, body) })));
+  const figure = total(
+    unmarked.map(({ operation, body }) => ({
+      key: session.main.name,
+      what: operation.op.route,
+      price: priceOf(session.contract, operation.op, body),
+    })),
+  );
   const unpriced = figure.unpriced.length ? ` (and ${figure.unpriced.length} whose price is not shown)` : "";
   return `  near-miss negatives: ${creates.length} creates, which should all be refused; ${creates.length - unmarked.length} carry the failed-outcome marker; a target wrongly accepting the other ${unmarked.length} could charge up to ${figure.credits.toLocaleString("en")} credits${unpriced}`;
 }
@@ -116,21 +141,24 @@ function admit(session: Session, plan: Plan, left: number | null): PlannedSpend[
   for (const operation of plan.operations) {
     if (!operation.charged || !operation.positives) continue;
     if (left === null) {
-      operation.positivesSkipped = "generated positives start jobs, which cost credits: declare budgetCredits (or --budget) to send them";
+      operation.positivesSkipped =
+        "generated positives start jobs, which cost credits: declare budgetCredits (or --budget) to send them";
       continue;
     }
     const skipped: string[] = [];
     for (const body of drawn(operation.positives, operation.seed, plan.cases)) {
       const price = priceOf(session.contract, operation.op, body);
       if (price.credits === null) skipped.push(`no price shown (${price.reason})`);
-      else if (price.credits > available) skipped.push(`${price.credits} credits, past what budgetCredits leaves (${available})`);
+      else if (price.credits > available)
+        skipped.push(`${price.credits} credits, past what budgetCredits leaves (${available})`);
       else {
         available -= price.credits;
         operation.admitted.add(JSON.stringify(body));
         spend.push({ key: session.main.name, what: `${operation.op.route} (a generated request)`, price });
       }
     }
-    if (skipped.length) operation.positivesSkipped = `${skipped.length} of ${plan.cases} not sent: ${[...new Set(skipped)].join("; ")}`;
+    if (skipped.length)
+      operation.positivesSkipped = `${skipped.length} of ${plan.cases} not sent: ${[...new Set(skipped)].join("; ")}`;
   }
   plan.shrinkCredits = available;
   return spend;
@@ -144,7 +172,10 @@ export function planOf(session: Session, others: () => readonly Check[]): Plan {
   let plan = plans.get(session);
   if (plan) return plan;
   const { seed, cases } = resolveSettings(session.config.generated);
-  const operations = session.selected().filter((op) => op.requestSchema && !shapeNotShown(op)).map((op) => operationPlan(session, op, seed));
+  const operations = session
+    .selected()
+    .filter((op) => op.requestSchema && !shapeNotShown(op))
+    .map((op) => operationPlan(session, op, seed));
   plan = { seed, cases, operations, shrinkCredits: 0, spend: [] };
   const budget = session.config.budgetCredits;
   const othersSpend = others()

@@ -45,7 +45,9 @@ export function positiveProblems(session: Session, op: ContractOperation, body: 
       if (isObject(exchange.json) && reasons.includes(String(exchange.json[reasonField]))) return [];
       const media = mediaFields(op, body);
       if (media.length || unstatedAcceptance(op, body)) return [];
-      return [`refused with 400 a body the description holds valid, with no media input a server could find unusable: ${exchange.text.slice(0, 200)}`];
+      return [
+        `refused with 400 a body the description holds valid, with no media input a server could find unusable: ${exchange.text.slice(0, 200)}`,
+      ];
     }
     default:
       return [`refused with ${exchange.status}, for no reason the description gives: ${exchange.text.slice(0, 200)}`];

@@ -11,7 +11,22 @@ import { isObject, type Json } from "./edits.ts";
 import type { Body } from "./near-misses.ts";
 
 /** Prompts from a few plain words: no text a target could read as a marker or an instruction. */
-const WORDS = ["a", "lighthouse", "on", "cliff", "at", "dawn", "cat", "sofa", "river", "city", "quiet", "watercolor", "photo", "night"];
+const WORDS = [
+  "a",
+  "lighthouse",
+  "on",
+  "cliff",
+  "at",
+  "dawn",
+  "cat",
+  "sofa",
+  "river",
+  "city",
+  "quiet",
+  "watercolor",
+  "photo",
+  "night",
+];
 const prompt = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((words) => words.join(" "));
 
 /** A URL of the media kind `x-media` names, with the first format it lists. */
@@ -23,7 +38,9 @@ function mediaUrl(schema: JsonSchema): string {
 
 /** The distinct values the examples give `field`. */
 function seen(field: string, examples: readonly Json[]): Json[] {
-  const values = examples.flatMap((example) => (isObject(example) && example[field] !== undefined ? [example[field]] : []));
+  const values = examples.flatMap((example) =>
+    isObject(example) && example[field] !== undefined ? [example[field]] : [],
+  );
   return [...new Map(values.map((value) => [JSON.stringify(value), value])).values()];
 }
 
@@ -34,9 +51,15 @@ function valueOf(field: string, schema: JsonSchema, examples: readonly Json[]): 
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case "integer":
-      return fc.integer({ min: (schema.minimum as number | undefined) ?? 0, max: (schema.maximum as number | undefined) ?? 1_000_000 });
+      return fc.integer({
+        min: (schema.minimum as number | undefined) ?? 0,
+        max: (schema.maximum as number | undefined) ?? 1_000_000,
+      });
     case "number":
-      return fc.integer({ min: Math.ceil((schema.minimum as number | undefined) ?? 0), max: Math.floor((schema.maximum as number | undefined) ?? 1_000) });
+      return fc.integer({
+        min: Math.ceil((schema.minimum as number | undefined) ?? 0),
+        max: Math.floor((schema.maximum as number | undefined) ?? 1_000),
+      });
     case "boolean":
       return fc.boolean();
     case "array": {
@@ -45,7 +68,13 @@ function valueOf(field: string, schema: JsonSchema, examples: readonly Json[]): 
       const maxLength = Math.min((schema.maxItems as number | undefined) ?? 3, 10);
       const minLength = Math.min((schema.minItems as number | undefined) ?? 0, maxLength);
       // Distinct items: a media list of one file repeated is not what a caller sends.
-      return fc.array(items, { minLength, maxLength }).map((list) => list.map((value, index) => (typeof value === "string" && list.indexOf(value) !== index ? `${value}?n=${index}` : value)));
+      return fc
+        .array(items, { minLength, maxLength })
+        .map((list) =>
+          list.map((value, index) =>
+            typeof value === "string" && list.indexOf(value) !== index ? `${value}?n=${index}` : value,
+          ),
+        );
     }
     case "object":
       return fc.constant({});
@@ -60,7 +89,11 @@ function valueOf(field: string, schema: JsonSchema, examples: readonly Json[]): 
  * Valid bodies of `schema`: the required fields always, the others each drawn or left out. `valid`
  * is the schema's validator, which keeps only bodies that also satisfy its cross-field rules.
  */
-export function validBodies(schema: JsonSchema, examples: readonly Json[], valid: (body: Json) => boolean): fc.Arbitrary<Body> {
+export function validBodies(
+  schema: JsonSchema,
+  examples: readonly Json[],
+  valid: (body: Json) => boolean,
+): fc.Arbitrary<Body> {
   const properties = (isObject(schema.properties) ? schema.properties : {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const fields = Object.entries(properties)
@@ -68,7 +101,13 @@ export function validBodies(schema: JsonSchema, examples: readonly Json[], valid
     .map(([field, property]) => {
       const value = valueOf(field, property, examples);
       // An optional field is left out twice as often as sent: the modes a rule keeps apart are then often alone; shrinking leaves it out.
-      return required.includes(field) ? value.map((drawn) => [field, drawn] as const) : fc.oneof({ withCrossShrink: true }, { weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: value.map((drawn) => [field, drawn] as const) });
+      return required.includes(field)
+        ? value.map((drawn) => [field, drawn] as const)
+        : fc.oneof(
+            { withCrossShrink: true },
+            { weight: 2, arbitrary: fc.constant(null) },
+            { weight: 1, arbitrary: value.map((drawn) => [field, drawn] as const) },
+          );
     });
   return fc
     .tuple(...fields)

@@ -20,7 +20,6 @@ export interface Constraint {
   description?: string;
 }
 
-
 const VALUE_KEYWORDS = [
   "type",
   "enum",
@@ -56,9 +55,10 @@ export function constraints(schema: JsonSchema): Constraint[] {
     conditions: JsonSchema[],
     description: string | undefined,
   ): void => {
-    const ruleDescription = typeof node.description === "string" && schemaPath.length > 0 && !schemaPath.includes("properties")
-      ? node.description
-      : description;
+    const ruleDescription =
+      typeof node.description === "string" && schemaPath.length > 0 && !schemaPath.includes("properties")
+        ? node.description
+        : description;
     const push = (keyword: string, name?: string, cross = false): void => {
       found.push({
         keyword,
@@ -78,17 +78,21 @@ export function constraints(schema: JsonSchema): Constraint[] {
     if (Array.isArray(node.required)) for (const name of node.required as string[]) push("required", name);
     if (node.additionalProperties === false) push("additionalProperties");
     if (node.unevaluatedProperties === false) push("unevaluatedProperties");
-    if (isObject(node.dependentRequired)) for (const name of Object.keys(node.dependentRequired)) push("dependentRequired", name, true);
+    if (isObject(node.dependentRequired))
+      for (const name of Object.keys(node.dependentRequired)) push("dependentRequired", name, true);
     for (const keyword of CROSS_KEYWORDS) if (keyword in node) push(keyword, undefined, true);
     if (isObject(node.properties)) {
       for (const [name, child] of Object.entries(node.properties)) {
-        if (isObject(child)) walk(child, [...schemaPath, "properties", name], [...instancePath, name], conditions, description);
+        if (isObject(child))
+          walk(child, [...schemaPath, "properties", name], [...instancePath, name], conditions, description);
       }
     }
-    if (isObject(node.items)) walk(node.items, [...schemaPath, "items"], [...instancePath, "*"], conditions, description);
+    if (isObject(node.items))
+      walk(node.items, [...schemaPath, "items"], [...instancePath, "*"], conditions, description);
     if (Array.isArray(node.prefixItems)) {
       node.prefixItems.forEach((child, index) => {
-        if (isObject(child)) walk(child, [...schemaPath, "prefixItems", index], [...instancePath, String(index)], conditions, description);
+        if (isObject(child))
+          walk(child, [...schemaPath, "prefixItems", index], [...instancePath, String(index)], conditions, description);
       });
     }
     if (Array.isArray(node.allOf)) {
@@ -102,7 +106,13 @@ export function constraints(schema: JsonSchema): Constraint[] {
     if (isObject(node.dependentSchemas)) {
       for (const [name, child] of Object.entries(node.dependentSchemas)) {
         if (isObject(child)) {
-          walk(child, [...schemaPath, "dependentSchemas", name], instancePath, [...conditions, { required: [name] }], ruleDescription);
+          walk(
+            child,
+            [...schemaPath, "dependentSchemas", name],
+            instancePath,
+            [...conditions, { required: [name] }],
+            ruleDescription,
+          );
         }
       }
     }
@@ -115,7 +125,8 @@ export function constraints(schema: JsonSchema): Constraint[] {
 export function withoutConstraint(schema: JsonSchema, constraint: Constraint): JsonSchema {
   const copy = structuredClone(schema);
   let node: Record<string, Json> = copy;
-  for (const segment of constraint.schemaPath) node = (node as Record<string | number, Json>)[segment] as Record<string, Json>;
+  for (const segment of constraint.schemaPath)
+    node = (node as Record<string | number, Json>)[segment] as Record<string, Json>;
   if (constraint.keyword === "required") {
     node.required = (node.required as string[]).filter((name) => name !== constraint.name);
   } else if (constraint.keyword === "dependentRequired") {
@@ -127,4 +138,3 @@ export function withoutConstraint(schema: JsonSchema, constraint: Constraint): J
   }
   return copy;
 }
-

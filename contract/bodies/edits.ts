@@ -66,4 +66,3 @@ export function applyEdit(node: Json, path: InstancePath, edit: Edit): Json {
   else object[head] = updated;
   return object;
 }
-

@@ -22,7 +22,16 @@ import type { CrossFieldRule, FieldCondition } from "../../runtime/costs/pricing
 import { isObject, type Json } from "./edits.ts";
 import { sample } from "./values.ts";
 
-export const NEAR_MISS_KINDS = ["sibling-value", "off-by-one", "one-too-many", "case-variant", "exclusive-pair", "other-mode-value", "required-null", "wrong-type"] as const;
+export const NEAR_MISS_KINDS = [
+  "sibling-value",
+  "off-by-one",
+  "one-too-many",
+  "case-variant",
+  "exclusive-pair",
+  "other-mode-value",
+  "required-null",
+  "wrong-type",
+] as const;
 export type NearMissKind = (typeof NEAR_MISS_KINDS)[number];
 
 export type Body = Record<string, Json>;
@@ -51,7 +60,10 @@ const show = (value: Json): string => JSON.stringify(value);
 function itemsFor(schema: JsonSchema, base: Body, field: string, count: number): Json[] {
   const given = Array.isArray(base[field]) ? (base[field] as Json[]) : [];
   const item = given[0] ?? sample(isObject(schema.items) ? (schema.items as JsonSchema) : {});
-  return Array.from({ length: count }, (_, index) => given[index] ?? (typeof item === "string" ? `${item}?n=${index}` : item));
+  return Array.from(
+    { length: count },
+    (_, index) => given[index] ?? (typeof item === "string" ? `${item}?n=${index}` : item),
+  );
 }
 
 /** A body with `field` set to `value`. */
@@ -81,9 +93,13 @@ function wrongTypeOf(schema: JsonSchema, value: Json): Json {
 /** The near misses of one property's own schema (bounds, case, wrong type, required as null). */
 function ownNearMisses(field: string, schema: JsonSchema, required: boolean): NearMiss[] {
   const found: NearMiss[] = [];
-  const number = (key: string): number | undefined => (typeof schema[key] === "number" ? (schema[key] as number) : undefined);
+  const number = (key: string): number | undefined =>
+    typeof schema[key] === "number" ? (schema[key] as number) : undefined;
   const bound = (key: string, value: number | undefined, delta: number): void => {
-    if (value !== undefined) found.push(setting("off-by-one", field, value + delta, `${key} ${value}${delta > 0 ? " + 1" : delta < 0 ? " - 1" : ""}`));
+    if (value !== undefined)
+      found.push(
+        setting("off-by-one", field, value + delta, `${key} ${value}${delta > 0 ? " + 1" : delta < 0 ? " - 1" : ""}`),
+      );
   };
   bound("minimum", number("minimum"), -1);
   bound("maximum", number("maximum"), 1);
@@ -92,13 +108,15 @@ function ownNearMisses(field: string, schema: JsonSchema, required: boolean): Ne
   const minLength = number("minLength");
   if (minLength) found.push(setting("off-by-one", field, "x".repeat(minLength - 1), `minLength ${minLength} - 1`));
   const maxLength = number("maxLength");
-  if (maxLength !== undefined) found.push(setting("off-by-one", field, "x".repeat(maxLength + 1), `maxLength ${maxLength} + 1`));
+  if (maxLength !== undefined)
+    found.push(setting("off-by-one", field, "x".repeat(maxLength + 1), `maxLength ${maxLength} + 1`));
   found.push(...itemCountMisses(field, schema, { minItems: number("minItems"), maxItems: number("maxItems") }, ""));
   if (Array.isArray(schema.enum)) {
     for (const value of schema.enum) {
       if (typeof value !== "string") continue;
       for (const variant of new Set([value.toLowerCase(), value.toUpperCase()])) {
-        if (!schema.enum.includes(variant)) found.push(setting("case-variant", field, variant, `a case variant of ${show(value)}`));
+        if (!schema.enum.includes(variant))
+          found.push(setting("case-variant", field, variant, `a case variant of ${show(value)}`));
       }
     }
   }
@@ -115,7 +133,13 @@ function ownNearMisses(field: string, schema: JsonSchema, required: boolean): Ne
 }
 
 /** minItems - 1 and maxItems + 1, `where` naming the mode a cross-field rule limits them in. */
-function itemCountMisses(field: string, schema: JsonSchema, limits: { minItems?: number | undefined; maxItems?: number | undefined }, where: string, enable: (base: Body) => Body = (base) => base): NearMiss[] {
+function itemCountMisses(
+  field: string,
+  schema: JsonSchema,
+  limits: { minItems?: number | undefined; maxItems?: number | undefined },
+  where: string,
+  enable: (base: Body) => Body = (base) => base,
+): NearMiss[] {
   const found: NearMiss[] = [];
   const count = (kind: NearMissKind, items: number, why: string): NearMiss => ({
     kind,
@@ -124,21 +148,35 @@ function itemCountMisses(field: string, schema: JsonSchema, limits: { minItems?:
     apply: (base) => ({ ...enable(base), [field]: itemsFor(schema, base, field, items) }),
   });
   if (limits.minItems) found.push(count("off-by-one", limits.minItems - 1, `minItems ${limits.minItems} - 1`));
-  if (limits.maxItems !== undefined) found.push(count("one-too-many", limits.maxItems + 1, `maxItems ${limits.maxItems} + 1`));
+  if (limits.maxItems !== undefined)
+    found.push(count("one-too-many", limits.maxItems + 1, `maxItems ${limits.maxItems} + 1`));
   return found;
 }
 
 /** Values other models of the same area allow for a field of the same name, which this one does not. */
-function siblingValues(operations: readonly BodyOperation[], op: BodyOperation, field: string, schema: JsonSchema): NearMiss[] {
+function siblingValues(
+  operations: readonly BodyOperation[],
+  op: BodyOperation,
+  field: string,
+  schema: JsonSchema,
+): NearMiss[] {
   const own = (value: Json): boolean =>
-    Array.isArray(schema.enum) ? schema.enum.includes(value) : typeof value === "number" && !(value < ((schema.minimum as number | undefined) ?? -Infinity) || value > ((schema.maximum as number | undefined) ?? Infinity));
+    Array.isArray(schema.enum)
+      ? schema.enum.includes(value)
+      : typeof value === "number" &&
+        !(
+          value < ((schema.minimum as number | undefined) ?? -Infinity) ||
+          value > ((schema.maximum as number | undefined) ?? Infinity)
+        );
   if (!Array.isArray(schema.enum) && schema.minimum === undefined && schema.maximum === undefined) return [];
   const found = new Map<string, NearMiss>();
   for (const other of operations) {
     if (other === op || other.area !== op.area || !other.create) continue;
     const sibling = ((other.requestSchema?.properties ?? {}) as Record<string, JsonSchema>)[field];
     if (!isObject(sibling)) continue;
-    const values = Array.isArray(sibling.enum) ? sibling.enum : [sibling.minimum, sibling.maximum].filter((value) => typeof value === "number");
+    const values = Array.isArray(sibling.enum)
+      ? sibling.enum
+      : [sibling.minimum, sibling.maximum].filter((value) => typeof value === "number");
     for (const value of values) {
       if (own(value) || found.has(show(value))) continue;
       // A number where this model lists strings (or the reverse) is a wrong type, not a near miss.
@@ -154,14 +192,19 @@ function enabling(when: readonly FieldCondition[], properties: Record<string, Js
   return (base) => {
     const body = { ...base };
     for (const condition of when) {
-      body[condition.field] = "equals" in condition ? condition.equals : (base[condition.field] ?? sample(properties[condition.field] ?? {}));
+      body[condition.field] =
+        "equals" in condition ? condition.equals : (base[condition.field] ?? sample(properties[condition.field] ?? {}));
     }
     return body;
   };
 }
 
 const conditionText = (when: readonly FieldCondition[]): string =>
-  when.map((condition) => ("equals" in condition ? `${condition.field} ${show(condition.equals)}` : `with ${condition.field}`)).join(" and ");
+  when
+    .map((condition) =>
+      "equals" in condition ? `${condition.field} ${show(condition.equals)}` : `with ${condition.field}`,
+    )
+    .join(" and ");
 
 /** Near misses of the cross-field rules: exclusive pairs, mode limits, values allowed only in another mode. */
 function ruleNearMisses(rule: CrossFieldRule, properties: Record<string, JsonSchema>): NearMiss[] {
@@ -180,10 +223,24 @@ function ruleNearMisses(rule: CrossFieldRule, properties: Record<string, JsonSch
   for (const [field, limits] of Object.entries(rule.limits ?? {})) {
     const schema = properties[field] ?? {};
     found.push(...itemCountMisses(field, schema, limits, ` ${when}`, enable));
-    if (limits.maximum !== undefined) found.push({ ...setting("off-by-one", field, limits.maximum + 1, `maximum ${limits.maximum} + 1 ${when}`), fields: [...triggers, field], apply: (base) => ({ ...enable(base), [field]: (limits.maximum as number) + 1 }) });
-    for (const value of Array.isArray(schema.enum) ? schema.enum : typeof limits.enum?.[0] === "boolean" ? [true, false] : []) {
+    if (limits.maximum !== undefined)
+      found.push({
+        ...setting("off-by-one", field, limits.maximum + 1, `maximum ${limits.maximum} + 1 ${when}`),
+        fields: [...triggers, field],
+        apply: (base) => ({ ...enable(base), [field]: (limits.maximum as number) + 1 }),
+      });
+    for (const value of Array.isArray(schema.enum)
+      ? schema.enum
+      : typeof limits.enum?.[0] === "boolean"
+        ? [true, false]
+        : []) {
       if (limits.enum && !limits.enum.includes(value as never)) {
-        found.push({ kind: "other-mode-value", fields: [...triggers, field], rule: `${field} ${show(value)} ${when} (${rule.description})`, apply: (base) => ({ ...enable(base), [field]: value }) });
+        found.push({
+          kind: "other-mode-value",
+          fields: [...triggers, field],
+          rule: `${field} ${show(value)} ${when} (${rule.description})`,
+          apply: (base) => ({ ...enable(base), [field]: value }),
+        });
       }
     }
   }
@@ -223,7 +280,10 @@ export function nearMisses(operations: readonly BodyOperation[], op: BodyOperati
   const found: NearMiss[] = [];
   for (const [field, property] of Object.entries(properties)) {
     if (!isObject(property)) continue;
-    found.push(...siblingValues(operations, op, field, property), ...ownNearMisses(field, property, required.includes(field)));
+    found.push(
+      ...siblingValues(operations, op, field, property),
+      ...ownNearMisses(field, property, required.includes(field)),
+    );
   }
   for (const rule of rulesOf(op)) found.push(...ruleNearMisses(rule, properties));
   return found;

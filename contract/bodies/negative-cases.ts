@@ -34,7 +34,11 @@ const MAX_CANDIDATES = 4_000;
 
 export function negativeCases(schema: JsonSchema, examples: Json[], registry: SchemaRegistry): NegativeCaseSet {
   const validate = registry.compile(schema);
-  const bases = baseBodies(schema, examples.filter((example) => validate(example)), (body) => validate(body) === true);
+  const bases = baseBodies(
+    schema,
+    examples.filter((example) => validate(example)),
+    (body) => validate(body) === true,
+  );
   const values = new ValueSource(schema, bases);
   const result: NegativeCaseSet = { cases: [], uncovered: [] };
   for (const constraint of constraints(schema)) {
@@ -46,7 +50,8 @@ export function negativeCases(schema: JsonSchema, examples: Json[], registry: Sc
     const breaksAmong = (body: Json): void => {
       if (among || validate(body)) return;
       const errors = validate.errors ?? [];
-      if (errors.some((error) => ownError(constraint, error))) among = { body, others: errors.filter((error) => !ownError(constraint, error)) };
+      if (errors.some((error) => ownError(constraint, error)))
+        among = { body, others: errors.filter((error) => !ownError(constraint, error)) };
     };
     const body = findBody(constraint, bases, values, (candidate) => {
       if (breaksExactly(candidate)) return true;
@@ -62,7 +67,11 @@ export function negativeCases(schema: JsonSchema, examples: Json[], registry: Sc
 
 /** The other rules a body breaks, each once by keyword and place (an `if` error only repeats its `then`'s). */
 function otherRules(errors: ErrorObject[]): string {
-  return [...new Set(errors.filter((error) => error.keyword !== "if").map((error) => `${error.keyword} (${error.schemaPath})`))].join(", ");
+  return [
+    ...new Set(
+      errors.filter((error) => error.keyword !== "if").map((error) => `${error.keyword} (${error.schemaPath})`),
+    ),
+  ].join(", ");
 }
 
 /** Whether a validation error is the constraint's own: its keyword at its place in the schema. */
@@ -83,9 +92,15 @@ function baseBodies(schema: JsonSchema, examples: Json[], valid: (body: Json) =>
   return bases;
 }
 
-function findBody(constraint: Constraint, bases: Json[], values: ValueSource, breaksExactly: (body: Json) => boolean): Json {
-  const enabling = uniqueEdits(constraint.conditions.flatMap((condition) => mentionEdits(condition, constraint.instancePath, values)))
-    .filter((edit) => !edit.remove);
+function findBody(
+  constraint: Constraint,
+  bases: Json[],
+  values: ValueSource,
+  breaksExactly: (body: Json) => boolean,
+): Json {
+  const enabling = uniqueEdits(
+    constraint.conditions.flatMap((condition) => mentionEdits(condition, constraint.instancePath, values)),
+  ).filter((edit) => !edit.remove);
   const violations = violationEdits(constraint, values);
   let tried = 0;
   for (const base of bases) {
@@ -99,4 +114,3 @@ function findBody(constraint: Constraint, bases: Json[], values: ValueSource, br
   }
   return undefined;
 }
-

@@ -47,7 +47,8 @@ export class ValueSource {
       const next: JsonSchema[] = [];
       const collect = (node: JsonSchema): void => {
         if (segment === "*" && isObject(node.items)) next.push(node.items);
-        if (isObject(node.properties) && isObject(node.properties[segment])) next.push(node.properties[segment] as JsonSchema);
+        if (isObject(node.properties) && isObject(node.properties[segment]))
+          next.push(node.properties[segment] as JsonSchema);
         if (Array.isArray(node.allOf)) for (const child of node.allOf) if (isObject(child)) collect(child);
       };
       nodes.forEach(collect);

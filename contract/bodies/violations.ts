@@ -51,9 +51,15 @@ export function violationEdits(constraint: Constraint, values: ValueSource): Edi
       return [[{ path: [...at, "unexpected_property"], value: "unexpected" }]];
     default: {
       // Cross-field rules: combinations of up to three edits to the properties they mention.
-      const rule = keyword === "dependentRequired"
-        ? { required: [constraint.name, ...((node.dependentRequired as Record<string, string[]>)[constraint.name ?? ""] ?? [])] }
-        : { [keyword]: node[keyword] };
+      const rule =
+        keyword === "dependentRequired"
+          ? {
+              required: [
+                constraint.name,
+                ...((node.dependentRequired as Record<string, string[]>)[constraint.name ?? ""] ?? []),
+              ],
+            }
+          : { [keyword]: node[keyword] };
       return combinations(uniqueEdits(mentionEdits(rule, at, values)), 3).filter((edits) => edits.length > 0);
     }
   }
@@ -83,7 +89,8 @@ export function mentionEdits(schema: Json, at: InstancePath, values: ValueSource
         if ("const" in child) edits.push({ path: [...at, name], value: child.const });
         if (Array.isArray(child.enum)) for (const value of child.enum) edits.push({ path: [...at, name], value });
         for (const bound of ["minItems", "maxItems"]) {
-          if (typeof child[bound] === "number") edits.push({ path: [...at, name], value: values.arrayOf([...at, name], child[bound] as number) });
+          if (typeof child[bound] === "number")
+            edits.push({ path: [...at, name], value: values.arrayOf([...at, name], child[bound] as number) });
         }
       }
     }
@@ -101,7 +108,11 @@ export function mentionEdits(schema: Json, at: InstancePath, values: ValueSource
 function outsideOf(allowed: Json[]): Json[] {
   const first = allowed[0];
   const candidates: Json[] =
-    typeof first === "number" ? [Math.max(...(allowed as number[])) + 1] : typeof first === "boolean" ? [!first] : ["not-a-listed-value"];
+    typeof first === "number"
+      ? [Math.max(...(allowed as number[])) + 1]
+      : typeof first === "boolean"
+        ? [!first]
+        : ["not-a-listed-value"];
   return candidates.filter((value) => !allowed.includes(value));
 }
 
@@ -117,4 +128,3 @@ function wrongTypeValues(type: Json): Json[] {
   ];
   return samples.filter(([name]) => types.includes(name)).map(([, value]) => value);
 }
-

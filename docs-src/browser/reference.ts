@@ -10,7 +10,12 @@ import { TryItConsole } from "./try-it.ts";
 
 /** The part of Redoc's standalone bundle this page calls. */
 interface RedocStandalone {
-  init(spec: unknown, options: Record<string, unknown>, element: HTMLElement, callback?: (error?: unknown) => void): void;
+  init(
+    spec: unknown,
+    options: Record<string, unknown>,
+    element: HTMLElement,
+    callback?: (error?: unknown) => void,
+  ): void;
 }
 
 declare global {
@@ -29,7 +34,10 @@ const DARK_THEME = {
     gray: { 50: "#1f2933", 100: "#323f4b" },
   },
   schema: { nestedBackground: "#1f2933", linesColor: "#52606d", typeNameColor: "#9aa5b1", typeTitleColor: "#9aa5b1" },
-  typography: { links: { color: "#8ab4f8", visited: "#8ab4f8", hover: "#aecbfa" }, code: { color: "#f0b37e", backgroundColor: "#1f2933" } },
+  typography: {
+    links: { color: "#8ab4f8", visited: "#8ab4f8", hover: "#aecbfa" },
+    code: { color: "#f0b37e", backgroundColor: "#1f2933" },
+  },
   sidebar: { backgroundColor: "#17212b", textColor: "#e4e7eb", activeTextColor: "#8ab4f8" },
   rightPanel: { backgroundColor: "#0b1117" },
 };
@@ -57,7 +65,9 @@ function joinSidebars(): void {
   const toggle = document.querySelector<HTMLButtonElement>(".menu-toggle");
   if (!sidebar || !menu?.parentElement || !toggle) return;
   menu.prepend(sidebar);
-  const redocButton = [...menu.parentElement.children].find((child) => child !== menu && !child.classList.contains("api-content") && child.querySelector("svg"));
+  const redocButton = [...menu.parentElement.children].find(
+    (child) => child !== menu && !child.classList.contains("api-content") && child.querySelector("svg"),
+  );
   if (!(redocButton instanceof HTMLElement)) return;
   redocButton.classList.add("redoc-menu-button");
   toggle.addEventListener("click", () => {
@@ -71,7 +81,11 @@ function addButtons(tryIt: TryItConsole): void {
     const operationId = section.dataset.sectionId!.slice("operation/".length);
     const heading = section.querySelector("h2");
     if (!heading || section.querySelector(".try-it-open")) continue;
-    const button = h("button", { type: "button", class: "try-it-open", "data-operation": operationId, "aria-expanded": "false" }, "Try it");
+    const button = h(
+      "button",
+      { type: "button", class: "try-it-open", "data-operation": operationId, "aria-expanded": "false" },
+      "Try it",
+    );
     button.addEventListener("click", () => tryIt.toggle(operationId, button));
     heading.after(button);
   }
@@ -80,15 +94,22 @@ function addButtons(tryIt: TryItConsole): void {
 const data = window[REFERENCE_DATA_GLOBAL];
 const tryIt = new TryItConsole(data.console);
 const dark = matchMedia("(prefers-color-scheme: dark)").matches;
-window.Redoc.init(data.spec, { ...OPTIONS, ...(dark && { theme: DARK_THEME }) }, document.getElementById("redoc")!, (error) => {
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  joinSidebars();
-  addButtons(tryIt);
-  // An address like reference.html#try-it/createImageIA opens the console on that operation.
-  const wanted = /^#try-it\/(.+)$/.exec(location.hash)?.[1];
-  const button = wanted ? document.querySelector<HTMLButtonElement>(`.try-it-open[data-operation="${CSS.escape(wanted)}"]`) : null;
-  if (wanted && button) {
-    tryIt.toggle(wanted, button);
-    button.scrollIntoView({ block: "start" });
-  }
-});
+window.Redoc.init(
+  data.spec,
+  { ...OPTIONS, ...(dark && { theme: DARK_THEME }) },
+  document.getElementById("redoc")!,
+  (error) => {
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    joinSidebars();
+    addButtons(tryIt);
+    // An address like reference.html#try-it/createImageIA opens the console on that operation.
+    const wanted = /^#try-it\/(.+)$/.exec(location.hash)?.[1];
+    const button = wanted
+      ? document.querySelector<HTMLButtonElement>(`.try-it-open[data-operation="${CSS.escape(wanted)}"]`)
+      : null;
+    if (wanted && button) {
+      tryIt.toggle(wanted, button);
+      button.scrollIntoView({ block: "start" });
+    }
+  },
+);

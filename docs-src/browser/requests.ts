@@ -39,7 +39,12 @@ export async function send(call: Call): Promise<Answer> {
   const headers: Record<string, string> = { authorization: `Bearer ${call.apiKey}` };
   if (call.body !== undefined) headers["content-type"] = "application/json";
   const started = performance.now();
-  const response = await fetch(url, { method: call.method.toUpperCase(), headers, body: call.body ?? null, signal: call.signal ?? null });
+  const response = await fetch(url, {
+    method: call.method.toUpperCase(),
+    headers,
+    body: call.body ?? null,
+    signal: call.signal ?? null,
+  });
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -79,7 +84,9 @@ const wait = (ms: number, signal: AbortSignal): Promise<void> =>
   });
 
 const statusOf = (body: unknown): string | null =>
-  typeof body === "object" && body !== null && typeof (body as { status?: unknown }).status === "string" ? (body as { status: string }).status : null;
+  typeof body === "object" && body !== null && typeof (body as { status?: unknown }).status === "string"
+    ? (body as { status: string }).status
+    : null;
 
 /**
  * Polls the job one interval after its creation, then every interval, until its status is
@@ -100,7 +107,8 @@ export async function followJob(
     progress.polls.push(answer);
     progress.status = statusOf(answer.body);
     onPoll(progress);
-    if (answer.status !== 200 || (progress.status !== null && data.terminalStatuses.includes(progress.status))) return progress;
+    if (answer.status !== 200 || (progress.status !== null && data.terminalStatuses.includes(progress.status)))
+      return progress;
   }
 }
 

@@ -46,7 +46,18 @@ function setUpSearch(input: HTMLInputElement, list: HTMLOListElement): void {
     list.replaceChildren(
       ...(hits.length === 0
         ? [h("li", { class: "no-results" }, `Nothing found for “${query}”`)]
-        : hits.map((hit) => h("li", {}, h("a", { href: String(hit.id) }, h("span", { class: "result-title" }, String(hit.title)), h("span", { class: "result-page" }, String(hit.page)))))),
+        : hits.map((hit) =>
+            h(
+              "li",
+              {},
+              h(
+                "a",
+                { href: String(hit.id) },
+                h("span", { class: "result-title" }, String(hit.title)),
+                h("span", { class: "result-page" }, String(hit.page)),
+              ),
+            ),
+          )),
     );
     list.hidden = false;
   };

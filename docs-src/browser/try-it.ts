@@ -38,9 +38,23 @@ function answerView(answer: Answer, highlighted: readonly string[]): HTMLElement
   return h(
     "section",
     { class: "try-it-answer", "data-status": String(answer.status) },
-    h("p", { class: `status status-${String(answer.status)[0]}xx` }, `${answer.status} ${answer.statusText}`, h("span", { class: "muted" }, ` ${answer.method} ${answer.url} · ${answer.elapsedMs} ms`)),
-    shown.length > 0 ? h("table", { class: "headers shown-headers" }, h("tbody", {}, ...headerRows(shown, "highlight"))) : null,
-    others.length > 0 ? h("details", {}, h("summary", {}, `Other headers (${others.length})`), h("table", { class: "headers" }, h("tbody", {}, ...headerRows(others)))) : null,
+    h(
+      "p",
+      { class: `status status-${String(answer.status)[0]}xx` },
+      `${answer.status} ${answer.statusText}`,
+      h("span", { class: "muted" }, ` ${answer.method} ${answer.url} · ${answer.elapsedMs} ms`),
+    ),
+    shown.length > 0
+      ? h("table", { class: "headers shown-headers" }, h("tbody", {}, ...headerRows(shown, "highlight")))
+      : null,
+    others.length > 0
+      ? h(
+          "details",
+          {},
+          h("summary", {}, `Other headers (${others.length})`),
+          h("table", { class: "headers" }, h("tbody", {}, ...headerRows(others))),
+        )
+      : null,
     h("pre", { class: "body" }, showBody(answer.body)),
   );
 }
@@ -77,7 +91,12 @@ export class TryItConsole {
       { id: "try-it", class: "try-it", "aria-label": "Try it" },
       h("header", {}, h("h3", {}, "Try it"), close),
       this.route,
-      h("div", { class: "try-it-settings" }, field("Base URL", this.baseUrl, "npm run sandbox serves the local sandbox here"), field("API key", this.apiKey, `kept in this tab only; the sandbox's demo key is ${data.demoKeyHint}`)),
+      h(
+        "div",
+        { class: "try-it-settings" },
+        field("Base URL", this.baseUrl, "npm run sandbox serves the local sandbox here"),
+        field("API key", this.apiKey, `kept in this tab only; the sandbox's demo key is ${data.demoKeyHint}`),
+      ),
       this.form,
       this.output,
     );
@@ -117,7 +136,11 @@ export class TryItConsole {
     const body = h("textarea", { name: "body", rows: "6", spellcheck: "false" });
     // Each example under the summary Redoc shows for it, so the two name it alike.
     const examples = operation.examples;
-    const example = h("select", { name: "example" }, ...examples.map(({ name, summary }) => h("option", { value: name }, summary)));
+    const example = h(
+      "select",
+      { name: "example" },
+      ...examples.map(({ name, summary }) => h("option", { value: name }, summary)),
+    );
     const fill = (): void => {
       body.value = showBody(examples.find(({ name }) => name === example.value)?.value);
     };
@@ -130,12 +153,21 @@ export class TryItConsole {
       ...Object.entries(pathInputs).map(([name, input]) => field(`path: ${name}`, input)),
       ...Object.entries(queryInputs).map(([name, input]) => field(`query: ${name}`, input, "empty: not sent")),
       ...(examples.length > 0 ? [field("Example", example), field("Body (JSON)", body)] : []),
-      ...(operation.job ? [h("p", { class: "muted" }, `Follows the job every ${operation.job.intervalMs / 1000} s${operation.job.cadence ? ` (${operation.job.cadence})` : ""} and shows its charge.`)] : []),
+      ...(operation.job
+        ? [
+            h(
+              "p",
+              { class: "muted" },
+              `Follows the job every ${operation.job.intervalMs / 1000} s${operation.job.cadence ? ` (${operation.job.cadence})` : ""} and shows its charge.`,
+            ),
+          ]
+        : []),
       submit,
     );
     this.form.onsubmit = (event) => {
       event.preventDefault();
-      const values = (inputs: Record<string, HTMLInputElement>) => Object.fromEntries(Object.entries(inputs).map(([name, input]) => [name, input.value]));
+      const values = (inputs: Record<string, HTMLInputElement>) =>
+        Object.fromEntries(Object.entries(inputs).map(([name, input]) => [name, input.value]));
       const path = fillPath(operation.template, values(pathInputs), values(queryInputs));
       void this.run(operation, path, examples.length > 0 ? body.value : undefined);
     };
@@ -184,13 +216,25 @@ export class TryItConsole {
       await this.follow(operation.job, String(id), base, creditsBefore);
     } catch (error) {
       if (controller.signal.aborted) return;
-      this.note(`No answer from ${this.baseUrl.value}: ${(error as Error).message}. Is the sandbox running (npm run sandbox), and does it allow this page's origin (CORS)?`, "problem");
+      this.note(
+        `No answer from ${this.baseUrl.value}: ${(error as Error).message}. Is the sandbox running (npm run sandbox), and does it allow this page's origin (CORS)?`,
+        "problem",
+      );
     }
   }
 
-  private async follow(job: NonNullable<ConsoleOperation["job"]>, id: string, base: { baseUrl: string; apiKey: string; signal: AbortSignal }, creditsBefore: Answer | null): Promise<void> {
+  private async follow(
+    job: NonNullable<ConsoleOperation["job"]>,
+    id: string,
+    base: { baseUrl: string; apiKey: string; signal: AbortSignal },
+    creditsBefore: Answer | null,
+  ): Promise<void> {
     const section = h("section", { class: "try-it-job", "data-job": id });
-    const progress = h("p", { class: "job-status" }, `Job ${id}: polling ${job.pollPath.replace("{id}", id)} every ${job.intervalMs / 1000} s`);
+    const progress = h(
+      "p",
+      { class: "job-status" },
+      `Job ${id}: polling ${job.pollPath.replace("{id}", id)} every ${job.intervalMs / 1000} s`,
+    );
     const lastPoll = h("div", {});
     section.append(h("h3", {}, "Job"), progress, lastPoll);
     this.output.append(section);
@@ -202,11 +246,20 @@ export class TryItConsole {
     });
     section.dataset.final = finished.status ?? "";
     const succeeded = finished.status === this.data.successStatus;
-    section.append(h("p", { class: `job-final ${succeeded ? "ok" : "problem"}` }, `Final status: ${finished.status ?? "no status"}`));
+    section.append(
+      h("p", { class: `job-final ${succeeded ? "ok" : "problem"}` }, `Final status: ${finished.status ?? "no status"}`),
+    );
     const urls = succeeded ? resultUrls(finished.polls[finished.polls.length - 1]?.body, job.resultFields) : [];
     if (urls.length > 0) {
       // Links only: result files are not loaded, so the page makes no request outside the sandbox.
-      section.append(h("h4", {}, `Results (${urls.length})`), h("ul", { class: "job-results" }, ...urls.map((url) => h("li", {}, h("a", { href: url, rel: "noreferrer", target: "_blank" }, url)))));
+      section.append(
+        h("h4", {}, `Results (${urls.length})`),
+        h(
+          "ul",
+          { class: "job-results" },
+          ...urls.map((url) => h("li", {}, h("a", { href: url, rel: "noreferrer", target: "_blank" }, url))),
+        ),
+      );
     }
     if (!creditsBefore) return;
     const creditsAfter = await send({ ...base, method: "get", path: this.data.creditsPath });
@@ -216,9 +269,16 @@ export class TryItConsole {
       h(
         "p",
         { class: "job-charge" },
-        changes.length === 0 ? `No change in ${this.data.creditsPath}.` : changes.map(([name, change]) => `${name}: ${change > 0 ? "−" : "+"}${Math.abs(change)}`).join(", "),
+        changes.length === 0
+          ? `No change in ${this.data.creditsPath}.`
+          : changes.map(([name, change]) => `${name}: ${change > 0 ? "−" : "+"}${Math.abs(change)}`).join(", "),
       ),
-      h("details", {}, h("summary", {}, `${this.data.creditsPath} before and after`), h("pre", { class: "body" }, `before: ${showBody(creditsBefore.body)}\nafter: ${showBody(creditsAfter.body)}`)),
+      h(
+        "details",
+        {},
+        h("summary", {}, `${this.data.creditsPath} before and after`),
+        h("pre", { class: "body" }, `before: ${showBody(creditsBefore.body)}\nafter: ${showBody(creditsAfter.body)}`),
+      ),
     );
   }
 }

@@ -8,7 +8,9 @@ import type { PriceTables, RoutePricing } from "../../runtime/costs/pricing.ts";
 
 function mediaType(route: RoutePricing): string {
   const entries = [
-    ...Object.entries(route.media).map(([field, rule]) => `readonly ${JSON.stringify(field)}?: ${rule.list ? "readonly number[]" : "number"}`),
+    ...Object.entries(route.media).map(
+      ([field, rule]) => `readonly ${JSON.stringify(field)}?: ${rule.list ? "readonly number[]" : "number"}`,
+    ),
     ...Object.entries(route.facts).map(([fact, values]) => `readonly ${JSON.stringify(fact)}?: ${typeof values[0]}`),
   ];
   return entries.length ? `{ ${entries.join("; ")} }` : "{ readonly [field: string]: never }";

@@ -3,7 +3,14 @@
  * rate tables, add-ons, minimums, caps and rounding, and "not shown" where the specification shows
  * no price.
  */
-import type { Condition, PricingComponent, Quantity, RateTable, RoutePricing, PriceTables } from "../../runtime/costs/pricing.ts";
+import type {
+  Condition,
+  PricingComponent,
+  Quantity,
+  RateTable,
+  RoutePricing,
+  PriceTables,
+} from "../../runtime/costs/pricing.ts";
 
 const code = (value: unknown): string => `\`${String(value)}\``;
 
@@ -16,7 +23,8 @@ function defaultNote(route: RoutePricing, field: string): string {
 function quantityCell(route: RoutePricing, quantity: Quantity | undefined): string {
   if (quantity === undefined) return "once per request";
   if ("field" in quantity) return `the value of ${code(quantity.field)}${defaultNote(route, quantity.field)}`;
-  if ("itemsBeyond" in quantity) return `each item of ${code(quantity.itemsBeyond.field)} beyond the first ${quantity.itemsBeyond.free}`;
+  if ("itemsBeyond" in quantity)
+    return `each item of ${code(quantity.itemsBeyond.field)} beyond the first ${quantity.itemsBeyond.free}`;
   const rules = [
     quantity.rounding === "up" ? "rounded up to whole seconds" : "",
     quantity.minimum !== undefined ? `at least ${quantity.minimum}` : "",
@@ -38,7 +46,9 @@ function given(quantity: Quantity | undefined): string {
 }
 
 function rateCell(component: PricingComponent): string {
-  return component.rate !== undefined ? String(component.rate) : `by ${component.rateBy!.fields.map(code).join(" and ")}, below`;
+  return component.rate !== undefined
+    ? String(component.rate)
+    : `by ${component.rateBy!.fields.map(code).join(" and ")}, below`;
 }
 
 function valueCell(route: RoutePricing, field: string, value: string): string {
@@ -55,12 +65,16 @@ function rateRows(route: RoutePricing, fields: readonly string[], table: RateTab
 
 /** Two lookup fields read best as a grid: one per row, the other per column. */
 function rateGrid(route: RoutePricing, [rows, columns]: readonly [string, string], table: RateTable): string[] {
-  const keys = [...new Set(Object.values(table).flatMap((node) => (typeof node === "object" ? Object.keys(node) : [])))];
+  const keys = [
+    ...new Set(Object.values(table).flatMap((node) => (typeof node === "object" ? Object.keys(node) : []))),
+  ];
   return [
     `| ${code(rows)} \\ ${code(columns)} | ${keys.map((key) => valueCell(route, columns, key)).join(" | ")} |`,
     `|${"---|".repeat(keys.length + 1)}`,
     ...Object.entries(table).map(([key, node]) => {
-      const cells = keys.map((column) => (typeof node === "object" && typeof node[column] === "number" ? String(node[column]) : "not shown"));
+      const cells = keys.map((column) =>
+        typeof node === "object" && typeof node[column] === "number" ? String(node[column]) : "not shown",
+      );
       return `| ${valueCell(route, rows, key)} | ${cells.join(" | ")} |`;
     }),
   ];
@@ -74,13 +88,21 @@ function rateTables(route: RoutePricing, components: readonly PricingComponent[]
     return [
       `Credits for **${component.label}** by ${fields.map(code).join(grid ? " (rows) and " : " and ")}${grid ? " (columns)" : ""}:`,
       "",
-      ...(grid ?? [`| ${[...fields.map(code), "credits"].join(" | ")} |`, `|${"---|".repeat(fields.length + 1)}`, ...rateRows(route, fields, table)]),
+      ...(grid ?? [
+        `| ${[...fields.map(code), "credits"].join(" | ")} |`,
+        `|${"---|".repeat(fields.length + 1)}`,
+        ...rateRows(route, fields, table),
+      ]),
       "",
     ];
   });
 }
 
-const CHARGED = { "on-success": "Charged only when the job succeeds.", "per-request": "Charged on every request, including empty results.", free: "Free." };
+const CHARGED = {
+  "on-success": "Charged only when the job succeeds.",
+  "per-request": "Charged on every request, including empty results.",
+  free: "Free.",
+};
 
 function status(route: RoutePricing): string {
   if (!route.pricing) return "not shown";

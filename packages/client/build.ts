@@ -12,7 +12,16 @@
  * MEDIA_SLUG_MAP gives a package whose types and routes carry the real slugs. `npm run package`
  * (packages/pack.ts) builds and packs it.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,7 +31,14 @@ import { generate as generateCosts } from "../../generators/costs.ts";
 import { generate as generateTypes } from "../../generators/types.ts";
 import { loadBundle } from "../../model/document.ts";
 import { readServiceModel, type ServiceModel } from "../../model/service-model.ts";
-import { CLIENT_PACKAGE, COMMON_FILES, DESCRIPTION_EXPORTS, finishPackage, type BuiltPackage, type PackageRelease } from "../shared/package-build.ts";
+import {
+  CLIENT_PACKAGE,
+  COMMON_FILES,
+  DESCRIPTION_EXPORTS,
+  finishPackage,
+  type BuiltPackage,
+  type PackageRelease,
+} from "../shared/package-build.ts";
 import { packageReadme } from "./readme.ts";
 
 export const PACKAGE_NAME = CLIENT_PACKAGE;
@@ -30,7 +46,13 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** The runtime folders the generated modules import, copied as they are. */
 const RUNTIME = ["runtime/client", "runtime/costs"];
 /** The generated modules of the package; all but the types are entry points. */
-const GENERATED = ["generated/client.ts", "generated/costs.ts", "generated/media-inputs.ts", "generated/models.ts", "generated/types.ts"];
+const GENERATED = [
+  "generated/client.ts",
+  "generated/costs.ts",
+  "generated/media-inputs.ts",
+  "generated/models.ts",
+  "generated/types.ts",
+];
 /** The entry points of the package: export name -> module (without its extension). */
 const ENTRIES = {
   ".": "generated/client",
@@ -41,7 +63,8 @@ const ENTRIES = {
 };
 
 /** Relative `./x.ts` specifiers become `./x.js`: tsc rewrites them in JavaScript, not in declarations. */
-const jsSpecifiers = (text: string): string => text.replace(/((?:from|import)\s*\(?\s*["'])(\.{1,2}\/[^"']+)\.ts(["'])/g, "$1$2.js$3");
+const jsSpecifiers = (text: string): string =>
+  text.replace(/((?:from|import)\s*\(?\s*["'])(\.{1,2}\/[^"']+)\.ts(["'])/g, "$1$2.js$3");
 
 /** The client entry also names the interface version it speaks, which a package version does not say. */
 const apiVersionExport = (model: ServiceModel): string =>
@@ -58,7 +81,8 @@ async function stageSources(model: ServiceModel, dir: string): Promise<void> {
   }
   for (const folder of RUNTIME) {
     mkdirSync(join(dir, folder), { recursive: true });
-    for (const name of readdirSync(join(ROOT, folder)).filter((file) => file.endsWith(".ts"))) copyFileSync(join(ROOT, folder, name), join(dir, folder, name));
+    for (const name of readdirSync(join(ROOT, folder)).filter((file) => file.endsWith(".ts")))
+      copyFileSync(join(ROOT, folder, name), join(dir, folder, name));
   }
   // ES modules, as in the package; openapi-fetch's types resolve from the project's node_modules.
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
@@ -89,10 +113,15 @@ function compile(sourceDir: string, outDir: string): void {
   const result = program.emit();
   const diagnostics = [...ts.getPreEmitDiagnostics(program), ...result.diagnostics];
   if (diagnostics.length > 0) {
-    const host = { getCanonicalFileName: (name: string) => name, getCurrentDirectory: () => sourceDir, getNewLine: () => "\n" };
+    const host = {
+      getCanonicalFileName: (name: string) => name,
+      getCurrentDirectory: () => sourceDir,
+      getNewLine: () => "\n",
+    };
     throw new Error(`the client package does not compile:\n${ts.formatDiagnostics(diagnostics, host)}`);
   }
-  for (const file of ts.sys.readDirectory(outDir, [".d.ts"])) writeFileSync(file, jsSpecifiers(readFileSync(file, "utf8")));
+  for (const file of ts.sys.readDirectory(outDir, [".d.ts"]))
+    writeFileSync(file, jsSpecifiers(readFileSync(file, "utf8")));
 }
 
 function packageJson(model: ServiceModel, version: string, openapiFetchVersion: string): object {
@@ -115,7 +144,11 @@ function packageJson(model: ServiceModel, version: string, openapiFetchVersion: 
 }
 
 /** Builds the package of the bundle in `bundleDir` (openapi.json and openapi.yaml) into `outDir`, replacing it. */
-export async function buildClientPackage(bundleDir: string, outDir: string, release: PackageRelease): Promise<BuiltPackage> {
+export async function buildClientPackage(
+  bundleDir: string,
+  outDir: string,
+  release: PackageRelease,
+): Promise<BuiltPackage> {
   const model = readServiceModel(loadBundle(join(bundleDir, "openapi.json")));
   const staging = mkdtempSync(join(tmpdir(), "client-package-"));
   try {
@@ -125,7 +158,15 @@ export async function buildClientPackage(bundleDir: string, outDir: string, rele
   } finally {
     rmSync(staging, { recursive: true, force: true });
   }
-  const { version: openapiFetchVersion } = JSON.parse(readFileSync(join(ROOT, "node_modules/openapi-fetch/package.json"), "utf8")) as { version: string };
+  const { version: openapiFetchVersion } = JSON.parse(
+    readFileSync(join(ROOT, "node_modules/openapi-fetch/package.json"), "utf8"),
+  ) as { version: string };
   const manifest = packageJson(model, release.version, openapiFetchVersion) as { name: string; version: string };
-  return finishPackage(bundleDir, outDir, manifest, packageReadme(model, manifest.name, manifest.version), release.changelog);
+  return finishPackage(
+    bundleDir,
+    outDir,
+    manifest,
+    packageReadme(model, manifest.name, manifest.version),
+    release.changelog,
+  );
 }

@@ -5,7 +5,6 @@
 import type { ServiceModel } from "../../model/service-model.ts";
 import { code, firstExample } from "../shared/package-build.ts";
 
-
 export function packageReadme(model: ServiceModel, name: string, version: string): string {
   const waitable = model.createRoutes.find((route) => route.idField !== null) ?? model.createRoutes[0];
   if (!waitable) throw new Error("the description has no create route");
@@ -17,7 +16,10 @@ export function packageReadme(model: ServiceModel, name: string, version: string
   );
   const others = model.operations
     .filter((operation) => operation.kind === "other")
-    .map((operation) => `| ${code(`client.${operation.operationId}()`)} | ${code(`${operation.method.toUpperCase()} ${operation.path}`)} | ${model.doc.paths[operation.path]?.[operation.method]?.summary ?? ""} |`);
+    .map(
+      (operation) =>
+        `| ${code(`client.${operation.operationId}()`)} | ${code(`${operation.method.toUpperCase()} ${operation.path}`)} | ${model.doc.paths[operation.path]?.[operation.method]?.summary ?? ""} |`,
+    );
   return `# ${name}
 
 Typed client of the asynchronous media-generation service, interface version ${code(model.version)}

@@ -17,7 +17,11 @@ export const PACKAGE_NAMES: readonly string[] = [CLIENT_PACKAGE, TOOLS_PACKAGE];
 export const DESCRIPTION_FILES: readonly string[] = ["openapi.json", "openapi.yaml"];
 
 /** The exports map entries of the description and the manifest, which every package has. */
-export const DESCRIPTION_EXPORTS = { "./openapi.json": "./openapi.json", "./openapi.yaml": "./openapi.yaml", "./package.json": "./package.json" };
+export const DESCRIPTION_EXPORTS = {
+  "./openapi.json": "./openapi.json",
+  "./openapi.yaml": "./openapi.yaml",
+  "./package.json": "./package.json",
+};
 
 /** The `files` of every package's manifest: the description, the README and the changelog. */
 export const COMMON_FILES = [...DESCRIPTION_FILES, "README.md", "CHANGELOG.md"];
@@ -44,7 +48,13 @@ export interface BuiltPackage {
 }
 
 /** Writes the description of `bundleDir`, the manifest, the README and the changelog into the package folder `outDir`. */
-export function finishPackage(bundleDir: string, outDir: string, manifest: { name: string; version: string }, readme: string, changelog: string): BuiltPackage {
+export function finishPackage(
+  bundleDir: string,
+  outDir: string,
+  manifest: { name: string; version: string },
+  readme: string,
+  changelog: string,
+): BuiltPackage {
   for (const name of DESCRIPTION_FILES) copyFileSync(join(bundleDir, name), join(outDir, name));
   writeFileSync(join(outDir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(join(outDir, "README.md"), readme);

@@ -14,7 +14,15 @@ import { build, type Metafile } from "esbuild";
 import { loadBundle } from "../../model/document.ts";
 import { readServiceModel, type ServiceModel } from "../../model/service-model.ts";
 import { RUNTIME_FILES, type RuntimeFile, type ToolsPackageDefine } from "../../tools/packaged.ts";
-import { COMMON_FILES, DESCRIPTION_EXPORTS, DESCRIPTION_FILES, finishPackage, TOOLS_PACKAGE, type BuiltPackage, type PackageRelease } from "../shared/package-build.ts";
+import {
+  COMMON_FILES,
+  DESCRIPTION_EXPORTS,
+  DESCRIPTION_FILES,
+  finishPackage,
+  TOOLS_PACKAGE,
+  type BuiltPackage,
+  type PackageRelease,
+} from "../shared/package-build.ts";
 import { BIN } from "./commands.ts";
 import { toolsReadme } from "./readme.ts";
 
@@ -42,7 +50,11 @@ function thirdPartyLicenses(metafile: Metafile): string {
     if (match) packages.add(join(ROOT, match[1]!));
   }
   const sections = [...packages].sort().map((dir) => {
-    const { name, version, license } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; version: string; license: string };
+    const { name, version, license } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      name: string;
+      version: string;
+      license: string;
+    };
     const file = readdirSync(dir).find((entry) => /^licen[cs]e/i.test(entry));
     if (!file) throw new Error(`${name}@${version} is bundled into the tools package but ships no licence file`);
     return `## ${name}@${version} (${license})\n\n\`\`\`\n${readFileSync(join(dir, file), "utf8").trim()}\n\`\`\``;
@@ -68,13 +80,19 @@ function packageJson(model: ServiceModel, version: string): { name: string; vers
 }
 
 /** Builds the package of the bundle in `bundleDir` (openapi.json and openapi.yaml) into `outDir`, replacing it. */
-export async function buildToolsPackage(bundleDir: string, outDir: string, release: PackageRelease): Promise<BuiltPackage> {
+export async function buildToolsPackage(
+  bundleDir: string,
+  outDir: string,
+  release: PackageRelease,
+): Promise<BuiltPackage> {
   const model = readServiceModel(loadBundle(join(bundleDir, "openapi.json")));
   rmSync(outDir, { recursive: true, force: true });
   const bundleDirOut = dirname(join(outDir, BUNDLE));
   const define: ToolsPackageDefine = {
     bin: BIN,
-    files: Object.fromEntries(RUNTIME_FILES.map((file) => [file, relative(bundleDirOut, join(outDir, PACKAGED_AT[file]))])) as ToolsPackageDefine["files"],
+    files: Object.fromEntries(
+      RUNTIME_FILES.map((file) => [file, relative(bundleDirOut, join(outDir, PACKAGED_AT[file]))]),
+    ) as ToolsPackageDefine["files"],
   };
   const { metafile } = await build({
     entryPoints: [fileURLToPath(new URL("./cli.ts", import.meta.url))],
@@ -95,5 +113,11 @@ export async function buildToolsPackage(bundleDir: string, outDir: string, relea
   }
   writeFileSync(join(outDir, LICENSES), thirdPartyLicenses(metafile));
   const manifest = packageJson(model, release.version);
-  return finishPackage(bundleDir, outDir, manifest, toolsReadme(model, manifest.name, manifest.version), release.changelog);
+  return finishPackage(
+    bundleDir,
+    outDir,
+    manifest,
+    toolsReadme(model, manifest.name, manifest.version),
+    release.changelog,
+  );
 }

@@ -21,6 +21,10 @@ if (command) {
 } else if (name === "--help" || name === "-h") {
   console.log(HELP);
 } else {
-  console.error(name === undefined ? `${BIN}: no command given\n\n${HELP}` : `${BIN}: unknown command "${name}"; the commands are ${COMMANDS.map((known) => known.name).join(", ")} (npx ${BIN} --help)`);
+  console.error(
+    name === undefined
+      ? `${BIN}: no command given\n\n${HELP}`
+      : `${BIN}: unknown command "${name}"; the commands are ${COMMANDS.map((known) => known.name).join(", ")} (npx ${BIN} --help)`,
+  );
   process.exitCode = 2;
 }

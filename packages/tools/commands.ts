@@ -14,6 +14,14 @@ export interface Command {
 }
 
 export const COMMANDS: readonly Command[] = [
-  { name: "sandbox", summary: "the stateful sandbox of the service on 127.0.0.1: jobs on a clock, billing, every limit", load: () => import("../../sandbox/cli.ts") },
-  { name: "conformance", summary: "the conformance suite against an implementation (--target URL): JSON and JUnit reports", load: () => import("../../conformance/cli.ts") },
+  {
+    name: "sandbox",
+    summary: "the stateful sandbox of the service on 127.0.0.1: jobs on a clock, billing, every limit",
+    load: () => import("../../sandbox/cli.ts"),
+  },
+  {
+    name: "conformance",
+    summary: "the conformance suite against an implementation (--target URL): JSON and JUnit reports",
+    load: () => import("../../conformance/cli.ts"),
+  },
 ];

@@ -10,7 +10,9 @@ import { BIN, COMMANDS } from "./commands.ts";
 
 /** The first key of a paid account of the sandbox's default config, for the usage sample. */
 function demoKey(): string {
-  const config = JSON.parse(readFileSync(runtimeFile("sandbox/default-config.json"), "utf8")) as { accounts: Record<string, { plan: string; keys: string[] }> };
+  const config = JSON.parse(readFileSync(runtimeFile("sandbox/default-config.json"), "utf8")) as {
+    accounts: Record<string, { plan: string; keys: string[] }>;
+  };
   const key = Object.values(config.accounts).find((account) => account.plan === "paid")?.keys[0];
   if (!key) throw new Error("the sandbox's default config has no paid account");
   return key;

@@ -48,7 +48,13 @@ export interface CallPolicy {
  * answer, or a TransportError when no usable answer came. `resendable`: the request neither creates
  * anything nor is charged per request, so a transient failure may be resent.
  */
-export type Call = (method: Method, path: string, route: RouteInit, requestOptions: RequestOptions | undefined, resendable: boolean) => Promise<unknown>;
+export type Call = (
+  method: Method,
+  path: string,
+  route: RouteInit,
+  requestOptions: RequestOptions | undefined,
+  resendable: boolean,
+) => Promise<unknown>;
 
 /** Why no usable answer came, as text that holds none of the answer's body. */
 function reasonOf(cause: unknown): string {
@@ -62,7 +68,13 @@ function reasonOf(cause: unknown): string {
 /** A failure before a usable answer: the connection failed, dropped while the body streamed, or took too long. */
 function lostResponse(method: Method, path: string, reason: string, apiKey: string): TransportError {
   const sent = method === "post";
-  return new TransportError(redact(`${method.toUpperCase()} ${path}: no usable response (${reason})${sent ? "; it may have taken effect (a create's job may exist)" : ""}`, apiKey), sent);
+  return new TransportError(
+    redact(
+      `${method.toUpperCase()} ${path}: no usable response (${reason})${sent ? "; it may have taken effect (a create's job may exist)" : ""}`,
+      apiKey,
+    ),
+    sent,
+  );
 }
 
 /** The client's `call`, bound to its openapi-fetch client and policy. */
@@ -78,12 +90,21 @@ export function caller({ api, table, apiKey, pause, maxRetries, maxPauseMs, requ
       let failure: unknown;
       try {
         // openapi-fetch reads the body inside: a connection dropped, or a body dripping, while it streams fails here too.
-        const { data, error, response } = await api.request(method, path, { ...route, signal, headers: requestOptions?.headers });
+        const { data, error, response } = await api.request(method, path, {
+          ...route,
+          signal,
+          headers: requestOptions?.headers,
+        });
         if (response.ok) return data;
         failure = errorFromResponse(response, error, table, apiKey);
       } catch (error) {
         if (callerSignal?.aborted) throw callerSignal.reason;
-        failure = lostResponse(method, path, timeout.signal.aborted ? `no answer within requestTimeoutMs, ${requestTimeoutMs} ms` : reasonOf(error), apiKey);
+        failure = lostResponse(
+          method,
+          path,
+          timeout.signal.aborted ? `no answer within requestTimeoutMs, ${requestTimeoutMs} ms` : reasonOf(error),
+          apiKey,
+        );
       } finally {
         clearTimeout(timer);
       }

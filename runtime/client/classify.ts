@@ -1,6 +1,6 @@
 /** Turns an HTTP error response into the typed error the specification's Errors section distinguishes. */
 import {
-  ApiError,
+  type ApiError,
   AuthenticationError,
   CooldownError,
   InvalidRequestError,
@@ -28,7 +28,12 @@ const BY_STATUS: Readonly<Record<number, typeof ApiError>> = {
  * The typed error of an error response. Its body, headers and message have the API key redacted,
  * should the service or a proxy echo it.
  */
-export function errorFromResponse(response: Response, responseBody: unknown, table: Pick<RouteTable, "errors" | "headers">, apiKey: string): ApiError {
+export function errorFromResponse(
+  response: Response,
+  responseBody: unknown,
+  table: Pick<RouteTable, "errors" | "headers">,
+  apiKey: string,
+): ApiError {
   const shapes = table.errors;
   const { status } = response;
   const headers = redactHeaders(response.headers, apiKey);
@@ -44,8 +49,10 @@ export function errorFromResponse(response: Response, responseBody: unknown, tab
   const facts = { status, headers, body, type, code };
   // Only a reason the description lists makes a moderation block (an unknown one: regenerate the client).
   const reason = body?.[shapes.moderation.field] as string;
-  if (status === 400 && shapes.moderation.reasons.includes(reason)) return new ModerationBlockError(message, facts, reason);
-  if (status === 429 && code === shapes.rateLimitedCode) return new RateLimitedError(message, facts, retryAfterSeconds(headers, table.headers));
+  if (status === 400 && shapes.moderation.reasons.includes(reason))
+    return new ModerationBlockError(message, facts, reason);
+  if (status === 429 && code === shapes.rateLimitedCode)
+    return new RateLimitedError(message, facts, retryAfterSeconds(headers, table.headers));
   // The specification does not show whether a cooldown's seconds sit at the top of the body or in `error`.
   const cooldown = body?.[shapes.cooldownField] ?? error?.[shapes.cooldownField];
   if (status === 429 && typeof cooldown === "number") return new CooldownError(message, facts, cooldown);

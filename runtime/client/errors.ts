@@ -160,7 +160,11 @@ export class WaitDeadlineError extends MediaServiceError {
   declare readonly lastStatus: string | null;
   declare readonly deadlineMs: number;
   constructor(jobId: string, lastStatus: string | null, deadlineMs: number) {
-    super(`job ${jobId} not terminal after ${deadlineMs} ms (last status ${lastStatus})`, { jobId, lastStatus, deadlineMs });
+    super(`job ${jobId} not terminal after ${deadlineMs} ms (last status ${lastStatus})`, {
+      jobId,
+      lastStatus,
+      deadlineMs,
+    });
   }
 }
 

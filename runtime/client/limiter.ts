@@ -20,7 +20,11 @@ export interface InFlightLimiter {
    * most `maxResends` times: the description cannot tell a full queue from the spend limit, so a
    * spend-limit 429 is resent that often before it is thrown.
    */
-  create<Created>(send: () => Promise<[created: Created, jobId: string | null]>, maxResends: number, signal?: AbortSignal): Promise<[Created, string | null]>;
+  create<Created>(
+    send: () => Promise<[created: Created, jobId: string | null]>,
+    maxResends: number,
+    signal?: AbortSignal,
+  ): Promise<[Created, string | null]>;
   /** A job was seen terminal: its slot is free (an id it does not hold, another client's job, is ignored). */
   release(jobId: string): void;
   /** Slots held by creates whose outcome is unknown: they got no usable answer, so their job may run. */

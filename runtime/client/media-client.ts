@@ -93,7 +93,9 @@ export interface AreaQuote<Paths, T extends RouteTable, A extends AreaName<T>, M
   quote<S extends string>(
     slug: SlugArgument<T, A, S>,
     body: Partial<CreateBody<Paths, T, A, KnownSlug<T, A, S>>>,
-    media?: CreatePath<T, A, KnownSlug<T, A, S>> extends keyof Media ? Media[CreatePath<T, A, KnownSlug<T, A, S>>] : never,
+    media?: CreatePath<T, A, KnownSlug<T, A, S>> extends keyof Media
+      ? Media[CreatePath<T, A, KnownSlug<T, A, S>>]
+      : never,
   ): Result;
 }
 
@@ -107,7 +109,11 @@ export type OperationMethods<Paths, T extends RouteTable> = {
 /** The client's members besides the areas and the operations. */
 export interface ClientMembers<Paths extends {}, T extends RouteTable> {
   /** Waits for a job of `area`, e.g. one whose id an earlier `onJob` stored. */
-  wait<A extends AreaName<T>>(area: A, id: string, options?: WaitOptions<Job<Paths, T, A>>): Promise<JobResult<SucceededJob<Paths, T, A>>>;
+  wait<A extends AreaName<T>>(
+    area: A,
+    id: string,
+    options?: WaitOptions<Job<Paths, T, A>>,
+  ): Promise<JobResult<SucceededJob<Paths, T, A>>>;
   /** The rate-limit headers of the last response that carried them. */
   readonly rateLimit: RateLimitInfo | null;
   /** Epoch milliseconds until which a `Retry-After` pause holds every request (0: none yet). */
@@ -119,7 +125,10 @@ export interface ClientMembers<Paths extends {}, T extends RouteTable> {
   readonly api: Client<Paths>;
 }
 
-export type MediaClient<Paths extends {}, T extends RouteTable> = { [A in AreaName<T>]: AreaClient<Paths, T, A> } & OperationMethods<Paths, T> & ClientMembers<Paths, T>;
+export type MediaClient<Paths extends {}, T extends RouteTable> = {
+  [A in AreaName<T>]: AreaClient<Paths, T, A>;
+} & OperationMethods<Paths, T> &
+  ClientMembers<Paths, T>;
 
 /** The client given the offline quote: each area has `quote` as well. */
 export type QuotingClient<Paths extends {}, T extends RouteTable, Media, Result> = MediaClient<Paths, T> & {
@@ -144,10 +153,20 @@ function jobIdOf(created: unknown, field: string, path: string, apiKey: string):
  * The client: one `call` (calling.ts) per request, `pollUntilTerminal` (polling.ts) for the waits,
  * composed per area and operation of the route table.
  */
-export function createMediaClient<Paths extends {}, T extends RouteTable>(table: T, clientOptions: ClientOptions<AreaName<T>>): MediaClient<Paths, T> {
+export function createMediaClient<Paths extends {}, T extends RouteTable>(
+  table: T,
+  clientOptions: ClientOptions<AreaName<T>>,
+): MediaClient<Paths, T> {
   const { areas, operations, terminalStatuses } = table as RouteTable;
   const { apiKey, limiter, checkMediaInputs, quote } = clientOptions;
-  const { pollIntervalMs, deadlineMs: clientDeadlineMs, maxRetries, requestTimeoutMs, maxPauseMs, maxResponseBytes } = resolveOptions(clientOptions, areas);
+  const {
+    pollIntervalMs,
+    deadlineMs: clientDeadlineMs,
+    maxRetries,
+    requestTimeoutMs,
+    maxPauseMs,
+    maxResponseBytes,
+  } = resolveOptions(clientOptions, areas);
   const pause = retryAfterPause(maxPauseMs);
   /** The headers of the last response that carried rate-limit headers (read only when asked for). */
   let rateLimitHeaders: Headers | null = null;
@@ -182,9 +201,16 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
   }
 
   /** `toWait`: refuse a route whose create response names no job id before sending (charged) anything. */
-  async function create(areaName: string, slug: string, body: unknown, requestOptions?: RequestOptions, toWait?: boolean): Promise<CreateResult<unknown>> {
+  async function create(
+    areaName: string,
+    slug: string,
+    body: unknown,
+    requestOptions?: RequestOptions,
+    toWait?: boolean,
+  ): Promise<CreateResult<unknown>> {
     const [idField, path] = route(areaName, slug);
-    if (toWait && idField === null) throw new InvalidInputError("slug", `${slug}'s create response names no job id to wait on`);
+    if (toWait && idField === null)
+      throw new InvalidInputError("slug", `${slug}'s create response names no job id to wait on`);
     checkMediaInputs?.(path, body);
     const send = async (): Promise<[unknown, string | null]> => {
       const created = await call("post", path, { body }, requestOptions, false);
@@ -197,15 +223,24 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
   /** One poll; a terminal status frees the job's limiter slot. */
   async function get(areaName: string, jobId: string, requestOptions?: RequestOptions): Promise<PolledJob> {
     const { pollPath } = area(areaName);
-    const job = (await call("get", pollPath, { params: { path: { id: jobId } } }, requestOptions, true)) as PolledJob | null | undefined;
+    const job = (await call("get", pollPath, { params: { path: { id: jobId } } }, requestOptions, true)) as
+      | PolledJob
+      | null
+      | undefined;
     // An empty body or `null` would otherwise fail below as a bare TypeError.
-    if (typeof job !== "object" || job === null) throw new InvalidResponseError(`GET ${pollPath.replace("{id}", jobId)}: the answer holds no job`);
+    if (typeof job !== "object" || job === null)
+      throw new InvalidResponseError(`GET ${pollPath.replace("{id}", jobId)}: the answer holds no job`);
     if (terminalStatuses.includes(job.status)) limiter?.release(jobId);
     return job;
   }
 
   /** Polls until a terminal status; `created`: the create response of a job created a moment ago. */
-  async function wait(created: { status?: string } | undefined, areaName: string, jobId: string, waitOptions: WaitOptions<unknown> = {}): Promise<JobResult<unknown>> {
+  async function wait(
+    created: { status?: string } | undefined,
+    areaName: string,
+    jobId: string,
+    waitOptions: WaitOptions<unknown> = {},
+  ): Promise<JobResult<unknown>> {
     const { resultFields } = area(areaName);
     const job = (await pollUntilTerminal((signal) => get(areaName, jobId, { signal, headers: waitOptions.headers }), {
       jobId,
@@ -232,7 +267,10 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
     body: unknown,
     waitOptions: CreateAndWaitOptions<unknown, unknown> = {},
   ): Promise<JobResult<unknown> & { created: unknown }> {
-    const { jobId, created } = (await create(areaName, slug, body, waitOptions, true)) as { jobId: string; created: { status?: string } };
+    const { jobId, created } = (await create(areaName, slug, body, waitOptions, true)) as {
+      jobId: string;
+      created: { status?: string };
+    };
     waitOptions.onJob?.(jobId, created);
     return { ...(await wait(created, areaName, jobId, waitOptions)), created };
   }
@@ -253,7 +291,9 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
       createAndWait: createAndWait.bind(null, name),
       get: get.bind(null, name),
       wait: wait.bind(null, undefined, name),
-      ...(quote && { quote: (slug: string, body: unknown, media?: unknown) => quote(route(name, slug)[1], body, media) }),
+      ...(quote && {
+        quote: (slug: string, body: unknown, media?: unknown) => quote(route(name, slug)[1], body, media),
+      }),
     };
   }
   for (const [name, [method, path, input, resend]] of Object.entries(operations)) {
@@ -262,7 +302,13 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(table:
       input === "none"
         ? (requestOptions?: RequestOptions) => call(method, path, {}, requestOptions, resend)
         : (argument: unknown, requestOptions?: RequestOptions) =>
-            call(method, path, input === "body" ? { body: argument } : { params: { query: argument as Record<string, unknown> } }, requestOptions, resend);
+            call(
+              method,
+              path,
+              input === "body" ? { body: argument } : { params: { query: argument as Record<string, unknown> } },
+              requestOptions,
+              resend,
+            );
   }
   return client as MediaClient<Paths, T>;
 }

@@ -23,8 +23,13 @@ export const mediaInputCheck =
         const name = `body.${field}${list ? `[${index}]` : ""}`;
         if (typeof item !== "string") throw new InvalidInputError(name, "must be a string");
         // A URL may be a public URL or an uploaded-file URL, which look alike.
-        const forms: InputForm[] = /^data:/i.test(item) ? ["data-uri"] : /^https?:\/\//i.test(item) ? ["public-url", "uploaded-file-url"] : ["raw-base64"];
-        if (!forms.some((form) => accepted.includes(form))) throw new InvalidInputError(name, `accepts ${accepted.join(", ")}; got a ${forms.join(" or ")}`);
+        const forms: InputForm[] = /^data:/i.test(item)
+          ? ["data-uri"]
+          : /^https?:\/\//i.test(item)
+            ? ["public-url", "uploaded-file-url"]
+            : ["raw-base64"];
+        if (!forms.some((form) => accepted.includes(form)))
+          throw new InvalidInputError(name, `accepts ${accepted.join(", ")}; got a ${forms.join(" or ")}`);
       }
     }
   };

@@ -6,4 +6,9 @@
 import type { ClientMembers } from "./media-client.ts";
 import type { RouteTable } from "./route-table.ts";
 
-export const CLIENT_MEMBERS: readonly string[] = Object.keys({ wait: 0, rateLimit: 0, pausedUntil: 0, api: 0 } satisfies Record<keyof ClientMembers<{}, RouteTable>, 0>);
+export const CLIENT_MEMBERS: readonly string[] = Object.keys({
+  wait: 0,
+  rateLimit: 0,
+  pausedUntil: 0,
+  api: 0,
+} satisfies Record<keyof ClientMembers<{}, RouteTable>, 0>);

@@ -14,7 +14,8 @@ export function oneOf<V>(field: string, record: Readonly<Record<string, V>>, key
 export function integer(field: string, value: number | undefined, fallback: number, min = 1): number {
   const max = 2 ** 31 - 1;
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min) throw new InvalidInputError(field, `must be a ${min ? "positive" : "non-negative"} integer`);
+  if (!Number.isInteger(value) || value < min)
+    throw new InvalidInputError(field, `must be a ${min ? "positive" : "non-negative"} integer`);
   if (value > max) throw new InvalidInputError(field, `must be at most ${max}`);
   return value;
 }

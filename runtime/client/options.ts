@@ -80,23 +80,33 @@ export interface ClientOptions<AreaNames extends string = string> {
 export const DEFAULT_POLL_INTERVAL_MS = 5_000;
 
 /** The numbers of the options, with their defaults: polling intervals, deadline, resend bound, request timeout and the bounds on pauses and answers. */
-export type ResolvedOptions = Required<Pick<ClientOptions, "deadlineMs" | "maxRetries" | "requestTimeoutMs" | "maxPauseMs" | "maxResponseBytes">> & {
+export type ResolvedOptions = Required<
+  Pick<ClientOptions, "deadlineMs" | "maxRetries" | "requestTimeoutMs" | "maxPauseMs" | "maxResponseBytes">
+> & {
   pollIntervalMs: Readonly<Record<string, number>>;
 };
 
 /** Checks the options (InvalidInputError names the first bad one) and resolves their numbers. */
-export function resolveOptions(options: ClientOptions, areas: Readonly<Record<string, { readonly intervalMs?: number }>>): ResolvedOptions {
+export function resolveOptions(
+  options: ClientOptions,
+  areas: Readonly<Record<string, { readonly intervalMs?: number }>>,
+): ResolvedOptions {
   const { apiKey, baseUrl, pollIntervalMs = {} } = options;
   // A header value cannot hold whitespace around or inside the key.
-  if (typeof apiKey !== "string" || !/^\S+$/.test(apiKey)) throw new InvalidInputError("apiKey", `must be a non-empty string${apiKey ? " without whitespace" : ""}`);
+  if (typeof apiKey !== "string" || !/^\S+$/.test(apiKey))
+    throw new InvalidInputError("apiKey", `must be a non-empty string${apiKey ? " without whitespace" : ""}`);
   // Tested as text, so that anything but a string fails as well.
-  if (!/^https?:/i.test(baseUrl) || !URL.canParse(baseUrl)) throw new InvalidInputError("baseUrl", "must be an absolute http(s) URL");
+  if (!/^https?:/i.test(baseUrl) || !URL.canParse(baseUrl))
+    throw new InvalidInputError("baseUrl", "must be an absolute http(s) URL");
   for (const area in pollIntervalMs) oneOf(`pollIntervalMs.${area}`, areas, area);
   const defaultMs = integer("defaultPollIntervalMs", options.defaultPollIntervalMs, DEFAULT_POLL_INTERVAL_MS);
   return {
     // An area's own interval, else the description's cadence, else the default (an area given as undefined included).
     pollIntervalMs: Object.fromEntries(
-      Object.entries(areas).map(([area, { intervalMs }]) => [area, integer(`pollIntervalMs.${area}`, pollIntervalMs[area as never], intervalMs ?? defaultMs)]),
+      Object.entries(areas).map(([area, { intervalMs }]) => [
+        area,
+        integer(`pollIntervalMs.${area}`, pollIntervalMs[area as never], intervalMs ?? defaultMs),
+      ]),
     ),
     // Well beyond the typical job durations of the description's x-polling, leaving room for slow queues.
     deadlineMs: integer("deadlineMs", options.deadlineMs, 30 * 60_000),

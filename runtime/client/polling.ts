@@ -34,7 +34,10 @@ export interface PollOptions<Job extends PolledJob> {
  * Calls `poll` until the job's status is terminal and returns that poll response. `poll` gets the
  * signal that the deadline and the caller's signal abort, for its request.
  */
-export async function pollUntilTerminal<Job extends PolledJob>(poll: (signal: AbortSignal) => Promise<Job>, options: PollOptions<Job>): Promise<Job> {
+export async function pollUntilTerminal<Job extends PolledJob>(
+  poll: (signal: AbortSignal) => Promise<Job>,
+  options: PollOptions<Job>,
+): Promise<Job> {
   const { jobId, intervalMs, deadlineMs, isTerminal, knownStatus, delayFirstPoll, onStatus } = options;
   let lastStatus = knownStatus || null;
   if (lastStatus) onStatus?.(lastStatus, null);

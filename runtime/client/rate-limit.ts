@@ -24,8 +24,13 @@ export const carriesRateLimit = (headers: Headers, names: RateLimitHeaderNames):
 
 /** The rate-limit window headers of a response. */
 export function readRateLimit(headers: Headers, names: RateLimitHeaderNames): RateLimitInfo {
-  return { limit: numberHeader(headers, names.limit), remaining: numberHeader(headers, names.remaining), resetSeconds: numberHeader(headers, names.reset) };
+  return {
+    limit: numberHeader(headers, names.limit),
+    remaining: numberHeader(headers, names.remaining),
+    resetSeconds: numberHeader(headers, names.reset),
+  };
 }
 
 /** `Retry-After` in seconds (the specification sends seconds), or null. */
-export const retryAfterSeconds = (headers: Headers, names: RateLimitHeaderNames): number | null => numberHeader(headers, names.retryAfter);
+export const retryAfterSeconds = (headers: Headers, names: RateLimitHeaderNames): number | null =>
+  numberHeader(headers, names.retryAfter);

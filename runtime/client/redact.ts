@@ -29,8 +29,11 @@ export function redactBody(value: unknown, apiKey: string): unknown {
   if (typeof value === "string") return redact(value, apiKey);
   if (Array.isArray(value)) return value.map((item) => redactBody(item, apiKey));
   if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, child]) => [redact(key, apiKey), redactBody(child, apiKey)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [redact(key, apiKey), redactBody(child, apiKey)]),
+  );
 }
 
 /** A copy of response headers with the key redacted from every value. */
-export const redactHeaders = (headers: Headers, apiKey: string): Headers => new Headers([...headers].map(([name, value]): [string, string] => [name, redact(value, apiKey)]));
+export const redactHeaders = (headers: Headers, apiKey: string): Headers =>
+  new Headers([...headers].map(([name, value]): [string, string] => [name, redact(value, apiKey)]));

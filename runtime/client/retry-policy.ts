@@ -15,12 +15,21 @@ export const backoffMs = (resends: number): number => 1000 * 2 ** resends * (0.5
  * may be resent after a transient failure (no usable response, 5xx); `maxPauseMs`: a Retry-After
  * longer than that is not waited out (the pause is cut to it, and the caller gets the 429).
  */
-export function retryDelay(error: unknown, resends: number, maxResends: number, resendable: boolean, maxPauseMs: number): number | null {
+export function retryDelay(
+  error: unknown,
+  resends: number,
+  maxResends: number,
+  resendable: boolean,
+  maxPauseMs: number,
+): number | null {
   if (resends >= maxResends) return null;
   // The service refused the request before doing anything: resending is always safe.
   if (error instanceof RateLimitedError) {
     const seconds = error.retryAfterSeconds;
     return seconds === null ? backoffMs(resends) : seconds * 1000 > maxPauseMs ? null : 0;
   }
-  return resendable && (error instanceof TransportError || (error instanceof UnexpectedStatusError && error.status >= 500)) ? backoffMs(resends) : null;
+  return resendable &&
+    (error instanceof TransportError || (error instanceof UnexpectedStatusError && error.status >= 500))
+    ? backoffMs(resends)
+    : null;
 }

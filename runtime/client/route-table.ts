@@ -29,7 +29,12 @@ export interface AreaRoutes {
  * whether it is resent after a transient failure (no response, 5xx), as it neither creates anything
  * nor is charged per request.
  */
-export type OperationRoute = readonly [method: "get" | "post", path: string, input: "body" | "query" | "none", resend: boolean];
+export type OperationRoute = readonly [
+  method: "get" | "post",
+  path: string,
+  input: "body" | "query" | "none",
+  resend: boolean,
+];
 
 /** How the error bodies the client branches on are told apart, from their schemas. */
 export interface ErrorShapes {
@@ -68,15 +73,18 @@ export const createPath = (pollPath: string, slug: string): string => pollPath.r
 
 type JsonContent<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
 type PathItem<Paths, P> = P extends keyof Paths ? Paths[P] : never;
-type OperationOf<Paths, P, Method extends "get" | "post"> = PathItem<Paths, P> extends { [M in Method]: infer Op } ? Op : never;
+type OperationOf<Paths, P, Method extends "get" | "post"> =
+  PathItem<Paths, P> extends { [M in Method]: infer Op } ? Op : never;
 
 /** The JSON request body of POST `P`. */
-export type RequestBodyOf<Paths, P> = OperationOf<Paths, P, "post"> extends { requestBody?: infer Body } ? JsonContent<NonNullable<Body>> : never;
+export type RequestBodyOf<Paths, P> =
+  OperationOf<Paths, P, "post"> extends { requestBody?: infer Body } ? JsonContent<NonNullable<Body>> : never;
 /** The JSON 200 body of `Method` `P`. */
 export type ResponseOf<Paths, P, Method extends "get" | "post"> =
   OperationOf<Paths, P, Method> extends { responses: { 200: infer Ok } } ? JsonContent<Ok> : never;
 /** The query parameters of GET `P`. */
-export type QueryOf<Paths, P> = OperationOf<Paths, P, "get"> extends { parameters: { query?: infer Query } } ? NonNullable<Query> : never;
+export type QueryOf<Paths, P> =
+  OperationOf<Paths, P, "get"> extends { parameters: { query?: infer Query } } ? NonNullable<Query> : never;
 /** The query parameters of GET `P` as an argument; optional unless one of them is required. */
 type QueryArgument<Paths, P> =
   OperationOf<Paths, P, "get"> extends { parameters: { query: infer Query } }
@@ -89,8 +97,12 @@ export type AreaName<T extends RouteTable> = keyof T["areas"] & string;
 export type Area<T extends RouteTable, A extends AreaName<T>> = T["areas"][A];
 export type Slug<T extends RouteTable, A extends AreaName<T>> = keyof Area<T, A>["routes"] & string;
 /** `createPath` as a type: `/v1/images/{id}` and `i-a` make `/v1/images/i-a`. */
-export type CreatePath<T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> =
-  Area<T, A>["pollPath"] extends `${infer Head}{id}` ? `${Head}${S}` : never;
+export type CreatePath<T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = Area<
+  T,
+  A
+>["pollPath"] extends `${infer Head}{id}`
+  ? `${Head}${S}`
+  : never;
 /** Slugs whose create response names a job id, so the job can be waited on. */
 export type WaitableSlug<T extends RouteTable, A extends AreaName<T>> = {
   [S in Slug<T, A>]: Area<T, A>["routes"][S] extends string ? S : never;
@@ -103,7 +115,12 @@ export type WaitableSlug<T extends RouteTable, A extends AreaName<T>> = {
  */
 
 /** The slug written, `S`, when it is one of `Allowed`; else a message naming it and the area. */
-export type SlugArgument<T extends RouteTable, A extends AreaName<T>, S extends string, Allowed extends string = Slug<T, A>> = S extends Allowed
+export type SlugArgument<
+  T extends RouteTable,
+  A extends AreaName<T>,
+  S extends string,
+  Allowed extends string = Slug<T, A>,
+> = S extends Allowed
   ? S
   : S extends Slug<T, A>
     ? `'${S}': its create response shows no job id to wait on; use client.${A}.create`
@@ -129,12 +146,23 @@ export type BodyArgument<B, Body, Route extends string, Part extends "body" | "q
  * through `infer` so that an error prints the flattened fields, not this alias and the route table.
  */
 export type CreateBodyArgument<B, Paths, T extends RouteTable, A extends AreaName<T>, S extends string> =
-  BodyArgument<B, CreateBody<Paths, T, A, KnownSlug<T, A, S>>, `POST ${CreatePath<T, A, KnownSlug<T, A, S>>}`> extends infer Fields
+  BodyArgument<
+    B,
+    CreateBody<Paths, T, A, KnownSlug<T, A, S>>,
+    `POST ${CreatePath<T, A, KnownSlug<T, A, S>>}`
+  > extends infer Fields
     ? { [K in keyof Fields]: Fields[K] }
     : never;
 
-export type CreateBody<Paths, T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = RequestBodyOf<Paths, CreatePath<T, A, S>>;
-export type Created<Paths, T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = ResponseOf<Paths, CreatePath<T, A, S>, "post">;
+export type CreateBody<Paths, T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = RequestBodyOf<
+  Paths,
+  CreatePath<T, A, S>
+>;
+export type Created<Paths, T extends RouteTable, A extends AreaName<T>, S extends Slug<T, A>> = ResponseOf<
+  Paths,
+  CreatePath<T, A, S>,
+  "post"
+>;
 export type Job<Paths, T extends RouteTable, A extends AreaName<T>> = ResponseOf<Paths, Area<T, A>["pollPath"], "get">;
 
 /** A succeeded poll response: its result fields are present. */
@@ -148,7 +176,11 @@ export type OperationName<T extends RouteTable> = keyof T["operations"] & string
 
 export type OperationResult<Paths, O extends OperationRoute> = ResponseOf<Paths, O[1], O[0]>;
 /** The body or query an operation takes (never for none). */
-type OperationInput<Paths, O extends OperationRoute> = O[2] extends "body" ? RequestBodyOf<Paths, O[1]> : O[2] extends "query" ? QueryOf<Paths, O[1]> : never;
+type OperationInput<Paths, O extends OperationRoute> = O[2] extends "body"
+  ? RequestBodyOf<Paths, O[1]>
+  : O[2] extends "query"
+    ? QueryOf<Paths, O[1]>
+    : never;
 /**
  * The constraint of an operation's body or query `I`, checked as a create's body is (messages name
  * `GET /v1/stock/images`). A body whose shape is not shown at all (`unknown`) takes any value.
@@ -156,7 +188,12 @@ type OperationInput<Paths, O extends OperationRoute> = O[2] extends "body" ? Req
 export type OperationInputArgument<I, Paths, O extends OperationRoute> =
   unknown extends OperationInput<Paths, O>
     ? unknown
-    : BodyArgument<I, OperationInput<Paths, O>, `${Uppercase<O[0]>} ${O[1]}`, O[2] & ("body" | "query")> extends infer Fields
+    : BodyArgument<
+          I,
+          OperationInput<Paths, O>,
+          `${Uppercase<O[0]>} ${O[1]}`,
+          O[2] & ("body" | "query")
+        > extends infer Fields
       ? { [K in keyof Fields]: Fields[K] }
       : never;
 /** The arguments of an operation's method before its request options, `I` being its body or query as written. */

@@ -9,10 +9,13 @@ export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
       clearTimeout(timer);
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, Math.min(ms, LONGEST));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      },
+      Math.min(ms, LONGEST),
+    );
     // Left in place once it ran: a signal aborts only once.
     signal?.addEventListener("abort", onAbort);
   });

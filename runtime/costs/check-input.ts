@@ -18,11 +18,22 @@ function checkType(where: string, rule: Pick<FieldRule, "type">, value: unknown)
     (rule.type === "integer" && Number.isInteger(value)) ||
     (rule.type === "number" && typeof value === "number" && Number.isFinite(value)) ||
     ((rule.type === "string" || rule.type === "boolean") && typeof value === rule.type);
-  if (!ok) throw new QuoteError(where, `must be ${rule.type === "integer" || rule.type === "array" ? "an" : "a"} ${rule.type}`);
+  if (!ok)
+    throw new QuoteError(
+      where,
+      `must be ${rule.type === "integer" || rule.type === "array" ? "an" : "a"} ${rule.type}`,
+    );
 }
 
 /** `unit`, then a cross-field rule's condition, end the message. */
-function checkRange(where: string, value: number, min: number | undefined, max: number | undefined, unit: string, cross?: CrossFieldRule): void {
+function checkRange(
+  where: string,
+  value: number,
+  min: number | undefined,
+  max: number | undefined,
+  unit: string,
+  cross?: CrossFieldRule,
+): void {
   if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
     const range =
       min !== undefined && max !== undefined
@@ -36,14 +47,17 @@ function checkRange(where: string, value: number, min: number | undefined, max: 
 
 /** What a cross-field rule's messages end with: its condition and the rule it quotes. */
 function ruleContext(rule: CrossFieldRule): string {
-  const trigger = rule.when.map((condition) => ("equals" in condition ? `${condition.field} is ${String(condition.equals)}` : `${condition.field} is given`));
+  const trigger = rule.when.map((condition) =>
+    "equals" in condition ? `${condition.field} is ${String(condition.equals)}` : `${condition.field} is given`,
+  );
   return ` when ${trigger.join(" and ")} (${rule.description})`;
 }
 
 /** Checks a given value against its rule; a cross-field rule's condition ends each message. */
 function checkValue(where: string, rule: Omit<FieldRule, "required">, value: unknown, cross?: CrossFieldRule): void {
   checkType(where, rule, value);
-  if (rule.enum && !rule.enum.includes(value as Scalar)) throw new QuoteError(where, `must be one of ${list(rule.enum)}${cross ? ruleContext(cross) : ""}`);
+  if (rule.enum && !rule.enum.includes(value as Scalar))
+    throw new QuoteError(where, `must be one of ${list(rule.enum)}${cross ? ruleContext(cross) : ""}`);
   if (typeof value === "number") checkRange(where, value, rule.minimum, rule.maximum, "", cross);
   if (Array.isArray(value)) checkRange(where, value.length, rule.minItems, rule.maxItems, " items", cross);
 }
@@ -77,7 +91,11 @@ function compile(route: RoutePricing): CompiledChecks {
       fields: Object.entries(route.fields).map(([name, rule]) => ({ name, where: fieldIn(name), rule })),
       crossRules: route.crossFieldRules.map((rule) => ({
         rule,
-        limits: Object.entries(rule.limits ?? {}).map(([name, limits]) => ({ name, where: `body.${name}`, rule: { ...route.fields[name], ...limits } })),
+        limits: Object.entries(rule.limits ?? {}).map(([name, limits]) => ({
+          name,
+          where: `body.${name}`,
+          rule: { ...route.fields[name], ...limits },
+        })),
       })),
     };
     compiled.set(route, checks);
@@ -87,24 +105,33 @@ function compile(route: RoutePricing): CompiledChecks {
 
 function checkCrossField({ rule, limits }: CompiledChecks["crossRules"][number], body: Body): void {
   for (const condition of rule.when) if (!given(body, condition)) return;
-  for (const field of rule.required ?? []) if (body[field] === undefined) throw new QuoteError(`body.${field}`, `is required${ruleContext(rule)}`);
-  for (const field of rule.forbidden ?? []) if (body[field] !== undefined) throw new QuoteError(`body.${field}`, `must be omitted${ruleContext(rule)}`);
+  for (const field of rule.required ?? [])
+    if (body[field] === undefined) throw new QuoteError(`body.${field}`, `is required${ruleContext(rule)}`);
+  for (const field of rule.forbidden ?? [])
+    if (body[field] !== undefined) throw new QuoteError(`body.${field}`, `must be omitted${ruleContext(rule)}`);
   if (rule.requiredOneOf && !rule.requiredOneOf.some((field) => body[field] !== undefined)) {
     throw new QuoteError(`body.${rule.requiredOneOf.join("|")}`, `one of them is required${ruleContext(rule)}`);
   }
-  for (const { name, where, rule: limited } of limits) if (body[name] !== undefined) checkValue(where, limited, body[name], rule);
+  for (const { name, where, rule: limited } of limits)
+    if (body[name] !== undefined) checkValue(where, limited, body[name], rule);
 }
 
 /** Throws a QuoteError for the first problem of the body; the body is otherwise left to the service. */
 export function checkBody(path: string, route: RoutePricing, body: unknown): asserts body is Body {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw new QuoteError(route.bodyIn, `must be an object (the ${route.bodyIn === "body" ? "request body" : "query"} of ${path})`);
+    throw new QuoteError(
+      route.bodyIn,
+      `must be an object (the ${route.bodyIn === "body" ? "request body" : "query"} of ${path})`,
+    );
   }
   const { known, fields, crossRules } = compile(route);
   if (known) {
     for (const name in body) {
       if (Object.hasOwn(body, name) && !known.has(name)) {
-        throw new QuoteError(`${route.bodyIn}.${name}`, `is not a field of ${path} (its fields: ${[...known].join(", ")})`);
+        throw new QuoteError(
+          `${route.bodyIn}.${name}`,
+          `is not a field of ${path} (its fields: ${[...known].join(", ")})`,
+        );
       }
     }
   }
@@ -116,7 +143,8 @@ export function checkBody(path: string, route: RoutePricing, body: unknown): ass
   for (const cross of crossRules) checkCrossField(cross, body as Body);
 }
 
-const isDuration = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value) && value >= 0;
+const isDuration = (value: unknown): value is number =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0;
 
 /** The durations of media field `field`, one per item; throws when they do not match the body. */
 function durationsOf(rule: MediaRule, body: Body, field: string, given: unknown): number[] {
@@ -151,20 +179,29 @@ export function checkMedia(path: string, inputs: Inputs): ReadonlyMap<string, nu
     if (given === undefined || !Object.hasOwn(media, key)) continue;
     const facts = route.facts[key];
     if (facts) {
-      if (typeof given !== typeof facts[0]) throw new QuoteError(`media.${key}`, `must be a ${typeof facts[0]} fact (for example ${list(facts)})`);
+      if (typeof given !== typeof facts[0])
+        throw new QuoteError(`media.${key}`, `must be a ${typeof facts[0]} fact (for example ${list(facts)})`);
       continue;
     }
     const rule = route.media[key];
     if (!rule) {
       const expected = [...Object.keys(route.media), ...Object.keys(route.facts)];
-      throw new QuoteError(`media.${key}`, expected.length ? `is not a priced media field or fact of ${path} (expected ${expected.join(", ")})` : `${path} takes no media durations or facts`);
+      throw new QuoteError(
+        `media.${key}`,
+        expected.length
+          ? `is not a priced media field or fact of ${path} (expected ${expected.join(", ")})`
+          : `${path} takes no media durations or facts`,
+      );
     }
     const seconds = durationsOf(rule, body, key, given);
     const max = Math.min(
       rule.maxDurationSeconds ?? Infinity,
-      ...(rule.conditionalLimits ?? []).filter((limit) => holds(inputs, limit.when) === true).map((limit) => limit.limits.maxDurationSeconds ?? Infinity),
+      ...(rule.conditionalLimits ?? [])
+        .filter((limit) => holds(inputs, limit.when) === true)
+        .map((limit) => limit.limits.maxDurationSeconds ?? Infinity),
     );
-    for (const value of seconds) checkRange(`media.${key}`, value, rule.minDurationSeconds, Number.isFinite(max) ? max : undefined, " seconds");
+    for (const value of seconds)
+      checkRange(`media.${key}`, value, rule.minDurationSeconds, Number.isFinite(max) ? max : undefined, " seconds");
     const total = clean(seconds.reduce((sum, value) => sum + value, 0));
     if (rule.maxCombinedDurationSeconds !== undefined && total > rule.maxCombinedDurationSeconds) {
       throw new QuoteError(`media.${key}`, `must be at most ${rule.maxCombinedDurationSeconds} seconds combined`);

@@ -15,7 +15,12 @@ export type Known<T> = T | typeof UNKNOWN;
  */
 export function fieldValue({ route, body }: Inputs, field: string): Known<unknown> {
   const rule = route.fields[field];
-  const only = rule?.enum?.length === 1 ? rule.enum[0] : rule?.minimum !== undefined && rule.minimum === rule.maximum ? rule.minimum : undefined;
+  const only =
+    rule?.enum?.length === 1
+      ? rule.enum[0]
+      : rule?.minimum !== undefined && rule.minimum === rule.maximum
+        ? rule.minimum
+        : undefined;
   return body[field] ?? rule?.default ?? only ?? UNKNOWN;
 }
 
@@ -32,7 +37,9 @@ export function holds(inputs: Inputs, condition: Condition): Known<boolean> {
 
 /** How a missing value is named in a quote's `missing` list. */
 export function describeMissing(route: RoutePricing, condition: Condition): string {
-  return "fact" in condition ? `media.${condition.fact} (a fact the body does not hold)` : missingField(route, condition.field);
+  return "fact" in condition
+    ? `media.${condition.fact} (a fact the body does not hold)`
+    : missingField(route, condition.field);
 }
 
 export function missingField(route: RoutePricing, field: string): string {

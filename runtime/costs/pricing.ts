@@ -82,7 +82,10 @@ export interface MediaRule {
   readonly minDurationSeconds?: number;
   readonly maxDurationSeconds?: number;
   readonly maxCombinedDurationSeconds?: number;
-  readonly conditionalLimits?: ReadonlyArray<{ readonly when: Condition; readonly limits: { readonly maxDurationSeconds?: number } }>;
+  readonly conditionalLimits?: ReadonlyArray<{
+    readonly when: Condition;
+    readonly limits: { readonly maxDurationSeconds?: number };
+  }>;
 }
 
 /** Everything a quote of one route needs, read off the bundled description. */

@@ -43,7 +43,6 @@ export interface Quote {
   readonly notes?: string;
 }
 
-
 /** The rate of a component: a number, UNKNOWN (a lookup field is missing), or undefined (no entry). */
 function rateOf(inputs: Inputs, component: PricingComponent, missing: string[]): Known<number | undefined> {
   if (component.rate !== undefined) return component.rate;
@@ -61,7 +60,12 @@ function rateOf(inputs: Inputs, component: PricingComponent, missing: string[]):
 }
 
 /** Units of a component, UNKNOWN when an input is missing, or 0 when nothing is billed. */
-function quantityOf(inputs: Inputs, component: PricingComponent, durations: ReadonlyMap<string, number>, missing: string[]): Known<number> {
+function quantityOf(
+  inputs: Inputs,
+  component: PricingComponent,
+  durations: ReadonlyMap<string, number>,
+  missing: string[],
+): Known<number> {
   const per = component.per;
   if (per === undefined) return 1;
   if ("field" in per) {
@@ -98,7 +102,8 @@ function applies(inputs: Inputs, component: PricingComponent, missing: string[])
     if (result === UNKNOWN) unknown = true;
   }
   if (!unknown) return true;
-  for (const condition of when) if (holds(inputs, condition) === UNKNOWN) missing.push(describeMissing(inputs.route, condition));
+  for (const condition of when)
+    if (holds(inputs, condition) === UNKNOWN) missing.push(describeMissing(inputs.route, condition));
   return UNKNOWN;
 }
 
@@ -106,12 +111,17 @@ const NO_MEDIA: MediaInputs = {};
 
 export function quoteRoute(tables: PriceTables, path: string, body: unknown = {}, media?: unknown): Quote {
   const route = Object.hasOwn(tables, path) ? tables[path] : undefined;
-  if (!route) throw new QuoteError("path", `${String(path)} is not a priced route (priced routes: ${Object.keys(tables).join(", ")})`);
+  if (!route)
+    throw new QuoteError(
+      "path",
+      `${String(path)} is not a priced route (priced routes: ${Object.keys(tables).join(", ")})`,
+    );
   checkBody(path, route, body);
   checkMediaObject(media);
   const inputs: Inputs = { route, body: body as Body, media: (media ?? NO_MEDIA) as MediaInputs };
   const durations = checkMedia(path, inputs);
-  if (!route.pricing) return { path, credits: null, reason: route.notShown ?? "The price is not shown.", charged: null, breakdown: [] };
+  if (!route.pricing)
+    return { path, credits: null, reason: route.notShown ?? "The price is not shown.", charged: null, breakdown: [] };
 
   const { charged, notes } = route.pricing;
   const missing: string[] = [];
@@ -123,7 +133,8 @@ export function quoteRoute(tables: PriceTables, path: string, body: unknown = {}
     const rate = rateOf(inputs, component, missing);
     const quantity = quantityOf(inputs, component, durations, missing);
     if (rate === undefined) unpriced = true;
-    if (quantity === 0 && component.per && "mediaSeconds" in component.per) absentMedia.push(component.per.mediaSeconds);
+    if (quantity === 0 && component.per && "mediaSeconds" in component.per)
+      absentMedia.push(component.per.mediaSeconds);
     if (rate === UNKNOWN || rate === undefined || quantity === UNKNOWN || quantity === 0) continue;
     breakdown.push({ label: component.label, rate, quantity, credits: clean(rate * quantity) });
   }

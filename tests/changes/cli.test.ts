@@ -16,7 +16,11 @@ let dir: string;
 
 function run(args: string[], cwd = dir): { status: number; stdout: string; stderr: string } {
   let [stdout, stderr] = ["", ""];
-  const status = runDiff(args, { cwd, stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) });
+  const status = runDiff(args, {
+    cwd,
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+  });
   return { status, stdout, stderr };
 }
 
@@ -30,12 +34,19 @@ beforeAll(() => {
   const base = loadBundle();
   write("before.json", base);
   const compatible = structuredClone(base) as any;
-  compatible.components.schemas.AccountCredits.properties.bonus_credits = { type: "integer", description: "Bonus credits." };
+  compatible.components.schemas.AccountCredits.properties.bonus_credits = {
+    type: "integer",
+    description: "Bonus credits.",
+  };
   write("compatible.json", compatible);
   const breaking = structuredClone(compatible);
   breaking.components.schemas.JobStatus.enum.push("queued");
   write("breaking.json", breaking);
-  write("ack.json", { acknowledged: [{ id: QUEUED, reason: "Jobs may now wait in a queue; the client treats unknown statuses as pending." }] });
+  write("ack.json", {
+    acknowledged: [
+      { id: QUEUED, reason: "Jobs may now wait in a queue; the client treats unknown statuses as pending." },
+    ],
+  });
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,7 +57,9 @@ describe("npm run diff", () => {
     expect(stderr).toBe("");
     expect(status).toBe(0);
     expect(stdout).toContain("**0 breaking**, 1 compatible");
-    expect(stdout).toContain("## Compatible changes\n\n### Account\n\n#### `GET /v1/account/credits` — Read the account's credit balance\n\n- `schema AccountCredits.bonus_credits`: new optional field.\n");
+    expect(stdout).toContain(
+      "## Compatible changes\n\n### Account\n\n#### `GET /v1/account/credits` — Read the account's credit balance\n\n- `schema AccountCredits.bonus_credits`: new optional field.\n",
+    );
   });
 
   it("exits 1 on a breaking change and prints its id to acknowledge", () => {
@@ -73,19 +86,33 @@ describe("npm run diff", () => {
     expect(stdout).not.toContain("Warning");
     expect(stdout).not.toContain("info.version");
     expect(stdout.indexOf("## Breaking changes")).toBeLessThan(stdout.indexOf("## Compatible changes"));
-    expect(stdout).toContain('`schema JobStatus` (used by ');
-    expect(stdout).toContain(': may now be "queued". **What to do:** handle "queued" wherever your code reads this value (a switch over its values, a type listing them).');
+    expect(stdout).toContain("`schema JobStatus` (used by ");
+    expect(stdout).toContain(
+      ': may now be "queued". **What to do:** handle "queued" wherever your code reads this value (a switch over its values, a type listing them).',
+    );
   });
 
   it("writes plain data to JSON: no Markdown inside its strings", () => {
-    const report = JSON.parse(run(["before.json", "breaking.json", "--format", "json"]).stdout) as { changes: Array<{ message: string }>; changelog: Array<{ line: string }> };
+    const report = JSON.parse(run(["before.json", "breaking.json", "--format", "json"]).stdout) as {
+      changes: Array<{ message: string }>;
+      changelog: Array<{ line: string }>;
+    };
     const texts = [...report.changes.map((change) => change.message), ...report.changelog.map((entry) => entry.line)];
     expect(texts.length).toBeGreaterThan(1);
     for (const text of texts) expect(text).not.toMatch(/`|\*\*/);
   });
 
   it("writes JSON for CI to --out", () => {
-    const { status, stdout } = run(["before.json", "breaking.json", "--format", "json", "--out", "report.json", "--ack", "ack.json"]);
+    const { status, stdout } = run([
+      "before.json",
+      "breaking.json",
+      "--format",
+      "json",
+      "--out",
+      "report.json",
+      "--ack",
+      "ack.json",
+    ]);
     expect(status).toBe(0);
     expect(stdout).toMatch(/^diff: before\.json → breaking\.json: 1 breaking \(1 acknowledged\), 1 compatible/);
     const report = JSON.parse(readFileSync(join(dir, "report.json"), "utf8"));
@@ -100,7 +127,9 @@ describe("npm run diff", () => {
   it("reads git refs: REF (its committed bundle) and REF:path", () => {
     const { status, stdout } = run(["HEAD", "HEAD:generated/openapi.json"], PROJECT_ROOT);
     expect(status).toBe(0);
-    expect(stdout).toContain("Compared HEAD:generated/openapi.json (version 2026-06-20) with HEAD:generated/openapi.json (version 2026-06-20)");
+    expect(stdout).toContain(
+      "Compared HEAD:generated/openapi.json (version 2026-06-20) with HEAD:generated/openapi.json (version 2026-06-20)",
+    );
     expect(stdout).toContain("No changes.");
   });
 
@@ -141,12 +170,24 @@ describe("npm run diff", () => {
 
 describe("bad input exits 2 with an error naming what is wrong", () => {
   it.each([
-    ["a side that is neither a file nor a ref", ["nothing-here.json", "before.json"], /OLD nothing-here\.json: no such file, and not a git ref/],
-    ["a REF:path git cannot show", ["HEAD:no/such.json", "before.json"], /OLD HEAD:no\/such\.json: no such file, and git cannot show it/],
+    [
+      "a side that is neither a file nor a ref",
+      ["nothing-here.json", "before.json"],
+      /OLD nothing-here\.json: no such file, and not a git ref/,
+    ],
+    [
+      "a REF:path git cannot show",
+      ["HEAD:no/such.json", "before.json"],
+      /OLD HEAD:no\/such\.json: no such file, and git cannot show it/,
+    ],
     ["three sides", ["before.json", "before.json", "before.json"], /expected at most OLD and NEW, got 3 arguments/],
     ["an unknown option", ["before.json", "--colour"], /Unknown option '--colour'/],
     ["--check with sides", ["--check", "before.json"], /--check .* takes no OLD or NEW/],
-    ["a missing acknowledgements file", ["before.json", "breaking.json", "--ack", "none.json"], /--ack none\.json: no such file/],
+    [
+      "a missing acknowledgements file",
+      ["before.json", "breaking.json", "--ack", "none.json"],
+      /--ack none\.json: no such file/,
+    ],
   ])("%s", (_, args, message) => {
     const { status, stderr } = run(args);
     expect(status).toBe(2);
@@ -175,16 +216,24 @@ describe("bad input exits 2 with an error naming what is wrong", () => {
     // Any valid OpenAPI 3.1 description is compared: what the model cannot read is itself a breaking change.
     const { status, stdout, stderr } = run(["before.json", "no-limits.json", "--format", "json"]);
     expect(status).toBe(1);
-    const unreadable = (JSON.parse(stdout) as { changes: Array<{ id: string; severity: string; message: string }> }).changes.find((change) => change.id.startsWith("service-model-unreadable@"));
+    const unreadable = (
+      JSON.parse(stdout) as { changes: Array<{ id: string; severity: string; message: string }> }
+    ).changes.find((change) => change.id.startsWith("service-model-unreadable@"));
     expect(unreadable?.severity).toBe("breaking");
-    expect(unreadable?.message).toMatch(/^description: the service model can no longer read the description: .*x-limits/);
+    expect(unreadable?.message).toMatch(
+      /^description: the service model can no longer read the description: .*x-limits/,
+    );
     expect(stderr).toContain("service-model-unreadable@description=");
   });
 
   it("a git ref whose commit has no bundle", () => {
     const repo = mkdtempSync(join(tmpdir(), "changes-repo-"));
     try {
-      const git = (...args: string[]): string => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: repo, encoding: "utf8" });
+      const git = (...args: string[]): string =>
+        execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], {
+          cwd: repo,
+          encoding: "utf8",
+        });
       git("init", "-q");
       writeFileSync(join(repo, "README.md"), "no bundle here\n");
       git("add", "README.md");
@@ -200,12 +249,41 @@ describe("bad input exits 2 with an error naming what is wrong", () => {
   it.each([
     ["not JSON", "{", /ack-bad\.json:1:2: not valid JSON: expected a "quoted" key, got the end of file/],
     ["no acknowledged array", { acknowledges: [] }, /ack-bad\.json: must be an object with an "acknowledged" array/],
-    ["an entry without an id", { acknowledged: [{ reason: "r" }] }, /ack-bad\.json: acknowledged\[0\]\.id must be a non-empty string/],
-    ["an entry without a reason", { acknowledged: [{ id: QUEUED, reason: " " }] }, /acknowledged\[0\]\.reason must be a non-empty string saying why/],
-    ["an unknown key", { acknowledged: [{ id: QUEUED, reason: "r", ticket: 4 }] }, /acknowledged\[0\] has unknown key "ticket" \(allowed: id, reason\)/],
-    ["an id twice", { acknowledged: [{ id: QUEUED, reason: "r" }, { id: QUEUED, reason: "r" }] }, /acknowledged\[1\]\.id repeats acknowledged\[0\]\.id/],
-    ["an id of no change", { acknowledged: [{ id: "route-removed@GET /v1/nowhere", reason: "r" }] }, /acknowledged\[0\]\.id "route-removed@GET \/v1\/nowhere" names no change between before\.json and breaking\.json/],
-    ["an id of a compatible change", { acknowledged: [{ id: "response-property-added@schema AccountCredits.bonus_credits", reason: "r" }] }, /names a compatible change; only breaking changes are acknowledged/],
+    [
+      "an entry without an id",
+      { acknowledged: [{ reason: "r" }] },
+      /ack-bad\.json: acknowledged\[0\]\.id must be a non-empty string/,
+    ],
+    [
+      "an entry without a reason",
+      { acknowledged: [{ id: QUEUED, reason: " " }] },
+      /acknowledged\[0\]\.reason must be a non-empty string saying why/,
+    ],
+    [
+      "an unknown key",
+      { acknowledged: [{ id: QUEUED, reason: "r", ticket: 4 }] },
+      /acknowledged\[0\] has unknown key "ticket" \(allowed: id, reason\)/,
+    ],
+    [
+      "an id twice",
+      {
+        acknowledged: [
+          { id: QUEUED, reason: "r" },
+          { id: QUEUED, reason: "r" },
+        ],
+      },
+      /acknowledged\[1\]\.id repeats acknowledged\[0\]\.id/,
+    ],
+    [
+      "an id of no change",
+      { acknowledged: [{ id: "route-removed@GET /v1/nowhere", reason: "r" }] },
+      /acknowledged\[0\]\.id "route-removed@GET \/v1\/nowhere" names no change between before\.json and breaking\.json/,
+    ],
+    [
+      "an id of a compatible change",
+      { acknowledged: [{ id: "response-property-added@schema AccountCredits.bonus_credits", reason: "r" }] },
+      /names a compatible change; only breaking changes are acknowledged/,
+    ],
   ])("an acknowledgements file with %s", (_, content, message) => {
     write("ack-bad.json", content);
     const { status, stderr } = run(["before.json", "breaking.json", "--ack", "ack-bad.json"]);

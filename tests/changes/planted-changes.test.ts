@@ -62,11 +62,20 @@ describe("the comparison", () => {
     expect(compareDescriptions({ source: "a", doc: base }, { source: "b", doc: byRef }).changes).toEqual([]);
     const silent = structuredClone(base) as any;
     delete silent.paths["/v1/account/credits"].get.responses;
-    const removed = compareDescriptions({ source: "a", doc: base }, { source: "b", doc: silent }).changes.filter((change) => change.rule === "response-status-removed");
+    const removed = compareDescriptions({ source: "a", doc: base }, { source: "b", doc: silent }).changes.filter(
+      (change) => change.rule === "response-status-removed",
+    );
     expect(removed.map((change) => change.detail)).toContain("200");
-    const bare = { openapi: "3.1.0", info: { title: "t", version: "2" }, paths: {}, components: {} } as unknown as typeof base;
+    const bare = {
+      openapi: "3.1.0",
+      info: { title: "t", version: "2" },
+      paths: {},
+      components: {},
+    } as unknown as typeof base;
     const comparison = compareDescriptions({ source: "a", doc: base }, { source: "b", doc: bare });
-    expect(comparison.changes.filter((change) => change.rule === "route-removed")).toHaveLength(Object.values(base.paths).flatMap((item) => Object.keys(item)).length);
+    expect(comparison.changes.filter((change) => change.rule === "route-removed")).toHaveLength(
+      Object.values(base.paths).flatMap((item) => Object.keys(item)).length,
+    );
     expect(comparison.changes.find((change) => change.rule === "service-model-unreadable")?.severity).toBe("breaking");
   });
 
@@ -74,7 +83,9 @@ describe("the comparison", () => {
     const kind = PLANTED.find((candidate) => candidate.kind === "response enum value added")!;
     const [change, ...others] = compareWith(kind).changes;
     expect(others).toEqual([]);
-    const polls = Object.keys(base.paths).filter((path) => path.endsWith("/{id}")).map((path) => `GET ${path}`);
+    const polls = Object.keys(base.paths)
+      .filter((path) => path.endsWith("/{id}"))
+      .map((path) => `GET ${path}`);
     expect(polls.length).toBeGreaterThan(5);
     expect(change!.routes).toEqual(expect.arrayContaining([...polls, "POST /v1/images/i-a", "POST /v1/videos/v-a"]));
     // Routes whose responses never reach JobStatus are not listed.
@@ -82,7 +93,8 @@ describe("the comparison", () => {
   });
 
   it("classifies the same edit by direction: a new enum value is compatible in a request, breaking in a response", () => {
-    const severity = (name: string): string => compareWith(PLANTED.find((kind) => kind.kind === name)!).changes[0]!.severity;
+    const severity = (name: string): string =>
+      compareWith(PLANTED.find((kind) => kind.kind === name)!).changes[0]!.severity;
     expect(severity("request enum value added")).toBe("compatible");
     expect(severity("response enum value added")).toBe("breaking");
     expect(severity("request enum value removed")).toBe("breaking");
@@ -93,7 +105,11 @@ describe("the comparison", () => {
     // Kinds that edit the same spot as another are left out, and so is a description the service
     // model cannot read (its models, prices and limits are then not compared); the rest must not mask each other.
     const overlapping = new Set([
-      "request max widened", "request field made optional", "price now stated", "request opened", "security requirement relaxed",
+      "request max widened",
+      "request field made optional",
+      "price now stated",
+      "request opened",
+      "security requirement relaxed",
       "429 without Retry-After (the service model cannot read it)",
     ]);
     const kinds = PLANTED.filter((kind) => !overlapping.has(kind.kind));

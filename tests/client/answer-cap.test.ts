@@ -35,7 +35,9 @@ describe("the answer cap", () => {
 
   it("a Content-Length one byte over the bound fails before reading, and lets the body go", async () => {
     const { fetch, state } = answering(101, true);
-    await expect(cappedFetch(fetch, 100)(request)).rejects.toThrow("the answer is larger than maxResponseBytes, 100 bytes");
+    await expect(cappedFetch(fetch, 100)(request)).rejects.toThrow(
+      "the answer is larger than maxResponseBytes, 100 bytes",
+    );
     expect(state.cancelled).toBe(true);
     expect(state.pulled).toBeLessThanOrEqual(10);
   });

@@ -19,19 +19,38 @@ afterEach(async () => {
 async function callOn(handle: Handler, policy: Partial<CallPolicy> = {}) {
   const server = await startServer(handle);
   servers.push(server);
-  const api = createFetchClient<AnyPaths>({ baseUrl: server.baseUrl, fetch: server.fetch, headers: { Authorization: `Bearer ${API_KEY}` } });
+  const api = createFetchClient<AnyPaths>({
+    baseUrl: server.baseUrl,
+    fetch: server.fetch,
+    headers: { Authorization: `Bearer ${API_KEY}` },
+  });
   const pause = retryAfterPause(300_000);
-  const call = caller({ api, table: routeTable, apiKey: API_KEY, pause, maxRetries: 3, maxPauseMs: 300_000, requestTimeoutMs: 60_000, ...policy });
+  const call = caller({
+    api,
+    table: routeTable,
+    apiKey: API_KEY,
+    pause,
+    maxRetries: 3,
+    maxPauseMs: 300_000,
+    requestTimeoutMs: 60_000,
+    ...policy,
+  });
   return { server, call, pause };
 }
 
 const times = (server: ScriptedServer) => server.requests.map((r) => r.at - 1_000_000);
-const rateLimited = (seconds: string) => ({ status: 429, body: example("RateLimited"), headers: { "Retry-After": seconds } });
+const rateLimited = (seconds: string) => ({
+  status: 429,
+  body: example("RateLimited"),
+  headers: { "Retry-After": seconds },
+});
 
 describe("one call", () => {
   it("resolves to the 200 answer's data, sending the route's parameters", async () => {
     const { server, call } = await callOn(inOrder({ status: 200, body: { status: "processing" } }));
-    expect(await drive(server, call("get", "/v1/images/{id}", { params: { path: { id: "img_1" } } }, undefined, true))).toEqual({ status: "processing" });
+    expect(
+      await drive(server, call("get", "/v1/images/{id}", { params: { path: { id: "img_1" } } }, undefined, true)),
+    ).toEqual({ status: "processing" });
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/images/img_1"]);
   });
 
@@ -44,13 +63,17 @@ describe("one call", () => {
 
   it("resends a resendable request after a transient failure (1 s, 2 s, 4 s), and gives up after maxRetries with the last error", async () => {
     const { server, call } = await callOn(inOrder({ status: 503, body: {} }));
-    await expect(drive(server, call("get", "/v1/account/credits", {}, undefined, true))).rejects.toBeInstanceOf(UnexpectedStatusError);
+    await expect(drive(server, call("get", "/v1/account/credits", {}, undefined, true))).rejects.toBeInstanceOf(
+      UnexpectedStatusError,
+    );
     expect(times(server)).toEqual([0, 1_000, 3_000, 7_000]);
   });
 
   it("never resends a request that is not resendable after a transient failure", async () => {
     const { server, call } = await callOn(inOrder({ destroy: true }));
-    const error = await drive(server, call("post", "/v1/posts", { body: {} }, undefined, false)).catch((e: unknown) => e);
+    const error = await drive(server, call("post", "/v1/posts", { body: {} }, undefined, false)).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TransportError);
     expect(error).toMatchObject({ mayHaveCreatedJob: true });
     expect(server.requests).toHaveLength(1);
@@ -73,7 +96,9 @@ describe("one call", () => {
       }),
     });
     const error = await call("get", "/v1/account/credits", {}, undefined, false).catch((e: unknown) => e);
-    expect(String(error)).toBe("TransportError: GET /v1/account/credits: no usable response (TypeError: fetch failed (Error: connect ECONNREFUSED for [redacted]))");
+    expect(String(error)).toBe(
+      "TransportError: GET /v1/account/credits: no usable response (TypeError: fetch failed (Error: connect ECONNREFUSED for [redacted]))",
+    );
   });
 
   it("the request timeout holds with the caller's signal too; the caller's abort ends a request under way with its reason", async () => {
@@ -84,17 +109,27 @@ describe("one call", () => {
       return { server, call: (await callOn(inOrder({}), { api, requestTimeoutMs: 2_000 })).call };
     };
     const timed = await hanging();
-    const error = await drive(timed.server, timed.call("get", "/v1/account/credits", {}, { signal: new AbortController().signal }, false)).catch((e: unknown) => e);
-    expect(String(error)).toBe("TransportError: GET /v1/account/credits: no usable response (no answer within requestTimeoutMs, 2000 ms)");
+    const error = await drive(
+      timed.server,
+      timed.call("get", "/v1/account/credits", {}, { signal: new AbortController().signal }, false),
+    ).catch((e: unknown) => e);
+    expect(String(error)).toBe(
+      "TransportError: GET /v1/account/credits: no usable response (no answer within requestTimeoutMs, 2000 ms)",
+    );
     const aborted = await hanging();
     const controller = new AbortController();
     const reason = new Error("caller gave up");
     setTimeout(() => controller.abort(reason), 500);
-    await expect(drive(aborted.server, aborted.call("get", "/v1/account/credits", {}, { signal: controller.signal }, true))).rejects.toBe(reason);
+    await expect(
+      drive(aborted.server, aborted.call("get", "/v1/account/credits", {}, { signal: controller.signal }, true)),
+    ).rejects.toBe(reason);
   });
 
   it("a lost answer with no cause of its own is named as it is", async () => {
-    const api = createFetchClient<AnyPaths>({ baseUrl: "http://127.0.0.1:9", fetch: async () => Promise.reject(new Error("socket hang up")) });
+    const api = createFetchClient<AnyPaths>({
+      baseUrl: "http://127.0.0.1:9",
+      fetch: async () => Promise.reject(new Error("socket hang up")),
+    });
     const { call } = await callOn(inOrder({}), { api });
     const error = await call("get", "/v1/account/credits", {}, undefined, false).catch((e: unknown) => e);
     expect(String(error)).toBe("TransportError: GET /v1/account/credits: no usable response (Error: socket hang up)");

@@ -42,7 +42,9 @@ const STAND_INS = notShownPlaceholders(loadServiceModel());
 function withoutStandIns(body: unknown): unknown {
   const error = (body as { error?: unknown }).error;
   if (typeof error !== "object" || error === null) return body;
-  const shown = Object.entries(error).filter(([field, value]) => !(["type", "code"].includes(field) && STAND_INS.includes(value as string)));
+  const shown = Object.entries(error).filter(
+    ([field, value]) => !(["type", "code"].includes(field) && STAND_INS.includes(value as string)),
+  );
   return { ...(body as object), error: Object.fromEntries(shown) };
 }
 
@@ -53,7 +55,14 @@ const invalid = { type: "invalid_request_error", code: "model_not_available" };
  * seed shows no type or code, the examples hold a stand-in text, which the body sent leaves out.
  */
 const cases = [
-  { name: "401", status: 401, example: "Unauthorized", type: AuthenticationError, fields: none, message: "HTTP 401: Missing or invalid API key." },
+  {
+    name: "401",
+    status: 401,
+    example: "Unauthorized",
+    type: AuthenticationError,
+    fields: none,
+    message: "HTTP 401: Missing or invalid API key.",
+  },
   { name: "403 plan gate", status: 403, example: "Forbidden", type: PermissionError, fields: none },
   { name: "400 invalid request", status: 400, example: "InvalidRequest", type: InvalidRequestError, fields: invalid },
   {
@@ -63,7 +72,13 @@ const cases = [
     type: ModerationBlockError,
     fields: { ...none, restrictionReason: "input_csam" },
   },
-  { name: "410 model retired", status: 410, example: "ModelRetired", type: ModelRetiredError, fields: { type: undefined, code: "model_retired" } },
+  {
+    name: "410 model retired",
+    status: 410,
+    example: "ModelRetired",
+    type: ModelRetiredError,
+    fields: { type: undefined, code: "model_retired" },
+  },
   {
     name: "429 rate limited",
     status: 429,
@@ -94,14 +109,23 @@ const cases = [
 function echoing(body: unknown, key: string): unknown {
   const echo = (message: unknown) => `${String(message)} (sent with Bearer ${key})`;
   const { error, ...rest } = body as { error: unknown };
-  return { ...rest, error: typeof error === "string" ? echo(error) : { ...(error as object), message: echo((error as { message: unknown }).message) } };
+  return {
+    ...rest,
+    error:
+      typeof error === "string"
+        ? echo(error)
+        : { ...(error as object), message: echo((error as { message: unknown }).message) },
+  };
 }
 
 describe("typed errors", () => {
   for (const c of cases) {
     it(`${c.name} is a ${c.type.name} that keeps status, headers and body and never shows the key`, async () => {
       const headers = { ...RATE_HEADERS, ...c.headers, "X-Echo": `Bearer ${API_KEY}` };
-      const { server, client } = await clientOn(inOrder({ status: c.status, body: echoing(withoutStandIns(example(c.example)), API_KEY), headers }), { maxRetries: 0 });
+      const { server, client } = await clientOn(
+        inOrder({ status: c.status, body: echoing(withoutStandIns(example(c.example)), API_KEY), headers }),
+        { maxRetries: 0 },
+      );
       const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(c.type);
       expect(error).toBeInstanceOf(ApiError);
@@ -123,7 +147,9 @@ describe("typed errors", () => {
 
   it("a stand-in a mock sends is reported as it was sent: the client knows no mock's placeholders", async () => {
     expect(STAND_INS).toEqual(["(not shown)"]);
-    const { server, client } = await clientOn(inOrder({ status: 401, body: example("Unauthorized") }), { maxRetries: 0 });
+    const { server, client } = await clientOn(inOrder({ status: 401, body: example("Unauthorized") }), {
+      maxRetries: 0,
+    });
     const error = (await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e)) as ApiError;
     expect({ type: error.type, code: error.code }).toEqual({ type: "(not shown)", code: "(not shown)" });
   });
@@ -134,7 +160,9 @@ describe("typed errors", () => {
     expect(error).toBeInstanceOf(ModerationBlockError);
     expect(error).not.toBeInstanceOf(InvalidRequestError);
     expect((error as ModerationBlockError).restrictionReason).toBe("strict_model_nsfw");
-    expect(new CooldownError("m", { status: 429, headers: new Headers(), body: {} }, 1)).not.toBeInstanceOf(RateLimitedError);
+    expect(new CooldownError("m", { status: 429, headers: new Headers(), body: {} }, 1)).not.toBeInstanceOf(
+      RateLimitedError,
+    );
   });
 
   it("a cooldown's seconds are read at the top of the body and inside `error` alike (the specification shows neither placement)", async () => {
@@ -170,8 +198,12 @@ describe("typed errors", () => {
     for (const [error, name] of named) expect(error.name).toBe(name);
     expect(String(new JobFailedError("j1", {}))).toBe("JobFailedError: job j1 failed");
     expect(String(new JobTimedOutError("j1", {}))).toBe("JobTimedOutError: job j1 timed out");
-    expect(String(new WaitDeadlineError("j1", "processing", 5))).toBe("WaitDeadlineError: job j1 not terminal after 5 ms (last status processing)");
-    expect(String(new InvalidInputError("slug", "must be one of i-a"))).toBe("InvalidInputError: slug: must be one of i-a");
+    expect(String(new WaitDeadlineError("j1", "processing", 5))).toBe(
+      "WaitDeadlineError: job j1 not terminal after 5 ms (last status processing)",
+    );
+    expect(String(new InvalidInputError("slug", "must be one of i-a"))).toBe(
+      "InvalidInputError: slug: must be one of i-a",
+    );
   });
 
   it("a fetch failure that echoes the key is reported without it", async () => {
@@ -190,7 +222,9 @@ describe("typed errors", () => {
   });
 
   it("a moderation reason the description does not list is an InvalidRequestError, not a mistyped ModerationBlockError", async () => {
-    const { server, client } = await clientOn(inOrder({ status: 400, body: { error: "blocked", restriction_reason: "input_unknown" } }));
+    const { server, client } = await clientOn(
+      inOrder({ status: 400, body: { error: "blocked", restriction_reason: "input_unknown" } }),
+    );
     const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect(error).not.toBeInstanceOf(ModerationBlockError);
@@ -198,7 +232,13 @@ describe("typed errors", () => {
   });
 
   it("the last response's rate-limit headers are readable", async () => {
-    const { server, client } = await clientOn(inOrder({ status: 200, body: { status: "processing" }, headers: { ...RATE_HEADERS, "X-RateLimit-Remaining": "42" } }));
+    const { server, client } = await clientOn(
+      inOrder({
+        status: 200,
+        body: { status: "processing" },
+        headers: { ...RATE_HEADERS, "X-RateLimit-Remaining": "42" },
+      }),
+    );
     expect(client.rateLimit).toBeNull();
     await drive(server, client.image.get("img_1"));
     expect(client.rateLimit).toEqual({ limit: 600, remaining: 42, resetSeconds: 17 });
@@ -208,7 +248,9 @@ describe("typed errors", () => {
 describe("bad input is refused before anything is sent, naming the field and the rule", () => {
   it("a data URI in a media field that takes URLs only, with the media-input check", async () => {
     const { server, client } = await clientOn(inOrder({ status: 500 }), { checkMediaInputs });
-    const error = await client.depthMap.create(slug("depthMap", "DM-A"), { video: "data:video/mp4;base64,AAAA" }).catch((e: unknown) => e);
+    const error = await client.depthMap
+      .create(slug("depthMap", "DM-A"), { video: "data:video/mp4;base64,AAAA" })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidInputError);
     expect(error).toMatchObject({ field: "body.video" });
     expect(String(error)).toContain("public-url, uploaded-file-url");
@@ -218,27 +260,43 @@ describe("bad input is refused before anything is sent, naming the field and the
   it("raw base64 inside an array of URLs-only items names the item", async () => {
     const { client } = await clientOn(inOrder({ status: 500 }), { checkMediaInputs });
     const body = { prompt: "x", reference_videos: ["https://files.example.com/a.mp4", "AAAA"] };
-    await expect(client.video.create(slug("video", "V-A"), body)).rejects.toMatchObject({ field: "body.reference_videos[1]" });
+    await expect(client.video.create(slug("video", "V-A"), body)).rejects.toMatchObject({
+      field: "body.reference_videos[1]",
+    });
   });
 
   it("without the media-input check, the service judges the media fields", async () => {
     const { server, client } = await clientOn(inOrder({ status: 400, body: example("InvalidRequest") }));
-    await expect(client.depthMap.create(slug("depthMap", "DM-A"), { video: "data:video/mp4;base64,AAAA" })).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(
+      client.depthMap.create(slug("depthMap", "DM-A"), { video: "data:video/mp4;base64,AAAA" }),
+    ).rejects.toBeInstanceOf(InvalidRequestError);
     expect(server.requests).toHaveLength(1);
   });
 
   it("options: a missing key, a relative base URL, a bad limiter size", () => {
-    expect(() => createClient({ apiKey: "", baseUrl: "http://127.0.0.1:1" })).toThrow(/^apiKey: must be a non-empty string$/);
-    expect(() => createClient({ apiKey: API_KEY, baseUrl: "/v1" })).toThrow(/^baseUrl: must be an absolute http\(s\) URL$/);
+    expect(() => createClient({ apiKey: "", baseUrl: "http://127.0.0.1:1" })).toThrow(
+      /^apiKey: must be a non-empty string$/,
+    );
+    expect(() => createClient({ apiKey: API_KEY, baseUrl: "/v1" })).toThrow(
+      /^baseUrl: must be an absolute http\(s\) URL$/,
+    );
     expect(() => inFlightLimiter(0)).toThrow(/^maxInFlight: must be a positive integer$/);
-    expect(() => createClient({ apiKey: "a key", baseUrl: "http://127.0.0.1:1" })).toThrow(/^apiKey: must be a non-empty string without whitespace$/);
+    expect(() => createClient({ apiKey: "a key", baseUrl: "http://127.0.0.1:1" })).toThrow(
+      /^apiKey: must be a non-empty string without whitespace$/,
+    );
   });
 
   it("wait options: a zero interval (a tight poll loop) and a deadline beyond what a timer holds", async () => {
     const { server, client } = await clientOn(inOrder({ status: 500 }));
-    await expect(client.image.wait("img_1", { intervalMs: 0 })).rejects.toThrow(/^intervalMs: must be a positive integer$/);
-    await expect(client.image.wait("img_1", { deadlineMs: 2 ** 31 })).rejects.toThrow(/^deadlineMs: must be at most 2147483647$/);
-    expect(() => createClient({ apiKey: API_KEY, baseUrl: server.baseUrl, deadlineMs: 30 * 86_400_000 })).toThrow(/^deadlineMs: must be at most /);
+    await expect(client.image.wait("img_1", { intervalMs: 0 })).rejects.toThrow(
+      /^intervalMs: must be a positive integer$/,
+    );
+    await expect(client.image.wait("img_1", { deadlineMs: 2 ** 31 })).rejects.toThrow(
+      /^deadlineMs: must be at most 2147483647$/,
+    );
+    expect(() => createClient({ apiKey: API_KEY, baseUrl: server.baseUrl, deadlineMs: 30 * 86_400_000 })).toThrow(
+      /^deadlineMs: must be at most /,
+    );
     expect(server.requests).toHaveLength(0);
   });
 

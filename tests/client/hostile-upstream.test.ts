@@ -4,7 +4,12 @@
  * that is not JSON, or sends more than the client reads.
  */
 import { describe, expect, it, vi } from "vitest";
-import { InvalidResponseError, RateLimitedError, TransportError, UnexpectedStatusError } from "../../generated/client.ts";
+import {
+  InvalidResponseError,
+  RateLimitedError,
+  TransportError,
+  UnexpectedStatusError,
+} from "../../generated/client.ts";
 import { inFlightLimiter } from "../../runtime/client/limiter.ts";
 import { resolveOptions } from "../../runtime/client/options.ts";
 import { pathOf, slug } from "./labels.ts";
@@ -23,7 +28,9 @@ describe("a hostile upstream", () => {
   it("a create the server accepts but never answers, or answers one byte of, ends at the request timeout (60 s by default) as a TransportError that may have made a job", async () => {
     for (const hang of ["headers", "body"] as const) {
       // globalThis.fetch, not the scripted server's counting one: the fake clock runs while the request hangs.
-      const { server, client } = await clientOn(inOrder({ ...created("img_1"), hang }), { fetch: (request) => fetch(request) });
+      const { server, client } = await clientOn(inOrder({ ...created("img_1"), hang }), {
+        fetch: (request) => fetch(request),
+      });
       const start = Date.now();
       const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TransportError);
@@ -35,10 +42,13 @@ describe("a hostile upstream", () => {
   });
 
   it("requestTimeoutMs bounds each poll too; a poll that timed out is resent like any transient failure", async () => {
-    const { server, client } = await clientOn(inOrder({ ...job("processing"), hang: "body" }, job("succeeded", IMAGES)), {
-      fetch: (request) => fetch(request),
-      requestTimeoutMs: 2_000,
-    });
+    const { server, client } = await clientOn(
+      inOrder({ ...job("processing"), hang: "body" }, job("succeeded", IMAGES)),
+      {
+        fetch: (request) => fetch(request),
+        requestTimeoutMs: 2_000,
+      },
+    );
     const result = await drive(server, client.image.get("img_1"));
     expect(result.status).toBe("succeeded");
     // The timeout, then the first backoff step.
@@ -46,7 +56,9 @@ describe("a hostile upstream", () => {
   });
 
   it("Retry-After: 3000000 pauses the client for maxPauseMs (5 min by default) only, and the call it answered is not resent", async () => {
-    const { server, client } = await clientOn(inOrder({ status: 429, body: example("RateLimited"), headers: { "Retry-After": "3000000" } }, job("processing")));
+    const { server, client } = await clientOn(
+      inOrder({ status: 429, body: example("RateLimited"), headers: { "Retry-After": "3000000" } }, job("processing")),
+    );
     const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(error).toMatchObject({ retryAfterSeconds: 3_000_000 });
@@ -58,7 +70,9 @@ describe("a hostile upstream", () => {
   it("a redirect is never followed: a 307 is an UnexpectedStatusError, the create's body goes nowhere else and is not sent twice", async () => {
     const elsewhere = await clientOn(inOrder(created("img_other")));
     for (const target of [`${elsewhere.server.baseUrl}${pathOf("I-A")}`, pathOf("I-A")]) {
-      const { server, client } = await clientOn(inOrder({ status: 307, headers: { Location: target } }, created("img_1")));
+      const { server, client } = await clientOn(
+        inOrder({ status: 307, headers: { Location: target } }, created("img_1")),
+      );
       const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(UnexpectedStatusError);
       expect(error).toMatchObject({ status: 307 });
@@ -79,7 +93,10 @@ describe("a hostile upstream", () => {
 
   it("a TransportError never quotes a body that is not JSON (V8's parse message would), nor the key", async () => {
     const raw = `PRIVATE-SIGNATURE-${API_KEY} is all you get`;
-    const calls: Array<(c: Client) => Promise<unknown>> = [(c) => c.image.create(IA, { prompt: "x" }), (c) => c.getAccountCredits()];
+    const calls: Array<(c: Client) => Promise<unknown>> = [
+      (c) => c.image.create(IA, { prompt: "x" }),
+      (c) => c.getAccountCredits(),
+    ];
     for (const call of calls) {
       const { server, client } = await clientOn(inOrder({ status: 200, raw }), { maxRetries: 0 });
       const error = await drive(server, call(client)).catch((e: unknown) => e);
@@ -92,7 +109,8 @@ describe("a hostile upstream", () => {
   it("inFlightLimiter(1) keeps the slot of a create whose outcome is unknown until the caller settles it", async () => {
     const limiter = inFlightLimiter(1);
     let posts = 0;
-    const handle: Handler = (request: Recorded) => (request.method !== "POST" ? job("succeeded", IMAGES) : posts++ === 0 ? { destroy: true } : created("img_2"));
+    const handle: Handler = (request: Recorded) =>
+      request.method !== "POST" ? job("succeeded", IMAGES) : posts++ === 0 ? { destroy: true } : created("img_2");
     const { server, client } = await clientOn(handle, { limiter });
     const lost = await drive(server, client.image.create(IA, { prompt: "a" })).catch((e: unknown) => e);
     expect(lost).toMatchObject({ mayHaveCreatedJob: true });
@@ -113,7 +131,8 @@ describe("a hostile upstream", () => {
   it("settleUnknown with the job the lost create made hands it the slot, freed when the job is seen terminal", async () => {
     const limiter = inFlightLimiter(1);
     let posts = 0;
-    const handle: Handler = (request: Recorded) => (request.method !== "POST" ? job("succeeded", IMAGES) : posts++ === 0 ? { destroy: true } : created("img_2"));
+    const handle: Handler = (request: Recorded) =>
+      request.method !== "POST" ? job("succeeded", IMAGES) : posts++ === 0 ? { destroy: true } : created("img_2");
     const { server, client } = await clientOn(handle, { limiter });
     await drive(server, client.image.create(IA, { prompt: "a" })).catch(() => undefined);
     limiter.settleUnknown("img_1");
@@ -124,10 +143,15 @@ describe("a hostile upstream", () => {
   });
 
   it("an answer larger than maxResponseBytes is a TransportError, whether its Content-Length says so or it streams; the default is 10 MiB", async () => {
-    expect(resolveOptions({ apiKey: API_KEY, baseUrl: "http://127.0.0.1:1" }, {}).maxResponseBytes).toBe(10 * 1024 * 1024);
+    expect(resolveOptions({ apiKey: API_KEY, baseUrl: "http://127.0.0.1:1" }, {}).maxResponseBytes).toBe(
+      10 * 1024 * 1024,
+    );
     const big = { ...job("processing"), body: { status: "processing", padding: "x".repeat(2_000) } };
     for (const chunked of [false, true]) {
-      const { server, client } = await clientOn(inOrder({ ...big, chunked }), { maxResponseBytes: 1_000, maxRetries: 0 });
+      const { server, client } = await clientOn(inOrder({ ...big, chunked }), {
+        maxResponseBytes: 1_000,
+        maxRetries: 0,
+      });
       const error = await drive(server, client.image.get("img_1")).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TransportError);
       expect(String(error)).toContain("the answer is larger than maxResponseBytes, 1000 bytes");

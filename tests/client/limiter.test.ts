@@ -32,7 +32,10 @@ const order = (requests: Array<{ method: string; path: string }>) => requests.ma
 describe("in-flight limiter", () => {
   it("sends the next create only after one of its own jobs finished", async () => {
     const limiter = inFlightLimiter(1);
-    const { server, client } = await clientOn(service(() => null), { limiter });
+    const { server, client } = await clientOn(
+      service(() => null),
+      { limiter },
+    );
     const first = client.image.createAndWait(IA, { prompt: "a" });
     const second = client.image.createAndWait(IA, { prompt: "b" });
     const results = await drive(server, Promise.all([first, second]));
@@ -51,7 +54,10 @@ describe("in-flight limiter", () => {
   it("on a queue-full 429 waits for one of its own running jobs to finish, then submits again", async () => {
     // The account's cap is shared with other keys: our second create is refused once.
     const limiter = inFlightLimiter(5);
-    const { server, client } = await clientOn(service((n) => (n === 2 ? "QueueFull" : null)), { limiter });
+    const { server, client } = await clientOn(
+      service((n) => (n === 2 ? "QueueFull" : null)),
+      { limiter },
+    );
     const first = client.image.createAndWait(IA, { prompt: "a" });
     // Start the second create once the first job exists.
     const both = (async () => {
@@ -73,7 +79,8 @@ describe("in-flight limiter", () => {
 });
 
 describe("the limiter alone", () => {
-  const queueFull = () => new TooManyRequestsError("HTTP 429", { status: 429, headers: new Headers(), body: example("QueueFull") });
+  const queueFull = () =>
+    new TooManyRequestsError("HTTP 429", { status: 429, headers: new Headers(), body: example("QueueFull") });
   /** Whether `promise` has settled once real I/O and timers that are due have had their turn. */
   async function settledSoon(promise: Promise<unknown>): Promise<boolean> {
     let settled = false;

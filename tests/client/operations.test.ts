@@ -25,12 +25,17 @@ describe("one typed method per operation", () => {
     expect(others.length).toBeGreaterThan(0);
     expect(Object.keys(routeTable.operations).sort()).toEqual(others.map((operation) => operation.operationId).sort());
     for (const { operationId, path, method } of others) {
-      expect(routeTable.operations[operationId as keyof typeof routeTable.operations].slice(0, 2)).toEqual([method, path]);
+      expect(routeTable.operations[operationId as keyof typeof routeTable.operations].slice(0, 2)).toEqual([
+        method,
+        path,
+      ]);
       expect(typeof (client as unknown as Record<string, unknown>)[operationId]).toBe("function");
     }
     for (const area of model.areas) {
       expect(routeTable.areas[area.id as keyof typeof routeTable.areas].pollPath).toBe(area.poll.path);
-      expect(Object.keys(routeTable.areas[area.id as keyof typeof routeTable.areas].routes)).toEqual(area.createRoutes.map((route) => route.slug));
+      expect(Object.keys(routeTable.areas[area.id as keyof typeof routeTable.areas].routes)).toEqual(
+        area.createRoutes.map((route) => route.slug),
+      );
     }
   });
 
@@ -60,8 +65,16 @@ describe("one typed method per operation", () => {
   });
 
   it("resolves to the parsed body and keeps the rate-limit headers", async () => {
-    const credits = { extra_credits: 500, monthly_limit: 10000, monthly_remaining: 7500, monthly_used: 2500, total_available: 8000 };
-    const { server, client } = await clientOn(inOrder({ status: 200, body: credits, headers: { "X-RateLimit-Remaining": "9" } }));
+    const credits = {
+      extra_credits: 500,
+      monthly_limit: 10000,
+      monthly_remaining: 7500,
+      monthly_used: 2500,
+      total_available: 8000,
+    };
+    const { server, client } = await clientOn(
+      inOrder({ status: 200, body: credits, headers: { "X-RateLimit-Remaining": "9" } }),
+    );
     expect(await drive(server, client.getAccountCredits())).toEqual(credits);
     expect(client.rateLimit).toEqual({ limit: null, remaining: 9, resetSeconds: null });
   });
@@ -80,7 +93,8 @@ describe("which operations are resent after a transient failure", () => {
     searchStockSoundEffects: false,
     searchStockMusic: false,
   };
-  const flags = (operations: Readonly<Record<string, readonly unknown[]>>) => Object.fromEntries(Object.entries(operations).map(([name, route]) => [name, route[3]]));
+  const flags = (operations: Readonly<Record<string, readonly unknown[]>>) =>
+    Object.fromEntries(Object.entries(operations).map(([name, route]) => [name, route[3]]));
 
   it("the generated client resends only the reads that are not charged per request", () => {
     expect(flags(routeTable.operations)).toEqual(RESENDABLE);
@@ -94,13 +108,18 @@ describe("which operations are resent after a transient failure", () => {
 describe("request headers", () => {
   it("sends the client's headers with every request and a call's own on top; the key's Authorization always wins", async () => {
     const IA = slug("image", "I-A");
-    const { server, client } = await clientOn(inOrder(created("img_1"), job("succeeded", { images: [{ url: "u" }] }), ok), {
-      headers: { "X-Client": "batch-7", "X-Request-Id": "client-default", Authorization: "Bearer someone-else" },
-    });
+    const { server, client } = await clientOn(
+      inOrder(created("img_1"), job("succeeded", { images: [{ url: "u" }] }), ok),
+      {
+        headers: { "X-Client": "batch-7", "X-Request-Id": "client-default", Authorization: "Bearer someone-else" },
+      },
+    );
     await drive(server, client.image.createAndWait(IA, { prompt: "x" }, { headers: { "X-Request-Id": "req-1" } }));
     await drive(server, client.getAccountCredits({ headers: { "X-Request-Id": "req-2" } }));
     await drive(server, client.image.get("img_1"));
-    expect(server.requests.map(({ headers }) => [headers["x-client"], headers["x-request-id"], headers.authorization])).toEqual([
+    expect(
+      server.requests.map(({ headers }) => [headers["x-client"], headers["x-request-id"], headers.authorization]),
+    ).toEqual([
       ["batch-7", "req-1", `Bearer ${API_KEY}`],
       ["batch-7", "req-1", `Bearer ${API_KEY}`],
       ["batch-7", "req-2", `Bearer ${API_KEY}`],
@@ -128,7 +147,11 @@ describe("request headers", () => {
     const { server, client } = await clientOn(inOrder(ok), { headers: { "X-Client": "raw" } });
     const { response } = await drive(server, client.api.GET("/v1/account/credits"));
     expect(response.status).toBe(200);
-    expect(server.requests[0]).toMatchObject({ path: "/v1/account/credits", authorization: `Bearer ${API_KEY}`, headers: { "x-client": "raw" } });
+    expect(server.requests[0]).toMatchObject({
+      path: "/v1/account/credits",
+      authorization: `Bearer ${API_KEY}`,
+      headers: { "x-client": "raw" },
+    });
   });
 });
 
@@ -138,9 +161,16 @@ describe("the offline quote beside create", () => {
     const { server, client } = await quotingClientOn(inOrder(ok));
     const quoted = client.image.quote(IA, { size: "2K", num_images: 2 });
     // I-A: 19 credits per 2K image, charged only on success (the specification's Billing).
-    expect(quoted).toMatchObject({ path: pathOf("I-A"), credits: 38, charged: "on-success", breakdown: [{ rate: 19, quantity: 2, credits: 38 }] });
+    expect(quoted).toMatchObject({
+      path: pathOf("I-A"),
+      credits: 38,
+      charged: "on-success",
+      breakdown: [{ rate: 19, quantity: 2, credits: 38 }],
+    });
     const LSA = slug("lipSync", "LS-A");
-    expect(client.lipSync.quote(LSA, { image: "https://f/x.png", audio: "https://f/a.mp3" }, { audio: 7.5 }).credits).toBe(84 * 8);
+    expect(
+      client.lipSync.quote(LSA, { image: "https://f/x.png", audio: "https://f/a.mp3" }, { audio: 7.5 }).credits,
+    ).toBe(84 * 8);
     expect(server.requests).toHaveLength(0);
   });
 

@@ -12,7 +12,19 @@ import { readServiceModel } from "../../model/service-model.ts";
 import { buildClientPackage, PACKAGE_NAME } from "../../packages/client/build.ts";
 import type { BuiltPackage } from "../../packages/shared/package-build.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
-import { exportedDescriptionPaths, IMAGE_SLUG, importSpecifiers, installInFreshProject, pack, packedFiles, PROJECT, run, SLUG_MAP, TEST_RELEASE, workWithBundle } from "../support/packages.ts";
+import {
+  exportedDescriptionPaths,
+  IMAGE_SLUG,
+  importSpecifiers,
+  installInFreshProject,
+  pack,
+  packedFiles,
+  PROJECT,
+  run,
+  SLUG_MAP,
+  TEST_RELEASE,
+  workWithBundle,
+} from "../support/packages.ts";
 
 const bin = (name: string) => join(PROJECT, "node_modules/.bin", name);
 
@@ -62,10 +74,25 @@ export async function wrongCalls(): Promise<void> {
 `;
 
 // skipLibCheck off checks the package's declarations and openapi-fetch's; TypeScript's own lib files are left unchecked.
-const STRICT = { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: false, skipDefaultLibCheck: true, target: "ES2022", lib: ["ES2022", "DOM"], types: [] };
+const STRICT = {
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  skipLibCheck: false,
+  skipDefaultLibCheck: true,
+  target: "ES2022",
+  lib: ["ES2022", "DOM"],
+  types: [],
+};
 const TSCONFIGS = {
-  "tsconfig.nodenext.json": { compilerOptions: { ...STRICT, module: "NodeNext", moduleResolution: "NodeNext", outDir: "out" }, files: ["consumer.ts"] },
-  "tsconfig.bundler.json": { compilerOptions: { ...STRICT, module: "ESNext", moduleResolution: "Bundler", noEmit: true }, files: ["consumer.ts"] },
+  "tsconfig.nodenext.json": {
+    compilerOptions: { ...STRICT, module: "NodeNext", moduleResolution: "NodeNext", outDir: "out" },
+    files: ["consumer.ts"],
+  },
+  "tsconfig.bundler.json": {
+    compilerOptions: { ...STRICT, module: "ESNext", moduleResolution: "Bundler", noEmit: true },
+    files: ["consumer.ts"],
+  },
 };
 
 /** The files of a package that `import` reaches from `entry`, following relative specifiers; bare ones are listed apart. */
@@ -88,7 +115,13 @@ function reached(entry: string): { files: Set<string>; bare: Set<string> } {
 const typeChecks = new Map<string, Promise<string>>();
 function typeCheck(config: string): Promise<string> {
   if (!typeChecks.has(config)) {
-    typeChecks.set(config, run(bin("tsc"), ["-p", config], { cwd: consumer }).then(() => "", (error: { stdout: string }) => error.stdout));
+    typeChecks.set(
+      config,
+      run(bin("tsc"), ["-p", config], { cwd: consumer }).then(
+        () => "",
+        (error: { stdout: string }) => error.stdout,
+      ),
+    );
   }
   return typeChecks.get(config)!;
 }
@@ -103,13 +136,19 @@ beforeAll(async () => {
   let bundle: string;
   ({ work, bundle } = await workWithBundle("client-package-test-", SLUG_MAP));
   built = await buildClientPackage(bundle, join(work, "package"), TEST_RELEASE);
-  const tarballs = await pack([built.dir, join(PROJECT, "node_modules/openapi-fetch"), join(PROJECT, "node_modules/openapi-typescript-helpers")], work);
+  const tarballs = await pack(
+    [built.dir, join(PROJECT, "node_modules/openapi-fetch"), join(PROJECT, "node_modules/openapi-typescript-helpers")],
+    work,
+  );
   consumer = await installInFreshProject(work, "consumer", tarballs);
   writeFileSync(join(consumer, "consumer.ts"), CONSUMER);
   for (const [name, config] of Object.entries(TSCONFIGS)) writeFileSync(join(consumer, name), JSON.stringify(config));
   sandbox = await startSandbox({
     model: readServiceModel(loadBundle(join(bundle, "openapi.json"))),
-    config: { accounts: { pack: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 100_000, extra: 0 } } }, clock: { speed: 1_000 } },
+    config: {
+      accounts: { pack: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 100_000, extra: 0 } } },
+      clock: { speed: 1_000 },
+    },
   });
 }, 300_000);
 
@@ -122,16 +161,27 @@ describe("the client package", () => {
   it("has the version and changelog it was given and ships only its build, the description, a README and the changelog", async () => {
     expect(built.version).toBe(TEST_RELEASE.version);
     const paths = await packedFiles(built.dir);
-    expect(paths.filter((path) => !/^dist\/.+\.(js|d\.ts)$/.test(path)).sort()).toEqual(["CHANGELOG.md", "README.md", "openapi.json", "openapi.yaml", "package.json"]);
+    expect(paths.filter((path) => !/^dist\/.+\.(js|d\.ts)$/.test(path)).sort()).toEqual([
+      "CHANGELOG.md",
+      "README.md",
+      "openapi.json",
+      "openapi.yaml",
+      "package.json",
+    ]);
     expect(paths).toContain("dist/generated/client.js");
   });
 
   it("imports nothing outside itself but openapi-fetch, and the client entry reaches none of the optional entries", () => {
     const installed = join(consumer, "node_modules", PACKAGE_NAME);
-    const [client, ...optional] = ["generated/client", "generated/costs", "runtime/client/limiter", "generated/media-inputs", "generated/models"].map((entry) =>
-      reached(join(installed, `dist/${entry}.js`)),
-    );
-    for (const { files } of [client!, ...optional]) for (const file of files) expect(relative(installed, file)).not.toMatch(/^\.\./);
+    const [client, ...optional] = [
+      "generated/client",
+      "generated/costs",
+      "runtime/client/limiter",
+      "generated/media-inputs",
+      "generated/models",
+    ].map((entry) => reached(join(installed, `dist/${entry}.js`)));
+    for (const { files } of [client!, ...optional])
+      for (const file of files) expect(relative(installed, file)).not.toMatch(/^\.\./);
     expect([...client!.bare]).toEqual(["openapi-fetch"]);
     for (const { bare } of optional) expect([...bare]).toEqual([]);
     for (const name of ["costs.js", "limiter.js", "media-inputs.js", "models.js"]) {
@@ -159,7 +209,16 @@ describe("the client package", () => {
     const script = `import("./out/consumer.js").then((m) => m.run(${JSON.stringify(sandbox.url)}, ${JSON.stringify(KEY)})).then((r) => console.log(JSON.stringify(r)))`;
     const { stdout } = await run("node", ["--input-type=module", "-e", script], { cwd: consumer });
     const result = JSON.parse(stdout) as Record<string, unknown>;
-    expect(result).toMatchObject({ model: IMAGE_SLUG, status: "succeeded", images: 2, quoted: 38, charged: 38, standalone: 540, refused: "AuthenticationError", running: 0 });
+    expect(result).toMatchObject({
+      model: IMAGE_SLUG,
+      status: "succeeded",
+      images: 2,
+      quoted: 38,
+      charged: 38,
+      standalone: 540,
+      refused: "AuthenticationError",
+      running: 0,
+    });
     expect(result.jobId).toMatch(/^img_/);
   });
 });

@@ -42,7 +42,9 @@ describe("pollUntilTerminal", () => {
   it("polls at once, then every interval, until a terminal status, which it returns; each new status is reported once with its answer", async () => {
     const { poll, at } = scripted("processing", "processing", "completing", "succeeded");
     const seen: Array<[string, unknown]> = [];
-    const job = await settle(pollUntilTerminal(poll, options({ onStatus: (status, answer) => seen.push([status, answer]) })));
+    const job = await settle(
+      pollUntilTerminal(poll, options({ onStatus: (status, answer) => seen.push([status, answer]) })),
+    );
     expect(job).toEqual({ status: "succeeded", n: 4 });
     expect(at).toEqual([0, 5_000, 10_000, 15_000]);
     expect(seen).toEqual([
@@ -62,7 +64,16 @@ describe("pollUntilTerminal", () => {
   it("a job created a moment ago: its known status is reported first, with no answer, and the first poll waits one interval", async () => {
     const { poll, at } = scripted("pending", "succeeded");
     const seen: Array<[string, unknown]> = [];
-    await settle(pollUntilTerminal(poll, options({ knownStatus: "pending", delayFirstPoll: true, onStatus: (status, answer) => seen.push([status, answer]) })));
+    await settle(
+      pollUntilTerminal(
+        poll,
+        options({
+          knownStatus: "pending",
+          delayFirstPoll: true,
+          onStatus: (status, answer) => seen.push([status, answer]),
+        }),
+      ),
+    );
     expect(at).toEqual([5_000, 10_000]);
     // The first poll's "pending" is no new status.
     expect(seen).toEqual([

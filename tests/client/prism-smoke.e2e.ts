@@ -18,7 +18,8 @@ const statuses = contract.model.jobStatus.values;
 function documentedAnswer(path: string, method: "get" | "post"): unknown {
   const response = contract.byPath(method, path)?.responses["200"];
   const value = response ? contract.responseExamples(response)[0]?.value : undefined;
-  if (value === undefined) throw new Error(`${method.toUpperCase()} ${path} shows no named example of its 200 response`);
+  if (value === undefined)
+    throw new Error(`${method.toUpperCase()} ${path} shows no named example of its 200 response`);
   return value;
 }
 

@@ -28,7 +28,11 @@ describe("rate-limit header names", () => {
 
   it("a value is a number of at least 0 and finite: 0 counts, a negative, an infinite or an empty value is none", () => {
     const names = { limit: "L", remaining: "R", reset: "Z", retryAfter: "W" };
-    expect(readRateLimit(new Headers({ L: "0", R: "-1", Z: "Infinity" }), names)).toEqual({ limit: 0, remaining: null, resetSeconds: null });
+    expect(readRateLimit(new Headers({ L: "0", R: "-1", Z: "Infinity" }), names)).toEqual({
+      limit: 0,
+      remaining: null,
+      resetSeconds: null,
+    });
     expect(retryAfterSeconds(new Headers({ W: "" }), names)).toBeNull();
     expect(retryAfterSeconds(new Headers({ W: "1.5" }), names)).toBe(1.5);
   });
@@ -39,7 +43,8 @@ describe("rate-limit header names", () => {
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) {
       const text = readFileSync(join(RUNTIME, file), "utf8");
-      for (const name of [limit, remaining, reset, retryAfter]) expect(text.includes(`"${name}"`), `${file} spells "${name}"`).toBe(false);
+      for (const name of [limit, remaining, reset, retryAfter])
+        expect(text.includes(`"${name}"`), `${file} spells "${name}"`).toBe(false);
     }
   });
 });

@@ -18,7 +18,9 @@ describe("redact", () => {
   });
 
   it("leaves text with no piece that long, and a shorter key only where it stands whole", () => {
-    expect(redact(`${KEY.slice(0, 8)} is a piece; ${KEY.slice(0, 7)}x is not`, KEY)).toBe(`[redacted] is a piece; ${KEY.slice(0, 7)}x is not`);
+    expect(redact(`${KEY.slice(0, 8)} is a piece; ${KEY.slice(0, 7)}x is not`, KEY)).toBe(
+      `[redacted] is a piece; ${KEY.slice(0, 7)}x is not`,
+    );
     expect(redact("a key abc, ab and bc", "abc")).toBe("a key [redacted], ab and bc");
   });
 });

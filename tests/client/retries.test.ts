@@ -1,5 +1,10 @@
 import { describe, expect, it, vi } from "vitest";
-import { RateLimitedError, TooManyRequestsError, TransportError, UnexpectedStatusError } from "../../generated/client.ts";
+import {
+  RateLimitedError,
+  TooManyRequestsError,
+  TransportError,
+  UnexpectedStatusError,
+} from "../../generated/client.ts";
 import { inFlightLimiter } from "../../runtime/client/limiter.ts";
 import { slug } from "./labels.ts";
 import { drive, inOrder, type Handler, type ScriptedServer } from "./scripted-server.ts";
@@ -13,18 +18,26 @@ const IA = slug("image", "I-A");
  * Drives a call to its end and says what the server had received by then, and how long it took: a
  * call that resends nothing gives up at once, with one request, where a resend would come 1 s later.
  */
-async function outcome(server: ScriptedServer, call: Promise<unknown>): Promise<{ error: unknown; sent: number; afterMs: number }> {
+async function outcome(
+  server: ScriptedServer,
+  call: Promise<unknown>,
+): Promise<{ error: unknown; sent: number; afterMs: number }> {
   const start = Date.now();
   const error = await drive(server, call).catch((e: unknown) => e);
   return { error, sent: server.requests.length, afterMs: Date.now() - start };
 }
 
-const rateLimited = (seconds: string) => ({ status: 429, body: example("RateLimited"), headers: { "Retry-After": seconds } });
+const rateLimited = (seconds: string) => ({
+  status: 429,
+  body: example("RateLimited"),
+  headers: { "Retry-After": seconds },
+});
 
 describe("retries follow the seed", () => {
   it("after a 429 with Retry-After the whole client sends nothing for exactly that many seconds", async () => {
     let posts = 0;
-    const handle: Handler = (request) => (request.method !== "POST" ? job("processing") : posts++ === 0 ? rateLimited("7") : created("img_1"));
+    const handle: Handler = (request) =>
+      request.method !== "POST" ? job("processing") : posts++ === 0 ? rateLimited("7") : created("img_1");
     const { server, client } = await clientOn(handle);
     const both = (async () => {
       const creating = client.image.create(IA, { prompt: "x" });
@@ -47,7 +60,9 @@ describe("retries follow the seed", () => {
   });
 
   it("a rate-limit 429 without Retry-After is resent after a backoff of 1 s, then 2 s, and pauses nothing else", async () => {
-    const { server, client } = await clientOn(inOrder({ status: 429, body: example("RateLimited") }), { maxRetries: 2 });
+    const { server, client } = await clientOn(inOrder({ status: 429, body: example("RateLimited") }), {
+      maxRetries: 2,
+    });
     await expect(drive(server, client.image.create(IA, { prompt: "x" }))).rejects.toBeInstanceOf(RateLimitedError);
     expect(server.requests.map((r) => r.at - 1_000_000)).toEqual([0, 1_000, 3_000]);
     expect(client.pausedUntil).toBe(0);
@@ -82,7 +97,9 @@ describe("retries follow the seed", () => {
 
   it("never resends a queue-full or spend-limit 429 without the limiter's own running jobs", async () => {
     for (const name of ["SpendLimitReached", "QueueFull"]) {
-      const { server, client } = await clientOn(inOrder({ status: 429, body: example(name) }), { limiter: inFlightLimiter(3) });
+      const { server, client } = await clientOn(inOrder({ status: 429, body: example(name) }), {
+        limiter: inFlightLimiter(3),
+      });
       const { error, sent, afterMs } = await outcome(server, client.image.create(IA, { prompt: "x" }));
       expect(error).toBeInstanceOf(TooManyRequestsError);
       expect({ sent, afterMs }).toEqual({ sent: 1, afterMs: 0 });
@@ -91,7 +108,9 @@ describe("retries follow the seed", () => {
   });
 
   it("retries a poll after a lost response and a 5xx, with backoff, within the bound", async () => {
-    const { server, client } = await clientOn(inOrder({ destroy: true }, { status: 502, body: {} }, job("succeeded", IMAGES)));
+    const { server, client } = await clientOn(
+      inOrder({ destroy: true }, { status: 502, body: {} }, job("succeeded", IMAGES)),
+    );
     const result = await drive(server, client.image.wait("img_1"));
     expect(result.job.status).toBe("succeeded");
     expect(server.requests.map((r) => r.at - 1_000_000)).toEqual([0, 1_000, 3_000]);
@@ -108,7 +127,9 @@ describe("retries follow the seed", () => {
     const times = [];
     for (const random of [0, 0.75]) {
       vi.mocked(Math.random).mockReturnValue(random);
-      const { server, client } = await clientOn(inOrder({ status: 503, body: {} }, { status: 503, body: {} }, job("processing")));
+      const { server, client } = await clientOn(
+        inOrder({ status: 503, body: {} }, { status: 503, body: {} }, job("processing")),
+      );
       const start = Date.now();
       await drive(server, client.image.get("img_1"));
       times.push(server.requests.map((r) => r.at - start));
@@ -123,7 +144,10 @@ describe("retries follow the seed", () => {
     const reads = await clientOn(inOrder({ status: 502, body: {} }, { status: 200, body: { total_available: 5 } }));
     expect(await drive(reads.server, reads.client.getAccountCredits())).toEqual({ total_available: 5 });
     expect(reads.server.requests).toHaveLength(2);
-    for (const call of [(c: typeof reads.client) => c.searchStockMusic({ query: "rain" }), (c: typeof reads.client) => c.createPost({ license: "cc0" })]) {
+    for (const call of [
+      (c: typeof reads.client) => c.searchStockMusic({ query: "rain" }),
+      (c: typeof reads.client) => c.createPost({ license: "cc0" }),
+    ]) {
       const { server, client } = await clientOn(inOrder({ status: 502, body: {} }));
       const { error, sent, afterMs } = await outcome(server, call(client));
       expect(error).toBeInstanceOf(UnexpectedStatusError);

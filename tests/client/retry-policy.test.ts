@@ -1,6 +1,12 @@
 /** The retry policy alone: which failures are resent, after how long, and the rule behind each. */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { CooldownError, RateLimitedError, TooManyRequestsError, TransportError, UnexpectedStatusError } from "../../runtime/client/errors.ts";
+import {
+  CooldownError,
+  RateLimitedError,
+  TooManyRequestsError,
+  TransportError,
+  UnexpectedStatusError,
+} from "../../runtime/client/errors.ts";
 import { backoffMs, retryDelay } from "../../runtime/client/retry-policy.ts";
 
 afterEach(() => {

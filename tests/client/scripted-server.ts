@@ -122,7 +122,8 @@ export async function drive<T>(server: ScriptedServer, promise: Promise<T>): Pro
     for (let i = 0; i < 5; i += 1) await realTick();
     if (settled) break;
     if (server.inFlight > 0) continue;
-    if (vi.getTimerCount() === 0) throw new Error("drive: nothing in flight and no timer pending, yet the call has not settled");
+    if (vi.getTimerCount() === 0)
+      throw new Error("drive: nothing in flight and no timer pending, yet the call has not settled");
     await vi.advanceTimersToNextTimerAsync();
   }
   return tracked;

@@ -1,6 +1,11 @@
 /** Shared set-up of the client's behaviour tests: a scripted server, a client on it, fake timers. */
 import { afterEach, beforeEach, expect, vi } from "vitest";
-import { createClient, type AreaName, type MediaServiceClient, type QuotingMediaServiceClient } from "../../generated/client.ts";
+import {
+  createClient,
+  type AreaName,
+  type MediaServiceClient,
+  type QuotingMediaServiceClient,
+} from "../../generated/client.ts";
 import { quote } from "../../generated/costs.ts";
 import type { ClientOptions } from "../../runtime/client/options.ts";
 import { loadBundle } from "../../model/document.ts";
@@ -58,13 +63,21 @@ export async function clientOn(
 }
 
 /** A client given the offline quote, on a scripted server. */
-export async function quotingClientOn(handle: Handler): Promise<{ server: ScriptedServer; client: QuotingMediaServiceClient }> {
+export async function quotingClientOn(
+  handle: Handler,
+): Promise<{ server: ScriptedServer; client: QuotingMediaServiceClient }> {
   const server = await scriptedServer(handle);
   return { server, client: createClient({ apiKey: API_KEY, baseUrl: server.baseUrl, fetch: server.fetch, quote }) };
 }
 
-export const created = (id: string) => ({ status: 200, body: { id, message: "Job accepted.", model: "model-identifier", status: "pending" } });
-export const job = (status: string, extra: Record<string, unknown> = {}) => ({ status: 200, body: { status, ...extra } });
+export const created = (id: string) => ({
+  status: 200,
+  body: { id, message: "Job accepted.", model: "model-identifier", status: "pending" },
+});
+export const job = (status: string, extra: Record<string, unknown> = {}) => ({
+  status: 200,
+  body: { status, ...extra },
+});
 export const IMAGES = { images: [{ url: "https://files.example.com/img_1/0.png", position: 0 }] };
 
 /** Lets an hour pass on the fake clock and checks that the client sent nothing more (no poll or timer left running). */

@@ -25,16 +25,36 @@ const LSA = slug("lipSync", "LS-A");
 const VUA = slug("videoUpscale", "VU-A");
 
 export async function validCalls(client: MediaServiceClient, quoting: QuotingMediaServiceClient): Promise<void> {
-  const { jobId, created } = await client.image.create(IA, { prompt: "a lighthouse", size: "4K", num_images: 2, aspect_ratio: "21:9" });
+  const { jobId, created } = await client.image.create(IA, {
+    prompt: "a lighthouse",
+    size: "4K",
+    num_images: 2,
+    aspect_ratio: "21:9",
+  });
   const idOrNull: string | null = jobId;
   const model: string = created.model;
-  const legacy = await client.image.create(IG, { prompt: "a sequence", sequential_image_generation: "auto", max_images: 3 });
+  const legacy = await client.image.create(IG, {
+    prompt: "a sequence",
+    sequential_image_generation: "auto",
+    max_images: 3,
+  });
   const legacyId: number = legacy.created.job_id;
-  const done = await client.image.createAndWait(IA, { prompt: "x" }, { onJob: (id: string) => id, onStatus: (status: string) => status });
+  const done = await client.image.createAndWait(
+    IA,
+    { prompt: "x" },
+    { onJob: (id: string) => id, onStatus: (status: string) => status },
+  );
   const firstUrl: string | undefined = done.job.images[0]?.url;
-  const video = await client.video.wait("video-job-id", { intervalMs: 10_000, deadlineMs: 60_000, headers: { "X-Request-Id": "r" } });
+  const video = await client.video.wait("video-job-id", {
+    intervalMs: 10_000,
+    deadlineMs: 60_000,
+    headers: { "X-Request-Id": "r" },
+  });
   const videoUrl: string = video.job.video_url;
-  const model3d = await client.model3d.createAndWait(DA, { image: "https://files.example.com/chair.png", texture_quality: "detailed" });
+  const model3d = await client.model3d.createAndWait(DA, {
+    image: "https://files.example.com/chair.png",
+    texture_quality: "detailed",
+  });
   const glb: string = model3d.job.model_url;
   const credits: number = model3d.created.credits;
   // Open schemas (fields not fully shown in the seed) accept extra fields.
@@ -44,7 +64,10 @@ export async function validCalls(client: MediaServiceClient, quoting: QuotingMed
   const upscale = await client.videoUpscale.create(VUA, { upscale_factor: 2 });
   const info = client.rateLimit?.remaining;
   // Status callbacks receive the description's JobStatus, so a switch over it can be exhaustive.
-  await client.video.wait("video-job-id", { onStatus: (polled: "pending" | "starting" | "processing" | "completing" | "succeeded" | "failed" | "timeout") => polled });
+  await client.video.wait("video-job-id", {
+    onStatus: (polled: "pending" | "starting" | "processing" | "completing" | "succeeded" | "failed" | "timeout") =>
+      polled,
+  });
   const error: unknown = null;
   const reason: RestrictionReason | null = error instanceof ModerationBlockError ? error.restrictionReason : null;
   // Every other operation, typed by the description.
@@ -68,8 +91,31 @@ export async function validCalls(client: MediaServiceClient, quoting: QuotingMed
   const lipSync = quoting.lipSync.quote(LSA, { audio: "https://files.example.com/a.mp3" }, { audio: 7.5 });
   const standalone = quote(pathOf("I-A"), {});
   await quoting.image.create(IH, { prompt: "x", num_images: 2 });
-  void [idOrNull, model, legacyId, firstUrl, videoUrl, glb, credits, status, upscale, info, reason, balance, quoted, lipSync, standalone];
-  createClient({ apiKey: "key", baseUrl: "http://127.0.0.1:4010", limiter: inFlightLimiter(4), checkMediaInputs, pollIntervalMs: { image: 2000 }, headers: { "User-Agent": "batch" } });
+  void [
+    idOrNull,
+    model,
+    legacyId,
+    firstUrl,
+    videoUrl,
+    glb,
+    credits,
+    status,
+    upscale,
+    info,
+    reason,
+    balance,
+    quoted,
+    lipSync,
+    standalone,
+  ];
+  createClient({
+    apiKey: "key",
+    baseUrl: "http://127.0.0.1:4010",
+    limiter: inFlightLimiter(4),
+    checkMediaInputs,
+    pollIntervalMs: { image: 2000 },
+    headers: { "User-Agent": "batch" },
+  });
   const withQuote: QuotingMediaServiceClient = createClient({ apiKey: "key", baseUrl: "http://127.0.0.1:4010", quote });
   void withQuote;
 }

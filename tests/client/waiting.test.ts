@@ -1,6 +1,12 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { InvalidResponseError, JobFailedError, JobTimedOutError, routeTable, WaitDeadlineError } from "../../generated/client.ts";
+import {
+  InvalidResponseError,
+  JobFailedError,
+  JobTimedOutError,
+  routeTable,
+  WaitDeadlineError,
+} from "../../generated/client.ts";
 import { DEFAULT_POLL_INTERVAL_MS } from "../../runtime/client/options.ts";
 import { pathOf, slug } from "./labels.ts";
 import { drive, inOrder } from "./scripted-server.ts";
@@ -49,7 +55,10 @@ describe("waiting for a job", () => {
   });
 
   it("polls video jobs at the description's minimum cadence (10 s) and 3D jobs at 15 s; a resumed wait polls at once", async () => {
-    for (const [area, seconds] of [["video", 10], ["model3d", 15]] as const) {
+    for (const [area, seconds] of [
+      ["video", 10],
+      ["model3d", 15],
+    ] as const) {
       expect(routeTable.areas[area].intervalMs).toBe(seconds * 1000);
       const { server, client } = await clientOn(inOrder(job("processing"), job("processing"), job("failed")));
       const start = Date.now();
@@ -60,36 +69,55 @@ describe("waiting for a job", () => {
 
   it("polls I-G's legacy job by its integer job_id", async () => {
     const { server, client } = await clientOn(
-      inOrder({ status: 200, body: { estimated_time: "20s", job_id: 4711, message: "ok", status: "pending" } }, job("succeeded", IMAGES)),
+      inOrder(
+        { status: 200, body: { estimated_time: "20s", job_id: 4711, message: "ok", status: "pending" } },
+        job("succeeded", IMAGES),
+      ),
     );
     const ids: string[] = [];
-    const result = await drive(server, client.image.createAndWait(slug("image", "I-G"), { prompt: "x" }, { onJob: (id) => ids.push(id) }));
+    const result = await drive(
+      server,
+      client.image.createAndWait(slug("image", "I-G"), { prompt: "x" }, { onJob: (id) => ids.push(id) }),
+    );
     expect(ids).toEqual(["4711"]);
     expect(result.created.job_id).toBe(4711);
     expect(server.requests[1]?.path).toBe("/v1/images/4711");
   });
 
   it("ends in JobFailedError on failed and JobTimedOutError on timeout, with the job id and body, the API key redacted from it", async () => {
-    for (const [status, type] of [["failed", JobFailedError], ["timeout", JobTimedOutError]] as const) {
+    for (const [status, type] of [
+      ["failed", JobFailedError],
+      ["timeout", JobTimedOutError],
+    ] as const) {
       // A service that echoes the request's authorization into the job.
-      const { server, client } = await clientOn(inOrder(job("processing"), job(status, { reason: "x", request: { authorization: `Bearer ${API_KEY}` } })));
+      const { server, client } = await clientOn(
+        inOrder(job("processing"), job(status, { reason: "x", request: { authorization: `Bearer ${API_KEY}` } })),
+      );
       const error = await drive(server, client.image.wait("img_9")).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(type);
-      expect(error).toMatchObject({ jobId: "img_9", job: { status, reason: "x", request: { authorization: "Bearer [redacted]" } } });
+      expect(error).toMatchObject({
+        jobId: "img_9",
+        job: { status, reason: "x", request: { authorization: "Bearer [redacted]" } },
+      });
       expect(`${JSON.stringify(error)} ${inspect(error, { depth: null })}`).not.toContain(API_KEY);
     }
   });
 
   it("an area's interval given as undefined keeps the description's cadence", async () => {
-    const { server, client } = await clientOn(inOrder(job("processing"), job("succeeded", { video_url: "https://v/1.mp4" })), {
-      pollIntervalMs: { video: undefined },
-    });
+    const { server, client } = await clientOn(
+      inOrder(job("processing"), job("succeeded", { video_url: "https://v/1.mp4" })),
+      {
+        pollIntervalMs: { video: undefined },
+      },
+    );
     await drive(server, client.video.wait("vid_1"));
     expect(server.requests.map((r) => r.at - 1_000_000)).toEqual([0, 10_000]);
   });
 
   it("resumes waiting by id through the area-keyed wait", async () => {
-    const { server, client } = await clientOn(inOrder(job("completing"), job("succeeded", { video_url: "https://v/1.mp4" })));
+    const { server, client } = await clientOn(
+      inOrder(job("completing"), job("succeeded", { video_url: "https://v/1.mp4" })),
+    );
     const result = await drive(server, client.wait("video", "vid_1"));
     expect(result.job.video_url).toBe("https://v/1.mp4");
   });
@@ -127,10 +155,14 @@ describe("waiting for a job", () => {
 
   it("a create answer whose job id is empty or missing is an InvalidResponseError saying the job may exist; nothing is polled", async () => {
     for (const id of ["", null]) {
-      const { server, client } = await clientOn(inOrder({ status: 200, body: { id, message: "ok", model: "m", status: "pending" } }));
+      const { server, client } = await clientOn(
+        inOrder({ status: 200, body: { id, message: "ok", model: "m", status: "pending" } }),
+      );
       const error = await drive(server, client.image.createAndWait(IA, { prompt: "x" })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InvalidResponseError);
-      expect(String(error)).toBe(`InvalidResponseError: POST ${pathOf("I-A")}: no job id in id, though the job may exist`);
+      expect(String(error)).toBe(
+        `InvalidResponseError: POST ${pathOf("I-A")}: no job id in id, though the job may exist`,
+      );
       expect(server.requests).toHaveLength(1);
     }
   });

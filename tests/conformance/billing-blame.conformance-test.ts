@@ -16,14 +16,26 @@ import { startSandbox } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 
 const contract = new Contract();
-const declared = readTargetConfig({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" }, TARGET_DEFAULTS, contract, CHECK_GROUPS);
+const declared = readTargetConfig(
+  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
+  TARGET_DEFAULTS,
+  contract,
+  CHECK_GROUPS,
+);
 const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object };
 const OVERCHARGE = 7;
 
 /** The create route whose cheapest example has the lowest exact price: where the billing check's own succeeded job runs. */
 const cheapestRoute = contract.operations
   .filter((op) => op.create && !op.create.priceHeld)
-  .map((op) => ({ route: op.route, credits: Math.min(...op.requestExamples.map((example) => priceOf(contract, op, example.value as Record<string, unknown>)).map((price) => (price.credits === null || price.atMost ? Infinity : price.credits))) }))
+  .map((op) => ({
+    route: op.route,
+    credits: Math.min(
+      ...op.requestExamples
+        .map((example) => priceOf(contract, op, example.value as Record<string, unknown>))
+        .map((price) => (price.credits === null || price.atMost ? Infinity : price.credits)),
+    ),
+  }))
   .reduce((best, next) => (next.credits < best.credits ? next : best)).route;
 
 describe("the billing check against a target that overcharges other routes", () => {
@@ -35,7 +47,12 @@ describe("the billing check against a target that overcharges other routes", () 
         answer(answer, call, state) {
           const body = answer.body as { status?: unknown } | undefined;
           const job = call?.op.kind === "poll" ? state.jobs.get(call.params.id ?? "") : undefined;
-          if (job && body?.status === state.model.jobStatus.success && `POST ${job.route.path}` !== cheapestRoute && !charged.has(job.id)) {
+          if (
+            job &&
+            body?.status === state.model.jobStatus.success &&
+            `POST ${job.route.path}` !== cheapestRoute &&
+            !charged.has(job.id)
+          ) {
             charged.add(job.id);
             call!.account!.ledger.charge(OVERCHARGE);
           }
@@ -44,16 +61,29 @@ describe("the billing check against a target that overcharges other routes", () 
       },
     });
     try {
-      const config: TargetConfig = { ...declared, skipGroups: CHECK_GROUPS.filter((group) => !["billing", "lifecycle"].includes(group)), poll: { intervalMs: 150, timeoutSeconds: 5, stablePolls: 1 } };
+      const config: TargetConfig = {
+        ...declared,
+        skipGroups: CHECK_GROUPS.filter((group) => !["billing", "lifecycle"].includes(group)),
+        poll: { intervalMs: 150, timeoutSeconds: 5, stablePolls: 1 },
+      };
       const { results } = await runConformance({ target: sandbox.url, config, contract });
       const billing = results.filter((result) => result.group === "billing");
       const failures = billing.filter((result) => result.outcome === "fail");
-      expect(billing.find((result) => result.name === "a succeeded job is charged exactly its quote")).toMatchObject({ outcome: "pass", route: cheapestRoute });
+      expect(billing.find((result) => result.name === "a succeeded job is charged exactly its quote")).toMatchObject({
+        outcome: "pass",
+        route: cheapestRoute,
+      });
       // The check's own held-price job is overcharged too, and named so; the others ran beside it.
-      expect(failures.some((failure) => failure.name === "a job run beside the billing check is charged its quote")).toBe(true);
+      expect(
+        failures.some((failure) => failure.name === "a job run beside the billing check is charged its quote"),
+      ).toBe(true);
       for (const failure of failures) {
         expect(failure.route).not.toBe(cheapestRoute);
-        expect(failure.detail).toMatch(new RegExp(`^measured alone, ${failure.route.replace(/[/.]/g, "\\$&")} "[^"]+" \\(ended succeeded\\) made ${contract.model.account.availableField} fall by \\d+; its quote is \\d+$`));
+        expect(failure.detail).toMatch(
+          new RegExp(
+            `^measured alone, ${failure.route.replace(/[/.]/g, "\\$&")} "[^"]+" \\(ended succeeded\\) made ${contract.model.account.availableField} fall by \\d+; its quote is \\d+$`,
+          ),
+        );
       }
     } finally {
       await sandbox.close();

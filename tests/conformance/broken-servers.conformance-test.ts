@@ -37,18 +37,33 @@ async function run(fault: Fault | undefined, proxy = false): Promise<CheckResult
 }
 
 const failures = (results: CheckResult[]): string[] =>
-  results.filter((result) => result.outcome === "fail").map((result) => `[${result.group}] ${result.name}: ${result.detail}`);
+  results
+    .filter((result) => result.outcome === "fail")
+    .map((result) => `[${result.group}] ${result.name}: ${result.detail}`);
 
 describe("the suite against a correct implementation of I-A", () => {
-  it("passes, including Prism's validation proxy (which negative bodies, such as a bare JSON string, bypass), and skips what the target does not declare", { timeout: 60_000 }, async () => {
+  it("passes, including Prism's validation proxy (which negative bodies, such as a bare JSON string, bypass), and skips what the target does not declare", {
+    timeout: 60_000,
+  }, async () => {
     const results = await run(undefined, true);
     expect(failures(results)).toEqual([]);
-    const lifecycle = results.filter((result) => result.group === "lifecycle" && result.outcome === "pass").map((result) => result.name);
+    const lifecycle = results
+      .filter((result) => result.group === "lifecycle" && result.outcome === "pass")
+      .map((result) => result.name);
     expect(lifecycle).toContain("no return from a terminal state, terminal state stable");
     expect(lifecycle).toContain("result fields exactly once succeeded");
     expect(results.some((result) => result.group === "prism-proxy" && result.outcome === "pass")).toBe(true);
-    expect(results.some((result) => result.group === "request-validation" && result.name.startsWith("rejects a body breaking type (#/)") && result.outcome === "pass")).toBe(true);
-    expect(results.some((result) => result.route === `POST ${pricedPathOf("V-A")}` && result.outcome === "skip")).toBe(true);
+    expect(
+      results.some(
+        (result) =>
+          result.group === "request-validation" &&
+          result.name.startsWith("rejects a body breaking type (#/)") &&
+          result.outcome === "pass",
+      ),
+    ).toBe(true);
+    expect(results.some((result) => result.route === `POST ${pricedPathOf("V-A")}` && result.outcome === "skip")).toBe(
+      true,
+    );
   });
 });
 
@@ -67,24 +82,38 @@ describe("the suite against deliberately broken implementations", () => {
     it(`fails and names the fault: ${fault}`, { timeout: 60_000 }, async () => {
       const found = failures(await run(fault));
       expect(found.length).toBeGreaterThan(0);
-      expect(found.some((line) => signature.test(line)), found.slice(0, 5).join("\n")).toBe(true);
+      expect(
+        found.some((line) => signature.test(line)),
+        found.slice(0, 5).join("\n"),
+      ).toBe(true);
     });
   }
 
-  it("prints, with each failure, a curl command that reproduces it (run here against the broken target)", { timeout: 60_000 }, async () => {
-    const rejected = (await run("accepts-invalid-body")).filter((result) => result.outcome === "fail" && result.group === "request-validation").slice(0, 5);
+  it("prints, with each failure, a curl command that reproduces it (run here against the broken target)", {
+    timeout: 60_000,
+  }, async () => {
+    const rejected = (await run("accepts-invalid-body"))
+      .filter((result) => result.outcome === "fail" && result.group === "request-validation")
+      .slice(0, 5);
     expect(rejected.length).toBeGreaterThan(0);
     for (const failure of rejected) {
       const answered = /answered (\d+)/.exec(failure.detail ?? "")?.[1];
       // Asynchronously: the broken target answers from this very process.
-      const { stdout } = await promisify(execFile)("bash", ["-c", failure.curl as string], { env: { ...process.env, CONFORMANCE_API_KEY: API_KEY } });
+      const { stdout } = await promisify(execFile)("bash", ["-c", failure.curl as string], {
+        env: { ...process.env, CONFORMANCE_API_KEY: API_KEY },
+      });
       expect(stdout.split("\n")[0], failure.curl).toMatch(new RegExp(`^HTTP/1\\.1 ${answered} `));
     }
   });
 
-  it("reports Prism proxy violations beside its own (wrong enum value in a response)", { timeout: 60_000 }, async () => {
+  it("reports Prism proxy violations beside its own (wrong enum value in a response)", {
+    timeout: 60_000,
+  }, async () => {
     const results = await run("wrong-enum-value", true);
     const proxy = results.filter((result) => result.group === "prism-proxy" && result.outcome === "fail");
-    expect(proxy.some((result) => /status.*allowed values/.test(result.detail ?? "")), JSON.stringify(proxy.slice(0, 3))).toBe(true);
+    expect(
+      proxy.some((result) => /status.*allowed values/.test(result.detail ?? "")),
+      JSON.stringify(proxy.slice(0, 3)),
+    ).toBe(true);
   });
 });

@@ -14,17 +14,30 @@ import { INDEPENDENT_CAP, KEYS } from "./reference/independent/setup.ts";
 
 const contract = new Contract();
 /** Only the cap's check, which fills the cap with jobs of its own. */
-const config: TargetConfig = { ...INDEPENDENT_DECLARATION, timeoutSeconds: 120, skipGroups: CHECK_GROUPS.filter((group) => group !== "concurrency") };
+const config: TargetConfig = {
+  ...INDEPENDENT_DECLARATION,
+  timeoutSeconds: 120,
+  skipGroups: CHECK_GROUPS.filter((group) => group !== "concurrency"),
+};
 
 describe.concurrent("the cap's probe against an honest implementation with short jobs", () => {
-  for (const jobs of [{ minMs: 200, maxMs: 800 }, { minMs: 1000, maxMs: 2500 }]) {
-    it(`reaches a verdict, and fails nothing, with jobs of ${jobs.minMs} to ${jobs.maxMs} ms`, { timeout: 150_000 }, async () => {
+  for (const jobs of [
+    { minMs: 200, maxMs: 800 },
+    { minMs: 1000, maxMs: 2500 },
+  ]) {
+    it(`reaches a verdict, and fails nothing, with jobs of ${jobs.minMs} to ${jobs.maxMs} ms`, {
+      timeout: 150_000,
+    }, async () => {
       const server = await startIndependent({ jobs });
       try {
         const { results } = await runConformance({ target: server.url, config, contract, apiKey: KEYS.main });
         const cap = results.filter((result) => result.group === "concurrency");
         expect(cap.filter((result) => result.outcome === "fail")).toEqual([]);
-        expect(cap.find((result) => result.name === `a create beyond the cap of ${INDEPENDENT_CAP} is refused as queue full`)?.outcome, JSON.stringify(cap)).toBe("pass");
+        expect(
+          cap.find((result) => result.name === `a create beyond the cap of ${INDEPENDENT_CAP} is refused as queue full`)
+            ?.outcome,
+          JSON.stringify(cap),
+        ).toBe("pass");
       } finally {
         await server.close();
       }

@@ -8,7 +8,13 @@
 import { describe, expect, it } from "vitest";
 import { Charges, type MeasuredCharge } from "../../conformance/coordination.ts";
 
-const charge = (credits: number): MeasuredCharge => ({ what: "POST /v1/images/i-a (job)", credits, charged: () => true, op: {} as MeasuredCharge["op"], spec: { method: "post", path: "/v1/images/i-a", headers: {} } });
+const charge = (credits: number): MeasuredCharge => ({
+  what: "POST /v1/images/i-a (job)",
+  credits,
+  charged: () => true,
+  op: {} as MeasuredCharge["op"],
+  spec: { method: "post", path: "/v1/images/i-a", headers: {} },
+});
 
 describe("an unplanned charge during the billing measurement", () => {
   it("joins a measurement in progress, past its room, and the measurement waits for it", async () => {
@@ -40,7 +46,9 @@ describe("an unplanned charge during the billing measurement", () => {
     const charges = new Charges();
     const events: string[] = [];
     let finish!: () => void;
-    const probe = charges.unplanned(() => new Promise<void>((resolve) => (finish = resolve)).then(() => void events.push("probe done")));
+    const probe = charges.unplanned(() =>
+      new Promise<void>((resolve) => (finish = resolve)).then(() => void events.push("probe done")),
+    );
     const measured = charges.measure(async () => void events.push("measuring"));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(events).toEqual([]);

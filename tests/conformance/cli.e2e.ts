@@ -15,8 +15,15 @@ const work = mkdtempSync(join(tmpdir(), "conformance-cli-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Starts `node --import tsx <script>` (one process, as npm runs it) and collects its output. */
-function start(script: string, args: string[], env: Record<string, string> = {}): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+function start(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   children.add(child);
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -40,30 +47,53 @@ async function until(condition: () => boolean, what: string): Promise<void> {
 /** The declaration for the fake service: only I-A, no concurrency cap, fast polling. */
 function declaration(name: string, extra: Record<string, unknown> = {}): string {
   const file = join(work, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ areas: ["images"], models: ["I-A"], skipGroups: ["concurrency"], poll: { intervalMs: 0, timeoutSeconds: 10, stablePolls: 2 }, ...extra }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      areas: ["images"],
+      models: ["I-A"],
+      skipGroups: ["concurrency"],
+      poll: { intervalMs: 0, timeoutSeconds: 10, stablePolls: 2 },
+      ...extra,
+    }),
+  );
   return file;
 }
 
-const report = (dir: string) => JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as { summary: { fail: number; stopped?: string }; results: Array<{ name: string; outcome: string }> };
+const report = (dir: string) =>
+  JSON.parse(readFileSync(join(dir, "conformance.json"), "utf8")) as {
+    summary: { fail: number; stopped?: string };
+    results: Array<{ name: string; outcome: string }>;
+  };
 
 describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", () => {
-  for (const [fault, expected] of [[undefined, 0], ["accepts-unauthenticated", 1]] as const) {
-    it(`exits ${expected} ${fault ? `for the fault ${fault}, printing the route, the rule and a curl command` : "for a correct target"}, with progress lines, and writes JSON and JUnit reports`, { timeout: 60_000 }, async () => {
+  for (const [fault, expected] of [
+    [undefined, 0],
+    ["accepts-unauthenticated", 1],
+  ] as const) {
+    it(`exits ${expected} ${fault ? `for the fault ${fault}, printing the route, the rule and a curl command` : "for a correct target"}, with progress lines, and writes JSON and JUnit reports`, {
+      timeout: 60_000,
+    }, async () => {
       const service = await startFakeService(contract, fault);
       const reports = join(work, fault ?? "correct");
       try {
-        const run = start("conformance/cli.ts", ["--config", declaration("plain"), "--report-dir", reports], { CONFORMANCE_TARGET: service.baseUrl, CONFORMANCE_API_KEY: API_KEY });
+        const run = start("conformance/cli.ts", ["--config", declaration("plain"), "--report-dir", reports], {
+          CONFORMANCE_TARGET: service.baseUrl,
+          CONFORMANCE_API_KEY: API_KEY,
+        });
         const code = await run.exited;
         const stdout = run.output();
         expect(code, stdout).toBe(expected);
         expect(stdout).toMatch(/^\[ *\d+\.\ds\] lifecycle: done/m);
-        expect(stdout).toMatch(/^  main key: 1 priced request, 12 credits$/m);
+        expect(stdout).toMatch(/^ {2}main key: 1 priced request, 12 credits$/m);
         expect(report(reports).summary.fail > 0).toBe(expected === 1);
         expect(readFileSync(join(reports, "conformance.junit.xml"), "utf8").includes("<failure")).toBe(expected === 1);
         if (fault) {
           expect(stdout).toContain(`FAIL [auth] POST ${CREATE_PATH}: 401 for no Authorization header`);
           expect(stdout).toMatch(/rule broken: answered 200, not 401/);
-          expect(stdout).toMatch(new RegExp(`reproduce: +curl -sS -i -X POST 'http://127\\.0\\.0\\.1:\\d+${CREATE_PATH}'`));
+          expect(stdout).toMatch(
+            new RegExp(`reproduce: +curl -sS -i -X POST 'http://127\\.0\\.0\\.1:\\d+${CREATE_PATH}'`),
+          );
         }
       } finally {
         await service.stop();
@@ -74,16 +104,35 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
   // Jobs that never reach a terminal status keep the run going until it is stopped.
   const slow: Fault = "wrong-enum-value";
 
-  it("stops at its time limit (--timeout), reports it as a failure and still writes both reports", { timeout: 60_000 }, async () => {
+  it("stops at its time limit (--timeout), reports it as a failure and still writes both reports", {
+    timeout: 60_000,
+  }, async () => {
     const service = await startFakeService(contract, slow);
     const reports = join(work, "timeout");
     try {
-      const run = start("conformance/cli.ts", ["--config", declaration("slow", { poll: { intervalMs: 200, timeoutSeconds: 60, stablePolls: 1 } }), "--timeout", "2", "--report-dir", reports], { CONFORMANCE_TARGET: service.baseUrl, CONFORMANCE_API_KEY: API_KEY });
+      const run = start(
+        "conformance/cli.ts",
+        [
+          "--config",
+          declaration("slow", { poll: { intervalMs: 200, timeoutSeconds: 60, stablePolls: 1 } }),
+          "--timeout",
+          "2",
+          "--report-dir",
+          reports,
+        ],
+        { CONFORMANCE_TARGET: service.baseUrl, CONFORMANCE_API_KEY: API_KEY },
+      );
       expect(await run.exited, run.output()).toBe(1);
       const written = report(reports);
       expect(written.summary.stopped).toMatch(/time limit of 2 s/);
-      expect(written.results.some((result) => result.name === "the run finishes within its time limit" && result.outcome === "fail")).toBe(true);
-      expect(written.results.some((result) => result.name === "check finished" && result.outcome === "skip")).toBe(true);
+      expect(
+        written.results.some(
+          (result) => result.name === "the run finishes within its time limit" && result.outcome === "fail",
+        ),
+      ).toBe(true);
+      expect(written.results.some((result) => result.name === "check finished" && result.outcome === "skip")).toBe(
+        true,
+      );
       expect(existsSync(join(reports, "conformance.junit.xml"))).toBe(true);
     } finally {
       await service.stop();
@@ -94,7 +143,16 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
     const service = await startFakeService(contract, slow);
     const reports = join(work, "interrupted");
     try {
-      const run = start("conformance/cli.ts", ["--config", declaration("slow", { poll: { intervalMs: 200, timeoutSeconds: 60, stablePolls: 1 } }), "--report-dir", reports], { CONFORMANCE_TARGET: service.baseUrl, CONFORMANCE_API_KEY: API_KEY });
+      const run = start(
+        "conformance/cli.ts",
+        [
+          "--config",
+          declaration("slow", { poll: { intervalMs: 200, timeoutSeconds: 60, stablePolls: 1 } }),
+          "--report-dir",
+          reports,
+        ],
+        { CONFORMANCE_TARGET: service.baseUrl, CONFORMANCE_API_KEY: API_KEY },
+      );
       await until(() => run.output().includes("auth: done"), "the auth checks to finish");
       run.child.kill("SIGINT");
       expect(await run.exited, run.output()).toBe(130);
@@ -105,10 +163,15 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
     }
   });
 
-  it("refuses to start when the run could spend more than --budget, naming the figure", { timeout: 60_000 }, async () => {
+  it("refuses to start when the run could spend more than --budget, naming the figure", {
+    timeout: 60_000,
+  }, async () => {
     const service = await startFakeService(contract);
     try {
-      const run = start("conformance/cli.ts", ["--config", declaration("plain"), "--budget", "5"], { CONFORMANCE_TARGET: service.baseUrl, CONFORMANCE_API_KEY: API_KEY });
+      const run = start("conformance/cli.ts", ["--config", declaration("plain"), "--budget", "5"], {
+        CONFORMANCE_TARGET: service.baseUrl,
+        CONFORMANCE_API_KEY: API_KEY,
+      });
       expect(await run.exited).toBe(2);
       expect(run.output()).toMatch(/conformance run failed: the run could spend 12 credits, past budgetCredits 5/);
     } finally {
@@ -116,27 +179,56 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
     }
   });
 
-  it("a bad target, an unreachable one or a missing declaration file is one line naming the flag, before any estimate", { timeout: 60_000 }, async () => {
+  it("a bad target, an unreachable one or a missing declaration file is one line naming the flag, before any estimate", {
+    timeout: 60_000,
+  }, async () => {
     const port = await freePort();
     const cases: Array<[string[], Record<string, string>, RegExp]> = [
       [["--target", "notaurl"], {}, /^conformance run failed: --target: "notaurl" is not a URL/],
-      [["--target", `http://127.0.0.1:${port}`], {}, new RegExp(`^conformance run failed: --target: no server answers at http://127.0.0.1:${port} \\(connection refused`)],
-      [["--config", join(work, "missing.json")], {}, /^conformance run failed: --config \S+missing.json: no such file$/],
+      [
+        ["--target", `http://127.0.0.1:${port}`],
+        {},
+        new RegExp(
+          `^conformance run failed: --target: no server answers at http://127.0.0.1:${port} \\(connection refused`,
+        ),
+      ],
+      [
+        ["--config", join(work, "missing.json")],
+        {},
+        /^conformance run failed: --config \S+missing.json: no such file$/,
+      ],
       // The target's credentials are never printed.
-      [["--target", `http://admin:s3cret-pass@127.0.0.1:${port}`], {}, new RegExp(`^conformance run failed: --target: no server answers at http://\\[redacted\\]@127.0.0.1:${port} \\(connection refused`)],
-      [["--target", "http://admin:s3cret-pass@127.0.0.1:99999"], {}, /^conformance run failed: --target: "http:\/\/\[redacted\]@127.0.0.1:99999" is not a URL/],
+      [
+        ["--target", `http://admin:s3cret-pass@127.0.0.1:${port}`],
+        {},
+        new RegExp(
+          `^conformance run failed: --target: no server answers at http://\\[redacted\\]@127.0.0.1:${port} \\(connection refused`,
+        ),
+      ],
+      [
+        ["--target", "http://admin:s3cret-pass@127.0.0.1:99999"],
+        {},
+        /^conformance run failed: --target: "http:\/\/\[redacted\]@127.0.0.1:99999" is not a URL/,
+      ],
     ];
-    const runs = cases.map(([args, env]) => start("conformance/cli.ts", args, { CONFORMANCE_API_KEY: API_KEY, ...env }));
+    const runs = cases.map(([args, env]) =>
+      start("conformance/cli.ts", args, { CONFORMANCE_API_KEY: API_KEY, ...env }),
+    );
     for (const [index, run] of runs.entries()) {
       expect(await run.exited).toBe(2);
-      const lines = run.output().split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
+      const lines = run
+        .output()
+        .split("\n")
+        .filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
       expect(lines, run.output()).toHaveLength(1);
       expect(lines[0]).toMatch(cases[index]![2]);
     }
   });
 
   // Prism, when the run started one, also stops with the run: it exits with its parent (npm run mock's tests below).
-  it("through npm: a SIGTERM to npm stops the run, and the reports are still written", { timeout: 60_000 }, async () => {
+  it("through npm: a SIGTERM to npm stops the run, and the reports are still written", {
+    timeout: 60_000,
+  }, async () => {
     const service = await startFakeService(contract, slow);
     const reports = join(work, "npm-interrupted");
     try {
@@ -161,7 +253,9 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
 });
 
 describe("npm run mock (mock/cli.ts)", () => {
-  it("leaves no Prism running when its process is killed outright (SIGKILL, no cleanup code runs)", { timeout: 60_000 }, async () => {
+  it("leaves no Prism running when its process is killed outright (SIGKILL, no cleanup code runs)", {
+    timeout: 60_000,
+  }, async () => {
     const port = await freePort();
     const mock = start("mock/cli.ts", ["--port", String(port)]);
     await until(() => mock.output().includes(`listening on http://127.0.0.1:${port}`), "the mock to listen");
@@ -173,9 +267,13 @@ describe("npm run mock (mock/cli.ts)", () => {
     await until(() => !running(prism!.pid), "Prism to end");
   });
 
-  it("through npm: serves the description on the --port given, and a SIGTERM to npm stops the mock and Prism", { timeout: 60_000 }, async () => {
+  it("through npm: serves the description on the --port given, and a SIGTERM to npm stops the mock and Prism", {
+    timeout: 60_000,
+  }, async () => {
     const port = await freePort();
-    const npm = spawn("npm", ["run", "-s", "mock", "--", "--port", String(port)], { stdio: ["ignore", "pipe", "pipe"] });
+    const npm = spawn("npm", ["run", "-s", "mock", "--", "--port", String(port)], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     npm.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     npm.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -185,7 +283,9 @@ describe("npm run mock (mock/cli.ts)", () => {
     expect(output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"))).toEqual([
       `mock of generated/openapi.yaml listening on http://127.0.0.1:${port} (npm run mock -- --list shows the Prefer choices, --verbose Prism's log)`,
     ]);
-    const response = await fetch(`http://127.0.0.1:${port}/v1/account/credits`, { headers: { authorization: "Bearer k", prefer: "code=403" } });
+    const response = await fetch(`http://127.0.0.1:${port}/v1/account/credits`, {
+      headers: { authorization: "Bearer k", prefer: "code=403" },
+    });
     expect(response.status).toBe(403);
     const below = descendants(npm.pid as number);
     expect(below.some((child) => child.command.includes("prism-cli"))).toBe(true);
@@ -201,7 +301,9 @@ describe("npm run mock (mock/cli.ts)", () => {
     try {
       const mock = start("mock/cli.ts", ["--port", String(port)]);
       expect(await mock.exited).toBe(1);
-      expect(mock.output().trim().split("\n").at(-1)).toBe(`mock: port ${port} on 127.0.0.1 is in use; choose another with --port N (npm run mock -- --port N) or MOCK_PORT=N (0 picks a free one)`);
+      expect(mock.output().trim().split("\n").at(-1)).toBe(
+        `mock: port ${port} on 127.0.0.1 is in use; choose another with --port N (npm run mock -- --port N) or MOCK_PORT=N (0 picks a free one)`,
+      );
     } finally {
       taken.close();
     }

@@ -13,7 +13,9 @@ describe("createJob", () => {
     const slots = new Slots(1);
     const client = { slots, send: () => Promise.reject(new Error("ECONNRESET")) } as unknown as Client;
     for (let attempt = 0; attempt < 3; attempt++) {
-      await expect(createJob(client, op, { method: "post", path: op.path, headers: {} }, "accept")).rejects.toThrow("ECONNRESET");
+      await expect(createJob(client, op, { method: "post", path: op.path, headers: {} }, "accept")).rejects.toThrow(
+        "ECONNRESET",
+      );
       expect(slots.inFlight).toBe(0);
     }
   });

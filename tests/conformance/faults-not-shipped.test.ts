@@ -12,7 +12,9 @@ import { TEST_RELEASE } from "../support/packages.ts";
 import { FAULTS } from "./faults/registry.ts";
 
 describe("the tools package", () => {
-  it("ships no fault injection: no fault's name or bug, nor the hook that makes them, is in its bundle", { timeout: 60_000 }, async () => {
+  it("ships no fault injection: no fault's name or bug, nor the hook that makes them, is in its bundle", {
+    timeout: 60_000,
+  }, async () => {
     const work = mkdtempSync(join(tmpdir(), "tools-faults-"));
     try {
       const built = await buildToolsPackage("generated", join(work, "package"), TEST_RELEASE);
@@ -20,7 +22,11 @@ describe("the tools package", () => {
       const code = readFileSync(join(dist, readdirJs(dist)), "utf8");
       // The sandbox's code is in the bundle: the search would find nothing in an empty file.
       expect(code).toContain("startSandbox");
-      const found = [...Object.entries(FAULTS).flatMap(([name, fault]) => [name, fault.bug]), "hooksFor", "UnknownFaultError"].filter((text) => code.includes(text));
+      const found = [
+        ...Object.entries(FAULTS).flatMap(([name, fault]) => [name, fault.bug]),
+        "hooksFor",
+        "UnknownFaultError",
+      ].filter((text) => code.includes(text));
       expect(found).toEqual([]);
     } finally {
       rmSync(work, { recursive: true, force: true });

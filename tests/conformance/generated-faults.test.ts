@@ -20,10 +20,20 @@ import { hooksFor, type FaultName } from "./faults/registry.ts";
 const GROUP = "generated-requests";
 const SEED = 2026;
 const contract = new Contract();
-const declared = readTargetConfig({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" }, TARGET_DEFAULTS, contract, CHECK_GROUPS);
+const declared = readTargetConfig(
+  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
+  TARGET_DEFAULTS,
+  contract,
+  CHECK_GROUPS,
+);
 const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object };
 /** The generated requests alone, at the default count, polling fast. */
-const config: TargetConfig = { ...declared, skipGroups: CHECK_GROUPS.filter((group) => group !== GROUP), poll: { ...declared.poll, intervalMs: 50 }, generated: { seed: SEED } };
+const config: TargetConfig = {
+  ...declared,
+  skipGroups: CHECK_GROUPS.filter((group) => group !== GROUP),
+  poll: { ...declared.poll, intervalMs: 50 },
+  generated: { seed: SEED },
+};
 
 let sandbox: RunningSandbox | undefined;
 afterEach(async () => {
@@ -32,10 +42,18 @@ afterEach(async () => {
 });
 
 /** Jobs of 0.1 s: the positives' jobs are followed to their end. */
-async function run(faults: FaultName[], overrides: Partial<TargetConfig> = {}): Promise<{ results: CheckResult[]; lines: string[]; spent: number | undefined }> {
+async function run(
+  faults: FaultName[],
+  overrides: Partial<TargetConfig> = {},
+): Promise<{ results: CheckResult[]; lines: string[]; spent: number | undefined }> {
   sandbox = await startSandbox({ config: fastSandboxConfig(defaults, 0.1), hooks: hooksFor(faults) });
   const lines: string[] = [];
-  const { summary, results } = await runConformance({ target: sandbox.url, contract, config: { ...config, ...overrides }, progress: (line) => lines.push(line) });
+  const { summary, results } = await runConformance({
+    target: sandbox.url,
+    contract,
+    config: { ...config, ...overrides },
+    progress: (line) => lines.push(line),
+  });
   lines.push(formatConsole(summary, results));
   return { results, lines, spent: summary.spent?.byQuote.credits };
 }
@@ -45,12 +63,17 @@ const faultRun: Partial<TargetConfig> = { areas: ["images", "posts"], generated:
 
 const failures = (results: CheckResult[]): CheckResult[] => results.filter((result) => result.outcome === "fail");
 /** The near-miss kinds of the failures: `case-variant` of a seeded case, `case-variant (size)` of a coverage case. */
-const kinds = (results: CheckResult[]): Set<string> => new Set(failures(results).map((result) => result.name.replace(/^near-miss negative refused: /, "").replace(/ \(.*\)$/, "")));
+const kinds = (results: CheckResult[]): Set<string> =>
+  new Set(
+    failures(results).map((result) => result.name.replace(/^near-miss negative refused: /, "").replace(/ \(.*\)$/, "")),
+  );
 /** A coverage case's failure names its field, a seeded case's its seed. */
 const isCoverage = (result: CheckResult): boolean => / \(.*\)$/.test(result.name);
 
 describe("generated requests against the sandbox", () => {
-  it("pass the honest sandbox at the default count, positives that start jobs included within a budget (3D left out: its jobs last seconds)", { timeout: 60_000 }, async () => {
+  it("pass the honest sandbox at the default count, positives that start jobs included within a budget (3D left out: its jobs last seconds)", {
+    timeout: 60_000,
+  }, async () => {
     // Every area but 3D, whose jobs last seconds even in the fast sandbox.
     const areas = [...new Set(contract.operations.map((op) => op.area))].filter((area) => area !== "3d");
     const { results, lines, spent } = await run([], { budgetCredits: 60_000, areas });
@@ -60,12 +83,19 @@ describe("generated requests against the sandbox", () => {
     expect(spent).toBeLessThanOrEqual(60_000);
     const passed = results.filter((result) => result.group === GROUP && result.outcome === "pass");
     expect(passed.filter((result) => result.name.startsWith("near-miss negatives refused")).length).toBeGreaterThan(15);
-    expect(passed.filter((result) => result.name.startsWith("generated valid requests")).length).toBeGreaterThanOrEqual(10);
-    expect(lines.join("\n")).toContain(`${GROUP}: seed ${SEED}, 3 cases per operation and kind (--seed ${SEED} repeats them)`);
+    expect(passed.filter((result) => result.name.startsWith("generated valid requests")).length).toBeGreaterThanOrEqual(
+      10,
+    );
+    expect(lines.join("\n")).toContain(
+      `${GROUP}: seed ${SEED}, 3 cases per operation and kind (--seed ${SEED} repeats them)`,
+    );
   });
 
-  it("skip positives that start jobs when no budget is declared, naming budgetCredits, and those past the budget", { timeout: 60_000 }, async () => {
-    const positives = (results: CheckResult[]) => results.find((result) => result.group === GROUP && result.name === "generated valid requests")?.detail;
+  it("skip positives that start jobs when no budget is declared, naming budgetCredits, and those past the budget", {
+    timeout: 60_000,
+  }, async () => {
+    const positives = (results: CheckResult[]) =>
+      results.find((result) => result.group === GROUP && result.name === "generated valid requests")?.detail;
     const unbudgeted = await run([], { areas: ["images"], models: ["I-A"] });
     expect(failures(unbudgeted.results)).toEqual([]);
     expect(positives(unbudgeted.results)).toContain("declare budgetCredits");
@@ -75,12 +105,20 @@ describe("generated requests against the sandbox", () => {
     expect(tight.spent).toBe(0);
   });
 
-  it("report a failure with the seed and a curl line naming no real key, shrunk to a body with no optional field but the near miss", { timeout: 60_000 }, async () => {
+  it("report a failure with the seed and a curl line naming no real key, shrunk to a body with no optional field but the near miss", {
+    timeout: 60_000,
+  }, async () => {
     const { results, lines } = await run(["enum-case-insensitive"], faultRun);
     expect(kinds(results)).toEqual(new Set(["case-variant"]));
     // The coverage phase finds the fault on every enum field of every image model, whatever the seed.
     const covered = failures(results).filter(isCoverage);
-    expect(new Set(covered.map((failure) => failure.name))).toEqual(new Set(["size", "aspect_ratio", "background", "license", "sequential_image_generation"].map((field) => `near-miss negative refused: case-variant (${field})`)));
+    expect(new Set(covered.map((failure) => failure.name))).toEqual(
+      new Set(
+        ["size", "aspect_ratio", "background", "license", "sequential_image_generation"].map(
+          (field) => `near-miss negative refused: case-variant (${field})`,
+        ),
+      ),
+    );
     const report = lines.join("\n");
     for (const failure of covered) expect(report).toContain(failure.curl);
     const seeded = failures(results).filter((failure) => !isCoverage(failure));
@@ -97,7 +135,9 @@ describe("generated requests against the sandbox", () => {
       expect(body[field ?? ""], failure.curl).toMatch(/^[^a-z]*$|^[^A-Z]*$/);
       // A create's negative could start a job by mistake: it is sent marked to fail, so uncharged.
       if (op?.create) expect(String(body.prompt)).toContain(declared.outcomeMarkers.failed);
-      return Object.keys(body).filter((key) => key !== field && key !== "prompt" && !((op?.requestSchema?.required ?? []) as string[]).includes(key));
+      return Object.keys(body).filter(
+        (key) => key !== field && key !== "prompt" && !((op?.requestSchema?.required ?? []) as string[]).includes(key),
+      );
     });
     // Shrunk: beside the near-missed field, only what is required and the prompt carrying the marker.
     expect(leftBeside).toEqual(leftBeside.map(() => []));

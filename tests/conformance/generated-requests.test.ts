@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
-import { drawn, effectiveNearMisses, negativeArbitrary, operationSeed, positiveArbitrary } from "../../conformance/generation/generated.ts";
+import {
+  drawn,
+  effectiveNearMisses,
+  negativeArbitrary,
+  operationSeed,
+  positiveArbitrary,
+} from "../../conformance/generation/generated.ts";
 import { NEAR_MISS_KINDS, type NearMiss, type NearMissKind } from "../../contract/bodies/near-misses.ts";
 
 const contract = new Contract();
@@ -25,7 +31,9 @@ describe("near-miss negatives", () => {
   });
 
   it("send one item too many: I-A's reference_images with 11 items", () => {
-    expect(sent(byLabel("I-A"), "one-too-many", "reference_images").map((items) => (items as unknown[]).length)).toEqual([11]);
+    expect(
+      sent(byLabel("I-A"), "one-too-many", "reference_images").map((items) => (items as unknown[]).length),
+    ).toEqual([11]);
   });
 
   it("send values another model of the same area allows: I-A's size as I-H's 1MP, I-B's quality never another area's", () => {
@@ -44,7 +52,9 @@ describe("near-miss negatives", () => {
 
   it("send fields that exclude each other together: V-A's image with reference_images", () => {
     const op = byLabel("V-A");
-    const pair = effectiveNearMisses(contract, op).find((miss) => miss.kind === "exclusive-pair" && miss.fields.join() === "image,reference_images");
+    const pair = effectiveNearMisses(contract, op).find(
+      (miss) => miss.kind === "exclusive-pair" && miss.fields.join() === "image,reference_images",
+    );
     expect(pair?.rule).toContain("cannot be combined");
     const body = pair?.apply({ prompt: "p" }) ?? {};
     expect(Object.keys(body).sort()).toEqual(["image", "prompt", "reference_images"]);
@@ -52,14 +62,21 @@ describe("near-miss negatives", () => {
   });
 
   it("send a value allowed only in another mode: V-A's resolution 2k without a video to extend", () => {
-    const miss = effectiveNearMisses(contract, byLabel("V-A")).find((candidate) => candidate.kind === "other-mode-value" && candidate.fields.includes("resolution"));
-    expect(miss?.apply({ prompt: "p", video: "https://files.example.com/v.mp4" })).toEqual({ prompt: "p", resolution: "2k" });
+    const miss = effectiveNearMisses(contract, byLabel("V-A")).find(
+      (candidate) => candidate.kind === "other-mode-value" && candidate.fields.includes("resolution"),
+    );
+    expect(miss?.apply({ prompt: "p", video: "https://files.example.com/v.mp4" })).toEqual({
+      prompt: "p",
+      resolution: "2k",
+    });
   });
 
-  it("send a required field as null and values in the wrong JSON type: I-A's prompt null, num_images \"2\"", () => {
+  it('send a required field as null and values in the wrong JSON type: I-A\'s prompt null, num_images "2"', () => {
     expect(sent(byLabel("I-A"), "required-null", "prompt")).toEqual([null]);
     const op = byLabel("I-A");
-    const wrong = effectiveNearMisses(contract, op).find((miss) => miss.kind === "wrong-type" && miss.fields[0] === "num_images") as NearMiss;
+    const wrong = effectiveNearMisses(contract, op).find(
+      (miss) => miss.kind === "wrong-type" && miss.fields[0] === "num_images",
+    ) as NearMiss;
     expect(wrong.apply({ prompt: "p", num_images: 2 })).toEqual({ prompt: "p", num_images: "2" });
     expect(wrong.apply({ prompt: "p", reference_images: ["u"] }).num_images).toBe("1");
   });
@@ -67,7 +84,9 @@ describe("near-miss negatives", () => {
   it("are drawn kind by kind: over enough cases V-A's negatives cover every kind it has, and every one breaks the schema", () => {
     const op = byLabel("V-A");
     const misses = effectiveNearMisses(contract, op);
-    expect(new Set(misses.map((miss) => miss.kind))).toEqual(new Set(NEAR_MISS_KINDS.filter((kind) => kind !== "sibling-value" || misses.some((miss) => miss.kind === kind))));
+    expect(new Set(misses.map((miss) => miss.kind))).toEqual(
+      new Set(NEAR_MISS_KINDS.filter((kind) => kind !== "sibling-value" || misses.some((miss) => miss.kind === kind))),
+    );
     const cases = drawn(negativeArbitrary(contract, op, misses)!, 7, 200);
     expect(new Set(cases.map((negative) => negative.miss.kind))).toEqual(new Set(misses.map((miss) => miss.kind)));
     const validate = validator(op);
@@ -86,7 +105,11 @@ describe("generated valid bodies", () => {
     expect(drawn(arbitrary, operationSeed(42, op), 50)).toEqual(bodies);
     expect(drawn(arbitrary, operationSeed(43, op), 50)).not.toEqual(bodies);
     const misses = effectiveNearMisses(contract, op);
-    const rules = (seed: number) => drawn(negativeArbitrary(contract, op, misses)!, operationSeed(seed, op), 20).map((negative) => [negative.miss.rule, negative.body]);
+    const rules = (seed: number) =>
+      drawn(negativeArbitrary(contract, op, misses)!, operationSeed(seed, op), 20).map((negative) => [
+        negative.miss.rule,
+        negative.body,
+      ]);
     expect(rules(42)).toEqual(rules(42));
   });
 });

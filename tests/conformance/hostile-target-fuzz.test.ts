@@ -11,10 +11,14 @@ describe("the hostile-target fuzz of the suite", () => {
     expect(leaks("x", "conformance of http://127.0.0.1: 3 passed")).toEqual([]);
     expect(leaks("x", "detail: you sent Bearer sk-fuzz-main-0123456789")).toEqual(["x holds a secret (sk-fuz...)"]);
     expect(leaks("x", "red \u001b[31m")).toEqual(["x holds the control character U+001b"]);
-    expect(leaks("x", "ok\n  ::error file=a.ts::pwned")).toEqual(['x has a line a CI runner reads as a command: "  ::error file=a.ts::pwned"']);
+    expect(leaks("x", "ok\n  ::error file=a.ts::pwned")).toEqual([
+      'x has a line a CI runner reads as a command: "  ::error file=a.ts::pwned"',
+    ]);
   });
 
-  it("holds against 4 runs of seed 2026: every run ends by itself, and nothing printed or written leaks or escapes", { timeout: 60_000 }, async () => {
+  it("holds against 4 runs of seed 2026: every run ends by itself, and nothing printed or written leaks or escapes", {
+    timeout: 60_000,
+  }, async () => {
     const run = await fuzzSuite({ runs: 4, seed: 2026 });
     expect(run.failure).toBeUndefined();
     expect(run.runs).toBe(4);

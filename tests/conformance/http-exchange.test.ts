@@ -54,6 +54,8 @@ describe("httpExchange", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     close = () => new Promise((resolve) => server.close(() => resolve()));
-    await expect(httpExchange(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { method: "GET", headers: {} })).rejects.toMatchObject({ code: "ECONNRESET" });
+    await expect(
+      httpExchange(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, { method: "GET", headers: {} }),
+    ).rejects.toMatchObject({ code: "ECONNRESET" });
   });
 });

@@ -6,7 +6,11 @@ import { RESPONSE_FAULTS } from "./faults/responses.ts";
 import { missedFaults } from "./support/mutation.ts";
 
 describe("the conformance suite against the sandbox with a fault of billing or of its answers", () => {
-  it("catches every one, each with a failure of the check written for the rule it breaks", { timeout: 600_000 }, async () => {
-    expect(await missedFaults([...Object.keys(BILLING_FAULTS), ...Object.keys(RESPONSE_FAULTS)] as FaultName[])).toEqual([]);
+  it("catches every one, each with a failure of the check written for the rule it breaks", {
+    timeout: 600_000,
+  }, async () => {
+    expect(
+      await missedFaults([...Object.keys(BILLING_FAULTS), ...Object.keys(RESPONSE_FAULTS)] as FaultName[]),
+    ).toEqual([]);
   });
 });

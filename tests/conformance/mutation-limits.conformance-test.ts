@@ -19,7 +19,8 @@ const BATCH = 4;
 
 const faults = Object.keys(LIMIT_FAULTS) as FaultName[];
 const ofTheCap = (fault: FaultName): boolean => CAUGHT_BY[fault].group === "concurrency";
-const inBatches = (list: FaultName[]): FaultName[][] => Array.from({ length: Math.ceil(list.length / BATCH) }, (_, index) => list.slice(index * BATCH, (index + 1) * BATCH));
+const inBatches = (list: FaultName[]): FaultName[][] =>
+  Array.from({ length: Math.ceil(list.length / BATCH) }, (_, index) => list.slice(index * BATCH, (index + 1) * BATCH));
 const batches = [...inBatches(faults.filter((fault) => !ofTheCap(fault))), ...inBatches(faults.filter(ofTheCap))];
 
 describe("the conformance suite against the sandbox with a fault of its limits", () => {
@@ -28,7 +29,9 @@ describe("the conformance suite against the sandbox with a fault of its limits",
     expect(batches.every((batch) => batch.every(ofTheCap) || !batch.some(ofTheCap))).toBe(true);
   });
 
-  it("catches every one, each with a failure of the check written for the rule it breaks", { timeout: 900_000 }, async () => {
+  it("catches every one, each with a failure of the check written for the rule it breaks", {
+    timeout: 900_000,
+  }, async () => {
     const missed: string[] = [];
     for (const batch of batches) missed.push(...(await missedFaults(batch)));
     expect(missed).toEqual([]);

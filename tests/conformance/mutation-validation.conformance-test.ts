@@ -9,12 +9,18 @@ import { VALIDATION_FAULTS } from "./faults/validation.ts";
 import { missedFaults, NEAR_MISS_CASES, resultsWith } from "./support/mutation.ts";
 
 describe("the conformance suite against the sandbox with a near miss of request validation", () => {
-  it("catches every one, each with a failure of the generated requests' check for its kind", { timeout: 600_000 }, async () => {
+  it("catches every one, each with a failure of the generated requests' check for its kind", {
+    timeout: 600_000,
+  }, async () => {
     expect(await missedFaults(Object.keys(VALIDATION_FAULTS) as FaultName[])).toEqual([]);
   });
 
-  it(`fails nothing against the faultless sandbox at ${NEAR_MISS_CASES} generated cases per operation and kind`, { timeout: 120_000 }, async () => {
+  it(`fails nothing against the faultless sandbox at ${NEAR_MISS_CASES} generated cases per operation and kind`, {
+    timeout: 120_000,
+  }, async () => {
     const failures = (await resultsWith([], NEAR_MISS_CASES)).filter((result) => result.outcome === "fail");
-    expect(failures.map((failure) => `[${failure.group}] ${failure.route} ${failure.name}: ${failure.detail}`)).toEqual([]);
+    expect(failures.map((failure) => `[${failure.group}] ${failure.route} ${failure.name}: ${failure.detail}`)).toEqual(
+      [],
+    );
   });
 });

@@ -15,17 +15,28 @@ import { CAUGHT_BY, isResultOf, MUST_PASS, resultsWith } from "./support/mutatio
 describe("the conformance suite against the faultless sandbox", () => {
   it("passes, with a pass of each stateful check", { timeout: 120_000 }, async () => {
     const results = await resultsWith([]);
-    expect(results.filter((result) => result.outcome === "fail").map((failure) => `[${failure.group}] ${failure.name}: ${failure.detail}`)).toEqual([]);
+    expect(
+      results
+        .filter((result) => result.outcome === "fail")
+        .map((failure) => `[${failure.group}] ${failure.name}: ${failure.detail}`),
+    ).toEqual([]);
     const passed = results.filter((result) => result.outcome === "pass");
-    expect(MUST_PASS.filter((name) => !passed.some((result) => isResultOf(result, name))).map(({ group, check }) => `[${group}] ${check}`)).toEqual([]);
+    expect(
+      MUST_PASS.filter((name) => !passed.some((result) => isResultOf(result, name))).map(
+        ({ group, check }) => `[${group}] ${check}`,
+      ),
+    ).toEqual([]);
     // Each result of a check is one of the names it declares with its rules, and carries those rules.
-    const suiteOwn = (result: CheckResult): boolean => ["check finished", "the target answers every request", `group ${result.group}`].includes(result.name);
+    const suiteOwn = (result: CheckResult): boolean =>
+      ["check finished", "the target answers every request", `group ${result.group}`].includes(result.name);
     const undeclared = results.filter((result) => {
       const check = CHECKS.find((candidate) => candidate.group === result.group);
       return check !== undefined && !suiteOwn(result) && templateOf(check, result.name) === undefined;
     });
     expect(undeclared.map((result) => `[${result.group}] ${result.name}`)).toEqual([]);
-    expect(results.find((result) => result.group === "billing" && result.name === "a failed job is charged nothing")?.rules).toEqual(["service.charged-only-on-success", "states.failed"]);
+    expect(
+      results.find((result) => result.group === "billing" && result.name === "a failed job is charged nothing")?.rules,
+    ).toEqual(["service.charged-only-on-success", "states.failed"]);
   });
 
   it("has at least 40 kinds of fault, and knows which check must catch each", () => {

@@ -21,20 +21,43 @@ import { wrap } from "./faults/support.ts";
 
 const GROUP = "generated-requests";
 const contract = new Contract();
-const declared = readTargetConfig({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" }, TARGET_DEFAULTS, contract, CHECK_GROUPS);
+const declared = readTargetConfig(
+  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
+  TARGET_DEFAULTS,
+  contract,
+  CHECK_GROUPS,
+);
 // No outcome markers: before, no near miss of a create was sent without them.
-const config: TargetConfig = { ...declared, outcomeMarkers: {}, areas: ["images"], skipGroups: CHECK_GROUPS.filter((group) => group !== GROUP), generated: { seed: 7, cases: 1 } };
+const config: TargetConfig = {
+  ...declared,
+  outcomeMarkers: {},
+  areas: ["images"],
+  skipGroups: CHECK_GROUPS.filter((group) => group !== GROUP),
+  generated: { seed: 7, cases: 1 },
+};
 const iB = contract.operations.find((op) => op.create?.label === "I-B")!;
 
 /** The request schemas with I-B's aspect_ratio allowing every image model's values. */
 function widened(state: SandboxState): ReadonlyMap<string, RequestSchema> {
   const registry = createSchemaRegistry(state.model.doc);
-  const all = new Set(contract.operations.filter((op) => op.area === iB.area && op.create).flatMap((op) => ((op.requestSchema?.properties as Record<string, JsonSchema> | undefined)?.aspect_ratio?.enum as unknown[] | undefined) ?? []));
+  const all = new Set(
+    contract.operations
+      .filter((op) => op.area === iB.area && op.create)
+      .flatMap(
+        (op) =>
+          ((op.requestSchema?.properties as Record<string, JsonSchema> | undefined)?.aspect_ratio?.enum as
+            | unknown[]
+            | undefined) ?? [],
+      ),
+  );
   return new Map(
     [...state.requestSchemas].map(([operationId, request]) => {
       if (operationId !== iB.facts.operationId) return [operationId, request];
       const properties = request.schema.properties as Record<string, JsonSchema>;
-      const schema = { ...request.schema, properties: { ...properties, aspect_ratio: { ...properties.aspect_ratio, enum: [...all] } } };
+      const schema = {
+        ...request.schema,
+        properties: { ...properties, aspect_ratio: { ...properties.aspect_ratio, enum: [...all] } },
+      };
       return [operationId, { ...request, schema, validate: registry.compile(schema) }];
     }),
   );
@@ -46,11 +69,30 @@ const lines: string[] = [];
 beforeAll(async () => {
   let wide: ReadonlyMap<string, RequestSchema> | undefined;
   sandbox = await startSandbox({
-    config: fastSandboxConfig(JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object }),
+    config: fastSandboxConfig(
+      JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object },
+    ),
     port: 0,
-    hooks: { rules: wrap("request-body", (original) => (call, state) => original(call, Object.assign(Object.create(state) as SandboxState, { requestSchemas: (wide ??= widened(state)) }))) },
+    hooks: {
+      rules: wrap(
+        "request-body",
+        (original) => (call, state) =>
+          original(
+            call,
+            Object.assign(Object.create(state) as SandboxState, { requestSchemas: (wide ??= widened(state)) }),
+          ),
+      ),
+    },
   });
-  results = (await runConformance({ target: sandbox.url, config, contract, apiKey: declared.apiKey!, progress: (line) => lines.push(line) })).results;
+  results = (
+    await runConformance({
+      target: sandbox.url,
+      config,
+      contract,
+      apiKey: declared.apiKey!,
+      progress: (line) => lines.push(line),
+    })
+  ).results;
 }, 120_000);
 afterAll(() => sandbox?.close());
 
@@ -58,12 +100,17 @@ describe("a target that accepts for I-B every image model's aspect_ratio, run wi
   it("fails the near-miss negatives of I-B on aspect_ratio, as a sibling model's value", () => {
     expect(iB.requestSchema?.properties).toHaveProperty("aspect_ratio");
     const failures = results.filter((result) => result.outcome === "fail");
-    expect(failures.map((failure) => `${failure.route} ${failure.name}`)).toContain(`${iB.route} near-miss negative refused: sibling-value (aspect_ratio)`);
+    expect(failures.map((failure) => `${failure.route} ${failure.name}`)).toContain(
+      `${iB.route} near-miss negative refused: sibling-value (aspect_ratio)`,
+    );
     expect(failures.every((failure) => failure.route === iB.route)).toBe(true);
   });
 
   it("states in the estimate what the near misses could charge if the target wrongly accepted them all, none of them marked", () => {
-    const [, creates, unmarked, credits] = /^ {2}near-miss negatives: (\d+) creates, which should all be refused; 0 carry the failed-outcome marker; a target wrongly accepting the other (\d+) could charge up to ([\d,]+) credits/m.exec(lines.join("\n")) ?? [];
+    const [, creates, unmarked, credits] =
+      /^ {2}near-miss negatives: (\d+) creates, which should all be refused; 0 carry the failed-outcome marker; a target wrongly accepting the other (\d+) could charge up to ([\d,]+) credits/m.exec(
+        lines.join("\n"),
+      ) ?? [];
     expect(Number(creates)).toBeGreaterThan(10);
     expect(unmarked).toBe(creates);
     expect(Number(credits?.replace(/,/g, ""))).toBeGreaterThan(0);

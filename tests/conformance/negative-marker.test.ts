@@ -11,7 +11,10 @@ import { markedInvalid } from "../../conformance/requests.ts";
 import type { Session } from "../../conformance/session.ts";
 
 const contract = new Contract();
-const session = { contract, config: { ...TARGET_DEFAULTS, outcomeMarkers: { failed: "[fail-me]" } } } as unknown as Session;
+const session = {
+  contract,
+  config: { ...TARGET_DEFAULTS, outcomeMarkers: { failed: "[fail-me]" } },
+} as unknown as Session;
 const op = contract.operations.find((candidate) => candidate.create?.label === "I-A")!;
 const spec = (body: unknown): RequestSpec => ({ method: "post", path: op.path, headers: {}, body });
 
@@ -22,11 +25,15 @@ describe("the failed-outcome marker of a negative create", () => {
   });
 
   it("is left out where it would make the body valid, change a prompt of the wrong type, or make an object of a body that is none", () => {
-    for (const body of [{ num_images: 1 }, { prompt: 7 }, "a cat", ["a cat"], null]) expect(markedInvalid(session, op, spec(body)).body, JSON.stringify(body)).toEqual(body);
+    for (const body of [{ num_images: 1 }, { prompt: 7 }, "a cat", ["a cat"], null])
+      expect(markedInvalid(session, op, spec(body)).body, JSON.stringify(body)).toEqual(body);
   });
 
   it("is left out where none is declared", () => {
     const plain = { ...session, config: TARGET_DEFAULTS } as unknown as Session;
-    expect(markedInvalid(plain, op, spec({ prompt: "a cat", num_images: 0 })).body).toEqual({ prompt: "a cat", num_images: 0 });
+    expect(markedInvalid(plain, op, spec({ prompt: "a cat", num_images: 0 })).body).toEqual({
+      prompt: "a cat",
+      num_images: 0,
+    });
   });
 });

@@ -22,8 +22,16 @@ import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 
 const GROUP = "request-validation";
 const contract = new Contract();
-const declared = readTargetConfig({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" }, TARGET_DEFAULTS, contract, CHECK_GROUPS);
-const config: TargetConfig = { ...declared, skipGroups: CHECK_GROUPS.filter((group) => ![GROUP, "billing", "generated-requests"].includes(group)) };
+const declared = readTargetConfig(
+  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
+  TARGET_DEFAULTS,
+  contract,
+  CHECK_GROUPS,
+);
+const config: TargetConfig = {
+  ...declared,
+  skipGroups: CHECK_GROUPS.filter((group) => ![GROUP, "billing", "generated-requests"].includes(group)),
+};
 
 /** The request schemas without `additionalProperties: false` at their top. */
 function openSchemas(state: SandboxState): ReadonlyMap<string, RequestSchema> {
@@ -41,14 +49,20 @@ let results: CheckResult[];
 beforeAll(async () => {
   let open: ReadonlyMap<string, RequestSchema> | undefined;
   sandbox = await startSandbox({
-    config: fastSandboxConfig(JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object }),
+    config: fastSandboxConfig(
+      JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object },
+    ),
     port: 0,
     hooks: {
       // Validated against the open schemas, then the fields beyond the listed ones are dropped, unread.
       rules: wrap("request-body", (original) => (call, state) => {
-        const refused = original(call, Object.assign(Object.create(state) as SandboxState, { requestSchemas: (open ??= openSchemas(state)) }));
+        const refused = original(
+          call,
+          Object.assign(Object.create(state) as SandboxState, { requestSchemas: (open ??= openSchemas(state)) }),
+        );
         const listed = state.requestSchemas.get(call.op.operationId)?.schema.properties as object | undefined;
-        if (refused || typeof call.body !== "object" || call.body === null || Array.isArray(call.body) || !listed) return refused;
+        if (refused || typeof call.body !== "object" || call.body === null || Array.isArray(call.body) || !listed)
+          return refused;
         call.body = Object.fromEntries(Object.entries(call.body).filter(([field]) => field in listed));
         return undefined;
       }),
@@ -60,14 +74,26 @@ afterAll(() => sandbox?.close());
 
 describe("a target that ignores fields beyond the listed ones", () => {
   it("fails nothing, and each accepted unknown field is a skip that says the specification does not refuse it", () => {
-    expect(results.filter((result) => result.outcome === "fail").map((result) => `${result.route} ${result.name}: ${result.detail}`)).toEqual([]);
-    const skipped = results.filter((result) => result.group === GROUP && result.outcome === "skip" && /additionalProperties/.test(result.name));
+    expect(
+      results
+        .filter((result) => result.outcome === "fail")
+        .map((result) => `${result.route} ${result.name}: ${result.detail}`),
+    ).toEqual([]);
+    const skipped = results.filter(
+      (result) => result.group === GROUP && result.outcome === "skip" && /additionalProperties/.test(result.name),
+    );
     expect(skipped.length).toBeGreaterThan(10);
     for (const skip of skipped) expect(skip.detail).toMatch(/does not say that a field beyond them is refused/);
   });
 
   it("passes billing beside the jobs its accepted bodies start", () => {
     const billing = results.filter((result) => result.group === "billing");
-    expect(billing.filter((result) => result.outcome === "pass").map((result) => result.name)).toEqual(expect.arrayContaining(["a held price is reserved when the job is created", "a succeeded job is charged exactly its quote", "a failed job is charged nothing"]));
+    expect(billing.filter((result) => result.outcome === "pass").map((result) => result.name)).toEqual(
+      expect.arrayContaining([
+        "a held price is reserved when the job is created",
+        "a succeeded job is charged exactly its quote",
+        "a failed job is charged nothing",
+      ]),
+    );
   });
 });

@@ -18,13 +18,26 @@ import { KEYS } from "./reference/independent/setup.ts";
 import { REFERENCE_CAP, startReference, type RunningReference } from "./reference/server.ts";
 
 const contract = new Contract();
-const sandboxDeclaration = readTargetConfig({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" }, TARGET_DEFAULTS, contract, CHECK_GROUPS);
+const sandboxDeclaration = readTargetConfig(
+  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
+  TARGET_DEFAULTS,
+  contract,
+  CHECK_GROUPS,
+);
 /** The reference's declaration: the sandbox's, with its own cap and quick polling. */
-const declared: TargetConfig = { ...sandboxDeclaration, concurrency: REFERENCE_CAP, poll: { intervalMs: 150, timeoutSeconds: 20, stablePolls: 1 } };
+const declared: TargetConfig = {
+  ...sandboxDeclaration,
+  concurrency: REFERENCE_CAP,
+  poll: { intervalMs: 150, timeoutSeconds: 20, stablePolls: 1 },
+};
 /** Nothing declared: only the key to run on (CONFORMANCE_API_KEY), as a first run against a new implementation. */
 const undeclared: TargetConfig = TARGET_DEFAULTS;
 
-async function resultsAgainst(config: TargetConfig, reference: RunningReference, apiKey = sandboxDeclaration.apiKey!): Promise<CheckResult[]> {
+async function resultsAgainst(
+  config: TargetConfig,
+  reference: RunningReference,
+  apiKey = sandboxDeclaration.apiKey!,
+): Promise<CheckResult[]> {
   try {
     return (await runConformance({ target: reference.url, config, contract, apiKey })).results;
   } finally {
@@ -32,19 +45,44 @@ async function resultsAgainst(config: TargetConfig, reference: RunningReference,
   }
 }
 
-const failures = (results: CheckResult[]): string[] => results.filter((result) => result.outcome === "fail").map((failure) => `[${failure.group}] ${failure.route} ${failure.name}: ${failure.detail}`);
+const failures = (results: CheckResult[]): string[] =>
+  results
+    .filter((result) => result.outcome === "fail")
+    .map((failure) => `[${failure.group}] ${failure.route} ${failure.name}: ${failure.detail}`);
 
 describe.concurrent("the conformance suite against honest reference servers", () => {
-  it("fails nothing with the declaration, and runs the stateful checks (the cap of 25 among them)", { timeout: 120_000 }, async () => {
+  it("fails nothing with the declaration, and runs the stateful checks (the cap of 25 among them)", {
+    timeout: 120_000,
+  }, async () => {
     // Jobs of 2 s: the cap's probe needs 25 of them running at once.
     const results = await resultsAgainst(declared, await startReference({ jobSeconds: 2 }));
     expect(failures(results)).toEqual([]);
     const passed = new Set(results.filter((result) => result.outcome === "pass").map((result) => result.group));
-    expect([...passed].sort()).toEqual(expect.arrayContaining(["billing", "concurrency", "cooldown", "lifecycle", "plan-gate", "rate-limits", "retired-model", "spend-limit", "uploads-window"]));
-    expect(results.some((result) => result.outcome === "pass" && result.name === `a create beyond the cap of ${REFERENCE_CAP} is refused as queue full`)).toBe(true);
+    expect([...passed].sort()).toEqual(
+      expect.arrayContaining([
+        "billing",
+        "concurrency",
+        "cooldown",
+        "lifecycle",
+        "plan-gate",
+        "rate-limits",
+        "retired-model",
+        "spend-limit",
+        "uploads-window",
+      ]),
+    );
+    expect(
+      results.some(
+        (result) =>
+          result.outcome === "pass" &&
+          result.name === `a create beyond the cap of ${REFERENCE_CAP} is refused as queue full`,
+      ),
+    ).toBe(true);
   });
 
-  it("fails nothing with no declaration, and says which field would enable each skipped check", { timeout: 120_000 }, async () => {
+  it("fails nothing with no declaration, and says which field would enable each skipped check", {
+    timeout: 120_000,
+  }, async () => {
     const results = await resultsAgainst(undeclared, await startReference({ jobSeconds: 0.6 }));
     expect(failures(results)).toEqual([]);
     const cap = results.find((result) => result.group === "concurrency" && result.outcome === "skip");
@@ -52,11 +90,19 @@ describe.concurrent("the conformance suite against honest reference servers", ()
   });
 
   it("fails nothing when every answer takes 200 to 500 ms", { timeout: 120_000 }, async () => {
-    const config: TargetConfig = { ...declared, skipGroups: ["request-validation"], rateLimitBurst: false, parallelRequests: 24 };
-    expect(failures(await resultsAgainst(config, await startReference({ jobSeconds: 0.6, latency: { minMs: 200, maxMs: 500 } })))).toEqual([]);
+    const config: TargetConfig = {
+      ...declared,
+      skipGroups: ["request-validation"],
+      rateLimitBurst: false,
+      parallelRequests: 24,
+    };
+    expect(
+      failures(
+        await resultsAgainst(config, await startReference({ jobSeconds: 0.6, latency: { minMs: 200, maxMs: 500 } })),
+      ),
+    ).toEqual([]);
   });
 });
-
 
 /**
  * Against an implementation written from the specification alone (tests/conformance/reference/independent/,
@@ -68,12 +114,28 @@ describe.concurrent("the conformance suite against an independent honest impleme
     const results = await resultsAgainst(INDEPENDENT_DECLARATION, await startIndependent(), KEYS.main);
     expect(failures(results)).toEqual([]);
     const passed = new Set(results.filter((result) => result.outcome === "pass").map((result) => result.group));
-    expect([...passed].sort()).toEqual(expect.arrayContaining(["billing", "cooldown", "create-response", "lifecycle", "plan-gate", "rate-limits", "retired-model", "spend-limit", "uploads-window"]));
+    expect([...passed].sort()).toEqual(
+      expect.arrayContaining([
+        "billing",
+        "cooldown",
+        "create-response",
+        "lifecycle",
+        "plan-gate",
+        "rate-limits",
+        "retired-model",
+        "spend-limit",
+        "uploads-window",
+      ]),
+    );
   });
 
-  it("fails nothing with no declaration on a discounted plan with free image generations and jobs of 200 to 800 ms", { timeout: 180_000 }, async () => {
+  it("fails nothing with no declaration on a discounted plan with free image generations and jobs of 200 to 800 ms", {
+    timeout: 180_000,
+  }, async () => {
     const results = await resultsAgainst(undeclared, await startIndependent({ mainAccount: "discounted" }), KEYS.main);
     expect(failures(results)).toEqual([]);
-    expect(results.find((result) => result.group === "billing" && result.outcome === "skip")?.detail).toMatch(/\(standardPrices\)/);
+    expect(results.find((result) => result.group === "billing" && result.outcome === "skip")?.detail).toMatch(
+      /\(standardPrices\)/,
+    );
   });
 });

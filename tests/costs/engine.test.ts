@@ -7,7 +7,20 @@ import type { PricingExtension, RoutePricing } from "../../runtime/costs/pricing
 import { quoteRoute } from "../../runtime/costs/quote.ts";
 
 function route(pricing: PricingExtension | null, extra: Partial<RoutePricing> = {}): RoutePricing {
-  return { method: "post", operationId: "op", summary: "fixture", pricing, notShown: null, bodyIn: "body", fields: {}, crossFieldRules: [], knownFields: null, media: {}, facts: {}, ...extra };
+  return {
+    method: "post",
+    operationId: "op",
+    summary: "fixture",
+    pricing,
+    notShown: null,
+    bodyIn: "body",
+    fields: {},
+    crossFieldRules: [],
+    knownFields: null,
+    media: {},
+    facts: {},
+    ...extra,
+  };
 }
 
 const sized = route(
@@ -34,12 +47,23 @@ const seconds = route(
   {
     charged: "on-success",
     components: [
-      { label: "output", rateBy: { fields: ["quality", "fast"], table: { a: { true: 2, false: 3 }, b: { true: 4, false: 5 } } }, per: { field: "length" } },
+      {
+        label: "output",
+        rateBy: { fields: ["quality", "fast"], table: { a: { true: 2, false: 3 }, b: { true: 4, false: 5 } } },
+        per: { field: "length" },
+      },
       { label: "input clip", rate: 10, per: { mediaSeconds: "clip", rounding: "up", minimum: 4 } },
       { label: "source", rate: 100, per: { mediaSeconds: "source", maximum: 15 } },
       { label: "references", rate: 1, per: { mediaSeconds: "refs" } },
       { label: "extra pictures", rate: 50, per: { itemsBeyond: { field: "pictures", free: 2 } } },
-      { label: "no source", rate: 1000, when: [{ field: "source", present: false }, { field: "quality", equals: "b" }] },
+      {
+        label: "no source",
+        rate: 1000,
+        when: [
+          { field: "source", present: false },
+          { field: "quality", equals: "b" },
+        ],
+      },
     ],
   },
   {
@@ -60,12 +84,25 @@ const seconds = route(
 const partly = route(
   {
     charged: "on-success",
-    components: [{ label: "per second", rateBy: { fields: ["mode"], table: { slow: 2, fast: 3 } }, per: { mediaSeconds: "video" }, when: [{ fact: "result", equals: "1080p" }] }],
+    components: [
+      {
+        label: "per second",
+        rateBy: { fields: ["mode"], table: { slow: 2, fast: 3 } },
+        per: { mediaSeconds: "video" },
+        when: [{ fact: "result", equals: "1080p" }],
+      },
+    ],
   },
   {
     notShown: "Only the 1080p price is shown.",
     fields: { mode: { type: "string", enum: ["slow", "fast"], required: false } },
-    media: { video: { list: false, maxDurationSeconds: 20, conditionalLimits: [{ when: { field: "mode", equals: "fast" }, limits: { maxDurationSeconds: 10 } }] } },
+    media: {
+      video: {
+        list: false,
+        maxDurationSeconds: 20,
+        conditionalLimits: [{ when: { field: "mode", equals: "fast" }, limits: { maxDurationSeconds: 10 } }],
+      },
+    },
     facts: { result: ["1080p"] },
   },
 );
@@ -76,8 +113,16 @@ const tables = {
   "/partly": partly,
   "/hidden": route(null, { notShown: "The price of X is not shown." }),
   "/single": route(
-    { charged: "on-success", components: [{ label: "single", rateBy: { fields: ["only"], table: { S: 100 } }, per: { field: "count" } }] },
-    { fields: { count: { type: "integer", minimum: 1, maximum: 1, required: false }, only: { type: "string", enum: ["S"], required: false } } },
+    {
+      charged: "on-success",
+      components: [{ label: "single", rateBy: { fields: ["only"], table: { S: 100 } }, per: { field: "count" } }],
+    },
+    {
+      fields: {
+        count: { type: "integer", minimum: 1, maximum: 1, required: false },
+        only: { type: "string", enum: ["S"], required: false },
+      },
+    },
   ),
   "/free": route({ charged: "free", components: [] }),
   "/clip-only": route(
@@ -85,23 +130,46 @@ const tables = {
     { fields: { clip: { type: "string", required: false } }, media: { clip: { list: false } } },
   ),
   "/ruled": route(
-    { charged: "on-success", components: [{ label: "output", rateBy: { fields: ["tier"], table: { base: 1, top: 2 } }, per: { field: "length" } }] },
     {
-      fields: { tier: { type: "string", enum: ["base", "top"], required: false }, length: { type: "integer", minimum: 1, maximum: 30, required: false } },
+      charged: "on-success",
+      components: [
+        { label: "output", rateBy: { fields: ["tier"], table: { base: 1, top: 2 } }, per: { field: "length" } },
+      ],
+    },
+    {
+      fields: {
+        tier: { type: "string", enum: ["base", "top"], required: false },
+        length: { type: "integer", minimum: 1, maximum: 30, required: false },
+      },
       crossFieldRules: [
         { description: "top needs a source", when: [{ field: "tier", equals: "top" }], required: ["source"] },
-        { description: "a source shortens", when: [{ field: "source", present: true }], limits: { length: { maximum: 10 } }, forbidden: ["frame"] },
-        { description: "wide needs media", when: [{ field: "shape", equals: "wide" }], requiredOneOf: ["frame", "source"] },
+        {
+          description: "a source shortens",
+          when: [{ field: "source", present: true }],
+          limits: { length: { maximum: 10 } },
+          forbidden: ["frame"],
+        },
+        {
+          description: "wide needs media",
+          when: [{ field: "shape", equals: "wide" }],
+          requiredOneOf: ["frame", "source"],
+        },
       ],
     },
   ),
-  "/search": route({ charged: "per-request", components: [{ label: "search", rate: 10 }] }, { method: "get", bodyIn: "query" }),
+  "/search": route(
+    { charged: "per-request", components: [{ label: "search", rate: 10 }] },
+    { method: "get", bodyIn: "query" },
+  ),
 };
 const quote = (path: string, body?: unknown, media?: unknown) => quoteRoute(tables, path, body, media);
 
 describe("rates and per-field quantities", () => {
   it("applies schema defaults to omitted fields", () => {
-    expect(quote("/sized", {})).toMatchObject({ credits: 10, breakdown: [{ label: "image", rate: 10, quantity: 1, credits: 10 }] });
+    expect(quote("/sized", {})).toMatchObject({
+      credits: 10,
+      breakdown: [{ label: "image", rate: 10, quantity: 1, credits: 10 }],
+    });
   });
   it("looks the rate up by a field and multiplies by a numeric field", () => {
     expect(quote("/sized", { size: "L", count: 3 }).credits).toBe(90);
@@ -123,7 +191,12 @@ describe("rates and per-field quantities", () => {
     expect(result.reason).toContain("body.fast");
   });
   it("looks the rate up by two fields, booleans keyed true/false", () => {
-    expect(quote("/seconds", { quality: "b", fast: true, length: 10 }).breakdown[0]).toEqual({ label: "output", rate: 4, quantity: 10, credits: 40 });
+    expect(quote("/seconds", { quality: "b", fast: true, length: 10 }).breakdown[0]).toEqual({
+      label: "output",
+      rate: 4,
+      quantity: 10,
+      credits: 40,
+    });
   });
   it("answers charged free with 0 credits and no lines", () => {
     expect(quote("/free", {})).toEqual({ path: "/free", credits: 0, charged: "free", breakdown: [] });
@@ -136,8 +209,14 @@ describe("rates and per-field quantities", () => {
 describe("media seconds", () => {
   const base = { quality: "a", fast: false, length: 5 };
   it("rounds up and applies the minimum", () => {
-    expect(quote("/seconds", { ...base, clip: "u" }, { clip: 2.2 }).breakdown[1]).toMatchObject({ quantity: 4, credits: 40 });
-    expect(quote("/seconds", { ...base, clip: "u" }, { clip: 4.01 }).breakdown[1]).toMatchObject({ quantity: 5, credits: 50 });
+    expect(quote("/seconds", { ...base, clip: "u" }, { clip: 2.2 }).breakdown[1]).toMatchObject({
+      quantity: 4,
+      credits: 40,
+    });
+    expect(quote("/seconds", { ...base, clip: "u" }, { clip: 4.01 }).breakdown[1]).toMatchObject({
+      quantity: 5,
+      credits: 50,
+    });
     expect(quote("/seconds", { ...base, clip: "u" }, { clip: 7 }).credits).toBe(15 + 70);
   });
   it("caps at the maximum without rounding", () => {
@@ -145,10 +224,17 @@ describe("media seconds", () => {
     expect(quote("/seconds", { ...base, source: "u" }, { source: 40 }).credits).toBe(15 + 1500);
   });
   it("sums the durations of an array field, free of floating-point noise", () => {
-    expect(quote("/seconds", { ...base, refs: ["a", "b"] }, { refs: [2.3, 4.1] }).breakdown[1]).toEqual({ label: "references", rate: 1, quantity: 6.4, credits: 6.4 });
+    expect(quote("/seconds", { ...base, refs: ["a", "b"] }, { refs: [2.3, 4.1] }).breakdown[1]).toEqual({
+      label: "references",
+      rate: 1,
+      quantity: 6.4,
+      credits: 6.4,
+    });
   });
   it("accepts a combined duration of exactly the limit despite float noise", () => {
-    expect(quote("/seconds", { ...base, refs: ["a", "b", "c"] }, { refs: [2.2, 5.9, 6.9] }).breakdown[1]).toMatchObject({ quantity: 15 });
+    expect(quote("/seconds", { ...base, refs: ["a", "b", "c"] }, { refs: [2.2, 5.9, 6.9] }).breakdown[1]).toMatchObject(
+      { quantity: 15 },
+    );
   });
   it("does not bill a media field the body does not carry, not even its minimum", () => {
     expect(quote("/seconds", base).breakdown.map((line) => line.label)).toEqual(["output"]);
@@ -170,10 +256,26 @@ describe("media seconds", () => {
 
 describe("cross-field rules of the request schema", () => {
   const cases: Array<[string, unknown, string]> = [
-    ["a required field", { tier: "top", length: 5 }, "quote: body.source: is required when tier is top (top needs a source)"],
-    ["a conditional range, with the base range", { tier: "base", length: 12, source: "s" }, "quote: body.length: must be 1 to 10 when source is given (a source shortens)"],
-    ["a forbidden field", { tier: "base", length: 5, source: "s", frame: "f" }, "quote: body.frame: must be omitted when source is given (a source shortens)"],
-    ["one of several fields", { tier: "base", length: 5, shape: "wide" }, "quote: body.frame|source: one of them is required when shape is wide (wide needs media)"],
+    [
+      "a required field",
+      { tier: "top", length: 5 },
+      "quote: body.source: is required when tier is top (top needs a source)",
+    ],
+    [
+      "a conditional range, with the base range",
+      { tier: "base", length: 12, source: "s" },
+      "quote: body.length: must be 1 to 10 when source is given (a source shortens)",
+    ],
+    [
+      "a forbidden field",
+      { tier: "base", length: 5, source: "s", frame: "f" },
+      "quote: body.frame: must be omitted when source is given (a source shortens)",
+    ],
+    [
+      "one of several fields",
+      { tier: "base", length: 5, shape: "wide" },
+      "quote: body.frame|source: one of them is required when shape is wide (wide needs media)",
+    ],
   ];
   for (const [rule, body, message] of cases) {
     it(rule, () => {
@@ -188,7 +290,10 @@ describe("cross-field rules of the request schema", () => {
 
 describe("the media input of the only billed item is absent", () => {
   it("answers null naming it, not 0 credits nor the minimum", () => {
-    expect(quote("/clip-only", {})).toMatchObject({ credits: null, missing: ["body.clip (absent; the price is per second of it)"] });
+    expect(quote("/clip-only", {})).toMatchObject({
+      credits: null,
+      missing: ["body.clip (absent; the price is per second of it)"],
+    });
   });
   it("prices it once given", () => {
     expect(quote("/clip-only", { clip: "c" }, { clip: 2 }).credits).toBe(15);
@@ -197,16 +302,27 @@ describe("the media input of the only billed item is absent", () => {
 
 describe("prices not shown", () => {
   it("answers null with the x-not-shown.price sentence", () => {
-    expect(quote("/hidden", {})).toEqual({ path: "/hidden", credits: null, reason: "The price of X is not shown.", charged: null, breakdown: [] });
+    expect(quote("/hidden", {})).toEqual({
+      path: "/hidden",
+      credits: null,
+      reason: "The price of X is not shown.",
+      charged: null,
+      breakdown: [],
+    });
   });
   it("prices a partly shown route where a shown rate applies", () => {
     expect(quote("/partly", { mode: "fast", video: "u" }, { video: 8, result: "1080p" }).credits).toBe(24);
   });
   it("answers null with the sentence where no shown rate applies", () => {
-    expect(quote("/partly", { mode: "fast", video: "u" }, { video: 8, result: "4k" })).toMatchObject({ credits: null, reason: "Only the 1080p price is shown." });
+    expect(quote("/partly", { mode: "fast", video: "u" }, { video: 8, result: "4k" })).toMatchObject({
+      credits: null,
+      reason: "Only the 1080p price is shown.",
+    });
   });
   it("names a missing fact", () => {
-    expect(quote("/partly", { mode: "slow", video: "u" }, { video: 8 }).missing).toEqual(["media.result (a fact the body does not hold)"]);
+    expect(quote("/partly", { mode: "slow", video: "u" }, { video: 8 }).missing).toEqual([
+      "media.result (a fact the body does not hold)",
+    ]);
   });
 });
 
@@ -219,20 +335,98 @@ describe("invalid requests are errors naming the field and the rule", () => {
     ["number below the range", "/sized", { count: 0 }, undefined, "quote: body.count: must be 1 to 4"],
     ["not an integer", "/sized", { count: 1.5 }, undefined, "quote: body.count: must be an integer"],
     ["wrong type", "/sized", { search: "yes" }, undefined, "quote: body.search: must be a boolean"],
-    ["unknown field of a closed schema", "/sized", { sise: "L" }, undefined, "quote: body.sise: is not a field of /sized (its fields: size, count, search, extra, prompt)"],
-    ["too many items", "/seconds", { fast: true, pictures: [1, 2, 3, 4, 5, 6] }, undefined, "quote: body.pictures: must be at most 5 items"],
+    [
+      "unknown field of a closed schema",
+      "/sized",
+      { sise: "L" },
+      undefined,
+      "quote: body.sise: is not a field of /sized (its fields: size, count, search, extra, prompt)",
+    ],
+    [
+      "too many items",
+      "/seconds",
+      { fast: true, pictures: [1, 2, 3, 4, 5, 6] },
+      undefined,
+      "quote: body.pictures: must be at most 5 items",
+    ],
     ["media not an object", "/seconds", { fast: true }, 3, "quote: media: must be an object"],
-    ["duration for an absent field", "/seconds", { fast: true }, { clip: 3 }, "quote: media.clip: is given but body.clip is absent"],
-    ["negative duration", "/seconds", { fast: true, clip: "u" }, { clip: -1 }, "quote: media.clip: must be a duration in seconds"],
-    ["duration above the media limit", "/seconds", { fast: true, clip: "u" }, { clip: 121 }, "quote: media.clip: must be at most 120 seconds"],
-    ["duration below the media limit", "/seconds", { fast: true, source: "u" }, { source: 1 }, "quote: media.source: must be 1.6 to 60 seconds"],
-    ["durations not one per item", "/seconds", { fast: true, refs: ["a", "b"] }, { refs: [3] }, "quote: media.refs: must list 2 duration(s) in seconds, one per item of body.refs"],
-    ["combined duration above the limit, summed without float noise", "/seconds", { fast: true, refs: ["a", "b"] }, { refs: [10.1, 5] }, "quote: media.refs: must be at most 15 seconds combined"],
-    ["combined duration above the limit", "/seconds", { fast: true, refs: ["a", "b"] }, { refs: [10, 6] }, "quote: media.refs: must be at most 15 seconds combined"],
-    ["conditional duration limit", "/partly", { mode: "fast", video: "u" }, { video: 11, result: "1080p" }, "quote: media.video: must be at most 10 seconds"],
-    ["unknown media key", "/seconds", { fast: true }, { film: 3 }, "quote: media.film: is not a priced media field or fact of /seconds (expected clip, source, refs)"],
-    ["media on a route without media", "/sized", {}, { video: 3 }, "quote: media.video: /sized takes no media durations or facts"],
-    ["fact of the wrong type", "/partly", { mode: "fast", video: "u" }, { video: 3, result: 1080 }, "quote: media.result: must be a string fact (for example 1080p)"],
+    [
+      "duration for an absent field",
+      "/seconds",
+      { fast: true },
+      { clip: 3 },
+      "quote: media.clip: is given but body.clip is absent",
+    ],
+    [
+      "negative duration",
+      "/seconds",
+      { fast: true, clip: "u" },
+      { clip: -1 },
+      "quote: media.clip: must be a duration in seconds",
+    ],
+    [
+      "duration above the media limit",
+      "/seconds",
+      { fast: true, clip: "u" },
+      { clip: 121 },
+      "quote: media.clip: must be at most 120 seconds",
+    ],
+    [
+      "duration below the media limit",
+      "/seconds",
+      { fast: true, source: "u" },
+      { source: 1 },
+      "quote: media.source: must be 1.6 to 60 seconds",
+    ],
+    [
+      "durations not one per item",
+      "/seconds",
+      { fast: true, refs: ["a", "b"] },
+      { refs: [3] },
+      "quote: media.refs: must list 2 duration(s) in seconds, one per item of body.refs",
+    ],
+    [
+      "combined duration above the limit, summed without float noise",
+      "/seconds",
+      { fast: true, refs: ["a", "b"] },
+      { refs: [10.1, 5] },
+      "quote: media.refs: must be at most 15 seconds combined",
+    ],
+    [
+      "combined duration above the limit",
+      "/seconds",
+      { fast: true, refs: ["a", "b"] },
+      { refs: [10, 6] },
+      "quote: media.refs: must be at most 15 seconds combined",
+    ],
+    [
+      "conditional duration limit",
+      "/partly",
+      { mode: "fast", video: "u" },
+      { video: 11, result: "1080p" },
+      "quote: media.video: must be at most 10 seconds",
+    ],
+    [
+      "unknown media key",
+      "/seconds",
+      { fast: true },
+      { film: 3 },
+      "quote: media.film: is not a priced media field or fact of /seconds (expected clip, source, refs)",
+    ],
+    [
+      "media on a route without media",
+      "/sized",
+      {},
+      { video: 3 },
+      "quote: media.video: /sized takes no media durations or facts",
+    ],
+    [
+      "fact of the wrong type",
+      "/partly",
+      { mode: "fast", video: "u" },
+      { video: 3, result: 1080 },
+      "quote: media.result: must be a string fact (for example 1080p)",
+    ],
   ];
   for (const [rule, path, body, media, message] of cases) {
     it(rule, () => {

@@ -35,15 +35,37 @@ function documentOf(paths: OpenApiDocument["paths"]): OpenApiDocument {
   };
 }
 
-const byLookup = (table: unknown) => ({ charged: "on-success", components: [{ label: "item", rateBy: { fields: ["size", "hd"], table }, per: { field: "count" } }] });
+const byLookup = (table: unknown) => ({
+  charged: "on-success",
+  components: [{ label: "item", rateBy: { fields: ["size", "hd"], table }, per: { field: "count" } }],
+});
 
 describe("extraction", () => {
   const tables = priceTables(
     documentOf({
       "/v1/x/b": { post: post(byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 } })) },
-      "/v1/x/a": { post: post({ charged: "on-success", components: [{ label: "clip", rate: 5, per: { mediaSeconds: "clip", rounding: "up" }, when: [{ fact: "tier", equals: "gold" }] }] }) },
+      "/v1/x/a": {
+        post: post({
+          charged: "on-success",
+          components: [
+            {
+              label: "clip",
+              rate: 5,
+              per: { mediaSeconds: "clip", rounding: "up" },
+              when: [{ fact: "tier", equals: "gold" }],
+            },
+          ],
+        }),
+      },
       "/v1/x/hidden": { post: post(undefined, { "x-not-shown": { price: "The price of X-C is not shown." } }) },
-      "/v1/search": { get: { operationId: "search", responses: {}, parameters: [{ name: "q", in: "query", schema: { type: "string" } }], "x-pricing": { charged: "per-request", components: [{ label: "search", rate: 10 }] } } },
+      "/v1/search": {
+        get: {
+          operationId: "search",
+          responses: {},
+          parameters: [{ name: "q", in: "query", schema: { type: "string" } }],
+          "x-pricing": { charged: "per-request", components: [{ label: "search", rate: 10 }] },
+        },
+      },
       "/v1/unpriced": { post: post(undefined) },
     }),
   );
@@ -63,37 +85,89 @@ describe("extraction", () => {
     expect(tables["/v1/search"]).toMatchObject({ knownFields: null, bodyIn: "query", method: "get" });
   });
   it("keeps the duration limits of priced media and the facts with their values", () => {
-    expect(tables["/v1/x/a"]).toMatchObject({ media: { clip: { list: false, maxDurationSeconds: 30 } }, facts: { tier: ["gold"] }, model: "X-A" });
+    expect(tables["/v1/x/a"]).toMatchObject({
+      media: { clip: { list: false, maxDurationSeconds: 30 } },
+      facts: { tier: ["gold"] },
+      model: "X-A",
+    });
   });
   it("keeps the cross-field rules that involve a priced field, one per alternative of their if", () => {
-    const ruled = documentOf({ "/v1/x/b": { post: post(byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 } })) } });
+    const ruled = documentOf({
+      "/v1/x/b": { post: post(byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 } })) },
+    });
     ruled.components.schemas!.Body = {
       ...ruled.components.schemas!.Body,
       allOf: [
-        { description: "L needs a clip", if: { required: ["size"], properties: { size: { const: "L" } } }, then: { required: ["clip"] } },
-        { description: "hd or a prompt: at most 2", if: { anyOf: [{ required: ["hd"] }, { required: ["prompt"] }] }, then: { properties: { count: { maximum: 2 } }, not: { anyOf: [{ required: ["extra"] }] } } },
+        {
+          description: "L needs a clip",
+          if: { required: ["size"], properties: { size: { const: "L" } } },
+          then: { required: ["clip"] },
+        },
+        {
+          description: "hd or a prompt: at most 2",
+          if: { anyOf: [{ required: ["hd"] }, { required: ["prompt"] }] },
+          then: { properties: { count: { maximum: 2 } }, not: { anyOf: [{ required: ["extra"] }] } },
+        },
         { description: "unpriced fields only", dependentRequired: { prompt: ["extra"] } },
       ],
     };
     expect(priceTables(ruled)["/v1/x/b"]!.crossFieldRules).toEqual([
       { description: "L needs a clip", when: [{ field: "size", equals: "L" }], required: ["clip"] },
-      { description: "hd or a prompt: at most 2", when: [{ field: "hd", present: true }], limits: { count: { maximum: 2 } }, forbidden: ["extra"] },
-      { description: "hd or a prompt: at most 2", when: [{ field: "prompt", present: true }], limits: { count: { maximum: 2 } }, forbidden: ["extra"] },
+      {
+        description: "hd or a prompt: at most 2",
+        when: [{ field: "hd", present: true }],
+        limits: { count: { maximum: 2 } },
+        forbidden: ["extra"],
+      },
+      {
+        description: "hd or a prompt: at most 2",
+        when: [{ field: "prompt", present: true }],
+        limits: { count: { maximum: 2 } },
+        forbidden: ["extra"],
+      },
     ]);
   });
   it("keeps the not-shown sentence with no pricing", () => {
-    expect(tables["/v1/x/hidden"]).toMatchObject({ pricing: null, notShown: "The price of X-C is not shown.", fields: {} });
+    expect(tables["/v1/x/hidden"]).toMatchObject({
+      pricing: null,
+      notShown: "The price of X-C is not shown.",
+      fields: {},
+    });
   });
 });
 
 describe("description mistakes stop the generator", () => {
   const cases: Array<[string, unknown, string]> = [
-    ["a field the request does not define", { charged: "on-success", components: [{ label: "item", rate: 1, per: { field: "num" } }] }, 'POST /v1/x/a: x-pricing reads num, which the request does not define'],
-    ["a missing rate", byLookup({ S: { true: 2, false: 1 }, L: { true: 4 } }), 'POST /v1/x/a: x-pricing "item" has no rate for size=L, hd=false'],
-    ["a rate for a value the field does not allow", byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 }, XL: { true: 5, false: 5 } }), 'x-pricing "item" has rates for size = XL, which size does not allow (S, L)'],
-    ["a lookup by a field with no enum", { charged: "on-success", components: [{ label: "item", rateBy: { fields: ["prompt"], table: { a: 1 } } }] }, "x-pricing looks a rate up by prompt, which has neither an enum nor type boolean"],
-    ["a condition with a value outside the enum", { charged: "on-success", components: [{ label: "item", rate: 1, when: [{ field: "size", equals: "M" }] }] }, 'x-pricing "item" compares size with "M", which it cannot take'],
-    ["a condition with a value of the wrong type", { charged: "on-success", components: [{ label: "item", rate: 1, when: [{ field: "hd", equals: "true" }] }] }, 'x-pricing "item" compares hd with "true", which it cannot take'],
+    [
+      "a field the request does not define",
+      { charged: "on-success", components: [{ label: "item", rate: 1, per: { field: "num" } }] },
+      "POST /v1/x/a: x-pricing reads num, which the request does not define",
+    ],
+    [
+      "a missing rate",
+      byLookup({ S: { true: 2, false: 1 }, L: { true: 4 } }),
+      'POST /v1/x/a: x-pricing "item" has no rate for size=L, hd=false',
+    ],
+    [
+      "a rate for a value the field does not allow",
+      byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 }, XL: { true: 5, false: 5 } }),
+      'x-pricing "item" has rates for size = XL, which size does not allow (S, L)',
+    ],
+    [
+      "a lookup by a field with no enum",
+      { charged: "on-success", components: [{ label: "item", rateBy: { fields: ["prompt"], table: { a: 1 } } }] },
+      "x-pricing looks a rate up by prompt, which has neither an enum nor type boolean",
+    ],
+    [
+      "a condition with a value outside the enum",
+      { charged: "on-success", components: [{ label: "item", rate: 1, when: [{ field: "size", equals: "M" }] }] },
+      'x-pricing "item" compares size with "M", which it cannot take',
+    ],
+    [
+      "a condition with a value of the wrong type",
+      { charged: "on-success", components: [{ label: "item", rate: 1, when: [{ field: "hd", equals: "true" }] }] },
+      'x-pricing "item" compares hd with "true", which it cannot take',
+    ],
   ];
   for (const [name, pricing, message] of cases) {
     it(name, () => {
@@ -102,15 +176,30 @@ describe("description mistakes stop the generator", () => {
   }
   it("two priced operations on one path", () => {
     const pricing = { charged: "free", components: [] };
-    expect(() => priceTables(documentOf({ "/v1/x/a": { post: post(pricing), get: post(pricing) } }))).toThrow("/v1/x/a: more than one priced operation");
+    expect(() => priceTables(documentOf({ "/v1/x/a": { post: post(pricing), get: post(pricing) } }))).toThrow(
+      "/v1/x/a: more than one priced operation",
+    );
   });
   it("a cross-field rule on a priced field in a shape the quote cannot check", () => {
-    const odd = documentOf({ "/v1/x/a": { post: post(byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 } })) } });
-    odd.components.schemas!.Body = { ...odd.components.schemas!.Body, allOf: [{ description: "odd rule", if: { required: ["hd"] }, then: { oneOf: [{ required: ["size"] }] } }] };
-    expect(() => priceTables(odd)).toThrow("POST /v1/x/a: a cross-field rule of the request involves a priced field in a shape the quote cannot check: odd rule");
+    const odd = documentOf({
+      "/v1/x/a": { post: post(byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 } })) },
+    });
+    odd.components.schemas!.Body = {
+      ...odd.components.schemas!.Body,
+      allOf: [{ description: "odd rule", if: { required: ["hd"] }, then: { oneOf: [{ required: ["size"] }] } }],
+    };
+    expect(() => priceTables(odd)).toThrow(
+      "POST /v1/x/a: a cross-field rule of the request involves a priced field in a shape the quote cannot check: odd rule",
+    );
   });
   it("a partly shown price may lack rates", () => {
-    const tables = priceTables(documentOf({ "/v1/x/a": { post: post(byLookup({ S: { true: 2 } }), { "x-not-shown": { price: "Only S with hd is shown." } }) } }));
+    const tables = priceTables(
+      documentOf({
+        "/v1/x/a": {
+          post: post(byLookup({ S: { true: 2 } }), { "x-not-shown": { price: "Only S with hd is shown." } }),
+        },
+      }),
+    );
     expect(tables["/v1/x/a"]!.notShown).toBe("Only S with hd is shown.");
   });
 });

@@ -18,9 +18,11 @@ function breaking(rule: FieldRule): Array<[string, unknown]> {
   if (rule.enum) bad.push(["a value outside the enum", typeof rule.enum[0] === "number" ? 999.5 : "not-a-value"]);
   if (rule.maximum !== undefined) bad.push(["above the maximum", rule.maximum + 1]);
   if (rule.minimum !== undefined) bad.push(["below the minimum", rule.minimum - 1]);
-  if (rule.maxItems !== undefined) bad.push(["too many items", Array.from({ length: rule.maxItems + 1 }, () => "https://files.example.com/x")]);
+  if (rule.maxItems !== undefined)
+    bad.push(["too many items", Array.from({ length: rule.maxItems + 1 }, () => "https://files.example.com/x")]);
   if (rule.type === "integer") bad.push(["not an integer", 1.5]);
-  if (rule.type === "boolean" || rule.type === "string" || rule.type === "array") bad.push(["the wrong type", rule.type === "boolean" ? "yes" : 7]);
+  if (rule.type === "boolean" || rule.type === "string" || rule.type === "array")
+    bad.push(["the wrong type", rule.type === "boolean" ? "yes" : 7]);
   return bad;
 }
 
@@ -34,7 +36,9 @@ function quoteError(path: PricedPath, body: unknown): QuoteError | undefined {
   return undefined;
 }
 
-const routes = Object.entries(tables).filter(([, route]) => route.method === "post" && route.pricing && Object.keys(route.fields).length);
+const routes = Object.entries(tables).filter(
+  ([, route]) => route.method === "post" && route.pricing && Object.keys(route.fields).length,
+);
 
 it("priced routes with fields to check exist", () => {
   expect(routes.length).toBeGreaterThan(10);
@@ -66,10 +70,30 @@ for (const [path, route] of routes) {
 describe("cross-field rules on priced fields", () => {
   const cases: Array<[string, PricedPath, Record<string, unknown>, string]> = [
     ["V-A 2k without a video to extend", pathOf("V-A"), { prompt: "p", resolution: "2k" }, "body.video"],
-    ["V-F extension of 20 new seconds", pathOf("V-F"), { resolution: "720p", length_seconds: 20, video: "https://x/v.mp4" }, "body.length_seconds"],
-    ["V-A extension with reference clips", pathOf("V-A"), { prompt: "p", video: "https://x/v.mp4", reference_videos: ["https://x/r.mp4"] }, "body.reference_videos"],
-    ["V-A image with reference images", pathOf("V-A"), { prompt: "p", image: "https://x/i.png", reference_images: ["a", "b", "c"] }, "body.reference_images"],
-    ["V-A adaptive aspect ratio without reference media or a frame", pathOf("V-A"), { prompt: "p", aspect_ratio: "adaptive" }, "body.reference_images|reference_videos|reference_audios|image|end_image"],
+    [
+      "V-F extension of 20 new seconds",
+      pathOf("V-F"),
+      { resolution: "720p", length_seconds: 20, video: "https://x/v.mp4" },
+      "body.length_seconds",
+    ],
+    [
+      "V-A extension with reference clips",
+      pathOf("V-A"),
+      { prompt: "p", video: "https://x/v.mp4", reference_videos: ["https://x/r.mp4"] },
+      "body.reference_videos",
+    ],
+    [
+      "V-A image with reference images",
+      pathOf("V-A"),
+      { prompt: "p", image: "https://x/i.png", reference_images: ["a", "b", "c"] },
+      "body.reference_images",
+    ],
+    [
+      "V-A adaptive aspect ratio without reference media or a frame",
+      pathOf("V-A"),
+      { prompt: "p", aspect_ratio: "adaptive" },
+      "body.reference_images|reference_videos|reference_audios|image|end_image",
+    ],
   ];
   for (const [name, path, body, field] of cases) {
     it(name, () => {

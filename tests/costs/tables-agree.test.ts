@@ -15,7 +15,8 @@ import { doc, model, operation } from "../support/description.ts";
 
 // Read through the general table type: the generated constant's literal types differ per route.
 const tables: PriceTables = priceTables;
-const leaves = (table: RateTable): number[] => Object.values(table).flatMap((node) => (typeof node === "number" ? [node] : leaves(node)));
+const leaves = (table: RateTable): number[] =>
+  Object.values(table).flatMap((node) => (typeof node === "number" ? [node] : leaves(node)));
 
 describe("generated files are fresh", () => {
   for (const [file, text] of Object.entries(generate(model))) {
@@ -27,7 +28,12 @@ describe("generated files are fresh", () => {
 
 describe("docs/pricing.md shows every route, rate and rule", () => {
   const page = readFileSync("docs/pricing.md", "utf8");
-  const sections = new Map(page.split(/^## /m).slice(1).map((text) => [text.slice(0, text.indexOf("\n")), text]));
+  const sections = new Map(
+    page
+      .split(/^## /m)
+      .slice(1)
+      .map((text) => [text.slice(0, text.indexOf("\n")), text]),
+  );
   for (const [path, route] of Object.entries(tables)) {
     it(path, () => {
       const heading = [...sections.keys()].find((title) => title.startsWith(`${route.method.toUpperCase()} ${path}`));
@@ -36,7 +42,8 @@ describe("docs/pricing.md shows every route, rate and rule", () => {
       const cells = new Set(text.split("\n").flatMap((line) => line.split("|").map((cell) => cell.trim())));
       for (const component of route.pricing?.components ?? []) {
         expect(text).toContain(`| ${component.label} |`);
-        for (const rate of component.rate !== undefined ? [component.rate] : leaves(component.rateBy!.table)) expect(cells).toContain(String(rate));
+        for (const rate of component.rate !== undefined ? [component.rate] : leaves(component.rateBy!.table))
+          expect(cells).toContain(String(rate));
         const per = component.per;
         if (per && "mediaSeconds" in per) {
           if (per.rounding === "up") expect(text).toContain("rounded up to whole seconds");
@@ -47,7 +54,14 @@ describe("docs/pricing.md shows every route, rate and rule", () => {
       }
       if (route.notShown) expect(text).toContain(`**Not shown:** ${route.notShown}`);
       if (route.pricing?.charged === "free") expect(text).toContain("Free.");
-      const status = route.pricing === null ? "not shown" : route.notShown ? "partly shown" : route.pricing.charged === "free" ? "free" : "shown";
+      const status =
+        route.pricing === null
+          ? "not shown"
+          : route.notShown
+            ? "partly shown"
+            : route.pricing.charged === "free"
+              ? "free"
+              : "shown";
       expect(page).toContain(`| ${heading} | ${status} |`);
     });
   }
@@ -98,7 +112,10 @@ describe("create-route examples that state a price agree with the quote", () => 
       if (perSecond) {
         const [field] = Object.keys(tables[path]!.media);
         const totals = PER_SECOND_TOTALS[`${tables[path]!.model} ${name}`];
-        expect(totals, "a per-second example needs its totals worked out from the specification in PER_SECOND_TOTALS").toBeDefined();
+        expect(
+          totals,
+          "a per-second example needs its totals worked out from the specification in PER_SECOND_TOTALS",
+        ).toBeDefined();
         for (const [seconds, credits] of totals!) {
           const result = quote(path, value as never, { [field!]: seconds } as never);
           expect(result.breakdown.map((line) => line.rate)).toContain(Number(perSecond[1]));
@@ -124,14 +141,18 @@ function tableOf(label: string): RateTable {
 }
 
 describe("GET /v1/models and POST /v1/cost examples agree with the tables", () => {
-  const models = Object.values(responseExamples("/v1/models", "get")).map((example) => example.value as Record<string, unknown>);
+  const models = Object.values(responseExamples("/v1/models", "get")).map(
+    (example) => example.value as Record<string, unknown>,
+  );
   it("size_pricing of the video-depth model is the depth-map size table", () => {
     const depth = models.filter((value) => value.type === "video-depth");
     expect(depth.length).toBeGreaterThan(0);
     for (const value of depth) expect(value.size_pricing).toEqual(tableOf("DM-A"));
   });
   it("resolution_pricing is the named model's per-second table", () => {
-    const examples = Object.values(responseExamples("/v1/models", "get")).filter((example) => (example.value as Record<string, unknown>).resolution_pricing);
+    const examples = Object.values(responseExamples("/v1/models", "get")).filter(
+      (example) => (example.value as Record<string, unknown>).resolution_pricing,
+    );
     expect(examples.length).toBeGreaterThan(0);
     for (const example of examples) {
       const label = /([A-Z]+-[A-Z])'s resolution_pricing/.exec(example.summary ?? "")?.[1];
@@ -140,19 +161,30 @@ describe("GET /v1/models and POST /v1/cost examples agree with the tables", () =
     }
   });
   it("a depth-map cost quote carries the size table, the size's rate, the minimum and the quoted credits", () => {
-    const quotes = Object.values(responseExamples("/v1/cost", "post")).filter((example) => (example.value as Record<string, unknown>).size_pricing);
+    const quotes = Object.values(responseExamples("/v1/cost", "post")).filter(
+      (example) => (example.value as Record<string, unknown>).size_pricing,
+    );
     expect(quotes.length).toBeGreaterThan(0);
     const per = tables[pathOf("DM-A")]?.pricing?.components[0]?.per;
     if (!per || !("mediaSeconds" in per)) throw new Error("the depth-map price is not per second of video");
     for (const { summary = "", value } of quotes) {
       const [, size, seconds] = /size (\w+) for (\d+(?:\.\d+)?) seconds/.exec(summary) ?? [];
       expect(size, `the summary "${summary}" names the size and seconds`).toBeDefined();
-      const body = value as { credits: number; credits_per_second: number; size_pricing: RateTable; min_seconds: number };
+      const body = value as {
+        credits: number;
+        credits_per_second: number;
+        size_pricing: RateTable;
+        min_seconds: number;
+      };
       expect(body.size_pricing).toEqual(tableOf("DM-A"));
       expect(body.credits_per_second).toBe(tableOf("DM-A")[size!]);
       expect(body.min_seconds).toBe(per.minimum);
-      expect(body.credits).toBe(quote(pathOf("DM-A"), { video: "v", size: size as never }, { video: Number(seconds) }).credits);
-      const sent = Object.values(operation("/v1/cost", "post").requestBody?.content["application/json"]?.examples ?? {}).map((example) => (example.value as { seconds?: number }).seconds);
+      expect(body.credits).toBe(
+        quote(pathOf("DM-A"), { video: "v", size: size as never }, { video: Number(seconds) }).credits,
+      );
+      const sent = Object.values(
+        operation("/v1/cost", "post").requestBody?.content["application/json"]?.examples ?? {},
+      ).map((example) => (example.value as { seconds?: number }).seconds);
       expect(sent, "a POST /v1/cost request example sends the seconds this quote is for").toContain(Number(seconds));
     }
   });
@@ -160,7 +192,9 @@ describe("GET /v1/models and POST /v1/cost examples agree with the tables", () =
 
 /** The `credits` (and `seconds`) of a create route's 200 example: what the job charges on success. */
 function acceptedExamples(path: string): Array<{ credits: number; seconds?: number }> {
-  const response = deref(doc, operation(path).responses["200"] ?? {}) as { content?: Record<string, { examples?: Record<string, Example> }> };
+  const response = deref(doc, operation(path).responses["200"] ?? {}) as {
+    content?: Record<string, { examples?: Record<string, Example> }>;
+  };
   return Object.values(response.content?.["application/json"]?.examples ?? {})
     .map((example) => example.value as { credits?: unknown; seconds?: number })
     .filter((value): value is { credits: number; seconds?: number } => typeof value.credits === "number");
@@ -172,7 +206,9 @@ describe("create responses' credits examples are prices of their route", () => {
     expect(routes.length).toBeGreaterThan(2);
   });
   const check = (path: string) => () => {
-    const requests = Object.values(operation(path).requestBody?.content["application/json"]?.examples ?? {}).map((example) => example.value);
+    const requests = Object.values(operation(path).requestBody?.content["application/json"]?.examples ?? {}).map(
+      (example) => example.value,
+    );
     for (const { credits, seconds } of acceptedExamples(path)) {
       // With `seconds` (motion control, lip sync) the credits are the billed seconds times the rate.
       const media = seconds === undefined ? undefined : { [Object.keys(tables[path]!.media)[0]!]: seconds };

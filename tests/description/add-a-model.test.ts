@@ -23,7 +23,10 @@ const NEW_PATH = "/v1/images/i-z";
 /** The two steps of openapi/README.md: a path file (here I-A's, relabelled and repriced) and a root entry. */
 function addModel(openapi: string): void {
   const source = readFileSync(join(openapi, "paths", "v1_images_i-a.yaml"), "utf8");
-  const added = source.replaceAll("I-A", "I-Z").replaceAll("createImageIA", "createImageIZ").replace("768px: 11", "768px: 7");
+  const added = source
+    .replaceAll("I-A", "I-Z")
+    .replaceAll("createImageIA", "createImageIZ")
+    .replace("768px: 11", "768px: 7");
   writeFileSync(join(openapi, "paths", "v1_images_i-z.yaml"), added);
   const root = join(openapi, "openapi.yaml");
   const entry = "  /v1/images/i-k:\n    $ref: ./paths/v1_images_i-k.yaml\n";
@@ -42,7 +45,11 @@ describe("adding an image model", () => {
     cpSync(join(project, "openapi"), join(work, "openapi"), { recursive: true });
     addModel(join(work, "openapi"));
     mkdirSync(join(work, "out"));
-    await promisify(execFile)("node_modules/.bin/tsx", ["scripts/bundle.ts", join(work, "openapi", "openapi.yaml"), join(work, "out")], { cwd: project });
+    await promisify(execFile)(
+      "node_modules/.bin/tsx",
+      ["scripts/bundle.ts", join(work, "openapi", "openapi.yaml"), join(work, "out")],
+      { cwd: project },
+    );
     doc = loadBundle(join(work, "out", "openapi.json"));
     model = readServiceModel(doc);
   });
@@ -50,7 +57,13 @@ describe("adding an image model", () => {
 
   it("is a create route of the image area in the service model, with its poll route and id prefix", () => {
     const route = model.createRoutes.find((candidate) => candidate.path === NEW_PATH);
-    expect(route).toMatchObject({ slug: "i-z", label: "I-Z", areaId: "image", idField: "id", operationId: "createImageIZ" });
+    expect(route).toMatchObject({
+      slug: "i-z",
+      label: "I-Z",
+      areaId: "image",
+      idField: "id",
+      operationId: "createImageIZ",
+    });
     const image = model.areas.find((area) => area.id === "image")!;
     expect(image.createRoutes.map((candidate) => candidate.slug)).toContain("i-z");
     expect(image.jobIdPrefix).toBe("img_");
@@ -64,7 +77,9 @@ describe("adding an image model", () => {
   });
 
   it("gets its own price table, quote and price page row", () => {
-    expect(quoteRoute(model.priceTables, NEW_PATH, { prompt: "a lighthouse", size: "768px", num_images: 2 }).credits).toBe(14);
+    expect(
+      quoteRoute(model.priceTables, NEW_PATH, { prompt: "a lighthouse", size: "768px", num_images: 2 }).credits,
+    ).toBe(14);
     const files = generateCosts(model);
     expect(files["generated/costs.ts"]).toContain(`"${NEW_PATH}"`);
     expect(files["docs/pricing.md"]).toContain("I-Z");
@@ -79,6 +94,9 @@ describe("adding an image model", () => {
   it("is checked by the conformance suite, with its examples and poll route", () => {
     const operation = new Contract(doc).operations.find((candidate) => candidate.route === `POST ${NEW_PATH}`);
     expect(operation?.create).toMatchObject({ label: "I-Z", idField: "id" });
-    expect(operation?.requestExamples.map((example) => example.name)).toEqual(["text-to-image", "edit-with-references"]);
+    expect(operation?.requestExamples.map((example) => example.name)).toEqual([
+      "text-to-image",
+      "edit-with-references",
+    ]);
   });
 });

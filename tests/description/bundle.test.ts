@@ -58,7 +58,10 @@ describe("the bundle step", () => {
   });
 
   it("names the file and the line of invalid YAML", async () => {
-    writeFileSync(join(work, "openapi", "components", "schemas", "JobStatus.yaml"), "title: JobStatus\n  type: [oops\n");
+    writeFileSync(
+      join(work, "openapi", "components", "schemas", "JobStatus.yaml"),
+      "title: JobStatus\n  type: [oops\n",
+    );
     const result = await bundle(root, out);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/JobStatus\.yaml:\d+:\d+/);
@@ -96,7 +99,9 @@ describe("the bundle step", () => {
     writeFileSync(map, JSON.stringify({ "i-a": "real-image-model", "i-b": "real-image-model" }));
     const collision = await bundle(root, out, { MEDIA_SLUG_MAP: map });
     expect(collision.code).toBe(1);
-    expect(collision.stderr).toContain(`slug map ${map}: /v1/images/i-a and /v1/images/i-b would both become /v1/images/real-image-model`);
+    expect(collision.stderr).toContain(
+      `slug map ${map}: /v1/images/i-a and /v1/images/i-b would both become /v1/images/real-image-model`,
+    );
     writeFileSync(map, JSON.stringify({ "i-a": "i-b" }));
     const onExisting = await bundle(root, out, { MEDIA_SLUG_MAP: map });
     expect(onExisting.code).toBe(1);
@@ -108,7 +113,10 @@ describe("the bundle step", () => {
 describe("one build in memory", () => {
   it("is the files it writes, the slug map it applied, where its paths come from, and the one service model of its document", async () => {
     const root = join(project, "openapi", "openapi.yaml");
-    const build = await buildDescription(root, { slugMapFile: join(project, "tests", "support", "real-slugs.json"), overlayFiles: [] });
+    const build = await buildDescription(root, {
+      slugMapFile: join(project, "tests", "support", "real-slugs.json"),
+      overlayFiles: [],
+    });
     const out = mkdtempSync(join(tmpdir(), "build-value-"));
     try {
       writeBundle(build, out);
@@ -120,7 +128,9 @@ describe("one build in memory", () => {
     expect(JSON.parse(build.outputs["openapi.json"])).toEqual(build.doc);
     expect(build.slugMap["i-a"]).toBe("imagegen-4-ultra");
     // The real slug's path is found in the placeholder's file.
-    expect(build.sources.locate(["paths", "/v1/images/imagegen-4-ultra", "post"])?.file).toBe(join(project, "openapi", "paths", "v1_images_i-a.yaml"));
+    expect(build.sources.locate(["paths", "/v1/images/imagegen-4-ultra", "post"])?.file).toBe(
+      join(project, "openapi", "paths", "v1_images_i-a.yaml"),
+    );
     // Generators and docs that read the model of this document get this very model.
     expect(build.model).toBe(readServiceModel(build.doc));
     expect(build.model.createRoutes.find((route) => route.label === "I-A")?.path).toBe("/v1/images/imagegen-4-ultra");

@@ -55,9 +55,16 @@ describe("a build with an Overlay setting real slugs and a servers entry", () =>
     expect(paths).not.toContain("/v1/images/i-a");
     expect(paths).toContain("/v1/images/i-b");
     expect(paths.indexOf("/v1/images/imagegen-4-ultra")).toBe(Object.keys(plain.doc.paths).indexOf("/v1/images/i-a"));
-    expect(overlaid.doc.servers).toEqual([{ url: "https://media.deployment.test", description: "The example deployment." }]);
+    expect(overlaid.doc.servers).toEqual([
+      { url: "https://media.deployment.test", description: "The example deployment." },
+    ]);
     expect(Object.keys(overlaid.doc).indexOf("servers")).toBe(Object.keys(plain.doc).indexOf("servers"));
-    expect(overlaid.slugMap).toEqual({ "i-a": "imagegen-4-ultra", "i-f": "legacy-image-1", "v-a": "clipmaker-3", "d-a": "mesh-pro-2" });
+    expect(overlaid.slugMap).toEqual({
+      "i-a": "imagegen-4-ultra",
+      "i-f": "legacy-image-1",
+      "v-a": "clipmaker-3",
+      "d-a": "mesh-pro-2",
+    });
   });
 
   it("renders the slug map as Overlay 1.0 actions: each renamed path added under its real slug, removed under its placeholder", () => {
@@ -66,8 +73,16 @@ describe("a build with an Overlay setting real slugs and a servers entry", () =>
     expect(overlay.source).toBe("slug map real.json");
     expect(overlay.overlay.overlay).toBe("1.0.0");
     expect(overlay.overlay.actions).toEqual([
-      { target: "$.paths", description: "/v1/images/i-a under its real slug", update: { "/v1/images/imagegen-4-ultra": plain.doc.paths["/v1/images/i-a"] } },
-      { target: "$.paths['/v1/images/i-a']", description: "/v1/images/i-a renamed to /v1/images/imagegen-4-ultra", remove: true },
+      {
+        target: "$.paths",
+        description: "/v1/images/i-a under its real slug",
+        update: { "/v1/images/imagegen-4-ultra": plain.doc.paths["/v1/images/i-a"] },
+      },
+      {
+        target: "$.paths['/v1/images/i-a']",
+        description: "/v1/images/i-a renamed to /v1/images/imagegen-4-ultra",
+        remove: true,
+      },
     ]);
   });
 });
@@ -92,12 +107,24 @@ describe("the build's check of a deployment's overlay", () => {
 
   it("rejects a document that is not Overlay 1.0, saying which rule it breaks", async () => {
     const file = join(work, "deployment-1.overlay.yaml");
-    expect(await buildWith({ overlay: "2.0.0", info, actions: [{ target: "$", update: {} }] })).toBe(`overlay ${file}: overlay must be "1.0.x" (OpenAPI Overlay 1.0), got "2.0.0"`);
-    expect(await buildWith({ overlay: "1.0.0", info, actions: [] })).toBe(`overlay ${file}: actions must be a non-empty list`);
-    expect(await buildWith({ overlay: "1.0.0", actions: [{ target: "$", update: {} }] })).toBe(`overlay ${file}: info must have a title and a version (strings)`);
-    expect(await buildWith({ overlay: "1.0.0", info, actions: [{ target: "info", update: {} }] })).toBe(`overlay ${file}: action 1: target must be a JSONPath starting with "$"`);
-    expect(await buildWith({ overlay: "1.0.0", info, actions: [{ target: "$.info" }] })).toBe(`overlay ${file}: action 1 (target $.info): needs update, or remove: true`);
-    expect(() => readOverlay(join(work, "missing.yaml"))).toThrow(`overlay ${join(work, "missing.yaml")}: no such file (MEDIA_OVERLAY names it)`);
+    expect(await buildWith({ overlay: "2.0.0", info, actions: [{ target: "$", update: {} }] })).toBe(
+      `overlay ${file}: overlay must be "1.0.x" (OpenAPI Overlay 1.0), got "2.0.0"`,
+    );
+    expect(await buildWith({ overlay: "1.0.0", info, actions: [] })).toBe(
+      `overlay ${file}: actions must be a non-empty list`,
+    );
+    expect(await buildWith({ overlay: "1.0.0", actions: [{ target: "$", update: {} }] })).toBe(
+      `overlay ${file}: info must have a title and a version (strings)`,
+    );
+    expect(await buildWith({ overlay: "1.0.0", info, actions: [{ target: "info", update: {} }] })).toBe(
+      `overlay ${file}: action 1: target must be a JSONPath starting with "$"`,
+    );
+    expect(await buildWith({ overlay: "1.0.0", info, actions: [{ target: "$.info" }] })).toBe(
+      `overlay ${file}: action 1 (target $.info): needs update, or remove: true`,
+    );
+    expect(() => readOverlay(join(work, "missing.yaml"))).toThrow(
+      `overlay ${join(work, "missing.yaml")}: no such file (MEDIA_OVERLAY names it)`,
+    );
   });
 
   it("applies several overlays in order, each on the result of the one before", async () => {
@@ -105,7 +132,9 @@ describe("the build's check of a deployment's overlay", () => {
     const second = { overlay: "1.0.0", info, actions: [{ target: "$.info['x-deployment']", remove: true }] };
     expect(await buildWith(first, second)).toBe("built");
     // The second's target exists only once the first has run.
-    expect(await buildWith(second, first)).toMatch(/deployment-1\.overlay\.yaml: action 1 \(target \$\.info\['x-deployment'\]\) matches nothing/);
+    expect(await buildWith(second, first)).toMatch(
+      /deployment-1\.overlay\.yaml: action 1 \(target \$\.info\['x-deployment'\]\) matches nothing/,
+    );
   });
 });
 

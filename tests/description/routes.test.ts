@@ -39,9 +39,13 @@ describe("routes", () => {
   });
 
   it("has a concrete POST route for every slug of the table, and no other create route", () => {
-    const expected = [...table].flatMap(([route, slugs]) => slugs.map((slug) => `POST ${builtPath(`${route}/${slug}`)}`));
+    const expected = [...table].flatMap(([route, slugs]) =>
+      slugs.map((slug) => `POST ${builtPath(`${route}/${slug}`)}`),
+    );
     for (const route of expected) expect(declared, route).toContain(route);
-    const creates = [...declared].filter((r) => r.startsWith("POST") && [...table.keys()].some((k) => r.startsWith(`POST ${k}/`)));
+    const creates = [...declared].filter(
+      (r) => r.startsWith("POST") && [...table.keys()].some((k) => r.startsWith(`POST ${k}/`)),
+    );
     expect(creates.sort()).toEqual(expected.sort());
   });
 

@@ -14,7 +14,9 @@ const route = (label: string) => model.createRoutes.find((candidate) => candidat
 
 describe("the service model of the description", () => {
   it("has the eight model areas with their segments, label prefixes and the id prefixes the seed shows", () => {
-    expect(model.areas.map(({ id, segment, labelPrefix, jobIdPrefix }) => [id, segment, labelPrefix, jobIdPrefix])).toEqual([
+    expect(
+      model.areas.map(({ id, segment, labelPrefix, jobIdPrefix }) => [id, segment, labelPrefix, jobIdPrefix]),
+    ).toEqual([
       ["image", "images", "I", "img_"],
       ["video", "videos", "V", null],
       ["audio", "audios", "A", null],
@@ -30,16 +32,24 @@ describe("the service model of the description", () => {
     expect(model.createRoutes).toHaveLength(24);
     for (const candidate of model.areas) {
       expect(candidate.poll.path).toBe(`/v1/${candidate.segment}/{id}`);
-      for (const created of candidate.createRoutes) expect(created.path).toBe(`/v1/${candidate.segment}/${created.slug}`);
+      for (const created of candidate.createRoutes)
+        expect(created.path).toBe(`/v1/${candidate.segment}/${created.slug}`);
     }
     expect(route("I-G")).toMatchObject({ idField: "job_id", idType: "integer" });
-    expect(route("I-A")).toMatchObject({ idField: "id", idType: "string", responseFields: ["id", "message", "model", "status"] });
+    expect(route("I-A")).toMatchObject({
+      idField: "id",
+      idType: "string",
+      responseFields: ["id", "message", "model", "status"],
+    });
     expect(route("LS-A").responseFields).toEqual(["id", "message", "model", "status", "credits", "seconds"]);
   });
 
   it("reads cadences, result fields and retention per area", () => {
     expect(area("video").poll.intervalSeconds).toEqual({ min: 10, max: 30 });
-    expect(area("model3d").poll).toMatchObject({ intervalSeconds: { min: 15, max: 30 }, retention: { hours: 24, approximate: true } });
+    expect(area("model3d").poll).toMatchObject({
+      intervalSeconds: { min: 15, max: 30 },
+      retention: { hours: 24, approximate: true },
+    });
     expect(area("depthMap").poll.retention).toEqual({ hours: 24, approximate: false });
     expect(area("image").poll.intervalSeconds).toBeNull();
     expect(area("image").resultFields).toEqual(["images"]);
@@ -58,17 +68,31 @@ describe("the service model of the description", () => {
   });
 
   it("reads the errors: 400 causes, 410 code, and each 429 variant with its Retry-After", () => {
-    expect(model.errors.invalidRequest).toEqual({ status: 400, type: "invalid_request_error", code: "model_not_available" });
+    expect(model.errors.invalidRequest).toEqual({
+      status: 400,
+      type: "invalid_request_error",
+      code: "model_not_available",
+    });
     expect(model.errors.moderation).toMatchObject({ messageField: "error", reasonField: "restriction_reason" });
-    expect(model.errors.moderation.reasons).toEqual(["input_csam", "input_explicit_adult", "input_upload_nudity", "input_celebrity_likeness", "strict_model_nsfw"]);
+    expect(model.errors.moderation.reasons).toEqual([
+      "input_csam",
+      "input_explicit_adult",
+      "input_upload_nudity",
+      "input_celebrity_likeness",
+      "strict_model_nsfw",
+    ]);
     expect(model.errors.retired.code).toBe("model_retired");
-    expect(model.errors.tooManyRequests.variants.map(({ condition, retryAfter, code }) => [condition, retryAfter, code])).toEqual([
+    expect(
+      model.errors.tooManyRequests.variants.map(({ condition, retryAfter, code }) => [condition, retryAfter, code]),
+    ).toEqual([
       ["rate-limited", true, "rate_limited"],
       ["queue-full", false, null],
       ["spend-limit", false, null],
       ["cooldown", true, null],
     ]);
-    expect(model.errors.tooManyRequests.variants.find((variant) => variant.condition === "cooldown")?.secondsField).toBe("retry_after_seconds");
+    expect(
+      model.errors.tooManyRequests.variants.find((variant) => variant.condition === "cooldown")?.secondsField,
+    ).toBe("retry_after_seconds");
     // The examples' stand-in where the seed shows no type or code; the codes it shows are not stand-ins.
     expect(notShownPlaceholders(model)).toEqual(["(not shown)"]);
   });
@@ -76,11 +100,24 @@ describe("the service model of the description", () => {
   it("reads what each operation takes: a JSON body, the documented query parameters", () => {
     const takes = (operationId: string) => model.operations.find((operation) => operation.operationId === operationId)!;
     expect(takes("listModels")).toMatchObject({ requestBody: false, queryParameters: ["type"] });
-    expect(takes("searchStockMusic")).toMatchObject({ requestBody: false, queryParameters: ["query", "min_duration", "max_duration", "sort"] });
-    expect(takes("searchStockImages").queryParameters).toEqual(["query", "category", "orientation", "color", "type", "sort", "transparent"]);
+    expect(takes("searchStockMusic")).toMatchObject({
+      requestBody: false,
+      queryParameters: ["query", "min_duration", "max_duration", "sort"],
+    });
+    expect(takes("searchStockImages").queryParameters).toEqual([
+      "query",
+      "category",
+      "orientation",
+      "color",
+      "type",
+      "sort",
+      "transparent",
+    ]);
     expect(takes("getAccountCredits")).toMatchObject({ requestBody: false, queryParameters: [] });
     expect(takes("createPost")).toMatchObject({ requestBody: true, queryParameters: [] });
-    expect(model.operations.filter((operation) => operation.kind === "create").every((operation) => operation.requestBody)).toBe(true);
+    expect(
+      model.operations.filter((operation) => operation.kind === "create").every((operation) => operation.requestBody),
+    ).toBe(true);
   });
 
   it("reads the limits, the plan gate, the cooldown family and held prices", () => {
@@ -89,13 +126,33 @@ describe("the service model of the description", () => {
       uploads: { perAccount: 60, windowSeconds: 60, window: "rolling", operationId: "createUpload" },
       concurrency: { maxOnUltra: 10, pollingCounts: false },
       spendLimit: { period: "month" },
-      cooldown: { family: "content-filtered", consecutiveFailures: 3, withinSeconds: 3600, pauseSeconds: 600, growthSeconds: 600 },
+      cooldown: {
+        family: "content-filtered",
+        consecutiveFailures: 3,
+        withinSeconds: 3600,
+        pauseSeconds: 600,
+        growthSeconds: 600,
+      },
       stockResultsPerPage: 20,
     });
-    expect(model.operations.filter((operation) => operation.freePlan).map((operation) => operation.path)).toEqual(["/v1/stock/images", "/v1/stock/sound-effects", "/v1/stock/music"]);
-    expect(model.createRoutes.filter((created) => created.family === "content-filtered").map((created) => created.label)).toEqual(["I-B"]);
-    expect(model.createRoutes.filter((created) => created.priceHeld).map((created) => created.label)).toEqual(["D-A", "D-B", "LS-A"]);
-    expect(model.rateLimitHeaders).toEqual({ limit: "X-RateLimit-Limit", remaining: "X-RateLimit-Remaining", reset: "X-RateLimit-Reset" });
+    expect(model.operations.filter((operation) => operation.freePlan).map((operation) => operation.path)).toEqual([
+      "/v1/stock/images",
+      "/v1/stock/sound-effects",
+      "/v1/stock/music",
+    ]);
+    expect(
+      model.createRoutes.filter((created) => created.family === "content-filtered").map((created) => created.label),
+    ).toEqual(["I-B"]);
+    expect(model.createRoutes.filter((created) => created.priceHeld).map((created) => created.label)).toEqual([
+      "D-A",
+      "D-B",
+      "LS-A",
+    ]);
+    expect(model.rateLimitHeaders).toEqual({
+      limit: "X-RateLimit-Limit",
+      remaining: "X-RateLimit-Remaining",
+      reset: "X-RateLimit-Reset",
+    });
     expect(model.retryAfterHeader).toBe("Retry-After");
   });
 });
@@ -109,15 +166,43 @@ describe("a description that lacks a fact", () => {
   const schemas = (copy: OpenApiDocument) => copy.components.schemas as Record<string, JsonSchema>;
 
   it.each([
-    ["no tag with x-area", (copy: OpenApiDocument) => (copy.tags as Array<Record<string, unknown>>).forEach((tag) => delete tag["x-area"]), /no tag carries x-area/],
-    ["a label outside its area", (copy: OpenApiDocument) => (copy.paths[builtPath("/v1/images/i-a")]!.post!["x-model-label"] = "V-Z"), /label V-Z does not start with area image's prefix I-/],
-    ["x-limits naming an unknown variant", (copy: OpenApiDocument) => ((copy.info["x-limits"] as { concurrency: { variant: string } }).concurrency.variant = "NoSuchError"), /x-limits\.concurrency\.variant names NoSuchError/],
-    ["a 429 variant without x-retry-after", (copy: OpenApiDocument) => delete schemas(copy).QueueFullError!["x-retry-after"], /QueueFullError does not say with x-retry-after/],
-    ["JobStatus without x-terminal-values", (copy: OpenApiDocument) => delete schemas(copy).JobStatus!["x-terminal-values"], /x-terminal-values/],
-    ["two create routes with one label", (copy: OpenApiDocument) => (copy.paths[builtPath("/v1/images/i-b")]!.post!["x-model-label"] = "I-A"), /x-model-label I-A labels both POST \S+ and POST \S+; every model has its own label/],
+    [
+      "no tag with x-area",
+      (copy: OpenApiDocument) => (copy.tags as Array<Record<string, unknown>>).forEach((tag) => delete tag["x-area"]),
+      /no tag carries x-area/,
+    ],
+    [
+      "a label outside its area",
+      (copy: OpenApiDocument) => (copy.paths[builtPath("/v1/images/i-a")]!.post!["x-model-label"] = "V-Z"),
+      /label V-Z does not start with area image's prefix I-/,
+    ],
+    [
+      "x-limits naming an unknown variant",
+      (copy: OpenApiDocument) =>
+        ((copy.info["x-limits"] as { concurrency: { variant: string } }).concurrency.variant = "NoSuchError"),
+      /x-limits\.concurrency\.variant names NoSuchError/,
+    ],
+    [
+      "a 429 variant without x-retry-after",
+      (copy: OpenApiDocument) => delete schemas(copy).QueueFullError!["x-retry-after"],
+      /QueueFullError does not say with x-retry-after/,
+    ],
+    [
+      "JobStatus without x-terminal-values",
+      (copy: OpenApiDocument) => delete schemas(copy).JobStatus!["x-terminal-values"],
+      /x-terminal-values/,
+    ],
+    [
+      "two create routes with one label",
+      (copy: OpenApiDocument) => (copy.paths[builtPath("/v1/images/i-b")]!.post!["x-model-label"] = "I-A"),
+      /x-model-label I-A labels both POST \S+ and POST \S+; every model has its own label/,
+    ],
     [
       "create paths that are not the poll path with the slug",
-      (copy: OpenApiDocument) => (copy.paths = Object.fromEntries(Object.entries(copy.paths).map(([path, item]) => [path.replace("/v1/images/{id}", "/v1/images/{job}"), item]))),
+      (copy: OpenApiDocument) =>
+        (copy.paths = Object.fromEntries(
+          Object.entries(copy.paths).map(([path, item]) => [path.replace("/v1/images/{id}", "/v1/images/{job}"), item]),
+        )),
       /POST \/v1\/images\/\S+ is not its area's poll path \/v1\/images\/\{job\} with the slug for the id/,
     ],
   ])("fails naming the spot: %s", (_what, change, message) => {

@@ -56,8 +56,16 @@ export interface PageView {
  * Opens `url` recording everything; `ownFolder`: the file: folder whose files a page from disk may
  * load; `view`: the window's width and colour scheme.
  */
-export async function openRecorded(browser: Browser, url: string, ownFolder?: string, view: PageView = {}): Promise<RecordedPage> {
-  const context = await browser.newContext({ viewport: { width: view.width ?? 1400, height: 900 }, colorScheme: view.colorScheme ?? "light" });
+export async function openRecorded(
+  browser: Browser,
+  url: string,
+  ownFolder?: string,
+  view: PageView = {},
+): Promise<RecordedPage> {
+  const context = await browser.newContext({
+    viewport: { width: view.width ?? 1400, height: 900 },
+    colorScheme: view.colorScheme ?? "light",
+  });
   const requests: string[] = [];
   const outside: string[] = [];
   const errors: string[] = [];
@@ -78,7 +86,8 @@ export async function openRecorded(browser: Browser, url: string, ownFolder?: st
   });
   page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
   page.on("requestfailed", (request) => {
-    if (staysLocal(request.url(), ownFolder)) errors.push(`failed request: ${request.url()} (${request.failure()?.errorText ?? ""})`);
+    if (staysLocal(request.url(), ownFolder))
+      errors.push(`failed request: ${request.url()} (${request.failure()?.errorText ?? ""})`);
   });
   page.on("response", (response) => {
     if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.url()}`);

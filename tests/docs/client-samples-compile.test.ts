@@ -25,7 +25,10 @@ function typeErrors(sources: Record<string, string>): string[] {
     const file = join(dir, `${name}.mts`);
     // The samples import the published package, whose code is generated/client.ts.
     expect(source).toContain(`from ${JSON.stringify(CLIENT_PACKAGE)};`);
-    writeFileSync(file, source.replace(JSON.stringify(CLIENT_PACKAGE), JSON.stringify(join(PROJECT_ROOT, "generated", "client.ts"))));
+    writeFileSync(
+      file,
+      source.replace(JSON.stringify(CLIENT_PACKAGE), JSON.stringify(join(PROJECT_ROOT, "generated", "client.ts"))),
+    );
     return file;
   });
   const program = ts.createProgram(files, {
@@ -41,7 +44,10 @@ function typeErrors(sources: Record<string, string>): string[] {
   });
   return ts
     .getPreEmitDiagnostics(program)
-    .map((diagnostic) => `${diagnostic.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`);
+    .map(
+      (diagnostic) =>
+        `${diagnostic.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, " ")}`,
+    );
 }
 
 const doc = loadBundle();
@@ -52,9 +58,18 @@ const sample = sources[image.operationId] ?? "";
 const stock = readServiceModel(doc).operations.find((operation) => operation.operationId === "searchStockImages")!;
 /** Samples broken on purpose: each must fail with the message given. */
 const broken: Record<string, { source: string; message: string }> = {
-  "wrong-slug": { source: sample.replace(`"${image.slug}"`, '"no-such-slug"'), message: `'no-such-slug' is not a slug of client.${image.areaId}` },
-  "unknown-field": { source: sample.replace('"prompt"', '"no_such_field"'), message: `'no_such_field' is not a field of the body of POST ${image.path}` },
-  "missing-field": { source: sample.replace(/"prompt": "[^"]*"/, '"num_images": 1'), message: `'prompt' is required in the body of POST ${image.path}` },
+  "wrong-slug": {
+    source: sample.replace(`"${image.slug}"`, '"no-such-slug"'),
+    message: `'no-such-slug' is not a slug of client.${image.areaId}`,
+  },
+  "unknown-field": {
+    source: sample.replace('"prompt"', '"no_such_field"'),
+    message: `'no_such_field' is not a field of the body of POST ${image.path}`,
+  },
+  "missing-field": {
+    source: sample.replace(/"prompt": "[^"]*"/, '"num_images": 1'),
+    message: `'prompt' is required in the body of POST ${image.path}`,
+  },
   // The other operations' methods check their query (and body) the same way.
   "unknown-query-parameter": {
     source: (sources[stock.operationId] ?? "").replace('"query":', '"no_such_parameter":'),
@@ -64,13 +79,17 @@ const broken: Record<string, { source: string; message: string }> = {
 let errors: string[] = [];
 /** Every sample and every broken one, type-checked once in one program (in a hook: it takes a while on a busy machine). */
 beforeAll(() => {
-  errors = typeErrors({ ...sources, ...Object.fromEntries(Object.entries(broken).map(([name, { source }]) => [name, source])) });
+  errors = typeErrors({
+    ...sources,
+    ...Object.fromEntries(Object.entries(broken).map(([name, { source }]) => [name, source])),
+  });
 });
 const allErrors = (): string[] => errors;
 
 describe("typed-client code samples", () => {
   it("compile against generated/client.ts", () => {
-    for (const [name, { source }] of Object.entries(broken)) expect(source, name).not.toBe(sources[name.startsWith("unknown-query") ? stock.operationId : image.operationId]);
+    for (const [name, { source }] of Object.entries(broken))
+      expect(source, name).not.toBe(sources[name.startsWith("unknown-query") ? stock.operationId : image.operationId]);
     expect(allErrors().filter((line) => !Object.keys(broken).some((name) => line.includes(`${name}.mts`)))).toEqual([]);
   });
 

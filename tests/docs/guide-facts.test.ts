@@ -12,20 +12,34 @@ import { fillPlaceholders } from "../../docs-src/guide-placeholders.ts";
 import { generate as generatePricing } from "../../generators/costs.ts";
 import { guideMarkdown, PROJECT_ROOT } from "../../docs-src/site.ts";
 import { SITE_PAGES } from "../../docs-src/site-pages.ts";
-import { deref, HTTP_METHODS, loadBundle, operations, type JsonSchema, type ResponseObject } from "../../model/document.ts";
+import {
+  deref,
+  HTTP_METHODS,
+  loadBundle,
+  operations,
+  type JsonSchema,
+  type ResponseObject,
+} from "../../model/document.ts";
 import { readServiceModel } from "../../model/service-model.ts";
 
 const doc = loadBundle();
 const schemas = doc.components.schemas ?? {};
 const guide = (name: string): string => guideMarkdown(`docs/guides/${name}.md`, doc);
-const guideSources = SITE_PAGES.flatMap((page) => (page.kind === "markdown" && page.source.startsWith("docs/guides/") ? [page.source] : []));
+const guideSources = SITE_PAGES.flatMap((page) =>
+  page.kind === "markdown" && page.source.startsWith("docs/guides/") ? [page.source] : [],
+);
 
 /** Table rows of a Markdown text, as arrays of trimmed cells. */
 function rows(markdown: string): string[][] {
   return markdown
     .split("\n")
     .filter((line) => line.startsWith("| ") && !line.startsWith("| ---"))
-    .map((line) => line.slice(2, -2).split(" | ").map((cell) => cell.trim()));
+    .map((line) =>
+      line
+        .slice(2, -2)
+        .split(" | ")
+        .map((cell) => cell.trim()),
+    );
 }
 
 describe("guides", () => {
@@ -57,12 +71,18 @@ describe("guides", () => {
     const polled = operations(doc).filter(({ operation }) => operation["x-polling"] !== undefined);
     expect(polled.length).toBeGreaterThan(0);
     for (const { path, operation } of polled) {
-      const polling = operation["x-polling"] as { cadence?: string; resultRetentionHours?: number; resultRetentionApproximate?: boolean };
+      const polling = operation["x-polling"] as {
+        cadence?: string;
+        resultRetentionHours?: number;
+        resultRetentionApproximate?: boolean;
+      };
       const row = table.find((cells) => cells[0] === `\`GET ${path}\``);
       expect(row, path).toBeDefined();
       if (polling.cadence) expect(row?.[1]).toBe(polling.cadence);
       if (polling.resultRetentionHours !== undefined) {
-        expect(row?.[4]).toBe(`${polling.resultRetentionApproximate ? "about " : ""}${polling.resultRetentionHours} hours`);
+        expect(row?.[4]).toBe(
+          `${polling.resultRetentionApproximate ? "about " : ""}${polling.resultRetentionHours} hours`,
+        );
       }
     }
   });
@@ -82,7 +102,8 @@ describe("guides", () => {
     expect(examples).toHaveLength(variants.length);
     const errors = guide("errors");
     expect(errors).toContain(tooMany.description.trim());
-    for (const example of examples) expect(errors).toContain(`**${example.summary}**\n\n\`\`\`json\n${JSON.stringify(example.value, null, 2)}`);
+    for (const example of examples)
+      expect(errors).toContain(`**${example.summary}**\n\n\`\`\`json\n${JSON.stringify(example.value, null, 2)}`);
   });
 
   it("list every x-not-shown marker of the description, grouped by where it sits", () => {
@@ -90,7 +111,9 @@ describe("guides", () => {
     const walk = (node: unknown, path: string[]): void => {
       if (typeof node !== "object" || node === null) return;
       for (const [key, value] of Object.entries(node)) {
-        if (key === "x-not-shown") for (const [what, sentence] of Object.entries(value as object)) markers.push({ path, key: what, sentence: String(sentence) });
+        if (key === "x-not-shown")
+          for (const [what, sentence] of Object.entries(value as object))
+            markers.push({ path, key: what, sentence: String(sentence) });
         else walk(value, [...path, key]);
       }
     };
@@ -101,10 +124,18 @@ describe("guides", () => {
     expect(page).toContain(`**${markers.length}** \`x-not-shown\` markers`);
     const table = rows(page);
     expect(table).toHaveLength(markers.length + page.split("\n### ").length - 1); // one header row per section
-    for (const marker of markers) expect(table).toContainEqual(expect.arrayContaining([`\`${marker.key}\``, marker.sentence.replace(/\|/g, "\\|")]));
+    for (const marker of markers)
+      expect(table).toContainEqual(
+        expect.arrayContaining([`\`${marker.key}\``, marker.sentence.replace(/\|/g, "\\|")]),
+      );
 
     // Markers on operations sit under that operation's heading.
-    const sections = new Map(page.split("\n### ").slice(1).map((section) => [section.split("\n")[0] ?? "", section]));
+    const sections = new Map(
+      page
+        .split("\n### ")
+        .slice(1)
+        .map((section) => [section.split("\n")[0] ?? "", section]),
+    );
     for (const marker of markers) {
       const [area, path, method] = marker.path;
       if (area !== "paths" || !method || !(HTTP_METHODS as readonly string[]).includes(method)) continue;
@@ -126,13 +157,17 @@ describe("guides", () => {
     const chargedDefinition = extensions.$defs["x-pricing"].properties.charged;
     const modeRows = table.filter((cells) => chargedDefinition.enum.some((mode) => cells[0] === `\`${mode}\``));
     expect(modeRows.length).toBeGreaterThan(0);
-    for (const [mode, meaning] of modeRows) expect(chargedDefinition.description).toContain(`${mode?.replace(/`/g, "")}: ${meaning}`);
+    for (const [mode, meaning] of modeRows)
+      expect(chargedDefinition.description).toContain(`${mode?.replace(/`/g, "")}: ${meaning}`);
   });
 
   it("show price tables that are the pricing generator's output for this bundle", () => {
     const expected = generatePricing(readServiceModel(doc))["docs/pricing.md"];
     expect(expected).toBeDefined();
-    expect(readFileSync(join(PROJECT_ROOT, "docs", "pricing.md"), "utf8") === expected, "docs/pricing.md is stale: run npm run generate").toBe(true);
+    expect(
+      readFileSync(join(PROJECT_ROOT, "docs", "pricing.md"), "utf8") === expected,
+      "docs/pricing.md is stale: run npm run generate",
+    ).toBe(true);
   });
 
   it("name in their hand-written prose only identifiers the description holds", () => {
@@ -142,6 +177,7 @@ describe("guides", () => {
       return [...prose.matchAll(/`([^`]+)`/g)].map((match) => ({ source, identifier: match[1] ?? "" }));
     });
     expect(named.length).toBeGreaterThan(0);
-    for (const { source, identifier } of named) expect(description, `${source} names \`${identifier}\``).toContain(identifier);
+    for (const { source, identifier } of named)
+      expect(description, `${source} names \`${identifier}\``).toContain(identifier);
   });
 });

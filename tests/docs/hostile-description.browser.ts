@@ -26,7 +26,8 @@ function hostileCopy(): ReturnType<typeof loadBundle> {
   if (!found) throw new Error(`the bundle has no ${OPERATION}`);
   found.operation.description = `${found.operation.description ?? ""}\n\nPlanted: ${PLANTED}\n`;
   const info = String(doc.info.description ?? "");
-  if (!info.includes("\n## Conventions\n")) throw new Error('info.description has no "## Conventions" section, which the overview guide shows');
+  if (!info.includes("\n## Conventions\n"))
+    throw new Error('info.description has no "## Conventions" section, which the overview guide shows');
   doc.info.description = info.replace("\n## Conventions\n", `\n## Conventions\n\nPlanted: ${PLANTED}\n\n`);
   return doc;
 }
@@ -45,7 +46,10 @@ afterAll(async () => {
 });
 
 async function ran(page: Page): Promise<{ global: unknown; title: string }> {
-  return page.evaluate(() => ({ global: (window as unknown as Record<string, unknown>).__planted_ran, title: document.title }));
+  return page.evaluate(() => ({
+    global: (window as unknown as Record<string, unknown>).__planted_ran,
+    title: document.title,
+  }));
 }
 
 describe("HTML planted in the description", () => {

@@ -41,9 +41,19 @@ afterAll(async () => {
 });
 
 /** Opens a page of the site (served unless said), runs the checks, then asserts it stayed offline and error-free. */
-async function onPage(file: string, view: PageView, check: (page: Page) => Promise<void>, from: "served" | "disk" = "served"): Promise<void> {
+async function onPage(
+  file: string,
+  view: PageView,
+  check: (page: Page) => Promise<void>,
+  from: "served" | "disk" = "served",
+): Promise<void> {
   const folder = from === "disk" ? `${pathToFileURL(site.dir).href}/` : undefined;
-  const recorded: RecordedPage = await openRecorded(browser, from === "disk" ? `${folder}${file}` : `${site.server.url}${file}`, folder, view);
+  const recorded: RecordedPage = await openRecorded(
+    browser,
+    from === "disk" ? `${folder}${file}` : `${site.server.url}${file}`,
+    folder,
+    view,
+  );
   try {
     if (file === "reference.html") await recorded.page.locator(".try-it-open").first().waitFor();
     await check(recorded.page);
@@ -63,7 +73,8 @@ interface Box {
   height: number;
 }
 
-const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlaps = (a: Box, b: Box): boolean =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /**
  * Scrolls the element's top to just below the header, then returns the points of its visible part
@@ -77,7 +88,9 @@ async function coveredPoints(page: Page, selector: string): Promise<string[]> {
     const box = element.getBoundingClientRect();
     const top = Math.max(box.top, 0) + 8;
     const bottom = Math.min(box.bottom, innerHeight) - 8;
-    const points = [top, (top + bottom) / 2, bottom].flatMap((y) => [box.left + 8, box.left + box.width / 2, box.right - 8].map((x) => [x, y] as const));
+    const points = [top, (top + bottom) / 2, bottom].flatMap((y) =>
+      [box.left + 8, box.left + box.width / 2, box.right - 8].map((x) => [x, y] as const),
+    );
     return points
       .filter(([x, y]) => !element.contains(document.elementFromPoint(x, y)))
       .map(([x, y]) => `${Math.round(x)},${Math.round(y)}: ${document.elementFromPoint(x, y)?.outerHTML.slice(0, 80)}`);
@@ -104,9 +117,15 @@ describe("the reference's try-it console", () => {
         const samples = section.locator("h3", { hasText: "Request samples" }).locator("..");
         const consoleBox = (await page.locator("#try-it").boundingBox())!;
         const samplesBox = (await samples.boundingBox())!;
-        expect(overlaps(consoleBox, samplesBox), `console ${JSON.stringify(consoleBox)} and samples ${JSON.stringify(samplesBox)}`).toBe(false);
+        expect(
+          overlaps(consoleBox, samplesBox),
+          `console ${JSON.stringify(consoleBox)} and samples ${JSON.stringify(samplesBox)}`,
+        ).toBe(false);
         expect(await coveredPoints(page, "#try-it")).toEqual([]);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth), "nothing wider than the window").toBeLessThanOrEqual(width);
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth),
+          "nothing wider than the window",
+        ).toBeLessThanOrEqual(width);
         await shot(page, `layout-try-it-${width}`);
         // Redoc's samples are where they were: beside the operation (1280) or under it (420), and nothing covers them.
         await samples.evaluate((element) => element.setAttribute("data-request-samples", ""));
@@ -122,12 +141,18 @@ describe("the reference's try-it console", () => {
       const options = await page.locator('#try-it select[name="example"] option').allTextContents();
       expect(options[0]).toBe(FIRST_EXAMPLE);
       const section = page.locator(`[data-section-id="operation/${OPERATION}"]`);
-      expect(await section.locator("h3", { hasText: "Request samples" }).locator("..").textContent(), "Redoc's name for it").toContain(FIRST_EXAMPLE);
+      expect(
+        await section.locator("h3", { hasText: "Request samples" }).locator("..").textContent(),
+        "Redoc's name for it",
+      ).toContain(FIRST_EXAMPLE);
       await section.locator('[role="tab"]', { hasText: SAMPLE_LABELS.client }).click();
       const code = await section.locator('[role="tabpanel"]:visible').first().textContent();
       expect(code).toContain('import { createClient } from "@media-service/client";');
       expect(code).not.toContain("generated/client");
-      expect(await section.locator('[role="tabpanel"]:visible .token').count(), "the sample highlighted").toBeGreaterThan(0);
+      expect(
+        await section.locator('[role="tabpanel"]:visible .token').count(),
+        "the sample highlighted",
+      ).toBeGreaterThan(0);
     });
   });
 });
@@ -138,7 +163,9 @@ describe("the header and the sidebar", () => {
       await onPage(current.file, { width: 1280 }, async (page) => {
         const sidebar = page.locator("#site-sidebar");
         expect(await sidebar.isVisible(), current.file).toBe(true);
-        expect(await sidebar.locator(":scope > ul > li > a").allTextContents(), current.file).toEqual(SITE_PAGES.map((page) => page.nav));
+        expect(await sidebar.locator(":scope > ul > li > a").allTextContents(), current.file).toEqual(
+          SITE_PAGES.map((page) => page.nav),
+        );
         expect(await sidebar.locator('a[aria-current="page"]').textContent(), current.file).toBe(current.nav);
       });
     }
@@ -167,7 +194,9 @@ describe("the header and the sidebar", () => {
         expect(await sidebar.isVisible(), "folded at first").toBe(false);
         await page.locator(".menu-toggle").click();
         await sidebar.locator('a[aria-current="page"]').waitFor({ state: "visible" });
-        expect(await sidebar.locator(":scope > ul > li > a").allTextContents()).toEqual(SITE_PAGES.map((page) => page.nav));
+        expect(await sidebar.locator(":scope > ul > li > a").allTextContents()).toEqual(
+          SITE_PAGES.map((page) => page.nav),
+        );
         await shot(page, `layout-${file.replace(".html", "")}-420-menu`);
       });
     });
@@ -179,7 +208,9 @@ describe("one search across guides and reference", () => {
   async function search(page: Page, query: string): Promise<string[]> {
     await page.locator("#site-search").fill(query);
     await page.locator("#site-search-results li").first().waitFor();
-    return page.locator("#site-search-results a").evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
+    return page
+      .locator("#site-search-results a")
+      .evaluateAll((links) => links.map((link) => link.getAttribute("href") ?? ""));
   }
 
   for (const [file, width] of [
@@ -202,7 +233,11 @@ describe("one search across guides and reference", () => {
           await page.locator(`#site-search-results a[href="reference.html#operation/${OPERATION}"]`).click();
           const heading = page.locator(`[data-section-id="operation/${OPERATION}"] h2`);
           await heading.waitFor();
-          await expect.poll(() => heading.evaluate((element) => Math.round(element.getBoundingClientRect().top)), { message: "the operation scrolled to" }).toBeLessThan(300);
+          await expect
+            .poll(() => heading.evaluate((element) => Math.round(element.getBoundingClientRect().top)), {
+              message: "the operation scrolled to",
+            })
+            .toBeLessThan(300);
           expect((await heading.textContent())?.trim()).toBe(OPERATION_SUMMARY);
         },
         "disk",
@@ -217,7 +252,9 @@ describe("the pages' look", () => {
       const blocks = page.locator("main pre");
       expect(await blocks.count()).toBeGreaterThan(0);
       expect(await page.locator("main pre .token.string").count(), "strings coloured").toBeGreaterThan(0);
-      const colours = await page.locator("main pre .token").evaluateAll((tokens) => new Set(tokens.map((token) => getComputedStyle(token).color)).size);
+      const colours = await page
+        .locator("main pre .token")
+        .evaluateAll((tokens) => new Set(tokens.map((token) => getComputedStyle(token).color)).size);
       expect(colours, "tokens in more than one colour").toBeGreaterThan(1);
     });
   });
@@ -279,7 +316,10 @@ describe("the reference's first render", () => {
       }
     }
     expect(Object.keys(times)).toEqual(["served", "disk"]);
-    writeFileSync(join(SCREENSHOTS, "reference-first-render.json"), `${JSON.stringify({ ...times, unit: "ms, navigation to the first Try it button" }, null, 2)}\n`);
+    writeFileSync(
+      join(SCREENSHOTS, "reference-first-render.json"),
+      `${JSON.stringify({ ...times, unit: "ms, navigation to the first Try it button" }, null, 2)}\n`,
+    );
     console.log(`reference first render: served ${times.served} ms, from disk ${times.disk} ms`);
   });
 });

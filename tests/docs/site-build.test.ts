@@ -31,11 +31,14 @@ describe("code samples", () => {
   it("are generated for every operation, from its own path and first request example", () => {
     for (const { path, method, operation } of operations(documented)) {
       const samples = operation["x-codeSamples"] as CodeSample[];
-      expect(samples.map((sample) => sample.label), operation.operationId).toEqual([SAMPLE_LABELS.curl, SAMPLE_LABELS.client]);
+      expect(
+        samples.map((sample) => sample.label),
+        operation.operationId,
+      ).toEqual([SAMPLE_LABELS.curl, SAMPLE_LABELS.client]);
       const [curl, client] = samples as [CodeSample, CodeSample];
       const concretePath = path.replace("{id}", "");
       expect(curl.source).toContain(`"$BASE_URL${concretePath}`);
-      expect(curl.source).toContain(method === "get" ? "curl \"" : `curl -X ${method.toUpperCase()} `);
+      expect(curl.source).toContain(method === "get" ? 'curl "' : `curl -X ${method.toUpperCase()} `);
       expect(curl.source).toContain(`-H "Authorization: Bearer $API_KEY"`);
       const examples = operation.requestBody?.content["application/json"]?.examples;
       const firstExample = examples ? deref(doc, Object.values(examples)[0] ?? {}).value : undefined;
@@ -88,10 +91,16 @@ describe("the built site", () => {
 
 describe("the contract mock's choices in the reference", () => {
   it("end each operation's description with the Prefer values the mock answers, as npm run mock -- --list prints them", () => {
-    const created = (document: typeof doc) => Object.values(document.paths).find((item) => item.post?.operationId === "createImageIA")?.post?.description ?? "";
+    const created = (document: typeof doc) =>
+      Object.values(document.paths).find((item) => item.post?.operationId === "createImageIA")?.post?.description ?? "";
     const description = created(withCodeSamples(doc));
     expect(description).toContain("**Contract mock** (`npm run mock`)");
-    for (const selection of ["code=200, example=accepted", "code=400, example=moderation-input-csam", "code=429, example=queue-full"]) expect(description).toContain(`\`Prefer: ${selection}\``);
+    for (const selection of [
+      "code=200, example=accepted",
+      "code=400, example=moderation-input-csam",
+      "code=429, example=queue-full",
+    ])
+      expect(description).toContain(`\`Prefer: ${selection}\``);
     expect(created(doc)).not.toContain("Contract mock");
   });
 
@@ -101,8 +110,12 @@ describe("the contract mock's choices in the reference", () => {
     const data = window[REFERENCE_DATA_GLOBAL] as ReferenceData;
     expect(data.spec).toEqual(JSON.parse(readFileSync(join(builtSite().dir, REFERENCE_SPEC_FILE), "utf8")));
     const model = readServiceModel(doc);
-    expect(data.console.operations.map((operation) => operation.operationId)).toEqual(model.operations.map((operation) => operation.operationId));
-    const image = data.console.operations.find((operation) => operation.operationId === model.createRoutes[0]?.operationId);
+    expect(data.console.operations.map((operation) => operation.operationId)).toEqual(
+      model.operations.map((operation) => operation.operationId),
+    );
+    const image = data.console.operations.find(
+      (operation) => operation.operationId === model.createRoutes[0]?.operationId,
+    );
     expect(image?.job?.idField, "a create route's job is followed").toBe(model.createRoutes[0]?.idField);
     expect(image?.examples.length, "named examples").toBeGreaterThan(0);
     // The page's script is one classic script (browsers refuse modules from disk) and fetches nothing itself.

@@ -39,14 +39,25 @@ afterAll(async () => {
  * Opens a page of the site, served or from disk, runs the checks, then asserts it stayed offline
  * and error-free.
  */
-async function onPage(file: string, check: (recorded: RecordedPage) => Promise<void>, from: "served" | "disk" = "served"): Promise<void> {
+async function onPage(
+  file: string,
+  check: (recorded: RecordedPage) => Promise<void>,
+  from: "served" | "disk" = "served",
+): Promise<void> {
   const folder = from === "disk" ? `${pathToFileURL(site.dir).href}/` : undefined;
-  const recorded = await openRecorded(browser, from === "disk" ? `${folder}${file}` : `${site.server.url}${file}`, folder);
+  const recorded = await openRecorded(
+    browser,
+    from === "disk" ? `${folder}${file}` : `${site.server.url}${file}`,
+    folder,
+  );
   try {
     await check(recorded);
     expect(recorded.requests.length, "the page made no request at all").toBeGreaterThan(0);
     expect(recorded.outside, "requests that would leave 127.0.0.1 and the site's files").toEqual([]);
-    expect(recorded.requests.filter((url) => !staysLocal(url, folder)), "requests to other hosts").toEqual([]);
+    expect(
+      recorded.requests.filter((url) => !staysLocal(url, folder)),
+      "requests to other hosts",
+    ).toEqual([]);
     expect(recorded.errors).toEqual([]);
   } finally {
     await recorded.close();
@@ -72,7 +83,9 @@ describe("docs site in chromium", () => {
             if (page.kind === "reference") {
               // Rendered from the description the page carries: every operation, each with its button.
               await tab.waitForSelector(".try-it-open");
-              expect(await tab.locator('[data-section-id^="operation/"]').count(), "operations shown").toBe(operations(doc).length);
+              expect(await tab.locator('[data-section-id^="operation/"]').count(), "operations shown").toBe(
+                operations(doc).length,
+              );
               expect(await tab.locator(".try-it-open").count(), "Try it buttons").toBe(operations(doc).length);
             } else {
               expect(await tab.locator("main h1").count(), `${page.file} has its title`).toBe(1);
@@ -101,11 +114,16 @@ describe("docs site in chromium", () => {
         const shown = byId.get(`operation/${operation.operationId}`);
         expect(shown, `${operation.operationId} is on the reference page`).toBeDefined();
         expect(shown?.heading).toBe(operation.summary);
-        expect(shown?.tabs, `${operation.operationId} code samples`).toEqual(expect.arrayContaining([SAMPLE_LABELS.curl, SAMPLE_LABELS.client]));
+        expect(shown?.tabs, `${operation.operationId} code samples`).toEqual(
+          expect.arrayContaining([SAMPLE_LABELS.curl, SAMPLE_LABELS.client]),
+        );
         // Redoc shows the request body example as the "Payload" tab beside the code samples.
         if (operation.requestBody) expect(shown?.tabs, `${operation.operationId} request example`).toContain("Payload");
-        expect(shown?.panels, `${operation.operationId} panels`).toEqual(expect.arrayContaining(["Request samples", "Response samples"]));
-        for (const status of Object.keys(operation.responses)) expect(shown?.tabs, `${operation.operationId} response ${status}`).toContain(status);
+        expect(shown?.panels, `${operation.operationId} panels`).toEqual(
+          expect.arrayContaining(["Request samples", "Response samples"]),
+        );
+        for (const status of Object.keys(operation.responses))
+          expect(shown?.tabs, `${operation.operationId} response ${status}`).toContain(status);
       }
       expect(rendered).toHaveLength(operations(doc).length);
 
@@ -114,7 +132,9 @@ describe("docs site in chromium", () => {
         document.querySelector('[data-section-id="operation/createImageIA"]')?.scrollIntoView({ block: "start" });
         window.scrollBy(0, -(document.querySelector("header.site-header")?.getBoundingClientRect().height ?? 0));
       });
-      await page.locator('[data-section-id="operation/createImageIA"] [role="tab"]', { hasText: SAMPLE_LABELS.curl }).click();
+      await page
+        .locator('[data-section-id="operation/createImageIA"] [role="tab"]', { hasText: SAMPLE_LABELS.curl })
+        .click();
       mkdirSync(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: join(SCREENSHOTS, "reference-create-image-samples.png") });
     });
@@ -156,7 +176,8 @@ describe("docs site in chromium", () => {
       const text = await page.locator("main").textContent();
       for (const { operation } of operations(doc)) {
         const label = operation["x-model-label"];
-        if (typeof label === "string" && operation["x-pricing"] !== undefined) expect(text, `price of ${label}`).toContain(label);
+        if (typeof label === "string" && operation["x-pricing"] !== undefined)
+          expect(text, `price of ${label}`).toContain(label);
       }
     });
   });

@@ -34,7 +34,9 @@ describe("llms.txt and the Markdown copies", () => {
     for (const page of SITE_PAGES) {
       const copy = read(markdownCopyFile(page));
       expect(copy, page.file).toMatch(/^# \S/);
-      expect(read(page.file), page.file).toContain(`<link rel="alternate" type="text/markdown" href="${markdownCopyFile(page)}">`);
+      expect(read(page.file), page.file).toContain(
+        `<link rel="alternate" type="text/markdown" href="${markdownCopyFile(page)}">`,
+      );
     }
   });
 
@@ -44,7 +46,9 @@ describe("llms.txt and the Markdown copies", () => {
     for (const page of SITE_PAGES) {
       for (const [, target] of read(markdownCopyFile(page)).matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
         if (/^[a-z]+:/i.test(target ?? "")) continue;
-        expect(existsSync(join(builtSite().dir, target ?? "")), `${markdownCopyFile(page)} links to ${target}`).toBe(true);
+        expect(existsSync(join(builtSite().dir, target ?? "")), `${markdownCopyFile(page)} links to ${target}`).toBe(
+          true,
+        );
         expect(target, markdownCopyFile(page)).not.toMatch(/\.html$|^\.\.\//);
       }
     }
@@ -53,7 +57,9 @@ describe("llms.txt and the Markdown copies", () => {
   it("hold every operation of the reference with its route and its typed-client sample", () => {
     const reference = read("reference.md");
     for (const { path, method, operation } of operations(doc)) {
-      expect(reference, operation.operationId).toContain(`### ${operation.summary}\n\n\`${method.toUpperCase()} ${path}\` (operationId \`${operation.operationId}\`)`);
+      expect(reference, operation.operationId).toContain(
+        `### ${operation.summary}\n\n\`${method.toUpperCase()} ${path}\` (operationId \`${operation.operationId}\`)`,
+      );
     }
     expect(reference).toContain('import { createClient } from "@media-service/client";');
     expect(reference).toContain("**Request example: Text-to-image at the default size**");
@@ -77,7 +83,9 @@ describe("every page", () => {
     expect(pages).toHaveLength(SITE_PAGES.length);
     for (const page of pages) {
       const html = read(page);
-      const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1]?.replace(/&#39;|&quot;/g, "'");
+      const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/
+        .exec(html)?.[1]
+        ?.replace(/&#39;|&quot;/g, "'");
       expect(policy, page).toContain(`script-src 'self' '${LIVE_RELOAD_SCRIPT_HASH}';`);
       expect(policy, page).toContain("default-src 'none'");
       expect(policy, page).toContain("connect-src 'self' http://127.0.0.1:*");
@@ -93,7 +101,11 @@ describe("every page", () => {
       const html = await (await fetch(`${server.url}errors.html`)).text();
       const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1] ?? "");
       expect(inline).toHaveLength(1);
-      expect(`sha256-${createHash("sha256").update(inline[0] ?? "").digest("base64")}`).toBe(LIVE_RELOAD_SCRIPT_HASH);
+      expect(
+        `sha256-${createHash("sha256")
+          .update(inline[0] ?? "")
+          .digest("base64")}`,
+      ).toBe(LIVE_RELOAD_SCRIPT_HASH);
     } finally {
       await server.close();
     }

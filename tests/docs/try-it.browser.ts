@@ -31,7 +31,9 @@ let sandbox: RunningSandbox;
 let browser: Browser;
 
 beforeAll(async () => {
-  const config = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { accounts: Record<string, { keys: string[] }> };
+  const config = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as {
+    accounts: Record<string, { keys: string[] }>;
+  };
   Object.values(config.accounts)[0]!.keys.push(KEY);
   [site, browser] = await Promise.all([buildAndServe(doc), launchChromium()]);
   // The site is served on a free port, not the docs server's default: its origin is allowed as a
@@ -52,7 +54,9 @@ async function sendImageCreate(page: Page, apiKey: string, baseUrl = sandbox.url
   const panel = page.locator("#try-it");
   await panel.locator('input[name="base-url"]').fill(baseUrl);
   await panel.locator('input[name="api-key"]').fill(apiKey);
-  expect(await panel.locator('select[name="example"]').inputValue()).toBe(Object.keys(doc.paths[IMAGE.path]!.post!.requestBody!.content["application/json"]!.examples!)[0]);
+  expect(await panel.locator('select[name="example"]').inputValue()).toBe(
+    Object.keys(doc.paths[IMAGE.path]!.post!.requestBody!.content["application/json"]!.examples!)[0],
+  );
   await panel.locator(".try-it-send").click();
 }
 
@@ -76,8 +80,14 @@ describe("the try-it console", () => {
       const succeeded = Date.now();
 
       expect(await job.getAttribute("data-final")).toBe(model.jobStatus.success);
-      expect(await page.locator(".try-it-output > .try-it-answer").getAttribute("data-status"), "the create's status").toBe("200");
-      const lastPoll = JSON.parse(await job.locator(".try-it-answer pre.body").textContent() ?? "null") as Record<string, unknown>;
+      expect(
+        await page.locator(".try-it-output > .try-it-answer").getAttribute("data-status"),
+        "the create's status",
+      ).toBe("200");
+      const lastPoll = JSON.parse((await job.locator(".try-it-answer pre.body").textContent()) ?? "null") as Record<
+        string,
+        unknown
+      >;
       expect(lastPoll.status).toBe(model.jobStatus.success);
       const links = await job.locator(".job-results a").allTextContents();
       expect(links.length, "result files shown").toBeGreaterThan(0);
@@ -86,14 +96,23 @@ describe("the try-it console", () => {
       expect(price, "the example's quote").toBeGreaterThan(0);
       expect(await job.locator(".job-charge").textContent()).toContain(`total_available: −${price}`);
       const highlighted = await page.locator(".try-it-output > .try-it-answer tr.highlight th").allTextContents();
-      expect(highlighted).toEqual(expect.arrayContaining(Object.values(model.rateLimitHeaders).map((name) => name.toLowerCase())));
+      expect(highlighted).toEqual(
+        expect.arrayContaining(Object.values(model.rateLimitHeaders).map((name) => name.toLowerCase())),
+      );
       // Shown, not folded away with the other headers.
-      for (const row of await page.locator(".try-it-output > .try-it-answer tr.highlight").all()) expect(await row.isVisible(), (await row.textContent()) ?? "").toBe(true);
+      for (const row of await page.locator(".try-it-output > .try-it-answer tr.highlight").all())
+        expect(await row.isVisible(), (await row.textContent()) ?? "").toBe(true);
 
       // The key went out in the Authorization header only.
       const html = await page.evaluate(() => document.documentElement.outerHTML);
       const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }));
-      for (const [where, text] of Object.entries({ url: page.url(), html, localStorage: stored, console: recorded.messages.join("\n"), requests: recorded.requests.join("\n") })) {
+      for (const [where, text] of Object.entries({
+        url: page.url(),
+        html,
+        localStorage: stored,
+        console: recorded.messages.join("\n"),
+        requests: recorded.requests.join("\n"),
+      })) {
         expect(text.includes(KEY), `the key in the ${where}`).toBe(false);
       }
       expect(recorded.outside).toEqual([]);
@@ -101,9 +120,16 @@ describe("the try-it console", () => {
 
       await job.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SCREENSHOTS, "try-it-succeeded.png") });
-      const timings = { pageReadyMs: ready - opened, sendClickedMs: sent - opened, jobSucceededMs: succeeded - opened, jobRunMs: succeeded - sent };
+      const timings = {
+        pageReadyMs: ready - opened,
+        sendClickedMs: sent - opened,
+        jobSucceededMs: succeeded - opened,
+        jobRunMs: succeeded - sent,
+      };
       writeFileSync(join(SCREENSHOTS, "try-it-timings.json"), `${JSON.stringify(timings, null, 2)}\n`);
-      console.log(`try-it console: page ready ${timings.pageReadyMs} ms, job succeeded ${timings.jobSucceededMs} ms after opening the page`);
+      console.log(
+        `try-it console: page ready ${timings.pageReadyMs} ms, job succeeded ${timings.jobSucceededMs} ms after opening the page`,
+      );
     } finally {
       await recorded.close();
     }
@@ -111,7 +137,10 @@ describe("the try-it console", () => {
 
   it("shows a 429's Retry-After with the rate-limit headers, unfolded", async () => {
     // One request a window per key: the console's credits read takes it, the create gets the 429.
-    const config = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { accounts: Record<string, { keys: string[] }>; limits: Record<string, unknown> };
+    const config = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as {
+      accounts: Record<string, { keys: string[] }>;
+      limits: Record<string, unknown>;
+    };
     Object.values(config.accounts)[0]!.keys.push(KEY);
     config.limits.requests = { perKey: 1 };
     const limited = await startSandbox({ config, port: 0 });
@@ -123,7 +152,9 @@ describe("the try-it console", () => {
       const answer = page.locator('.try-it-answer[data-status="429"]');
       await answer.waitFor();
       const shown = answer.locator("tr.highlight");
-      expect((await shown.locator("th").allTextContents()).sort()).toEqual([model.retryAfterHeader, ...Object.values(model.rateLimitHeaders)].map((name) => name.toLowerCase()).sort());
+      expect((await shown.locator("th").allTextContents()).sort()).toEqual(
+        [model.retryAfterHeader, ...Object.values(model.rateLimitHeaders)].map((name) => name.toLowerCase()).sort(),
+      );
       for (const row of await shown.all()) expect(await row.isVisible(), (await row.textContent()) ?? "").toBe(true);
       await answer.scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(SCREENSHOTS, "try-it-rate-limited.png") });
@@ -146,8 +177,12 @@ describe("the try-it console", () => {
       const answer = page.locator(".try-it-answer");
       await answer.waitFor();
       expect(await answer.getAttribute("data-status")).toBe("401");
-      const direct = await fetch(`${sandbox.url}${IMAGE.path}`, { method: "POST", headers: { authorization: "Bearer not-a-key-of-any-account", "content-type": "application/json" }, body: JSON.stringify(exampleBody()) });
-      expect(JSON.parse(await answer.locator("pre.body").textContent() ?? "null")).toEqual(await direct.json());
+      const direct = await fetch(`${sandbox.url}${IMAGE.path}`, {
+        method: "POST",
+        headers: { authorization: "Bearer not-a-key-of-any-account", "content-type": "application/json" },
+        body: JSON.stringify(exampleBody()),
+      });
+      expect(JSON.parse((await answer.locator("pre.body").textContent()) ?? "null")).toEqual(await direct.json());
       expect(await page.locator(".try-it-job").count(), "no job is followed").toBe(0);
       await page.screenshot({ path: join(SCREENSHOTS, "try-it-wrong-key.png") });
       expect(recorded.outside).toEqual([]);

@@ -22,7 +22,22 @@ import {
 const IMAGE_URL = "https://files.example.com/input.png";
 
 // Aspect ratios of I-A; other variants' lists are compared against it only by value.
-const I_A_RATIOS = ["auto", "1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "5:4", "4:5", "2:1", "1:2", "21:9", "9:21"];
+const I_A_RATIOS = [
+  "auto",
+  "1:1",
+  "16:9",
+  "9:16",
+  "4:3",
+  "3:4",
+  "3:2",
+  "2:3",
+  "5:4",
+  "4:5",
+  "2:1",
+  "1:2",
+  "21:9",
+  "9:21",
+];
 const FIVE_SIZES = ["768px", "1K", "1.5K", "2K", "4K"];
 
 interface SeedFacts {
@@ -55,7 +70,7 @@ function declaresSeedFacts(path: string, facts: SeedFacts): void {
       expect((schema["x-not-shown"] as Body)["request-fields"]).toEqual(expect.any(String));
     }
     // The seed states requiredness for no field, or for prompt only: the rest is marked not shown.
-    expect((schema["x-not-shown"] as Body)["requiredness"]).toEqual(expect.any(String));
+    expect((schema["x-not-shown"] as Body).requiredness).toEqual(expect.any(String));
   });
 
   it("declares exactly the seed's defaults", () => {
@@ -82,7 +97,8 @@ function declaresSeedFacts(path: string, facts: SeedFacts): void {
     for (const [name, forms] of Object.entries(facts.media)) {
       expect(media[name]?.kind).toBe("image");
       expect(media[name]?.forms).toEqual(forms ?? undefined);
-      if (forms === null) expect((properties(path)[name]!["x-not-shown"] as Body)["input-forms"]).toEqual(expect.any(String));
+      if (forms === null)
+        expect((properties(path)[name]!["x-not-shown"] as Body)["input-forms"]).toEqual(expect.any(String));
     }
   });
 
@@ -117,11 +133,23 @@ describe("I-A: POST /v1/images/i-a", () => {
     maximum: { num_images: 4 },
     maxItems: { reference_images: 10 },
     media: { reference_images: FOUR_FORMS },
-    pricing: [{ label: "output image", rateBy: { fields: ["size"], table: { "768px": 11, "1K": 12, "1.5K": 15, "2K": 19, "4K": 48 } }, ...perImage }],
+    pricing: [
+      {
+        label: "output image",
+        rateBy: { fields: ["size"], table: { "768px": 11, "1K": 12, "1.5K": 15, "2K": 19, "4K": 48 } },
+        ...perImage,
+      },
+    ],
   });
   accepts(path, {
     "a prompt alone": base,
-    "every field at its limits": { ...base, aspect_ratio: "9:21", num_images: 4, reference_images: images(10), size: "4K" },
+    "every field at its limits": {
+      ...base,
+      aspect_ratio: "9:21",
+      num_images: 4,
+      reference_images: images(10),
+      size: "4K",
+    },
   });
   rejects(path, [
     missing(base, "prompt"),
@@ -146,17 +174,30 @@ describe("I-B: POST /v1/images/i-b", () => {
     properties: ["prompt", "aspect_ratio", "image", "num_images", "quality", "size"],
     closed: true,
     defaults: {},
-    enums: { aspect_ratio: ["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "2:1", "1:2", "auto"], quality: ["low", "medium"], size: ["1K", "2K"] },
+    enums: {
+      aspect_ratio: ["1:1", "16:9", "9:16", "4:3", "3:4", "3:2", "2:3", "2:1", "1:2", "auto"],
+      quality: ["low", "medium"],
+      size: ["1K", "2K"],
+    },
     minimum: { num_images: 1 },
     maximum: { num_images: 1 },
     maxItems: {},
     media: { image: FOUR_FORMS },
     pricing: [
-      { label: "output image", rateBy: { fields: ["quality", "size"], table: { low: { "1K": 50, "2K": 80 }, medium: { "1K": 80, "2K": 100 } } }, ...perImage },
+      {
+        label: "output image",
+        rateBy: {
+          fields: ["quality", "size"],
+          table: { low: { "1K": 50, "2K": 80 }, medium: { "1K": 80, "2K": 100 } },
+        },
+        ...perImage,
+      },
     ],
   });
   it("describes the repeated-failure cooldown of its model family", () => {
-    expect(operation(path).description).toMatch(/cooldown[\s\S]*three consecutive failed generations within an hour[\s\S]*ten minutes/);
+    expect(operation(path).description).toMatch(
+      /cooldown[\s\S]*three consecutive failed generations within an hour[\s\S]*ten minutes/,
+    );
   });
   accepts(path, {
     "an empty body (no field is stated as required)": {},
@@ -176,7 +217,11 @@ describe("I-B: POST /v1/images/i-b", () => {
     ...outOfRange(base, "num_images", 1, 1),
     ...wrongTypes(base, { image: images(1), num_images: "1", prompt: null }),
     unknownField(base),
-    { rule: "reference_images is not an I-B field (one input image only)", body: { ...base, reference_images: images(1) }, keyword: "additionalProperties" },
+    {
+      rule: "reference_images is not an I-B field (one input image only)",
+      body: { ...base, reference_images: images(1) },
+      keyword: "additionalProperties",
+    },
   ]);
 });
 
@@ -206,7 +251,14 @@ describe("I-C: POST /v1/images/i-c", () => {
   accepts(path, {
     "an empty body (no field is stated as required)": {},
     "transparent with exactly one input image": { ...base, background: "transparent", reference_images: images(1) },
-    "opaque multi-reference at the limits": { ...base, background: "opaque", reference_images: images(10), num_images: 4, size: "2K", aspect_ratio: "9:21" },
+    "opaque multi-reference at the limits": {
+      ...base,
+      background: "opaque",
+      reference_images: images(10),
+      num_images: 4,
+      size: "2K",
+      aspect_ratio: "9:21",
+    },
     "opaque text-to-image": { ...base, background: "opaque" },
   });
   rejects(path, [
@@ -217,9 +269,21 @@ describe("I-C: POST /v1/images/i-c", () => {
     tooManyItems(base, "reference_images", 10),
     ...wrongTypes(base, { num_images: 2.5, reference_images: [42], background: true }),
     unknownField(base),
-    { rule: "transparent on text-to-image (needs exactly one input image)", body: { ...base, background: "transparent" }, keyword: "if" },
-    { rule: "transparent with an empty reference list", body: { ...base, background: "transparent", reference_images: [] }, keyword: "minItems" },
-    { rule: "transparent on a multi-reference request", body: { ...base, background: "transparent", reference_images: images(2) }, keyword: "if" },
+    {
+      rule: "transparent on text-to-image (needs exactly one input image)",
+      body: { ...base, background: "transparent" },
+      keyword: "if",
+    },
+    {
+      rule: "transparent with an empty reference list",
+      body: { ...base, background: "transparent", reference_images: [] },
+      keyword: "minItems",
+    },
+    {
+      rule: "transparent on a multi-reference request",
+      body: { ...base, background: "transparent", reference_images: images(2) },
+      keyword: "if",
+    },
   ]);
 });
 
@@ -239,7 +303,13 @@ describe("I-D: POST /v1/images/i-d", () => {
   });
   accepts(path, {
     "a prompt and one reference": { prompt: "make image 1 autumnal", reference_images: images(1) },
-    "every field, three references": { ...base, reference_images: images(3), aspect_ratio: "2:3", num_images: 1, seed: -3 },
+    "every field, three references": {
+      ...base,
+      reference_images: images(3),
+      aspect_ratio: "2:3",
+      num_images: 1,
+      seed: -3,
+    },
   });
   rejects(path, [
     { rule: "reference_images with no item (1 to 3)", body: { ...base, reference_images: [] }, keyword: "minItems" },
@@ -258,7 +328,24 @@ describe("I-E: POST /v1/images/i-e", () => {
     properties: ["prompt", "aspect_ratio", "num_images", "reference_images"],
     closed: true,
     defaults: {},
-    enums: { aspect_ratio: ["1:1", "2:3", "3:2", "3:4", "4:3", "4:5", "5:4", "9:16", "16:9", "21:9", "1:4", "4:1", "1:8", "8:1"] },
+    enums: {
+      aspect_ratio: [
+        "1:1",
+        "2:3",
+        "3:2",
+        "3:4",
+        "4:3",
+        "4:5",
+        "5:4",
+        "9:16",
+        "16:9",
+        "21:9",
+        "1:4",
+        "4:1",
+        "1:8",
+        "8:1",
+      ],
+    },
     minimum: { num_images: 1 },
     maximum: { num_images: 4 },
     maxItems: { reference_images: 14 },
@@ -274,7 +361,11 @@ describe("I-E: POST /v1/images/i-e", () => {
     ...outOfRange(base, "num_images", 1, 4),
     tooManyItems(base, "reference_images", 14),
     ...wrongTypes(base, { num_images: "2", reference_images: [{ url: IMAGE_URL }] }),
-    { rule: "size is not an I-E field (fixed 1K output)", body: { ...base, size: "1K" }, keyword: "additionalProperties" },
+    {
+      rule: "size is not an I-E field (fixed 1K output)",
+      body: { ...base, size: "1K" },
+      keyword: "additionalProperties",
+    },
   ]);
 });
 
@@ -299,7 +390,11 @@ describe("I-F: POST /v1/images/i-f", () => {
     ...outsideEnum(base, "aspect_ratio", ["21:9", "auto", "match_input_image"]),
     ...outOfRange(base, "num_images", 1, 1),
     ...wrongTypes(base, { seed: "7", prompt: 1 }),
-    { rule: "reference_images is not an I-F field (text-to-image only)", body: { ...base, reference_images: images(1) }, keyword: "additionalProperties" },
+    {
+      rule: "reference_images is not an I-F field (text-to-image only)",
+      body: { ...base, reference_images: images(1) },
+      keyword: "additionalProperties",
+    },
   ]);
 });
 
@@ -310,7 +405,13 @@ describe("I-G: POST /v1/images/i-g", () => {
     properties: ["prompt", "aspect_ratio", "max_images", "num_images", "sequential_image_generation", "size"],
     required: ["prompt"],
     closed: true,
-    defaults: { aspect_ratio: "1:1", max_images: 1, num_images: 1, sequential_image_generation: "disabled", size: "2K" },
+    defaults: {
+      aspect_ratio: "1:1",
+      max_images: 1,
+      num_images: 1,
+      sequential_image_generation: "disabled",
+      size: "2K",
+    },
     enums: {
       aspect_ratio: ["1:1", "4:3", "3:4", "16:9", "9:16", "2:3", "3:2", "21:9", "9:21"],
       sequential_image_generation: ["disabled", "auto"],
@@ -326,7 +427,14 @@ describe("I-G: POST /v1/images/i-g", () => {
   });
   accepts(path, {
     "a prompt alone": base,
-    "a sequence with every field": { ...base, aspect_ratio: "9:21", max_images: 4, num_images: 4, sequential_image_generation: "auto", size: "4K" },
+    "a sequence with every field": {
+      ...base,
+      aspect_ratio: "9:21",
+      max_images: 4,
+      num_images: 4,
+      sequential_image_generation: "auto",
+      size: "4K",
+    },
     "max_images while sequential generation is disabled (a maximum, not a rejection rule)": { ...base, max_images: 3 },
   });
   rejects(path, [
@@ -382,11 +490,23 @@ describe("I-J: POST /v1/images/i-j (partly described)", () => {
     maxItems: { reference_images: 10 },
     media: { reference_images: null },
     impliedNames: ["prompt", "num_images", "reference_images", "size"],
-    pricing: [{ label: "output image", rateBy: { fields: ["size"], table: { "768px": 55, "1K": 65, "1.5K": 90, "2K": 130, "4K": 790 } }, ...perImage }],
+    pricing: [
+      {
+        label: "output image",
+        rateBy: { fields: ["size"], table: { "768px": 55, "1K": 65, "1.5K": 90, "2K": 130, "4K": 790 } },
+        ...perImage,
+      },
+    ],
   });
   accepts(path, {
     "an empty body": {},
-    "every known field at its limits": { ...base, grounding: false, num_images: 4, reference_images: images(10), size: "768px" },
+    "every known field at its limits": {
+      ...base,
+      grounding: false,
+      num_images: 4,
+      reference_images: images(10),
+      size: "768px",
+    },
     "a field the seed does not show (the schema stays open)": { ...base, some_unshown_field: 1 },
   });
   rejects(path, [
@@ -419,7 +539,13 @@ describe("I-K: POST /v1/images/i-k (partly described)", () => {
   });
   accepts(path, {
     "an empty body": {},
-    "every known field at its limits": { ...base, google_search: true, image_search: true, num_images: 4, reference_images: images(9) },
+    "every known field at its limits": {
+      ...base,
+      google_search: true,
+      image_search: true,
+      num_images: 4,
+      reference_images: images(9),
+    },
     "a field the seed does not show (the schema stays open)": { ...base, prompt: "a style study" },
   });
   rejects(path, [

@@ -125,7 +125,7 @@ describe("POST /v1/3d/d-b", () => {
   const path = "/v1/3d/d-b";
   const base = { image: "https://files.example.com/robot.png" };
   accepts(path, {
-    "textured": { ...base, texture: true },
+    textured: { ...base, texture: true },
     "a field the seed does not show (other fields are not shown)": { ...base, other_field: 1 },
   });
   rejects(path, wrongTypes(base, { image: 1, texture: "yes" }));
@@ -158,7 +158,14 @@ describe("POST /v1/depth-maps/dm-a", () => {
   const base = { video: "https://files.example.com/street.mp4" };
   accepts(path, {
     "a video alone": base,
-    "every field": { ...base, size: "base", colormap: "viridis", resolution: "360p", keep_audio: true, side_by_side: false },
+    "every field": {
+      ...base,
+      size: "base",
+      colormap: "viridis",
+      resolution: "360p",
+      keep_audio: true,
+      side_by_side: false,
+    },
   });
   rejects(path, [
     ...outsideEnum(base, "size", ["medium"]),
@@ -197,9 +204,14 @@ describe("POST /v1/video-upscales/vu-a", () => {
   const path = "/v1/video-upscales/vu-a";
   const base = { video: "https://files.example.com/clip.mp4" };
   accepts(path, {
-    ...Object.fromEntries([1.5, 2, 2.5, 3].map((factor) => [`upscale_factor ${factor}`, { ...base, upscale_factor: factor }])),
+    ...Object.fromEntries(
+      [1.5, 2, 2.5, 3].map((factor) => [`upscale_factor ${factor}`, { ...base, upscale_factor: factor }]),
+    ),
     "a prompt": { ...base, prompt: "sharp" },
-    "a field the seed does not name (the mode; other fields are not shown)": { ...base, mode_field_not_shown: "creative" },
+    "a field the seed does not name (the mode; other fields are not shown)": {
+      ...base,
+      mode_field_not_shown: "creative",
+    },
   });
   rejects(path, [
     ...outsideEnum(base, "upscale_factor", [1, 4, 1.75, "2"]),
@@ -283,7 +295,12 @@ describe("POST /v1/cost and POST /v1/uploads", () => {
   it("the quote response names credits and the depth-map fields", () => {
     const response = deref(doc, operation("/v1/cost").responses["200"]!);
     const schema = deref<JsonSchema>(doc, response.content!["application/json"]!.schema!);
-    expect(Object.keys(schema.properties as object).sort()).toEqual(["credits", "credits_per_second", "min_seconds", "size_pricing"]);
+    expect(Object.keys(schema.properties as object).sort()).toEqual([
+      "credits",
+      "credits_per_second",
+      "min_seconds",
+      "size_pricing",
+    ]);
   });
 });
 
@@ -293,7 +310,8 @@ describe("stock searches", () => {
     "/v1/stock/sound-effects": ["query", "category", "min_duration", "max_duration", "sort"],
     "/v1/stock/music": ["query", "min_duration", "max_duration", "sort"],
   };
-  const parameters = (op: Operation) => (op.parameters ?? []).map((p) => deref(doc, p as never) as { name: string; in: string; schema: JsonSchema });
+  const parameters = (op: Operation) =>
+    (op.parameters ?? []).map((p) => deref(doc, p as never) as { name: string; in: string; schema: JsonSchema });
 
   for (const [path, names] of Object.entries(filters)) {
     it(`${path} takes exactly the seed's filters as query parameters, costs 10 credits per search`, () => {
@@ -314,7 +332,10 @@ describe("stock searches", () => {
   });
 
   it("results carry attribution.text and attribution.html (rule resources.stock-result.attribution)", () => {
-    const result = doc.components.schemas!.StockResult as { required?: string[]; properties: { attribution: { required?: string[]; properties: object } } };
+    const result = doc.components.schemas!.StockResult as {
+      required?: string[];
+      properties: { attribution: { required?: string[]; properties: object } };
+    };
     expect(Object.keys(result.properties.attribution.properties)).toEqual(["text", "html"]);
     // "Each result carries" them: always present, not left optional.
     expect(result.required).toEqual(["attribution"]);
@@ -326,7 +347,13 @@ describe("GET /v1/account/credits and GET /v1/models", () => {
   it("credits answers the AccountCredits object of five integers", () => {
     const response = deref(doc, operation("/v1/account/credits", "get").responses["200"]!);
     const schema = deref<JsonSchema>(doc, response.content!["application/json"]!.schema!);
-    expect(schema.required).toEqual(["extra_credits", "monthly_limit", "monthly_remaining", "monthly_used", "total_available"]);
+    expect(schema.required).toEqual([
+      "extra_credits",
+      "monthly_limit",
+      "monthly_remaining",
+      "monthly_used",
+      "total_available",
+    ]);
   });
 
   it("models takes the optional type filter and marks its response shape as not shown", () => {
@@ -343,23 +370,59 @@ describe("media fields", () => {
     "/v1/motion-control/mc-a": {
       image: { kind: "image", forms: FOUR_FORMS, formats: ["jpg", "png", "webp"] },
       video: {
-        kind: "video", forms: URL_FORMS, formats: ["mp4", "webm"], minDurationSeconds: 3, maxDurationSeconds: 30, maxSizeMB: 30,
+        kind: "video",
+        forms: URL_FORMS,
+        formats: ["mp4", "webm"],
+        minDurationSeconds: 3,
+        maxDurationSeconds: 30,
+        maxSizeMB: 30,
         // "at most 10 s when character_orientation is image"
-        conditionalLimits: [{ when: { field: "character_orientation", equals: "image" }, limits: { maxDurationSeconds: 10 } }],
+        conditionalLimits: [
+          { when: { field: "character_orientation", equals: "image" }, limits: { maxDurationSeconds: 10 } },
+        ],
       },
     },
     "/v1/lip-sync/ls-a": {
-      audio: { kind: "audio", forms: FOUR_FORMS, formats: ["mp3", "wav", "ogg"], maxDurationSeconds: 120, maxSizeMB: 15 },
+      audio: {
+        kind: "audio",
+        forms: FOUR_FORMS,
+        formats: ["mp3", "wav", "ogg"],
+        maxDurationSeconds: 120,
+        maxSizeMB: 15,
+      },
       image: {
-        kind: "image", forms: FOUR_FORMS, formats: ["jpg", "png", "webp"],
-        minPixelsPerSide: 300, maxPixelsPerSide: 6000, minAspectRatio: "2:5", maxAspectRatio: "5:2",
+        kind: "image",
+        forms: FOUR_FORMS,
+        formats: ["jpg", "png", "webp"],
+        minPixelsPerSide: 300,
+        maxPixelsPerSide: 6000,
+        minAspectRatio: "2:5",
+        maxAspectRatio: "5:2",
       },
     },
     "/v1/3d/d-a": { image: { kind: "image", forms: FOUR_FORMS } },
     "/v1/3d/d-b": { image: { kind: "image" } },
-    "/v1/depth-maps/dm-a": { video: { kind: "video", forms: URL_FORMS, formats: ["mp4", "mov", "webm"], maxDurationSeconds: 30, maxSizeMB: 100 } },
-    "/v1/video-upscales/vu-a": { video: { kind: "video", maxDurationSeconds: 20, maxWidth: 2560, maxHeight: 1440, maxSizeMB: 100 } },
-    "/v1/audios/a-a": { video: { kind: "video", forms: FOUR_FORMS, formats: ["mp4", "webm"], maxDurationSeconds: 360, maxRemoteFetchMB: 30 } },
+    "/v1/depth-maps/dm-a": {
+      video: {
+        kind: "video",
+        forms: URL_FORMS,
+        formats: ["mp4", "mov", "webm"],
+        maxDurationSeconds: 30,
+        maxSizeMB: 100,
+      },
+    },
+    "/v1/video-upscales/vu-a": {
+      video: { kind: "video", maxDurationSeconds: 20, maxWidth: 2560, maxHeight: 1440, maxSizeMB: 100 },
+    },
+    "/v1/audios/a-a": {
+      video: {
+        kind: "video",
+        forms: FOUR_FORMS,
+        formats: ["mp4", "webm"],
+        maxDurationSeconds: 360,
+        maxRemoteFetchMB: 30,
+      },
+    },
   };
   for (const [path, fields] of Object.entries(media)) {
     for (const [field, expected] of Object.entries(fields)) {

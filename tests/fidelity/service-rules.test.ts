@@ -14,13 +14,28 @@ const polling = (path: string) => operation(path, "get")["x-polling"] as Record<
 
 describe("job states", () => {
   it("JobStatus is exactly the seven states, three of them terminal", () => {
-    expect(schema("JobStatus").enum).toEqual(["pending", "starting", "processing", "completing", "succeeded", "failed", "timeout"]);
+    expect(schema("JobStatus").enum).toEqual([
+      "pending",
+      "starting",
+      "processing",
+      "completing",
+      "succeeded",
+      "failed",
+      "timeout",
+    ]);
     expect(schema("JobStatus")["x-terminal-values"]).toEqual(["succeeded", "failed", "timeout"]);
     expect(schema("JobStatus")["x-not-shown"]).toHaveProperty("transitions");
   });
 
   it("a succeeded job carries its result URLs (poll if/then)", () => {
-    for (const [name, field] of [["ImageJob", "images"], ["VideoJob", "video_url"], ["AudioJob", "audio_url"], ["Model3dJob", "model_url"], ["MotionControlJob", "video_url"], ["DepthMapJob", "video_url"]] as const) {
+    for (const [name, field] of [
+      ["ImageJob", "images"],
+      ["VideoJob", "video_url"],
+      ["AudioJob", "audio_url"],
+      ["Model3dJob", "model_url"],
+      ["MotionControlJob", "video_url"],
+      ["DepthMapJob", "video_url"],
+    ] as const) {
       expect(schema(name).required).toEqual(["status"]);
       expect(schema(name).then, name).toEqual({ required: [field] });
     }
@@ -29,15 +44,27 @@ describe("job states", () => {
 
 describe("authentication", () => {
   it("is HTTP bearer with keys of a fixed live prefix and a secret part", () => {
-    const scheme = (doc.components.securitySchemes as Record<string, { type?: string; scheme?: string; description?: string }> | undefined)?.bearerAuth;
+    const scheme = (
+      doc.components.securitySchemes as
+        | Record<string, { type?: string; scheme?: string; description?: string }>
+        | undefined
+    )?.bearerAuth;
     expect([scheme?.type, scheme?.scheme]).toEqual(["http", "bearer"]);
-    expect(scheme?.description?.replace(/\s+/g, " ")).toContain("Keys have a fixed live prefix followed by a secret part");
+    expect(scheme?.description?.replace(/\s+/g, " ")).toContain(
+      "Keys have a fixed live prefix followed by a secret part",
+    );
   });
 });
 
 describe("errors", () => {
   it("moderation blocks are 400 with exactly the seed's five restriction reasons", () => {
-    expect(schema("RestrictionReason").enum).toEqual(["input_csam", "input_explicit_adult", "input_upload_nudity", "input_celebrity_likeness", "strict_model_nsfw"]);
+    expect(schema("RestrictionReason").enum).toEqual([
+      "input_csam",
+      "input_explicit_adult",
+      "input_upload_nudity",
+      "input_celebrity_likeness",
+      "strict_model_nsfw",
+    ]);
     expect(schema("ModerationBlock").required).toEqual(["error", "restriction_reason"]);
     expect(schema("ErrorBody").properties).toMatchObject({ error: { required: ["type", "code", "message"] } });
   });
@@ -46,11 +73,15 @@ describe("errors", () => {
     const invalid = doc.components.examples!.InvalidRequest!.value as { error: { type: string; code: string } };
     expect(invalid.error).toMatchObject({ type: "invalid_request_error", code: "model_not_available" });
     expect(JSON.stringify(schema("ModelRetiredError"))).toContain('"code":{"const":"model_retired"}');
-    expect(JSON.stringify(schema("RateLimitedError"))).toContain('"type":{"const":"rate_limit_error"},"code":{"const":"rate_limited"}');
+    expect(JSON.stringify(schema("RateLimitedError"))).toContain(
+      '"type":{"const":"rate_limit_error"},"code":{"const":"rate_limited"}',
+    );
   });
 
   it("only the rate limiter and the cooldown send Retry-After", () => {
-    const variants = (schema("TooManyRequestsBody").anyOf as Array<{ $ref: string }>).map(({ $ref }) => $ref.split("/").at(-1)!);
+    const variants = (schema("TooManyRequestsBody").anyOf as Array<{ $ref: string }>).map(
+      ({ $ref }) => $ref.split("/").at(-1)!,
+    );
     const sending = variants.filter((name) => schema(name)["x-retry-after"] === true);
     expect(variants.sort()).toEqual(["CooldownError", "QueueFullError", "RateLimitedError", "SpendLimitError"]);
     expect(sending.sort()).toEqual(["CooldownError", "RateLimitedError"]);
@@ -59,7 +90,8 @@ describe("errors", () => {
 
   it("every operation answers 401 and 403 with the error body, and 429 through the shared response", () => {
     for (const { path, method, operation: op } of operations(doc)) {
-      for (const status of ["401", "403", "429"]) expect(op.responses[status], `${method} ${path} ${status}`).toBeDefined();
+      for (const status of ["401", "403", "429"])
+        expect(op.responses[status], `${method} ${path} ${status}`).toBeDefined();
       expect(deref<ResponseObject>(doc, op.responses["429"]!)).toBe(response("TooManyRequests"));
     }
   });
@@ -74,7 +106,10 @@ describe("limits, written where a reader finds them", () => {
     [/60 per minute per account, a rolling window/, "uploads"],
     [/up to 10 on Ultra/, "concurrency cap"],
     [/polling never counts against it/, "polling and the cap"],
-    [/three consecutive failed generations within an hour[\s\S]*ten minutes,\s+growing by ten minutes with each additional failure; any success clears it/, "cooldown"],
+    [
+      /three consecutive failed generations within an hour[\s\S]*ten minutes,\s+growing by ten minutes with each additional failure; any success clears it/,
+      "cooldown",
+    ],
     [/20 results per page at most/, "stock page size"],
   ])("info states %s (%s)", (pattern) => {
     expect(info).toMatch(pattern);

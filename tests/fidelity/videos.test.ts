@@ -64,7 +64,6 @@ interface VariantFacts {
   crossRules: BadBody[];
 }
 
-
 /** Bodies that each break one per-field rule of the table: enum, range, item limit, required, closedness. */
 function perFieldBreaks(facts: VariantFacts): BadBody[] {
   const { base } = facts;
@@ -100,8 +99,12 @@ function videoVariant(facts: VariantFacts): void {
     it("declares exactly the seed's defaults, enums, ranges and item limits", () => {
       expect(declared(path, "default")).toEqual(facts.defaults);
       expect(declared(path, "enum")).toEqual(facts.enums);
-      expect(declared(path, "minimum")).toEqual(Object.fromEntries(Object.entries(facts.ranges).map(([f, [min]]) => [f, min])));
-      expect(declared(path, "maximum")).toEqual(Object.fromEntries(Object.entries(facts.ranges).map(([f, [, max]]) => [f, max])));
+      expect(declared(path, "minimum")).toEqual(
+        Object.fromEntries(Object.entries(facts.ranges).map(([f, [min]]) => [f, min])),
+      );
+      expect(declared(path, "maximum")).toEqual(
+        Object.fromEntries(Object.entries(facts.ranges).map(([f, [, max]]) => [f, max])),
+      );
       expect(declared(path, "maxItems")).toEqual(facts.maxItems);
     });
 
@@ -139,15 +142,23 @@ function videoVariant(facts: VariantFacts): void {
     });
 
     accepts(path, facts.modes);
-    if (!facts.closed) accepts(path, { "an unknown field (the schema stays open)": { ...facts.base, camera_motion: "pan" } });
+    if (!facts.closed)
+      accepts(path, { "an unknown field (the schema stays open)": { ...facts.base, camera_motion: "pan" } });
     rejects(path, [...perFieldBreaks(facts), ...facts.crossRules]);
   });
 }
 
 const RATIOS_5 = ["16:9", "9:16", "1:1", "4:3", "3:4"];
 const not = (rule: string, body: Body): BadBody => ({ rule, body, keyword: "not" });
-const endImageNeedsImage = (base: Body): BadBody => ({ rule: "end_image without image", body: { ...base, end_image: END_IMAGE }, keyword: "dependentRequired" });
-const perOutputSecond = (fields: string[], table: Body): Body => ({ rateBy: { fields, table }, per: { field: "length_seconds" } });
+const endImageNeedsImage = (base: Body): BadBody => ({
+  rule: "end_image without image",
+  body: { ...base, end_image: END_IMAGE },
+  keyword: "dependentRequired",
+});
+const perOutputSecond = (fields: string[], table: Body): Body => ({
+  rateBy: { fields, table },
+  per: { field: "length_seconds" },
+});
 
 const implied = (facts: Omit<VariantFacts, "impliedNames">, exact: string[] = []): VariantFacts => ({
   ...facts,
@@ -162,10 +173,26 @@ videoVariant({
   base: vaBase,
   required: ["prompt"],
   closed: true,
-  properties: ["prompt", "aspect_ratio", "audio", "end_image", "image", "length_seconds", "reference_audios", "reference_images", "reference_videos", "resolution", "seed", "video"],
+  properties: [
+    "prompt",
+    "aspect_ratio",
+    "audio",
+    "end_image",
+    "image",
+    "length_seconds",
+    "reference_audios",
+    "reference_images",
+    "reference_videos",
+    "resolution",
+    "seed",
+    "video",
+  ],
   // aspect_ratio's default depends on the mode (16:9, adaptive or auto), so the schema states none.
   defaults: { length_seconds: 5, resolution: "768p" },
-  enums: { aspect_ratio: ["16:9", "9:16", "1:1", "4:3", "3:4", "21:9", "adaptive", "auto"], resolution: ["480p", "768p", "1080p", "2k"] },
+  enums: {
+    aspect_ratio: ["16:9", "9:16", "1:1", "4:3", "3:4", "21:9", "adaptive", "auto"],
+    resolution: ["480p", "768p", "1080p", "2k"],
+  },
   foreignValues: { aspect_ratio: ["2:3", "match_input_image"], resolution: ["720p", "4k", "2K"] },
   ranges: { length_seconds: [5, 15] },
   maxItems: { reference_audios: 3, reference_images: 5, reference_videos: 3 },
@@ -173,30 +200,84 @@ videoVariant({
     audio: { kind: "audio", forms: URL_FORMS, formats: ["mp3", "wav"], minDurationSeconds: 2, maxSizeMB: 15 },
     end_image: { kind: "image" },
     image: { kind: "image", forms: FOUR_FORMS },
-    reference_audios: { kind: "audio", forms: URL_FORMS, formats: ["wav", "mp3"], minDurationSeconds: 2, maxDurationSeconds: 15, maxCombinedDurationSeconds: 15 },
+    reference_audios: {
+      kind: "audio",
+      forms: URL_FORMS,
+      formats: ["wav", "mp3"],
+      minDurationSeconds: 2,
+      maxDurationSeconds: 15,
+      maxCombinedDurationSeconds: 15,
+    },
     reference_images: { kind: "image", forms: FOUR_FORMS },
-    reference_videos: { kind: "video", forms: URL_FORMS, formats: ["mp4", "mov"], minDurationSeconds: 2, maxDurationSeconds: 15, maxCombinedDurationSeconds: 15, maxSizeMB: 50 },
-    video: { kind: "video", forms: URL_FORMS, minDurationSeconds: 1.6, maxDurationSeconds: 60, maxSizeMB: 50, minAspectRatio: "2:5", maxAspectRatio: "5:2" },
+    reference_videos: {
+      kind: "video",
+      forms: URL_FORMS,
+      formats: ["mp4", "mov"],
+      minDurationSeconds: 2,
+      maxDurationSeconds: 15,
+      maxCombinedDurationSeconds: 15,
+      maxSizeMB: 50,
+    },
+    video: {
+      kind: "video",
+      forms: URL_FORMS,
+      minDurationSeconds: 1.6,
+      maxDurationSeconds: 60,
+      maxSizeMB: 50,
+      minAspectRatio: "2:5",
+      maxAspectRatio: "5:2",
+    },
   },
   impliedNames: [],
   notShown: ["requiredness", "defaults"],
   pricing: [
     { label: "output video", ...perOutputSecond(["resolution"], { "480p": 65, "768p": 105, "1080p": 210, "2k": 420 }) },
-    { label: expect.any(String), rate: 170, per: { mediaSeconds: "video", maximum: 15 }, when: [{ field: "video", present: true }] },
+    {
+      label: expect.any(String),
+      rate: 170,
+      per: { mediaSeconds: "video", maximum: 15 },
+      when: [{ field: "video", present: true }],
+    },
     { label: "reference video clips", rate: 170, per: { mediaSeconds: "reference_videos" } },
-    { label: "reference images beyond the first two", rate: 50, per: { itemsBeyond: { field: "reference_images", free: 2 } } },
+    {
+      label: "reference images beyond the first two",
+      rate: 50,
+      per: { itemsBeyond: { field: "reference_images", free: 2 } },
+    },
   ],
   modes: {
-    "text-to-video at both length limits": { ...vaBase, length_seconds: 15, aspect_ratio: "21:9", resolution: "480p", seed: 3 },
+    "text-to-video at both length limits": {
+      ...vaBase,
+      length_seconds: 15,
+      aspect_ratio: "21:9",
+      resolution: "480p",
+      seed: 3,
+    },
     "text-to-video with a soundtrack": { ...vaBase, audio: AUDIO, length_seconds: 5 },
     "image-to-video with a soundtrack": { ...vaBase, image: IMAGE, audio: AUDIO, resolution: "1080p" },
     "image-to-video between a first and last frame": { ...vaBase, image: IMAGE, end_image: END_IMAGE },
     "an end-keyframe generation (end_image alone)": { ...vaBase, end_image: END_IMAGE },
-    "reference mode at every item limit, adaptive": { ...vaBase, aspect_ratio: "adaptive", reference_images: urls(5), reference_videos: urls(3, "mp4"), reference_audios: urls(3, "wav") },
+    "reference mode at every item limit, adaptive": {
+      ...vaBase,
+      aspect_ratio: "adaptive",
+      reference_images: urls(5),
+      reference_videos: urls(3, "mp4"),
+      reference_audios: urls(3, "wav"),
+    },
     "reference mode with audios alone": { ...vaBase, reference_audios: urls(1, "mp3") },
-    "extension at 2k following the source": { ...vaBase, video: VIDEO, aspect_ratio: "auto", resolution: "2k", length_seconds: 15 },
+    "extension at 2k following the source": {
+      ...vaBase,
+      video: VIDEO,
+      aspect_ratio: "auto",
+      resolution: "2k",
+      length_seconds: 15,
+    },
     "extension cropping to a ratio": { ...vaBase, video: VIDEO, aspect_ratio: "9:16" },
-    "image-to-video ignores adaptive and auto rather than rejecting them": { ...vaBase, image: IMAGE, aspect_ratio: "adaptive" },
+    "image-to-video ignores adaptive and auto rather than rejecting them": {
+      ...vaBase,
+      image: IMAGE,
+      aspect_ratio: "adaptive",
+    },
     "end-keyframe generation with auto (ignored)": { ...vaBase, end_image: IMAGE, aspect_ratio: "auto" },
   },
   ruleQuotes: [
@@ -209,23 +290,51 @@ videoVariant({
     "Extension accepts `auto`",
   ],
   crossRules: [
-    not("image with reference_images (image: cannot be combined with reference media)", { ...vaBase, image: IMAGE, reference_images: urls(1) }),
+    not("image with reference_images (image: cannot be combined with reference media)", {
+      ...vaBase,
+      image: IMAGE,
+      reference_images: urls(1),
+    }),
     not("image with reference_videos", { ...vaBase, image: IMAGE, reference_videos: urls(1, "mp4") }),
     not("image with reference_audios", { ...vaBase, image: IMAGE, reference_audios: urls(1, "wav") }),
     not("image with video (image: cannot be combined with video)", { ...vaBase, image: IMAGE, video: VIDEO }),
-    not("end_image with reference_images (reference media: cannot be combined with image/end_image)", { ...vaBase, end_image: END_IMAGE, reference_images: urls(1) }),
+    not("end_image with reference_images (reference media: cannot be combined with image/end_image)", {
+      ...vaBase,
+      end_image: END_IMAGE,
+      reference_images: urls(1),
+    }),
     not("end_image with reference_videos", { ...vaBase, end_image: END_IMAGE, reference_videos: urls(1, "mp4") }),
     not("end_image with reference_audios", { ...vaBase, end_image: END_IMAGE, reference_audios: urls(1, "wav") }),
-    not("video with end_image (video: cannot be combined with any other media input)", { ...vaBase, video: VIDEO, end_image: END_IMAGE }),
+    not("video with end_image (video: cannot be combined with any other media input)", {
+      ...vaBase,
+      video: VIDEO,
+      end_image: END_IMAGE,
+    }),
     not("video with audio", { ...vaBase, video: VIDEO, audio: AUDIO }),
     not("video with reference_images", { ...vaBase, video: VIDEO, reference_images: urls(1) }),
-    not("audio in reference mode (audio: only for text-to-video or image-to-video)", { ...vaBase, audio: AUDIO, reference_audios: urls(1, "wav") }),
-    { rule: "2k on text-to-video (2k only when extending)", body: { ...vaBase, resolution: "2k" }, keyword: "required" },
+    not("audio in reference mode (audio: only for text-to-video or image-to-video)", {
+      ...vaBase,
+      audio: AUDIO,
+      reference_audios: urls(1, "wav"),
+    }),
+    {
+      rule: "2k on text-to-video (2k only when extending)",
+      body: { ...vaBase, resolution: "2k" },
+      keyword: "required",
+    },
     { rule: "2k on image-to-video", body: { ...vaBase, image: IMAGE, resolution: "2k" }, keyword: "required" },
-    { rule: "adaptive on text-to-video (reference mode only)", body: { ...vaBase, aspect_ratio: "adaptive" }, keyword: "anyOf" },
+    {
+      rule: "adaptive on text-to-video (reference mode only)",
+      body: { ...vaBase, aspect_ratio: "adaptive" },
+      keyword: "anyOf",
+    },
     { rule: "adaptive when extending", body: { ...vaBase, video: VIDEO, aspect_ratio: "adaptive" }, keyword: "anyOf" },
     { rule: "auto on text-to-video (extension only)", body: { ...vaBase, aspect_ratio: "auto" }, keyword: "anyOf" },
-    { rule: "auto in reference mode", body: { ...vaBase, reference_images: urls(1), aspect_ratio: "auto" }, keyword: "anyOf" },
+    {
+      rule: "auto in reference mode",
+      body: { ...vaBase, reference_images: urls(1), aspect_ratio: "auto" },
+      keyword: "anyOf",
+    },
   ],
 });
 
@@ -236,7 +345,19 @@ videoVariant(
     slug: "v-b",
     base: {},
     closed: false,
-    properties: ["prompt", "aspect_ratio", "end_image", "generate_audio", "image", "length_seconds", "reference_audios", "reference_images", "reference_videos", "resolution", "seed"],
+    properties: [
+      "prompt",
+      "aspect_ratio",
+      "end_image",
+      "generate_audio",
+      "image",
+      "length_seconds",
+      "reference_audios",
+      "reference_images",
+      "reference_videos",
+      "resolution",
+      "seed",
+    ],
     defaults: { generate_audio: true },
     enums: { aspect_ratio: RATIOS_5, resolution: ["480p", "720p", "1080p"] },
     foreignValues: { aspect_ratio: ["21:9", "adaptive", "auto"], resolution: ["768p", "4k", "2k"] },
@@ -245,17 +366,47 @@ videoVariant(
     media: {
       end_image: { kind: "image" },
       image: { kind: "image", forms: FOUR_FORMS },
-      reference_audios: { kind: "audio", forms: URL_FORMS, formats: ["wav", "mp3"], minDurationSeconds: 2, maxDurationSeconds: 15, maxCombinedDurationSeconds: 15 },
+      reference_audios: {
+        kind: "audio",
+        forms: URL_FORMS,
+        formats: ["wav", "mp3"],
+        minDurationSeconds: 2,
+        maxDurationSeconds: 15,
+        maxCombinedDurationSeconds: 15,
+      },
       reference_images: { kind: "image", forms: FOUR_FORMS },
-      reference_videos: { kind: "video", forms: URL_FORMS, formats: ["mp4", "mov"], minDurationSeconds: 2, maxDurationSeconds: 15, maxCombinedDurationSeconds: 15, maxSizeMB: 50 },
+      reference_videos: {
+        kind: "video",
+        forms: URL_FORMS,
+        formats: ["mp4", "mov"],
+        minDurationSeconds: 2,
+        maxDurationSeconds: 15,
+        maxCombinedDurationSeconds: 15,
+        maxSizeMB: 50,
+      },
     },
     notShown: ["field-names", "requiredness", "defaults"],
     modes: {
       "an empty body (no field is stated as required)": {},
-      "text-to-video at both length limits": { prompt: "dawn", aspect_ratio: "3:4", length_seconds: 30, resolution: "1080p", seed: 1 },
-      "image-to-video between two frames, 2 s, silent": { image: IMAGE, end_image: END_IMAGE, length_seconds: 2, generate_audio: false },
+      "text-to-video at both length limits": {
+        prompt: "dawn",
+        aspect_ratio: "3:4",
+        length_seconds: 30,
+        resolution: "1080p",
+        seed: 1,
+      },
+      "image-to-video between two frames, 2 s, silent": {
+        image: IMAGE,
+        end_image: END_IMAGE,
+        length_seconds: 2,
+        generate_audio: false,
+      },
       "image-to-video with aspect_ratio (ignored, not rejected)": { image: IMAGE, aspect_ratio: "16:9" },
-      "references at every item limit": { reference_images: urls(10), reference_videos: urls(5, "mp4"), reference_audios: urls(5, "wav") },
+      "references at every item limit": {
+        reference_images: urls(10),
+        reference_videos: urls(5, "mp4"),
+        reference_audios: urls(5, "wav"),
+      },
     },
     ruleQuotes: [
       "last frame, used together with `image`",
@@ -263,11 +414,20 @@ videoVariant(
       "cannot be combined with `image`/`end_image`",
     ],
     crossRules: [
-      not("image with reference_images (image: cannot be combined with reference media)", { image: IMAGE, reference_images: urls(1) }),
+      not("image with reference_images (image: cannot be combined with reference media)", {
+        image: IMAGE,
+        reference_images: urls(1),
+      }),
       not("image with reference_videos", { image: IMAGE, reference_videos: urls(1, "mp4") }),
       not("image with reference_audios", { image: IMAGE, reference_audios: urls(1, "wav") }),
-      not("end_image with reference_audios (reference_audios: cannot be combined with image/end_image)", { end_image: END_IMAGE, reference_audios: urls(1, "wav") }),
-      not("end_image with reference_images (reference_images: cannot be combined with image/end_image)", { end_image: END_IMAGE, reference_images: urls(1) }),
+      not("end_image with reference_audios (reference_audios: cannot be combined with image/end_image)", {
+        end_image: END_IMAGE,
+        reference_audios: urls(1, "wav"),
+      }),
+      not("end_image with reference_images (reference_images: cannot be combined with image/end_image)", {
+        end_image: END_IMAGE,
+        reference_images: urls(1),
+      }),
       endImageNeedsImage({}),
     ],
   }),
@@ -280,7 +440,18 @@ videoVariant(
     slug: "v-c",
     base: {},
     closed: false,
-    properties: ["prompt", "aspect_ratio", "audio", "end_image", "generate_audio", "image", "length_seconds", "reference_images", "resolution", "video"],
+    properties: [
+      "prompt",
+      "aspect_ratio",
+      "audio",
+      "end_image",
+      "generate_audio",
+      "image",
+      "length_seconds",
+      "reference_images",
+      "resolution",
+      "video",
+    ],
     defaults: {},
     enums: { aspect_ratio: [...RATIOS_5, "21:9"], resolution: ["480p", "720p", "1080p", "4k"] },
     foreignValues: { aspect_ratio: ["adaptive", "auto", "2:3"], resolution: ["768p", "2k", "4K"] },
@@ -296,7 +467,13 @@ videoVariant(
     notShown: ["field-names", "requiredness", "defaults"],
     modes: {
       "an empty body (no field is stated as required)": {},
-      "text-to-video at 4k, both length limits": { prompt: "horses", aspect_ratio: "21:9", resolution: "4k", length_seconds: 15, generate_audio: true },
+      "text-to-video at 4k, both length limits": {
+        prompt: "horses",
+        aspect_ratio: "21:9",
+        resolution: "4k",
+        length_seconds: 15,
+        generate_audio: true,
+      },
       "text-to-video at 4 s": { prompt: "horses", length_seconds: 4 },
       "image-to-video between two frames with audio": { image: IMAGE, end_image: END_IMAGE, audio: AUDIO },
       "reference images (9) with audio": { reference_images: urls(9), audio: AUDIO },
@@ -311,9 +488,16 @@ videoVariant(
       "`4k` is not available in video-edit mode",
     ],
     crossRules: [
-      { rule: "audio as the only input (must accompany an image or a video)", body: { prompt: "a song", audio: AUDIO }, keyword: "anyOf" },
+      {
+        rule: "audio as the only input (must accompany an image or a video)",
+        body: { prompt: "a song", audio: AUDIO },
+        keyword: "anyOf",
+      },
       endImageNeedsImage({}),
-      not("reference_images with image (cannot be combined with image/end_image)", { reference_images: urls(1), image: IMAGE }),
+      not("reference_images with image (cannot be combined with image/end_image)", {
+        reference_images: urls(1),
+        image: IMAGE,
+      }),
       not("reference_images with end_image", { reference_images: urls(1), end_image: END_IMAGE }),
       not("video with image (not combinable with image/end_image)", { video: VIDEO, image: IMAGE }),
       not("video with end_image", { video: VIDEO, end_image: END_IMAGE }),
@@ -330,7 +514,17 @@ videoVariant({
   base: vdBase,
   required: ["prompt"],
   closed: true,
-  properties: ["prompt", "aspect_ratio", "end_image", "generate_audio", "image", "length_seconds", "reference_images", "resolution", "video"],
+  properties: [
+    "prompt",
+    "aspect_ratio",
+    "end_image",
+    "generate_audio",
+    "image",
+    "length_seconds",
+    "reference_images",
+    "resolution",
+    "video",
+  ],
   defaults: { aspect_ratio: "16:9", length_seconds: 5, resolution: "720p" },
   enums: { aspect_ratio: ["16:9", "9:16", "1:1"], resolution: ["720p", "1080p", "4k"] },
   foreignValues: { aspect_ratio: ["4:3", "21:9", "adaptive"], resolution: ["480p", "768p", "4K"] },
@@ -346,10 +540,22 @@ videoVariant({
   notShown: ["requiredness", "defaults"],
   modes: {
     "text-to-video at the defaults": vdBase,
-    "text-to-video with audio at both length limits": { ...vdBase, generate_audio: true, length_seconds: 3, resolution: "4k", aspect_ratio: "1:1" },
+    "text-to-video with audio at both length limits": {
+      ...vdBase,
+      generate_audio: true,
+      length_seconds: 3,
+      resolution: "4k",
+      aspect_ratio: "1:1",
+    },
     "image-to-video between two frames": { ...vdBase, image: IMAGE, end_image: END_IMAGE, length_seconds: 15 },
     "reference images alone (7)": { ...vdBase, reference_images: urls(7) },
-    "video-edit with 4 reference images and audio off": { ...vdBase, video: VIDEO, reference_images: urls(4), generate_audio: false, length_seconds: 8 },
+    "video-edit with 4 reference images and audio off": {
+      ...vdBase,
+      video: VIDEO,
+      reference_images: urls(4),
+      generate_audio: false,
+      length_seconds: 8,
+    },
   },
   ruleQuotes: [
     "end frame, with `image`",
@@ -361,12 +567,28 @@ videoVariant({
   ],
   crossRules: [
     endImageNeedsImage(vdBase),
-    not("image with reference_images (image: cannot be combined with reference_images)", { ...vdBase, image: IMAGE, reference_images: urls(1) }),
-    not("end_image with reference_images (reference_images: cannot be combined with image/end_image)", { ...vdBase, end_image: END_IMAGE, reference_images: urls(1) }),
+    not("image with reference_images (image: cannot be combined with reference_images)", {
+      ...vdBase,
+      image: IMAGE,
+      reference_images: urls(1),
+    }),
+    not("end_image with reference_images (reference_images: cannot be combined with image/end_image)", {
+      ...vdBase,
+      end_image: END_IMAGE,
+      reference_images: urls(1),
+    }),
     not("video with image (video-edit: start/end frames unsupported)", { ...vdBase, video: VIDEO, image: IMAGE }),
     not("video with end_image", { ...vdBase, video: VIDEO, end_image: END_IMAGE }),
-    { rule: "generate_audio on video-edit (unavailable; audio always off)", body: { ...vdBase, video: VIDEO, generate_audio: true }, keyword: "const" },
-    { rule: "5 reference images with a video edit (up to 4)", body: { ...vdBase, video: VIDEO, reference_images: urls(5) }, keyword: "maxItems" },
+    {
+      rule: "generate_audio on video-edit (unavailable; audio always off)",
+      body: { ...vdBase, video: VIDEO, generate_audio: true },
+      keyword: "const",
+    },
+    {
+      rule: "5 reference images with a video edit (up to 4)",
+      body: { ...vdBase, video: VIDEO, reference_images: urls(5) },
+      keyword: "maxItems",
+    },
     { rule: "audio is a V-A field, not V-D's", body: { ...vdBase, audio: AUDIO }, keyword: "additionalProperties" },
   ],
 });
@@ -390,17 +612,28 @@ videoVariant({
   notShown: ["requiredness", "defaults"],
   modes: {
     "text-to-video at the defaults": veBase,
-    "text-to-video with audio at both length limits": { ...veBase, generate_audio: true, length_seconds: 15, aspect_ratio: "9:16" },
+    "text-to-video with audio at both length limits": {
+      ...veBase,
+      generate_audio: true,
+      length_seconds: 15,
+      aspect_ratio: "9:16",
+    },
     "image-to-video from a start frame, 3 s": { ...veBase, image: IMAGE, length_seconds: 3 },
     "image-to-video between two frames": { ...veBase, image: IMAGE, end_image: END_IMAGE, generate_audio: false },
   },
-  ruleQuotes: [
-    "end frame, with `image`",
-  ],
+  ruleQuotes: ["end frame, with `image`"],
   crossRules: [
     endImageNeedsImage(veBase),
-    { rule: "resolution is not a V-E field", body: { ...veBase, resolution: "1080p" }, keyword: "additionalProperties" },
-    { rule: "video is not a V-E field (text and image-to-video only)", body: { ...veBase, video: VIDEO }, keyword: "additionalProperties" },
+    {
+      rule: "resolution is not a V-E field",
+      body: { ...veBase, resolution: "1080p" },
+      keyword: "additionalProperties",
+    },
+    {
+      rule: "video is not a V-E field (text and image-to-video only)",
+      body: { ...veBase, video: VIDEO },
+      keyword: "additionalProperties",
+    },
   ],
 });
 
@@ -421,12 +654,26 @@ videoVariant(
       media: {
         image: { kind: "image" },
         end_image: { kind: "image" },
-        video: { kind: "video", formats: ["mp4", "mov"], minDurationSeconds: 1, maxDurationSeconds: 120, maxSizeMB: 100 },
+        video: {
+          kind: "video",
+          formats: ["mp4", "mov"],
+          minDurationSeconds: 1,
+          maxDurationSeconds: 120,
+          maxSizeMB: 100,
+        },
       },
       notShown: ["request-fields", "field-names", "requiredness", "defaults"],
       pricing: [
-        { label: "output video", ...perOutputSecond(["resolution"], { "720p": 200, "1080p": 325, "1440p": 380, "4K": 555 }), when: [{ field: "video", present: false }] },
-        { label: expect.any(String), ...perOutputSecond(["resolution"], { "720p": 285, "1080p": 365, "1440p": 420, "4K": 610 }), when: [{ field: "video", present: true }] },
+        {
+          label: "output video",
+          ...perOutputSecond(["resolution"], { "720p": 200, "1080p": 325, "1440p": 380, "4K": 555 }),
+          when: [{ field: "video", present: false }],
+        },
+        {
+          label: expect.any(String),
+          ...perOutputSecond(["resolution"], { "720p": 285, "1080p": 365, "1440p": 420, "4K": 610 }),
+          when: [{ field: "video", present: true }],
+        },
       ],
       modes: {
         "text-to-video, 20 s at 4K": { prompt: "canyon", length_seconds: 20, resolution: "4K" },
@@ -435,13 +682,14 @@ videoVariant(
         "an extension adding 5 s": { video: VIDEO, length_seconds: 5 },
         "an extension adding 15 s": { video: VIDEO, length_seconds: 15, resolution: "720p" },
       },
-      ruleQuotes: [
-        "image-to-video from a first frame or a first and last frame",
-        "an extension adds 5 to 15 s",
-      ],
+      ruleQuotes: ["image-to-video from a first frame or a first and last frame", "an extension adds 5 to 15 s"],
       crossRules: [
         endImageNeedsImage({}),
-        { rule: "an extension adding 16 s (an extension adds 5 to 15 s)", body: { video: VIDEO, length_seconds: 16 }, keyword: "maximum" },
+        {
+          rule: "an extension adding 16 s (an extension adds 5 to 15 s)",
+          body: { video: VIDEO, length_seconds: 16 },
+          keyword: "maximum",
+        },
       ],
     },
     ["generate_audio"],
@@ -467,7 +715,10 @@ videoVariant(
       pricing: [
         {
           label: "output video",
-          ...perOutputSecond(["resolution", "mode"], { "480p": { cost: 15, speed: 30, quality: 60 }, "768p": { cost: 37, speed: 52, quality: 112 } }),
+          ...perOutputSecond(["resolution", "mode"], {
+            "480p": { cost: 15, speed: 30, quality: 60 },
+            "768p": { cost: 37, speed: 52, quality: 112 },
+          }),
         },
       ],
       modes: {

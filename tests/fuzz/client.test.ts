@@ -10,11 +10,12 @@ import { checkScenario, CLIENT_PROPERTIES, clientReport, fuzzClient } from "../.
 import { FakeClock, LONGEST_DELAY_MS } from "../../fuzz/fake-clock.ts";
 import type { Answer } from "../../fuzz/hostile-upstream.ts";
 
-
 describe("fuzzing the typed client against a hostile upstream", () => {
   it("finds nothing in 40 scenarios against every property", async () => {
     const run = await fuzzClient({ runs: 40, seed: 20, properties: CLIENT_PROPERTIES });
-    expect(clientReport(run)).toEqual([expect.stringMatching(/^fuzz client: 40 scenarios in .* seed 20: no problem found$/)]);
+    expect(clientReport(run)).toEqual([
+      expect.stringMatching(/^fuzz client: 40 scenarios in .* seed 20: no problem found$/),
+    ]);
   });
 });
 
@@ -26,7 +27,17 @@ describe("the client fuzz's harness", () => {
   });
   afterEach(() => clock.uninstall());
 
-  const answer = (fields: Partial<Answer>): Answer => ({ status: 200, body: { kind: "empty" }, headers: [], delayMs: 0, drip: null, lengthLie: "none", reset: "none", redirect: "none", ...fields });
+  const answer = (fields: Partial<Answer>): Answer => ({
+    status: 200,
+    body: { kind: "empty" },
+    headers: [],
+    delayMs: 0,
+    drip: null,
+    lengthLie: "none",
+    reset: "none",
+    redirect: "none",
+    ...fields,
+  });
 
   it("runs timers in the order of their fake time, moves Date.now with them, and records a delay Node would overflow", () => {
     const order: string[] = [];
@@ -44,12 +55,39 @@ describe("the client fuzz's harness", () => {
 
   it("finds nothing wrong with a create and a wait answered as the specification shows", async () => {
     const created = answer({ body: { kind: "created", id: "img_1", status: "pending" } });
-    const succeeded = answer({ body: { kind: "job", status: "succeeded", extra: { images: [{ url: "https://files.example.com/img_1/0.png", position: 0 }] } } });
-    expect(await checkScenario({ call: "createAndWait", answers: [created, answer({ body: { kind: "job", status: "processing", extra: {} } }), succeeded] }, clock)).toEqual([]);
+    const succeeded = answer({
+      body: {
+        kind: "job",
+        status: "succeeded",
+        extra: { images: [{ url: "https://files.example.com/img_1/0.png", position: 0 }] },
+      },
+    });
+    expect(
+      await checkScenario(
+        {
+          call: "createAndWait",
+          answers: [created, answer({ body: { kind: "job", status: "processing", extra: {} } }), succeeded],
+        },
+        clock,
+      ),
+    ).toEqual([]);
   });
 
   it("finds no key in the typed error of a 401 whose body echoes the Authorization header", async () => {
-    const echoing = answer({ status: 401, body: { kind: "error", error: { type: "authentication_error", code: "invalid_key", message: "bad key {key}" }, top: {} }, headers: [["X-Echo", "{key}"]] });
-    expect(await checkScenario({ call: "getAccountCredits", answers: [echoing] }, clock, ["key-never-shown", "typed-rejection"])).toEqual([]);
+    const echoing = answer({
+      status: 401,
+      body: {
+        kind: "error",
+        error: { type: "authentication_error", code: "invalid_key", message: "bad key {key}" },
+        top: {},
+      },
+      headers: [["X-Echo", "{key}"]],
+    });
+    expect(
+      await checkScenario({ call: "getAccountCredits", answers: [echoing] }, clock, [
+        "key-never-shown",
+        "typed-rejection",
+      ]),
+    ).toEqual([]);
   });
 });

@@ -15,15 +15,25 @@ afterEach(() => {
 describe("allowedOriginsSetting", () => {
   it("joins the flag's values and the variable's list, each split at commas, blanks left out", () => {
     process.env[VARIABLE] = " https://docs.example.test , ";
-    expect(allowedOriginsSetting(["null", "http://127.0.0.1:8081,http://localhost:8081"], VARIABLE)).toEqual(["null", "http://127.0.0.1:8081", "http://localhost:8081", "https://docs.example.test"]);
+    expect(allowedOriginsSetting(["null", "http://127.0.0.1:8081,http://localhost:8081"], VARIABLE)).toEqual([
+      "null",
+      "http://127.0.0.1:8081",
+      "http://localhost:8081",
+      "https://docs.example.test",
+    ]);
   });
 
   it("allows nothing more when neither is given", () => {
     expect(allowedOriginsSetting(undefined, VARIABLE)).toEqual([]);
   });
 
-  it.each(["http://127.0.0.1:8081/", "127.0.0.1:8081", "*", "http://x/docs"])("refuses %s, which is no origin a browser sends, naming it", (origin) => {
-    expect(() => allowedOriginsSetting([origin], VARIABLE)).toThrow(UsageError);
-    expect(() => allowedOriginsSetting([origin], VARIABLE)).toThrow(`--allow-origin or ${VARIABLE}: "${origin}" is not an origin (null, or scheme://host[:port] with no path, as a browser sends it)`);
-  });
+  it.each(["http://127.0.0.1:8081/", "127.0.0.1:8081", "*", "http://x/docs"])(
+    "refuses %s, which is no origin a browser sends, naming it",
+    (origin) => {
+      expect(() => allowedOriginsSetting([origin], VARIABLE)).toThrow(UsageError);
+      expect(() => allowedOriginsSetting([origin], VARIABLE)).toThrow(
+        `--allow-origin or ${VARIABLE}: "${origin}" is not an origin (null, or scheme://host[:port] with no path, as a browser sends it)`,
+      );
+    },
+  );
 });

@@ -26,11 +26,16 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const get = (headers: string[]) => rawExchange(port, Buffer.from(["GET /index.html HTTP/1.1", ...headers, "Connection: close", "", ""].join("\r\n")));
+const get = (headers: string[]) =>
+  rawExchange(port, Buffer.from(["GET /index.html HTTP/1.1", ...headers, "Connection: close", "", ""].join("\r\n")));
 
 describe("the docs server", () => {
   it("serves requests whose Host names it, from no page or from its own", async () => {
-    for (const headers of [[`Host: 127.0.0.1:${port}`], [`Host: localhost:${port}`], [`Host: 127.0.0.1:${port}`, `Origin: http://127.0.0.1:${port}`]]) {
+    for (const headers of [
+      [`Host: 127.0.0.1:${port}`],
+      [`Host: localhost:${port}`],
+      [`Host: 127.0.0.1:${port}`, `Origin: http://127.0.0.1:${port}`],
+    ]) {
       const answer = await get(headers);
       expect(answer?.status, headers.join(" ")).toBe(200);
       expect(answer?.body.toString()).toContain("<p>docs</p>");

@@ -13,7 +13,9 @@ describe("building the house rules for Spectral", () => {
     await buildSpectralFunctions();
     expect(statSync(built).mtimeMs).toBe(first);
     const recorded = JSON.parse(readFileSync(inputs, "utf8")) as Record<string, string>;
-    expect(Object.keys(recorded)).toEqual(expect.arrayContaining(["lint/spectral/house-rules.ts", "lint/rules/index.ts", "model/read-routes.ts"]));
+    expect(Object.keys(recorded)).toEqual(
+      expect.arrayContaining(["lint/spectral/house-rules.ts", "lint/rules/index.ts", "model/read-routes.ts"]),
+    );
     writeFileSync(inputs, JSON.stringify({ ...recorded, "lint/rules/index.ts": "an older digest" }));
     await buildSpectralFunctions();
     expect(statSync(built).mtimeMs).toBeGreaterThan(first);

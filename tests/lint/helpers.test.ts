@@ -7,8 +7,12 @@ import { I_A_CREATE, applyPatch, golden } from "./support.ts";
 
 describe("areas", () => {
   it("are the tags' x-area, with where each tag sits", () => {
-    const doc = applyPatch(golden(), [{ op: "add", path: "/tags/0", value: { name: "Stock", description: "No area." } }]);
-    expect(areas(doc)).toEqual([{ tag: "Images", name: "Image", labelPrefix: "I", segment: "images", where: ["tags", 1] }]);
+    const doc = applyPatch(golden(), [
+      { op: "add", path: "/tags/0", value: { name: "Stock", description: "No area." } },
+    ]);
+    expect(areas(doc)).toEqual([
+      { tag: "Images", name: "Image", labelPrefix: "I", segment: "images", where: ["tags", 1] },
+    ]);
   });
 
   it("leave out a malformed x-area (the extensions rule reports it)", () => {
@@ -19,7 +23,9 @@ describe("areas", () => {
 describe("routes", () => {
   it("counts a POST in a model area as a create route even without x-model-label, and no other route", () => {
     // The golden document's POST /v1/uploads is tagged outside the model areas: no create route.
-    const doc = applyPatch(golden(), [{ op: "add", path: "/paths/~1v1~1images~1i-z", value: { post: { tags: ["Images"], responses: {} } } }]);
+    const doc = applyPatch(golden(), [
+      { op: "add", path: "/paths/~1v1~1images~1i-z", value: { post: { tags: ["Images"], responses: {} } } },
+    ]);
     expect(createRoutes(doc).map(({ path, label, area }) => [path, label, area?.name])).toEqual([
       ["/v1/images/i-a", "I-A", "Image"],
       ["/v1/images/i-z", undefined, "Image"],
@@ -39,13 +45,21 @@ describe("document helpers", () => {
   });
 
   it("follows chains of references to the definition, and gives up on a broken one", () => {
-    const doc: OpenApiDocument = applyPatch(golden(), [{ op: "add", path: "/components/responses/Alias", value: { $ref: "#/components/responses/Forbidden" } }]);
-    expect(follow(doc, { $ref: "#/components/responses/Alias" }, ["x"])?.path).toEqual(["components", "responses", "Forbidden"]);
+    const doc: OpenApiDocument = applyPatch(golden(), [
+      { op: "add", path: "/components/responses/Alias", value: { $ref: "#/components/responses/Forbidden" } },
+    ]);
+    expect(follow(doc, { $ref: "#/components/responses/Alias" }, ["x"])?.path).toEqual([
+      "components",
+      "responses",
+      "Forbidden",
+    ]);
     expect(follow(doc, { $ref: "#/components/responses/Nope" }, ["x"])).toBeUndefined();
   });
 
   it("marks schemas inside applicator branches", () => {
-    const nodes = [...subschemas({ properties: { a: { type: "string" } }, if: { properties: { b: { const: 1 } } } }, [])];
+    const nodes = [
+      ...subschemas({ properties: { a: { type: "string" } }, if: { properties: { b: { const: 1 } } } }, []),
+    ];
     expect(nodes.map(({ path, inBranch }) => [path.join("."), inBranch])).toEqual([
       ["", false],
       ["if", true],

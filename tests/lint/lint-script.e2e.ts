@@ -24,13 +24,21 @@ function run(script: string, ...args: string[]): { status: number | null; stdout
 /** The lint command in this process (lint/lint-command.ts, which scripts/lint.ts runs): its exit status and printed lines. */
 async function lint(...args: string[]): Promise<{ status: number; stdout: string }> {
   const lines: string[] = [];
-  const status = await lintCommand(args, { out: (line) => lines.push(line), err: (line) => lines.push(line) }, (bundle, root) => staleBundle(bundle, root, slugMapFile()));
+  const status = await lintCommand(
+    args,
+    { out: (line) => lines.push(line), err: (line) => lines.push(line) },
+    (bundle, root) => staleBundle(bundle, root, slugMapFile()),
+  );
   return { status, stdout: lines.join("\n") };
 }
 
 /** The number, from 1, of the first line of a file that starts with `text`. */
 function lineOf(file: string, text: string): number {
-  return readFileSync(file, "utf8").split("\n").findIndex((line) => line.startsWith(text)) + 1;
+  return (
+    readFileSync(file, "utf8")
+      .split("\n")
+      .findIndex((line) => line.startsWith(text)) + 1
+  );
 }
 
 describe("npm run lint (scripts/lint.ts, lint/lint-command.ts)", () => {
@@ -42,10 +50,15 @@ describe("npm run lint (scripts/lint.ts, lint/lint-command.ts)", () => {
 
   it("prints each finding at its line of the bundle and exits non-zero on a warning alone", async () => {
     const file = join(dir, "warning.yaml");
-    writeFileSync(file, stringify(applyPatch(golden(), [{ op: "remove", path: "/paths/~1v1~1images~1{id}/get/description" }])));
+    writeFileSync(
+      file,
+      stringify(applyPatch(golden(), [{ op: "remove", path: "/paths/~1v1~1images~1{id}/get/description" }])),
+    );
     const { status, stdout } = await lint(file);
     // Spectral places an object's finding just after its key: "    get:" ends at column 8.
-    expect(stdout).toContain(`${file}:${lineOf(file, "    get:")}:9 warn operation-description Operation "description" must be present and non-empty string.`);
+    expect(stdout).toContain(
+      `${file}:${lineOf(file, "    get:")}:9 warn operation-description Operation "description" must be present and non-empty string.`,
+    );
     expect(stdout).not.toMatch(/ error /);
     expect(status).toBe(1);
   });
@@ -61,11 +74,17 @@ describe("npm run lint (scripts/lint.ts, lint/lint-command.ts)", () => {
     cpSync("openapi", join(copy, "openapi"), { recursive: true });
     mkdirSync(join(copy, "generated"));
     const create = join(copy, "openapi", "paths", "v1_images_i-b.yaml");
-    writeFileSync(create, readFileSync(create, "utf8").replace("operationId: createImageIB", "operationId: createImageIA"));
+    writeFileSync(
+      create,
+      readFileSync(create, "utf8").replace("operationId: createImageIB", "operationId: createImageIA"),
+    );
     const schema = join(copy, "openapi", "components", "schemas", "ImageJob.yaml");
     writeFileSync(schema, readFileSync(schema, "utf8").replace(/^ {4}description: The generated images\..*\n/m, ""));
     await bundleDescription(join(copy, "openapi", "openapi.yaml"), join(copy, "generated"), slugMapFile());
-    const { status, stdout } = await lint(join(copy, "generated", "openapi.yaml"), join(copy, "openapi", "openapi.yaml"));
+    const { status, stdout } = await lint(
+      join(copy, "generated", "openapi.yaml"),
+      join(copy, "openapi", "openapi.yaml"),
+    );
     expect(stdout.split("\n").filter((line) => line.startsWith(copy))).toEqual([
       `${schema}:${lineOf(schema, "  images:")}:3 error house-descriptions Property "images" has no description: add a description saying what the field holds.`,
       `${create}:${lineOf(create, "post:")}:1 error redocly:operation-operationId-unique Every operation must have a unique \`operationId\`.`,
@@ -90,14 +109,18 @@ describe("npm run lint (scripts/lint.ts, lint/lint-command.ts)", () => {
       const { status, stdout } = await lint(...args());
       expect(status).toBe(1);
       expect(stdout.split("\n")).toHaveLength(1);
-      expect(stdout).toMatch(/^lint: .*openapi\.yaml does not bundle, so .*generated\/openapi\.yaml is from an earlier build: .*v1_images_i-a\.yaml:\d+:\d+ .*NoSuchResponse/);
+      expect(stdout).toMatch(
+        /^lint: .*openapi\.yaml does not bundle, so .*generated\/openapi\.yaml is from an earlier build: .*v1_images_i-a\.yaml:\d+:\d+ .*NoSuchResponse/,
+      );
     });
 
     it("after a source changed, naming it", async () => {
       writeFileSync(file(), original.replace("Create an image with I-A", "Create one image with I-A"));
       const { status, stdout } = await lint(...args());
       expect(status).toBe(1);
-      expect(stdout).toMatch(/^lint: .*generated\/openapi\.yaml is not the bundle of .*openapi\.yaml \(.*v1_images_i-a\.yaml changed after it was made\): run npm run build first$/);
+      expect(stdout).toMatch(
+        /^lint: .*generated\/openapi\.yaml is not the bundle of .*openapi\.yaml \(.*v1_images_i-a\.yaml changed after it was made\): run npm run build first$/,
+      );
     });
   });
 });

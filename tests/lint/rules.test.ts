@@ -13,7 +13,9 @@ import { withoutSlugMap } from "../support/placeholder-slugs.ts";
 withoutSlugMap();
 
 /** The house rules .spectral.yaml defines itself, from Spectral's core functions. */
-const coreFunctionRules = Object.keys((parse(readFileSync(SPECTRAL_RULESET, "utf8")) as { rules: Record<string, unknown> }).rules).filter((code) => code.startsWith("house-"));
+const coreFunctionRules = Object.keys(
+  (parse(readFileSync(SPECTRAL_RULESET, "utf8")) as { rules: Record<string, unknown> }).rules,
+).filter((code) => code.startsWith("house-"));
 const houseRules = [...coreFunctionRules, ...Object.keys(HOUSE_RULES).map((name) => `house-${name}`)];
 const fixtures = breakingFixtures();
 
@@ -36,8 +38,11 @@ describe("the Spectral ruleset (.spectral.yaml)", () => {
 
   it("loads every rule of the registry, with its description, as house-<name>", async () => {
     const { ruleset } = await loadedSpectral();
-    const loaded = Object.fromEntries(Object.entries(ruleset?.rules ?? {}).map(([code, rule]) => [code, rule.description]));
-    for (const [name, rule] of Object.entries(HOUSE_RULES)) expect(loaded[`house-${name}`], name).toBe(rule.description);
+    const loaded = Object.fromEntries(
+      Object.entries(ruleset?.rules ?? {}).map(([code, rule]) => [code, rule.description]),
+    );
+    for (const [name, rule] of Object.entries(HOUSE_RULES))
+      expect(loaded[`house-${name}`], name).toBe(rule.description);
   });
 
   it("tells the author how to fix every house finding", () => {
@@ -59,7 +64,9 @@ describe("the Redocly configuration (redocly.yaml)", () => {
     const dir = mkdtempSync(join(tmpdir(), "redocly-"));
     try {
       writeFileSync(join(dir, "recommended.yaml"), "extends: [recommended]\n");
-      const ruleIds = new Set((await lintWithRedocly(GOLDEN_FILE, join(dir, "recommended.yaml"))).map((problem) => problem.ruleId));
+      const ruleIds = new Set(
+        (await lintWithRedocly(GOLDEN_FILE, join(dir, "recommended.yaml"))).map((problem) => problem.ruleId),
+      );
       expect([...ruleIds].sort()).toEqual([...tuned].sort());
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -70,10 +77,19 @@ describe("the Redocly configuration (redocly.yaml)", () => {
     const dir = mkdtempSync(join(tmpdir(), "redocly-"));
     try {
       const file = join(dir, "broken-example.yaml");
-      const broken = applyPatch(golden(), [{ op: "replace", path: "/components/responses/ImageJobAccepted/content/application~1json/examples/accepted/value/status", value: "lost" }]);
+      const broken = applyPatch(golden(), [
+        {
+          op: "replace",
+          path: "/components/responses/ImageJobAccepted/content/application~1json/examples/accepted/value/status",
+          value: "lost",
+        },
+      ]);
       writeFileSync(file, stringify(broken));
       expect((await lintWithRedocly(file)).map((problem) => [problem.ruleId, problem.pointer])).toEqual([
-        ["no-invalid-media-type-examples", "#/components/responses/ImageJobAccepted/content/application~1json/examples/accepted/value/status"],
+        [
+          "no-invalid-media-type-examples",
+          "#/components/responses/ImageJobAccepted/content/application~1json/examples/accepted/value/status",
+        ],
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

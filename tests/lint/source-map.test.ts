@@ -41,24 +41,43 @@ const pathFile = write(
 `,
 );
 const shared = write("shared.yaml", "bodies:\n  image:\n    content:\n      application/json: {}\n");
-const ok = write("components/responses/Ok.yaml", "description: Done.\ncontent:\n  application/json:\n    examples:\n      - first\n      - second\n");
+const ok = write(
+  "components/responses/Ok.yaml",
+  "description: Done.\ncontent:\n  application/json:\n    examples:\n      - first\n      - second\n",
+);
 write("paths/loop.yaml", "$ref: ./loop.yaml\n");
 
 describe("source map", () => {
   const map = new SourceMap(root);
 
   it("follows a path into the file its $ref names, and points at the key", () => {
-    expect(map.locate(["paths", "/v1/images/i-a", "post", "operationId"])).toEqual({ file: pathFile, line: 2, column: 3 });
+    expect(map.locate(["paths", "/v1/images/i-a", "post", "operationId"])).toEqual({
+      file: pathFile,
+      line: 2,
+      column: 3,
+    });
   });
 
   it("points at the $ref's key where the path ends there, and follows a fragment where it goes on", () => {
-    expect(map.locate(["paths", "/v1/images/i-a", "post", "responses", "200"])).toEqual({ file: pathFile, line: 6, column: 5 });
-    expect(map.locate(["paths", "/v1/images/i-a", "post", "requestBody", "content", "application/json"])).toEqual({ file: shared, line: 4, column: 7 });
+    expect(map.locate(["paths", "/v1/images/i-a", "post", "responses", "200"])).toEqual({
+      file: pathFile,
+      line: 6,
+      column: 5,
+    });
+    expect(map.locate(["paths", "/v1/images/i-a", "post", "requestBody", "content", "application/json"])).toEqual({
+      file: shared,
+      line: 4,
+      column: 7,
+    });
   });
 
   it("finds a bundled component in the file it is named after, list items included", () => {
     expect(map.locate(["components", "responses", "Ok"])).toEqual({ file: ok, line: 1, column: 1 });
-    expect(map.locate(["components", "responses", "Ok", "content", "application/json", "examples", 1])).toEqual({ file: ok, line: 6, column: 9 });
+    expect(map.locate(["components", "responses", "Ok", "content", "application/json", "examples", 1])).toEqual({
+      file: ok,
+      line: 6,
+      column: 9,
+    });
   });
 
   it("keeps what the root holds itself in the root", () => {
@@ -66,7 +85,11 @@ describe("source map", () => {
   });
 
   it("reads a real slug of the bundle as the placeholder the files use", () => {
-    expect(new SourceMap(root, { "i-a": "real-model" }).locate(["paths", "/v1/images/real-model", "post"])).toEqual({ file: pathFile, line: 1, column: 1 });
+    expect(new SourceMap(root, { "i-a": "real-model" }).locate(["paths", "/v1/images/real-model", "post"])).toEqual({
+      file: pathFile,
+      line: 1,
+      column: 1,
+    });
   });
 
   it("has no location for a path the files do not hold, or a $ref cycle", () => {

@@ -8,7 +8,6 @@ import type { Check, CheckOptions, HouseRule, JsonPath } from "../../lint/findin
 import * as HOUSE_RULES from "../../lint/rules/index.ts";
 import { lintText, loadSpectral } from "../../lint/run-spectral.ts";
 
-
 const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 const RULES = fileURLToPath(new URL("../../lint/rules/", import.meta.url));
 export const GOLDEN_FILE = `${FIXTURES}golden.yaml`;
@@ -45,10 +44,12 @@ function locate(doc: unknown, pointer: string): { parent: Record<string, unknown
   const key = path.pop();
   let parent: unknown = doc;
   for (const step of path) {
-    if (typeof parent !== "object" || parent === null || !(step in parent)) throw new Error(`patch path ${pointer}: no ${step}`);
+    if (typeof parent !== "object" || parent === null || !(step in parent))
+      throw new Error(`patch path ${pointer}: no ${step}`);
     parent = (parent as Record<string, unknown>)[step];
   }
-  if (key === undefined || typeof parent !== "object" || parent === null) throw new Error(`patch path ${pointer} names no member`);
+  if (key === undefined || typeof parent !== "object" || parent === null)
+    throw new Error(`patch path ${pointer} names no member`);
   return { parent: parent as Record<string, unknown>, key };
 }
 
@@ -98,7 +99,10 @@ function fixturesIn(dir: string, prefix: string): BreakingFixture[] {
   return readdirSync(dir)
     .filter((file) => file.endsWith(".yaml"))
     .sort()
-    .map((file) => ({ name: `${prefix}${file.replace(/\.yaml$/, "")}`, ...(parse(readFileSync(`${dir}${file}`, "utf8")) as Omit<BreakingFixture, "name">) }));
+    .map((file) => ({
+      name: `${prefix}${file.replace(/\.yaml$/, "")}`,
+      ...(parse(readFileSync(`${dir}${file}`, "utf8")) as Omit<BreakingFixture, "name">),
+    }));
 }
 
 /** A house rule's fixtures, in lint/rules/<name>/fixtures/. */
@@ -122,7 +126,11 @@ export function sorted<T>(results: T[]): T[] {
 const NO_MAP: CheckOptions = { slugMap: {} };
 
 /** A check's findings on the golden document patched, paths joined with dots for comparison. */
-export function findings(check: Check, patch: PatchOperation[], options = NO_MAP): Array<{ path: string; message: string }> {
+export function findings(
+  check: Check,
+  patch: PatchOperation[],
+  options = NO_MAP,
+): Array<{ path: string; message: string }> {
   return check(applyPatch(golden(), patch), options).map(({ path, message }) => ({ path: path.join("."), message }));
 }
 
@@ -137,7 +145,9 @@ export function describeHouseRule(name: string, rule: HouseRule): void {
     });
     for (const fixture of ruleFixtures(name)) {
       it(`${fixture.name}: ${fixture.description}`, () => {
-        const expected = fixture.expect.filter(({ code }) => code === `house-${name}`).map(({ path, message }) => ({ path: path.join("."), message }));
+        const expected = fixture.expect
+          .filter(({ code }) => code === `house-${name}`)
+          .map(({ path, message }) => ({ path: path.join("."), message }));
         expect(expected.length, "the fixture expects a result of its rule").toBeGreaterThan(0);
         expect(sorted(findings(rule.check, fixture.patch))).toEqual(sorted(expected));
       });

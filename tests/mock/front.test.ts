@@ -21,11 +21,14 @@ afterAll(async () => {
   await mock?.stop();
 });
 
-const raw = (head: string, body = ""): Promise<RawAnswer | null> => rawExchange(port, Buffer.from(`${head}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n${body}`, "latin1"));
+const raw = (head: string, body = ""): Promise<RawAnswer | null> =>
+  rawExchange(port, Buffer.from(`${head}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n${body}`, "latin1"));
 
 function errorOf(answer: RawAnswer | null, status: number): { type: string; code: string; message: string } {
   expect(answer?.status).toBe(status);
-  const { error } = JSON.parse(answer!.body.toString("utf8")) as { error: { type: string; code: string; message: string } };
+  const { error } = JSON.parse(answer!.body.toString("utf8")) as {
+    error: { type: string; code: string; message: string };
+  };
   expect(Object.keys(error).sort()).toEqual(["code", "message", "type"]);
   return error;
 }
@@ -58,42 +61,65 @@ describe("the mock's front against hostile clients", () => {
       expect(errorOf(answer, 403).code, origin).toBe("origin_not_allowed");
       expect(answer?.headers.get("access-control-allow-origin"), origin).toBeUndefined();
     }
-    const docs = await raw("GET /v1/account/credits HTTP/1.1\r\nAuthorization: Bearer k\r\nOrigin: http://127.0.0.1:8080");
+    const docs = await raw(
+      "GET /v1/account/credits HTTP/1.1\r\nAuthorization: Bearer k\r\nOrigin: http://127.0.0.1:8080",
+    );
     expect(docs?.status).toBe(200);
     expect(docs?.headers.get("access-control-allow-origin")).toBe("http://127.0.0.1:8080");
   });
 
   it("refuses a Host that does not name it (DNS rebinding)", async () => {
-    const answer = await rawExchange(port, Buffer.from(`GET /v1/account/credits HTTP/1.1\r\nHost: evil.example:${port}\r\nAuthorization: Bearer k\r\nConnection: close\r\n\r\n`));
+    const answer = await rawExchange(
+      port,
+      Buffer.from(
+        `GET /v1/account/credits HTTP/1.1\r\nHost: evil.example:${port}\r\nAuthorization: Bearer k\r\nConnection: close\r\n\r\n`,
+      ),
+    );
     expect(errorOf(answer, 403).code).toBe("host_not_allowed");
   });
 
   it("answers a body over Prism's 10 MB limit with 413 from its Content-Length", async () => {
-    const answer = await raw("POST /v1/cost HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nContent-Length: 60000000", "{");
+    const answer = await raw(
+      "POST /v1/cost HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nContent-Length: 60000000",
+      "{",
+    );
     expect(errorOf(answer, 413).code).toBe("body_too_large");
     expect((await credits())?.status).toBe(200);
   });
 
   it("answers a body nested deep enough to end Prism as Prism answers an invalid body (400), and keeps serving", async () => {
     const deep = `{"prompt":"x","a":${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}}`;
-    const answer = await raw(`POST /v1/cost HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nContent-Length: ${deep.length}`, deep);
+    const answer = await raw(
+      `POST /v1/cost HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nContent-Length: ${deep.length}`,
+      deep,
+    );
     expect(errorOf(answer, 400).type).toBe(contract.model.errors.invalidRequest.type);
     expect(answer?.headers.has(contract.model.rateLimitHeaders.limit.toLowerCase())).toBe(true);
-    const get = await raw(`GET /v1/account/credits HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Length: ${deep.length}`, deep);
+    const get = await raw(
+      `GET /v1/account/credits HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Length: ${deep.length}`,
+      deep,
+    );
     expect(get?.status).toBe(200);
     expect((await credits())?.status).toBe(200);
   });
 
   it("answers malformed JSON and invalid UTF-8 with the documented 400, not Prism's own body", async () => {
     for (const body of ['{"prompt":', '{"prompt":"\xff"}']) {
-      const answer = await raw(`POST /v1/cost HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nContent-Length: ${body.length}`, body);
+      const answer = await raw(
+        `POST /v1/cost HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nContent-Length: ${body.length}`,
+        body,
+      );
       expect(errorOf(answer, 400).type).toBe(contract.model.errors.invalidRequest.type);
     }
   });
 
   it("answers a Prefer that names a key twice (repeated headers arrive joined) with 422", async () => {
-    const answer = await raw("GET /v1/account/credits HTTP/1.1\r\nAuthorization: Bearer k\r\nPrefer: code=999\r\nPrefer: code=429");
-    expect(errorOf(answer, 422).message).toBe('Prefer names code more than once ("code=999, code=429"); send one selection');
+    const answer = await raw(
+      "GET /v1/account/credits HTTP/1.1\r\nAuthorization: Bearer k\r\nPrefer: code=999\r\nPrefer: code=429",
+    );
+    expect(errorOf(answer, 422).message).toBe(
+      'Prefer names code more than once ("code=999, code=429"); send one selection',
+    );
   });
 
   it("finds nothing in 40 hostile requests of the fuzz harness", async () => {

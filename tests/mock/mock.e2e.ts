@@ -20,14 +20,21 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = { authorization: "Bearer any-key" }) =>
-  fetch(mock.baseUrl + path, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(body) });
+  fetch(mock.baseUrl + path, {
+    method: "POST",
+    headers: { ...headers, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 describe("npm run conformance against the Prism mock", () => {
-  it("passes every contract check, every error example of the description is selectable, and the stateful checks say why they are skipped", { timeout: 120_000 }, async () => {
+  it("passes every contract check, every error example of the description is selectable, and the stateful checks say why they are skipped", {
+    timeout: 120_000,
+  }, async () => {
     const lines: string[] = [];
     const { summary, results } = await runConformance({ contract, mock, progress: (line) => lines.push(line) });
     expect(results.filter((result) => result.outcome === "fail")).toEqual([]);
-    const passed = (group: string, route: string): number => results.filter((result) => result.group === group && result.route === route && result.outcome === "pass").length;
+    const passed = (group: string, route: string): number =>
+      results.filter((result) => result.group === group && result.route === route && result.outcome === "pass").length;
     for (const op of contract.operations) {
       const errorExamples = Object.entries(op.responses)
         .filter(([status]) => !status.startsWith("2"))
@@ -36,18 +43,27 @@ describe("npm run conformance against the Prism mock", () => {
       if (op.create) expect(passed("lifecycle", op.route), op.route).toBe(op.requestExamples.length);
     }
     // The mock's front sends Retry-After per variant, so none of the 429 checks is skipped.
-    expect(results.filter((result) => result.group === "rate-limits" && result.route !== "*" && result.outcome === "skip")).toEqual([]);
-    const skipped = (group: string) => results.find((result) => result.group === group && result.name === `group ${group}`)?.detail;
+    expect(
+      results.filter((result) => result.group === "rate-limits" && result.route !== "*" && result.outcome === "skip"),
+    ).toEqual([]);
+    const skipped = (group: string) =>
+      results.find((result) => result.group === group && result.name === `group ${group}`)?.detail;
     expect(skipped("billing")).toBe("the target is stateless");
     expect(skipped("plan-gate")).toBe("the declaration gives no freePlanKey");
     expect(summary.spent).toBeUndefined();
-    expect(lines.some((line) => /^\[ *\d+\.\ds\] lifecycle: done/.test(line)), lines.join("\n")).toBe(true);
+    expect(
+      lines.some((line) => /^\[ *\d+\.\ds\] lifecycle: done/.test(line)),
+      lines.join("\n"),
+    ).toBe(true);
   });
 });
 
 describe("the mock's front", () => {
   it("answers a Prefer example the operation does not document with 422 naming the valid choices, where Prism alone answers 500", async () => {
-    const response = await post(IA, firstRequestExample(IA), { authorization: "Bearer k", prefer: "code=429, example=queue-ful" });
+    const response = await post(IA, firstRequestExample(IA), {
+      authorization: "Bearer k",
+      prefer: "code=429, example=queue-ful",
+    });
     expect(response.status).toBe(422);
     const message = ((await response.json()) as { error: { message: string } }).error.message;
     expect(message).toContain(`Prefer example=queue-ful: no 429 response of POST ${IA} has an example of that name`);
@@ -57,11 +73,17 @@ describe("the mock's front", () => {
   it("answers a Prefer status the operation does not document with 422 naming the documented ones", async () => {
     const response = await post(IA, firstRequestExample(IA), { authorization: "Bearer k", prefer: "code=418" });
     expect(response.status).toBe(422);
-    expect(((await response.json()) as { error: { message: string } }).error.message.startsWith(`Prefer code=418: POST ${IA} documents no 418 response (documented: 200, 400, 401, 403, 410, 429)`)).toBe(true);
+    expect(
+      ((await response.json()) as { error: { message: string } }).error.message.startsWith(
+        `Prefer code=418: POST ${IA} documents no 418 response (documented: 200, 400, 401, 403, 410, 429)`,
+      ),
+    ).toBe(true);
   });
 
   it("finds the operation of a templated path (a poll) for the check", async () => {
-    const response = await fetch(`${mock.baseUrl}/v1/images/img_x`, { headers: { authorization: "Bearer k", prefer: "example=nope" } });
+    const response = await fetch(`${mock.baseUrl}/v1/images/img_x`, {
+      headers: { authorization: "Bearer k", prefer: "example=nope" },
+    });
     expect(response.status).toBe(422);
     expect(((await response.json()) as { error: { message: string } }).error.message).toContain("GET /v1/images/{id}");
   });
@@ -72,7 +94,13 @@ describe("what the pinned Prism enforces", () => {
     // Prism's http-spec stamps each schema with the document's jsonSchemaDialect and picks Ajv2020 by
     // that $schema; without it every schema is read as draft-07, where these keywords do not exist.
     expect(contract.doc.jsonSchemaDialect).toBe("https://json-schema.org/draft/2020-12/schema");
-    const lateKeywords = new Set(["dependentRequired", "dependentSchemas", "prefixItems", "unevaluatedProperties", "unevaluatedItems"]);
+    const lateKeywords = new Set([
+      "dependentRequired",
+      "dependentSchemas",
+      "prefixItems",
+      "unevaluatedProperties",
+      "unevaluatedItems",
+    ]);
     const draft07 = new Ajv({ strict: false });
     const cases = contract.operations.flatMap((op) =>
       contract
@@ -126,7 +154,9 @@ describe("what the pinned Prism enforces", () => {
       expect(response.headers.has("retry-after"), example.name).toBe(verdict.sends);
       const field = verdict.matching[0]?.secondsField;
       if (field) {
-        expect(response.headers.get("retry-after"), example.name).toBe(String((example.value as Record<string, unknown>)[field]));
+        expect(response.headers.get("retry-after"), example.name).toBe(
+          String((example.value as Record<string, unknown>)[field]),
+        );
         secondsInBody += 1;
       }
       seen.add(response.headers.has("retry-after"));

@@ -9,7 +9,9 @@ import { deriveRouteTable } from "../../generators/client.ts";
 import { model } from "../support/description.ts";
 
 describe("the generated client's other operations", () => {
-  const resendable = Object.fromEntries(Object.entries(deriveRouteTable(model).operations).map(([name, [, , , resend]]) => [name, resend]));
+  const resendable = Object.fromEntries(
+    Object.entries(deriveRouteTable(model).operations).map(([name, [, , , resend]]) => [name, resend]),
+  );
 
   it("resend a lost free GET, never a search charged per request nor a POST", () => {
     expect(resendable).toEqual({

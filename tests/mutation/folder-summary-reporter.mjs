@@ -14,7 +14,8 @@ const KILLED = new Set(["Killed", "Timeout"]);
 const LIVE = new Set(["Survived", "NoCoverage"]);
 
 /** @param {{ fileName: string, location: { start: { line: number, column: number } }, mutatorName: string, replacement?: string, status: string }} mutant @param {string} file */
-const describe = (mutant, file) => `${file}:${mutant.location.start.line}:${mutant.location.start.column + 1} ${mutant.mutatorName}${mutant.status === "NoCoverage" ? " (no test reaches it)" : ""}: ${(mutant.replacement ?? "").replace(/\s+/g, " ").slice(0, 100)}`;
+const describe = (mutant, file) =>
+  `${file}:${mutant.location.start.line}:${mutant.location.start.column + 1} ${mutant.mutatorName}${mutant.status === "NoCoverage" ? " (no test reaches it)" : ""}: ${(mutant.replacement ?? "").replace(/\s+/g, " ").slice(0, 100)}`;
 
 class FolderSummaryReporter {
   static inject = /** @type {const} */ ([]);
@@ -26,7 +27,8 @@ class FolderSummaryReporter {
 
   /** @param {any} result */
   onMutantTested(result) {
-    if (LIVE.has(result.status)) appendFileSync(`${OUT}/survivors.txt`, `${describe(result, relative(process.cwd(), result.fileName))}\n`);
+    if (LIVE.has(result.status))
+      appendFileSync(`${OUT}/survivors.txt`, `${describe(result, relative(process.cwd(), result.fileName))}\n`);
   }
 
   /** @param {any} report */
@@ -46,7 +48,9 @@ class FolderSummaryReporter {
     }
     const lines = ["Mutation score per folder (killed / total):"];
     for (const [folder, { killed, total, survivors }] of [...folders].sort(([a], [b]) => a.localeCompare(b))) {
-      lines.push(`${folder}: ${killed} / ${total} (${total ? ((100 * killed) / total).toFixed(1) : "100.0"}%)${survivors.length ? `, ${survivors.length} surviving:` : ""}`);
+      lines.push(
+        `${folder}: ${killed} / ${total} (${total ? ((100 * killed) / total).toFixed(1) : "100.0"}%)${survivors.length ? `, ${survivors.length} surviving:` : ""}`,
+      );
       for (const survivor of survivors) lines.push(`  ${survivor}`);
     }
     writeFileSync(`${OUT}/summary.txt`, `${lines.join("\n")}\n`);

@@ -30,7 +30,11 @@ const COMPATIBLE = PLANTED.find((kind) => kind.kind === "response field added")!
 const BREAKING = PLANTED.find((kind) => kind.kind === "request enum value removed")!;
 const BREAKING_ID = BREAKING.changes[0]![0];
 /** The project's pending acknowledgements: its first release here ships (and consumes) them. */
-const PROJECT_ACKS = (JSON.parse(readFileSync(join(PROJECT, "changes/acknowledged.json"), "utf8")) as { acknowledged: Array<{ id: string; reason: string }> }).acknowledged;
+const PROJECT_ACKS = (
+  JSON.parse(readFileSync(join(PROJECT, "changes/acknowledged.json"), "utf8")) as {
+    acknowledged: Array<{ id: string; reason: string }>;
+  }
+).acknowledged;
 const PLANTED_ACK = { id: BREAKING_ID, reason: "I-A no longer renders 21:9; use 16:9." };
 
 let registry: LocalRegistry;
@@ -43,9 +47,16 @@ let env: NodeJS.ProcessEnv;
 /** The workflow's release command, run as CI runs it (with the registry in $NPM_REGISTRY), on `root`. */
 async function release(...extra: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const command = `${workflowCommands().at(-1)} --root ${JSON.stringify(root)} ${extra.join(" ")}`;
-  return run("bash", ["-c", command], { cwd: PROJECT, env: { ...env, NPM_REGISTRY: registry.url, npm_config_userconfig: registry.npmrc } }).then(
+  return run("bash", ["-c", command], {
+    cwd: PROJECT,
+    env: { ...env, NPM_REGISTRY: registry.url, npm_config_userconfig: registry.npmrc },
+  }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
 }
 
@@ -53,7 +64,8 @@ async function release(...extra: string[]): Promise<{ code: number; stdout: stri
 const releaseLines = (stdout: string) => stdout.split("\n").filter((line) => line.startsWith("release: "));
 
 /** The release command's own lines of stderr (npm may warn about its own config). */
-const ownLines = (stderr: string) => stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
+const ownLines = (stderr: string) =>
+  stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
 
 /** The versions of a package the registry holds. */
 async function published(name: string): Promise<string[]> {
@@ -73,7 +85,8 @@ function writeBundle(doc: object): void {
 const readRoot = (file: string) => readFileSync(join(root, file), "utf8");
 
 /** The CHANGELOG.md inside a packed tarball. */
-const packedChangelog = async (tarball: string) => (await run("tar", ["-xzOf", join(root, tarball), "package/CHANGELOG.md"])).stdout;
+const packedChangelog = async (tarball: string) =>
+  (await run("tar", ["-xzOf", join(root, tarball), "package/CHANGELOG.md"])).stdout;
 
 /** After a release of `version`: the changelog in both tarballs, the committed ones and the docs page are one text, and diff:check passes on the project. */
 async function expectOneStory(version: string): Promise<string> {
@@ -84,7 +97,11 @@ async function expectOneStory(version: string): Promise<string> {
   expect(await packedChangelog(`packages/dist/media-service-client-${version}.tgz`)).toBe(page);
   expect(await packedChangelog(`packages/dist/media-service-tools-${version}.tgz`)).toBe(page);
   // diff:check, as package.json runs it, on the project folder.
-  for (const cli of ["changes/cli.ts", "release/cli.ts"]) await run(join(PROJECT, "node_modules/.bin/tsx"), [join(PROJECT, cli), "--check", "--root", root], { cwd: PROJECT, env });
+  for (const cli of ["changes/cli.ts", "release/cli.ts"])
+    await run(join(PROJECT, "node_modules/.bin/tsx"), [join(PROJECT, cli), "--check", "--root", root], {
+      cwd: PROJECT,
+      env,
+    });
   return page;
 }
 
@@ -98,15 +115,32 @@ function notesOf(page: string, version: string): string {
 /** Type-checks `code` as consumer.ts in the consumer project: tsc's output, empty when it compiles. */
 async function typeCheck(consumerDir: string, code: string): Promise<string> {
   writeFileSync(join(consumerDir, "check.ts"), code);
-  const compilerOptions = { strict: true, noEmit: true, skipLibCheck: false, skipDefaultLibCheck: true, target: "ES2022", lib: ["ES2022", "DOM"], types: [], module: "NodeNext", moduleResolution: "NodeNext" };
+  const compilerOptions = {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    skipDefaultLibCheck: true,
+    target: "ES2022",
+    lib: ["ES2022", "DOM"],
+    types: [],
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+  };
   writeFileSync(join(consumerDir, "tsconfig.check.json"), JSON.stringify({ compilerOptions, files: ["check.ts"] }));
-  return run(join(PROJECT, "node_modules/.bin/tsc"), ["-p", "tsconfig.check.json"], { cwd: consumerDir }).then(() => "", (error: { stdout: string }) => error.stdout);
+  return run(join(PROJECT, "node_modules/.bin/tsc"), ["-p", "tsconfig.check.json"], { cwd: consumerDir }).then(
+    () => "",
+    (error: { stdout: string }) => error.stdout,
+  );
 }
 
 /** Installs the client by `range` into the consumer; the version installed. */
 async function installClient(consumerDir: string, range: string): Promise<string> {
   await run("npm", ["install", `${CLIENT_PACKAGE}@${range}`, "--no-audit", "--no-fund"], { cwd: consumerDir, env });
-  return (JSON.parse(readFileSync(join(consumerDir, "node_modules", CLIENT_PACKAGE, "package.json"), "utf8")) as { version: string }).version;
+  return (
+    JSON.parse(readFileSync(join(consumerDir, "node_modules", CLIENT_PACKAGE, "package.json"), "utf8")) as {
+      version: string;
+    }
+  ).version;
 }
 
 beforeAll(async () => {
@@ -115,7 +149,11 @@ beforeAll(async () => {
   root = join(work, "project");
   env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_config_/i.test(key)));
   writeFileSync(join(work, "empty-npmrc"), "");
-  Object.assign(env, { npm_config_cache: join(work, "npm-cache"), npm_config_userconfig: join(work, "empty-npmrc"), npm_config_update_notifier: "false" });
+  Object.assign(env, {
+    npm_config_cache: join(work, "npm-cache"),
+    npm_config_userconfig: join(work, "empty-npmrc"),
+    npm_config_update_notifier: "false",
+  });
   cpSync(join(PROJECT, "releases"), join(root, "releases"), { recursive: true });
   cpSync(join(PROJECT, "openapi"), join(work, "openapi"), { recursive: true });
   mkdirSync(join(root, "changes"));
@@ -125,8 +163,14 @@ beforeAll(async () => {
   mkdirSync(join(root, "generated"));
   await bundle(join(work, "openapi/openapi.yaml"));
   // The client's dependencies, which a registry with no uplinks holds only when published to it.
-  const dependencies = await pack([join(PROJECT, "node_modules/openapi-fetch"), join(PROJECT, "node_modules/openapi-typescript-helpers")], work);
-  for (const tarball of dependencies) await run("npm", ["publish", tarball, "--ignore-scripts"], { env: { ...env, npm_config_userconfig: registry.npmrc } });
+  const dependencies = await pack(
+    [join(PROJECT, "node_modules/openapi-fetch"), join(PROJECT, "node_modules/openapi-typescript-helpers")],
+    work,
+  );
+  for (const tarball of dependencies)
+    await run("npm", ["publish", tarball, "--ignore-scripts"], {
+      env: { ...env, npm_config_userconfig: registry.npmrc },
+    });
 }, 300_000);
 
 afterAll(async () => {
@@ -146,13 +190,23 @@ describe("releasing to a local npm registry", () => {
     const { code, stdout, stderr } = await release();
     console.log(`the first release:\n${releaseLines(stdout).join("\n")}`);
     expect(code, stderr).toBe(0);
-    expect(stdout).toContain(`release: ${CLIENT_PACKAGE} (none) → 1.0.0, ${TOOLS_PACKAGE} (none) → 1.0.0 (first: the first release of the packages)`);
-    expect(stdout).toMatch(/release: published packages\/dist\/media-service-client-1\.0\.0\.tgz to http:\/\/127\.0\.0\.1:\d+\//);
+    expect(stdout).toContain(
+      `release: ${CLIENT_PACKAGE} (none) → 1.0.0, ${TOOLS_PACKAGE} (none) → 1.0.0 (first: the first release of the packages)`,
+    );
+    expect(stdout).toMatch(
+      /release: published packages\/dist\/media-service-client-1\.0\.0\.tgz to http:\/\/127\.0\.0\.1:\d+\//,
+    );
     expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0"]);
     expect(await published(TOOLS_PACKAGE)).toEqual(["1.0.0"]);
-    const record = JSON.parse(readRoot("releases/1.0.0/release.json")) as { version: string; bump: string; comparedWith: string; changes: Array<{ id: string; acknowledged?: string }> };
+    const record = JSON.parse(readRoot("releases/1.0.0/release.json")) as {
+      version: string;
+      bump: string;
+      comparedWith: string;
+      changes: Array<{ id: string; acknowledged?: string }>;
+    };
     expect(record).toMatchObject({ version: "1.0.0", bump: "first", comparedWith: "2026-06-20" });
-    for (const ack of PROJECT_ACKS) expect(record.changes).toContainEqual(expect.objectContaining({ id: ack.id, acknowledged: ack.reason }));
+    for (const ack of PROJECT_ACKS)
+      expect(record.changes).toContainEqual(expect.objectContaining({ id: ack.id, acknowledged: ack.reason }));
     expect(JSON.parse(readRoot("changes/acknowledged.json"))).toEqual({ acknowledged: [] });
     await expectOneStory("1.0.0");
   });
@@ -184,13 +238,28 @@ describe("releasing to a local npm registry", () => {
 
   it("a consumer installs the client by range and the tools by version from the registry, type-checks a strict nodenext program and runs it against the installed sandbox", async () => {
     mkdirSync(consumer());
-    writeFileSync(join(consumer(), "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+    writeFileSync(
+      join(consumer(), "package.json"),
+      JSON.stringify({ name: "consumer", private: true, type: "module" }),
+    );
     writeFileSync(join(consumer(), ".npmrc"), `registry=${registry.url}\n`);
-    const install = await run("npm", ["install", `${CLIENT_PACKAGE}@^1`, `${TOOLS_PACKAGE}@1.0.0`, "--no-audit", "--no-fund"], { cwd: consumer(), env });
+    const install = await run(
+      "npm",
+      ["install", `${CLIENT_PACKAGE}@^1`, `${TOOLS_PACKAGE}@1.0.0`, "--no-audit", "--no-fund"],
+      { cwd: consumer(), env },
+    );
     console.log(`consumer: npm install ${CLIENT_PACKAGE}@^1 ${TOOLS_PACKAGE}@1.0.0\n${install.stdout}`);
-    const lock = JSON.parse(readFileSync(join(consumer(), "package-lock.json"), "utf8")) as { packages: Record<string, { version: string; resolved: string }> };
-    expect(lock.packages[`node_modules/${CLIENT_PACKAGE}`]).toMatchObject({ version: "1.0.0", resolved: `${registry.url}${CLIENT_PACKAGE}/-/client-1.0.0.tgz` });
-    expect(lock.packages[`node_modules/${TOOLS_PACKAGE}`]).toMatchObject({ version: "1.0.0", resolved: `${registry.url}${TOOLS_PACKAGE}/-/tools-1.0.0.tgz` });
+    const lock = JSON.parse(readFileSync(join(consumer(), "package-lock.json"), "utf8")) as {
+      packages: Record<string, { version: string; resolved: string }>;
+    };
+    expect(lock.packages[`node_modules/${CLIENT_PACKAGE}`]).toMatchObject({
+      version: "1.0.0",
+      resolved: `${registry.url}${CLIENT_PACKAGE}/-/client-1.0.0.tgz`,
+    });
+    expect(lock.packages[`node_modules/${TOOLS_PACKAGE}`]).toMatchObject({
+      version: "1.0.0",
+      resolved: `${registry.url}${TOOLS_PACKAGE}/-/tools-1.0.0.tgz`,
+    });
     const resolved = Object.values(lock.packages).flatMap((entry) => (entry.resolved ? [entry.resolved] : []));
     expect(resolved.length).toBe(4);
     expect(resolved.filter((url) => !url.startsWith(registry.url))).toEqual([]);
@@ -208,21 +277,57 @@ export async function run(baseUrl: string, apiKey: string) {
 }
 `,
     );
-    const compilerOptions = { strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: false, skipDefaultLibCheck: true, target: "ES2022", lib: ["ES2022", "DOM"], types: [], module: "NodeNext", moduleResolution: "NodeNext", outDir: "out" };
+    const compilerOptions = {
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      exactOptionalPropertyTypes: true,
+      skipLibCheck: false,
+      skipDefaultLibCheck: true,
+      target: "ES2022",
+      lib: ["ES2022", "DOM"],
+      types: [],
+      module: "NodeNext",
+      moduleResolution: "NodeNext",
+      outDir: "out",
+    };
     writeFileSync(join(consumer(), "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["consumer.ts"] }));
-    const tsc = await run(join(PROJECT, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], { cwd: consumer() }).then(() => "", (error: { stdout: string }) => error.stdout);
+    const tsc = await run(join(PROJECT, "node_modules/.bin/tsc"), ["-p", "tsconfig.json"], { cwd: consumer() }).then(
+      () => "",
+      (error: { stdout: string }) => error.stdout,
+    );
     expect(tsc).toBe("");
 
     const tools = join(consumer(), "node_modules", TOOLS_PACKAGE);
-    const { apiKey } = JSON.parse(readFileSync(join(tools, "conformance/targets/sandbox.json"), "utf8")) as { apiKey: string };
-    writeFileSync(join(consumer(), "sandbox.json"), JSON.stringify(fastSandboxConfig(JSON.parse(readFileSync(join(tools, "sandbox/default-config.json"), "utf8")) as object)));
-    sandbox = spawn("npx", [BIN, "sandbox", "--port", "0", "--config", "sandbox.json"], { cwd: consumer(), env, stdio: ["ignore", "pipe", "pipe"] });
+    const { apiKey } = JSON.parse(readFileSync(join(tools, "conformance/targets/sandbox.json"), "utf8")) as {
+      apiKey: string;
+    };
+    writeFileSync(
+      join(consumer(), "sandbox.json"),
+      JSON.stringify(
+        fastSandboxConfig(JSON.parse(readFileSync(join(tools, "sandbox/default-config.json"), "utf8")) as object),
+      ),
+    );
+    sandbox = spawn("npx", [BIN, "sandbox", "--port", "0", "--config", "sandbox.json"], {
+      cwd: consumer(),
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const text = output(sandbox);
-    const url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text.stdout())?.[1], `the sandbox's address (${text.stderr()})`, 60_000);
+    const url = await until(
+      () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text.stdout())?.[1],
+      `the sandbox's address (${text.stderr()})`,
+      60_000,
+    );
     const script = `import("./out/consumer.js").then((m) => m.run(${JSON.stringify(url)}, ${JSON.stringify(apiKey)})).then((r) => console.log(JSON.stringify(r)))`;
     const { stdout } = await run("node", ["--input-type=module", "-e", script], { cwd: consumer(), env });
-    const interfaceVersion = (JSON.parse(readRoot("generated/openapi.json")) as { info: { version: string } }).info.version;
-    expect(JSON.parse(stdout)).toEqual({ apiVersion: interfaceVersion, model: expect.any(String), status: "succeeded", images: 2 });
+    const interfaceVersion = (JSON.parse(readRoot("generated/openapi.json")) as { info: { version: string } }).info
+      .version;
+    expect(JSON.parse(stdout)).toEqual({
+      apiVersion: interfaceVersion,
+      model: expect.any(String),
+      status: "succeeded",
+      images: 2,
+    });
     sandbox.kill("SIGTERM");
   });
 
@@ -233,12 +338,20 @@ export async function run(baseUrl: string, apiKey: string) {
     writeBundle(doc);
     const { code, stdout, stderr } = await release();
     expect(code, stderr).toBe(0);
-    expect(stdout).toContain(`release: ${CLIENT_PACKAGE} 1.0.0 → 1.1.0, ${TOOLS_PACKAGE} 1.0.0 → 1.1.0 (minor: one compatible change and 0 changelog entries, nothing breaking)`);
+    expect(stdout).toContain(
+      `release: ${CLIENT_PACKAGE} 1.0.0 → 1.1.0, ${TOOLS_PACKAGE} 1.0.0 → 1.1.0 (minor: one compatible change and 0 changelog entries, nothing breaking)`,
+    );
     expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.1.0"]);
-    console.log(`figure: from a changed description to an installable package on the local registry: ${Math.round(performance.now() - started)} ms (release of both packages, npm view)`);
+    console.log(
+      `figure: from a changed description to an installable package on the local registry: ${Math.round(performance.now() - started)} ms (release of both packages, npm view)`,
+    );
     const notes = notesOf(await expectOneStory("1.1.0"), "1.1.0");
-    expect(notes).toContain("A minor release: additions and compatible changes only; code written against 1.0.0 keeps working.");
-    expect(notes).toContain("- `GET /v1/account/credits` — Read the account's credit balance; field `bonus_credits` of `AccountCredits`: new optional field.");
+    expect(notes).toContain(
+      "A minor release: additions and compatible changes only; code written against 1.0.0 keeps working.",
+    );
+    expect(notes).toContain(
+      "- `GET /v1/account/credits` — Read the account's credit balance; field `bonus_credits` of `AccountCredits`: new optional field.",
+    );
     expect(await installClient(consumer(), "^1")).toBe("1.1.0");
     const readsBonus = `import { createClient } from "${CLIENT_PACKAGE}";
 export const bonus = async () => (await createClient({ apiKey: "k", baseUrl: "http://127.0.0.1:1" }).getAccountCredits()).bonus_credits;
@@ -253,13 +366,19 @@ export const bonus = async () => (await createClient({ apiKey: "k", baseUrl: "ht
     writeBundle(doc);
     const refused = await release();
     expect(refused.code).toBe(2);
-    expect(ownLines(refused.stderr)).toEqual(["release: one breaking change since 1.1.0 is not acknowledged in changes/acknowledged.json; npm run diff lists it with its id"]);
+    expect(ownLines(refused.stderr)).toEqual([
+      "release: one breaking change since 1.1.0 is not acknowledged in changes/acknowledged.json; npm run diff lists it with its id",
+    ]);
 
     writeFileSync(join(root, "changes/acknowledged.json"), JSON.stringify({ acknowledged: [PLANTED_ACK] }));
     const dry = await release("--dry-run");
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toContain(`release: ${CLIENT_PACKAGE} 1.1.0 → 2.0.0, ${TOOLS_PACKAGE} 1.1.0 → 2.0.0 (major: one breaking change for client code), interface version 2026-07-01`);
-    expect(dry.stdout).toContain('no longer allows "21:9". **What to do:** stop sending "21:9"; send one of the values still allowed. **Why:** I-A no longer renders 21:9; use 16:9.');
+    expect(dry.stdout).toContain(
+      `release: ${CLIENT_PACKAGE} 1.1.0 → 2.0.0, ${TOOLS_PACKAGE} 1.1.0 → 2.0.0 (major: one breaking change for client code), interface version 2026-07-01`,
+    );
+    expect(dry.stdout).toContain(
+      'no longer allows "21:9". **What to do:** stop sending "21:9"; send one of the values still allowed. **Why:** I-A no longer renders 21:9; use 16:9.',
+    );
     expect(existsSync(join(root, "releases/2.0.0"))).toBe(false);
 
     // Recorded in the branch without publishing, as the guide says; CI then publishes what is recorded.
@@ -267,7 +386,9 @@ export const bonus = async () => (await createClient({ apiKey: "k", baseUrl: "ht
     console.log(`the breaking release, recorded:\n${releaseLines(recorded.stdout).join("\n")}`);
     expect(recorded.code, recorded.stderr).toBe(0);
     expect(recorded.stdout).toContain("release: wrote releases/2.0.0/release.json");
-    expect(recorded.stdout).toContain("release: one acknowledgement moved from changes/acknowledged.json into the record of 2.0.0");
+    expect(recorded.stdout).toContain(
+      "release: one acknowledgement moved from changes/acknowledged.json into the record of 2.0.0",
+    );
     expect(recorded.stdout).toContain("release: packed packages/dist/media-service-tools-2.0.0.tgz");
     expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.1.0"]);
     const { code, stdout, stderr } = await release();
@@ -282,14 +403,19 @@ export const bonus = async () => (await createClient({ apiKey: "k", baseUrl: "ht
     expect(await published(TOOLS_PACKAGE)).toEqual(["1.0.0", "1.1.0", "2.0.0"]);
     // The acknowledgement is consumed: in the record of the release that shipped it, gone from the pending file.
     expect(JSON.parse(readRoot("changes/acknowledged.json"))).toEqual({ acknowledged: [] });
-    expect(JSON.parse(readRoot("releases/2.0.0/release.json")).changes).toEqual([expect.objectContaining({ id: BREAKING_ID, severity: "breaking", acknowledged: PLANTED_ACK.reason })]);
+    expect(JSON.parse(readRoot("releases/2.0.0/release.json")).changes).toEqual([
+      expect.objectContaining({ id: BREAKING_ID, severity: "breaking", acknowledged: PLANTED_ACK.reason }),
+    ]);
     const notes = notesOf(await expectOneStory("2.0.0"), "2.0.0");
     console.log(`the 2.0.0 notes, as a client developer reads them:\n${notes}`);
     expect(notes).toBe(stdout.slice(stdout.indexOf("## 2.0.0")).replace(/\n+$/, "\n"));
     expect(notes).toContain("Interface version `2026-06-20` → `2026-07-01` (the client's `apiVersion`).");
-    expect(notes).toContain("**A major release:** one breaking change for code written against 1.1.0; each says what to do.");
+    expect(notes).toContain(
+      "**A major release:** one breaking change for code written against 1.1.0; each says what to do.",
+    );
     // Release notes are for readers: change ids stay in the record, paths and maintainer advice in the terminal.
-    for (const unwanted of [BREAKING_ID, "releases/", "info.version", "change(s)", "#####"]) expect(notes, unwanted).not.toContain(unwanted);
+    for (const unwanted of [BREAKING_ID, "releases/", "info.version", "change(s)", "#####"])
+      expect(notes, unwanted).not.toContain(unwanted);
   });
 
   it("a text-only change is released as the patch 2.0.1, and the three views still agree", async () => {
@@ -298,17 +424,24 @@ export const bonus = async () => (await createClient({ apiKey: "k", baseUrl: "ht
     writeBundle(doc);
     const { code, stdout, stderr } = await release();
     expect(code, stderr).toBe(0);
-    expect(stdout).toContain(`release: ${CLIENT_PACKAGE} 2.0.0 → 2.0.1, ${TOOLS_PACKAGE} 2.0.0 → 2.0.1 (patch: descriptions, examples or documentation only; no change for client code)`);
+    expect(stdout).toContain(
+      `release: ${CLIENT_PACKAGE} 2.0.0 → 2.0.1, ${TOOLS_PACKAGE} 2.0.0 → 2.0.1 (patch: descriptions, examples or documentation only; no change for client code)`,
+    );
     expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.1.0", "2.0.0", "2.0.1"]);
     const page = await expectOneStory("2.0.1");
-    expect(notesOf(page, "2.0.1")).toContain("A patch release: descriptions, examples and documentation only; nothing changes for your code.");
+    expect(notesOf(page, "2.0.1")).toContain(
+      "A patch release: descriptions, examples and documentation only; nothing changes for your code.",
+    );
     expect(page.indexOf("## 2.0.1")).toBeLessThan(page.indexOf("## 2.0.0"));
     expect(page.indexOf("## 2.0.0")).toBeLessThan(page.indexOf("## 1.1.0"));
   });
 
   it("by range, the consumer gets what the notes promise: ^1 stays on 1.1.0, ^2 refuses 21:9 at compile time and takes 16:9", async () => {
     expect(await installClient(consumer(), "^1")).toBe("1.1.0");
-    const { stdout } = await run("npm", ["view", `${CLIENT_PACKAGE}@^1`, "version", "--json"], { cwd: consumer(), env });
+    const { stdout } = await run("npm", ["view", `${CLIENT_PACKAGE}@^1`, "version", "--json"], {
+      cwd: consumer(),
+      env,
+    });
     expect([JSON.parse(stdout) as string | string[]].flat()).toEqual(["1.0.0", "1.1.0"]);
     const sends = (ratio: string) => `import { createClient } from "${CLIENT_PACKAGE}";
 import { models } from "${CLIENT_PACKAGE}/models";

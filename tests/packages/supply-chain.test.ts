@@ -14,14 +14,21 @@ interface LockEntry {
   version?: string;
   hasInstallScript?: boolean;
 }
-const lock = JSON.parse(readFileSync(join(PROJECT, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
-const manifest = JSON.parse(readFileSync(join(PROJECT, "package.json"), "utf8")) as { scarfSettings?: { enabled?: unknown } };
+const lock = JSON.parse(readFileSync(join(PROJECT, "package-lock.json"), "utf8")) as {
+  packages: Record<string, LockEntry>;
+};
+const manifest = JSON.parse(readFileSync(join(PROJECT, "package.json"), "utf8")) as {
+  scarfSettings?: { enabled?: unknown };
+};
 
 /** The package name of a lock entry: the part after its last node_modules/. */
 const nameOf = (path: string): string => path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length);
 
 /** Every version of `name` the lock installs, wherever it sits. */
-const versionsOf = (name: string): string[] => Object.entries(lock.packages).flatMap(([path, entry]) => (path.includes("node_modules/") && nameOf(path) === name && entry.version ? [entry.version] : []));
+const versionsOf = (name: string): string[] =>
+  Object.entries(lock.packages).flatMap(([path, entry]) =>
+    path.includes("node_modules/") && nameOf(path) === name && entry.version ? [entry.version] : [],
+  );
 
 const numbers = (version: string): number[] => version.split("-")[0]!.split(".").map(Number);
 /** Whether `version` is at least `floor` (MAJOR.MINOR.PATCH). */
@@ -57,7 +64,9 @@ describe("npm ci runs no install script", () => {
   });
 
   it("the install scripts in the lock are the reviewed ones; a new one must be reviewed here", () => {
-    const scripted = new Set(Object.entries(lock.packages).flatMap(([path, entry]) => (entry.hasInstallScript ? [nameOf(path)] : [])));
+    const scripted = new Set(
+      Object.entries(lock.packages).flatMap(([path, entry]) => (entry.hasInstallScript ? [nameOf(path)] : [])),
+    );
     expect([...scripted].sort()).toEqual(KNOWN_INSTALL_SCRIPTS);
   });
 });
@@ -74,6 +83,12 @@ describe("dev dependencies with published advisories stay patched", () => {
   });
 
   it("the comparison of versions is the one meant", () => {
-    expect([atLeast("4.1.1", "4.1.1"), atLeast("4.1.0", "4.1.1"), atLeast("0.6.0", "0.7.0"), atLeast("13.15.35", "13.15.20"), atLeast("3.15.2", "3.14.2")]).toEqual([true, false, false, true, true]);
+    expect([
+      atLeast("4.1.1", "4.1.1"),
+      atLeast("4.1.0", "4.1.1"),
+      atLeast("0.6.0", "0.7.0"),
+      atLeast("13.15.35", "13.15.20"),
+      atLeast("3.15.2", "3.14.2"),
+    ]).toEqual([true, false, false, true, true]);
   });
 });

@@ -17,7 +17,19 @@ import type { BuiltPackage } from "../../packages/shared/package-build.ts";
 import { model } from "../support/description.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { allEnded, descendants, output, until } from "../support/processes.ts";
-import { exportedDescriptionPaths, IMAGE_SLUG, importSpecifiers, installInFreshProject, pack, packedFiles, PROJECT, run, SLUG_MAP, TEST_RELEASE, workWithBundle } from "../support/packages.ts";
+import {
+  exportedDescriptionPaths,
+  IMAGE_SLUG,
+  importSpecifiers,
+  installInFreshProject,
+  pack,
+  packedFiles,
+  PROJECT,
+  run,
+  SLUG_MAP,
+  TEST_RELEASE,
+  workWithBundle,
+} from "../support/packages.ts";
 /** Where the package's files are once installed. */
 const installed = (file: string) => join(project, "node_modules", PACKAGE_NAME, file);
 
@@ -43,14 +55,23 @@ afterAll(() => {
  * as npx runs it, without npm's own start-up): its exit code and output, also when it fails.
  */
 async function npx(args: string[], direct = false): Promise<{ code: number; stdout: string; stderr: string }> {
-  return (direct ? run(process.execPath, [join(project, "node_modules", ".bin", BIN), ...args], { cwd: project }) : run("npx", [BIN, ...args], { cwd: project })).then(
+  return (
+    direct
+      ? run(process.execPath, [join(project, "node_modules", ".bin", BIN), ...args], { cwd: project })
+      : run("npx", [BIN, ...args], { cwd: project })
+  ).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
 }
 
 /** Lines of stderr that are the command's own (npm may warn about its own config). */
-const ownLines = (stderr: string) => stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
+const ownLines = (stderr: string) =>
+  stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
 
 /**
  * Sends `signal` to the npx process only (not its process group, as Ctrl-C in a terminal would):
@@ -58,14 +79,30 @@ const ownLines = (stderr: string) => stderr.split("\n").filter((line) => line.tr
  * (packages/tools/shell-signals.ts). The sandbox says why it stopped, its port closes, and npm, the
  * shell and the bin are all gone.
  */
-async function expectStopsOn(npx: ChildProcess, text: ReturnType<typeof output>, url: string, signal: NodeJS.Signals): Promise<void> {
+async function expectStopsOn(
+  npx: ChildProcess,
+  text: ReturnType<typeof output>,
+  url: string,
+  signal: NodeJS.Signals,
+): Promise<void> {
   const below = descendants(npx.pid!);
-  expect(below.map((child) => child.command)).toContainEqual(expect.stringMatching(new RegExp(`/\\.bin/${BIN} sandbox `)));
+  expect(below.map((child) => child.command)).toContainEqual(
+    expect.stringMatching(new RegExp(`/\\.bin/${BIN} sandbox `)),
+  );
   npx.kill(signal);
   await until(() => (npx.exitCode !== null || npx.signalCode !== null ? true : undefined), "npx to exit", 10_000);
-  await until(() => (text.stdout().includes(`sandbox stopped (${signal})`) ? true : undefined), `the sandbox's last line (${text.stdout()})`, 10_000);
+  await until(
+    () => (text.stdout().includes(`sandbox stopped (${signal})`) ? true : undefined),
+    `the sandbox's last line (${text.stdout()})`,
+    10_000,
+  );
   await allEnded(below, 10_000);
-  expect(await fetch(url).then(() => "answered", () => "closed")).toBe("closed");
+  expect(
+    await fetch(url).then(
+      () => "answered",
+      () => "closed",
+    ),
+  ).toBe("closed");
 }
 
 describe("the tools package", () => {
@@ -113,28 +150,38 @@ describe("the tools package", () => {
     const { code, stdout } = await npx(["--help"]);
     expect(code).toBe(0);
     const lines = stdout.split("\n");
-    for (const command of COMMANDS) expect(lines.filter((line) => line.trimStart().startsWith(`${command.name} `) && line.endsWith(` ${command.summary}`))).toHaveLength(1);
+    for (const command of COMMANDS)
+      expect(
+        lines.filter((line) => line.trimStart().startsWith(`${command.name} `) && line.endsWith(` ${command.summary}`)),
+      ).toHaveLength(1);
   });
 
   it("an unknown command is one line naming the commands, and exit status 2", async () => {
     const { code, stdout, stderr } = await npx(["sandbx"], true);
     expect(code).toBe(2);
     expect(stdout).toBe("");
-    expect(ownLines(stderr)).toEqual([`${BIN}: unknown command "sandbx"; the commands are ${COMMANDS.map((command) => command.name).join(", ")} (npx ${BIN} --help)`]);
+    expect(ownLines(stderr)).toEqual([
+      `${BIN}: unknown command "sandbx"; the commands are ${COMMANDS.map((command) => command.name).join(", ")} (npx ${BIN} --help)`,
+    ]);
   });
 
-  it.each(COMMANDS.map((command) => command.name))("%s --help is its own, naming the package's command line and the README it carries", async (name) => {
-    const { code, stdout } = await npx([name, "--help"], true);
-    expect(code).toBe(0);
-    expect(stdout).toMatch(new RegExp(`^usage: npx ${BIN} ${name} `));
-    expect(stdout).toContain(installed(`${name}/README.md`));
-    expect(readFileSync(installed(`${name}/README.md`), "utf8")).toMatch(/^# /);
-  });
+  it.each(COMMANDS.map((command) => command.name))(
+    "%s --help is its own, naming the package's command line and the README it carries",
+    async (name) => {
+      const { code, stdout } = await npx([name, "--help"], true);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(new RegExp(`^usage: npx ${BIN} ${name} `));
+      expect(stdout).toContain(installed(`${name}/README.md`));
+      expect(readFileSync(installed(`${name}/README.md`), "utf8")).toMatch(/^# /);
+    },
+  );
 
   it("conformance without a target is one line saying the Prism mock is not in the package, and exit status 2", async () => {
     const { code, stderr } = await npx(["conformance"], true);
     expect(code).toBe(2);
-    expect(ownLines(stderr)).toEqual(["conformance run failed: the Prism mock is not part of the tools package (Prism is a development tool of the description's repository): run against an implementation with --target URL"]);
+    expect(ownLines(stderr)).toEqual([
+      "conformance run failed: the Prism mock is not part of the tools package (Prism is a development tool of the description's repository): run against an implementation with --target URL",
+    ]);
   });
 
   describe(`npx ${BIN} sandbox, and conformance against it`, () => {
@@ -145,13 +192,24 @@ describe("the tools package", () => {
     let url: string;
     let apiKey: string;
     const call = (method: string, path: string, body?: object) =>
-      fetch(`${url}${path}`, { method, headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) });
+      fetch(`${url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
 
     beforeAll(async () => {
       ({ apiKey } = JSON.parse(readFileSync(join(project, declarationFile), "utf8")) as { apiKey: string });
-      sandbox = spawn("npx", [BIN, "sandbox", "--port", "0", "--config", "sandbox.json"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+      sandbox = spawn("npx", [BIN, "sandbox", "--port", "0", "--config", "sandbox.json"], {
+        cwd: project,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       text = output(sandbox);
-      url = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text.stdout())?.[1], `the sandbox's address (${text.stderr()})`, 30_000);
+      url = await until(
+        () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(text.stdout())?.[1],
+        `the sandbox's address (${text.stderr()})`,
+        30_000,
+      );
     });
 
     afterAll(() => {
@@ -162,24 +220,41 @@ describe("the tools package", () => {
       // The placeholder is no model of this build: the specification's "unavailable model".
       const placeholder = await call("POST", "/v1/images/i-a", { prompt: "A lighthouse at dawn" });
       expect(placeholder.status).toBe(model.errors.invalidRequest.status);
-      expect(((await placeholder.json()) as { error: { code: string } }).error.code).toBe(model.errors.invalidRequest.code);
+      expect(((await placeholder.json()) as { error: { code: string } }).error.code).toBe(
+        model.errors.invalidRequest.code,
+      );
       const created = await call("POST", `/v1/images/${IMAGE_SLUG}`, { prompt: "A lighthouse at dawn", num_images: 2 });
       expect(created.status).toBe(200);
       const job = (await created.json()) as { id: string; model: string };
       expect(job.model).toBe(IMAGE_SLUG);
       const done = await until(async () => {
-        const polled = (await (await call("GET", `/v1/images/${job.id}`)).json()) as { status: string; images?: unknown[] };
+        const polled = (await (await call("GET", `/v1/images/${job.id}`)).json()) as {
+          status: string;
+          images?: unknown[];
+        };
         return model.jobStatus.terminal.includes(polled.status) ? polled : undefined;
       }, "the job to end");
       expect(done.status).toBe(model.jobStatus.success);
       expect(done.images).toHaveLength(2);
     });
 
-    it("conformance --target passes against it with the sandbox's declaration, and writes its JSON and JUnit reports", { timeout: 120_000 }, async () => {
-      const { code, stdout, stderr } = await npx(["conformance", "--target", url, "--config", declarationFile, "--report-dir", "reports"]);
+    it("conformance --target passes against it with the sandbox's declaration, and writes its JSON and JUnit reports", {
+      timeout: 120_000,
+    }, async () => {
+      const { code, stdout, stderr } = await npx([
+        "conformance",
+        "--target",
+        url,
+        "--config",
+        declarationFile,
+        "--report-dir",
+        "reports",
+      ]);
       expect(code, `${stdout}\n${stderr}\nthe sandbox's output:\n${text.stdout()}${text.stderr()}`).toBe(0);
       expect(stdout).toContain(`conformance of ${url}: `);
-      const report = JSON.parse(readFileSync(join(project, "reports/conformance.json"), "utf8")) as { summary: { target: string; pass: number; fail: number } };
+      const report = JSON.parse(readFileSync(join(project, "reports/conformance.json"), "utf8")) as {
+        summary: { target: string; pass: number; fail: number };
+      };
       expect(report.summary).toMatchObject({ target: url, fail: 0 });
       expect(report.summary.pass).toBeGreaterThan(500);
       const junit = readFileSync(join(project, "reports/conformance.junit.xml"), "utf8");
@@ -192,10 +267,17 @@ describe("the tools package", () => {
     });
 
     it("stops on SIGTERM sent to the npx process alone, freeing its port and leaving no process behind", async () => {
-      const again = spawn("npx", [BIN, "sandbox", "--port", "0", "--config", "sandbox.json"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+      const again = spawn("npx", [BIN, "sandbox", "--port", "0", "--config", "sandbox.json"], {
+        cwd: project,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       const againText = output(again);
       try {
-        const againUrl = await until(() => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(againText.stdout())?.[1], `the sandbox's address (${againText.stderr()})`, 30_000);
+        const againUrl = await until(
+          () => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(againText.stdout())?.[1],
+          `the sandbox's address (${againText.stderr()})`,
+          30_000,
+        );
         await expectStopsOn(again, againText, againUrl, "SIGTERM");
       } finally {
         if (again.exitCode === null && again.signalCode === null) again.kill("SIGKILL");

@@ -11,7 +11,11 @@ const graph = readImportGraph(fileURLToPath(new URL("../../", import.meta.url)))
 
 /** The imports from modules under `from` into modules under `into`, as `a -> b`. */
 const importsInto = (from: string, into: string): string[] =>
-  [...graph].flatMap(([file, imports]) => (file.startsWith(`${from}/`) ? imports.filter((target) => target.startsWith(`${into}/`)).map((target) => `${file} -> ${target}`) : []));
+  [...graph].flatMap(([file, imports]) =>
+    file.startsWith(`${from}/`)
+      ? imports.filter((target) => target.startsWith(`${into}/`)).map((target) => `${file} -> ${target}`)
+      : [],
+  );
 
 describe("release/ above changes/ and packages/", () => {
   it("release/ imports both", () => {
@@ -20,6 +24,10 @@ describe("release/ above changes/ and packages/", () => {
   });
 
   it("nothing in changes/ or packages/ imports release/, and packages/ does not import changes/", () => {
-    expect([...importsInto("changes", "release"), ...importsInto("packages", "release"), ...importsInto("packages", "changes")]).toEqual([]);
+    expect([
+      ...importsInto("changes", "release"),
+      ...importsInto("packages", "release"),
+      ...importsInto("packages", "changes"),
+    ]).toEqual([]);
   });
 });

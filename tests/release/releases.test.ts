@@ -67,7 +67,10 @@ describe("the packages' next versions", () => {
   const bump = (kinds: string[], change?: (doc: any) => void) => {
     const next = planted(kinds);
     change?.(next);
-    return bumpOf(compareDescriptions(side(base, "before"), side(next, "after")), JSON.stringify(next) === JSON.stringify(base));
+    return bumpOf(
+      compareDescriptions(side(base, "before"), side(next, "after")),
+      JSON.stringify(next) === JSON.stringify(base),
+    );
   };
 
   it("is major for a breaking change, minor for a compatible one, patch for descriptions or examples only, and nothing for the same description", () => {
@@ -76,7 +79,13 @@ describe("the packages' next versions", () => {
     expect(bump(["price changed"])).toBe("minor");
     expect(bump(["path parameter renamed"])).toBe("major");
     expect(bump([], (doc) => (doc.info.description += " Clarified."))).toBe("patch");
-    expect(bump([], (doc) => (Object.values(doc.components.examples as Record<string, { summary?: string }>)[0]!.summary = "Reworded."))).toBe("patch");
+    expect(
+      bump(
+        [],
+        (doc) =>
+          (Object.values(doc.components.examples as Record<string, { summary?: string }>)[0]!.summary = "Reworded."),
+      ),
+    ).toBe("patch");
     expect(bump([])).toBeUndefined();
   });
 
@@ -99,27 +108,65 @@ describe("the release plan and its records", () => {
     recordRelease(paths, plan, plan.pending!);
     return plan.pending!;
   };
-  const recorded = (version: string) => JSON.parse(readFileSync(join(releases, version, "release.json"), "utf8")) as ReleaseRecord;
+  const recorded = (version: string) =>
+    JSON.parse(readFileSync(join(releases, version, "release.json"), "utf8")) as ReleaseRecord;
 
   it("starts at 1.0.0, releases nothing for the same bundle, then bumps from the recorded version: patch, minor, major", () => {
     bundle(base);
-    expect(record()).toEqual({ version: "1.0.0", interfaceVersion: "2026-06-20", bump: "first", comparedWith: null, changes: [], changelog: [], routeTitles: {} });
-    expect(readFileSync(join(releases, "1.0.0", "openapi.json"), "utf8")).toBe(readFileSync(join(dir, "openapi.json"), "utf8"));
+    expect(record()).toEqual({
+      version: "1.0.0",
+      interfaceVersion: "2026-06-20",
+      bump: "first",
+      comparedWith: null,
+      changes: [],
+      changelog: [],
+      routeTitles: {},
+    });
+    expect(readFileSync(join(releases, "1.0.0", "openapi.json"), "utf8")).toBe(
+      readFileSync(join(dir, "openapi.json"), "utf8"),
+    );
     expect(planRelease(paths).pending).toBeUndefined();
     const described = structuredClone(base) as any;
     described.info.description += " Clarified.";
     bundle(described);
-    expect(record()).toMatchObject({ version: "1.0.1", bump: "patch", comparedWith: "1.0.0", changes: [], changelog: [] });
+    expect(record()).toMatchObject({
+      version: "1.0.1",
+      bump: "patch",
+      comparedWith: "1.0.0",
+      changes: [],
+      changelog: [],
+    });
     const compatible = planted(["response field added"], described);
     bundle(compatible);
-    expect(record()).toMatchObject({ version: "1.1.0", bump: "minor", comparedWith: "1.0.1", changes: [expect.objectContaining({ id: "response-property-added@schema AccountCredits.bonus_credits", severity: "compatible" })] });
+    expect(record()).toMatchObject({
+      version: "1.1.0",
+      bump: "minor",
+      comparedWith: "1.0.1",
+      changes: [
+        expect.objectContaining({
+          id: "response-property-added@schema AccountCredits.bonus_credits",
+          severity: "compatible",
+        }),
+      ],
+    });
     bundle(planted(["response enum value added"], compatible));
-    expect(() => planRelease(paths)).toThrow(/^one breaking change since 1\.1\.0 is not acknowledged in .*acknowledged\.json; npm run diff lists it with its id$/);
+    expect(() => planRelease(paths)).toThrow(
+      /^one breaking change since 1\.1\.0 is not acknowledged in .*acknowledged\.json; npm run diff lists it with its id$/,
+    );
     writeFileSync(ackFile, JSON.stringify({ acknowledged: [{ id: QUEUED, reason: "Jobs may now wait in a queue." }] }));
-    expect(record()).toMatchObject({ version: "2.0.0", bump: "major", comparedWith: "1.1.0", changes: [expect.objectContaining({ id: QUEUED, severity: "breaking", acknowledged: "Jobs may now wait in a queue." })] });
+    expect(record()).toMatchObject({
+      version: "2.0.0",
+      bump: "major",
+      comparedWith: "1.1.0",
+      changes: [
+        expect.objectContaining({ id: QUEUED, severity: "breaking", acknowledged: "Jobs may now wait in a queue." }),
+      ],
+    });
     // The acknowledgement is consumed: kept in the record of the release that shipped it, gone from the pending file.
     expect(readFileSync(ackFile, "utf8")).toBe(EMPTY_ACKNOWLEDGEMENTS);
-    expect(recorded("2.0.0").changes).toContainEqual(expect.objectContaining({ id: QUEUED, acknowledged: "Jobs may now wait in a queue." }));
+    expect(recorded("2.0.0").changes).toContainEqual(
+      expect.objectContaining({ id: QUEUED, acknowledged: "Jobs may now wait in a queue." }),
+    );
     expect(readRecords(releases).map((release) => release.name)).toEqual(["1.0.0", "1.0.1", "1.1.0", "2.0.0"]);
     expect(latestRelease(releases).name).toBe("2.0.0");
     expect(planRelease(paths).pending).toBeUndefined();
@@ -129,13 +176,25 @@ describe("the release plan and its records", () => {
     bundle(base);
     record();
     bundle(planted(["request enum value removed", "new model", "price changed"]));
-    writeFileSync(ackFile, JSON.stringify({ acknowledged: [{ id: 'request-enum-value-removed@POST /v1/images/i-a request body.aspect_ratio="21:9"', reason: "I-A no longer renders 21:9; use 16:9." }] }));
+    writeFileSync(
+      ackFile,
+      JSON.stringify({
+        acknowledged: [
+          {
+            id: 'request-enum-value-removed@POST /v1/images/i-a request body.aspect_ratio="21:9"',
+            reason: "I-A no longer renders 21:9; use 16:9.",
+          },
+        ],
+      }),
+    );
     record();
     const page = readFileSync(join(dir, "docs/changelog.md"), "utf8");
     for (const name of PACKAGE_NAMES) expect(readFileSync(paths.packageChangelogs[name]!, "utf8")).toBe(page);
     expect(page).toBe(changelogText(readRecords(releases).map((release) => release.record)));
     expect(page.indexOf("\n## 2.0.0\n")).toBeLessThan(page.indexOf("\n## 1.0.0\n"));
-    expect(page).toContain("**A major release:** one breaking change for code written against 1.0.0; each says what to do.");
+    expect(page).toContain(
+      "**A major release:** one breaking change for code written against 1.0.0; each says what to do.",
+    );
     expect(page).toContain(
       '- `POST /v1/images/i-a` — Create an image with I-A (text-to-image and editing, five sizes); request field `aspect_ratio`: no longer allows "21:9". **What to do:** stop sending "21:9"; send one of the values still allowed. **Why:** I-A no longer renders 21:9; use 16:9.',
     );
@@ -143,24 +202,61 @@ describe("the release plan and its records", () => {
     // For the client developer: no repository paths, no maintainer instructions, no ids, no "(s)", no headings past level 4.
     // (The generated-file comment, for maintainers, is not shown.)
     const shown = page.replace(/<!--.*-->\n/, "");
-    for (const unwanted of ["releases/", "generated/", "npm run", "info.version", "acknowledged.json", "change(s)", "#####", "request-enum-value-removed@"]) expect(shown, unwanted).not.toContain(unwanted);
+    for (const unwanted of [
+      "releases/",
+      "generated/",
+      "npm run",
+      "info.version",
+      "acknowledged.json",
+      "change(s)",
+      "#####",
+      "request-enum-value-removed@",
+    ])
+      expect(shown, unwanted).not.toContain(unwanted);
     const { title, html } = renderPage(page, "docs/changelog.md");
     expect(title).toBe("Changelog");
-    expect(html).toContain("<code>POST /v1/images/i-a</code> — Create an image with I-A (text-to-image and editing, five sizes); request field");
-    expect(staleChangelogs(paths, readRecords(releases).map((release) => release.record))).toEqual([]);
+    expect(html).toContain(
+      "<code>POST /v1/images/i-a</code> — Create an image with I-A (text-to-image and editing, five sizes); request field",
+    );
+    expect(
+      staleChangelogs(
+        paths,
+        readRecords(releases).map((release) => release.record),
+      ),
+    ).toEqual([]);
   });
 
   it("takes a description released before the packages as the first release's baseline, and its acknowledgements", () => {
     mkdirSync(join(releases, "2026-06-20"), { recursive: true });
     writeFileSync(join(releases, "2026-06-20", "openapi.json"), `${JSON.stringify(base, null, 2)}\n`);
-    writeFileSync(join(releases, "2026-06-20", "release.json"), JSON.stringify({ version: null, interfaceVersion: "2026-06-20", bump: null, comparedWith: null, changes: [], changelog: [], routeTitles: {} }));
+    writeFileSync(
+      join(releases, "2026-06-20", "release.json"),
+      JSON.stringify({
+        version: null,
+        interfaceVersion: "2026-06-20",
+        bump: null,
+        comparedWith: null,
+        changes: [],
+        changelog: [],
+        routeTitles: {},
+      }),
+    );
     bundle(planted(["response enum value added"]));
     expect(() => planRelease(paths)).toThrow(/one breaking change since 2026-06-20 is not acknowledged/);
     writeFileSync(ackFile, JSON.stringify({ acknowledged: [{ id: QUEUED, reason: "Queued jobs." }] }));
-    expect(record()).toMatchObject({ version: "1.0.0", bump: "first", comparedWith: "2026-06-20", changes: [expect.objectContaining({ id: QUEUED, acknowledged: "Queued jobs." })] });
+    expect(record()).toMatchObject({
+      version: "1.0.0",
+      bump: "first",
+      comparedWith: "2026-06-20",
+      changes: [expect.objectContaining({ id: QUEUED, acknowledged: "Queued jobs." })],
+    });
     const page = readFileSync(join(dir, "docs/changelog.md"), "utf8");
-    expect(page).toContain("The first release of the packages. Since the description published as interface version `2026-06-20`:");
-    expect(page).toContain("## Interface version 2026-06-20\n\nThe description published before the packages' first release.");
+    expect(page).toContain(
+      "The first release of the packages. Since the description published as interface version `2026-06-20`:",
+    );
+    expect(page).toContain(
+      "## Interface version 2026-06-20\n\nThe description published before the packages' first release.",
+    );
   });
 
   it("refuses an interface version older than the latest release's", () => {
@@ -169,7 +265,9 @@ describe("the release plan and its records", () => {
     const older = structuredClone(base) as any;
     older.info.version = "2026-01-01";
     bundle(older);
-    expect(() => planRelease(paths)).toThrow("info.version 2026-01-01 is older than 2026-06-20, the interface version of the latest release 1.0.0");
+    expect(() => planRelease(paths)).toThrow(
+      "info.version 2026-01-01 is older than 2026-06-20, the interface version of the latest release 1.0.0",
+    );
   });
 
   it("refuses acknowledgements for the first release, which breaks nothing", () => {
@@ -187,18 +285,32 @@ describe("the release plan and its records", () => {
     write({ ...good, extra: 1 });
     expect(() => readRecords(releases)).toThrow('releases/1.0.0/release.json: unknown key "extra"');
     write({ ...good, version: "1.0.1" });
-    expect(() => readRecords(releases)).toThrow("releases/1.0.0/release.json: the folder must be named after the release's version 1.0.1");
+    expect(() => readRecords(releases)).toThrow(
+      "releases/1.0.0/release.json: the folder must be named after the release's version 1.0.1",
+    );
     write({ ...good, bump: "huge" });
-    expect(() => readRecords(releases)).toThrow("releases/1.0.0/release.json: bump must be one of first, major, minor, patch");
+    expect(() => readRecords(releases)).toThrow(
+      "releases/1.0.0/release.json: bump must be one of first, major, minor, patch",
+    );
     write({ ...good, comparedWith: "0.9.0" });
-    expect(() => readRecords(releases)).toThrow('releases/1.0.0/release.json: comparedWith must be null, the release before it');
+    expect(() => readRecords(releases)).toThrow(
+      "releases/1.0.0/release.json: comparedWith must be null, the release before it",
+    );
   });
 });
 
 describe("the repository's releases", () => {
   it("the docs page is a page of the docs site, and the committed changelogs are what the records produce", () => {
-    expect(SITE_PAGES).toContainEqual(expect.objectContaining({ kind: "markdown", source: "docs/changelog.md", file: "changelog.html" }));
-    expect(staleChangelogs(projectPaths(), readRecords(projectPaths().releasesDir).map((release) => release.record)), "run npm run release -- --page").toEqual([]);
+    expect(SITE_PAGES).toContainEqual(
+      expect.objectContaining({ kind: "markdown", source: "docs/changelog.md", file: "changelog.html" }),
+    );
+    expect(
+      staleChangelogs(
+        projectPaths(),
+        readRecords(projectPaths().releasesDir).map((release) => release.record),
+      ),
+      "run npm run release -- --page",
+    ).toEqual([]);
   });
 });
 
@@ -206,16 +318,40 @@ describe("npm run release, refusing", () => {
   const release = async (...argv: string[]) => {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runRelease(argv, { cwd: dir, stdout: (text) => out.push(text), stderr: (text) => err.push(text) });
+    const code = await runRelease(argv, {
+      cwd: dir,
+      stdout: (text) => out.push(text),
+      stderr: (text) => err.push(text),
+    });
     return { code, stdout: out.join(""), stderr: err.join("") };
   };
 
   it("a bad flag, registry or root is one line naming it, and exit status 2", async () => {
-    expect(await release("--registry", "ftp://example")).toEqual({ code: 2, stdout: "", stderr: 'release: --registry must be an http(s) URL, got "ftp://example"\n' });
-    expect(await release("--registry", "ftp://releaser:s3cret@example/")).toEqual({ code: 2, stdout: "", stderr: 'release: --registry must be an http(s) URL, got "ftp://***@example/"\n' });
-    expect(await release("--root", "nowhere")).toEqual({ code: 2, stdout: "", stderr: "release: --root nowhere: no such folder\n" });
-    expect(await release("--tag", "x")).toEqual({ code: 2, stdout: "", stderr: "release: Unknown option '--tag'; npm run release -- --help lists the options\n" });
-    expect(await release("--root", ".")).toEqual({ code: 2, stdout: "", stderr: "release: generated/openapi.json: no bundle; run npm run build first\n" });
+    expect(await release("--registry", "ftp://example")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'release: --registry must be an http(s) URL, got "ftp://example"\n',
+    });
+    expect(await release("--registry", "ftp://releaser:s3cret@example/")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: 'release: --registry must be an http(s) URL, got "ftp://***@example/"\n',
+    });
+    expect(await release("--root", "nowhere")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "release: --root nowhere: no such folder\n",
+    });
+    expect(await release("--tag", "x")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "release: Unknown option '--tag'; npm run release -- --help lists the options\n",
+    });
+    expect(await release("--root", ".")).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "release: generated/openapi.json: no bundle; run npm run build first\n",
+    });
   });
 
   const project = () => {
@@ -227,7 +363,9 @@ describe("npm run release, refusing", () => {
     project();
     const { code, stdout } = await release("--root", ".", "--dry-run");
     expect(code).toBe(0);
-    expect(stdout).toContain(`release: ${CLIENT_PACKAGE} (none) → 1.0.0, ${TOOLS_PACKAGE} (none) → 1.0.0 (first: the first release of the packages), interface version 2026-06-20\n`);
+    expect(stdout).toContain(
+      `release: ${CLIENT_PACKAGE} (none) → 1.0.0, ${TOOLS_PACKAGE} (none) → 1.0.0 (first: the first release of the packages), interface version 2026-06-20\n`,
+    );
     expect(existsSync(join(dir, "releases"))).toBe(false);
   });
 
@@ -240,9 +378,18 @@ describe("npm run release, refusing", () => {
     const retries = process.env.npm_config_fetch_retries;
     process.env.npm_config_fetch_retries = "0"; // npm would retry a refused connection for a minute
     try {
-      const { code, stdout, stderr } = await release("--root", ".", "--registry", `http://releaser:s3cret-pass@127.0.0.1:${port}/`);
+      const { code, stdout, stderr } = await release(
+        "--root",
+        ".",
+        "--registry",
+        `http://releaser:s3cret-pass@127.0.0.1:${port}/`,
+      );
       expect(code).toBe(2);
-      expect(stderr).toMatch(new RegExp(`^release: cannot ask http://\\*\\*\\*@127\\.0\\.0\\.1:${port}/ for ${CLIENT_PACKAGE}@1\\.0\\.0: .*ECONNREFUSED.*\\n$`));
+      expect(stderr).toMatch(
+        new RegExp(
+          `^release: cannot ask http://\\*\\*\\*@127\\.0\\.0\\.1:${port}/ for ${CLIENT_PACKAGE}@1\\.0\\.0: .*ECONNREFUSED.*\\n$`,
+        ),
+      );
       expect(stdout + stderr).not.toMatch(/releaser|s3cret/);
     } finally {
       if (retries === undefined) delete process.env.npm_config_fetch_retries;
@@ -272,11 +419,21 @@ describe("publishing refused by the registry", () => {
     Object.assign(process.env, { npm_config_userconfig: join(dir, "npmrc"), npm_config_fetch_retries: "0" });
     try {
       const registry = registryOf(`http://releaser:s3cret-pass@127.0.0.1:${port}/`);
-      const error = await publish(registry, folder).then(() => undefined, (thrown: Error) => thrown);
-      expect(error?.message).toMatch(new RegExp(`^http://\\*\\*\\*@127\\.0\\.0\\.1:${port}/ refused x-release-probe: .*403.*user releaser may not publish x-release-probe`));
+      const error = await publish(registry, folder).then(
+        () => undefined,
+        (thrown: Error) => thrown,
+      );
+      expect(error?.message).toMatch(
+        new RegExp(
+          `^http://\\*\\*\\*@127\\.0\\.0\\.1:${port}/ refused x-release-probe: .*403.*user releaser may not publish x-release-probe`,
+        ),
+      );
       expect(error?.message).not.toMatch(/notice|s3cret/);
     } finally {
-      for (const [key, value] of [["npm_config_userconfig", saved.userconfig], ["npm_config_fetch_retries", saved.retries]] as const) {
+      for (const [key, value] of [
+        ["npm_config_userconfig", saved.userconfig],
+        ["npm_config_fetch_retries", saved.retries],
+      ] as const) {
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
       }
@@ -293,6 +450,8 @@ describe("publishing refused by the registry", () => {
       "npm error 403 403 Forbidden - PUT http://user:pass@127.0.0.1:4873/x - no",
       "npm error A complete log of this run can be found in: /tmp/x.log",
     ].join("\n");
-    expect(npmError({ stderr, message: "Command failed" })).toBe("403 403 Forbidden - PUT http://***@127.0.0.1:4873/x - no");
+    expect(npmError({ stderr, message: "Command failed" })).toBe(
+      "403 403 Forbidden - PUT http://***@127.0.0.1:4873/x - no",
+    );
   });
 });

@@ -21,7 +21,10 @@ const byRule = checksByRule(CHECKS, catalogue);
 function at(document: unknown, pointer: string): unknown {
   if (!pointer.startsWith("/")) return undefined;
   let node = document;
-  for (const part of pointer.slice(1).split("/").map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"))) {
+  for (const part of pointer
+    .slice(1)
+    .split("/")
+    .map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"))) {
     if (typeof node !== "object" || node === null || !(part in node)) return undefined;
     node = (node as Record<string, unknown>)[part];
   }
@@ -32,9 +35,12 @@ describe("who answers to each rule", () => {
   it("the description encodes each rule where a pointer says, or the catalogue says why it cannot", () => {
     const problems = catalogue.rules.flatMap((rule) => {
       const pointers = rule.openapi ?? [];
-      if (pointers.length === 0 && !rule["openapi-none"]) return [`${rule.id}: neither openapi pointers nor openapi-none`];
+      if (pointers.length === 0 && !rule["openapi-none"])
+        return [`${rule.id}: neither openapi pointers nor openapi-none`];
       if (pointers.length > 0 && rule["openapi-none"]) return [`${rule.id}: both openapi pointers and openapi-none`];
-      return pointers.filter((pointer) => at(bundle, pointer) === undefined).map((pointer) => `${rule.id}: ${pointer} resolves to nothing in generated/openapi.json`);
+      return pointers
+        .filter((pointer) => at(bundle, pointer) === undefined)
+        .map((pointer) => `${rule.id}: ${pointer} resolves to nothing in generated/openapi.json`);
     });
     expect(problems).toEqual([]);
   });
@@ -45,7 +51,9 @@ describe("who answers to each rule", () => {
         const [file, fragment] = reference.split("#") as [string, string | undefined];
         const url = new URL(file, root);
         if (!existsSync(url)) return [`${rule.id}: ${file} does not exist`];
-        return fragment === undefined || readFileSync(url, "utf8").includes(fragment) ? [] : [`${rule.id}: ${file} has no "${fragment}"`];
+        return fragment === undefined || readFileSync(url, "utf8").includes(fragment)
+          ? []
+          : [`${rule.id}: ${file} has no "${fragment}"`];
       }),
     );
     expect(problems).toEqual([]);
@@ -54,7 +62,11 @@ describe("who answers to each rule", () => {
   it("each registered check names the rules of its results, each reference naming at least one rule", () => {
     expect(CHECKS.filter((check) => check.rules === undefined).map((check) => check.group)).toEqual([]);
     const problems = CHECKS.flatMap((check) =>
-      Object.entries(check.rules ?? {}).flatMap(([template, references]) => references.filter((reference) => rulesNamed(catalogue, reference).length === 0).map((reference) => `[${check.group}] ${template}: ${reference} names no rule`)),
+      Object.entries(check.rules ?? {}).flatMap(([template, references]) =>
+        references
+          .filter((reference) => rulesNamed(catalogue, reference).length === 0)
+          .map((reference) => `[${check.group}] ${template}: ${reference} names no rule`),
+      ),
     );
     expect(problems).toEqual([]);
   });
@@ -62,8 +74,10 @@ describe("who answers to each rule", () => {
   it("a rule no check names says why (and whether a request could observe it); one a check names does not", () => {
     const problems = catalogue.rules.flatMap((rule) => {
       const checks = byRule.get(rule.id) ?? [];
-      if (checks.length === 0 && !rule.unchecked) return [`${rule.id}: no check names it and it says no reason (unchecked)`];
-      if (checks.length > 0 && (rule.unchecked || rule.observable !== undefined || rule.declare)) return [`${rule.id}: checked by ${checks.join(", ")}, yet says why it is unchecked`];
+      if (checks.length === 0 && !rule.unchecked)
+        return [`${rule.id}: no check names it and it says no reason (unchecked)`];
+      if (checks.length > 0 && (rule.unchecked || rule.observable !== undefined || rule.declare))
+        return [`${rule.id}: checked by ${checks.join(", ")}, yet says why it is unchecked`];
       return [];
     });
     expect(problems).toEqual([]);
@@ -76,23 +90,41 @@ describe("who answers to each rule", () => {
       const unknown = breaks.filter((id) => !ids.has(id)).map((id) => `${fault}: breaks ${id}, which names no rule`);
       const { group, check } = CAUGHT_BY[fault];
       const registered = CHECKS.find((candidate) => candidate.group === group);
-      if (!registered || !(check in (registered.rules ?? {}))) return [...unknown, `${fault}: [${group}] "${check}" is not a name the check declares`];
-      const observed = new Set((registered.rules?.[check] ?? []).flatMap((reference) => rulesNamed(catalogue, reference).map((rule) => rule.id)));
-      return [...unknown, ...(breaks.length === 0 || !breaks.some((id) => observed.has(id)) ? [`${fault}: [${group}] "${check}" names none of ${breaks.join(", ") || "its (no) rules"}`] : [])];
+      if (!registered || !(check in (registered.rules ?? {})))
+        return [...unknown, `${fault}: [${group}] "${check}" is not a name the check declares`];
+      const observed = new Set(
+        (registered.rules?.[check] ?? []).flatMap((reference) =>
+          rulesNamed(catalogue, reference).map((rule) => rule.id),
+        ),
+      );
+      return [
+        ...unknown,
+        ...(breaks.length === 0 || !breaks.some((id) => observed.has(id))
+          ? [`${fault}: [${group}] "${check}" names none of ${breaks.join(", ") || "its (no) rules"}`]
+          : []),
+      ];
     });
     expect(problems).toEqual([]);
   });
 
   it("a result name resolves to the check's declared name with the most fixed text", () => {
     const concurrency = CHECKS.find((check) => check.group === "concurrency")!;
-    expect(templateOf(concurrency, "a create beyond the cap of 4 is refused as queue full")).toBe("a create beyond the cap{cap} is refused as queue full");
-    expect(templateOf(concurrency, "a create beyond the cap is refused as queue full")).toBe("a create beyond the cap{cap} is refused as queue full");
-    expect(templateOf(concurrency, "polls answer while the cap is reached")).toBe("polls answer while the cap is reached");
+    expect(templateOf(concurrency, "a create beyond the cap of 4 is refused as queue full")).toBe(
+      "a create beyond the cap{cap} is refused as queue full",
+    );
+    expect(templateOf(concurrency, "a create beyond the cap is refused as queue full")).toBe(
+      "a create beyond the cap{cap} is refused as queue full",
+    );
+    expect(templateOf(concurrency, "polls answer while the cap is reached")).toBe(
+      "polls answer while the cap is reached",
+    );
     expect(templateOf(concurrency, "polls answer while the cap is reached at last")).toBeUndefined();
   });
 
   it("a route: reference keeps the rules under the result's own operation", () => {
-    expect(rulesNamed(catalogue, "route:*.body.num-images", "POST /v1/images/i-b").map((rule) => rule.id)).toEqual(["images.i-b.body.num-images"]);
+    expect(rulesNamed(catalogue, "route:*.body.num-images", "POST /v1/images/i-b").map((rule) => rule.id)).toEqual([
+      "images.i-b.body.num-images",
+    ]);
     expect(rulesNamed(catalogue, "*.body.num-images").length).toBeGreaterThan(1);
   });
 });

@@ -40,7 +40,9 @@ describe("the rule catalogue", () => {
   it("fails on a normative sentence added to the specification, naming its line", () => {
     const added = "Every job id is at most 64 characters long.";
     const { text, number } = withLineAfter("| Stock searches | 20 results per page maximum |", `\n${added}`);
-    expect(coverageProblems(specUnits(text), catalogue)).toEqual([`line ${number + 1} (Limits) states something no entry of spec/rules.yaml covers: ${added}`]);
+    expect(coverageProblems(specUnits(text), catalogue)).toEqual([
+      `line ${number + 1} (Limits) states something no entry of spec/rules.yaml covers: ${added}`,
+    ]);
   });
 
   it("fails on a sentence added inside a numbered rule, and on a table row added", () => {
@@ -48,19 +50,41 @@ describe("the rule catalogue", () => {
     const number = spec.split("\n").indexOf(item) + 1;
     expect(number).toBeGreaterThan(0);
     const sentence = spec.replace(item, `${item} Keys are checked in constant time.`);
-    expect(coverageProblems(specUnits(sentence), catalogue)).toEqual([`line ${number} (Authentication) states something no entry of spec/rules.yaml covers: Keys are checked in constant time.`]);
+    expect(coverageProblems(specUnits(sentence), catalogue)).toEqual([
+      `line ${number} (Authentication) states something no entry of spec/rules.yaml covers: Keys are checked in constant time.`,
+    ]);
     const row = withLineAfter("| Stock searches | 20 results per page maximum |", "| Posts | 5 per minute |");
-    expect(coverageProblems(specUnits(row.text), catalogue)).toEqual([`line ${row.number} (Limits) states something no entry of spec/rules.yaml covers: | Posts | 5 per minute |`]);
+    expect(coverageProblems(specUnits(row.text), catalogue)).toEqual([
+      `line ${row.number} (Limits) states something no entry of spec/rules.yaml covers: | Posts | 5 per minute |`,
+    ]);
   });
 
   it("fails on a rule whose words the specification no longer has, naming the rule", () => {
-    const changed = spec.replace("| Requests per API key | 600 per minute (default, may be tuned) |", "| Requests per API key | 500 per minute (default, may be tuned) |");
+    const changed = spec.replace(
+      "| Requests per API key | 600 per minute (default, may be tuned) |",
+      "| Requests per API key | 500 per minute (default, may be tuned) |",
+    );
     const problems = coverageProblems(specUnits(changed), catalogue);
-    expect(problems).toContain("rule limits.rate.per-key: its words no longer occur in the specification's section \"Limits\": Requests per API key | 600 per minute (default, may be tuned)");
+    expect(problems).toContain(
+      'rule limits.rate.per-key: its words no longer occur in the specification\'s section "Limits": Requests per API key | 600 per minute (default, may be tuned)',
+    );
   });
 
   it("splits statements as spec/catalogue.ts says: rows, sentences, not headings or table headers", () => {
-    const units = specUnits(["## Limits", "", "| Limit | Value |", "|---|---|", "| Uploads | 60 |", "", "1. One rule. Another `rule`. (A third.)", "", "### Sub", "**Variant X** (label). Text."].join("\n"));
+    const units = specUnits(
+      [
+        "## Limits",
+        "",
+        "| Limit | Value |",
+        "|---|---|",
+        "| Uploads | 60 |",
+        "",
+        "1. One rule. Another `rule`. (A third.)",
+        "",
+        "### Sub",
+        "**Variant X** (label). Text.",
+      ].join("\n"),
+    );
     expect(units.map(({ line, section, text }) => [line, section, text])).toEqual([
       [5, "Limits", "| Uploads | 60 |"],
       [7, "Limits", "One rule."],

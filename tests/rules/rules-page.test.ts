@@ -15,11 +15,19 @@ describe("docs/rules.md", () => {
   });
 
   it("has an entry per rule with the specification's words", () => {
-    expect(catalogue.rules.filter((rule) => !page.includes(`### \`${rule.id}\`\n\n> ${rule.words}\n`)).map((rule) => rule.id)).toEqual([]);
+    expect(
+      catalogue.rules
+        .filter((rule) => !page.includes(`### \`${rule.id}\`\n\n> ${rule.words}\n`))
+        .map((rule) => rule.id),
+    ).toEqual([]);
   });
 
   it("names a rule's checks, and where none, the reason", () => {
-    expect(page).toContain("### `states.failed`\n\n> failed | yes | No charge\n\n- **checked by:** `billing: a failed job is charged nothing`; `lifecycle: no return from a terminal state, terminal state stable{example}`");
-    expect(page).toContain("### `versioning.version-string`\n\n> The interface version string is `2026-06-20`.\n\n- **unchecked** (not observable from outside): no response carries the interface version (none is shown)");
+    expect(page).toContain(
+      "### `states.failed`\n\n> failed | yes | No charge\n\n- **checked by:** `billing: a failed job is charged nothing`; `lifecycle: no return from a terminal state, terminal state stable{example}`",
+    );
+    expect(page).toContain(
+      "### `versioning.version-string`\n\n> The interface version string is `2026-06-20`.\n\n- **unchecked** (not observable from outside): no response carries the interface version (none is shown)",
+    );
   });
 });

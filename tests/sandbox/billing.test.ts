@@ -22,7 +22,9 @@ const END = 3_600_000;
 
 describe("charges", () => {
   it("charge the quote only when the job succeeds", async () => {
-    const sb = await sandbox(configWith({ credits: { monthlyLimit: 1_000, extra: 500 } }, { jobs: { defaultDurationSeconds: 10 } }));
+    const sb = await sandbox(
+      configWith({ credits: { monthlyLimit: 1_000, extra: 500 } }, { jobs: { defaultDurationSeconds: 10 } }),
+    );
     const body = { ...example(image.path), num_images: 2 };
     // Two images at the default 1K, 12 credits each.
     const price = 24;
@@ -30,21 +32,32 @@ describe("charges", () => {
     sb.advance(9_999);
     expect(await balance(sb)).toMatchObject({ monthly_used: 0, total_available: 1_500 });
     sb.advance(1);
-    expect(await balance(sb)).toEqual({ extra_credits: 500, monthly_limit: 1_000, monthly_used: price, monthly_remaining: 1_000 - price, total_available: 1_500 - price });
+    expect(await balance(sb)).toEqual({
+      extra_credits: 500,
+      monthly_limit: 1_000,
+      monthly_used: price,
+      monthly_remaining: 1_000 - price,
+      total_available: 1_500 - price,
+    });
   });
 
   it("charge nothing for failed, timed-out or moderation-blocked requests", async () => {
     const sb = await sandbox(configWith());
     const body = example(image.path);
-    for (const status of jobStatus.failure) await sb.send("POST", image.path, { body: { ...body, prompt: `x [sandbox:${status}]` } });
-    const blocked = await sb.send("POST", image.path, { body: { ...body, prompt: `x [sandbox:moderation=${model.errors.moderation.reasons[0]}]` } });
+    for (const status of jobStatus.failure)
+      await sb.send("POST", image.path, { body: { ...body, prompt: `x [sandbox:${status}]` } });
+    const blocked = await sb.send("POST", image.path, {
+      body: { ...body, prompt: `x [sandbox:moderation=${model.errors.moderation.reasons[0]}]` },
+    });
     expect(blocked.status).toBe(400);
     sb.advance(END);
     expect((await balance(sb)).monthly_used).toBe(0);
   });
 
   it("reserve a held per-second price at creation, equal to POST /v1/cost, and charge exactly it on success; release it on failure", async () => {
-    const sb = await sandbox(configWith({ credits: { monthlyLimit: 10_000, extra: 0 } }, { jobs: { defaultDurationSeconds: 10 } }));
+    const sb = await sandbox(
+      configWith({ credits: { monthlyLimit: 10_000, extra: 0 } }, { jobs: { defaultDurationSeconds: 10 } }),
+    );
     const body = { ...example(heldPerSecond.path), [perSecondField]: "https://media.example/speech.mp3#duration=7.2" };
     // The specification's lip sync: 84 credits per second of audio, rounded up to whole seconds: 8 x 84.
     const price = 672;
@@ -65,7 +78,12 @@ describe("charges", () => {
 
   it("charge a per-second price for the configured default duration when the media URL states none", async () => {
     const depthMap = routeWhere((route) => route.label === "DM-A");
-    const sb = await sandbox(configWith({ credits: { monthlyLimit: 10_000, extra: 0 } }, { jobs: { defaultDurationSeconds: 10 }, media: { defaultDurationSeconds: 9 } }));
+    const sb = await sandbox(
+      configWith(
+        { credits: { monthlyLimit: 10_000, extra: 0 } },
+        { jobs: { defaultDurationSeconds: 10 }, media: { defaultDurationSeconds: 9 } },
+      ),
+    );
     const created = await sb.send("POST", depthMap.path, { body: { video: "https://media.example/street.mp4" } });
     expect(created.status).toBe(200);
     sb.advance(10_000);
@@ -79,7 +97,9 @@ describe("charges", () => {
     const ok = await sb.send("POST", heldFlat.path, { body });
     // The specification's D-A: 400 credits textured, its default.
     expect(ok.json.credits).toBe(400);
-    const failed = await sb.send("POST", heldFlat.path, { body: { ...body, image: `https://media.example/x.png#sandbox:${jobStatus.failure[0]}` } });
+    const failed = await sb.send("POST", heldFlat.path, {
+      body: { ...body, image: `https://media.example/x.png#sandbox:${jobStatus.failure[0]}` },
+    });
     expect(failed.json.credits).toBe(400);
     expect(await balance(sb)).toMatchObject({ monthly_used: 0, total_available: 10_000 - 800 });
     sb.advance(END);
@@ -106,7 +126,12 @@ describe("charges", () => {
 
 describe("prices", () => {
   it("POST /v1/cost quotes the specification's price of a create; a create response shows credits exactly where the specification says, equal to the quote", async () => {
-    const sb = await sandbox(configWith({ credits: { monthlyLimit: 10_000_000, extra: 0 }, concurrency: 100 }, { media: { defaultDurationSeconds: 9 } }));
+    const sb = await sandbox(
+      configWith(
+        { credits: { monthlyLimit: 10_000_000, extra: 0 }, concurrency: 100 },
+        { media: { defaultDurationSeconds: 9 } },
+      ),
+    );
     // The specification's prices of the description's example bodies; media without #duration=N last the configured 9 s.
     const expected: Record<string, number> = {
       "I-A": 12, // one image at the default 1K
@@ -135,16 +160,25 @@ describe("prices", () => {
     expect(Object.fromEntries(Object.keys(expected).map((label) => [label, quoted.get(label)]))).toEqual(expected);
     const unnamed = await sb.send("POST", "/v1/cost", { body: { seconds: 12 } });
     expect(unnamed.json).toMatchObject({ credits: null, reason: expect.stringContaining("body.model") });
-    const withSeconds = await sb.send("POST", "/v1/cost", { body: { model: heldPerSecond.slug, body: example(heldPerSecond.path), seconds: 12 } });
+    const withSeconds = await sb.send("POST", "/v1/cost", {
+      body: { model: heldPerSecond.slug, body: example(heldPerSecond.path), seconds: 12 },
+    });
     // 12 s of audio at 84 per second.
     expect(withSeconds.json.credits).toBe(1_008);
   });
 
   it("GET /v1/models lists every model with the description's pricing, filtered by type", async () => {
     const sb = await sandbox(configWith());
-    const all = (await sb.send("GET", "/v1/models")).json.models as Array<{ model: string; type: string; pricing: unknown }>;
+    const all = (await sb.send("GET", "/v1/models")).json.models as Array<{
+      model: string;
+      type: string;
+      pricing: unknown;
+    }>;
     expect(all.map((entry) => entry.model)).toEqual(model.createRoutes.map((route) => route.slug));
-    for (const route of model.createRoutes) expect(all.find((entry) => entry.model === route.slug)!.pricing).toEqual(priceTables[route.path]?.pricing ?? null);
+    for (const route of model.createRoutes)
+      expect(all.find((entry) => entry.model === route.slug)!.pricing).toEqual(
+        priceTables[route.path]?.pricing ?? null,
+      );
     const type = all.at(-1)!.type;
     const filtered = (await sb.send("GET", `/v1/models?type=${encodeURIComponent(type)}`)).json.models as typeof all;
     expect(filtered.length).toBeGreaterThan(0);

@@ -13,11 +13,15 @@ interface Ended {
 }
 
 export async function runCli(args: string[]): Promise<Ended> {
-  const child = spawn(process.execPath, ["--import", "tsx", "sandbox/cli.ts", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", "sandbox/cli.ts", ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const text = output(child);
   const [code] = (await once(child, "exit")) as [number | null];
   return { code, stdout: text.stdout(), stderr: text.stderr() };
 }
 
 /** Lines of stderr that are the sandbox's own (npm may warn about its own config). */
-export const ownLines = (stderr: string) => stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
+export const ownLines = (stderr: string) =>
+  stderr.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));

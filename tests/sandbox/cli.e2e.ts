@@ -30,29 +30,41 @@ describe("npm run sandbox", () => {
     try {
       const ended = await runCli(["--port", String(port)]);
       expect(ended.code).toBe(1);
-      expect(ownLines(ended.stderr)).toEqual([`sandbox: port ${port} on 127.0.0.1 is in use; choose another with --port N or SANDBOX_PORT=N (0 picks a free one)`]);
+      expect(ownLines(ended.stderr)).toEqual([
+        `sandbox: port ${port} on 127.0.0.1 is in use; choose another with --port N or SANDBOX_PORT=N (0 picks a free one)`,
+      ]);
     } finally {
       blocker.close();
     }
   });
 
-  it.each(["SIGINT", "SIGTERM"] as const)("stops cleanly on %s sent to npm, freeing the port", { timeout: 60_000 }, async (signal) => {
-    const port = await freePort();
-    const npm = spawn("npm", ["run", "sandbox", "--", "--port", String(port)], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    const text = output(npm);
-    await new Promise<void>((resolve, reject) => {
-      npm.stdout?.on("data", () => text.stdout().includes("listening on") && resolve());
-      npm.once("exit", () => reject(new Error(`npm exited before listening: ${text.stderr()}`)));
-    });
-    const credits = await fetch(`http://127.0.0.1:${port}/v1/account/credits`, { headers: { authorization: "Bearer sandbox-demo-key" } });
-    expect(credits.status).toBe(200);
-    npm.kill(signal);
-    await once(npm, "exit");
-    // The sandbox process may outlive npm by a moment: wait for its own last line.
-    for (let wait = 0; wait < 50 && !text.stdout().includes("sandbox stopped"); wait += 1) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(text.stdout()).toContain(`sandbox stopped (${signal})`);
-    const probe = createServer().listen(port, "127.0.0.1");
-    await once(probe, "listening");
-    probe.close();
-  });
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "stops cleanly on %s sent to npm, freeing the port",
+    { timeout: 60_000 },
+    async (signal) => {
+      const port = await freePort();
+      const npm = spawn("npm", ["run", "sandbox", "--", "--port", String(port)], {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const text = output(npm);
+      await new Promise<void>((resolve, reject) => {
+        npm.stdout?.on("data", () => text.stdout().includes("listening on") && resolve());
+        npm.once("exit", () => reject(new Error(`npm exited before listening: ${text.stderr()}`)));
+      });
+      const credits = await fetch(`http://127.0.0.1:${port}/v1/account/credits`, {
+        headers: { authorization: "Bearer sandbox-demo-key" },
+      });
+      expect(credits.status).toBe(200);
+      npm.kill(signal);
+      await once(npm, "exit");
+      // The sandbox process may outlive npm by a moment: wait for its own last line.
+      for (let wait = 0; wait < 50 && !text.stdout().includes("sandbox stopped"); wait += 1)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(text.stdout()).toContain(`sandbox stopped (${signal})`);
+      const probe = createServer().listen(port, "127.0.0.1");
+      await once(probe, "listening");
+      probe.close();
+    },
+  );
 });

@@ -12,10 +12,17 @@ describe("npm run sandbox", () => {
   it("refuses a bad config before listening, with one line naming the field and the rule", async () => {
     const dir = mkdtempSync(join(tmpdir(), "sandbox-config-"));
     const file = join(dir, "bad.json");
-    writeFileSync(file, JSON.stringify({ accounts: { a: { keys: ["k"], plan: "gold", credits: { monthlyLimit: 1, extra: 0 } } } }));
-    const ended = await runCli(["--config", file, "--port", "0"]).finally(() => rmSync(dir, { recursive: true, force: true }));
+    writeFileSync(
+      file,
+      JSON.stringify({ accounts: { a: { keys: ["k"], plan: "gold", credits: { monthlyLimit: 1, extra: 0 } } } }),
+    );
+    const ended = await runCli(["--config", file, "--port", "0"]).finally(() =>
+      rmSync(dir, { recursive: true, force: true }),
+    );
     expect(ended.code).toBe(2);
     expect(ended.stdout).not.toContain("listening");
-    expect(ownLines(ended.stderr)).toEqual([`sandbox: bad config ${file}: config.accounts.a.plan: must be one of free, paid`]);
+    expect(ownLines(ended.stderr)).toEqual([
+      `sandbox: bad config ${file}: config.accounts.a.plan: must be one of free, paid`,
+    ]);
   });
 });

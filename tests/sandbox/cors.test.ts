@@ -17,9 +17,17 @@ const sandbox = checkedSandboxes();
 const config = { accounts: { docs: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 1_000, extra: 0 } } } };
 
 const preflight = (url: string, origin: string, method = "POST") =>
-  fetch(`${url}${route.path}`, { method: "OPTIONS", headers: { origin, "access-control-request-method": method, "access-control-request-headers": "authorization, content-type" } });
+  fetch(`${url}${route.path}`, {
+    method: "OPTIONS",
+    headers: {
+      origin,
+      "access-control-request-method": method,
+      "access-control-request-headers": "authorization, content-type",
+    },
+  });
 
-const credits = (url: string, headers: Record<string, string>) => fetch(`${url}/v1/account/credits`, { headers: { authorization: `Bearer ${KEY}`, ...headers } });
+const credits = (url: string, headers: Record<string, string>) =>
+  fetch(`${url}/v1/account/credits`, { headers: { authorization: `Bearer ${KEY}`, ...headers } });
 
 describe("which pages may call the sandbox", () => {
   it("answers the preflights of the docs site served at its default port with what the console sends", async () => {
@@ -36,7 +44,14 @@ describe("which pages may call the sandbox", () => {
   it("refuses every other page before its call reaches the routes: Origin null, other ports of this machine, other sites", async () => {
     const sb = await sandbox(config);
     const before = await sb.send("GET", "/v1/account/credits", { key: KEY });
-    for (const origin of ["null", "http://localhost:43117", "http://127.0.0.1", "https://evil.example", "http://127.0.0.1.evil.example", "http://localhost.evil.example:8080"]) {
+    for (const origin of [
+      "null",
+      "http://localhost:43117",
+      "http://127.0.0.1",
+      "https://evil.example",
+      "http://127.0.0.1.evil.example",
+      "http://localhost.evil.example:8080",
+    ]) {
       const answer = await preflight(sb.url, origin);
       expect(answer.status, origin).toBe(403);
       expect(answer.headers.get("access-control-allow-origin"), origin).toBeNull();
@@ -48,7 +63,11 @@ describe("which pages may call the sandbox", () => {
       expect(body.error.message).toContain("--allow-origin");
       expect(body.error.message).not.toContain("monthly");
       // A create from a hostile page (a simple POST, no preflight needed) starts no job and charges nothing.
-      const created = await fetch(`${sb.url}${route.path}`, { method: "POST", headers: { origin, authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body: "{}" });
+      const created = await fetch(`${sb.url}${route.path}`, {
+        method: "POST",
+        headers: { origin, authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+        body: "{}",
+      });
       expect(created.status, origin).toBe(403);
     }
     const after = await sb.send("GET", "/v1/account/credits", { key: KEY });
@@ -76,7 +95,8 @@ describe("which pages may call the sandbox", () => {
 
   it("counts preflights in no request window", async () => {
     const sb = await sandbox(config);
-    const remaining = async () => Number((await sb.send("GET", "/v1/account/credits", { key: KEY })).headers.get(model.rateLimitHeaders.remaining));
+    const remaining = async () =>
+      Number((await sb.send("GET", "/v1/account/credits", { key: KEY })).headers.get(model.rateLimitHeaders.remaining));
     const before = await remaining();
     for (let i = 0; i < 3; i += 1) await preflight(sb.url, "http://127.0.0.1:8080");
     // Only the reading itself counts.
@@ -85,19 +105,32 @@ describe("which pages may call the sandbox", () => {
 
   it("leaves an OPTIONS without Access-Control-Request-Method to the sandbox's routes", async () => {
     const { url } = await sandbox(config);
-    const answer = await fetch(`${url}${route.path}`, { method: "OPTIONS", headers: { origin: "http://127.0.0.1:8080" } });
+    const answer = await fetch(`${url}${route.path}`, {
+      method: "OPTIONS",
+      headers: { origin: "http://127.0.0.1:8080" },
+    });
     expect(answer.status).toBe(405);
     expect(answer.headers.get("access-control-allow-methods")).toBeNull();
   });
 
   it("refuses a Host that does not name the sandbox (DNS rebinding), and serves the names it is bound to", async () => {
     const { url, running } = await sandbox(config);
-    for (const host of ["evil.example", `evil.example:${running.port}`, "127.0.0.1:1", `localhost.evil.example:${running.port}`]) {
+    for (const host of [
+      "evil.example",
+      `evil.example:${running.port}`,
+      "127.0.0.1:1",
+      `localhost.evil.example:${running.port}`,
+    ]) {
       const answer = await rawCredits(running.port, host);
       expect(answer?.status, host).toBe(403);
       expect(JSON.parse(answer!.body.toString()).error.code, host).toBe("host_not_allowed");
     }
-    for (const host of [`127.0.0.1:${running.port}`, `localhost:${running.port}`, `LOCALHOST:${running.port}`, "127.0.0.1"]) {
+    for (const host of [
+      `127.0.0.1:${running.port}`,
+      `localhost:${running.port}`,
+      `LOCALHOST:${running.port}`,
+      "127.0.0.1",
+    ]) {
       expect((await rawCredits(running.port, host))?.status, host).toBe(200);
     }
     expect((await credits(url, {})).status).toBe(200);
@@ -106,5 +139,10 @@ describe("which pages may call the sandbox", () => {
 
 /** The credits read with `host` as its Host header (fetch always sends the URL's own). */
 function rawCredits(port: number, host: string) {
-  return rawExchange(port, Buffer.from(`GET /v1/account/credits HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`));
+  return rawExchange(
+    port,
+    Buffer.from(
+      `GET /v1/account/credits HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${KEY}\r\nConnection: close\r\n\r\n`,
+    ),
+  );
 }

@@ -66,7 +66,10 @@ describe("every route of the description, every response valid", () => {
       const sent = await sb.send(op.method.toUpperCase(), requestPath(contract, op), { body });
       expect(sent.status, `${op.route}: ${sent.text}`).toBe(200);
     }
-    const covered = new Set([...others.map((op) => op.operation.operationId), ...model.operations.filter((op) => op.kind !== "other").map((op) => op.operationId)]);
+    const covered = new Set([
+      ...others.map((op) => op.operation.operationId),
+      ...model.operations.filter((op) => op.kind !== "other").map((op) => op.operationId),
+    ]);
     expect([...covered].sort()).toEqual(model.operations.map((op) => op.operationId).sort());
   });
 
@@ -79,11 +82,18 @@ describe("every route of the description, every response valid", () => {
 
   it("answers each documented error status of every operation with a valid body and headers", async () => {
     const sb = await sandbox({
-      accounts: { ...accounts, main: { ...accounts.main, retiredModels: model.createRoutes.map((route) => route.slug) } },
+      accounts: {
+        ...accounts,
+        main: { ...accounts.main, retiredModels: model.createRoutes.map((route) => route.slug) },
+      },
     });
     // The operations each error was provoked on: every branch below must have run (none passes by being skipped).
     const provoked: Record<string, string[]> = { 401: [], 403: [], 400: [], 410: [] };
-    const provoke = async (status: string, op: (typeof contract.operations)[number], sent: Promise<{ status: number }>): Promise<void> => {
+    const provoke = async (
+      status: string,
+      op: (typeof contract.operations)[number],
+      sent: Promise<{ status: number }>,
+    ): Promise<void> => {
       expect((await sent).status, `${op.method.toUpperCase()} ${op.path}`).toBe(Number(status));
       provoked[status]!.push(op.operation.operationId!);
     };
@@ -92,10 +102,14 @@ describe("every route of the description, every response valid", () => {
       const body = op.method === "post" ? (op.requestExamples[0]?.value ?? {}) : undefined;
       const statuses = Object.keys(op.responses);
       if (statuses.includes("401")) await provoke("401", op, sb.send(op.method, path, { key: null, body }));
-      if (statuses.includes("403") && !model.operations.find((m) => m.operationId === op.operation.operationId)!.freePlan) {
+      if (
+        statuses.includes("403") &&
+        !model.operations.find((m) => m.operationId === op.operation.operationId)!.freePlan
+      ) {
         await provoke("403", op, sb.send(op.method, path, { key: FREE_KEY, body }));
       }
-      if (statuses.includes("400") && op.requestSchema) await provoke("400", op, sb.send(op.method, path, { body: "{not json" }));
+      if (statuses.includes("400") && op.requestSchema)
+        await provoke("400", op, sb.send(op.method, path, { body: "{not json" }));
       if (statuses.includes("410")) await provoke("410", op, sb.send(op.method, path, { body }));
     }
     for (const status of ["401", "403", "400"]) expect(provoked[status]!.length, status).toBeGreaterThan(0);

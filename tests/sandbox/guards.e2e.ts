@@ -27,18 +27,30 @@ describe("per-file guards", () => {
     const log = join(dir, "workers.log");
     const run = promisify(execFile)(
       join(ROOT, "node_modules", ".bin", "vitest"),
-      ["run", "--config", "tests/fixtures/per-file-guards/vitest.config.ts", "--reporter=json", `--outputFile=${report}`],
+      [
+        "run",
+        "--config",
+        "tests/fixtures/per-file-guards/vitest.config.ts",
+        "--reporter=json",
+        `--outputFile=${report}`,
+      ],
       { cwd: ROOT, env: { ...process.env, SANDBOX_TESTS_FLAG_EVERY_RESPONSE: "1", GUARD_FIXTURE_LOG: log } },
     );
     await expect(run).rejects.toMatchObject({ code: 1 });
 
     // Both files ran in one worker, one after the other.
-    const workers = readFileSync(log, "utf8").trim().split("\n").map((line) => line.split(" "));
+    const workers = readFileSync(log, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => line.split(" "));
     expect(workers.map(([file]) => file).sort()).toEqual(["credits", "models"]);
     expect(new Set(workers.map(([, worker]) => worker)).size).toBe(1);
 
     const files = (JSON.parse(readFileSync(report, "utf8")) as { testResults: FileResult[] }).testResults;
-    expect(files.map((file) => file.name.split("/").at(-1)).sort()).toEqual(["credits.fixture.ts", "models.fixture.ts"]);
+    expect(files.map((file) => file.name.split("/").at(-1)).sort()).toEqual([
+      "credits.fixture.ts",
+      "models.fixture.ts",
+    ]);
     for (const file of files) {
       expect(file.status, file.name).toBe("failed");
       const [only] = file.assertionResults;

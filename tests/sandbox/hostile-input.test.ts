@@ -22,30 +22,66 @@ const image = routeWhere((route) => route.areaId === "image" && route.idType ===
 const { invalidRequest } = model.errors;
 
 /** One raw request with Connection: close; `head` lines go after the request line. */
-function raw(port: number, requestLine: string, head: string[] = [], body = Buffer.alloc(0)): Promise<RawAnswer | null> {
-  const lines = [requestLine, "Host: 127.0.0.1", ...head, ...(body.length ? [`Content-Length: ${body.length}`] : []), "Connection: close", "", ""];
+function raw(
+  port: number,
+  requestLine: string,
+  head: string[] = [],
+  body = Buffer.alloc(0),
+): Promise<RawAnswer | null> {
+  const lines = [
+    requestLine,
+    "Host: 127.0.0.1",
+    ...head,
+    ...(body.length ? [`Content-Length: ${body.length}`] : []),
+    "Connection: close",
+    "",
+    "",
+  ];
   return rawExchange(port, Buffer.concat([Buffer.from(lines.join("\r\n"), "latin1"), body]));
 }
 
-const errorOf = (answer: RawAnswer | null) => (JSON.parse(answer!.body.toString("utf8")) as { error: { type: string; code: string; message: string } }).error;
+const errorOf = (answer: RawAnswer | null) =>
+  (JSON.parse(answer!.body.toString("utf8")) as { error: { type: string; code: string; message: string } }).error;
 
 /** The error body the description's error schema requires, and the X-RateLimit-* headers. */
 function expectErrorBody(answer: RawAnswer | null, status: number): { type: string; code: string; message: string } {
   expect(answer?.status).toBe(status);
   const error = errorOf(answer);
   expect(Object.keys(error).sort()).toEqual(["code", "message", "type"]);
-  for (const name of Object.values(model.rateLimitHeaders)) expect(answer!.headers.has(name.toLowerCase()), name).toBe(true);
+  for (const name of Object.values(model.rateLimitHeaders))
+    expect(answer!.headers.has(name.toLowerCase()), name).toBe(true);
   return error;
 }
 
 /** One POST with a body over Node's HTTP client (as a program would send it), with Content-Length; the answer and the socket it came on. */
-function post(port: number, path: string, body: Buffer, agent?: Agent): Promise<{ status: number; text: string; socket: unknown }> {
+function post(
+  port: number,
+  path: string,
+  body: Buffer,
+  agent?: Agent,
+): Promise<{ status: number; text: string; socket: unknown }> {
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: "127.0.0.1", port, path, method: "POST", agent, headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", "content-length": body.length } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8"), socket: outgoing.socket }));
-    });
+    const outgoing = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method: "POST",
+        agent,
+        headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json", "content-length": body.length },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            text: Buffer.concat(chunks).toString("utf8"),
+            socket: outgoing.socket,
+          }),
+        );
+      },
+    );
     outgoing.on("error", reject);
     outgoing.end(body);
   });
@@ -54,11 +90,14 @@ function post(port: number, path: string, body: Buffer, agent?: Agent): Promise<
 const credits = (port: number) => raw(port, "GET /v1/account/credits HTTP/1.1", [`Authorization: Bearer ${KEY}`]);
 
 describe("targets that once ended the sandbox", () => {
-  it.each(["//x:99999", "//[", "http://127.0.0.1//x:99999"])("GET %s answers 404 with the error body, and the next request is served", async (target) => {
-    const sb = await sandbox();
-    expectErrorBody(await raw(sb.running.port, `GET ${target} HTTP/1.1`), 404);
-    expect((await credits(sb.running.port))?.status).toBe(200);
-  });
+  it.each(["//x:99999", "//[", "http://127.0.0.1//x:99999"])(
+    "GET %s answers 404 with the error body, and the next request is served",
+    async (target) => {
+      const sb = await sandbox();
+      expectErrorBody(await raw(sb.running.port, `GET ${target} HTTP/1.1`), 404);
+      expect((await credits(sb.running.port))?.status).toBe(200);
+    },
+  );
 
   it("OPTIONS * (a target that is no path) answers 400 with the description's 400 type and code", async () => {
     const sb = await sandbox();
@@ -75,18 +114,26 @@ describe("targets that once ended the sandbox", () => {
     ["/v1/images/%2E%2e", 'the dot segment "%2E%2e"'],
   ])("%s answers a clear 400", async (target, words) => {
     const sb = await sandbox();
-    expect(expectErrorBody(await raw(sb.running.port, `GET ${target} HTTP/1.1`, [`Authorization: Bearer ${KEY}`]), 400).message).toContain(words);
+    expect(
+      expectErrorBody(await raw(sb.running.port, `GET ${target} HTTP/1.1`, [`Authorization: Bearer ${KEY}`]), 400)
+        .message,
+    ).toContain(words);
   });
 });
 
 describe("methods a known path does not serve", () => {
-  it.each(["HEAD", "OPTIONS", "DELETE", "PUT"])("%s on the credits route answers 405 with Allow: GET", async (method) => {
-    const sb = await sandbox();
-    const answer = await raw(sb.running.port, `${method} /v1/account/credits HTTP/1.1`, [`Authorization: Bearer ${KEY}`]);
-    expect(answer?.status).toBe(405);
-    expect(answer?.headers.get("allow")).toBe("GET");
-    if (method !== "HEAD") expect(errorOf(answer).code).toBe("method_not_allowed");
-  });
+  it.each(["HEAD", "OPTIONS", "DELETE", "PUT"])(
+    "%s on the credits route answers 405 with Allow: GET",
+    async (method) => {
+      const sb = await sandbox();
+      const answer = await raw(sb.running.port, `${method} /v1/account/credits HTTP/1.1`, [
+        `Authorization: Bearer ${KEY}`,
+      ]);
+      expect(answer?.status).toBe(405);
+      expect(answer?.headers.get("allow")).toBe("GET");
+      if (method !== "HEAD") expect(errorOf(answer).code).toBe("method_not_allowed");
+    },
+  );
 
   it("GET on the quote route answers 405 with Allow: POST", async () => {
     const sb = await sandbox();
@@ -99,27 +146,46 @@ describe("methods a known path does not serve", () => {
 describe("bodies are JSON", () => {
   const body = () => Buffer.from(JSON.stringify(example(image.path)));
 
-  it.each([["text/plain"], [null], ["application/json; charset=latin1"]])("Content-Type %s answers 400; no job is created, nothing is charged", async (type) => {
-    const sb = await sandbox();
-    const head = [`Authorization: Bearer ${KEY}`, ...(type ? [`Content-Type: ${type}`] : [])];
-    const error = expectErrorBody(await raw(sb.running.port, `POST ${image.path} HTTP/1.1`, head, body()), 400);
-    expect([error.type, error.code]).toEqual([invalidRequest.type, invalidRequest.code]);
-    expect(error.message).toContain("content-type: must be application/json");
-    expect(sb.running.state.accounts.byName.get("main")!.inFlight).toBe(0);
-  });
+  it.each([["text/plain"], [null], ["application/json; charset=latin1"]])(
+    "Content-Type %s answers 400; no job is created, nothing is charged",
+    async (type) => {
+      const sb = await sandbox();
+      const head = [`Authorization: Bearer ${KEY}`, ...(type ? [`Content-Type: ${type}`] : [])];
+      const error = expectErrorBody(await raw(sb.running.port, `POST ${image.path} HTTP/1.1`, head, body()), 400);
+      expect([error.type, error.code]).toEqual([invalidRequest.type, invalidRequest.code]);
+      expect(error.message).toContain("content-type: must be application/json");
+      expect(sb.running.state.accounts.byName.get("main")!.inFlight).toBe(0);
+    },
+  );
 
-  it.each(["application/json", "Application/JSON; Charset=UTF-8", "application/json;charset=\"utf-8\""])("Content-Type %s is accepted", async (type) => {
-    const sb = await sandbox();
-    const answer = await raw(sb.running.port, `POST ${image.path} HTTP/1.1`, [`Authorization: Bearer ${KEY}`, `Content-Type: ${type}`], body());
-    expect(answer?.status).toBe(200);
-  });
+  it.each(["application/json", "Application/JSON; Charset=UTF-8", 'application/json;charset="utf-8"'])(
+    "Content-Type %s is accepted",
+    async (type) => {
+      const sb = await sandbox();
+      const answer = await raw(
+        sb.running.port,
+        `POST ${image.path} HTTP/1.1`,
+        [`Authorization: Bearer ${KEY}`, `Content-Type: ${type}`],
+        body(),
+      );
+      expect(answer?.status).toBe(200);
+    },
+  );
 
   it("invalid UTF-8 inside a JSON string answers 400 naming UTF-8", async () => {
     const sb = await sandbox();
     const text = JSON.stringify({ ...example(image.path), prompt: "@@" });
     const bytes = Buffer.from(text, "utf8");
     bytes[bytes.indexOf("@@")] = 0xff;
-    const error = expectErrorBody(await raw(sb.running.port, `POST ${image.path} HTTP/1.1`, [`Authorization: Bearer ${KEY}`, "Content-Type: application/json"], bytes), 400);
+    const error = expectErrorBody(
+      await raw(
+        sb.running.port,
+        `POST ${image.path} HTTP/1.1`,
+        [`Authorization: Bearer ${KEY}`, "Content-Type: application/json"],
+        bytes,
+      ),
+      400,
+    );
     expect(error.message).toBe("body: is not UTF-8 (JSON text is UTF-8)");
   });
 });
@@ -134,19 +200,34 @@ describe("bounded resources", () => {
 
   it("answers a body over the limit 413 from its Content-Length, and one sent in chunks 413 at the chunk that crosses it; the connection goes on", async () => {
     const sb = await sandbox(configWith({}, { http: { maxBodyBytes: 1000 } }));
-    const declared = await rawExchange(sb.running.port, Buffer.from(`POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 60000000\r\n\r\n{`));
+    const declared = await rawExchange(
+      sb.running.port,
+      Buffer.from(
+        `POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 60000000\r\n\r\n{`,
+      ),
+    );
     expect(expectErrorBody(declared, 413).code).toBe("body_too_large");
     // The rest (up to 64 MiB) is read and thrown away, so the client still sending hears the 413.
     expect(declared?.headers.get("connection")).toBe("keep-alive");
     const chunk = "x".repeat(800);
-    const chunked = await rawExchange(sb.running.port, Buffer.from(`POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n320\r\n${chunk}\r\n320\r\n${chunk}\r\n`));
+    const chunked = await rawExchange(
+      sb.running.port,
+      Buffer.from(
+        `POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n320\r\n${chunk}\r\n320\r\n${chunk}\r\n`,
+      ),
+    );
     expect(expectErrorBody(chunked, 413).message).toContain("http.maxBodyBytes");
     expect((await credits(sb.running.port))?.status).toBe(200);
   });
 
   it("answers a body declared larger than it throws away (64 MiB) 413 at once, closing the connection", async () => {
     const sb = await sandbox(configWith({}, { http: { maxBodyBytes: 1000 } }));
-    const declared = await rawExchange(sb.running.port, Buffer.from(`POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${64 * 2 ** 20 + 1}\r\n\r\n{`));
+    const declared = await rawExchange(
+      sb.running.port,
+      Buffer.from(
+        `POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${64 * 2 ** 20 + 1}\r\n\r\n{`,
+      ),
+    );
     expect(expectErrorBody(declared, 413).code).toBe("body_too_large");
     expect(declared?.headers.get("connection")).toBe("close");
   });
@@ -199,17 +280,29 @@ describe("bounded resources", () => {
     const holder = connect(sb.running.port, "127.0.0.1");
     await once(holder, "connect");
     // A body that has sent 900 of its 1000 bytes holds 900 of the budget.
-    holder.write(`POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n${" ".repeat(900)}`);
+    holder.write(
+      `POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n${" ".repeat(900)}`,
+    );
     let refused: RawAnswer | null = null;
     for (let attempt = 0; attempt < 50 && refused?.status !== 503; attempt += 1) {
-      refused = await rawExchange(sb.running.port, Buffer.from(`POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 200\r\nConnection: close\r\n\r\n${" ".repeat(200)}`));
+      refused = await rawExchange(
+        sb.running.port,
+        Buffer.from(
+          `POST ${image.path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 200\r\nConnection: close\r\n\r\n${" ".repeat(200)}`,
+        ),
+      );
     }
     expect(expectErrorBody(refused, 503).code).toBe("sandbox_busy");
     holder.destroy();
     await once(holder, "close");
     let served: RawAnswer | null = null;
     for (let attempt = 0; attempt < 50 && served?.status !== 200; attempt += 1) {
-      served = await raw(sb.running.port, `POST ${image.path} HTTP/1.1`, [`Authorization: Bearer ${KEY}`, "Content-Type: application/json"], Buffer.from(JSON.stringify(example(image.path))));
+      served = await raw(
+        sb.running.port,
+        `POST ${image.path} HTTP/1.1`,
+        [`Authorization: Bearer ${KEY}`, "Content-Type: application/json"],
+        Buffer.from(JSON.stringify(example(image.path))),
+      );
     }
     expect(served?.status).toBe(200);
   });
@@ -242,9 +335,9 @@ describe("bounded resources", () => {
   });
 
   it("refuses a config whose buffer budget cannot hold one body of the largest size", async () => {
-    await expect(startSandbox({ config: configWith({}, { http: { maxBodyBytes: 2000, maxBufferedBytes: 1000 } }), model })).rejects.toThrow(
-      "config.http.maxBufferedBytes: must be at least http.maxBodyBytes (2000)",
-    );
+    await expect(
+      startSandbox({ config: configWith({}, { http: { maxBodyBytes: 2000, maxBufferedBytes: 1000 } }), model }),
+    ).rejects.toThrow("config.http.maxBufferedBytes: must be at least http.maxBodyBytes (2000)");
   });
 });
 
@@ -252,7 +345,12 @@ describe("an unexpected error", () => {
   it("answers 500 with the error body and no stack, logs one line, and the sandbox keeps serving", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      const failing = { name: "failing", check: () => { throw new TypeError("a rule failed"); } };
+      const failing = {
+        name: "failing",
+        check: () => {
+          throw new TypeError("a rule failed");
+        },
+      };
       const { running } = await sandbox(configWith(), { rules: [failing, ...RULES] });
       const error = expectErrorBody(await credits(running.port), 500);
       expect(error.message).toBe("The sandbox failed: a rule failed");

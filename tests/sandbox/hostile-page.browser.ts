@@ -20,7 +20,9 @@ let page = "";
 
 beforeAll(async () => {
   browser = await launchChromium();
-  site = createServer((_request, response) => response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page)).listen(0, "127.0.0.1");
+  site = createServer((_request, response) =>
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(page),
+  ).listen(0, "127.0.0.1");
   await once(site, "listening");
 });
 afterAll(async () => {
@@ -42,7 +44,9 @@ function attack(sandboxUrl: string): string {
 }
 
 describe("a page of another site against a running sandbox", () => {
-  it("neither reads an answer nor creates a job, from the page or from its sandboxed frame (Origin null)", { timeout: 60_000 }, async () => {
+  it("neither reads an answer nor creates a job, from the page or from its sandboxed frame (Origin null)", {
+    timeout: 60_000,
+  }, async () => {
     const sb = await sandbox(configWith());
     const before = await sb.send("GET", "/v1/account/credits");
     const script = attack(sb.url);
@@ -55,10 +59,19 @@ describe("a page of another site against a running sandbox", () => {
     try {
       const tab = await context.newPage();
       await tab.goto(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`);
-      await tab.waitForFunction(() => (window as unknown as { outcomes: string[] }).outcomes.length === 6, undefined, { timeout: 30_000 });
+      await tab.waitForFunction(() => (window as unknown as { outcomes: string[] }).outcomes.length === 6, undefined, {
+        timeout: 30_000,
+      });
       const outcomes = (await tab.evaluate(() => (window as unknown as { outcomes: string[] }).outcomes)).sort();
       // A no-cors answer is opaque (status 0, no text): the page learns nothing from it.
-      expect(outcomes).toEqual(["frame create without CORS: read 0 ", "frame create: blocked", "frame read: blocked", "page create without CORS: read 0 ", "page create: blocked", "page read: blocked"]);
+      expect(outcomes).toEqual([
+        "frame create without CORS: read 0 ",
+        "frame create: blocked",
+        "frame read: blocked",
+        "page create without CORS: read 0 ",
+        "page create: blocked",
+        "page read: blocked",
+      ]);
     } finally {
       await context.close();
     }

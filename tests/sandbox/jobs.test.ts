@@ -11,7 +11,8 @@ const sandbox = checkedSandboxes();
 const { jobStatus } = model;
 const image = routeWhere((route) => route.areaId === "image" && route.idType === "string" && route.family === null);
 const imageArea = areaOf(image.areaId);
-const pollOf = (route: { areaId: string }, id: string | number) => areaOf(route.areaId).poll.path.replace("{id}", String(id));
+const pollOf = (route: { areaId: string }, id: string | number) =>
+  areaOf(route.areaId).poll.path.replace("{id}", String(id));
 const withPrompt = (path: string, marker: string) => {
   const body = example(path);
   return { ...body, prompt: `${String(body.prompt ?? "A sandbox test")} ${marker}` };
@@ -30,7 +31,10 @@ describe("job lifecycle", () => {
       for (const field of imageArea.resultFields) expect(polled.json[field] !== undefined).toBe(done);
       sb.advance(1_000);
     }
-    expect(seen).toEqual([...jobStatus.values.filter((status) => !jobStatus.terminal.includes(status)), jobStatus.success]);
+    expect(seen).toEqual([
+      ...jobStatus.values.filter((status) => !jobStatus.terminal.includes(status)),
+      jobStatus.success,
+    ]);
   });
 
   it("runs faster with the clock's speed", async () => {
@@ -47,17 +51,28 @@ describe("job lifecycle", () => {
       sb.advance(3_600_000);
       const polled = await sb.send("GET", pollOf(image, created.json.id));
       expect(polled.json.status).toBe(status);
-      for (const field of imageArea.resultFields) expect(polled.json[field] !== undefined).toBe(status === jobStatus.success);
+      for (const field of imageArea.resultFields)
+        expect(polled.json[field] !== undefined).toBe(status === jobStatus.success);
     }
   });
 
   it("reads the marker from a media URL on a route without a prompt, and the account's outcome when there is none", async () => {
-    const noPrompt = routeWhere((route) => !("prompt" in ((example(route.path) as object) ?? {})) && Object.keys(route.media).length > 0 && !Object.values(route.media)[0]!.list);
+    const noPrompt = routeWhere(
+      (route) =>
+        !("prompt" in ((example(route.path) as object) ?? {})) &&
+        Object.keys(route.media).length > 0 &&
+        !Object.values(route.media)[0]!.list,
+    );
     const field = Object.keys(noPrompt.media)[0]!;
     const sb = await sandbox({
       accounts: {
         main: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 100_000, extra: 0 } },
-        failing: { keys: ["failing-key"], plan: "paid", credits: { monthlyLimit: 100_000, extra: 0 }, outcome: jobStatus.timeout },
+        failing: {
+          keys: ["failing-key"],
+          plan: "paid",
+          credits: { monthlyLimit: 100_000, extra: 0 },
+          outcome: jobStatus.timeout,
+        },
       },
     });
     const failed = jobStatus.failure.find((status) => status !== jobStatus.timeout)!;
@@ -66,13 +81,17 @@ describe("job lifecycle", () => {
     const unmarked = await sb.send("POST", noPrompt.path, { body: example(noPrompt.path), key: "failing-key" });
     sb.advance(3_600_000);
     expect((await sb.send("GET", pollOf(noPrompt, marked.json.id))).json.status).toBe(failed);
-    expect((await sb.send("GET", pollOf(noPrompt, unmarked.json.id), { key: "failing-key" })).json.status).toBe(jobStatus.timeout);
+    expect((await sb.send("GET", pollOf(noPrompt, unmarked.json.id), { key: "failing-key" })).json.status).toBe(
+      jobStatus.timeout,
+    );
   });
 
   it("answers the moderation block for each restriction reason, creating no job", async () => {
     const sb = await sandbox(configWith());
     for (const reason of model.errors.moderation.reasons) {
-      const blocked = await sb.send("POST", image.path, { body: withPrompt(image.path, `[sandbox:moderation=${reason}]`) });
+      const blocked = await sb.send("POST", image.path, {
+        body: withPrompt(image.path, `[sandbox:moderation=${reason}]`),
+      });
       expect(blocked.status).toBe(400);
       expect(blocked.json[model.errors.moderation.reasonField]).toBe(reason);
     }

@@ -11,7 +11,8 @@ import { checkedSandboxes, configWith, example, KEY, model, routeWhere, type Sen
 const sandbox = checkedSandboxes();
 
 const { rateLimitHeaders, retryAfterHeader } = model;
-const variant = (condition: string) => model.errors.tooManyRequests.variants.find((candidate) => candidate.condition === condition)!;
+const variant = (condition: string) =>
+  model.errors.tooManyRequests.variants.find((candidate) => candidate.condition === condition)!;
 const rateLimitedCode = variant("rate-limited").code;
 /** I-A: 12 credits per image at its default size, 1K (the specification's image prices). */
 const cheap = routeWhere((route) => route.label === "I-A");
@@ -33,7 +34,12 @@ function expectRateLimited(sent: Sent): number {
 
 describe("request windows", () => {
   it("per key: a fixed window, rejected requests count, X-RateLimit-* on every response, 429 with Retry-After until the window resets", async () => {
-    const sb = await sandbox(configWith({ keys: [KEY, "second-key"] }, { limits: { requests: { perKey: 3, perSourceIp: 100, windowSeconds: 60 } } }));
+    const sb = await sandbox(
+      configWith(
+        { keys: [KEY, "second-key"] },
+        { limits: { requests: { perKey: 3, perSourceIp: 100, windowSeconds: 60 } } },
+      ),
+    );
     sb.advance(15_000);
     const bad = await sb.send("POST", cheap.path, { body: { not_a_field: 1 } });
     expect(bad.status).toBe(400);
@@ -64,9 +70,15 @@ describe("request windows", () => {
       },
       limits: { requests: { perKey: 100, perSourceIp: 3, windowSeconds: 60 } },
     });
-    const beforeTheLimit = [await sb.send("GET", credits, { key: null }), await sb.send("GET", credits, { key: "key-a" }), await sb.send("GET", credits, { key: "key-b" })];
+    const beforeTheLimit = [
+      await sb.send("GET", credits, { key: null }),
+      await sb.send("GET", credits, { key: "key-a" }),
+      await sb.send("GET", credits, { key: "key-b" }),
+    ];
     // Each key's own window has 99 left; the address's, the one hit first, counts down to 0.
-    expect(beforeTheLimit.map((sent) => [sent.status, sent.headers.get(rateLimitHeaders.limit), remaining(sent)])).toEqual([
+    expect(
+      beforeTheLimit.map((sent) => [sent.status, sent.headers.get(rateLimitHeaders.limit), remaining(sent)]),
+    ).toEqual([
       [401, "3", 2],
       [200, "3", 1],
       [200, "3", 0],
@@ -78,7 +90,9 @@ describe("request windows", () => {
 
 describe("uploads", () => {
   it("allow a number per rolling window per account, shared by its keys, with Retry-After until the oldest leaves the window", async () => {
-    const sb = await sandbox(configWith({ keys: [KEY, "second-key"] }, { limits: { uploads: { perAccount: 2, windowSeconds: 10 } } }));
+    const sb = await sandbox(
+      configWith({ keys: [KEY, "second-key"] }, { limits: { uploads: { perAccount: 2, windowSeconds: 10 } } }),
+    );
     const upload = (key = KEY) => sb.send("POST", uploads.path, { key, body: {} });
     expect((await upload()).status).toBe(200);
     sb.advance(5_000);
@@ -94,12 +108,15 @@ describe("uploads", () => {
 
 describe("concurrency", () => {
   it("caps jobs in flight per account across its keys; queue full is a 429 without Retry-After; polling never counts", async () => {
-    const sb = await sandbox(configWith({ keys: [KEY, "second-key"], concurrency: 2 }, { jobs: { defaultDurationSeconds: 10 } }));
+    const sb = await sandbox(
+      configWith({ keys: [KEY, "second-key"], concurrency: 2 }, { jobs: { defaultDurationSeconds: 10 } }),
+    );
     const body = example(cheap.path);
     const first = await sb.send("POST", cheap.path, { body });
     expect((await sb.send("POST", cheap.path, { body, key: "second-key" })).status).toBe(200);
     const area = model.areas.find((candidate) => candidate.id === cheap.areaId)!;
-    for (let poll = 0; poll < 5; poll += 1) expect((await sb.send("GET", area.poll.path.replace("{id}", first.json.id))).status).toBe(200);
+    for (let poll = 0; poll < 5; poll += 1)
+      expect((await sb.send("GET", area.poll.path.replace("{id}", first.json.id))).status).toBe(200);
     const full = await sb.send("POST", cheap.path, { body });
     expect(full.status).toBe(429);
     expect(full.json.error.code).toBe(SANDBOX_CODES["queue-full"].code);
@@ -122,7 +139,9 @@ describe("monthly spend limit", () => {
       const refused = await sb.send("POST", cheap.path, { body });
       expect(refused.status).toBe(429);
       expect(refused.json.error.code).toBe(SANDBOX_CODES["spend-limit"].code);
-      expect(refused.json.error.message).toBe("The monthly spend limit set by the account owner is reached; raise or remove it in the billing area.");
+      expect(refused.json.error.message).toBe(
+        "The monthly spend limit set by the account owner is reached; raise or remove it in the billing area.",
+      );
       expect(refused.headers.has(retryAfterHeader)).toBe(false);
     }
     expect((await sb.send("GET", credits)).json.monthly_used).toBe(2 * price);
@@ -149,12 +168,16 @@ describe("cooldown of the content-filtered family", () => {
     const secondsField = variant("cooldown").secondsField!;
     expect(paused.json[secondsField]).toBe(pauseSeconds);
     expect(paused.headers.get(retryAfterHeader)).toBe(String(pauseSeconds));
-    expect(JSON.stringify(paused.json)).toContain(`Requests to this model family are paused after repeated failures. Retry in ${pauseSeconds} seconds.`);
+    expect(JSON.stringify(paused.json)).toContain(
+      `Requests to this model family are paused after repeated failures. Retry in ${pauseSeconds} seconds.`,
+    );
     expect((await sb.send("POST", cheap.path, { body: example(cheap.path) })).status).toBe(200);
 
     sb.advance(pauseSeconds * 1000);
     await failTimes(sb, 1);
-    expect((await sb.send("POST", family.path, { body: familyBody })).json[secondsField]).toBe(pauseSeconds + growthSeconds);
+    expect((await sb.send("POST", family.path, { body: familyBody })).json[secondsField]).toBe(
+      pauseSeconds + growthSeconds,
+    );
 
     sb.advance((pauseSeconds + growthSeconds) * 1000);
     expect((await sb.send("POST", family.path, { body: familyBody })).status).toBe(200);

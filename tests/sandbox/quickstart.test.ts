@@ -25,7 +25,13 @@ const price = 24;
 const sandbox = checkedSandboxes();
 
 async function withSandbox(test: (url: string) => Promise<void>): Promise<void> {
-  const { url } = await sandbox({ accounts: { demo: { keys: ["sandbox-demo-key"], plan: "paid", credits: { monthlyLimit: 1_000, extra: 0 } } }, clock: { speed: 20 } }, { clock: systemClock });
+  const { url } = await sandbox(
+    {
+      accounts: { demo: { keys: ["sandbox-demo-key"], plan: "paid", credits: { monthlyLimit: 1_000, extra: 0 } } },
+      clock: { speed: 20 },
+    },
+    { clock: systemClock },
+  );
   await test(url);
 }
 
@@ -38,7 +44,10 @@ describe("the README's sandbox quick start", () => {
 
   it("typed client: creates an image, waits, and sees the quote charged", { timeout: 60_000 }, async () => {
     await withSandbox(async (url) => {
-      const { stdout } = await run(process.execPath, ["--import", "tsx", "sandbox/quickstart.ts"], { cwd: ROOT, env: { ...process.env, SANDBOX_URL: url } });
+      const { stdout } = await run(process.execPath, ["--import", "tsx", "sandbox/quickstart.ts"], {
+        cwd: ROOT,
+        env: { ...process.env, SANDBOX_URL: url },
+      });
       expect(stdout).toContain(model.jobStatus.success);
       expect(stdout).toContain(`charged ${price} credits; the offline quote says ${price}`);
     });
@@ -46,8 +55,14 @@ describe("the README's sandbox quick start", () => {
 
   it("curl: the same", { timeout: 60_000 }, async () => {
     await withSandbox(async (url) => {
-      const { stdout } = await run("bash", ["sandbox/quickstart.sh"], { cwd: ROOT, env: { ...process.env, SANDBOX_URL: url, MODEL_SLUG: models["I-A"].slug } });
-      const lines = stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+      const { stdout } = await run("bash", ["sandbox/quickstart.sh"], {
+        cwd: ROOT,
+        env: { ...process.env, SANDBOX_URL: url, MODEL_SLUG: models["I-A"].slug },
+      });
+      const lines = stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
       expect(lines[2]?.status).toBe(model.jobStatus.success);
       expect(Number(lines.at(-1)!.monthly_used) - Number(lines[0]!.monthly_used)).toBe(price);
     });

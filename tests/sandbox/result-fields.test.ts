@@ -11,7 +11,11 @@ const sandbox = checkedSandboxes();
 const image = routeWhere((route) => route.areaId === "image" && route.idType === "string" && route.family === null);
 const model3d = routeWhere((route) => route.label === "D-A");
 
-async function succeeded(path: string, body: Record<string, unknown>, areaId: string): Promise<Record<string, unknown>> {
+async function succeeded(
+  path: string,
+  body: Record<string, unknown>,
+  areaId: string,
+): Promise<Record<string, unknown>> {
   const sb = await sandbox(configWith({}, { jobs: { defaultDurationSeconds: 1 } }));
   const created = await sb.send("POST", path, { body });
   expect(created.status).toBe(200);

@@ -19,7 +19,8 @@ const sandbox = checkedSandboxes();
 describe("the cooldown", () => {
   const MINUTE = 60_000;
   // A pause longer than its growth step, so that a pause begun one failure early would still be running.
-  const cooldowns = () => new Cooldowns({ consecutiveFailures: 3, withinMs: 60 * MINUTE, pauseMs: 10 * MINUTE, growthMs: 2 * MINUTE });
+  const cooldowns = () =>
+    new Cooldowns({ consecutiveFailures: 3, withinMs: 60 * MINUTE, pauseMs: 10 * MINUTE, growthMs: 2 * MINUTE });
 
   it("pauses nothing before the third consecutive failure, then pauses for the whole pause", () => {
     const family = cooldowns();
@@ -44,7 +45,10 @@ describe("the ledger's monthly spend limit", () => {
     for (const held of [false, true]) {
       const ledger = new Ledger(1_000, 0, 100);
       ledger.reserve(60, held);
-      expect([ledger.overSpendLimit(40), ledger.overSpendLimit(41)], held ? "held" : "committed").toEqual([false, true]);
+      expect([ledger.overSpendLimit(40), ledger.overSpendLimit(41)], held ? "held" : "committed").toEqual([
+        false,
+        true,
+      ]);
     }
   });
 
@@ -59,7 +63,13 @@ describe("the ledger's monthly spend limit", () => {
     const ledger = new Ledger(10, 100, null);
     ledger.charge(8);
     ledger.charge(5);
-    expect(ledger.balance()).toEqual({ monthlyLimit: 10, monthlyUsed: 10, monthlyRemaining: 0, extra: 97, totalAvailable: 97 });
+    expect(ledger.balance()).toEqual({
+      monthlyLimit: 10,
+      monthlyUsed: 10,
+      monthlyRemaining: 0,
+      extra: 97,
+      totalAvailable: 97,
+    });
   });
 
   it("counts what was charged to the extra credits once the month's allowance is spent", () => {
@@ -73,7 +83,12 @@ describe("the ledger's monthly spend limit", () => {
 describe("a fixed request window", () => {
   it("lets the limit's last request through with 0 remaining, and refuses the one after", () => {
     const windows = new FixedWindows(2, 60_000);
-    expect([windows.hit("key", 0), windows.hit("key", 1), windows.hit("key", 2)].map(({ remaining, exceeded }) => [remaining, exceeded])).toEqual([
+    expect(
+      [windows.hit("key", 0), windows.hit("key", 1), windows.hit("key", 2)].map(({ remaining, exceeded }) => [
+        remaining,
+        exceeded,
+      ]),
+    ).toEqual([
       [1, false],
       [0, false],
       [0, true],
@@ -83,19 +98,33 @@ describe("a fixed request window", () => {
 
 describe("jobs", () => {
   const area = (typical: number | undefined, hours: number | undefined) =>
-    ({ poll: { typicalDurationSeconds: typical === undefined ? undefined : { min: typical }, retention: hours === undefined ? undefined : { hours } } }) as unknown as AreaModel;
+    ({
+      poll: {
+        typicalDurationSeconds: typical === undefined ? undefined : { min: typical },
+        retention: hours === undefined ? undefined : { hours },
+      },
+    }) as unknown as AreaModel;
 
   it("run and are kept the description's figures, else the config's, on a clock a hundred times faster", () => {
     expect(timingOf(area(120, 24), 100, 10, 1)).toEqual({ runMs: 1_200, retentionMs: 864_000 });
     expect(timingOf(area(undefined, undefined), 100, 10, 1)).toEqual({ runMs: 100, retentionMs: 36_000 });
   });
 
-  const statuses = (values: string[], initial: string) => ({ jobStatus: { values, terminal: ["succeeded", "failed"], initial, success: "succeeded" } }) as unknown as ServiceModel;
+  const statuses = (values: string[], initial: string) =>
+    ({
+      jobStatus: { values, terminal: ["succeeded", "failed"], initial, success: "succeeded" },
+    }) as unknown as ServiceModel;
   const job = { createdAt: 0, endAt: 300, outcome: "succeeded" } as Job;
 
   it("walk the running statuses from the initial one, skipping those before it", () => {
     const store = new JobStore(statuses(["queued", "pending", "processing", "succeeded", "failed"], "pending"));
-    expect([0, 149, 150, 299, 300].map((now) => store.statusAt(job, now))).toEqual(["pending", "pending", "processing", "processing", "succeeded"]);
+    expect([0, 149, 150, 299, 300].map((now) => store.statusAt(job, now))).toEqual([
+      "pending",
+      "pending",
+      "processing",
+      "processing",
+      "succeeded",
+    ]);
   });
 
   it("are numbered from 1, as the opaque ids' first part too", () => {
@@ -105,12 +134,20 @@ describe("jobs", () => {
   });
 
   it("refuse a description whose initial status is not a running one, naming it", () => {
-    expect(() => new JobStore(statuses(["pending", "succeeded", "failed"], "succeeded"))).toThrow("JobStatus's initial status succeeded is not a running status");
+    expect(() => new JobStore(statuses(["pending", "succeeded", "failed"], "succeeded"))).toThrow(
+      "JobStatus's initial status succeeded is not a running status",
+    );
   });
 });
 
 describe("a 400's problem", () => {
-  const typeError = (instancePath: string): ErrorObject => ({ keyword: "type", instancePath, schemaPath: "#/properties/x/type", params: { type: "string" }, message: "must be string" });
+  const typeError = (instancePath: string): ErrorObject => ({
+    keyword: "type",
+    instancePath,
+    schemaPath: "#/properties/x/type",
+    params: { type: "string" },
+    message: "must be string",
+  });
 
   it("names the field by JSON pointer, unescaping ~1 and ~0, and array positions of any length in brackets", () => {
     expect(describeProblem("body", typeError("/a~1b/12/c~0d/x1"))).toBe("body.a/b[12].c~d.x1: must be string (type)");
@@ -118,29 +155,61 @@ describe("a 400's problem", () => {
 
   it("quotes no rule from a schema path that leads past the schema", () => {
     const schema = { allOf: [{ description: "Only one of a and b." }] };
-    const error: ErrorObject = { keyword: "not", instancePath: "", schemaPath: "#/allOf/3/not/required", params: {}, message: "must NOT be valid" };
+    const error: ErrorObject = {
+      keyword: "not",
+      instancePath: "",
+      schemaPath: "#/allOf/3/not/required",
+      params: {},
+      message: "must NOT be valid",
+    };
     expect(describeProblem("body", error, schema)).toBe("body: must NOT be valid (not)");
   });
 
   it("quotes an allOf member's description on one line, and no description of the path's other schemas", () => {
-    const schema = { properties: { x: { description: "An x.", allOf: [{ description: "Not both\n   a and b. ", not: { required: ["a", "b"] } }] } } };
-    const error: ErrorObject = { keyword: "not", instancePath: "/x", schemaPath: "#/properties/x/allOf/0/not", params: {}, message: "must NOT be valid" };
+    const schema = {
+      properties: {
+        x: { description: "An x.", allOf: [{ description: "Not both\n   a and b. ", not: { required: ["a", "b"] } }] },
+      },
+    };
+    const error: ErrorObject = {
+      keyword: "not",
+      instancePath: "/x",
+      schemaPath: "#/properties/x/allOf/0/not",
+      params: {},
+      message: "must NOT be valid",
+    };
     expect(describeProblem("body", error, schema)).toBe("body.x: breaks the rule Not both a and b.");
-    expect(describeProblem("body", { ...error, schemaPath: "#/properties/x/not" }, schema)).toBe("body.x: must NOT be valid (not)");
+    expect(describeProblem("body", { ...error, schemaPath: "#/properties/x/not" }, schema)).toBe(
+      "body.x: must NOT be valid (not)",
+    );
   });
 
   it("quotes only the description of an allOf member as a rule", () => {
     const schema = { not: { description: "Not this.", required: ["a"] } };
-    const error: ErrorObject = { keyword: "not", instancePath: "", schemaPath: "#/not", params: {}, message: "must NOT be valid" };
+    const error: ErrorObject = {
+      keyword: "not",
+      instancePath: "",
+      schemaPath: "#/not",
+      params: {},
+      message: "must NOT be valid",
+    };
     expect(describeProblem("body", error, schema)).toBe("body: must NOT be valid (not)");
   });
 
   it("quotes a rule only from a schema path within the schema (#/...)", () => {
     const schema = { allOf: [{ description: "Only one of a and b.", not: { required: ["a", "b"] } }] };
-    const error: ErrorObject = { keyword: "not", instancePath: "", schemaPath: "#/allOf/0/not", params: {}, message: "must NOT be valid" };
+    const error: ErrorObject = {
+      keyword: "not",
+      instancePath: "",
+      schemaPath: "#/allOf/0/not",
+      params: {},
+      message: "must NOT be valid",
+    };
     expect(describeProblem("body", error, schema)).toBe("body: breaks the rule Only one of a and b.");
     // A path that is not this schema's, though read from its third character it would lead to the rule.
-    expect(describeProblem("body", { ...error, schemaPath: "a/allOf/0/not" }, schema)).toBe("body: must NOT be valid (not)");
+    expect(describeProblem("body", { ...error, schemaPath: "a/allOf/0/not" }, schema)).toBe(
+      "body: must NOT be valid (not)",
+    );
   });
 });
 
@@ -150,25 +219,46 @@ describe("a request body's content type", () => {
   it("comes before the body's problems, which are each named in one message", async () => {
     const sb = await sandbox();
     const wrong = await sb.send("POST", image.path, { body: { not_a_field: 1 } });
-    expect([wrong.status, wrong.json.error.message]).toEqual([400, expect.stringMatching(/body\.prompt: is required; .*body\.not_a_field: is not a known field|body\.not_a_field: is not a known field; .*body\.prompt: is required/)]);
+    expect([wrong.status, wrong.json.error.message]).toEqual([
+      400,
+      expect.stringMatching(
+        /body\.prompt: is required; .*body\.not_a_field: is not a known field|body\.not_a_field: is not a known field; .*body\.prompt: is required/,
+      ),
+    ]);
   });
 
   it("does not matter when a create is sent without a body, which it requires", async () => {
     const sb = await sandbox();
     const empty = await sb.send("POST", image.path, { body: "  ", contentType: "text/plain" });
-    expect([empty.status, empty.json.error.message]).toEqual([400, expect.stringContaining("body: is required (a JSON object)")]);
+    expect([empty.status, empty.json.error.message]).toEqual([
+      400,
+      expect.stringContaining("body: is required (a JSON object)"),
+    ]);
   });
 
   it("is application/json in any case, with other parameters, and at most a UTF-8 charset, quoted or not", async () => {
     const sb = await sandbox();
-    const statusWith = async (contentType: string) => (await sb.send("POST", image.path, { body: example(image.path), contentType })).status;
-    const accepted = ["application/json", "Application/JSON; charset=UTF-8", 'application/json; charset="utf-8"', "application/json; version=1"];
-    const refused = ["text/plain", "application/json; charset=latin1", "application/json; charset=utf-8x", "application/json; charset=charset=utf-8"];
+    const statusWith = async (contentType: string) =>
+      (await sb.send("POST", image.path, { body: example(image.path), contentType })).status;
+    const accepted = [
+      "application/json",
+      "Application/JSON; charset=UTF-8",
+      'application/json; charset="utf-8"',
+      "application/json; version=1",
+    ];
+    const refused = [
+      "text/plain",
+      "application/json; charset=latin1",
+      "application/json; charset=utf-8x",
+      "application/json; charset=charset=utf-8",
+    ];
     expect(await Promise.all(accepted.map(statusWith))).toEqual([200, 200, 200, 200]);
     expect(await Promise.all(refused.map(statusWith))).toEqual([400, 400, 400, 400]);
     const long = `text/plain; ${"x".repeat(100)}`;
     const named = await sb.send("POST", image.path, { body: example(image.path), contentType: long });
-    expect(named.json.error.message).toContain(`content-type: must be application/json, as every body is JSON (got ${JSON.stringify(long.slice(0, 80))})`);
+    expect(named.json.error.message).toContain(
+      `content-type: must be application/json, as every body is JSON (got ${JSON.stringify(long.slice(0, 80))})`,
+    );
   });
 });
 
@@ -192,10 +282,16 @@ describe("the rules", () => {
   });
 
   it("report the per-key window in X-RateLimit-* when it and the address's have as many requests left", async () => {
-    const sb = await sandbox(configWith({}, { limits: { requests: { perKey: 2, perSourceIp: 3, windowSeconds: 60 } } }));
+    const sb = await sandbox(
+      configWith({}, { limits: { requests: { perKey: 2, perSourceIp: 3, windowSeconds: 60 } } }),
+    );
     expect((await sb.send("GET", "/v1/account/credits", { key: null })).status).toBe(401);
     const tie = await sb.send("GET", "/v1/account/credits");
-    expect([tie.status, tie.headers.get(model.rateLimitHeaders.limit), tie.headers.get(model.rateLimitHeaders.remaining)]).toEqual([200, "2", "1"]);
+    expect([
+      tie.status,
+      tie.headers.get(model.rateLimitHeaders.limit),
+      tie.headers.get(model.rateLimitHeaders.remaining),
+    ]).toEqual([200, "2", "1"]);
   });
 
   it("act on outcome markers in creates only: a quote of a body asking for a moderation block is a quote", async () => {
@@ -210,12 +306,22 @@ describe("the rules", () => {
 
   it("say whether the API key is missing or unknown, and which route the Free plan may not call", async () => {
     const sb = await sandbox({
-      accounts: { main: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 100, extra: 0 } }, free: { keys: ["free-key"], plan: "free", credits: { monthlyLimit: 100, extra: 0 } } },
+      accounts: {
+        main: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 100, extra: 0 } },
+        free: { keys: ["free-key"], plan: "free", credits: { monthlyLimit: 100, extra: 0 } },
+      },
     });
     const gated = routeWhere((route) => route.label === "I-A");
-    expect((await sb.send("GET", "/v1/account/credits", { key: null })).json.error.message).toBe("Missing API key: send Authorization: Bearer <API_KEY>.");
-    expect((await sb.send("GET", "/v1/account/credits", { key: "no-such-key" })).json.error.message).toBe("Invalid API key.");
+    expect((await sb.send("GET", "/v1/account/credits", { key: null })).json.error.message).toBe(
+      "Missing API key: send Authorization: Bearer <API_KEY>.",
+    );
+    expect((await sb.send("GET", "/v1/account/credits", { key: "no-such-key" })).json.error.message).toBe(
+      "Invalid API key.",
+    );
     const refused = await sb.send("POST", gated.path, { key: "free-key", body: example(gated.path) });
-    expect([refused.status, refused.json.error.message]).toEqual([403, `Keys on the Free plan may not call POST ${gated.path}.`]);
+    expect([refused.status, refused.json.error.message]).toEqual([
+      403,
+      `Keys on the Free plan may not call POST ${gated.path}.`,
+    ]);
   });
 });

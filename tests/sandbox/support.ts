@@ -25,7 +25,10 @@ export const contract = new Contract(model.doc);
 export const KEY = "test-key";
 
 /** One paid account with key KEY and plenty of credits; `overrides` replace its fields. */
-export function configWith(account: Record<string, unknown> = {}, rest: Record<string, unknown> = {}): Record<string, unknown> {
+export function configWith(
+  account: Record<string, unknown> = {},
+  rest: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     accounts: { main: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 100_000, extra: 0 }, ...account } },
     ...rest,
@@ -43,7 +46,11 @@ export interface TestSandbox {
   readonly url: string;
   readonly clock: ManualClock;
   readonly running: RunningSandbox;
-  send(method: string, path: string, options?: { key?: string | null; body?: unknown; from?: string; contentType?: string }): Promise<Sent>;
+  send(
+    method: string,
+    path: string,
+    options?: { key?: string | null; body?: unknown; from?: string; contentType?: string },
+  ): Promise<Sent>;
   /** Moves the sandbox clock on. */
   advance(ms: number): void;
 }
@@ -91,23 +98,38 @@ function send(
   url: string,
   method: string,
   path: string,
-  { key = KEY, body, from, contentType = "application/json" }: { key?: string | null; body?: unknown; from?: string; contentType?: string } = {},
+  {
+    key = KEY,
+    body,
+    from,
+    contentType = "application/json",
+  }: { key?: string | null; body?: unknown; from?: string; contentType?: string } = {},
 ): Promise<Sent> {
   const text = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
   const headers: Record<string, string> = {};
   if (key !== null) headers.authorization = `Bearer ${key}`;
   if (text !== undefined) headers["content-type"] = contentType;
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(url + path, { method, headers, ...(from ? { localAddress: from } : {}) }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => {
-        const responseText = Buffer.concat(chunks).toString("utf8");
-        const responseHeaders = new Headers();
-        for (const [name, value] of Object.entries(response.headers)) if (typeof value === "string") responseHeaders.set(name, value);
-        resolve({ status: response.statusCode ?? 0, headers: responseHeaders, text: responseText, json: parse(responseText) });
-      });
-    });
+    const outgoing = httpRequest(
+      url + path,
+      { method, headers, ...(from ? { localAddress: from } : {}) },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          const responseText = Buffer.concat(chunks).toString("utf8");
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(response.headers))
+            if (typeof value === "string") responseHeaders.set(name, value);
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: responseHeaders,
+            text: responseText,
+            json: parse(responseText),
+          });
+        });
+      },
+    );
     outgoing.on("error", reject);
     outgoing.end(text);
   });

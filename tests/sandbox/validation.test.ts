@@ -5,7 +5,9 @@ import { checkedSandboxes, configWith, example, model, routeWhere } from "./supp
 const sandbox = checkedSandboxes();
 
 const closed = routeWhere((route) => route.areaId === "image" && route.idType === "string" && route.family === null);
-const heldPerSecond = routeWhere((route) => route.priceHeld && Object.keys(model.priceTables[route.path]!.media).length === 1);
+const heldPerSecond = routeWhere(
+  (route) => route.priceHeld && Object.keys(model.priceTables[route.path]!.media).length === 1,
+);
 const mediaField = Object.keys(model.priceTables[heldPerSecond.path]!.media)[0]!;
 
 describe("request validation", () => {
@@ -19,22 +21,38 @@ describe("request validation", () => {
     const sb = await sandbox(configWith());
     const rejected = await sb.send("POST", closed.path, { body });
     expect(rejected.status).toBe(400);
-    expect(rejected.json.error).toMatchObject({ type: model.errors.invalidRequest.type, code: model.errors.invalidRequest.code });
+    expect(rejected.json.error).toMatchObject({
+      type: model.errors.invalidRequest.type,
+      code: model.errors.invalidRequest.code,
+    });
     expect(rejected.json.error.message).toContain(message);
   });
 
   it("quotes the description's cross-field rule that a body breaks", async () => {
-    const route = routeWhere((candidate) => "reference_images" in candidate.media && "image" in candidate.media && candidate.areaId === "video");
+    const route = routeWhere(
+      (candidate) =>
+        "reference_images" in candidate.media && "image" in candidate.media && candidate.areaId === "video",
+    );
     const sb = await sandbox(configWith());
-    const rejected = await sb.send("POST", route.path, { body: { ...example(route.path), image: "https://media.example/a.png", reference_images: ["https://media.example/b.png"] } });
+    const rejected = await sb.send("POST", route.path, {
+      body: {
+        ...example(route.path),
+        image: "https://media.example/a.png",
+        reference_images: ["https://media.example/b.png"],
+      },
+    });
     expect(rejected.status).toBe(400);
     expect(rejected.json.error.message).toMatch(/^body: breaks the rule .*cannot be combined/);
   });
 
   it("rejects a media duration outside the field's limits, naming the field", async () => {
     const sb = await sandbox(configWith());
-    const rejected = await sb.send("POST", heldPerSecond.path, { body: { ...example(heldPerSecond.path), [mediaField]: "https://media.example/long.mp3#duration=100000" } });
+    const rejected = await sb.send("POST", heldPerSecond.path, {
+      body: { ...example(heldPerSecond.path), [mediaField]: "https://media.example/long.mp3#duration=100000" },
+    });
     expect(rejected.status).toBe(400);
-    expect(rejected.json.error.message).toMatch(new RegExp(`^body\\.${mediaField} \\(#duration\\): must be at most \\d+ seconds`));
+    expect(rejected.json.error.message).toMatch(
+      new RegExp(`^body\\.${mediaField} \\(#duration\\): must be at most \\d+ seconds`),
+    );
   });
 });

@@ -16,12 +16,16 @@ const SCRIPT = fileURLToPath(new URL("../../scripts/check-generated-fresh.sh", i
 const run = promisify(execFile);
 
 /** What the stand-in build writes, as the real one writes generated/ and docs/pricing.md. */
-const BUILT: Record<string, string> = { "generated/costs.ts": "export const rate = 20;\n", "docs/pricing.md": "# Prices\n\n20 credits per second.\n" };
+const BUILT: Record<string, string> = {
+  "generated/costs.ts": "export const rate = 20;\n",
+  "docs/pricing.md": "# Prices\n\n20 credits per second.\n",
+};
 const BUILD = `const { mkdirSync, writeFileSync } = require("node:fs");
 for (const [file, text] of Object.entries(${JSON.stringify(BUILT)})) { mkdirSync(require("node:path").dirname(file), { recursive: true }); writeFileSync(file, text); }`;
 
 let repo: string;
-const git = (...args: string[]) => run("git", ["-c", "user.name=test", "-c", "user.email=test@example.invalid", ...args], { cwd: repo });
+const git = (...args: string[]) =>
+  run("git", ["-c", "user.name=test", "-c", "user.email=test@example.invalid", ...args], { cwd: repo });
 
 /** Commits `files` (path to text) over the stand-in project. */
 async function commit(files: Record<string, string>): Promise<void> {
@@ -37,7 +41,11 @@ async function commit(files: Record<string, string>): Promise<void> {
 async function checkFresh(): Promise<{ code: number; stdout: string; stderr: string }> {
   return run("bash", ["scripts/check-generated-fresh.sh"], { cwd: repo }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
 }
 
@@ -45,7 +53,10 @@ beforeEach(async () => {
   repo = mkdtempSync(join(tmpdir(), "check-fresh-"));
   cpSync(SCRIPT, join(repo, "scripts", "check-generated-fresh.sh"));
   await git("init", "-q");
-  await commit({ "package.json": JSON.stringify({ private: true, scripts: { build: "node build.cjs" } }), "build.cjs": BUILD });
+  await commit({
+    "package.json": JSON.stringify({ private: true, scripts: { build: "node build.cjs" } }),
+    "build.cjs": BUILD,
+  });
 });
 afterEach(() => rmSync(repo, { recursive: true, force: true }));
 

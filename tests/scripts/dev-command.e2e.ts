@@ -17,13 +17,19 @@ const project = new URL("../../", import.meta.url).pathname;
 const PATH_FILE = "paths/v1_images_i-a.yaml";
 
 function dev(root: string, ...args: string[]): ChildProcess {
-  return spawn("npm", ["run", "-s", "dev", "--", "--root", root, ...args], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+  return spawn("npm", ["run", "-s", "dev", "--", "--root", root, ...args], {
+    cwd: project,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 const exited = (child: ChildProcess): Promise<number | null> =>
-  child.exitCode !== null ? Promise.resolve(child.exitCode) : new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+  child.exitCode !== null
+    ? Promise.resolve(child.exitCode)
+    : new Promise((resolve) => child.on("exit", (code) => resolve(code)));
 
-const meaningful = (text: string): string[] => text.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
+const meaningful = (text: string): string[] =>
+  text.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
 
 /** The reload events of the docs server, read from its event stream as a page's EventSource reads them. */
 async function reloads(url: string): Promise<{ count: () => number; close: () => Promise<void> }> {
@@ -59,7 +65,11 @@ describe("npm run dev on a copy of the description", () => {
     git("-c", "user.name=test", "-c", "user.email=test@example.invalid", "commit", "-qm", "description");
     child = dev(root, "--port", "0");
     ({ stdout } = output(child));
-    url = await until(() => /docs at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout())?.[1], "the dev loop's first pass", 60_000);
+    url = await until(
+      () => /docs at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout())?.[1],
+      "the dev loop's first pass",
+      60_000,
+    );
     expect(stdout()).toMatch(/^ok after start: /m);
     events = await reloads(url);
   });
@@ -77,7 +87,14 @@ describe("npm run dev on a copy of the description", () => {
   async function rebuiltAfter(save: () => void): Promise<string> {
     const [linesBefore, reloadsBefore] = [meaningful(stdout()).length, events.count()];
     save();
-    const line = await until(() => meaningful(stdout()).slice(linesBefore).find((text) => / after /.test(text)), "a rebuild", 30_000);
+    const line = await until(
+      () =>
+        meaningful(stdout())
+          .slice(linesBefore)
+          .find((text) => / after /.test(text)),
+      "a rebuild",
+      30_000,
+    );
     await until(() => (events.count() > reloadsBefore ? true : undefined), "a reload event", 30_000);
     return line;
   }
@@ -102,7 +119,9 @@ describe("npm run dev on a copy of the description", () => {
   });
 
   it("rebuilds and reloads when a new file is added", async () => {
-    const line = await rebuiltAfter(() => writeFileSync(join(sources(), "components", "schemas", "Planted.yaml"), "type: string\n"));
+    const line = await rebuiltAfter(() =>
+      writeFileSync(join(sources(), "components", "schemas", "Planted.yaml"), "type: string\n"),
+    );
     expect(line).toMatch(/^ok after components\/schemas\/Planted\.yaml: /);
   });
 
@@ -142,7 +161,9 @@ describe("npm run dev's port", () => {
       const child = dev(root, "--port", String(port));
       const { stdout, stderr } = output(child);
       expect(await exited(child)).toBe(1);
-      expect(meaningful(stderr())).toEqual([`dev: port ${port} on 127.0.0.1 is in use; choose another with --port N or DOCS_PORT`]);
+      expect(meaningful(stderr())).toEqual([
+        `dev: port ${port} on 127.0.0.1 is in use; choose another with --port N or DOCS_PORT`,
+      ]);
       expect(stdout()).not.toMatch(/after start/);
     } finally {
       taken.close();

@@ -50,11 +50,15 @@ describe("the dev loop", () => {
     const { result, reads } = await recordingReads(() => loop.pass());
     // The recording sees the pass's reads (the guides the docs are built from), and none of the files it wrote.
     expect(reads).toContain(join(project, "docs", "guides", "overview.md"));
-    expect(reads.filter((file) => file.startsWith(join(root, "generated")) || file.startsWith(join(root, "site")))).toEqual([]);
+    expect(
+      reads.filter((file) => file.startsWith(join(root, "generated")) || file.startsWith(join(root, "site"))),
+    ).toEqual([]);
     expect(result.messages).toEqual([]);
     expect(result.ok).toBe(true);
     expect(result.timings.map(([step]) => step)).toEqual(["bundle", "generate", "lint", "docs"]);
-    expect(readFileSync(join(root, "generated", "client.ts"), "utf8")).toBe(readFileSync(join(project, "generated", "client.ts"), "utf8"));
+    expect(readFileSync(join(root, "generated", "client.ts"), "utf8")).toBe(
+      readFileSync(join(project, "generated", "client.ts"), "utf8"),
+    );
     expect(readFileSync(join(root, "site", "index.html"), "utf8")).toContain("<html");
   });
 
@@ -68,7 +72,10 @@ describe("the dev loop", () => {
   });
 
   it("reports a lint finding after an edit, and passes again once it is mended", async () => {
-    writeFileSync(pathFile(), original.replace("  summary: Create an image with I-A (text-to-image and editing, five sizes)\n", ""));
+    writeFileSync(
+      pathFile(),
+      original.replace("  summary: Create an image with I-A (text-to-image and editing, five sizes)\n", ""),
+    );
     const broken = await loop.pass();
     expect(broken.ok).toBe(false);
     expect(broken.messages.join("\n")).toMatch(/summary/i);

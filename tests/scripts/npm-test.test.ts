@@ -6,7 +6,15 @@
  */
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { runSteps, shuffleSeed, skippedLines, spawnStep, testSteps, type Outcome, type Step } from "../../scripts/test-steps.ts";
+import {
+  runSteps,
+  shuffleSeed,
+  skippedLines,
+  spawnStep,
+  testSteps,
+  type Outcome,
+  type Step,
+} from "../../scripts/test-steps.ts";
 
 /** Fake steps: records each start, and ends a step (passing or failing) when the test asks. */
 function fakeSteps() {
@@ -48,25 +56,41 @@ describe("npm test's shuffle seed", () => {
   });
 
   it("refuses a seed that is not a whole number, naming the flag", () => {
-    expect(() => shuffleSeed(["--seed", "soon"], {})).toThrow('npm test: --seed (or TEST_SEED) must be a whole number, got "soon"');
+    expect(() => shuffleSeed(["--seed", "soon"], {})).toThrow(
+      'npm test: --seed (or TEST_SEED) must be a whole number, got "soon"',
+    );
     expect(() => shuffleSeed(["--seed"], {})).toThrow('got ""');
   });
 });
 
 describe("npm test's steps", () => {
-  it("are the bundle, the generators after it, then the lint, the type check and vitest after the generators", () => {
+  it("are the bundle, the generators after it, then the lint, Biome's check, the type check and vitest after the generators", () => {
     expect(steps.map(({ name, after }) => [name, after])).toEqual([
       ["bundle", undefined],
       ["generate", "bundle"],
       ["lint", "generate"],
+      ["style", "generate"],
       ["typecheck", "generate"],
       ["vitest", "generate"],
     ]);
-    expect(steps.find((step) => step.name === "vitest")).toMatchObject({ command: ["npx", "vitest", "run", "--project", "unit", "--sequence.shuffle", "--sequence.seed=42", "tests/some.test.ts", "--reporter=dot"], live: true });
+    expect(steps.find((step) => step.name === "vitest")).toMatchObject({
+      command: [
+        "npx",
+        "vitest",
+        "run",
+        "--project",
+        "unit",
+        "--sequence.shuffle",
+        "--sequence.seed=42",
+        "tests/some.test.ts",
+        "--reporter=dot",
+      ],
+      live: true,
+    });
     expect(steps.filter((step) => step.live).map((step) => step.name)).toEqual(["vitest"]);
   });
 
-  it("run one after the other, then the last three side by side", async () => {
+  it("run one after the other, then the last four side by side", async () => {
     const fake = fakeSteps();
     const run = runSteps(steps, fake.runStep);
     await fake.settle();
@@ -74,15 +98,42 @@ describe("npm test's steps", () => {
     await fake.end("bundle", true);
     expect(fake.started).toEqual(["bundle", "generate"]);
     await fake.end("generate", true);
-    // All three have started while none has ended.
-    expect(fake.started).toEqual(["bundle", "generate", "lint", "typecheck", "vitest"]);
-    for (const name of ["vitest", "lint", "typecheck"]) await fake.end(name, true);
-    expect(Object.fromEntries(await run)).toEqual({ bundle: "passed", generate: "passed", lint: "passed", typecheck: "passed", vitest: "passed" });
+    // All four have started while none has ended.
+    expect(fake.started).toEqual(["bundle", "generate", "lint", "style", "typecheck", "vitest"]);
+    for (const name of ["vitest", "lint", "style", "typecheck"]) await fake.end(name, true);
+    expect(Object.fromEntries(await run)).toEqual({
+      bundle: "passed",
+      generate: "passed",
+      lint: "passed",
+      style: "passed",
+      typecheck: "passed",
+      vitest: "passed",
+    });
   });
 
   it.each([
-    ["bundle", { bundle: "failed", generate: "skipped", lint: "skipped", typecheck: "skipped", vitest: "skipped" }],
-    ["generate", { bundle: "passed", generate: "failed", lint: "skipped", typecheck: "skipped", vitest: "skipped" }],
+    [
+      "bundle",
+      {
+        bundle: "failed",
+        generate: "skipped",
+        lint: "skipped",
+        style: "skipped",
+        typecheck: "skipped",
+        vitest: "skipped",
+      },
+    ],
+    [
+      "generate",
+      {
+        bundle: "passed",
+        generate: "failed",
+        lint: "skipped",
+        style: "skipped",
+        typecheck: "skipped",
+        vitest: "skipped",
+      },
+    ],
   ] as const)("when %s fails, the steps after it are not run and the run fails", async (failing, expected) => {
     const fake = fakeSteps();
     const run = runSteps(steps, fake.runStep);
@@ -92,7 +143,9 @@ describe("npm test's steps", () => {
     const outcomes = await run;
     expect(Object.fromEntries(outcomes)).toEqual(expected);
     expect(fake.started).toEqual(failing === "bundle" ? ["bundle"] : ["bundle", "generate"]);
-    expect(skippedLines(steps, outcomes)).toContain(`npm test: lint not run (generate ${failing === "generate" ? "failed" : "skipped"})`);
+    expect(skippedLines(steps, outcomes)).toContain(
+      `npm test: lint not run (generate ${failing === "generate" ? "failed" : "skipped"})`,
+    );
   });
 
   it("a failed lint does not stop the type check or vitest, and fails the run", async () => {
@@ -102,6 +155,7 @@ describe("npm test's steps", () => {
     await fake.end("bundle", true);
     await fake.end("generate", true);
     await fake.end("lint", false);
+    await fake.end("style", true);
     await fake.end("typecheck", true);
     await fake.end("vitest", true);
     const outcomes: Map<string, Outcome> = await run;
@@ -112,7 +166,9 @@ describe("npm test's steps", () => {
 
   it("refuses a step that runs after one that does not come before it", async () => {
     const never = async () => true;
-    await expect(runSteps([{ name: "lint", command: ["x"], after: "bundle" }], never)).rejects.toThrow('step lint: runs after "bundle", which is not an earlier step');
+    await expect(runSteps([{ name: "lint", command: ["x"], after: "bundle" }], never)).rejects.toThrow(
+      'step lint: runs after "bundle", which is not an earlier step',
+    );
   });
 });
 
@@ -131,14 +187,19 @@ function collector(): { stream: Writable; text: () => string } {
 describe("a step run as a child process", () => {
   it("passes on exit status 0, printing its output once it ends", async () => {
     const out = collector();
-    const passed = await spawnStep({ name: "say", command: [process.execPath, "-e", "console.log('out'); console.error('err')"] }, out.stream);
+    const passed = await spawnStep(
+      { name: "say", command: [process.execPath, "-e", "console.log('out'); console.error('err')"] },
+      out.stream,
+    );
     expect(passed).toBe(true);
     expect(out.text().split("\n").sort()).toEqual(["", "err", "out"]);
   });
 
   it("fails on another exit status, saying which step and the status", async () => {
     const out = collector();
-    expect(await spawnStep({ name: "lint", command: [process.execPath, "-e", "process.exit(3)"] }, out.stream)).toBe(false);
+    expect(await spawnStep({ name: "lint", command: [process.execPath, "-e", "process.exit(3)"] }, out.stream)).toBe(
+      false,
+    );
     expect(out.text()).toBe("npm test: lint failed (exit status 3)\n");
   });
 

@@ -18,12 +18,32 @@ export const FLOORS: readonly Floor[] = [
   { name: "release", folders: ["release"], holds: "versions, release records, changelogs, publishing" },
   { name: "docs", folders: ["docs-src"], holds: "the docs site: reference, guides, console, search" },
   { name: "packages", folders: ["packages"], holds: "the npm packages' builds" },
-  { name: "generators", folders: ["generators"], holds: "everything derived: types, client, price tables, the rules page" },
-  { name: "checking", folders: ["conformance", "changes"], holds: "the conformance suite, the comparison of two descriptions" },
-  { name: "servers", folders: ["sandbox", "mock"], holds: "the stateful sandbox, the contract mock (Prism behind a front)" },
-  { name: "contract", folders: ["contract"], holds: "the description as a contract: operations, examples, request bodies" },
+  {
+    name: "generators",
+    folders: ["generators"],
+    holds: "everything derived: types, client, price tables, the rules page",
+  },
+  {
+    name: "checking",
+    folders: ["conformance", "changes"],
+    holds: "the conformance suite, the comparison of two descriptions",
+  },
+  {
+    name: "servers",
+    folders: ["sandbox", "mock"],
+    holds: "the stateful sandbox, the contract mock (Prism behind a front)",
+  },
+  {
+    name: "contract",
+    folders: ["contract"],
+    holds: "the description as a contract: operations, examples, request bodies",
+  },
   { name: "serving", folders: ["http-server"], holds: "answering HTTP on 127.0.0.1: limits, bodies, Host and Origin" },
-  { name: "machinery", folders: ["tools"], holds: "the build in memory, overlays, JSON input files, how commands start and stop" },
+  {
+    name: "machinery",
+    folders: ["tools"],
+    holds: "the build in memory, overlays, JSON input files, how commands start and stop",
+  },
   { name: "build", folders: ["lint", "generated"], holds: "house rules; the generators' committed output" },
   { name: "specification", folders: ["spec"], holds: "the rule catalogue, read against the specification" },
   { name: "model", folders: ["model"], holds: "the service model, read from openapi/" },
@@ -32,14 +52,20 @@ export const FLOORS: readonly Floor[] = [
 
 /** Files that are tests or test set-up: they stand above every floor and may import any of them. */
 export function isTestFile(file: string): boolean {
-  return file.startsWith("tests/") || /\.(test|e2e|browser|conformance-test|release-test)\.ts$/.test(file) || /^vitest\.[\w.]*config\.ts$/.test(file);
+  return (
+    file.startsWith("tests/") ||
+    /\.(test|e2e|browser|conformance-test|release-test)\.ts$/.test(file) ||
+    /^vitest\.[\w.]*config\.ts$/.test(file)
+  );
 }
 
 const topFolder = (file: string): string => (file.includes("/") ? file.slice(0, file.indexOf("/")) : file);
 
 /** The floor number of each folder, the ground being 0. */
 export function floorOf(floors: readonly Floor[] = FLOORS): ReadonlyMap<string, number> {
-  return new Map(floors.flatMap((floor, index) => floor.folders.map((folder) => [folder, floors.length - 1 - index] as const)));
+  return new Map(
+    floors.flatMap((floor, index) => floor.folders.map((folder) => [folder, floors.length - 1 - index] as const)),
+  );
 }
 
 /** Imports that do not run down a floor, as "from -> to (floor a to floor b)", and files in folders with no floor. */
@@ -58,7 +84,9 @@ export function floorViolations(graph: ImportGraph, floors: readonly Floor[] = F
       const to = topFolder(target);
       const toFloor = level.get(to);
       if (to === from || toFloor === undefined || toFloor < fromFloor) continue;
-      found.push(`${file} -> ${target} runs ${toFloor === fromFloor ? "across" : "up"} from ${from}/ (floor ${fromFloor}) to ${to}/ (floor ${toFloor})`);
+      found.push(
+        `${file} -> ${target} runs ${toFloor === fromFloor ? "across" : "up"} from ${from}/ (floor ${fromFloor}) to ${to}/ (floor ${toFloor})`,
+      );
     }
   }
   return found;
@@ -83,6 +111,7 @@ export const DIAGRAM_END = "<!-- floors end -->";
 export function withDiagram(readme: string, floors: readonly Floor[] = FLOORS): string {
   const start = readme.indexOf(DIAGRAM_START);
   const end = readme.indexOf(DIAGRAM_END);
-  if (start < 0 || end < start) throw new Error(`README.md has no diagram block between "${DIAGRAM_START}" and "${DIAGRAM_END}"`);
+  if (start < 0 || end < start)
+    throw new Error(`README.md has no diagram block between "${DIAGRAM_START}" and "${DIAGRAM_END}"`);
   return `${readme.slice(0, start + DIAGRAM_START.length)}\n${drawFloors(floors)}\n${readme.slice(end)}`;
 }

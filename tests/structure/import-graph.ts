@@ -105,5 +105,7 @@ function cycleThrough(graph: ImportGraph, component: ReadonlySet<string>): strin
 /** Imports from inside `folder` to modules outside it, as "from -> to". */
 export function importsLeaving(graph: ImportGraph, folder: string): string[] {
   const inside = (file: string) => file.startsWith(`${folder}/`);
-  return [...graph].flatMap(([file, targets]) => (inside(file) ? targets.filter((target) => !inside(target)).map((target) => `${file} -> ${target}`) : []));
+  return [...graph].flatMap(([file, targets]) =>
+    inside(file) ? targets.filter((target) => !inside(target)).map((target) => `${file} -> ${target}`) : [],
+  );
 }

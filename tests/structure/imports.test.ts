@@ -15,7 +15,12 @@ const graphOf = (edges: Record<string, string[]>): ImportGraph => new Map(Object
 describe("the cycle finder", () => {
   it("finds a circle of two and one of three, each once, as a path back to its start", () => {
     const graph = graphOf({ a: ["b"], b: ["a", "c"], c: ["d"], d: ["e"], e: ["c"], f: ["a"] });
-    expect(findCycles(graph)).toEqual(expect.arrayContaining([["a", "b", "a"], ["c", "d", "e", "c"]]));
+    expect(findCycles(graph)).toEqual(
+      expect.arrayContaining([
+        ["a", "b", "a"],
+        ["c", "d", "e", "c"],
+      ]),
+    );
     expect(findCycles(graph)).toHaveLength(2);
   });
 
@@ -25,7 +30,12 @@ describe("the cycle finder", () => {
   });
 
   it("names the imports that leave a folder", () => {
-    expect(importsLeaving(graphOf({ "runtime/x.ts": ["runtime/y.ts", "model/z.ts"], "model/z.ts": ["runtime/x.ts"] }), "runtime")).toEqual(["runtime/x.ts -> model/z.ts"]);
+    expect(
+      importsLeaving(
+        graphOf({ "runtime/x.ts": ["runtime/y.ts", "model/z.ts"], "model/z.ts": ["runtime/x.ts"] }),
+        "runtime",
+      ),
+    ).toEqual(["runtime/x.ts -> model/z.ts"]);
   });
 });
 
@@ -37,7 +47,13 @@ describe("the floor check", () => {
   ];
 
   it("lets imports run down and within a folder, and names one that runs up or across a floor", () => {
-    const graph = graphOf({ "a/x.ts": ["b/y.ts", "d/z.ts", "a/w.ts"], "a/w.ts": [], "b/y.ts": ["a/x.ts", "c/v.ts"], "c/v.ts": ["d/z.ts"], "d/z.ts": [] });
+    const graph = graphOf({
+      "a/x.ts": ["b/y.ts", "d/z.ts", "a/w.ts"],
+      "a/w.ts": [],
+      "b/y.ts": ["a/x.ts", "c/v.ts"],
+      "c/v.ts": ["d/z.ts"],
+      "d/z.ts": [],
+    });
     expect(floorViolations(graph, floors)).toEqual([
       "b/y.ts -> a/x.ts runs up from b/ (floor 1) to a/ (floor 2)",
       "b/y.ts -> c/v.ts runs across from b/ (floor 1) to c/ (floor 1)",
@@ -45,17 +61,25 @@ describe("the floor check", () => {
   });
 
   it("refuses a folder that stands on no floor, and lets tests import any floor", () => {
-    const graph = graphOf({ "e/new.ts": ["d/z.ts"], "tests/t.test.ts": ["a/x.ts"], "d/z.test.ts": ["a/x.ts"], "a/x.ts": [], "d/z.ts": [] });
-    expect(floorViolations(graph, floors)).toEqual([expect.stringMatching(/^e\/new\.ts: its folder e\/ stands on no floor/)]);
+    const graph = graphOf({
+      "e/new.ts": ["d/z.ts"],
+      "tests/t.test.ts": ["a/x.ts"],
+      "d/z.test.ts": ["a/x.ts"],
+      "a/x.ts": [],
+      "d/z.ts": [],
+    });
+    expect(floorViolations(graph, floors)).toEqual([
+      expect.stringMatching(/^e\/new\.ts: its folder e\/ stands on no floor/),
+    ]);
   });
 
   it("draws the floors top first, each with its number, folders and what it holds", () => {
-    expect(drawFloors([{ name: "top", folders: ["a", "bb"], holds: "entry points" }, { name: "g", folders: ["c"], holds: "ground" }]).split("\n")).toEqual([
-      "```text",
-      " 1  top  a/  bb/  entry points",
-      " 0  g    c/       ground",
-      "```",
-    ]);
+    expect(
+      drawFloors([
+        { name: "top", folders: ["a", "bb"], holds: "entry points" },
+        { name: "g", folders: ["c"], holds: "ground" },
+      ]).split("\n"),
+    ).toEqual(["```text", " 1  top  a/  bb/  entry points", " 0  g    c/       ground", "```"]);
   });
 });
 
@@ -63,7 +87,13 @@ describe("the project's imports", () => {
   const graph = readImportGraph(ROOT);
 
   it("reads every folder of shipped and build-time code, generated/ included", () => {
-    for (const file of ["generated/client.ts", "runtime/client/media-client.ts", "model/service-model.ts", "tests/structure/imports.test.ts"]) expect(graph.has(file), file).toBe(true);
+    for (const file of [
+      "generated/client.ts",
+      "runtime/client/media-client.ts",
+      "model/service-model.ts",
+      "tests/structure/imports.test.ts",
+    ])
+      expect(graph.has(file), file).toBe(true);
     expect(graph.get("generated/client.ts")).toContain("runtime/client/media-client.ts");
   });
 
@@ -77,7 +107,9 @@ describe("the project's imports", () => {
 
   it("are drawn in the README from the same floors", () => {
     const readme = readFileSync(`${ROOT}README.md`, "utf8");
-    const block = readme.slice(readme.indexOf(DIAGRAM_START) + DIAGRAM_START.length, readme.indexOf(DIAGRAM_END)).trim();
+    const block = readme
+      .slice(readme.indexOf(DIAGRAM_START) + DIAGRAM_START.length, readme.indexOf(DIAGRAM_END))
+      .trim();
     expect(block, "npx tsx tests/structure/draw-floors.ts redraws it").toBe(drawFloors());
   });
 

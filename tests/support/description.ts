@@ -1,4 +1,11 @@
-import { deref, loadBundle, operations, type JsonSchema, type OpenApiDocument, type Operation } from "../../model/document.ts";
+import {
+  deref,
+  loadBundle,
+  operations,
+  type JsonSchema,
+  type OpenApiDocument,
+  type Operation,
+} from "../../model/document.ts";
 import { placeholderSlug } from "../../model/labels.ts";
 import { readServiceModel } from "../../model/service-model.ts";
 import { createSchemaRegistry, describeErrors } from "../../model/schema-registry.ts";
@@ -16,7 +23,10 @@ export function builtPath(path: string): string {
   if (doc.paths[path]) return path;
   const area = path.slice(0, path.lastIndexOf("/") + 1);
   const slug = path.slice(area.length);
-  return model.createRoutes.find((route) => placeholderSlug(route.label) === slug && route.path.startsWith(area))?.path ?? path;
+  return (
+    model.createRoutes.find((route) => placeholderSlug(route.label) === slug && route.path.startsWith(area))?.path ??
+    path
+  );
 }
 
 export function operation(path: string, method: "get" | "post" = "post"): Operation {
@@ -29,7 +39,8 @@ export function operation(path: string, method: "get" | "post" = "post"): Operat
 export function firstRequestExample(path: string, method: "get" | "post" = "post"): Record<string, unknown> {
   const first = Object.values(operation(path, method).requestBody?.content["application/json"]?.examples ?? {})[0];
   const value = first && deref(doc, first).value;
-  if (typeof value !== "object" || value === null) throw new Error(`${method.toUpperCase()} ${path} has no named request example`);
+  if (typeof value !== "object" || value === null)
+    throw new Error(`${method.toUpperCase()} ${path} has no named request example`);
   return value as Record<string, unknown>;
 }
 

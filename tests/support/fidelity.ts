@@ -44,7 +44,11 @@ export const exampleUrls = (count: number, ext = "png"): string[] =>
 // Bad-body builders: each breaks exactly one rule of a valid `base` body.
 
 export function outsideEnum(base: Body, field: string, values: unknown[]): BadBody[] {
-  return values.map((value) => ({ rule: `${field} ${JSON.stringify(value)} is outside its enum`, body: { ...base, [field]: value }, keyword: "enum" }));
+  return values.map((value) => ({
+    rule: `${field} ${JSON.stringify(value)} is outside its enum`,
+    body: { ...base, [field]: value },
+    keyword: "enum",
+  }));
 }
 
 /** Below the minimum, above the maximum, and (for integers) a fraction inside the range. */
@@ -57,7 +61,11 @@ export function outOfRange(base: Body, field: string, min: number, max: number):
 }
 
 export function tooManyItems(base: Body, field: string, max: number, ext = "png"): BadBody {
-  return { rule: `${field} with ${max + 1} items (at most ${max})`, body: { ...base, [field]: exampleUrls(max + 1, ext) }, keyword: "maxItems" };
+  return {
+    rule: `${field} with ${max + 1} items (at most ${max})`,
+    body: { ...base, [field]: exampleUrls(max + 1, ext) },
+    keyword: "maxItems",
+  };
 }
 
 export function wrongTypes(base: Body, values: Body): BadBody[] {
@@ -69,7 +77,11 @@ export function wrongTypes(base: Body, values: Body): BadBody[] {
 }
 
 export function unknownField(base: Body): BadBody {
-  return { rule: "an unknown field on a closed schema", body: { ...base, seed_lists_no_such_field: 1 }, keyword: "additionalProperties" };
+  return {
+    rule: "an unknown field on a closed schema",
+    body: { ...base, seed_lists_no_such_field: 1 },
+    keyword: "additionalProperties",
+  };
 }
 
 export function missing(base: Body, field: string): BadBody {

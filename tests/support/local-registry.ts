@@ -44,7 +44,8 @@ export async function startLocalRegistry(): Promise<LocalRegistry> {
     body: JSON.stringify({ ...user, type: "user", roles: [], date: new Date().toISOString() }),
   });
   const { token } = (await response.json()) as { token?: string };
-  if (!response.ok || !token) throw new Error(`the local registry did not create its publishing user (HTTP ${response.status})`);
+  if (!response.ok || !token)
+    throw new Error(`the local registry did not create its publishing user (HTTP ${response.status})`);
   const npmrc = join(dir, "npmrc");
   writeFileSync(npmrc, `registry=${url}\n//${new URL(url).host}/:_authToken=${token}\n`);
   return {

@@ -29,7 +29,10 @@ export const importSpecifiers = (text: string): string[] =>
   [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\sfrom\s*["']([^"']+)["']/g)].map((match) => match[1]!);
 
 /** A temporary folder for one test file, and in it the description bundled with `slugMap` (its `bundle/`). */
-export async function workWithBundle(prefix: string, slugMap: Record<string, string>): Promise<{ work: string; bundle: string }> {
+export async function workWithBundle(
+  prefix: string,
+  slugMap: Record<string, string>,
+): Promise<{ work: string; bundle: string }> {
   const work = mkdtempSync(join(tmpdir(), prefix));
   const bundle = join(work, "bundle");
   mkdirSync(bundle);
@@ -50,7 +53,9 @@ export async function installInFreshProject(work: string, name: string, tarballs
   const project = join(work, name);
   mkdirSync(project);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name, private: true, type: "module" }));
-  await run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", ...tarballs], { cwd: project });
+  await run("npm", ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", ...tarballs], {
+    cwd: project,
+  });
   return project;
 }
 
@@ -66,6 +71,10 @@ export const RELEASE_WORKFLOW = join(PROJECT, "examples/ci/release.yml");
 
 /** The commands of the workflow's steps, in order (the steps that `uses` an action run none). */
 export function workflowCommands(file = RELEASE_WORKFLOW): string[] {
-  const workflow = parseYaml(readFileSync(file, "utf8")) as { jobs: Record<string, { steps: Array<{ run?: string }> }> };
-  return Object.values(workflow.jobs).flatMap((job) => job.steps.flatMap((step) => (step.run === undefined ? [] : [step.run.trim()])));
+  const workflow = parseYaml(readFileSync(file, "utf8")) as {
+    jobs: Record<string, { steps: Array<{ run?: string }> }>;
+  };
+  return Object.values(workflow.jobs).flatMap((job) =>
+    job.steps.flatMap((step) => (step.run === undefined ? [] : [step.run.trim()])),
+  );
 }

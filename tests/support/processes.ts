@@ -12,7 +12,11 @@ export function output(child: ChildProcess): { stdout: () => string; stderr: () 
 }
 
 /** Polls `probe` every 100 ms until it gives a value; throws naming `what` after `ms`. */
-export async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, ms = 15_000): Promise<T> {
+export async function until<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  ms = 15_000,
+): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();
@@ -60,5 +64,6 @@ export function running(pid: number): boolean {
 
 /** Waits until none of `processes` runs any more. */
 export async function allEnded(processes: Array<{ pid: number; command: string }>, ms?: number): Promise<void> {
-  for (const { pid, command } of processes) await until(() => (running(pid) ? undefined : true), `${command} to end`, ms);
+  for (const { pid, command } of processes)
+    await until(() => (running(pid) ? undefined : true), `${command} to end`, ms);
 }

@@ -11,19 +11,26 @@ const project = new URL("../../", import.meta.url).pathname;
 describe("the build's schema check", () => {
   let root: string;
   const source = (file: string): string => join(root, "openapi", file);
-  const lineOf = (file: string, text: string): number => readFileSync(file, "utf8").split("\n").findIndex((line) => line.includes(text)) + 1;
+  const lineOf = (file: string, text: string): number =>
+    readFileSync(file, "utf8")
+      .split("\n")
+      .findIndex((line) => line.includes(text)) + 1;
   const plant = (file: string, from: string, to: string): void => {
     const text = readFileSync(source(file), "utf8");
     expect(text).toContain(from);
     writeFileSync(source(file), text.replace(from, to));
   };
   const bundleErrors = async (): Promise<string[]> => {
-    const error = await bundle().then(() => undefined, (thrown: unknown) => thrown);
+    const error = await bundle().then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
     expect(error).toBeInstanceOf(BundleError);
     return (error as Error).message.trim().split("\n").slice(1);
   };
 
-  const bundle = (): Promise<number> => bundleDescription(source("openapi.yaml"), join(root, "generated"), slugMapFile());
+  const bundle = (): Promise<number> =>
+    bundleDescription(source("openapi.yaml"), join(root, "generated"), slugMapFile());
 
   // Each test plants its mistakes in its own copy of the description: none depends on another's.
   beforeEach(() => {
@@ -40,7 +47,11 @@ describe("the build's schema check", () => {
   it("fails on `type: intger` with one finding at its file and line, and writes nothing", async () => {
     await bundle();
     const before = readFileSync(join(root, "generated", "openapi.json"), "utf8");
-    plant("components/schemas/ErrorBody.yaml", "      type:\n        type: string", "      type:\n        type: intger");
+    plant(
+      "components/schemas/ErrorBody.yaml",
+      "      type:\n        type: string",
+      "      type:\n        type: intger",
+    );
     const file = source("components/schemas/ErrorBody.yaml");
     expect(await bundleErrors()).toEqual([
       `${file}:${lineOf(file, "type: intger")}:9 type must be one of array, boolean, integer, null, number, object, string, got "intger" (JSON Schema 2020-12)`,
@@ -49,8 +60,16 @@ describe("the build's schema check", () => {
   });
 
   it("reports a document mistake against the OpenAPI 3.1 schema beside it, each once", async () => {
-    plant("components/schemas/ErrorBody.yaml", "      type:\n        type: string", "      type:\n        type: intger");
-    plant("paths/v1_images_i-a.yaml", "  operationId: createImageIA\n", "  operationId: createImageIA\n  deprecated: sometimes\n");
+    plant(
+      "components/schemas/ErrorBody.yaml",
+      "      type:\n        type: string",
+      "      type:\n        type: intger",
+    );
+    plant(
+      "paths/v1_images_i-a.yaml",
+      "  operationId: createImageIA\n",
+      "  operationId: createImageIA\n  deprecated: sometimes\n",
+    );
     const file = source("paths/v1_images_i-a.yaml");
     const schema = source("components/schemas/ErrorBody.yaml");
     expect(await bundleErrors()).toEqual([
@@ -63,7 +82,9 @@ describe("the build's schema check", () => {
     const file = source("paths/v1_images_i-b.yaml");
     writeFileSync(file, `${readFileSync(file, "utf8")}broken: [unclosed\n`);
     const errors = await bundleErrors();
-    expect(errors.filter((line) => line.includes("v1_images_i-b.yaml"))).toEqual([expect.stringMatching(new RegExp(`^${file}:\\d+:\\d+ Failed to parse: `))]);
+    expect(errors.filter((line) => line.includes("v1_images_i-b.yaml"))).toEqual([
+      expect.stringMatching(new RegExp(`^${file}:\\d+:\\d+ Failed to parse: `)),
+    ]);
     expect(errors.some((line) => line.includes("Can't resolve $ref"))).toBe(false);
   });
 });

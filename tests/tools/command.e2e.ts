@@ -12,10 +12,21 @@ import { output } from "../support/processes.ts";
 import { ROOT } from "../sandbox/cli-process.ts";
 
 async function run(script: string, args: string[]): Promise<{ code: number | null; lines: string[]; stdout: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SANDBOX_PORT: undefined, MOCK_PORT: undefined, DOCS_PORT: undefined } });
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, SANDBOX_PORT: undefined, MOCK_PORT: undefined, DOCS_PORT: undefined },
+  });
   const text = output(child);
   const [code] = (await once(child, "exit")) as [number | null];
-  return { code, lines: text.stderr().split("\n").filter((line) => line.trim() !== ""), stdout: text.stdout() };
+  return {
+    code,
+    lines: text
+      .stderr()
+      .split("\n")
+      .filter((line) => line.trim() !== ""),
+    stdout: text.stdout(),
+  };
 }
 
 let taken: Server;
@@ -55,10 +66,13 @@ describe.each(COMMANDS)("$name", { timeout: 60_000 }, ({ name, script, portHow }
 
   it("a port in use is one line naming the port and how to choose another, exit 1", async () => {
     // docs:serve needs a site to serve before it listens: the repository's own docs-src has none, so it gets one.
-    const args = name === "docs:serve" ? ["--port", String(port), "--dir", "tests/fixtures/docs-site"] : ["--port", String(port)];
+    const args =
+      name === "docs:serve" ? ["--port", String(port), "--dir", "tests/fixtures/docs-site"] : ["--port", String(port)];
     const ended = await run(script, args);
     expect(ended.code).toBe(1);
-    expect(ended.lines).toEqual([`${name}: port ${port} on 127.0.0.1 is in use; choose another with ${portHow} (0 picks a free one)`]);
+    expect(ended.lines).toEqual([
+      `${name}: port ${port} on 127.0.0.1 is in use; choose another with ${portHow} (0 picks a free one)`,
+    ]);
   });
 });
 
@@ -66,13 +80,17 @@ describe("a missing file named by a flag", { timeout: 60_000 }, () => {
   it("sandbox --config: one line and exit 2", async () => {
     const ended = await run("sandbox/cli.ts", ["--config", "no-such-config.json", "--port", "0"]);
     expect(ended.code).toBe(2);
-    expect(ended.lines).toEqual(["sandbox: bad config no-such-config.json: cannot be read (ENOENT: no such file or directory, open 'no-such-config.json')"]);
+    expect(ended.lines).toEqual([
+      "sandbox: bad config no-such-config.json: cannot be read (ENOENT: no such file or directory, open 'no-such-config.json')",
+    ]);
   });
 
   it("docs:serve --dir: one line and exit 2", async () => {
     const ended = await run("docs-src/serve.ts", ["--dir", "no-such-site", "--port", "0"]);
     expect(ended.code).toBe(2);
-    expect(ended.lines).toEqual([`docs:serve: ${ROOT}no-such-site has no built site (no index.html); run npm run docs first, or name the site with --dir DIR`]);
+    expect(ended.lines).toEqual([
+      `docs:serve: ${ROOT}no-such-site has no built site (no index.html); run npm run docs first, or name the site with --dir DIR`,
+    ]);
   });
 });
 
@@ -80,7 +98,9 @@ describe("mock --prism-port", { timeout: 60_000 }, () => {
   it("a Prism port in use is one line naming --prism-port, exit 1", async () => {
     const ended = await run("mock/cli.ts", ["--port", "0", "--prism-port", String(port)]);
     expect(ended.code).toBe(1);
-    expect(ended.lines).toEqual([`mock: port ${port} on 127.0.0.1 is in use; choose another with --prism-port N (0 picks a free one)`]);
+    expect(ended.lines).toEqual([
+      `mock: port ${port} on 127.0.0.1 is in use; choose another with --prism-port N (0 picks a free one)`,
+    ]);
   });
 });
 
@@ -89,9 +109,17 @@ describe("the other commands on the harness: a bad flag or value is one line and
     ["fuzz/cli.ts", ["--runz", "3"], "fuzz: Unknown option '--runz' (--help shows the options)"],
     ["fuzz/cli.ts", ["--server", "prism"], 'fuzz: --server: "prism" must be sandbox or mock'],
     ["bench/run.ts", ["--bogus"], "bench: Unknown option '--bogus' (--help shows the options)"],
-    ["bench/run.ts", ["no-such-measurement"], "bench: no measurement matches no-such-measurement; there are: sandbox vs Prism mock, sandbox memory, sandbox hostile load, npm run diff, working loop, client per-call overhead, client bundle size, quote throughput, conformance-runs"],
+    [
+      "bench/run.ts",
+      ["no-such-measurement"],
+      "bench: no measurement matches no-such-measurement; there are: sandbox vs Prism mock, sandbox memory, sandbox hostile load, npm run diff, working loop, client per-call overhead, client bundle size, quote throughput, conformance-runs",
+    ],
     ["conformance/cli.ts", ["--bogus"], "conformance: Unknown option '--bogus' (--help shows the options)"],
-    ["docs-src/serve.ts", ["--port", "-5"], `docs:serve: Option '--port' argument is ambiguous (a value starting with "-" is written --flag=VALUE)`],
+    [
+      "docs-src/serve.ts",
+      ["--port", "-5"],
+      `docs:serve: Option '--port' argument is ambiguous (a value starting with "-" is written --flag=VALUE)`,
+    ],
     ["docs-src/serve.ts", ["--port=-5"], 'docs:serve: --port: "-5" is not a port number (an integer from 0 to 65535)'],
   ] as const)("%s %s", async (script, args, line) => {
     const ended = await run(script, [...args]);

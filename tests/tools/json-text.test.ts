@@ -19,7 +19,7 @@ describe("parseJsonText", () => {
     ['{\n  "a": [1, 2,]\n}', "f.json:2:14: not valid JSON: trailing comma"],
     ['{"a" 1}', 'f.json:1:6: not valid JSON: expected ":" after a key'],
     ["{\n  'a': 1\n}", 'f.json:2:3: not valid JSON: expected a "quoted" key, got "\'"'],
-    ['{"a": 1', "f.json:1:8: not valid JSON: expected \",\" or \"}\""],
+    ['{"a": 1', 'f.json:1:8: not valid JSON: expected "," or "}"'],
     ['{"a": tru}', 'f.json:1:10: not valid JSON: unexpected "}"'],
     ['{"a": "b\nc"}', "f.json:1:9: not valid JSON: control character in a string (escape it)"],
     ["", "f.json:1:1: not valid JSON: unexpected end of file"],
@@ -31,7 +31,9 @@ describe("parseJsonText", () => {
   });
 
   it("returns what JSON.parse returns on valid JSON", () => {
-    expect(parseJsonText('{"a": [1, "\\u00e9", true, null, -1.5e3]}', "f.json")).toEqual({ a: [1, "é", true, null, -1500] });
+    expect(parseJsonText('{"a": [1, "\\u00e9", true, null, -1.5e3]}', "f.json")).toEqual({
+      a: [1, "é", true, null, -1500],
+    });
   });
 });
 
@@ -44,13 +46,17 @@ describe("the JSON input files", () => {
 
   it("the sandbox config", () => {
     const file = broken("sandbox.json");
-    expect(() => readConfigFile(file, readServiceModel(loadBundle()))).toThrow(`${file}:3:1: is not JSON: trailing comma`);
+    expect(() => readConfigFile(file, readServiceModel(loadBundle()))).toThrow(
+      `${file}:3:1: is not JSON: trailing comma`,
+    );
   });
 
   it("the sandbox config nested past the scanner's depth, in one line", () => {
     const file = join(dir, "deep.json");
     writeFileSync(file, "[".repeat(200_000));
-    expect(() => readConfigFile(file, readServiceModel(loadBundle()))).toThrow(`${file}:1:1001: is not JSON: nested more than 1000 deep`);
+    expect(() => readConfigFile(file, readServiceModel(loadBundle()))).toThrow(
+      `${file}:1:1001: is not JSON: nested more than 1000 deep`,
+    );
   });
 
   it("a release record", () => {
@@ -61,6 +67,8 @@ describe("the JSON input files", () => {
   });
 
   it("the acknowledgements file", () => {
-    expect(() => readAcknowledgements(broken("ack.json"), "ack.json")).toThrow("ack.json:3:1: not valid JSON: trailing comma");
+    expect(() => readAcknowledgements(broken("ack.json"), "ack.json")).toThrow(
+      "ack.json:3:1: not valid JSON: trailing comma",
+    );
   });
 });

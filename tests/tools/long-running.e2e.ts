@@ -15,7 +15,10 @@ const project = new URL("../../", import.meta.url).pathname;
 let site: string;
 
 function npmServe(port: number): { child: ChildProcess; output: () => string } {
-  const child = spawn("npm", ["run", "-s", "docs:serve", "--", "--port", String(port), "--dir", site], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("npm", ["run", "-s", "docs:serve", "--", "--port", String(port), "--dir", site], {
+    cwd: project,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let text = "";
   child.stdout?.on("data", (chunk: Buffer) => (text += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (text += chunk.toString()));
@@ -42,16 +45,19 @@ describe("docs:serve through npm", () => {
   });
   afterAll(() => rmSync(site, { recursive: true, force: true }));
 
-  it.each(["SIGINT", "SIGTERM"] as const)("stops serving, leaving no process behind, when the npm process alone gets %s", async (signal) => {
-    const { child, output } = npmServe(0);
-    const url = await until(() => /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output())?.[1], "the server's address");
-    expect(await answers(url)).toBe(true);
-    const below = descendants(child.pid!);
-    expect(below.length).toBeGreaterThan(0);
-    child.kill(signal);
-    await until(async () => ((await answers(url)) ? undefined : true), "the port to close");
-    await allEnded(below);
-  });
+  it.each(["SIGINT", "SIGTERM"] as const)(
+    "stops serving, leaving no process behind, when the npm process alone gets %s",
+    async (signal) => {
+      const { child, output } = npmServe(0);
+      const url = await until(() => /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output())?.[1], "the server's address");
+      expect(await answers(url)).toBe(true);
+      const below = descendants(child.pid!);
+      expect(below.length).toBeGreaterThan(0);
+      child.kill(signal);
+      await until(async () => ((await answers(url)) ? undefined : true), "the port to close");
+      await allEnded(below);
+    },
+  );
 
   it("names the port in use and how to change it, in one line", async () => {
     const taken = await listen();
@@ -60,8 +66,12 @@ describe("docs:serve through npm", () => {
       const { child, output } = npmServe(port);
       const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
       expect(code).toBe(1);
-      const lines = output().split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
-      expect(lines).toEqual([`docs:serve: port ${port} on 127.0.0.1 is in use; choose another with --port N or DOCS_PORT=N (0 picks a free one)`]);
+      const lines = output()
+        .split("\n")
+        .filter((line) => line.trim() !== "" && !line.startsWith("npm warn"));
+      expect(lines).toEqual([
+        `docs:serve: port ${port} on 127.0.0.1 is in use; choose another with --port N or DOCS_PORT=N (0 picks a free one)`,
+      ]);
     } finally {
       taken.close();
     }

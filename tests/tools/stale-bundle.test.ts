@@ -13,7 +13,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("staleBundle", () => {
   it("takes a current bundle under any name for current, in JSON or YAML by its extension", async () => {
-    for (const [source, name] of [["openapi.json", "snapshot.json"], ["openapi.yaml", "snapshot.yaml"]] as const) {
+    for (const [source, name] of [
+      ["openapi.json", "snapshot.json"],
+      ["openapi.yaml", "snapshot.yaml"],
+    ] as const) {
       const copy = join(dir, name);
       copyFileSync(join(project, "generated", source), copy);
       expect(await staleBundle(copy, root, slugMapFile()), name).toBeNull();

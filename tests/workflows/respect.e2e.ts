@@ -25,7 +25,16 @@ const KEY = "sandbox-demo-key";
 const RUN_MS = 180_000;
 
 interface Report {
-  files: Record<string, { executedWorkflows: Array<{ workflowId: string; status: string; executedSteps: Array<{ stepId: string; status: string; response?: { body?: Record<string, unknown> } }> }> }>;
+  files: Record<
+    string,
+    {
+      executedWorkflows: Array<{
+        workflowId: string;
+        status: string;
+        executedSteps: Array<{ stepId: string; status: string; response?: { body?: Record<string, unknown> } }>;
+      }>;
+    }
+  >;
 }
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -42,14 +51,34 @@ afterAll(async () => {
 });
 
 /** Runs respect on `files` against `url`; its exit code, its printed output and its JSON report. */
-function respect(files: string[], url: string, inputs: object, ...options: string[]): Promise<{ code: number; output: string; report: Report }> {
+function respect(
+  files: string[],
+  url: string,
+  inputs: object,
+  ...options: string[]
+): Promise<{ code: number; output: string; report: Report }> {
   const report = join(work, `report-${++runs}.json`);
-  const args = ["respect", ...files, "--input", JSON.stringify({ apiKey: KEY, ...inputs }), "--server", `mediaService=${url}`, "--json-output", report, ...options];
+  const args = [
+    "respect",
+    ...files,
+    "--input",
+    JSON.stringify({ apiKey: KEY, ...inputs }),
+    "--server",
+    `mediaService=${url}`,
+    "--json-output",
+    report,
+    ...options,
+  ];
   return new Promise((resolve) => {
-    execFile(REDOCLY, args, { cwd: project, env: { ...process.env, ...REDOCLY_OFFLINE_ENV }, timeout: RUN_MS, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? ((error as { code?: number }).code ?? 1) : 0;
-      resolve({ code, output: `${stdout}${stderr}`, report: JSON.parse(readFileSync(report, "utf8")) as Report });
-    });
+    execFile(
+      REDOCLY,
+      args,
+      { cwd: project, env: { ...process.env, ...REDOCLY_OFFLINE_ENV }, timeout: RUN_MS, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? ((error as { code?: number }).code ?? 1) : 0;
+        resolve({ code, output: `${stdout}${stderr}`, report: JSON.parse(readFileSync(report, "utf8")) as Report });
+      },
+    );
   });
 }
 
@@ -63,16 +92,21 @@ const outcomes = (report: Report): string[] =>
   );
 
 /** A proxy to the sandbox that passes every answer through, the image polls' bodies changed by `plant`. */
-async function plantedProxy(plant: (job: Record<string, unknown>) => Record<string, unknown>): Promise<{ url: string; server: Server }> {
+async function plantedProxy(
+  plant: (job: Record<string, unknown>) => Record<string, unknown>,
+): Promise<{ url: string; server: Server }> {
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", async () => {
       const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => ["authorization", "content-type"].includes(name))) as Record<string, string>;
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).filter(([name]) => ["authorization", "content-type"].includes(name)),
+      ) as Record<string, string>;
       const answer = await fetch(new URL(request.url!, sandbox.url), { method: request.method, headers, body });
       let text = await answer.text();
-      if (request.method === "GET" && /^\/v1\/images\/[^/]+$/.test(request.url!) && answer.status === 200) text = JSON.stringify(plant(JSON.parse(text) as Record<string, unknown>));
+      if (request.method === "GET" && /^\/v1\/images\/[^/]+$/.test(request.url!) && answer.status === 200)
+        text = JSON.stringify(plant(JSON.parse(text) as Record<string, unknown>));
       response.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" });
       response.end(text);
     });
@@ -85,7 +119,11 @@ describe("the workflows against the sandbox (redocly respect)", () => {
   it(
     "create an image and upload then create: every step passes",
     async () => {
-      const { code, output, report } = await respect([workflow("create-image"), workflow("upload-then-create")], sandbox.url, { upload: { media: "data:image/png;base64,iVBORw0KGgo=" } });
+      const { code, output, report } = await respect(
+        [workflow("create-image"), workflow("upload-then-create")],
+        sandbox.url,
+        { upload: { media: "data:image/png;base64,iVBORw0KGgo=" } },
+      );
       expect(outcomes(report), output).toEqual([
         "createImage: success (creditsBefore success, create success, poll success, creditsAfter success)",
         "uploadThenCreate: success (upload success, create success, poll success)",
@@ -102,13 +140,21 @@ describe("the workflows against the sandbox (redocly respect)", () => {
     async () => {
       const slug = loadServiceModel().createRoutes.find((route) => route.label === "I-A")!.slug;
       // Respect checks a response as if its schema forbade other fields; the quote's other fields are not shown, and the sandbox sends some (model, breakdown).
-      const { code, output, report } = await respect([workflow("quote-then-create")], sandbox.url, { model: slug }, "--severity", JSON.stringify({ SCHEMA_CHECK: "warn" }));
+      const { code, output, report } = await respect(
+        [workflow("quote-then-create")],
+        sandbox.url,
+        { model: slug },
+        "--severity",
+        JSON.stringify({ SCHEMA_CHECK: "warn" }),
+      );
       expect(code, output).toBe(0);
       const steps = Object.values(report.files)[0]!.executedWorkflows[0]!.executedSteps;
       const body = (stepId: string) => steps.filter((step) => step.stepId === stepId).at(-1)!.response!.body!;
       // I-A at its default size (1K): 12 credits an image, two images (the specification's price table).
       expect(body("quote").credits).toBe(24);
-      expect((body("creditsBefore").total_available as number) - (body("creditsAfter").total_available as number)).toBe(24);
+      expect((body("creditsBefore").total_available as number) - (body("creditsAfter").total_available as number)).toBe(
+        24,
+      );
     },
     RUN_MS,
   );
@@ -122,7 +168,9 @@ describe("the workflows against the sandbox (redocly respect)", () => {
       const proxy = await plantedProxy(plant);
       try {
         const { code, output, report } = await respect([workflow("create-image")], proxy.url, {});
-        expect(outcomes(report), output).toEqual(["createImage: error (creditsBefore success, create success, poll error)"]);
+        expect(outcomes(report), output).toEqual([
+          "createImage: error (creditsBefore success, create success, poll error)",
+        ]);
         expect(code).not.toBe(0);
       } finally {
         await new Promise((resolve) => proxy.server.close(resolve));

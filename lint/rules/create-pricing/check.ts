@@ -11,7 +11,10 @@ const rule: HouseRule = {
     for (const { path, where, operation } of createRoutes(doc)) {
       const notShown = operation["x-not-shown"];
       if (operation["x-pricing"] === undefined && !(isObject(notShown) && notShown.price !== undefined)) {
-        findings.push({ path: where, message: `POST ${path} has no price: add x-pricing with the specification's standard credit price, or x-not-shown.price saying the price is not shown (both where it is partly shown).` });
+        findings.push({
+          path: where,
+          message: `POST ${path} has no price: add x-pricing with the specification's standard credit price, or x-not-shown.price saying the price is not shown (both where it is partly shown).`,
+        });
       }
     }
     return findings;

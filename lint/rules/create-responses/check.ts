@@ -7,7 +7,11 @@ import { createRoutes, responseDefinitions } from "../../routes.ts";
 const COMPONENT_RESPONSE = "#/components/responses/";
 
 /** Whether a schema is built only from the error bodies: one of them, an allOf with one, or a union of such. */
-export function isErrorBodySchema(doc: OpenApiDocument, schema: unknown, seen: ReadonlySet<string> = new Set()): boolean {
+export function isErrorBodySchema(
+  doc: OpenApiDocument,
+  schema: unknown,
+  seen: ReadonlySet<string> = new Set(),
+): boolean {
   const ref = refOf(schema);
   if (ref !== undefined) {
     if (ERROR_BODY_SCHEMAS.includes(refName(ref))) return true;
@@ -36,7 +40,10 @@ const rule: HouseRule = {
       const accepted = area ? `${area.name}${JOB_ACCEPTED_SUFFIX}` : JOB_ACCEPTED_SUFFIX;
       const ok = refOf(responses["200"]);
       if (ok === undefined || !ok.startsWith(COMPONENT_RESPONSE) || !refName(ok).endsWith(accepted)) {
-        findings.push({ path: [...where, "responses", "200"], message: `POST ${path}: set the 200 to $ref: '${COMPONENT_RESPONSE}${accepted}', the area's shared job-accepted response.` });
+        findings.push({
+          path: [...where, "responses", "200"],
+          message: `POST ${path}: set the 200 to $ref: '${COMPONENT_RESPONSE}${accepted}', the area's shared job-accepted response.`,
+        });
       }
       for (const [status, name] of Object.entries(CREATE_ERROR_RESPONSES)) {
         const expected = `${COMPONENT_RESPONSE}${name}`;
@@ -44,18 +51,27 @@ const rule: HouseRule = {
           const missing = responses[status] === undefined;
           const what = missing ? "is missing" : "is not the shared response";
           // Spectral reports a path that does not exist at its nearest existing parent; say so directly.
-          findings.push({ path: [...where, "responses", ...(missing ? [] : [status])], message: `POST ${path}: response ${status} ${what}; every create operation answers ${status} through the shared response, so set it to $ref: '${expected}'.` });
+          findings.push({
+            path: [...where, "responses", ...(missing ? [] : [status])],
+            message: `POST ${path}: response ${status} ${what}; every create operation answers ${status} through the shared response, so set it to $ref: '${expected}'.`,
+          });
         }
       }
     }
     for (const { node, path } of responseDefinitions(doc, (status) => status.startsWith("4"))) {
       const content = Object.entries((node.content ?? {}) as Record<string, Json>);
       if (content.length === 0) {
-        findings.push({ path, message: `A 4xx response must have a body: add content application/json with the error body ($ref: '#/components/schemas/${ERROR_BODY_SCHEMAS[0]}').` });
+        findings.push({
+          path,
+          message: `A 4xx response must have a body: add content application/json with the error body ($ref: '#/components/schemas/${ERROR_BODY_SCHEMAS[0]}').`,
+        });
       }
       for (const [mediaType, media] of content) {
         if (!isErrorBodySchema(doc, media.schema ?? {})) {
-          findings.push({ path: [...path, "content", mediaType, "schema"], message: `A 4xx body must be the error body or the moderation-block body: use $ref to ${ERROR_BODY_SCHEMAS.map((name) => `#/components/schemas/${name}`).join(" or ")}, or build on them with allOf/oneOf.` });
+          findings.push({
+            path: [...path, "content", mediaType, "schema"],
+            message: `A 4xx body must be the error body or the moderation-block body: use $ref to ${ERROR_BODY_SCHEMAS.map((name) => `#/components/schemas/${name}`).join(" or ")}, or build on them with allOf/oneOf.`,
+          });
         }
       }
     }

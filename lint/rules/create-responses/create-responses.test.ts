@@ -10,7 +10,11 @@ describe("error bodies", () => {
     ["the error body", { $ref: "#/components/schemas/ErrorBody" }, true],
     ["a union of both bodies", { $ref: "#/components/schemas/BadRequestBody" }, true],
     ["an allOf on the error body", { $ref: "#/components/schemas/CooldownError" }, true],
-    ["a union with a foreign branch", { anyOf: [{ $ref: "#/components/schemas/ErrorBody" }, { type: "object" }] }, false],
+    [
+      "a union with a foreign branch",
+      { anyOf: [{ $ref: "#/components/schemas/ErrorBody" }, { type: "object" }] },
+      false,
+    ],
     ["an inline object", { type: "object" }, false],
     ["an empty union", { oneOf: [] }, false],
   ])("%s: %s", (_name, schema, expected) => {
@@ -18,13 +22,18 @@ describe("error bodies", () => {
   });
 
   it("does not loop on a reference cycle", () => {
-    const cyclic = applyPatch(golden(), [{ op: "add", path: "/components/schemas/Loop", value: { allOf: [{ $ref: "#/components/schemas/Loop" }] } }]);
+    const cyclic = applyPatch(golden(), [
+      { op: "add", path: "/components/schemas/Loop", value: { allOf: [{ $ref: "#/components/schemas/Loop" }] } },
+    ]);
     expect(isErrorBodySchema(cyclic, { $ref: "#/components/schemas/Loop" })).toBe(false);
   });
 
   it("reports a 4xx response without a body", () => {
     expect(findings(rule.check, [{ op: "remove", path: "/components/responses/Unauthorized/content" }])).toEqual([
-      { path: "components.responses.Unauthorized", message: expect.stringContaining("A 4xx response must have a body") },
+      {
+        path: "components.responses.Unauthorized",
+        message: expect.stringContaining("A 4xx response must have a body"),
+      },
     ]);
   });
 });

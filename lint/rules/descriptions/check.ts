@@ -32,20 +32,25 @@ function reachable(doc: OpenApiDocument, root: SchemaNode): SchemaNode[] {
  * elsewhere in the same schema needs none: the docs show the field's declaration.
  */
 const rule: HouseRule = {
-  description:
-    "Every property and every enum is described; the docs and the client's comments show nothing else.",
+  description: "Every property and every enum is described; the docs and the client's comments show nothing else.",
   check: (doc) => {
     const findings: Finding[] = [];
     for (const root of schemaRoots(doc)) {
       const nodes = reachable(doc, root);
-      const described = new Set(nodes.filter((node) => node.propertyName !== undefined && isDescribed(doc, node)).map((node) => node.propertyName));
+      const described = new Set(
+        nodes
+          .filter((node) => node.propertyName !== undefined && isDescribed(doc, node))
+          .map((node) => node.propertyName),
+      );
       for (const node of subschemas(root.schema, root.path)) {
         const { schema, path, propertyName, inBranch } = node;
         const isEnum = Array.isArray(schema.enum);
         if ((propertyName === undefined && !isEnum) || isDescribed(doc, node)) continue;
         if (inBranch && propertyName !== undefined && described.has(propertyName)) continue;
         const what = propertyName === undefined ? "Enum" : `Property "${propertyName}"`;
-        const fix = isEnum ? "what the value chooses (and x-enumDescriptions where each value has its own meaning)" : "what the field holds";
+        const fix = isEnum
+          ? "what the value chooses (and x-enumDescriptions where each value has its own meaning)"
+          : "what the field holds";
         findings.push({ path, message: `${what} has no description: add a description saying ${fix}.` });
       }
     }

@@ -15,7 +15,10 @@ const rule: HouseRule = {
       const terminal = schema[TERMINAL];
       if (described === undefined && terminal === undefined) continue;
       if (!Array.isArray(schema.enum)) {
-        findings.push({ path, message: `${described === undefined ? TERMINAL : DESCRIPTIONS} sits on a schema without enum: move it beside the enum it describes.` });
+        findings.push({
+          path,
+          message: `${described === undefined ? TERMINAL : DESCRIPTIONS} sits on a schema without enum: move it beside the enum it describes.`,
+        });
         continue;
       }
       const values = schema.enum.map(String);
@@ -23,11 +26,23 @@ const rule: HouseRule = {
         const keys = Object.keys(described);
         const missing = values.filter((value) => !keys.includes(value));
         const extra = keys.filter((key) => !values.includes(key));
-        if (missing.length > 0) findings.push({ path: [...path, DESCRIPTIONS], message: `${DESCRIPTIONS} lacks the enum values ${missing.join(", ")}: add a description for each.` });
-        if (extra.length > 0) findings.push({ path: [...path, DESCRIPTIONS], message: `${DESCRIPTIONS} has keys that are not enum values: ${extra.join(", ")}. Remove them or correct their spelling.` });
+        if (missing.length > 0)
+          findings.push({
+            path: [...path, DESCRIPTIONS],
+            message: `${DESCRIPTIONS} lacks the enum values ${missing.join(", ")}: add a description for each.`,
+          });
+        if (extra.length > 0)
+          findings.push({
+            path: [...path, DESCRIPTIONS],
+            message: `${DESCRIPTIONS} has keys that are not enum values: ${extra.join(", ")}. Remove them or correct their spelling.`,
+          });
       }
       const strays = (Array.isArray(terminal) ? terminal.map(String) : []).filter((value) => !values.includes(value));
-      if (strays.length > 0) findings.push({ path: [...path, TERMINAL], message: `${TERMINAL} lists ${strays.join(", ")}, which are not enum values: list only values of the enum.` });
+      if (strays.length > 0)
+        findings.push({
+          path: [...path, TERMINAL],
+          message: `${TERMINAL} lists ${strays.join(", ")}, which are not enum values: list only values of the enum.`,
+        });
     }
     return findings;
   },

@@ -7,7 +7,10 @@ describeHouseRule("enum-extensions", rule);
 describe("enum extensions", () => {
   it("reports x-enumDescriptions away from an enum", () => {
     expect(findings(rule.check, [{ op: "remove", path: `${I_A_REQUEST}/properties/size/enum` }])).toEqual([
-      { path: expect.stringMatching(/properties\.size$/), message: expect.stringContaining("x-enumDescriptions sits on a schema without enum") },
+      {
+        path: expect.stringMatching(/properties\.size$/),
+        message: expect.stringContaining("x-enumDescriptions sits on a schema without enum"),
+      },
     ]);
   });
 });

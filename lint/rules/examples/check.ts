@@ -27,18 +27,34 @@ function examples(doc: OpenApiDocument): Shown[] {
     if (!isObject(node)) return;
     const schema = isObject(node.schema) ? follow(doc, node.schema, [...path, "schema"]) : undefined;
     if (schema !== undefined) {
-      if ("example" in node) found.push({ name: "example", value: node.example, path: [...path, "example"], schema: schema.node, schemaPath: schema.path });
+      if ("example" in node)
+        found.push({
+          name: "example",
+          value: node.example,
+          path: [...path, "example"],
+          schema: schema.node,
+          schemaPath: schema.path,
+        });
       for (const [name, example] of Object.entries(isObject(node.examples) ? node.examples : {})) {
         const defined = follow(doc, example, [...path, "examples", name]);
-        if (defined && "value" in defined.node) found.push({ name, value: defined.node.value, path: [...defined.path, "value"], schema: schema.node, schemaPath: schema.path });
+        if (defined && "value" in defined.node)
+          found.push({
+            name,
+            value: defined.node.value,
+            path: [...defined.path, "value"],
+            schema: schema.node,
+            schemaPath: schema.path,
+          });
       }
     }
     for (const [key, child] of Object.entries(node)) {
-      if (key !== "schema" && key !== "example" && key !== "examples" && !key.startsWith("x-")) visit(child, [...path, key]);
+      if (key !== "schema" && key !== "example" && key !== "examples" && !key.startsWith("x-"))
+        visit(child, [...path, key]);
     }
   };
   visit(doc.paths, ["paths"]);
-  for (const [kind, group] of Object.entries(doc.components)) if (kind !== "schemas") visit(group, ["components", kind]);
+  for (const [kind, group] of Object.entries(doc.components))
+    if (kind !== "schemas") visit(group, ["components", kind]);
   return found;
 }
 
@@ -71,7 +87,10 @@ const rule: HouseRule = {
       const instancePath = deepest(errors)?.instancePath ?? "";
       const at = instancePath === "" ? [] : pointerPath(`#${instancePath}`);
       const broken = explainErrors("value", errors).slice(0, 3).join("; ");
-      findings.push({ path: [...path, ...at], message: `Example "${name}" does not match its schema (${schemaPath.join(".")}): ${broken}. Correct the example, or the schema if the example is right.` });
+      findings.push({
+        path: [...path, ...at],
+        message: `Example "${name}" does not match its schema (${schemaPath.join(".")}): ${broken}. Correct the example, or the schema if the example is right.`,
+      });
     }
     return findings;
   },

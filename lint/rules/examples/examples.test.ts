@@ -6,8 +6,15 @@ describeHouseRule("examples", rule);
 
 describe("examples", () => {
   it("checks parameter examples and single `example`s too", () => {
-    expect(findings(rule.check, [{ op: "add", path: "/paths/~1v1~1images~1{id}/get/parameters/0/example", value: 7 }])).toEqual([
-      { path: "paths./v1/images/{id}.get.parameters.0.example", message: expect.stringContaining('Example "example" does not match its schema (paths./v1/images/{id}.get.parameters.0.schema): value must be string') },
+    expect(
+      findings(rule.check, [{ op: "add", path: "/paths/~1v1~1images~1{id}/get/parameters/0/example", value: 7 }]),
+    ).toEqual([
+      {
+        path: "paths./v1/images/{id}.get.parameters.0.example",
+        message: expect.stringContaining(
+          'Example "example" does not match its schema (paths./v1/images/{id}.get.parameters.0.schema): value must be string',
+        ),
+      },
     ]);
   });
 

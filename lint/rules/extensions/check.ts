@@ -6,7 +6,30 @@ import { explainErrors } from "../../ajv-errors.ts";
 import { isObject } from "../../refs.ts";
 
 /** Objects whose keys are names (paths, properties, status codes, media types), not fields. */
-const NAME_MAPS = new Set(["paths", "webhooks", "properties", "patternProperties", "$defs", "dependentSchemas", "dependentRequired", "responses", "headers", "content", "examples", "links", "callbacks", "variables", "encoding", "securitySchemes", "mapping", "scopes", "schemas", "parameters", "requestBodies", "pathItems"]);
+const NAME_MAPS = new Set([
+  "paths",
+  "webhooks",
+  "properties",
+  "patternProperties",
+  "$defs",
+  "dependentSchemas",
+  "dependentRequired",
+  "responses",
+  "headers",
+  "content",
+  "examples",
+  "links",
+  "callbacks",
+  "variables",
+  "encoding",
+  "securitySchemes",
+  "mapping",
+  "scopes",
+  "schemas",
+  "parameters",
+  "requestBodies",
+  "pathItems",
+]);
 /** Values that are payload data, whose keys are never extensions. */
 const DATA = new Set(["value", "example", "enum", "const", "default"]);
 
@@ -14,7 +37,11 @@ const DATA = new Set(["value", "example", "enum", "const", "default"]);
 const ajv = new Ajv2020({ allErrors: true, strictTypes: false });
 ajv.addSchema(extensions);
 
-function* extensionsIn(node: unknown, path: JsonPath, keysAreNames: boolean): Generator<{ name: string; value: unknown; path: JsonPath }> {
+function* extensionsIn(
+  node: unknown,
+  path: JsonPath,
+  keysAreNames: boolean,
+): Generator<{ name: string; value: unknown; path: JsonPath }> {
   if (Array.isArray(node)) {
     for (const [index, child] of node.entries()) yield* extensionsIn(child, [...path, index], false);
     return;
@@ -22,7 +49,8 @@ function* extensionsIn(node: unknown, path: JsonPath, keysAreNames: boolean): Ge
   if (!isObject(node)) return;
   for (const [key, child] of Object.entries(node)) {
     if (!keysAreNames && key.startsWith("x-")) yield { name: key, value: child, path: [...path, key] };
-    else if (!DATA.has(key) || keysAreNames) yield* extensionsIn(child, [...path, key], !keysAreNames && NAME_MAPS.has(key) && isObject(child));
+    else if (!DATA.has(key) || keysAreNames)
+      yield* extensionsIn(child, [...path, key], !keysAreNames && NAME_MAPS.has(key) && isObject(child));
   }
 }
 
@@ -38,9 +66,15 @@ const rule: HouseRule = {
     for (const { name, value, path } of extensionsIn(doc, [], false)) {
       const validate = EXTENSION_NAMES.includes(name) ? ajv.getSchema(`${extensions.$id}#/$defs/${name}`) : undefined;
       if (validate === undefined) {
-        findings.push({ path, message: `Unknown extension ${name}: use only the documented extensions (docs/extensions.md); a new one is defined first in model/extensions.schema.json.` });
+        findings.push({
+          path,
+          message: `Unknown extension ${name}: use only the documented extensions (docs/extensions.md); a new one is defined first in model/extensions.schema.json.`,
+        });
       } else if (!validate(value)) {
-        findings.push({ path, message: `Malformed ${name}: ${explainErrors(name, validate.errors ?? []).join("; ")}. Fix it to match its definition in model/extensions.schema.json.` });
+        findings.push({
+          path,
+          message: `Malformed ${name}: ${explainErrors(name, validate.errors ?? []).join("; ")}. Fix it to match its definition in model/extensions.schema.json.`,
+        });
       }
     }
     return findings;

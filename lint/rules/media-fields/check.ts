@@ -51,18 +51,30 @@ const rule: HouseRule = {
       const media = schema["x-media"];
       if (!isObject(media)) {
         if (kind !== undefined) {
-          findings.push({ path, message: `Media field "${propertyName}" has no x-media: add x-media with kind: ${kind} and forms (from ${FORMS.join(", ")}), or x-not-shown.input-forms where the specification does not state them, and the limits it gives.` });
+          findings.push({
+            path,
+            message: `Media field "${propertyName}" has no x-media: add x-media with kind: ${kind} and forms (from ${FORMS.join(", ")}), or x-not-shown.input-forms where the specification does not state them, and the limits it gives.`,
+          });
         }
         continue;
       }
       if (kind !== undefined && media.kind !== kind) {
-        findings.push({ path: [...path, "x-media", "kind"], message: `Media field "${propertyName}" holds ${kind} input but x-media.kind is ${JSON.stringify(media.kind)}: set kind: ${kind}.` });
+        findings.push({
+          path: [...path, "x-media", "kind"],
+          message: `Media field "${propertyName}" holds ${kind} input but x-media.kind is ${JSON.stringify(media.kind)}: set kind: ${kind}.`,
+        });
       }
       const notShown = isObject(schema["x-not-shown"]) && schema["x-not-shown"]["input-forms"] !== undefined;
       if (media.forms === undefined && !notShown) {
-        findings.push({ path: [...path, "x-media"], message: `Media field "${propertyName}" does not say which input forms it accepts: add x-media.forms (from ${FORMS.join(", ")}), or x-not-shown.input-forms beside x-media where the specification does not state them.` });
+        findings.push({
+          path: [...path, "x-media"],
+          message: `Media field "${propertyName}" does not say which input forms it accepts: add x-media.forms (from ${FORMS.join(", ")}), or x-not-shown.input-forms beside x-media where the specification does not state them.`,
+        });
       } else if (media.forms !== undefined && notShown) {
-        findings.push({ path: [...path, "x-not-shown", "input-forms"], message: `Media field "${propertyName}" has both x-media.forms and x-not-shown.input-forms: keep forms if the specification states them, else remove forms.` });
+        findings.push({
+          path: [...path, "x-not-shown", "input-forms"],
+          message: `Media field "${propertyName}" has both x-media.forms and x-not-shown.input-forms: keep forms if the specification states them, else remove forms.`,
+        });
       }
     }
     return findings;

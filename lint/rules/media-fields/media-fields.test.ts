@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { I_A_REQUEST, describeHouseRule, findings } from "../../../tests/lint/support.ts";
 import rule, { mediaKindOfProperty } from "./check.ts";
 
-
 describeHouseRule("media-fields", rule);
 
 describe("media field names", () => {
@@ -20,10 +19,22 @@ describe("media field names", () => {
   });
 
   it("accepts x-not-shown.input-forms instead of forms, and rejects both at once", () => {
-    const notShown = { op: "add", path: `${I_A_REQUEST}/properties/reference_images/x-not-shown`, value: { "input-forms": "The input forms are not shown." } } as const;
-    expect(findings(rule.check, [{ op: "remove", path: `${I_A_REQUEST}/properties/reference_images/x-media/forms` }, notShown])).toEqual([]);
+    const notShown = {
+      op: "add",
+      path: `${I_A_REQUEST}/properties/reference_images/x-not-shown`,
+      value: { "input-forms": "The input forms are not shown." },
+    } as const;
+    expect(
+      findings(rule.check, [
+        { op: "remove", path: `${I_A_REQUEST}/properties/reference_images/x-media/forms` },
+        notShown,
+      ]),
+    ).toEqual([]);
     expect(findings(rule.check, [notShown])).toEqual([
-      { path: expect.stringMatching(/reference_images\.x-not-shown\.input-forms$/), message: expect.stringContaining("has both x-media.forms and x-not-shown.input-forms") },
+      {
+        path: expect.stringMatching(/reference_images\.x-not-shown\.input-forms$/),
+        message: expect.stringContaining("has both x-media.forms and x-not-shown.input-forms"),
+      },
     ]);
   });
 });

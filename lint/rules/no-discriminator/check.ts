@@ -10,7 +10,8 @@ const rule: HouseRule = {
       .filter(({ schema }) => schema[DISCRIMINATOR] !== undefined)
       .map(({ path }) => ({
         path: [...path, DISCRIMINATOR],
-        message: "discriminator is not allowed (our mock and generators mishandle it): remove it and make the variants separable by their own shapes (const, required, not).",
+        message:
+          "discriminator is not allowed (our mock and generators mishandle it): remove it and make the variants separable by their own shapes (const, required, not).",
       })),
 };
 

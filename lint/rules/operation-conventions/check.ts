@@ -23,7 +23,10 @@ const rule: HouseRule = {
       if (label === undefined || area === undefined || labelPrefix(label) !== area.labelPrefix) continue;
       const expected = `create${area.name}${label.replace("-", "")}`;
       if (operation.operationId !== expected) {
-        findings.push({ path: [...where, "operationId"], message: `POST ${path}: rename the operationId to ${expected} (create<Area><label> for x-model-label ${label}).` });
+        findings.push({
+          path: [...where, "operationId"],
+          message: `POST ${path}: rename the operationId to ${expected} (create<Area><label> for x-model-label ${label}).`,
+        });
       }
     }
     for (const { method, path, where, operation } of routes(doc)) {
@@ -31,13 +34,19 @@ const rule: HouseRule = {
       const body = follow(doc, operation.requestBody, [...where, "requestBody"]);
       const request = (body?.node.content as Json | undefined)?.[JSON_MEDIA];
       if (body && request !== undefined && !hasExamples(request)) {
-        findings.push({ path: [...body.path, "content", JSON_MEDIA], message: `${route}: the request body has no examples: add named examples (examples: {<name>: {summary, value}}) covering its modes.` });
+        findings.push({
+          path: [...body.path, "content", JSON_MEDIA],
+          message: `${route}: the request body has no examples: add named examples (examples: {<name>: {summary, value}}) covering its modes.`,
+        });
       }
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const target = follow(doc, response, [...where, "responses", status]);
         const content = (target?.node.content as Json | undefined)?.[JSON_MEDIA];
         if (target && status.startsWith("2") && content !== undefined && !hasExamples(content)) {
-          findings.push({ path: [...target.path, "content", JSON_MEDIA], message: `${route}: the ${status} response has no examples: add named examples (examples: {<name>: {summary, value}}).` });
+          findings.push({
+            path: [...target.path, "content", JSON_MEDIA],
+            message: `${route}: the ${status} response has no examples: add named examples (examples: {<name>: {summary, value}}).`,
+          });
         }
       }
     }

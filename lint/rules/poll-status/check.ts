@@ -14,9 +14,15 @@ export function jobStatusComponent(doc: OpenApiDocument): string | undefined {
 
 /** `required` and `properties` of a schema together with those of its allOf parts. */
 function shape(doc: OpenApiDocument, schema: Json): { required: Set<string>; properties: Json } {
-  const parts = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf : []).map((part) => follow(doc, part, [])?.node ?? {})];
+  const parts = [
+    schema,
+    ...(Array.isArray(schema.allOf) ? schema.allOf : []).map((part) => follow(doc, part, [])?.node ?? {}),
+  ];
   const required = new Set(parts.flatMap((part) => (Array.isArray(part.required) ? (part.required as string[]) : [])));
-  const properties = Object.assign({}, ...parts.map((part) => (isObject(part.properties) ? part.properties : {}))) as Json;
+  const properties = Object.assign(
+    {},
+    ...parts.map((part) => (isObject(part.properties) ? part.properties : {})),
+  ) as Json;
   return { required, properties };
 }
 
@@ -28,12 +34,20 @@ const rule: HouseRule = {
     const findings: Finding[] = [];
     const jobStatus = jobStatusComponent(doc);
     if (jobStatus === undefined) {
-      return [{ path: ["components", "schemas"], message: `No job-status enum: add ${TERMINAL} with the terminal statuses to the shared JobStatus schema.` }];
+      return [
+        {
+          path: ["components", "schemas"],
+          message: `No job-status enum: add ${TERMINAL} with the terminal statuses to the shared JobStatus schema.`,
+        },
+      ];
     }
     for (const { path, where, operation } of pollRoutes(doc)) {
       const response = follow(doc, operation.responses?.["200"], [...where, "responses", "200"]);
       if (response === undefined) {
-        findings.push({ path: [...where, "responses"], message: `GET ${path} has no 200: a poll route answers 200 with the job's status and result.` });
+        findings.push({
+          path: [...where, "responses"],
+          message: `GET ${path} has no 200: a poll route answers 200 with the job's status and result.`,
+        });
         continue;
       }
       for (const [mediaType, media] of Object.entries((response.node.content ?? {}) as Record<string, Json>)) {
@@ -41,10 +55,16 @@ const rule: HouseRule = {
         if (schema === undefined) continue;
         const { required, properties } = shape(doc, schema.node);
         if (!required.has(STATUS)) {
-          findings.push({ path: schema.path, message: `The poll result of GET ${path} must require "${STATUS}": add it to required (the specification says status is present in every poll response).` });
+          findings.push({
+            path: schema.path,
+            message: `The poll result of GET ${path} must require "${STATUS}": add it to required (the specification says status is present in every poll response).`,
+          });
         }
         if (refOf(properties[STATUS]) !== jobStatus) {
-          findings.push({ path: schema.path, message: `The poll result of GET ${path} must take "${STATUS}" from the job-status enum: set properties.${STATUS} to $ref: '${jobStatus}'.` });
+          findings.push({
+            path: schema.path,
+            message: `The poll result of GET ${path} must take "${STATUS}" from the job-status enum: set properties.${STATUS} to $ref: '${jobStatus}'.`,
+          });
         }
       }
     }

@@ -20,19 +20,43 @@ describe("a poll result built with allOf", () => {
   /** ImageJob as allOf: a referenced part with the status, and an inline part with the images. */
   const withParts = (statusPart: Record<string, unknown>) => [
     { op: "add" as const, path: "/components/schemas/JobState", value: { type: "object", ...statusPart } },
-    { op: "replace" as const, path: "/components/schemas/ImageJob", value: { allOf: [{ $ref: "#/components/schemas/JobState" }, { type: "object", properties: { images: { type: "array" } } }] } },
+    {
+      op: "replace" as const,
+      path: "/components/schemas/ImageJob",
+      value: {
+        allOf: [
+          { $ref: "#/components/schemas/JobState" },
+          { type: "object", properties: { images: { type: "array" } } },
+        ],
+      },
+    },
   ];
 
   it("takes required and properties from its parts, referenced ones included: status required there and from the enum passes", () => {
-    expect(findings(rule.check, withParts({ required: ["status"], properties: { status: { $ref: "#/components/schemas/JobStatus" } } }))).toEqual([]);
+    expect(
+      findings(
+        rule.check,
+        withParts({ required: ["status"], properties: { status: { $ref: "#/components/schemas/JobStatus" } } }),
+      ),
+    ).toEqual([]);
   });
 
   it("is reported when no part requires status, or when the parts' status is not the enum", () => {
-    expect(findings(rule.check, withParts({ properties: { status: { $ref: "#/components/schemas/JobStatus" } } }))).toEqual([
-      { path: "components.schemas.ImageJob", message: expect.stringContaining('GET /v1/images/{id} must require "status"') },
+    expect(
+      findings(rule.check, withParts({ properties: { status: { $ref: "#/components/schemas/JobStatus" } } })),
+    ).toEqual([
+      {
+        path: "components.schemas.ImageJob",
+        message: expect.stringContaining('GET /v1/images/{id} must require "status"'),
+      },
     ]);
-    expect(findings(rule.check, withParts({ required: ["status"], properties: { status: { type: "string" } } }))).toEqual([
-      { path: "components.schemas.ImageJob", message: expect.stringContaining('GET /v1/images/{id} must take "status" from the job-status enum') },
+    expect(
+      findings(rule.check, withParts({ required: ["status"], properties: { status: { type: "string" } } })),
+    ).toEqual([
+      {
+        path: "components.schemas.ImageJob",
+        message: expect.stringContaining('GET /v1/images/{id} must take "status" from the job-status enum'),
+      },
     ]);
   });
 });

@@ -12,7 +12,8 @@ function declaredFields(doc: OpenApiDocument, operation: Operation, where: JsonP
   const fields = new Map<string, JsonSchema>();
   for (const parameter of operation.parameters ?? []) {
     const resolved = follow(doc, parameter, where)?.node;
-    if (resolved?.in === "query" && typeof resolved.name === "string") fields.set(resolved.name, (resolved.schema ?? {}) as JsonSchema);
+    if (resolved?.in === "query" && typeof resolved.name === "string")
+      fields.set(resolved.name, (resolved.schema ?? {}) as JsonSchema);
   }
   const body = follow(doc, operation.requestBody, where)?.node;
   for (const media of Object.values((body?.content ?? {}) as Record<string, Json>)) {
@@ -41,19 +42,28 @@ function referencedFields(pricing: Json, path: JsonPath): Array<{ field: string;
     if (!isObject(component)) return;
     const at: JsonPath = [...path, "components", index];
     const rateBy = isObject(component.rateBy) ? component.rateBy : {};
-    (Array.isArray(rateBy.fields) ? rateBy.fields : []).forEach((field: unknown) => found.push({ field: String(field), path: [...at, "rateBy"] }));
+    (Array.isArray(rateBy.fields) ? rateBy.fields : []).forEach((field: unknown) =>
+      found.push({ field: String(field), path: [...at, "rateBy"] }),
+    );
     const per = isObject(component.per) ? component.per : {};
     const itemsBeyond = isObject(per.itemsBeyond) ? per.itemsBeyond : {};
-    for (const field of [per.field, per.mediaSeconds, itemsBeyond.field]) if (typeof field === "string") found.push({ field, path: [...at, "per"] });
+    for (const field of [per.field, per.mediaSeconds, itemsBeyond.field])
+      if (typeof field === "string") found.push({ field, path: [...at, "per"] });
     (Array.isArray(component.when) ? component.when : []).forEach((condition: unknown, position: number) => {
-      if (isObject(condition) && typeof condition.field === "string") found.push({ field: condition.field, path: [...at, "when", position] });
+      if (isObject(condition) && typeof condition.field === "string")
+        found.push({ field: condition.field, path: [...at, "when", position] });
     });
   });
   return found;
 }
 
 /** Keys of a rate table level that are not values of the field it is keyed by. */
-function strayKeys(table: unknown, fields: string[], schemas: Map<string, JsonSchema>, depth = 0): Array<{ field: string; key: string; allowed: string[] }> {
+function strayKeys(
+  table: unknown,
+  fields: string[],
+  schemas: Map<string, JsonSchema>,
+  depth = 0,
+): Array<{ field: string; key: string; allowed: string[] }> {
   const field = fields[depth];
   if (!isObject(table) || field === undefined) return [];
   const allowed = tableKeys(schemas.get(field) ?? {});
@@ -79,14 +89,20 @@ const rule: HouseRule = {
       const fields = declaredFields(doc, operation, where);
       for (const { field, path: at } of referencedFields(pricing, [...where, "x-pricing"])) {
         if (!fields.has(field)) {
-          findings.push({ path: at, message: `${route}: x-pricing refers to the field "${field}", which the request does not declare: correct the name, or declare the field in the request.` });
+          findings.push({
+            path: at,
+            message: `${route}: x-pricing refers to the field "${field}", which the request does not declare: correct the name, or declare the field in the request.`,
+          });
         }
       }
       (Array.isArray(pricing.components) ? pricing.components : []).forEach((component: unknown, index: number) => {
         const rateBy = isObject(component) && isObject(component.rateBy) ? component.rateBy : {};
         const keyedBy = (Array.isArray(rateBy.fields) ? rateBy.fields : []).map(String);
         for (const { field, key, allowed } of strayKeys(rateBy.table, keyedBy, fields)) {
-          findings.push({ path: [...where, "x-pricing", "components", index, "rateBy", "table"], message: `${route}: the rate table has the key "${key}", which is not a value of ${field} (${allowed.join(", ")}): correct the key, or the field's enum.` });
+          findings.push({
+            path: [...where, "x-pricing", "components", index, "rateBy", "table"],
+            message: `${route}: the rate table has the key "${key}", which is not a value of ${field} (${allowed.join(", ")}): correct the key, or the field's enum.`,
+          });
         }
       });
     }

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { I_A_CREATE, describeHouseRule, findings } from "../../../tests/lint/support.ts";
 import rule, { tableKeys } from "./check.ts";
 
-
 describeHouseRule("pricing-fields", rule);
 
 describe("pricing fields", () => {
@@ -18,11 +17,42 @@ describe("pricing fields", () => {
   it("knows per, when and nested rate-table fields, and query parameters", () => {
     const pricing = `${I_A_CREATE}/x-pricing/components/0`;
     const found = findings(rule.check, [
-      { op: "replace", path: `${pricing}/rateBy`, value: { fields: ["size", "prompt"], table: { "1K": { any: 1 }, "3K": { any: 2 } } } },
+      {
+        op: "replace",
+        path: `${pricing}/rateBy`,
+        value: { fields: ["size", "prompt"], table: { "1K": { any: 1 }, "3K": { any: 2 } } },
+      },
       { op: "add", path: `${pricing}/per`, value: { mediaSeconds: "reference_videos" } },
-      { op: "add", path: `${pricing}/when`, value: [{ field: "size", equals: "1K" }, { field: "quality", equals: "low" }] },
-      { op: "add", path: "/paths/~1v1~1images~1{id}/get/x-pricing", value: { charged: "per-request", components: [{ label: "search", rate: 10, when: [{ field: "id", present: true }, { field: "query", present: true }] }] } },
-      { op: "add", path: "/paths/~1v1~1images~1{id}/get/parameters/-", value: { name: "query", in: "query", schema: { type: "string" } } },
+      {
+        op: "add",
+        path: `${pricing}/when`,
+        value: [
+          { field: "size", equals: "1K" },
+          { field: "quality", equals: "low" },
+        ],
+      },
+      {
+        op: "add",
+        path: "/paths/~1v1~1images~1{id}/get/x-pricing",
+        value: {
+          charged: "per-request",
+          components: [
+            {
+              label: "search",
+              rate: 10,
+              when: [
+                { field: "id", present: true },
+                { field: "query", present: true },
+              ],
+            },
+          ],
+        },
+      },
+      {
+        op: "add",
+        path: "/paths/~1v1~1images~1{id}/get/parameters/-",
+        value: { name: "query", in: "query", schema: { type: "string" } },
+      },
     ]);
     expect(found.map(({ message }) => message.split(": ")[1])).toEqual([
       'x-pricing refers to the field "reference_videos", which the request does not declare',

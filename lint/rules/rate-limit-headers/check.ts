@@ -17,18 +17,27 @@ const rule: HouseRule = {
     for (const { node } of all) {
       for (const [name, header] of Object.entries(isObject(node.headers) ? node.headers : {})) {
         const ref = refOf(header);
-        if (name.startsWith(RATE_LIMIT_HEADER_PREFIX) && (ref !== undefined || !shared.has(name))) shared.set(name, ref ?? "");
+        if (name.startsWith(RATE_LIMIT_HEADER_PREFIX) && (ref !== undefined || !shared.has(name)))
+          shared.set(name, ref ?? "");
       }
     }
     const findings: Finding[] = [];
     for (const { node, path } of all) {
       const headers = isObject(node.headers) ? node.headers : {};
       for (const [name, ref] of shared) {
-        const fix = ref ? `add headers.${name}: {$ref: '${ref}'}` : `declare headers.${name} as a shared header component`;
+        const fix = ref
+          ? `add headers.${name}: {$ref: '${ref}'}`
+          : `declare headers.${name} as a shared header component`;
         if (headers[name] === undefined) {
-          findings.push({ path, message: `Response lacks the ${name} header: every response declares ${[...shared.keys()].join(", ")}; ${fix}.` });
+          findings.push({
+            path,
+            message: `Response lacks the ${name} header: every response declares ${[...shared.keys()].join(", ")}; ${fix}.`,
+          });
         } else if (refOf(headers[name]) === undefined) {
-          findings.push({ path: [...path, "headers", name], message: `Header ${name} is declared inline: ${fix} instead, so it is defined once.` });
+          findings.push({
+            path: [...path, "headers", name],
+            message: `Header ${name} is declared inline: ${fix} instead, so it is defined once.`,
+          });
         }
       }
     }

@@ -16,9 +16,15 @@ const rule: HouseRule = {
     "Every schema compiles under JSON Schema 2020-12 in the strict registry the client, mock and tests validate with (model/schema-registry.ts).",
   check: (doc) => {
     const registry = registryOf(doc);
-    const fix = "Fix the keyword it names: JSON Schema 2020-12 keywords and our documented extensions only (OpenAPI 3.0's nullable is not one).";
+    const fix =
+      "Fix the keyword it names: JSON Schema 2020-12 keywords and our documented extensions only (OpenAPI 3.0's nullable is not one).";
     if (registry instanceof Error) {
-      return [{ path: componentPath(registry.message), message: `The component schemas do not load under JSON Schema 2020-12: ${registry.message}. ${fix}` }];
+      return [
+        {
+          path: componentPath(registry.message),
+          message: `The component schemas do not load under JSON Schema 2020-12: ${registry.message}. ${fix}`,
+        },
+      ];
     }
     const findings: Finding[] = [];
     const reported = new Set<string>();

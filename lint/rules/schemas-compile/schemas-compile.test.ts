@@ -7,11 +7,18 @@ describeHouseRule("schemas-compile", rule);
 describe("schemas compile", () => {
   it("points at the component when the schemas do not even load", () => {
     expect(findings(rule.check, [{ op: "replace", path: "/components/schemas/ImageJob/type", value: 12 }])).toEqual([
-      { path: "components.schemas.ImageJob.type", message: expect.stringContaining("do not load under JSON Schema 2020-12") },
+      {
+        path: "components.schemas.ImageJob.type",
+        message: expect.stringContaining("do not load under JSON Schema 2020-12"),
+      },
     ]);
   });
 
   it("leaves a discriminator to the no-discriminator rule", () => {
-    expect(findings(rule.check, [{ op: "add", path: "/components/schemas/BadRequestBody/discriminator", value: { propertyName: "error" } }])).toEqual([]);
+    expect(
+      findings(rule.check, [
+        { op: "add", path: "/components/schemas/BadRequestBody/discriminator", value: { propertyName: "error" } },
+      ]),
+    ).toEqual([]);
   });
 });

@@ -7,25 +7,50 @@ describeHouseRule("too-many-requests", rule);
 
 describe("too many requests", () => {
   it("asks each 429 variant for a boolean x-retry-after, wherever the variant is defined", () => {
-    expect(findings(rule.check, [{ op: "replace", path: "/components/schemas/RateLimitedError/x-retry-after", value: "yes" }])).toEqual([
-      { path: "components.schemas.RateLimitedError", message: expect.stringContaining("does not say whether it sends Retry-After") },
+    expect(
+      findings(rule.check, [
+        { op: "replace", path: "/components/schemas/RateLimitedError/x-retry-after", value: "yes" },
+      ]),
+    ).toEqual([
+      {
+        path: "components.schemas.RateLimitedError",
+        message: expect.stringContaining("does not say whether it sends Retry-After"),
+      },
     ]);
     const inline = structuredClone(golden().components.schemas?.CooldownError);
     delete inline?.["x-retry-after"];
-    expect(findings(rule.check, [{ op: "replace", path: "/components/schemas/TooManyRequestsBody/anyOf/1", value: inline }])).toEqual([
-      { path: "components.schemas.TooManyRequestsBody.anyOf.1", message: expect.stringContaining("The 429 variant #1 does not say whether it sends Retry-After") },
+    expect(
+      findings(rule.check, [{ op: "replace", path: "/components/schemas/TooManyRequestsBody/anyOf/1", value: inline }]),
+    ).toEqual([
+      {
+        path: "components.schemas.TooManyRequestsBody.anyOf.1",
+        message: expect.stringContaining("The 429 variant #1 does not say whether it sends Retry-After"),
+      },
     ]);
   });
 
   it("reports a shared 429 body that is not a union of variants", () => {
-    expect(findings(rule.check, [{ op: "replace", path: "/components/responses/TooManyRequests/content/application~1json/schema", value: { $ref: "#/components/schemas/ErrorBody" } }])).toEqual([
-      { path: "components.responses.TooManyRequests.content.application/json.schema", message: expect.stringContaining("is not a union") },
+    expect(
+      findings(rule.check, [
+        {
+          op: "replace",
+          path: "/components/responses/TooManyRequests/content/application~1json/schema",
+          value: { $ref: "#/components/schemas/ErrorBody" },
+        },
+      ]),
+    ).toEqual([
+      {
+        path: "components.responses.TooManyRequests.content.application/json.schema",
+        message: expect.stringContaining("is not a union"),
+      },
     ]);
   });
 
   it("leaves a variant that does not compile to the schemas-compile rule", () => {
     const patch: PatchOperation[] = [{ op: "add", path: "/components/schemas/CooldownError/maxItem", value: 1 }];
     expect(findings(rule.check, patch)).toEqual([]);
-    expect(findings(schemasCompile.check, patch)).toEqual([{ path: "components.schemas.CooldownError", message: expect.stringContaining('unknown keyword: "maxItem"') }]);
+    expect(findings(schemasCompile.check, patch)).toEqual([
+      { path: "components.schemas.CooldownError", message: expect.stringContaining('unknown keyword: "maxItem"') },
+    ]);
   });
 });

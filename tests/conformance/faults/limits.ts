@@ -27,48 +27,84 @@ export const LIMIT_FAULTS = {
         const window = `${call.key}@${Math.round(call.now / 1000) + call.window.resetSeconds}`;
         if (answer.status >= 400) refused.set(window, (refused.get(window) ?? 0) + 1);
         const header = state.model.rateLimitHeaders.remaining;
-        return { ...answer, headers: { ...answer.headers, [header]: Number(answer.headers[header]) + (refused.get(window) ?? 0) } };
+        return {
+          ...answer,
+          headers: { ...answer.headers, [header]: Number(answer.headers[header]) + (refused.get(window) ?? 0) },
+        };
       };
     },
   },
   "rate-limited-without-retry-after": {
     breaks: ["errors.429-rate-limited"],
     bug: "the rate limiter's 429 omits Retry-After",
-    answer: when((answer, _call, state) => answer.status === 429 && bodyOf(answer).error?.code === state.model.errors.tooManyRequests.variants.find((variant) => variant.condition === "rate-limited")?.code, (answer, _call, state) => {
-      const headers = { ...answer.headers };
-      delete headers[state.model.retryAfterHeader];
-      return { ...answer, headers };
-    }),
+    answer: when(
+      (answer, _call, state) =>
+        answer.status === 429 &&
+        bodyOf(answer).error?.code ===
+          state.model.errors.tooManyRequests.variants.find((variant) => variant.condition === "rate-limited")?.code,
+      (answer, _call, state) => {
+        const headers = { ...answer.headers };
+        delete headers[state.model.retryAfterHeader];
+        return { ...answer, headers };
+      },
+    ),
   },
   "queue-full-with-retry-after": {
     breaks: ["errors.queue-full-no-retry-after"],
     bug: "the queue-full 429 sends Retry-After, as if a fixed wait would help",
-    answer: when((answer) => answer.status === 429 && bodyOf(answer).error?.code === SANDBOX_CODES["queue-full"].code, (answer, _call, state) => ({ ...answer, headers: { ...answer.headers, [state.model.retryAfterHeader]: "5" } })),
+    answer: when(
+      (answer) => answer.status === 429 && bodyOf(answer).error?.code === SANDBOX_CODES["queue-full"].code,
+      (answer, _call, state) => ({ ...answer, headers: { ...answer.headers, [state.model.retryAfterHeader]: "5" } }),
+    ),
   },
   "cap-one-short": {
     breaks: ["limits.concurrency"],
     bug: "the concurrency cap refuses a create with one job fewer than the cap in flight",
-    rules: wrap("concurrency", (original) => (call, state) => (isCreate(call) && call.account!.inFlight >= call.account!.config.concurrency - 1 ? queueFull(state) : original(call, state))),
+    rules: wrap(
+      "concurrency",
+      (original) => (call, state) =>
+        isCreate(call) && call.account!.inFlight >= call.account!.config.concurrency - 1
+          ? queueFull(state)
+          : original(call, state),
+    ),
   },
   "cap-one-past": {
     breaks: ["limits.concurrency"],
     bug: "the concurrency cap accepts one job more than the cap",
-    rules: wrap("concurrency", () => (call, state) => (isCreate(call) && call.account!.inFlight > call.account!.config.concurrency ? queueFull(state) : undefined)),
+    rules: wrap(
+      "concurrency",
+      () => (call, state) =>
+        isCreate(call) && call.account!.inFlight > call.account!.config.concurrency ? queueFull(state) : undefined,
+    ),
   },
   "polling-counts": {
     breaks: ["states.polling-not-counted"],
     bug: "polling is refused as queue full while the cap is reached",
-    rules: wrap("concurrency", (original) => (call, state) => (isPoll(call) && call.account!.inFlight >= call.account!.config.concurrency ? queueFull(state) : original(call, state))),
+    rules: wrap(
+      "concurrency",
+      (original) => (call, state) =>
+        isPoll(call) && call.account!.inFlight >= call.account!.config.concurrency
+          ? queueFull(state)
+          : original(call, state),
+    ),
   },
   "cooldown-after-two": {
     breaks: ["limits.cooldown"],
     bug: "the cooldown starts after two failures, not three",
-    config: (config) => limits(config, (old) => ({ ...old, cooldown: { ...old.cooldown, consecutiveFailures: old.cooldown.consecutiveFailures - 1 } })),
+    config: (config) =>
+      limits(config, (old) => ({
+        ...old,
+        cooldown: { ...old.cooldown, consecutiveFailures: old.cooldown.consecutiveFailures - 1 },
+      })),
   },
   "cooldown-after-four": {
     breaks: ["limits.cooldown"],
     bug: "the cooldown starts only after four failures",
-    config: (config) => limits(config, (old) => ({ ...old, cooldown: { ...old.cooldown, consecutiveFailures: old.cooldown.consecutiveFailures + 1 } })),
+    config: (config) =>
+      limits(config, (old) => ({
+        ...old,
+        cooldown: { ...old.cooldown, consecutiveFailures: old.cooldown.consecutiveFailures + 1 },
+      })),
   },
   "cooldown-does-not-grow": {
     breaks: ["limits.cooldown"],
@@ -78,7 +114,11 @@ export const LIMIT_FAULTS = {
   "cooldown-grows-twice-as-fast": {
     breaks: ["limits.cooldown"],
     bug: "each further failure lengthens the cooldown's pause by two steps, not one",
-    config: (config) => limits(config, (old) => ({ ...old, cooldown: { ...old.cooldown, growthSeconds: 2 * old.cooldown.growthSeconds } })),
+    config: (config) =>
+      limits(config, (old) => ({
+        ...old,
+        cooldown: { ...old.cooldown, growthSeconds: 2 * old.cooldown.growthSeconds },
+      })),
   },
   "cooldown-forgets-failures-after-pause": {
     breaks: ["limits.cooldown"],
@@ -107,61 +147,96 @@ export const LIMIT_FAULTS = {
   "cooldown-without-retry-after": {
     breaks: ["errors.429-cooldown"],
     bug: "the cooldown's 429 omits Retry-After",
-    answer: when((answer) => answer.status === 429 && bodyOf(answer).error?.code === SANDBOX_CODES.cooldown.code, (answer, _call, state) => {
-      const headers = { ...answer.headers };
-      delete headers[state.model.retryAfterHeader];
-      return { ...answer, headers };
-    }),
+    answer: when(
+      (answer) => answer.status === 429 && bodyOf(answer).error?.code === SANDBOX_CODES.cooldown.code,
+      (answer, _call, state) => {
+        const headers = { ...answer.headers };
+        delete headers[state.model.retryAfterHeader];
+        return { ...answer, headers };
+      },
+    ),
   },
   "uploads-one-past": {
     breaks: ["limits.uploads"],
     bug: "the uploads window takes one upload more than the description's",
-    config: (config) => limits(config, (old) => ({ ...old, uploads: { ...old.uploads, perAccount: old.uploads.perAccount + 1 } })),
+    config: (config) =>
+      limits(config, (old) => ({ ...old, uploads: { ...old.uploads, perAccount: old.uploads.perAccount + 1 } })),
   },
   "remaining-off-by-one": {
     breaks: ["limits.header-remaining"],
     bug: "X-RateLimit-Remaining is one more than the requests left (the current request is counted after the header is written)",
-    answer: when((_answer, call) => call?.window !== null && call?.window !== undefined, (answer, _call, state) => {
-      const header = state.model.rateLimitHeaders.remaining;
-      return { ...answer, headers: { ...answer.headers, [header]: Number(answer.headers[header]) + 1 } };
-    }),
+    answer: when(
+      (_answer, call) => call?.window !== null && call?.window !== undefined,
+      (answer, _call, state) => {
+        const header = state.model.rateLimitHeaders.remaining;
+        return { ...answer, headers: { ...answer.headers, [header]: Number(answer.headers[header]) + 1 } };
+      },
+    ),
   },
   "retry-after-in-milliseconds": {
     breaks: ["errors.429-rate-limited", "limits.header-reset"],
     bug: "the rate limiter's Retry-After is in milliseconds",
-    answer: when((answer, _call, state) => answer.status === 429 && bodyOf(answer).error?.code === tooManyCode(state, "rate-limited"), (answer, _call, state) => {
-      const header = state.model.retryAfterHeader;
-      return { ...answer, headers: { ...answer.headers, [header]: Number(answer.headers[header]) * 1000 } };
-    }),
+    answer: when(
+      (answer, _call, state) =>
+        answer.status === 429 && bodyOf(answer).error?.code === tooManyCode(state, "rate-limited"),
+      (answer, _call, state) => {
+        const header = state.model.retryAfterHeader;
+        return { ...answer, headers: { ...answer.headers, [header]: Number(answer.headers[header]) * 1000 } };
+      },
+    ),
   },
   "rate-limit-headers-swapped": {
     breaks: ["limits.header-limit", "limits.header-remaining"],
     bug: "X-RateLimit-Limit and X-RateLimit-Remaining are written the wrong way round",
-    answer: when((_answer, call) => call?.window !== null && call?.window !== undefined, (answer, _call, state) => {
-      const { limit, remaining } = state.model.rateLimitHeaders;
-      return { ...answer, headers: { ...answer.headers, [limit]: answer.headers[remaining] ?? "", [remaining]: answer.headers[limit] ?? "" } };
-    }),
+    answer: when(
+      (_answer, call) => call?.window !== null && call?.window !== undefined,
+      (answer, _call, state) => {
+        const { limit, remaining } = state.model.rateLimitHeaders;
+        return {
+          ...answer,
+          headers: {
+            ...answer.headers,
+            [limit]: answer.headers[remaining] ?? "",
+            [remaining]: answer.headers[limit] ?? "",
+          },
+        };
+      },
+    ),
   },
   "reset-as-epoch-time": {
     breaks: ["limits.header-reset"],
     bug: "X-RateLimit-Reset is the time the window resets, in Unix seconds, not the seconds until it does",
-    answer: when((_answer, call) => call?.window !== null && call?.window !== undefined, (answer, call, state) => {
-      const header = state.model.rateLimitHeaders.reset;
-      return { ...answer, headers: { ...answer.headers, [header]: Math.floor(call!.now / 1000) + Number(answer.headers[header]) } };
-    }),
+    answer: when(
+      (_answer, call) => call?.window !== null && call?.window !== undefined,
+      (answer, call, state) => {
+        const header = state.model.rateLimitHeaders.reset;
+        return {
+          ...answer,
+          headers: { ...answer.headers, [header]: Math.floor(call!.now / 1000) + Number(answer.headers[header]) },
+        };
+      },
+    ),
   },
   "rate-limit-message-without-seconds": {
     breaks: ["errors.429-rate-limited"],
     bug: "the rate-limited 429's message does not say how long to wait",
-    answer: when((answer, _call, state) => answer.status === 429 && bodyOf(answer).error?.code === tooManyCode(state, "rate-limited"), (answer) => ({
-      ...answer,
-      body: { ...bodyOf(answer), error: { ...bodyOf(answer).error, message: "Rate limit exceeded." } },
-    })),
+    answer: when(
+      (answer, _call, state) =>
+        answer.status === 429 && bodyOf(answer).error?.code === tooManyCode(state, "rate-limited"),
+      (answer) => ({
+        ...answer,
+        body: { ...bodyOf(answer), error: { ...bodyOf(answer).error, message: "Rate limit exceeded." } },
+      }),
+    ),
   },
   "spend-limit-with-retry-after": {
     breaks: ["errors.spend-limit-no-retry-after"],
     bug: "the spend-limit 429 sends Retry-After, as the rate limiter's does (a wait never clears it)",
-    answer: when((answer, _call, state) => answer.status === 429 && bodyOf(answer).error?.code === tooManyCode(state, "spend-limit"), (answer, _call, state) => ({ ...answer, headers: { ...answer.headers, [state.model.retryAfterHeader]: "60" } })),
+    answer: when(
+      (answer, _call, state) =>
+        answer.status === 429 && bodyOf(answer).error?.code === tooManyCode(state, "spend-limit"),
+      (answer, _call, state) => ({ ...answer, headers: { ...answer.headers, [state.model.retryAfterHeader]: "60" } }),
+    ),
   },
   "spend-limit-cleared-by-retry": {
     breaks: ["errors.spend-limit-not-cleared-by-retry"],
@@ -183,8 +258,12 @@ export const LIMIT_FAULTS = {
     breaks: ["limits.cooldown"],
     bug: "the cooldown pauses every model of the account, not only the family's",
     rules: wrap("cooldown", (original) => (call, state) => {
-      const seconds = isCreate(call) ? state.cooldowns.pausedFor(state.cooldownId(call.account!, state.model.limits.cooldown.family), call.now) : null;
-      return seconds === null ? original(call, state) : state.responses.tooMany("cooldown", "Paused after repeated failures.", seconds);
+      const seconds = isCreate(call)
+        ? state.cooldowns.pausedFor(state.cooldownId(call.account!, state.model.limits.cooldown.family), call.now)
+        : null;
+      return seconds === null
+        ? original(call, state)
+        : state.responses.tooMany("cooldown", "Paused after repeated failures.", seconds);
     }),
   },
 } satisfies Record<string, Fault>;

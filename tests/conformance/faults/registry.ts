@@ -21,7 +21,8 @@ export class UnknownFaultError extends Error {}
 /** The sandbox hooks that make the named faults; throws naming the faults it knows for any other name. */
 export function hooksFor(names: readonly string[]): Required<SandboxHooks> {
   const faults: Fault[] = names.map((name) => {
-    if (!(name in FAULTS)) throw new UnknownFaultError(`unknown fault "${name}"; the faults are: ${Object.keys(FAULTS).join(", ")}`);
+    if (!(name in FAULTS))
+      throw new UnknownFaultError(`unknown fault "${name}"; the faults are: ${Object.keys(FAULTS).join(", ")}`);
     return FAULTS[name as FaultName];
   });
   const answers = faults.flatMap((fault) => (fault.answer ? [fault.answer()] : []));

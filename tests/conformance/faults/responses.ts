@@ -1,10 +1,28 @@
 /** Faults of what answers say: job ids and statuses, result fields, error bodies, authentication, the plan gate, retired models. */
 import type { SandboxState } from "../../../sandbox/state.ts";
-import { bodyOf, isCreate, isPoll, laterRunningStatus, polledJob, when, without, withoutHeader, wrap, WRONG_PREFIX, type Fault } from "./support.ts";
+import {
+  bodyOf,
+  isCreate,
+  isPoll,
+  laterRunningStatus,
+  polledJob,
+  when,
+  without,
+  withoutHeader,
+  wrap,
+  WRONG_PREFIX,
+  type Fault,
+} from "./support.ts";
 
 /** The id prefix of the last area with one, and the prefix of the area before it that it takes by mistake. */
 function prefixSwap(state: SandboxState): [string, string] {
-  const prefixes = [...new Set(state.model.areas.map((area) => area.jobIdPrefix).filter((prefix): prefix is string => typeof prefix === "string" && prefix !== ""))];
+  const prefixes = [
+    ...new Set(
+      state.model.areas
+        .map((area) => area.jobIdPrefix)
+        .filter((prefix): prefix is string => typeof prefix === "string" && prefix !== ""),
+    ),
+  ];
   if (prefixes.length < 2) throw new Error("the description has fewer than two id prefixes");
   return [prefixes.at(-1)!, prefixes.at(-2)!];
 }
@@ -24,30 +42,43 @@ export const RESPONSE_FAULTS = {
       },
       ...rules,
     ],
-    answer: when((answer, call) => isCreate(call) && typeof bodyOf(answer).id === "string", (answer) => ({ ...answer, body: { ...bodyOf(answer), id: `${WRONG_PREFIX}${String(bodyOf(answer).id)}` } })),
+    answer: when(
+      (answer, call) => isCreate(call) && typeof bodyOf(answer).id === "string",
+      (answer) => ({ ...answer, body: { ...bodyOf(answer), id: `${WRONG_PREFIX}${String(bodyOf(answer).id)}` } }),
+    ),
   },
   "missing-rate-limit-header": {
     breaks: ["limits.headers-on-every-response"],
     bug: "poll responses lack X-RateLimit-Remaining",
-    answer: when((_answer, call) => isPoll(call), (answer, _call, state) => {
-      const headers = { ...answer.headers };
-      delete headers[state.model.rateLimitHeaders.remaining];
-      return { ...answer, headers };
-    }),
+    answer: when(
+      (_answer, call) => isPoll(call),
+      (answer, _call, state) => {
+        const headers = { ...answer.headers };
+        delete headers[state.model.rateLimitHeaders.remaining];
+        return { ...answer, headers };
+      },
+    ),
   },
   "wrong-initial-status": {
     breaks: ["resources.create-response.status-initial"],
     bug: "a create response gives a later running status instead of the initial one",
-    answer: when((answer, call) => isCreate(call) && answer.status === 200 && "status" in bodyOf(answer), (answer, _call, state) => ({ ...answer, body: { ...bodyOf(answer), status: laterRunningStatus(state) } })),
+    answer: when(
+      (answer, call) => isCreate(call) && answer.status === 200 && "status" in bodyOf(answer),
+      (answer, _call, state) => ({ ...answer, body: { ...bodyOf(answer), status: laterRunningStatus(state) } }),
+    ),
   },
   "result-before-succeeded": {
     breaks: ["states.succeeded"],
     bug: "a running job's poll response already carries the result fields",
     answer: when(
-      (answer, call, state) => isPoll(call) && answer.status === 200 && !state.model.jobStatus.terminal.includes(String(bodyOf(answer).status)),
+      (answer, call, state) =>
+        isPoll(call) &&
+        answer.status === 200 &&
+        !state.model.jobStatus.terminal.includes(String(bodyOf(answer).status)),
       (answer, call, state) => {
         const job = polledJob(call!, state)!;
-        const finished = state.responses.job(state.areas.get(job.route.areaId)!, job, state.model.jobStatus.success).body as Body;
+        const finished = state.responses.job(state.areas.get(job.route.areaId)!, job, state.model.jobStatus.success)
+          .body as Body;
         return { ...answer, body: { ...finished, status: bodyOf(answer).status } };
       },
     ),
@@ -57,18 +88,24 @@ export const RESPONSE_FAULTS = {
     bug: "a finished job shows a running status again on a later poll",
     answer: () => {
       const seen = new Set<string>();
-      return when((answer, call, state) => isPoll(call) && state.model.jobStatus.terminal.includes(String(bodyOf(answer).status)), (answer, call, state) => {
-        const id = call!.params.id ?? "";
-        if (seen.has(id)) return { ...answer, body: { ...bodyOf(answer), status: laterRunningStatus(state) } };
-        seen.add(id);
-        return answer;
-      })();
+      return when(
+        (answer, call, state) => isPoll(call) && state.model.jobStatus.terminal.includes(String(bodyOf(answer).status)),
+        (answer, call, state) => {
+          const id = call!.params.id ?? "";
+          if (seen.has(id)) return { ...answer, body: { ...bodyOf(answer), status: laterRunningStatus(state) } };
+          seen.add(id);
+          return answer;
+        },
+      )();
     },
   },
   "unknown-status": {
     breaks: ["resources.job-status.values"],
     bug: "a succeeded job reports the status done, which JobStatus does not have",
-    answer: when((answer, call, state) => isPoll(call) && bodyOf(answer).status === state.model.jobStatus.success, (answer) => ({ ...answer, body: { ...bodyOf(answer), status: "done" } })),
+    answer: when(
+      (answer, call, state) => isPoll(call) && bodyOf(answer).status === state.model.jobStatus.success,
+      (answer) => ({ ...answer, body: { ...bodyOf(answer), status: "done" } }),
+    ),
   },
   "accepts-invalid-body": {
     breaks: ["endpoints.enums-ranges-exact"],
@@ -94,15 +131,21 @@ export const RESPONSE_FAULTS = {
   "error-body-without-code": {
     breaks: ["resources.error-body.shape"],
     bug: "401 error bodies lack error.code",
-    answer: when((answer) => answer.status === 401, (answer) => {
-      const { code: _dropped, ...error } = bodyOf(answer).error ?? {};
-      return { ...answer, body: { ...bodyOf(answer), error } };
-    }),
+    answer: when(
+      (answer) => answer.status === 401,
+      (answer) => {
+        const { code: _dropped, ...error } = bodyOf(answer).error ?? {};
+        return { ...answer, body: { ...bodyOf(answer), error } };
+      },
+    ),
   },
   "errors-as-text": {
     breaks: ["errors.error-body"],
     bug: "error responses are sent as text/plain",
-    answer: when((answer) => answer.status >= 400, (answer) => ({ ...answer, headers: { ...answer.headers, "content-type": "text/plain" } })),
+    answer: when(
+      (answer) => answer.status >= 400,
+      (answer) => ({ ...answer, headers: { ...answer.headers, "content-type": "text/plain" } }),
+    ),
   },
   "plan-gate-open": {
     breaks: ["auth.free-plan-gate"],
@@ -117,7 +160,13 @@ export const RESPONSE_FAULTS = {
   "retired-wrong-code": {
     breaks: ["errors.410-model-retired"],
     bug: "a retired model answers 410 with another code than the description's",
-    answer: when((answer) => answer.status === 410, (answer) => ({ ...answer, body: { ...bodyOf(answer), error: { ...bodyOf(answer).error, code: "model_deprecated" } } })),
+    answer: when(
+      (answer) => answer.status === 410,
+      (answer) => ({
+        ...answer,
+        body: { ...bodyOf(answer), error: { ...bodyOf(answer).error, code: "model_deprecated" } },
+      }),
+    ),
   },
   "wrong-id-prefix-one-route": {
     breaks: ["resources.create-response.id-prefixes"],
@@ -135,10 +184,16 @@ export const RESPONSE_FAULTS = {
       ...rules,
     ],
     answer: when(
-      (answer, call, state) => isCreate(call) && typeof bodyOf(answer).id === "string" && String(bodyOf(answer).id).startsWith(prefixSwap(state)[0]),
+      (answer, call, state) =>
+        isCreate(call) &&
+        typeof bodyOf(answer).id === "string" &&
+        String(bodyOf(answer).id).startsWith(prefixSwap(state)[0]),
       (answer, _call, state) => {
         const [area, sibling] = prefixSwap(state);
-        return { ...answer, body: { ...bodyOf(answer), id: `${sibling}${String(bodyOf(answer).id).slice(area.length)}` } };
+        return {
+          ...answer,
+          body: { ...bodyOf(answer), id: `${sibling}${String(bodyOf(answer).id).slice(area.length)}` },
+        };
       },
     ),
   },
@@ -146,24 +201,36 @@ export const RESPONSE_FAULTS = {
     breaks: ["resources.job-status.values"],
     bug: "a running job reports in_progress, a status word of another API, not one of JobStatus",
     answer: when(
-      (answer, call, state) => isPoll(call) && answer.status === 200 && bodyOf(answer).status === laterRunningStatus(state),
+      (answer, call, state) =>
+        isPoll(call) && answer.status === 200 && bodyOf(answer).status === laterRunningStatus(state),
       (answer) => ({ ...answer, body: { ...bodyOf(answer), status: "in_progress" } }),
     ),
   },
   "rate-limit-header-missing-one-route": {
     breaks: ["limits.headers-on-every-response"],
     bug: "the credits route's answers lack X-RateLimit-Reset (its handler writes its own headers)",
-    answer: when((_answer, call, state) => call?.op.operationId === state.model.account.creditsOperationId, (answer, _call, state) => withoutHeader(answer, state.model.rateLimitHeaders.reset)),
+    answer: when(
+      (_answer, call, state) => call?.op.operationId === state.model.account.creditsOperationId,
+      (answer, _call, state) => withoutHeader(answer, state.model.rateLimitHeaders.reset),
+    ),
   },
   "retired-model-forbidden": {
     breaks: ["versioning.retired-410"],
     bug: "a retired model is refused with 403, the status of a plan gate, instead of 410",
-    rules: wrap("retired-model", (original) => (call, state) => (original(call, state) ? state.responses.forbidden("This model is no longer available.") : undefined)),
+    rules: wrap(
+      "retired-model",
+      (original) => (call, state) =>
+        original(call, state) ? state.responses.forbidden("This model is no longer available.") : undefined,
+    ),
   },
   "plan-gate-unauthorized": {
     breaks: ["auth.403"],
     bug: "a Free-plan key is refused the gated operations with 401, as if it were unknown",
-    rules: wrap("plan-gate", (original) => (call, state) => (original(call, state) ? state.responses.unauthorized("This key may not call this operation.") : undefined)),
+    rules: wrap(
+      "plan-gate",
+      (original) => (call, state) =>
+        original(call, state) ? state.responses.unauthorized("This key may not call this operation.") : undefined,
+    ),
   },
   "unknown-key-forbidden": {
     breaks: ["auth.401"],
@@ -176,25 +243,42 @@ export const RESPONSE_FAULTS = {
   "stock-page-one-past": {
     breaks: ["limits.stock-page-size"],
     bug: "a stock search answers a page of one result more than the page size",
-    answer: when((answer, call) => call?.op.freePlan === true && answer.status === 200 && Array.isArray(bodyOf(answer).results), (answer) => {
-      const results = bodyOf(answer).results as unknown[];
-      return { ...answer, body: { ...bodyOf(answer), results: [...results, results[0]] } };
-    }),
+    answer: when(
+      (answer, call) => call?.op.freePlan === true && answer.status === 200 && Array.isArray(bodyOf(answer).results),
+      (answer) => {
+        const results = bodyOf(answer).results as unknown[];
+        return { ...answer, body: { ...bodyOf(answer), results: [...results, results[0]] } };
+      },
+    ),
   },
   "stock-result-without-html-credit": {
     breaks: ["resources.stock-result.attribution"],
     bug: "stock search results carry the plain-text credit line only, without attribution.html",
-    answer: when((answer, call) => call?.op.freePlan === true && answer.status === 200 && Array.isArray(bodyOf(answer).results), (answer) => ({
-      ...answer,
-      body: { ...bodyOf(answer), results: (bodyOf(answer).results as Array<{ attribution: { text: string } }>).map((result) => ({ ...result, attribution: { text: result.attribution.text } })) },
-    })),
+    answer: when(
+      (answer, call) => call?.op.freePlan === true && answer.status === 200 && Array.isArray(bodyOf(answer).results),
+      (answer) => ({
+        ...answer,
+        body: {
+          ...bodyOf(answer),
+          results: (bodyOf(answer).results as Array<{ attribution: { text: string } }>).map((result) => ({
+            ...result,
+            attribution: { text: result.attribution.text },
+          })),
+        },
+      }),
+    ),
   },
   "moderation-without-reason": {
     breaks: ["errors.moderation-reasons"],
     bug: "the moderation block lacks its restriction reason field",
-    answer: when((answer, _call, state) => answer.status === state.model.errors.moderation.status && state.model.errors.moderation.reasonField in bodyOf(answer), (answer, _call, state) => {
-      const { [state.model.errors.moderation.reasonField]: _dropped, ...body } = bodyOf(answer);
-      return { ...answer, body };
-    }),
+    answer: when(
+      (answer, _call, state) =>
+        answer.status === state.model.errors.moderation.status &&
+        state.model.errors.moderation.reasonField in bodyOf(answer),
+      (answer, _call, state) => {
+        const { [state.model.errors.moderation.reasonField]: _dropped, ...body } = bodyOf(answer);
+        return { ...answer, body };
+      },
+    ),
   },
 } satisfies Record<string, Fault>;

@@ -23,22 +23,37 @@ export interface Fault {
 
 export type Body = Record<string, unknown> & { error?: Record<string, unknown> };
 
-export const bodyOf = (answer: Answer): Body => (typeof answer.body === "object" && answer.body !== null ? (answer.body as Body) : {});
+export const bodyOf = (answer: Answer): Body =>
+  typeof answer.body === "object" && answer.body !== null ? (answer.body as Body) : {};
 
 export const isCreate = (call: Call | undefined): call is Call => call?.op.kind === "create";
 export const isPoll = (call: Call | undefined): call is Call => call?.op.kind === "poll";
 
 /** The rules with the one named `name` replaced by `check` (given the original). */
-export const wrap = (name: string, check: (original: Rule["check"]) => Rule["check"]) => (rules: readonly Rule[]): readonly Rule[] =>
-  rules.map((rule) => (rule.name === name ? { name, check: check(rule.check.bind(rule)) } : rule));
+export const wrap =
+  (name: string, check: (original: Rule["check"]) => Rule["check"]) =>
+  (rules: readonly Rule[]): readonly Rule[] =>
+    rules.map((rule) => (rule.name === name ? { name, check: check(rule.check.bind(rule)) } : rule));
 
-export const without = (name: string) => (rules: readonly Rule[]): readonly Rule[] => rules.filter((rule) => rule.name !== name);
+export const without =
+  (name: string) =>
+  (rules: readonly Rule[]): readonly Rule[] =>
+    rules.filter((rule) => rule.name !== name);
 
 /** An answer hook that only looks at answers `applies` picks. */
-export const when = (applies: (answer: Answer, call: Call | undefined, state: SandboxState) => boolean, change: AnswerHook): (() => AnswerHook) => () => (answer, call, state) =>
-  applies(answer, call, state) ? change(answer, call, state) : answer;
+export const when =
+  (
+    applies: (answer: Answer, call: Call | undefined, state: SandboxState) => boolean,
+    change: AnswerHook,
+  ): (() => AnswerHook) =>
+  () =>
+  (answer, call, state) =>
+    applies(answer, call, state) ? change(answer, call, state) : answer;
 
-export const limits = (config: SandboxConfig, change: (limits: SandboxConfig["limits"]) => SandboxConfig["limits"]): SandboxConfig => ({ ...config, limits: change(config.limits) });
+export const limits = (
+  config: SandboxConfig,
+  change: (limits: SandboxConfig["limits"]) => SandboxConfig["limits"],
+): SandboxConfig => ({ ...config, limits: change(config.limits) });
 
 /** The job a poll asks for. */
 export const polledJob = (call: Call, state: SandboxState) => state.jobs.get(call.params.id ?? "");
@@ -56,8 +71,8 @@ export function laterRunningStatus(state: SandboxState): string {
 }
 
 /** A queue-full answer where the concurrency rule would not give one. */
-export const queueFull = (state: SandboxState): ReturnType<Rule["check"]> => state.responses.tooMany("queue-full", "As many generations are in flight as the account's concurrency cap allows.");
-
+export const queueFull = (state: SandboxState): ReturnType<Rule["check"]> =>
+  state.responses.tooMany("queue-full", "As many generations are in flight as the account's concurrency cap allows.");
 
 /** The answer without the header `name`. */
 export const withoutHeader = (answer: Answer, name: string): Answer => {
@@ -68,22 +83,29 @@ export const withoutHeader = (answer: Answer, name: string): Answer => {
 
 /** The error code of the 429 variant for `condition`: the description's, else the sandbox's where it shows none. */
 export const tooManyCode = (state: SandboxState, condition: TooManyCondition): string | undefined =>
-  state.model.errors.tooManyRequests.variants.find((variant) => variant.condition === condition)?.code ?? (condition === "rate-limited" ? undefined : SANDBOX_CODES[condition].code);
+  state.model.errors.tooManyRequests.variants.find((variant) => variant.condition === condition)?.code ??
+  (condition === "rate-limited" ? undefined : SANDBOX_CODES[condition].code);
 
 /**
  * An answer hook that hands `act` the job of each poll whose status `shows` picks, with the account
  * and whether an earlier poll showed it so (the hook's memory is per sandbox).
  */
 export const onPolledJob =
-  (shows: (status: string, state: SandboxState) => boolean, act: (job: Job, account: Account, seenBefore: boolean) => void): (() => AnswerHook) =>
+  (
+    shows: (status: string, state: SandboxState) => boolean,
+    act: (job: Job, account: Account, seenBefore: boolean) => void,
+  ): (() => AnswerHook) =>
   () => {
     const seen = new Set<string>();
-    return when((answer, call, state) => isPoll(call) && shows(String(bodyOf(answer).status), state), (answer, call, state) => {
-      const job = polledJob(call!, state);
-      if (job) {
-        act(job, call!.account!, seen.has(job.id));
-        seen.add(job.id);
-      }
-      return answer;
-    })();
+    return when(
+      (answer, call, state) => isPoll(call) && shows(String(bodyOf(answer).status), state),
+      (answer, call, state) => {
+        const job = polledJob(call!, state);
+        if (job) {
+          act(job, call!.account!, seen.has(job.id));
+          seen.add(job.id);
+        }
+        return answer;
+      },
+    )();
   };

@@ -15,15 +15,25 @@ type Properties = Record<string, JsonSchema>;
 
 /** How a fault reads a request schema: each property (given the same field of the area's other models), and the cross-field rules. */
 interface Misreading {
-  readonly property?: (property: JsonSchema, field: string, siblings: readonly JsonSchema[], required: boolean) => JsonSchema;
+  readonly property?: (
+    property: JsonSchema,
+    field: string,
+    siblings: readonly JsonSchema[],
+    required: boolean,
+  ) => JsonSchema;
   /** A cross-field rule as read, or null where it is not read at all. */
   readonly allOf?: (rule: JsonSchema) => JsonSchema | null;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The request schemas as `misreading` reads them, compiled once per model. */
-function misreadSchemas(model: ServiceModel, honest: ReadonlyMap<string, RequestSchema>, misreading: Misreading): ReadonlyMap<string, RequestSchema> {
+function misreadSchemas(
+  model: ServiceModel,
+  honest: ReadonlyMap<string, RequestSchema>,
+  misreading: Misreading,
+): ReadonlyMap<string, RequestSchema> {
   const registry = createSchemaRegistry(model.doc);
   const propertiesOf = (operationId: string): Properties => {
     const properties = honest.get(operationId)?.schema.properties;
@@ -32,12 +42,19 @@ function misreadSchemas(model: ServiceModel, honest: ReadonlyMap<string, Request
   const areaOf = new Map(model.createRoutes.map((route) => [route.operationId, route.areaId]));
   const misread = new Map<string, RequestSchema>();
   for (const [operationId, request] of honest) {
-    const siblings = model.createRoutes.filter((route) => route.areaId === areaOf.get(operationId) && route.operationId !== operationId).map((route) => propertiesOf(route.operationId));
+    const siblings = model.createRoutes
+      .filter((route) => route.areaId === areaOf.get(operationId) && route.operationId !== operationId)
+      .map((route) => propertiesOf(route.operationId));
     const required = Array.isArray(request.schema.required) ? (request.schema.required as string[]) : [];
     const properties = Object.fromEntries(
       Object.entries(propertiesOf(operationId)).map(([field, property]) => [
         field,
-        misreading.property?.(property, field, siblings.flatMap((other) => (other[field] ? [other[field]] : [])), required.includes(field)) ?? property,
+        misreading.property?.(
+          property,
+          field,
+          siblings.flatMap((other) => (other[field] ? [other[field]] : [])),
+          required.includes(field),
+        ) ?? property,
       ]),
     );
     const { allOf, ...rest } = request.schema;
@@ -55,25 +72,30 @@ function validatingAs(misreading: Misreading): NonNullable<Fault["rules"]> {
     const compiled = new WeakMap<ServiceModel, ReadonlyMap<string, RequestSchema>>();
     return wrap("request-body", (original) => (call, state) => {
       let requestSchemas = compiled.get(state.model);
-      if (!requestSchemas) compiled.set(state.model, (requestSchemas = misreadSchemas(state.model, state.requestSchemas, misreading)));
+      if (!requestSchemas)
+        compiled.set(state.model, (requestSchemas = misreadSchemas(state.model, state.requestSchemas, misreading)));
       return original(call, Object.assign(Object.create(state) as SandboxState, { requestSchemas }));
     })(rules);
   };
 }
 
 const enumOf = (schema: JsonSchema): unknown[] => (Array.isArray(schema.enum) ? schema.enum : []);
-const numberAt = (schema: JsonSchema, key: string): number | undefined => (typeof schema[key] === "number" ? (schema[key] as number) : undefined);
+const numberAt = (schema: JsonSchema, key: string): number | undefined =>
+  typeof schema[key] === "number" ? (schema[key] as number) : undefined;
 
 /** A property with `key` moved by `delta` where it has one. */
-const shifted = (key: string, delta: number) => (property: JsonSchema): JsonSchema => {
-  const bound = numberAt(property, key);
-  return bound === undefined ? property : { ...property, [key]: bound + delta };
-};
+const shifted =
+  (key: string, delta: number) =>
+  (property: JsonSchema): JsonSchema => {
+    const bound = numberAt(property, key);
+    return bound === undefined ? property : { ...property, [key]: bound + delta };
+  };
 
 /** A string `value` of a field of `type` read as that type, as a form parser would; otherwise unchanged. */
 function coerced(value: unknown, type: unknown): unknown {
   if (typeof value !== "string") return value;
-  if ((type === "integer" || type === "number") && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
+  if ((type === "integer" || type === "number") && value.trim() !== "" && Number.isFinite(Number(value)))
+    return Number(value);
   if (type === "boolean" && (value === "true" || value === "false")) return value === "true";
   return value;
 }
@@ -91,7 +113,12 @@ export const VALIDATION_FAULTS = {
   "enum-union-of-area": {
     breaks: ["endpoints.enums-ranges-exact"],
     bug: "each enum field is checked against the values any model of its area allows (the union of the area's enums), not this model's",
-    rules: validatingAs({ property: (property, _field, siblings) => (enumOf(property).length ? { ...property, enum: [...new Set([...enumOf(property), ...siblings.flatMap(enumOf)])] } : property) }),
+    rules: validatingAs({
+      property: (property, _field, siblings) =>
+        enumOf(property).length
+          ? { ...property, enum: [...new Set([...enumOf(property), ...siblings.flatMap(enumOf)])] }
+          : property,
+    }),
   },
   "maximum-one-past": {
     breaks: ["endpoints.enums-ranges-exact"],
@@ -107,7 +134,19 @@ export const VALIDATION_FAULTS = {
     breaks: ["endpoints.enums-ranges-exact"],
     bug: "enum values are compared without case (1k for 1K)",
     rules: validatingAs({
-      property: (property) => (enumOf(property).length ? { ...property, enum: [...new Set(enumOf(property).flatMap((value) => (typeof value === "string" ? [value, value.toLowerCase(), value.toUpperCase()] : [value])))] } : property),
+      property: (property) =>
+        enumOf(property).length
+          ? {
+              ...property,
+              enum: [
+                ...new Set(
+                  enumOf(property).flatMap((value) =>
+                    typeof value === "string" ? [value, value.toLowerCase(), value.toUpperCase()] : [value],
+                  ),
+                ),
+              ],
+            }
+          : property,
     }),
   },
   "max-items-one-past": {
@@ -118,17 +157,25 @@ export const VALIDATION_FAULTS = {
   "required-null-accepted": {
     breaks: ["endpoints.enums-ranges-exact"],
     bug: "a required field sent as null counts as given",
-    rules: validatingAs({ property: (property, _field, _siblings, required) => (required ? { anyOf: [property, { type: "null" }] } : property) }),
+    rules: validatingAs({
+      property: (property, _field, _siblings, required) =>
+        required ? { anyOf: [property, { type: "null" }] } : property,
+    }),
   },
   "numbers-as-strings": {
     breaks: ["endpoints.enums-ranges-exact"],
-    bug: "numbers and booleans sent as strings are taken (\"2\" for 2), as a form parser or a validator that coerces types would",
+    bug: 'numbers and booleans sent as strings are taken ("2" for 2), as a form parser or a validator that coerces types would',
     rules: wrap("request-body", (original) => (call, state) => {
       const refused = original(call, state);
       const request = state.requestSchemas.get(call.op.operationId);
       const properties = request?.schema.properties;
       if (!refused || !request || !isObject(call.body) || !isObject(properties)) return refused;
-      const body = Object.fromEntries(Object.entries(call.body).map(([field, value]) => [field, coerced(value, (properties as Properties)[field]?.type)]));
+      const body = Object.fromEntries(
+        Object.entries(call.body).map(([field, value]) => [
+          field,
+          coerced(value, (properties as Properties)[field]?.type),
+        ]),
+      );
       if (!request.validate(body)) return refused;
       call.body = body;
       return undefined;

@@ -13,7 +13,10 @@ export interface Latency {
   readonly maxMs: number;
 }
 
-export async function startLatencyProxy(upstream: string, latency: Latency): Promise<{ url: string; close(): Promise<void> }> {
+export async function startLatencyProxy(
+  upstream: string,
+  latency: Latency,
+): Promise<{ url: string; close(): Promise<void> }> {
   const target = new URL(upstream);
   const server = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
@@ -21,10 +24,19 @@ export async function startLatencyProxy(upstream: string, latency: Latency): Pro
     incoming.on("end", async () => {
       // A reverse proxy names its upstream in Host, which the sandbox checks (DNS rebinding).
       await sleep(latency.minMs + Math.random() * (latency.maxMs - latency.minMs));
-      const forwarded = httpRequest({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: target.host } }, (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      });
+      const forwarded = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: incoming.method,
+          path: incoming.url,
+          headers: { ...incoming.headers, host: target.host },
+        },
+        (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(outgoing);
+        },
+      );
       forwarded.on("error", () => outgoing.writeHead(502).end());
       forwarded.end(Buffer.concat(chunks));
     });

@@ -31,7 +31,8 @@ export interface RunningReference {
 
 type Body = Record<string, unknown> & { error?: Record<string, unknown> };
 
-const isObject = (value: unknown): value is Body => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Body =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Job ids: the reference's own after the area's prefix, mapped to the sandbox's both ways. */
 class IdScheme {
@@ -73,7 +74,13 @@ function hooks(model: ServiceModel): SandboxHooks {
       const key = call.key !== null && state.accounts.byKey.has(call.key) ? keyWindows.hit(call.key, call.now) : null;
       call.window = key && key.remaining <= ip.remaining ? key : ip;
       const over = [key, ip].find((window) => window?.exceeded);
-      return over ? state.responses.tooMany("rate-limited", `Too many requests for this window; wait ${over.resetSeconds} s.`, over.resetSeconds) : undefined;
+      return over
+        ? state.responses.tooMany(
+            "rate-limited",
+            `Too many requests for this window; wait ${over.resetSeconds} s.`,
+            over.resetSeconds,
+          )
+        : undefined;
     },
   };
   const alias: Rule = {
@@ -89,21 +96,39 @@ function hooks(model: ServiceModel): SandboxHooks {
     answer(answer: Answer, call, state) {
       if (!isObject(answer.body)) return answer;
       const body: Body = { ...answer.body, request_id: randomUUID() };
-      if ((call?.op.kind === "create" || call?.op.kind === "poll") && typeof body.id === "string") body.id = ids.shown(body.id);
+      if ((call?.op.kind === "create" || call?.op.kind === "poll") && typeof body.id === "string")
+        body.id = ids.shown(body.id);
       // Its own words, but what the specification makes a message state stays: a wait's seconds.
       const wait = answer.headers?.[state.model.retryAfterHeader];
-      if (isObject(body.error)) body.error = { ...body.error, message: `The request was refused (${String(body.error.code)})${wait === undefined ? "" : `; wait ${wait} s`}.` };
+      if (isObject(body.error))
+        body.error = {
+          ...body.error,
+          message: `The request was refused (${String(body.error.code)})${wait === undefined ? "" : `; wait ${wait} s`}.`,
+        };
       return { ...answer, body };
     },
   };
 }
 
 /** The reference on 127.0.0.1, its jobs taking `jobSeconds` and, given `latency`, slow answers. */
-export async function startReference({ jobSeconds, latency }: { jobSeconds: number; latency?: Latency }): Promise<RunningReference> {
-  const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { accounts: Record<string, object>; jobs?: object };
+export async function startReference({
+  jobSeconds,
+  latency,
+}: {
+  jobSeconds: number;
+  latency?: Latency;
+}): Promise<RunningReference> {
+  const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as {
+    accounts: Record<string, object>;
+    jobs?: object;
+  };
   const accounts = { ...defaults.accounts, demo: { ...defaults.accounts.demo, concurrency: REFERENCE_CAP } };
   const model = loadServiceModel();
-  const sandbox = await startSandbox({ config: fastSandboxConfig({ ...defaults, accounts } as { jobs?: object }, jobSeconds), model, hooks: hooks(model) });
+  const sandbox = await startSandbox({
+    config: fastSandboxConfig({ ...defaults, accounts } as { jobs?: object }, jobSeconds),
+    model,
+    hooks: hooks(model),
+  });
   if (!latency) return sandbox;
   const proxy = await startLatencyProxy(sandbox.url, latency);
   return {

@@ -38,7 +38,11 @@ export async function startFakeService(contract: Contract, fault?: Fault): Promi
   const polls = new Map<string, number>();
 
   const reply = (response: ServerResponse, status: number, body: unknown): void => {
-    const headers: Record<string, string> = { "content-type": "application/json", "x-ratelimit-limit": "600", "x-ratelimit-reset": "42" };
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "x-ratelimit-limit": "600",
+      "x-ratelimit-reset": "42",
+    };
     if (fault !== "missing-rate-limit-header") headers["x-ratelimit-remaining"] = "599";
     response.writeHead(status, headers).end(JSON.stringify(body));
   };
@@ -75,22 +79,31 @@ export async function startFakeService(contract: Contract, fault?: Fault): Promi
       if (fault === "wrong-enum-value" && status === "succeeded") status = "done";
       // One poll after reaching succeeded, the job claims to be processing again.
       if (fault === "illegal-status-sequence" && count === SEQUENCE.length + 1) status = "processing";
-      return reply(response, 200, status === "succeeded" ? { status, images: [{ url: `https://files.example.com/${job}.png`, position: 1 }] } : { status });
+      return reply(
+        response,
+        200,
+        status === "succeeded"
+          ? { status, images: [{ url: `https://files.example.com/${job}.png`, position: 1 }] }
+          : { status },
+      );
     }
     return reply(response, 404, error("invalid_request_error", "not_found", "No such route or job."));
   };
 
   const server = createServer((request, response) => {
-    handle(request, response).catch((failure: Error) => reply(response, 500, error("api_error", "internal", failure.message)));
+    handle(request, response).catch((failure: Error) =>
+      reply(response, 500, error("api_error", "internal", failure.message)),
+    );
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}`,
-    stop: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -28,20 +28,33 @@ export interface HostileTarget {
 }
 
 /** What the echo target adds to each answer: every way its text could take over a terminal or a CI log. */
-export const HOSTILE_TEXT = "\u001b[31mred\u001b[0m \u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007\r\n::error file=x.ts::pwned\n\u202eesrever";
+export const HOSTILE_TEXT =
+  "\u001b[31mred\u001b[0m \u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007\r\n::error file=x.ts::pwned\n\u202eesrever";
 
-const json = (response: ServerResponse, status: number, body: unknown): void => void response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+const json = (response: ServerResponse, status: number, body: unknown): void =>
+  void response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
 
-function answer(kind: HostileKind, options: HostileOptions, request: IncomingMessage, response: ServerResponse, credits: boolean): void {
+function answer(
+  kind: HostileKind,
+  options: HostileOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  credits: boolean,
+): void {
   if (kind === "static") {
-    if (request.url === "/" || request.url === "/index.html") return void response.writeHead(200, { "content-type": "text/html" }).end("<!DOCTYPE html><html><body><h1>It works!</h1></body></html>");
+    if (request.url === "/" || request.url === "/index.html")
+      return void response
+        .writeHead(200, { "content-type": "text/html" })
+        .end("<!DOCTYPE html><html><body><h1>It works!</h1></body></html>");
     return void response.writeHead(404, { "content-type": "text/plain" }).end("Not Found");
   }
   if (credits && kind !== "echo") return json(response, 200, { total_available: 1_000 });
   if (kind === "echo") {
     const message = `you sent ${request.headers.authorization}`;
     if (credits) return json(response, 400, { error: { type: "invalid_request_error", code: "invalid", message } });
-    return void response.writeHead(400, { "content-type": "application/json" }).end(`{"error": {"message": "${message} ${HOSTILE_TEXT}"}}`);
+    return void response
+      .writeHead(400, { "content-type": "application/json" })
+      .end(`{"error": {"message": "${message} ${HOSTILE_TEXT}"}}`);
   }
   if (kind === "huge") {
     response.writeHead(200, { "content-type": "application/json" });
@@ -62,7 +75,11 @@ function answer(kind: HostileKind, options: HostileOptions, request: IncomingMes
   response.on("close", () => clearInterval(timer));
 }
 
-export async function startHostileTarget(kind: HostileKind, creditsPath: string, options: HostileOptions = {}): Promise<HostileTarget> {
+export async function startHostileTarget(
+  kind: HostileKind,
+  creditsPath: string,
+  options: HostileOptions = {},
+): Promise<HostileTarget> {
   const seen = new Map<string, number>();
   const server = createServer((request, response) => {
     request.resume();

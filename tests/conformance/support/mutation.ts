@@ -20,7 +20,12 @@ import { startSandbox } from "../../../sandbox/server.ts";
 import { fastSandboxConfig } from "../../support/fast-sandbox.ts";
 
 const contract = new Contract();
-const declared = readTargetConfig({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" }, TARGET_DEFAULTS, contract, CHECK_GROUPS);
+const declared = readTargetConfig(
+  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
+  TARGET_DEFAULTS,
+  contract,
+  CHECK_GROUPS,
+);
 const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object };
 
 /**
@@ -33,13 +38,23 @@ export interface CheckName {
   readonly result?: string;
 }
 
-const named = (group: string, check: string, result?: string): CheckName => ({ group, check, ...(result === undefined ? {} : { result }) });
+const named = (group: string, check: string, result?: string): CheckName => ({
+  group,
+  check,
+  ...(result === undefined ? {} : { result }),
+});
 /** The generated requests' failure for a near miss of `kind` accepted. */
-const nearMiss = (kind: NearMissKind): CheckName => named("generated-requests", "near-miss negative refused: {kind}", `near-miss negative refused: ${kind}`);
+const nearMiss = (kind: NearMissKind): CheckName =>
+  named("generated-requests", "near-miss negative refused: {kind}", `near-miss negative refused: ${kind}`);
 /** True when `result` was written from that check's declared name (and is that exact result, where one is given). */
 export const isResultOf = (result: CheckResult, { group, check, result: exact }: CheckName): boolean => {
   const registered = CHECKS.find((candidate) => candidate.group === group);
-  return result.group === group && registered !== undefined && templateOf(registered, result.name) === check && (exact === undefined || result.name === exact);
+  return (
+    result.group === group &&
+    registered !== undefined &&
+    templateOf(registered, result.name) === check &&
+    (exact === undefined || result.name === exact)
+  );
 };
 
 const BEYOND_THE_CAP = "a create beyond the cap{cap} is refused as queue full";
@@ -74,11 +89,21 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "hold-not-released": named("billing", "a held price is charged when its job succeeds"),
   "moderation-charged": named("billing", "a request blocked by moderation is charged nothing"),
   "models-type-filter-ignored": named("model-prices", "the type filter 3d lists only models of type 3d"),
-  "models-size-pricing-stale": named("model-prices", "the model list shows {model}'s type and size_pricing at the standard prices"),
-  "models-resolution-pricing-missing": named("model-prices", "the model list shows {model}'s resolution_pricing at the standard prices"),
+  "models-size-pricing-stale": named(
+    "model-prices",
+    "the model list shows {model}'s type and size_pricing at the standard prices",
+  ),
+  "models-resolution-pricing-missing": named(
+    "model-prices",
+    "the model list shows {model}'s resolution_pricing at the standard prices",
+  ),
   "stock-page-one-past": named("stock-results", STOCK_PAGE),
   "stock-result-without-html-credit": named("stock-results", STOCK_PAGE),
-  "moderation-without-reason": named("billing", "{role}: the request is blocked", "a request blocked by moderation is charged nothing: the request is blocked"),
+  "moderation-without-reason": named(
+    "billing",
+    "{role}: the request is blocked",
+    "a request blocked by moderation is charged nothing: the request is blocked",
+  ),
   "reservation-not-shown": named("billing", "a held price is reserved when the job is created"),
   "search-not-charged": named("billing", "a search priced per request is charged its price"),
   "credits-figure-off": named("create-response", PRICE),
@@ -100,17 +125,26 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "retired-model-forbidden": named("retired-model", RETIRED),
   "rate-limit-headers-swapped": named("rate-limits", HEADERS_MEAN),
   "reset-as-epoch-time": named("rate-limits", HEADERS_MEAN),
-  "rate-limit-message-without-seconds": named("rate-limits", "the rate-limited 429's message states the seconds to wait"),
+  "rate-limit-message-without-seconds": named(
+    "rate-limits",
+    "the rate-limited 429's message states the seconds to wait",
+  ),
   "spend-limit-with-retry-after": named("spend-limit", "the spend-limit 429 carries no Retry-After"),
   "spend-limit-cleared-by-retry": named("spend-limit", "retrying does not clear the spend limit"),
   "cooldown-pauses-every-model": named("cooldown", "models outside the paused family are not paused"),
   "cooldown-after-two": named("cooldown", "creates are accepted until {count} consecutive failures"),
-  "cooldown-after-four": named("cooldown", "after {count} consecutive failures the family is paused with the cooldown 429"),
+  "cooldown-after-four": named(
+    "cooldown",
+    "after {count} consecutive failures the family is paused with the cooldown 429",
+  ),
   "cooldown-kept-after-success": named("cooldown", "a success clears the failures before it"),
   "cooldown-without-retry-after": named("cooldown", "the cooldown's Retry-After and seconds left agree with the pause"),
   "cooldown-does-not-grow": named("cooldown", GROWS),
   "cooldown-grows-twice-as-fast": named("cooldown", GROWS),
-  "cooldown-forgets-failures-after-pause": named("cooldown", "one more failure after the pause pauses the family again"),
+  "cooldown-forgets-failures-after-pause": named(
+    "cooldown",
+    "one more failure after the pause pauses the family again",
+  ),
   "uploads-one-past": named("uploads-window", "{count} uploads per {seconds} s are accepted, the next is refused"),
   "enum-union-of-area": nearMiss("sibling-value"),
   "maximum-one-past": nearMiss("off-by-one"),
@@ -173,7 +207,9 @@ const AT_ONCE = 12;
  * it, also on a loaded machine, so the faults it must catch run with jobs of 3 s.
  */
 function timing(faults: FaultName[]): { jobSeconds: number; pollTimeoutSeconds: number } {
-  return faults.some((fault) => CAUGHT_BY[fault].group === "concurrency") ? { jobSeconds: 3, pollTimeoutSeconds: 8 } : { jobSeconds: 0.6, pollTimeoutSeconds: 3 };
+  return faults.some((fault) => CAUGHT_BY[fault].group === "concurrency")
+    ? { jobSeconds: 3, pollTimeoutSeconds: 8 }
+    : { jobSeconds: 0.6, pollTimeoutSeconds: 3 };
 }
 
 /** The generated requests' seed, so that a run repeats. */
@@ -192,29 +228,48 @@ export const NEAR_MISS_CASES = 20;
  * fault needs them: each fault's run must show that its check catches it, and the faultless run
  * that no check fails.
  */
-const needs = (faults: FaultName[], group: string): boolean => faults.length === 0 || faults.some((fault) => CAUGHT_BY[fault].group === group);
+const needs = (faults: FaultName[], group: string): boolean =>
+  faults.length === 0 || faults.some((fault) => CAUGHT_BY[fault].group === group);
 
 /** The suite's results against the sandbox with `faults`; `cases` generated requests per operation and kind (the default: 3, or NEAR_MISS_CASES for faults the near misses catch). */
-export async function resultsWith(faults: FaultName[], cases = faults.length > 0 && needs(faults, "generated-requests") ? NEAR_MISS_CASES : undefined): Promise<CheckResult[]> {
+export async function resultsWith(
+  faults: FaultName[],
+  cases = faults.length > 0 && needs(faults, "generated-requests") ? NEAR_MISS_CASES : undefined,
+): Promise<CheckResult[]> {
   const { jobSeconds, pollTimeoutSeconds } = timing(faults);
   const sandbox = await startSandbox({ config: fastSandboxConfig(defaults, jobSeconds), hooks: hooksFor(faults) });
   try {
-    const config: TargetConfig = { ...declared, rateLimitBurst: needs(faults, "rate-limits"), skipGroups: ["request-validation", "generated-requests"].filter((group) => !needs(faults, group)), generated: { seed: MUTATION_SEED, ...(cases === undefined ? {} : { cases }) }, poll: { intervalMs: 150, timeoutSeconds: pollTimeoutSeconds, stablePolls: 1 } };
+    const config: TargetConfig = {
+      ...declared,
+      rateLimitBurst: needs(faults, "rate-limits"),
+      skipGroups: ["request-validation", "generated-requests"].filter((group) => !needs(faults, group)),
+      generated: { seed: MUTATION_SEED, ...(cases === undefined ? {} : { cases }) },
+      poll: { intervalMs: 150, timeoutSeconds: pollTimeoutSeconds, stablePolls: 1 },
+    };
     return (await runConformance({ target: sandbox.url, config, contract })).results;
   } finally {
     await sandbox.close();
   }
 }
 
-
 /** Runs the suite against each fault; the faults whose check did not fail, each with what failed instead. */
 export async function missedFaults(faults: readonly FaultName[]): Promise<string[]> {
   // A few runs at a time: all at once, a loaded machine would starve their polls.
   const runs = new Semaphore(AT_ONCE);
-  const verdicts = await Promise.all(faults.map((fault) => runs.use(async () => ({ fault, failures: (await resultsWith([fault])).filter((result) => result.outcome === "fail") }))));
+  const verdicts = await Promise.all(
+    faults.map((fault) =>
+      runs.use(async () => ({
+        fault,
+        failures: (await resultsWith([fault])).filter((result) => result.outcome === "fail"),
+      })),
+    ),
+  );
   const missed = verdicts
     .filter(({ fault, failures }) => !failures.some((failure) => isResultOf(failure, CAUGHT_BY[fault])))
-    .map(({ fault, failures }) => `${fault} (${FAULTS[fault].bug}): expected [${CAUGHT_BY[fault].group}] ${CAUGHT_BY[fault].result ?? CAUGHT_BY[fault].check} to fail, got ${failures.map((failure) => `[${failure.group}] ${failure.name}`).join("; ") || "none"}`);
+    .map(
+      ({ fault, failures }) =>
+        `${fault} (${FAULTS[fault].bug}): expected [${CAUGHT_BY[fault].group}] ${CAUGHT_BY[fault].result ?? CAUGHT_BY[fault].check} to fail, got ${failures.map((failure) => `[${failure.group}] ${failure.name}`).join("; ") || "none"}`,
+    );
   console.log(`mutation: ${faults.length - missed.length} of ${faults.length} injected faults caught`);
   return missed;
 }

@@ -45,7 +45,10 @@ export class Account {
 
   /** Whether `credits` more (charged or held) would pass the owner's spend limit. */
   passesSpendLimit(credits: number): boolean {
-    return this.settings.spendLimit !== undefined && this.monthlyUsed + this.extraUsed + this.held + credits > this.settings.spendLimit;
+    return (
+      this.settings.spendLimit !== undefined &&
+      this.monthlyUsed + this.extraUsed + this.held + credits > this.settings.spendLimit
+    );
   }
 
   charge(credits: number): void {

@@ -30,12 +30,26 @@ const TYPES: Readonly<Record<string, string>> = {
   "video-upscales": "video-upscale",
 };
 
-type Component = { label: string; rate?: number; rateBy?: { fields: readonly string[]; table: Record<string, unknown> } };
+type Component = {
+  label: string;
+  rate?: number;
+  rateBy?: { fields: readonly string[]; table: Record<string, unknown> };
+};
 
 function listed(model: CatalogModel): Record<string, unknown> {
-  const pricing = (priceTables as Record<string, { pricing: { components: readonly Component[] } | null }>)[model.path]?.pricing ?? null;
-  const byField = (field: string) => pricing?.components.find((component) => component.rateBy?.fields.length === 1 && component.rateBy.fields[0] === field)?.rateBy?.table;
-  const entry: Record<string, unknown> = { slug: model.slug, name: model.label, type: TYPES[model.segment] ?? model.segment, endpoint: model.path };
+  const pricing =
+    (priceTables as Record<string, { pricing: { components: readonly Component[] } | null }>)[model.path]?.pricing ??
+    null;
+  const byField = (field: string) =>
+    pricing?.components.find(
+      (component) => component.rateBy?.fields.length === 1 && component.rateBy.fields[0] === field,
+    )?.rateBy?.table;
+  const entry: Record<string, unknown> = {
+    slug: model.slug,
+    name: model.label,
+    type: TYPES[model.segment] ?? model.segment,
+    endpoint: model.path,
+  };
   const resolution = byField("resolution");
   if (resolution) entry.resolution_pricing = resolution;
   const size = byField("size");
@@ -52,14 +66,22 @@ export function listModels(models: readonly CatalogModel[], type: string | null)
 const UPLOAD_HOST = "https://uploads.independent.invalid";
 
 export function upload(body: Body): Reply {
-  if (typeof body.content !== "string" || body.content.length === 0) return invalid('an upload needs "content": a data URI or base64 text');
+  if (typeof body.content !== "string" || body.content.length === 0)
+    return invalid('an upload needs "content": a data URI or base64 text');
   const name = typeof body.filename === "string" && /^[\w.-]{1,80}$/.test(body.filename) ? body.filename : "file.bin";
-  return reply(200, { upload_url: `${UPLOAD_HOST}/${randomBytes(9).toString("base64url")}/${name}`, expires_in_seconds: 86_400 });
+  return reply(200, {
+    upload_url: `${UPLOAD_HOST}/${randomBytes(9).toString("base64url")}/${name}`,
+    expires_in_seconds: 86_400,
+  });
 }
 
 export function publish(body: Body): Reply {
   if (typeof body.media_url !== "string") return invalid('a post needs "media_url", the media to publish');
-  return reply(200, { post_id: `post-${randomBytes(6).toString("hex")}`, license: body.license ?? "arr", media_url: body.media_url });
+  return reply(200, {
+    post_id: `post-${randomBytes(6).toString("hex")}`,
+    license: body.license ?? "arr",
+    media_url: body.media_url,
+  });
 }
 
 const PAGE_MAX = 20;
@@ -80,8 +102,17 @@ export function searchStock(library: string, query: URLSearchParams, account: Ac
       id: `${library}-${number}`,
       title: `${terms || library} #${number}`,
       preview_url: `https://stock.independent.invalid/${library}/${number}`,
-      attribution: { text: `"${library} #${number}" by ${author}, CC BY 4.0`, html: `<a href="https://stock.independent.invalid/${library}/${number}">${library} #${number}</a> by ${author}, <a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>` },
+      attribution: {
+        text: `"${library} #${number}" by ${author}, CC BY 4.0`,
+        html: `<a href="https://stock.independent.invalid/${library}/${number}">${library} #${number}</a> by ${author}, <a href="https://creativecommons.org/licenses/by/4.0/">CC BY 4.0</a>`,
+      },
     };
   });
-  return reply(200, { results, page, per_page: perPage, total_results: total, has_more: first + results.length < total });
+  return reply(200, {
+    results,
+    page,
+    per_page: perPage,
+    total_results: total,
+    has_more: first + results.length < total,
+  });
 }

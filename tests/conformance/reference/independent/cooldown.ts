@@ -20,7 +20,8 @@ export class Cooldowns {
     }
     const recent = [...(this.failures.get(account) ?? []), now].filter((time) => time > now - HOUR_MS);
     this.failures.set(account, recent);
-    if (recent.length >= CONSECUTIVE) this.pausedUntil.set(account, now + this.pauseMs * (recent.length - CONSECUTIVE + 1));
+    if (recent.length >= CONSECUTIVE)
+      this.pausedUntil.set(account, now + this.pauseMs * (recent.length - CONSECUTIVE + 1));
   }
 
   /** Seconds left of the account's pause, or 0. */

@@ -37,7 +37,12 @@ function result(route: Route, body: Body): (id: string) => Record<string, unknow
   const file = (id: string, extension: string) => `${RESULT_HOST}/${route.segment}/${id}.${extension}`;
   switch (route.segment) {
     case "images":
-      return (id) => ({ images: Array.from({ length: typeof body.num_images === "number" ? body.num_images : 1 }, (_, index) => ({ url: file(`${id}-${index}`, "png"), position: index })) });
+      return (id) => ({
+        images: Array.from({ length: typeof body.num_images === "number" ? body.num_images : 1 }, (_, index) => ({
+          url: file(`${id}-${index}`, "png"),
+          position: index,
+        })),
+      });
     case "audios":
       return (id) => ({ audio_url: file(id, "mp3") });
     case "3d":
@@ -76,7 +81,8 @@ export function create(generation: Generation, route: Route, account: Account, b
   const fields = body as Body;
   const text = JSON.stringify(fields);
   const reason = MODERATION.exec(text)?.[1];
-  if (reason !== undefined) return blocked(generation.moderationReasons.includes(reason) ? reason : generation.moderationReasons[0]!);
+  if (reason !== undefined)
+    return blocked(generation.moderationReasons.includes(reason) ? reason : generation.moderationReasons[0]!);
   const price = standardPrice(route.path, route.segment, fields, check.measured);
   const credits = account.discounted(price.credits);
   if (account.passesSpendLimit(credits)) return spendLimited();
@@ -95,14 +101,27 @@ export function create(generation: Generation, route: Route, account: Account, b
       price: free ? 0 : credits,
       held: route.priceHeld ? credits : 0,
       result: result(route, fields),
-      onEnd: (job) => (route.family ? generation.cooldowns.record(account.settings.name, job.ended === "succeeded", Date.now()) : undefined),
+      onEnd: (job) =>
+        route.family
+          ? generation.cooldowns.record(account.settings.name, job.ended === "succeeded", Date.now())
+          : undefined,
     },
     now,
   );
   const message = "Queued for generation; poll for the result.";
   if (legacy) return reply(200, { job_id: Number(id), status: "pending", message, estimated_time: "6s" });
-  const priced = route.responseFields.includes("credits") ? { credits, ...(route.responseFields.includes("seconds") ? { seconds: price.billedSeconds } : {}) } : {};
-  return reply(200, { status: "pending", id, model: `indep/${route.slug}@2026-06`, message, ...priced, created_at: new Date(now).toISOString(), poll_path: `/v1/${route.segment}/${id}` });
+  const priced = route.responseFields.includes("credits")
+    ? { credits, ...(route.responseFields.includes("seconds") ? { seconds: price.billedSeconds } : {}) }
+    : {};
+  return reply(200, {
+    status: "pending",
+    id,
+    model: `indep/${route.slug}@2026-06`,
+    message,
+    ...priced,
+    created_at: new Date(now).toISOString(),
+    poll_path: `/v1/${route.segment}/${id}`,
+  });
 }
 
 /** `POST /v1/cost`: `{model: slug or label, request: the create body, seconds?: number}`. */
@@ -116,9 +135,21 @@ export function quoteCost(generation: Generation, routes: readonly Route[], acco
     const sizes = { small: 20, base: 30, large: 40 } as Record<string, number>;
     const size = typeof (request as Body).size === "string" ? ((request as Body).size as string) : "small";
     const perSecond = account.discounted(sizes[size] ?? sizes.small!);
-    const seconds = typeof body.seconds === "number" ? { credits: perSecond * Math.max(5, Math.ceil(body.seconds)) } : {};
-    return reply(200, { model: route.slug, credits_per_second: perSecond, size_pricing: sizes, min_seconds: 5, ...seconds });
+    const seconds =
+      typeof body.seconds === "number" ? { credits: perSecond * Math.max(5, Math.ceil(body.seconds)) } : {};
+    return reply(200, {
+      model: route.slug,
+      credits_per_second: perSecond,
+      size_pricing: sizes,
+      min_seconds: 5,
+      ...seconds,
+    });
   }
   const price = standardPrice(route.path, route.segment, request as Body, check.measured);
-  return reply(200, { model: route.slug, credits: account.discounted(price.credits), standard_credits: price.credits, ...(price.billedSeconds ? { seconds: price.billedSeconds } : {}) });
+  return reply(200, {
+    model: route.slug,
+    credits: account.discounted(price.credits),
+    standard_credits: price.credits,
+    ...(price.billedSeconds ? { seconds: price.billedSeconds } : {}),
+  });
 }

@@ -8,7 +8,12 @@ import { randomBytes } from "node:crypto";
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /** Prefixes of this server's own for the areas whose prefix the specification does not show. */
-const OWN_PREFIXES: Readonly<Record<string, string>> = { videos: "vid-", audios: "snd-", "3d": "mesh-", "video-upscales": "ups-" };
+const OWN_PREFIXES: Readonly<Record<string, string>> = {
+  videos: "vid-",
+  audios: "snd-",
+  "3d": "mesh-",
+  "video-upscales": "ups-",
+};
 
 function base32(length: number): string {
   return [...randomBytes(length)].map((byte) => ALPHABET[byte % 32]).join("");

@@ -81,7 +81,11 @@ export class JobStore {
     const status = job.ended ?? PHASES.find((phase) => progress < phase.until)?.status ?? "completing";
     const base = { status, progress_percent: job.ended ? 100 : Math.floor(progress * 100), model_label: job.label };
     if (job.ended === "succeeded") return { ...base, ...job.result(job.id) };
-    if (job.ended) return { ...base, failure_reason: job.ended === "timeout" ? "Generation ran out of time." : "Generation failed." };
+    if (job.ended)
+      return {
+        ...base,
+        failure_reason: job.ended === "timeout" ? "Generation ran out of time." : "Generation failed.",
+      };
     return base;
   }
 

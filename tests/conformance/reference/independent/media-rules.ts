@@ -13,7 +13,10 @@ interface MediaSpec {
   readonly minDurationSeconds?: number;
   readonly maxDurationSeconds?: number;
   readonly maxCombinedDurationSeconds?: number;
-  readonly conditionalLimits?: readonly { when: { field: string; equals: unknown }; limits: { maxDurationSeconds?: number } }[];
+  readonly conditionalLimits?: readonly {
+    when: { field: string; equals: unknown };
+    limits: { maxDurationSeconds?: number };
+  }[];
 }
 
 /** Seconds measured per media field: a number, or one per item of a list. */
@@ -28,12 +31,21 @@ function formOf(value: string): string[] {
 }
 
 /** The media fields of a request schema, by name. */
-export function mediaFields(schema: { properties?: Record<string, { "x-media"?: MediaSpec }> }): Record<string, MediaSpec> {
-  return Object.fromEntries(Object.entries(schema.properties ?? {}).flatMap(([name, property]) => (property["x-media"] ? [[name, property["x-media"]]] : [])));
+export function mediaFields(schema: {
+  properties?: Record<string, { "x-media"?: MediaSpec }>;
+}): Record<string, MediaSpec> {
+  return Object.fromEntries(
+    Object.entries(schema.properties ?? {}).flatMap(([name, property]) =>
+      property["x-media"] ? [[name, property["x-media"]]] : [],
+    ),
+  );
 }
 
 /** Measures the body's timed media, or names the rule a media field breaks. */
-export function checkMedia(fields: Record<string, MediaSpec>, body: Body): { measured: Measured } | { problem: string } {
+export function checkMedia(
+  fields: Record<string, MediaSpec>,
+  body: Body,
+): { measured: Measured } | { problem: string } {
   const measured: Measured = {};
   for (const [name, spec] of Object.entries(fields)) {
     const value = body[name];
@@ -41,17 +53,25 @@ export function checkMedia(fields: Record<string, MediaSpec>, body: Body): { mea
     const items = (Array.isArray(value) ? value : [value]).filter((item): item is string => typeof item === "string");
     if (spec.forms) {
       const wrong = items.find((item) => !formOf(item).some((form) => spec.forms!.includes(form)));
-      if (wrong !== undefined) return { problem: `${name} takes ${spec.forms.join(" or ")}, not a ${formOf(wrong).join("/")}` };
+      if (wrong !== undefined)
+        return { problem: `${name} takes ${spec.forms.join(" or ")}, not a ${formOf(wrong).join("/")}` };
     }
     if (!TIMED_KINDS.has(spec.kind)) continue;
-    const range = { minSeconds: Math.ceil(spec.minDurationSeconds ?? 1), maxSeconds: Math.floor(spec.maxDurationSeconds ?? 60) };
+    const range = {
+      minSeconds: Math.ceil(spec.minDurationSeconds ?? 1),
+      maxSeconds: Math.floor(spec.maxDurationSeconds ?? 60),
+    };
     const seconds = items.map((item) => measuredSeconds(item, range));
-    const tightened = (spec.conditionalLimits ?? []).find((rule) => body[rule.when.field] === rule.when.equals)?.limits.maxDurationSeconds;
+    const tightened = (spec.conditionalLimits ?? []).find((rule) => body[rule.when.field] === rule.when.equals)?.limits
+      .maxDurationSeconds;
     const over = seconds.findIndex((length) => tightened !== undefined && length > tightened);
-    if (over >= 0) return { problem: `${name} measures ${seconds[over]} s, above the ${tightened} s allowed with this mode` };
+    if (over >= 0)
+      return { problem: `${name} measures ${seconds[over]} s, above the ${tightened} s allowed with this mode` };
     const total = seconds.reduce((sum, length) => sum + length, 0);
     if (spec.maxCombinedDurationSeconds !== undefined && total > spec.maxCombinedDurationSeconds) {
-      return { problem: `${name} measure ${total} s together, above the ${spec.maxCombinedDurationSeconds} s combined limit` };
+      return {
+        problem: `${name} measure ${total} s together, above the ${spec.maxCombinedDurationSeconds} s combined limit`,
+      };
     }
     measured[name] = Array.isArray(value) ? seconds : seconds[0]!;
   }

@@ -18,13 +18,21 @@ interface PriceTable {
 }
 
 /** Prices this server charges where the specification shows none (credits). */
-const OWN_RATES = { perImage: 45, perVideoSecond: 70, perAudioSecond: 15, audioMinimumSeconds: 10, otherJob: 120 } as const;
+const OWN_RATES = {
+  perImage: 45,
+  perVideoSecond: 70,
+  perAudioSecond: 15,
+  audioMinimumSeconds: 10,
+  otherJob: 120,
+} as const;
 
 function ownPrice(area: string, body: Body, measured: Measured): number {
-  const count = (field: string, fallback: number): number => (typeof body[field] === "number" ? (body[field] as number) : fallback);
+  const count = (field: string, fallback: number): number =>
+    typeof body[field] === "number" ? (body[field] as number) : fallback;
   if (area === "images") return OWN_RATES.perImage * count("num_images", 1);
   if (area === "videos") return OWN_RATES.perVideoSecond * count("length_seconds", 5);
-  if (area === "audios") return OWN_RATES.perAudioSecond * Math.max(OWN_RATES.audioMinimumSeconds, Math.ceil(Number(measured.video ?? 0)));
+  if (area === "audios")
+    return OWN_RATES.perAudioSecond * Math.max(OWN_RATES.audioMinimumSeconds, Math.ceil(Number(measured.video ?? 0)));
   return OWN_RATES.otherJob;
 }
 
@@ -39,12 +47,19 @@ export function standardPrice(path: string, area: string, body: Body, measured: 
   const table = (priceTables as Record<string, PriceTable>)[path];
   if (!table) return { credits: ownPrice(area, body, measured) };
   const filled: Body = { ...body };
-  for (const [field, rule] of Object.entries(table.fields)) if (filled[field] === undefined && rule.default === undefined && rule.enum) filled[field] = rule.enum[0];
-  const media: Record<string, unknown> = Object.fromEntries(Object.entries(measured).filter(([field]) => field in table.media));
+  for (const [field, rule] of Object.entries(table.fields))
+    if (filled[field] === undefined && rule.default === undefined && rule.enum) filled[field] = rule.enum[0];
+  const media: Record<string, unknown> = Object.fromEntries(
+    Object.entries(measured).filter(([field]) => field in table.media),
+  );
   if (table.facts.result_resolution) media.result_resolution = "1080p";
   if (table.facts.mode) media.mode = typeof body.mode === "string" ? body.mode : "precise";
   const price = quote(path as PricedPath, filled as never, media as never);
   if (price.credits === null || !table.pricing) return { credits: ownPrice(area, body, measured) };
-  const perSecond = new Set(table.pricing.components.filter((component) => component.per?.mediaSeconds !== undefined).map((component) => component.label));
+  const perSecond = new Set(
+    table.pricing.components
+      .filter((component) => component.per?.mediaSeconds !== undefined)
+      .map((component) => component.label),
+  );
   return { credits: price.credits, billedSeconds: price.breakdown.find((line) => perSecond.has(line.label))?.quantity };
 }

@@ -15,7 +15,17 @@ import { Cooldowns } from "./cooldown.ts";
 import { create, quoteCost, type Generation, type Route } from "./generation.ts";
 import { JobIds } from "./ids.ts";
 import { JobStore, type Durations } from "./jobs.ts";
-import { forbidden, invalid, notAllowed, notFound, rateLimited, reply, send, unauthorized, type Reply } from "./replies.ts";
+import {
+  forbidden,
+  invalid,
+  notAllowed,
+  notFound,
+  rateLimited,
+  reply,
+  send,
+  unauthorized,
+  type Reply,
+} from "./replies.ts";
 import { accountSettings } from "./setup.ts";
 import { BodyValidator } from "./validation.ts";
 import { FixedWindows, RollingWindow } from "./windows.ts";
@@ -66,7 +76,9 @@ export async function startIndependent(options: IndependentOptions = {}): Promis
   const keyWindows = new FixedWindows(options.limits?.perKey ?? 600, MINUTE_MS, startedAt);
   const ipWindows = new FixedWindows(options.limits?.perIp ?? 1200, MINUTE_MS, startedAt);
   const uploads = new RollingWindow(UPLOADS_PER_MINUTE, MINUTE_MS);
-  const documented = Object.fromEntries(model.areas.flatMap((area) => (area.jobIdPrefix ? [[area.segment, area.jobIdPrefix]] : [])));
+  const documented = Object.fromEntries(
+    model.areas.flatMap((area) => (area.jobIdPrefix ? [[area.segment, area.jobIdPrefix]] : [])),
+  );
   const generation: Generation = {
     validator: new BodyValidator(model.doc),
     jobs: new JobStore(options.jobs ?? { minMs: 200, maxMs: 800 }),
@@ -75,12 +87,24 @@ export async function startIndependent(options: IndependentOptions = {}): Promis
     moderationReasons: model.errors.moderation.reasons,
   };
   const routes: Route[] = model.areas.flatMap((area) =>
-    area.createRoutes.map((route) => ({ ...route, segment: area.segment, schema: (model.doc.paths[route.path]!.post!.requestBody as { content: Record<string, { schema: object }> }).content["application/json"]!.schema })),
+    area.createRoutes.map((route) => ({
+      ...route,
+      segment: area.segment,
+      schema: (model.doc.paths[route.path]!.post!.requestBody as { content: Record<string, { schema: object }> })
+        .content["application/json"]!.schema,
+    })),
   );
-  const catalog: CatalogModel[] = routes.map((route) => ({ slug: route.slug, label: route.label, path: route.path, segment: route.segment }));
+  const catalog: CatalogModel[] = routes.map((route) => ({
+    slug: route.slug,
+    label: route.label,
+    path: route.path,
+    segment: route.segment,
+  }));
   const createByPath = new Map(routes.map((route) => [route.path, route]));
   const pollSegments = new Set(model.areas.map((area) => area.segment));
-  const others = new Map(model.operations.filter((op) => op.kind === "other").map((op) => [op.path, op.method.toUpperCase()]));
+  const others = new Map(
+    model.operations.filter((op) => op.kind === "other").map((op) => [op.path, op.method.toUpperCase()]),
+  );
 
   async function answer(request: IncomingMessage, url: URL, account: Account | undefined, now: number): Promise<Reply> {
     if (!account) return unauthorized();
@@ -88,12 +112,21 @@ export async function startIndependent(options: IndependentOptions = {}): Promis
     const path = url.pathname;
     const route = createByPath.get(path);
     const [, version, segment, id, extra] = path.split("/");
-    const poll = version === "v1" && segment !== undefined && pollSegments.has(segment) && id !== undefined && extra === undefined && !route;
-    const allowed = route ? "POST" : others.get(path) ?? (poll ? "GET" : undefined);
+    const poll =
+      version === "v1" &&
+      segment !== undefined &&
+      pollSegments.has(segment) &&
+      id !== undefined &&
+      extra === undefined &&
+      !route;
+    const allowed = route ? "POST" : (others.get(path) ?? (poll ? "GET" : undefined));
     if (!allowed) return notFound(`${method} ${path}`);
     if (method !== allowed) return notAllowed(allowed);
     const stock = STOCK.get(path);
-    if (account.settings.plan === "free" && !stock) return forbidden("Free-plan keys may call the stock searches only; upgrade to a paid plan for the rest of the API.");
+    if (account.settings.plan === "free" && !stock)
+      return forbidden(
+        "Free-plan keys may call the stock searches only; upgrade to a paid plan for the rest of the API.",
+      );
     if (stock) return searchStock(stock, url.searchParams, account);
     if (poll) {
       const job = generation.jobs.find(segment!, id!);
@@ -110,7 +143,8 @@ export async function startIndependent(options: IndependentOptions = {}): Promis
       return invalid("the body is not JSON");
     }
     if (route) return create(generation, route, account, body, now);
-    if (typeof body !== "object" || body === null || Array.isArray(body)) return invalid("the body must be a JSON object");
+    if (typeof body !== "object" || body === null || Array.isArray(body))
+      return invalid("the body must be a JSON object");
     const fields = body as Record<string, unknown>;
     const problem = generation.validator.problem("post", path, body);
     if (problem) return invalid(problem);

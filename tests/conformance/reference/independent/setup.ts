@@ -17,7 +17,11 @@ export const KEYS = {
 } as const;
 
 /** Prompt texts that make a job fail, time out, or be blocked by moderation. */
-export const MARKERS = { failed: "{{indep:fail}}", timeout: "{{indep:timeout}}", moderation: "{{indep:block:{reason}}}" } as const;
+export const MARKERS = {
+  failed: "{{indep:fail}}",
+  timeout: "{{indep:timeout}}",
+  moderation: "{{indep:block:{reason}}}",
+} as const;
 
 /** The model retired for the legacy account. */
 export const RETIRED_LABEL = "V-G";
@@ -30,7 +34,10 @@ const paid = { cap: INDEPENDENT_CAP, monthlyLimit: 200_000, extraCredits: 50_000
  * new implementation may meet.
  */
 export function accountSettings(main: "standard" | "discounted"): AccountSettings[] {
-  const mainPlan = main === "standard" ? { plan: "creator" as const } : { plan: "ultra" as const, discountPercent: 15, dailyFreeImages: 4 };
+  const mainPlan =
+    main === "standard"
+      ? { plan: "creator" as const }
+      : { plan: "ultra" as const, discountPercent: 15, dailyFreeImages: 4 };
   return [
     { name: "main", keys: [KEYS.main], ...paid, ...mainPlan },
     { name: "free", keys: [KEYS.free], plan: "free", cap: 0, monthlyLimit: 0, extraCredits: 2_000 },

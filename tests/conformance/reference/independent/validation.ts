@@ -11,8 +11,10 @@ const DOCUMENT_ID = "urn:independent:description";
 
 function describe(error: ErrorObject): string {
   const where = error.instancePath ? error.instancePath.slice(1).replaceAll("/", ".") : "body";
-  if (error.keyword === "additionalProperties") return `${where}: unknown field "${String(error.params.additionalProperty)}"`;
-  if (error.keyword === "enum") return `${where}: must be one of ${(error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}`;
+  if (error.keyword === "additionalProperties")
+    return `${where}: unknown field "${String(error.params.additionalProperty)}"`;
+  if (error.keyword === "enum")
+    return `${where}: must be one of ${(error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(", ")}`;
   return `${where} ${error.message ?? "is invalid"}`;
 }
 

@@ -30,7 +30,12 @@ export class FixedWindows {
     const used = (this.counts.get(id) ?? 0) + 1;
     this.counts.set(id, used);
     const endsAt = this.startedAt + (index + 1) * this.windowMs;
-    return { limit: this.limit, remaining: Math.max(0, this.limit - used), reset: Math.max(1, Math.ceil((endsAt - now) / 1000)), exceeded: used > this.limit };
+    return {
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - used),
+      reset: Math.max(1, Math.ceil((endsAt - now) / 1000)),
+      exceeded: used > this.limit,
+    };
   }
 }
 
