@@ -63,7 +63,9 @@ await runCommand("fuzz", async () => {
   const runs = integer("--runs", values.runs, 2000, 1)!;
   const seed = integer("--seed", values.seed, undefined, -(2 ** 31));
   if (values.server !== undefined && !(KINDS as readonly string[]).includes(values.server))
-    throw new UsageError(`--server: "${values.server.slice(0, 40)}" must be ${KINDS.join(", ")}`);
+    throw new UsageError(
+      `--server: "${values.server.slice(0, 40)}" must be ${KINDS.slice(0, -1).join(", ")} or ${KINDS.at(-1)}`,
+    );
   let passed = true;
   for (const kind of values.server ? [values.server as Kind] : KINDS)
     passed = (await runOne(kind, runs, seed)) && passed;

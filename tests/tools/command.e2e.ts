@@ -107,7 +107,7 @@ describe("mock --prism-port", { timeout: 60_000 }, () => {
 describe("the other commands on the harness: a bad flag or value is one line and exit 2", { timeout: 60_000 }, () => {
   it.each([
     ["fuzz/cli.ts", ["--runz", "3"], "fuzz: Unknown option '--runz' (--help shows the options)"],
-    ["fuzz/cli.ts", ["--server", "prism"], 'fuzz: --server: "prism" must be sandbox or mock'],
+    ["fuzz/cli.ts", ["--server", "prism"], 'fuzz: --server: "prism" must be sandbox, mock, client or suite'],
     ["bench/run.ts", ["--bogus"], "bench: Unknown option '--bogus' (--help shows the options)"],
     [
       "bench/run.ts",
