@@ -143,7 +143,7 @@ describe("the try-it console", () => {
     };
     Object.values(config.accounts)[0]!.keys.push(KEY);
     config.limits.requests = { perKey: 1 };
-    const limited = await startSandbox({ config, port: 0 });
+    const limited = await startSandbox({ config, port: 0, allowedOrigins: [new URL(site.server.url).origin, "null"] });
     const recorded = await openRecorded(browser, `${site.server.url}reference.html`);
     try {
       const { page } = recorded;
