@@ -4,7 +4,8 @@
  * It keeps the running jobs of the clients given it under the account's concurrency cap. A slot is
  * taken before a create is sent and given back when the job is seen terminal (or the create was
  * refused), so polling, which never counts against the cap, needs no slot. A create whose outcome is
- * unknown (a TransportError with `mayHaveCreatedJob`) keeps its slot until the caller settles it.
+ * unknown (a TransportError with `mayHaveCreatedJob`, or one its caller aborted: the request may
+ * have reached the service) keeps its slot until the caller settles it.
  */
 import { TooManyRequestsError, TransportError } from "./errors.ts";
 import { integer } from "./option-values.ts";
@@ -74,7 +75,8 @@ export function inFlightLimiter(maxInFlight: number): InFlightLimiter {
             outcome = sent[1];
             return sent;
           } catch (error) {
-            if (error instanceof TransportError && error.mayHaveCreatedJob) outcome = undefined;
+            const aborted = signal?.aborted && error === signal.reason;
+            if (aborted || (error instanceof TransportError && error.mayHaveCreatedJob)) outcome = undefined;
             // Only its own running jobs make "queue full" the likely cause, and a fixed wait is the wrong response to it.
             if (!(error instanceof TooManyRequestsError && jobs.size > 0 && resends < maxResends)) throw error;
             await nextRelease(signal);

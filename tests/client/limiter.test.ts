@@ -138,4 +138,41 @@ describe("the limiter alone", () => {
     expect(await next).toEqual([{}, "job-b"]);
     expect([...limiter.jobs]).toEqual(["job-b"]);
   });
+
+  it("a create its caller aborts keeps its slot as unknown (the service may have made the job) until settled", async () => {
+    const limiter = inFlightLimiter(1);
+    const caller = new AbortController();
+    const creating = limiter.create(
+      () =>
+        new Promise<[unknown, string | null]>((_, reject) =>
+          caller.signal.addEventListener("abort", () => reject(caller.signal.reason)),
+        ),
+      0,
+      caller.signal,
+    );
+    caller.abort(new Error("caller gave up"));
+    await expect(creating).rejects.toThrow("caller gave up");
+    expect(limiter.unknown).toBe(1);
+    const next = limiter.create(async () => [{}, "job-b"], 0);
+    expect(await settledSoon(next)).toBe(false);
+    // The caller learns no job was made: the slot is free.
+    limiter.settleUnknown(null);
+    expect(await next).toEqual([{}, "job-b"]);
+  });
+
+  it("a create refused before its caller aborted frees its slot: the refusal, not the abort, is what it did", async () => {
+    const limiter = inFlightLimiter(1);
+    const caller = new AbortController();
+    const refusal = new Error("refused");
+    const creating = limiter.create(
+      async () => {
+        caller.abort(new Error("caller gave up"));
+        throw refusal;
+      },
+      0,
+      caller.signal,
+    );
+    await expect(creating).rejects.toBe(refusal);
+    expect(limiter.unknown).toBe(0);
+  });
 });
