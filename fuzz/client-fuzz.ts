@@ -9,6 +9,7 @@
  */
 import fc from "fast-check";
 import { createClient, MediaServiceError } from "../generated/client.ts";
+import { models } from "../generated/models.ts";
 import { FakeClock } from "./fake-clock.ts";
 import { scenarios, startUpstream, type HostileUpstream, type Scenario } from "./hostile-upstream.ts";
 
@@ -189,13 +190,15 @@ function start(
     maxRetries: OPTIONS.maxRetries,
     ...BOUNDING_OPTIONS,
   });
-  // The image area's first route: its create response names the job `id`.
+  // The image area's first route: its create response names the job `id`. By label, not slug: a
+  // build with MEDIA_SLUG_MAP gives it its real slug.
+  const slug = models["I-A"].slug;
   const body = { prompt: "a lighthouse at dusk" } as never;
   switch (scenario.call) {
     case "create":
-      return client.image.create("i-a", body);
+      return client.image.create(slug, body);
     case "createAndWait":
-      return client.image.createAndWait("i-a", body);
+      return client.image.createAndWait(slug, body);
     case "get":
       return client.image.get("img_1");
     case "wait":
