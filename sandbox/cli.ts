@@ -9,7 +9,7 @@ import { allowedOriginsSetting } from "../http-server/loopback-guard.ts";
 import { loadServiceModel } from "../model/service-model.ts";
 import { parseFlags, portSetting, runCommand, UsageError } from "../tools/command.ts";
 import { commandLine, runtimeFile } from "../tools/packaged.ts";
-import { ConfigError, DEFAULT_CONFIG_FILE, readConfigFile } from "./config.ts";
+import { ConfigError, DEFAULT_CONFIG_FILE, readConfigFile, type SandboxConfig } from "./config.ts";
 import { startSandbox } from "./server.ts";
 
 const HELP = `usage: ${commandLine("sandbox")} [--port N] [--config FILE] [--allow-origin ORIGIN]
@@ -40,7 +40,7 @@ await runCommand(
     const allowedOrigins = allowedOriginsSetting(values["allow-origin"], "SANDBOX_ALLOW_ORIGINS");
     const file = values.config ?? process.env.SANDBOX_CONFIG ?? DEFAULT_CONFIG_FILE;
     const model = loadServiceModel();
-    let config;
+    let config: SandboxConfig;
     try {
       config = readConfigFile(file, model);
     } catch (error) {

@@ -54,7 +54,7 @@ function report(result: PassResult, trigger: string): void {
 }
 
 // The port first, so a port in use is said at once rather than after a whole pass.
-let docs;
+let docs: Awaited<ReturnType<typeof serveStatic>>;
 try {
   docs = await serveStatic(siteDir, port, { liveReload: true });
 } catch (error) {

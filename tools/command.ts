@@ -43,7 +43,7 @@ export function parseFlags<O extends Options>(
     strict: true,
     allowPositionals: spec.positionals ?? false,
   } as const;
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<typeof config>>;
   try {
     parsed = parseArgs(config);
   } catch (error) {

@@ -27,6 +27,7 @@ import { loadBundle } from "../../model/document.ts";
 import { placeholderPaths } from "../../model/slug-map.ts";
 import { PLANTED } from "../changes/planted.ts";
 import { withoutSlugMap } from "../support/placeholder-slugs.ts";
+import type { LooseJson } from "../support/loose.ts";
 
 // Releases keep the placeholder slugs; the planted kinds name routes by them, and the bundles
 // these tests release are placeholder ones, so no slug map applies here.
@@ -45,8 +46,8 @@ function bundle(doc: unknown): string {
 }
 
 /** A copy of the base with the planted kinds of change. */
-function planted(kinds: string[], from: unknown = base): any {
-  const next = structuredClone(from) as any;
+function planted(kinds: string[], from: unknown = base): LooseJson {
+  const next = structuredClone(from) as LooseJson;
   for (const kind of kinds) PLANTED.find((candidate) => candidate.kind === kind)!.plant(next);
   return next;
 }
@@ -64,7 +65,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the packages' next versions", () => {
   const side = (doc: unknown, source: string) => ({ source, doc: doc as typeof base });
-  const bump = (kinds: string[], change?: (doc: any) => void) => {
+  const bump = (kinds: string[], change?: (doc: LooseJson) => void) => {
     const next = planted(kinds);
     change?.(next);
     return bumpOf(
@@ -126,7 +127,7 @@ describe("the release plan and its records", () => {
       readFileSync(join(dir, "openapi.json"), "utf8"),
     );
     expect(planRelease(paths).pending).toBeUndefined();
-    const described = structuredClone(base) as any;
+    const described = structuredClone(base) as LooseJson;
     described.info.description += " Clarified.";
     bundle(described);
     expect(record()).toMatchObject({
@@ -262,7 +263,7 @@ describe("the release plan and its records", () => {
   it("refuses an interface version older than the latest release's", () => {
     bundle(base);
     record();
-    const older = structuredClone(base) as any;
+    const older = structuredClone(base) as LooseJson;
     older.info.version = "2026-01-01";
     bundle(older);
     expect(() => planRelease(paths)).toThrow(

@@ -1,4 +1,4 @@
-import type { ErrorObject } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { OpenApiDocument } from "../../../model/document.ts";
 import type { Finding, HouseRule, JsonPath } from "../../finding.ts";
 import { explainErrors } from "../../ajv-errors.ts";
@@ -23,7 +23,12 @@ interface Shown {
 function examples(doc: OpenApiDocument): Shown[] {
   const found: Shown[] = [];
   const visit = (node: unknown, path: JsonPath): void => {
-    if (Array.isArray(node)) return node.forEach((child, index) => visit(child, [...path, index]));
+    if (Array.isArray(node)) {
+      node.forEach((child, index) => {
+        visit(child, [...path, index]);
+      });
+      return;
+    }
     if (!isObject(node)) return;
     const schema = isObject(node.schema) ? follow(doc, node.schema, [...path, "schema"]) : undefined;
     if (schema !== undefined) {
@@ -76,7 +81,7 @@ const rule: HouseRule = {
       const pair = JSON.stringify([path, schemaPath]);
       if (checked.has(pair)) continue;
       checked.add(pair);
-      let validate;
+      let validate: ValidateFunction;
       try {
         validate = registry.compile(schema);
       } catch {
