@@ -193,6 +193,15 @@ describe("bad input exits 2 with an error naming what is wrong", () => {
     const { status, stderr } = run(args);
     expect(status).toBe(2);
     expect(stderr).toMatch(message);
+    expect(stderr).toMatch(/^diff: [^\n]+\n$/);
+  });
+
+  it("--help (or -h) prints the usage and exits 0", () => {
+    for (const flag of ["--help", "-h"]) {
+      const { status, stdout, stderr } = run([flag]);
+      expect([status, stderr]).toEqual([0, ""]);
+      expect(stdout).toMatch(/^usage: npm run diff -- \[OLD \[NEW\]\]/);
+    }
   });
 
   it("a description that is not JSON, or not OpenAPI 3.1", () => {

@@ -327,6 +327,12 @@ describe("npm run release, refusing", () => {
     return { code, stdout: out.join(""), stderr: err.join("") };
   };
 
+  it("--help prints the usage and exits 0", async () => {
+    const { code, stdout, stderr } = await release("--help");
+    expect([code, stderr]).toEqual([0, ""]);
+    expect(stdout).toMatch(/^usage: npm run release -- \[--dry-run\]/);
+  });
+
   it("a bad flag, registry or root is one line naming it, and exit status 2", async () => {
     expect(await release("--registry", "ftp://example")).toEqual({
       code: 2,
@@ -346,7 +352,7 @@ describe("npm run release, refusing", () => {
     expect(await release("--tag", "x")).toEqual({
       code: 2,
       stdout: "",
-      stderr: "release: Unknown option '--tag'; npm run release -- --help lists the options\n",
+      stderr: "release: Unknown option '--tag' (--help shows the options)\n",
     });
     expect(await release("--root", ".")).toEqual({
       code: 2,
