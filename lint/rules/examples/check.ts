@@ -3,7 +3,7 @@ import type { OpenApiDocument } from "../../../model/document.ts";
 import type { Finding, HouseRule, JsonPath } from "../../finding.ts";
 import { explainErrors } from "../../ajv-errors.ts";
 import { follow, isObject, pointerPath, type Json } from "../../refs.ts";
-import { registryOf } from "../../registry.ts";
+import { schemaRegistryOf } from "../../schema-registries.ts";
 
 /** An example and the schema it shows, each where it is defined. */
 interface Shown {
@@ -72,7 +72,7 @@ const rule: HouseRule = {
   description:
     "The docs show the examples and the mock serves them, so each validates against its schema under JSON Schema 2020-12, in the strict registry the client, mock and tests validate with (model/schema-registry.ts).",
   check: (doc) => {
-    const registry = registryOf(doc);
+    const registry = schemaRegistryOf(doc);
     if (registry instanceof Error) return []; // the schemas-compile rule reports schemas that do not load
     const findings: Finding[] = [];
     const checked = new Set<string>();
