@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import type { Change } from "./change.ts";
 import type { Comparison } from "./compare.ts";
 import { JsonSyntaxError, parseJsonText } from "../tools/json-text.ts";
-import { InputError } from "./input-error.ts";
+import { UsageError } from "../tools/command.ts";
 import { isObject } from "./schema-shape.ts";
 
 export interface Acknowledgement {
@@ -39,7 +39,7 @@ export function readAcknowledgements(file: string, label = file): Acknowledgemen
   try {
     parsed = parseJsonText(readFileSync(file, "utf8"), label);
   } catch (error) {
-    throw new InputError(
+    throw new UsageError(
       error instanceof JsonSyntaxError ? error.message : `${label}: not readable (${(error as Error).message})`,
     );
   }
@@ -48,21 +48,21 @@ export function readAcknowledgements(file: string, label = file): Acknowledgemen
 
 function parseAcknowledgements(parsed: unknown, file: string): Acknowledgement[] {
   if (!isObject(parsed) || !Array.isArray(parsed.acknowledged))
-    throw new InputError(`${file}: must be an object with an "acknowledged" array`);
+    throw new UsageError(`${file}: must be an object with an "acknowledged" array`);
   const extra = Object.keys(parsed).filter((key) => key !== "acknowledged");
-  if (extra.length) throw new InputError(`${file}: unknown key "${extra[0]}"; the file holds only "acknowledged"`);
+  if (extra.length) throw new UsageError(`${file}: unknown key "${extra[0]}"; the file holds only "acknowledged"`);
   const seen = new Map<string, number>();
   return parsed.acknowledged.map((entry: unknown, index: number) => {
     const at = `${file}: acknowledged[${index}]`;
-    if (!isObject(entry)) throw new InputError(`${at} must be an object with "id" and "reason"`);
+    if (!isObject(entry)) throw new UsageError(`${at} must be an object with "id" and "reason"`);
     const unknown = Object.keys(entry).find((key) => !KEYS.includes(key));
-    if (unknown) throw new InputError(`${at} has unknown key "${unknown}" (allowed: ${KEYS.join(", ")})`);
+    if (unknown) throw new UsageError(`${at} has unknown key "${unknown}" (allowed: ${KEYS.join(", ")})`);
     if (typeof entry.id !== "string" || entry.id.trim() === "")
-      throw new InputError(`${at}.id must be a non-empty string, the id of a breaking change as the diff prints it`);
+      throw new UsageError(`${at}.id must be a non-empty string, the id of a breaking change as the diff prints it`);
     if (typeof entry.reason !== "string" || entry.reason.trim() === "")
-      throw new InputError(`${at}.reason must be a non-empty string saying why the break is accepted`);
+      throw new UsageError(`${at}.reason must be a non-empty string saying why the break is accepted`);
     const twice = seen.get(entry.id);
-    if (twice !== undefined) throw new InputError(`${at}.id repeats acknowledged[${twice}].id "${entry.id}"`);
+    if (twice !== undefined) throw new UsageError(`${at}.id repeats acknowledged[${twice}].id "${entry.id}"`);
     seen.set(entry.id, index);
     return { id: entry.id, reason: entry.reason };
   });
@@ -80,9 +80,9 @@ export function applyAcknowledgements(
     const at = `${file}: acknowledged[${index}].id "${entry.id}"`;
     const between = `${comparison.before.source} and ${comparison.after.source}`;
     if (!change)
-      throw new InputError(`${at} names no change between ${between}; remove it or copy the id the diff prints`);
+      throw new UsageError(`${at} names no change between ${between}; remove it or copy the id the diff prints`);
     if (change.severity !== "breaking")
-      throw new InputError(`${at} names a compatible change; only breaking changes are acknowledged`);
+      throw new UsageError(`${at} names a compatible change; only breaking changes are acknowledged`);
   });
   const reasons = new Map(acknowledgements.map((entry) => [entry.id, entry.reason]));
   const changes: ReportedChange[] = comparison.changes.map((change) => {

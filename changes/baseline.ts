@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { OpenApiDocument } from "../model/document.ts";
 import { applySlugMapFile, slugMapFile } from "../model/slug-map.ts";
 import type { Side } from "./compare.ts";
-import { InputError } from "./input-error.ts";
+import { UsageError } from "../tools/command.ts";
 import { loadSide } from "./load-side.ts";
 
 export const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -62,7 +62,7 @@ export function releaseFolders(dir = RELEASES_DIR): ReleaseFolder[] {
 
 export function latestRelease(dir = RELEASES_DIR): ReleaseFolder {
   const latest = releaseFolders(dir).at(-1);
-  if (!latest) throw new InputError(`${shownPath(dir)}: no release yet; record the first with npm run release`);
+  if (!latest) throw new UsageError(`${shownPath(dir)}: no release yet; record the first with npm run release`);
   return latest;
 }
 

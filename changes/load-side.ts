@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { OpenApiDocument } from "../model/document.ts";
 import type { Side } from "./compare.ts";
-import { InputError } from "./input-error.ts";
+import { UsageError } from "../tools/command.ts";
 import { isObject } from "./schema-shape.ts";
 
 /** Where a commit holds the bundle, relative to the repository root. */
@@ -31,21 +31,21 @@ function readText(spec: string, role: string, cwd: string): { source: string; te
   const isYaml = (name: string): boolean => /\.ya?ml$/i.test(name);
   if (existsSync(file)) {
     if (!statSync(file).isFile())
-      throw new InputError(`${role} ${spec}: is a folder; give a description file or a git ref`);
+      throw new UsageError(`${role} ${spec}: is a folder; give a description file or a git ref`);
     return { source: spec, text: readFileSync(file, "utf8"), yaml: isYaml(file) };
   }
   if (spec.includes(":")) {
     const shown = git(["show", spec], cwd);
     if (!shown.ok)
-      throw new InputError(`${role} ${spec}: no such file, and git cannot show it as REF:path (${shown.error})`);
+      throw new UsageError(`${role} ${spec}: no such file, and git cannot show it as REF:path (${shown.error})`);
     return { source: spec, text: shown.text, yaml: isYaml(spec) };
   }
   if (!git(["rev-parse", "--verify", "--quiet", `${spec}^{commit}`], cwd).ok) {
-    throw new InputError(`${role} ${spec}: no such file, and not a git ref of the repository in ${cwd}`);
+    throw new UsageError(`${role} ${spec}: no such file, and not a git ref of the repository in ${cwd}`);
   }
   const shown = git(["show", `${spec}:${COMMITTED_BUNDLE}`], cwd);
   if (!shown.ok) {
-    throw new InputError(
+    throw new UsageError(
       `${role} ${spec}: the commit has no ${COMMITTED_BUNDLE} (the bundle was not committed there); check it out, run npm run bundle and pass the file instead`,
     );
   }
@@ -54,19 +54,19 @@ function readText(spec: string, role: string, cwd: string): { source: string; te
 
 /** Checks the parts of a description the comparison reads, naming the first that is wrong. */
 function checkDescription(value: unknown, where: string): OpenApiDocument {
-  if (!isObject(value)) throw new InputError(`${where}: must be an OpenAPI document (a JSON object)`);
+  if (!isObject(value)) throw new UsageError(`${where}: must be an OpenAPI document (a JSON object)`);
   if (typeof value.openapi !== "string" || !/^3\.1\.\d+$/.test(value.openapi)) {
-    throw new InputError(
+    throw new UsageError(
       `${where}: openapi must be a 3.1.x version string, got ${JSON.stringify(value.openapi)}; this tool reads OpenAPI 3.1 only`,
     );
   }
   if (!isObject(value.info) || typeof value.info.version !== "string" || value.info.version === "") {
-    throw new InputError(`${where}: info.version must be a non-empty string`);
+    throw new UsageError(`${where}: info.version must be a non-empty string`);
   }
   // OpenAPI 3.1 makes paths optional (a description of webhooks or components alone).
-  if (value.paths !== undefined && !isObject(value.paths)) throw new InputError(`${where}: paths must be an object`);
+  if (value.paths !== undefined && !isObject(value.paths)) throw new UsageError(`${where}: paths must be an object`);
   if (value.components !== undefined && !isObject(value.components))
-    throw new InputError(`${where}: components must be an object`);
+    throw new UsageError(`${where}: components must be an object`);
   return { ...value, paths: value.paths ?? {}, components: value.components ?? {} } as unknown as OpenApiDocument;
 }
 
@@ -76,7 +76,7 @@ export function loadSide(spec: string, role: string, cwd = process.cwd()): Side 
   try {
     parsed = yaml ? parseYaml(text) : JSON.parse(text);
   } catch (error) {
-    throw new InputError(
+    throw new UsageError(
       `${role} ${source}: not readable as ${yaml ? "YAML" : "JSON"} (${(error as Error).message.split("\n")[0]})`,
     );
   }

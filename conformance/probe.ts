@@ -7,7 +7,15 @@
  */
 import type { KeySource } from "./config.ts";
 import type { Contract } from "../contract/contract.ts";
-import { AnswerBoundError, bearer, httpExchange, parseJson, TargetError, type AnswerLimits } from "./http.ts";
+import {
+  AnswerBoundError,
+  bearer,
+  httpExchange,
+  parseJson,
+  TargetError,
+  type AnswerLimits,
+  type HttpAnswer,
+} from "./http.ts";
 
 /** How much of an answer that is not the service's the line quotes. */
 const QUOTED = 80;
@@ -33,7 +41,7 @@ export async function probeTarget(
   const op = contract.byOperationId(contract.model.account.creditsOperationId);
   if (!op) return;
   const route = `GET ${op.path}`;
-  let answer;
+  let answer: HttpAnswer;
   try {
     answer = await httpExchange(`${target}${op.path}`, {
       method: "GET",

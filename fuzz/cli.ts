@@ -7,7 +7,7 @@
  * option is one line and exit 2 (tools/command.ts).
  */
 import { parseFlags, runCommand, UsageError } from "../tools/command.ts";
-import type { Server } from "./answer-check.ts";
+import type { FuzzedServer } from "./answer-requirements.ts";
 import { clientReport, fuzzClient } from "./client-fuzz.ts";
 import { fuzzSuite, reportSuite, suiteRuns } from "./hostile-target.ts";
 import { fuzz, report } from "./run.ts";
@@ -54,7 +54,7 @@ async function runOne(kind: Kind, runs: number, seed: number | undefined): Promi
     for (const line of reportSuite(run)) console.log(line);
     return run.failure === undefined;
   }
-  const run = await fuzz(kind satisfies Server, { runs, ...options });
+  const run = await fuzz(kind satisfies FuzzedServer, { runs, ...options });
   for (const line of report(run)) console.log(line);
   return run.failure === undefined;
 }

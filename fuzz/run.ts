@@ -1,7 +1,7 @@
 /**
  * Property-based HTTP fuzzing of the sandbox and the mock front: fast-check generates hostile
  * requests (hostile-requests.ts), each goes out over a raw socket, its answer is checked
- * (answer-check.ts), and a well-formed request must then still get its 200. Seeded: a failure
+ * (answer-requirements.ts), and a well-formed request must then still get its 200. Seeded: a failure
  * reports the seed, the shrunk request as a curl line and as exact bytes, and the problems.
  */
 import { request as httpRequest } from "node:http";
@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { Contract } from "../contract/contract.ts";
 import { startMock } from "../mock/prism.ts";
 import { startSandbox } from "../sandbox/server.ts";
-import { AnswerCheck, type Server } from "./answer-check.ts";
+import { AnswerRequirements, type FuzzedServer } from "./answer-requirements.ts";
 import {
   FUZZ_KEY,
   hostileRequests,
@@ -34,7 +34,7 @@ export const FUZZ_SANDBOX_CONFIG = {
 };
 
 export interface FuzzRun {
-  readonly server: Server;
+  readonly server: FuzzedServer;
   readonly runs: number;
   readonly seed: number;
   readonly milliseconds: number;
@@ -53,7 +53,7 @@ interface Target {
   stop(): Promise<void>;
 }
 
-async function startTarget(server: Server, contract: Contract): Promise<Target> {
+async function startTarget(server: FuzzedServer, contract: Contract): Promise<Target> {
   if (server === "sandbox") {
     const sandbox = await startSandbox({ config: FUZZ_SANDBOX_CONFIG, model: contract.model });
     return { url: sandbox.url, port: sandbox.port, stop: () => sandbox.close() };
@@ -81,7 +81,7 @@ function healthy(url: string): Promise<boolean> {
 
 /** Runs `runs` hostile requests against a fresh `server`; seed defaults to a random one, always reported. */
 export async function fuzz(
-  server: Server,
+  server: FuzzedServer,
   {
     runs,
     seed = Date.now() ^ (Math.random() * 2 ** 31),
@@ -102,7 +102,7 @@ export async function fuzz(
   const target = at
     ? { url: at, port: Number(new URL(at).port), stop: async () => {} }
     : await startTarget(server, contract);
-  const check = new AnswerCheck(contract, server, [FUZZ_KEY]);
+  const required = new AnswerRequirements(contract, server, [FUZZ_KEY]);
   const started = performance.now();
   try {
     const property = fc.asyncProperty(hostileRequests(contract), async (request: HostileRequest) => {
@@ -110,7 +110,7 @@ export async function fuzz(
         halfClose: incomplete(request),
         timeoutMs: 10_000,
       });
-      const problems = check.problems(request, answer);
+      const problems = required.problems(request, answer);
       if (!(await healthy(target.url)))
         problems.push("the next well-formed request (GET /v1/account/credits) got no 200");
       if (problems.length) throw new Error(problems.join("; "));

@@ -10,16 +10,16 @@ export interface Finding {
   message: string;
 }
 
-export interface CheckOptions {
+export interface RuleCheckOptions {
   /** Placeholder slug to real slug, as the bundle applied it (MEDIA_SLUG_MAP). */
   slugMap: SlugMap;
 }
 
 /** Reads the whole (bundled, unresolved) document and returns what breaks the rule. */
-export type Check = (doc: OpenApiDocument, options: CheckOptions) => Finding[];
+export type RuleCheck = (doc: OpenApiDocument, options: RuleCheckOptions) => Finding[];
 
 /** A house rule: Spectral reports it as `house-<name>` with this description of why it exists. */
 export interface HouseRule {
   readonly description: string;
-  readonly check: Check;
+  readonly check: RuleCheck;
 }

@@ -1,8 +1,8 @@
 /**
  * `npm run lint [bundle [root]]` (scripts/lint.ts): Spectral and Redocly on the bundled description,
- * each finding printed at the file and line of openapi/ it comes from. The exit status is non-zero
- * on any error or warning, when a file is missing, or when the bundle is not the current bundle of
- * its root (sources changed since, or the last build failed): it is refused in one line, not linted.
+ * each finding printed at the file and line of openapi/ it comes from. The exit status is 1 on any
+ * error or warning, or when the bundle is not the current bundle of its root (sources changed since,
+ * or the last build failed): it is refused in one line, not linted; 2 when a file is missing.
  *
  * Defaults: generated/openapi.yaml made from openapi/openapi.yaml, and the Arazzo workflows of
  * workflows/ (lint-workflows.ts) at the same time; a bundle given alone is reported at its own lines.
@@ -37,7 +37,7 @@ export async function lintCommand(
   ] as const) {
     if (file !== undefined && !existsSync(file)) {
       output.err(`lint: ${file} is missing${hint}.`);
-      return 1;
+      return 2;
     }
   }
   // Linting an older bundle (a failed build leaves the last good one) would report its lines, not the sources'.

@@ -69,7 +69,9 @@ export function* subschemas(
 /** Values at a `schema` key outside schemas: parameter, header and media-type schemas. */
 function collectSchemaFields(node: unknown, path: JsonPath, out: SchemaNode[]): void {
   if (Array.isArray(node)) {
-    node.forEach((child, index) => collectSchemaFields(child, [...path, index], out));
+    node.forEach((child, index) => {
+      collectSchemaFields(child, [...path, index], out);
+    });
     return;
   }
   if (!isObject(node)) return;

@@ -45,7 +45,9 @@ export function collectNotShown(doc: OpenApiDocument): NotShownMarker[] {
   const found: NotShownMarker[] = [];
   const walk = (node: unknown, path: string[]): void => {
     if (Array.isArray(node)) {
-      node.forEach((item, index) => walk(item, [...path, String(index)]));
+      node.forEach((item, index) => {
+        walk(item, [...path, String(index)]);
+      });
       return;
     }
     if (typeof node !== "object" || node === null) return;

@@ -13,7 +13,7 @@ interface Template {
   readonly op: OperationModel;
 }
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export class Router {
   private readonly exact = new Map<string, OperationModel>();
@@ -28,7 +28,7 @@ export class Router {
       }
       const source = op.path
         .split(/\{[^}]+\}/)
-        .map(escape)
+        .map(escapeRegExp)
         .join("([^/]+)");
       this.templates.push({ method: op.method, pattern: new RegExp(`^${source}$`), names, op });
     }
@@ -43,7 +43,9 @@ export class Router {
       const found = template.pattern.exec(path);
       if (!found) continue;
       const params: Record<string, string> = {};
-      template.names.forEach((name, index) => (params[name] = decodeURIComponent(found[index + 1]!)));
+      template.names.forEach((name, index) => {
+        params[name] = decodeURIComponent(found[index + 1]!);
+      });
       return { op: template.op, params };
     }
     return undefined;

@@ -6,10 +6,9 @@
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { EMPTY_ACKNOWLEDGEMENTS } from "../changes/acknowledgements.ts";
 import { PROJECT_ROOT } from "../changes/baseline.ts";
-import { InputError } from "../changes/input-error.ts";
+import { readFlags, UsageError } from "../tools/command.ts";
 import { packPackages } from "../packages/pack.ts";
 import { PACKAGE_NAMES, type PackageRelease } from "../packages/shared/package-build.ts";
 import { changelogText, staleChangelogs, writeChangelogs } from "./changelog.ts";
@@ -41,25 +40,18 @@ export interface CommandIo {
   readonly stderr: (text: string) => void;
 }
 
-function options(argv: readonly string[]) {
-  try {
-    return parseArgs({
-      args: [...argv],
-      strict: true,
-      options: {
-        "dry-run": { type: "boolean" },
-        registry: { type: "string" },
-        "no-publish": { type: "boolean" },
-        root: { type: "string" },
-        page: { type: "boolean" },
-        check: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
-  } catch (error) {
-    throw new InputError(`${redacted((error as Error).message)}; npm run release -- --help lists the options`);
-  }
-}
+const COMMAND = {
+  name: "release",
+  help: USAGE,
+  options: {
+    "dry-run": { type: "boolean" },
+    registry: { type: "string" },
+    "no-publish": { type: "boolean" },
+    root: { type: "string" },
+    page: { type: "boolean" },
+    check: { type: "boolean" },
+  },
+} as const;
 
 /** What each package is built with: the version, and the changelog of `records` (the pending release's included). */
 export function packageReleases(version: string, records: readonly ReleaseRecord[]): Record<string, PackageRelease> {
@@ -157,13 +149,13 @@ function changelogs(paths: ReleasePaths, io: CommandIo, write: boolean): number 
 
 export async function runRelease(argv: readonly string[], io: CommandIo): Promise<number> {
   try {
-    const { values } = options(argv);
-    if (values.help) {
+    const { values, help } = readFlags(COMMAND, argv);
+    if (help) {
       io.stdout(`${USAGE}\n`);
       return 0;
     }
     const root = values.root === undefined ? PROJECT_ROOT : resolve(io.cwd, values.root);
-    if (!existsSync(root)) throw new InputError(`--root ${values.root}: no such folder`);
+    if (!existsSync(root)) throw new UsageError(`--root ${values.root}: no such folder`);
     const paths = projectPaths(root);
     if (values.page || values.check) return changelogs(paths, io, values.page === true);
     const registry = registryOf(values.registry);
@@ -190,7 +182,7 @@ export async function runRelease(argv: readonly string[], io: CommandIo): Promis
     if (publishing) {
       for (const name of PACKAGE_NAMES) {
         if (await isPublished(registry, name, version)) {
-          throw new InputError(
+          throw new UsageError(
             `${name}@${version} is already in ${registryName(registry)}, and a published version is never replaced; record the releases published since (releases/) or change the description`,
           );
         }

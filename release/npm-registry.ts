@@ -8,7 +8,7 @@
 import { execFile } from "node:child_process";
 import { basename } from "node:path";
 import { promisify } from "node:util";
-import { InputError } from "../changes/input-error.ts";
+import { UsageError } from "../tools/command.ts";
 
 const run = promisify(execFile);
 
@@ -27,10 +27,10 @@ export function registryOf(url: string | undefined): Registry {
   try {
     parsed = new URL(url);
   } catch {
-    throw new InputError(`--registry must be an http(s) URL, got ${JSON.stringify(redacted(url))}`);
+    throw new UsageError(`--registry must be an http(s) URL, got ${JSON.stringify(redacted(url))}`);
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
-    throw new InputError(`--registry must be an http(s) URL, got ${JSON.stringify(redacted(url))}`);
+    throw new UsageError(`--registry must be an http(s) URL, got ${JSON.stringify(redacted(url))}`);
   return { url: parsed.href };
 }
 
@@ -66,7 +66,7 @@ export async function isPublished(registry: Registry, name: string, version: str
     return stdout.trim() !== "";
   } catch (error) {
     if (/\bE404\b/.test((error as { stderr?: string }).stderr ?? "")) return false;
-    throw new InputError(`cannot ask ${registryName(registry)} for ${name}@${version}: ${npmError(error)}`);
+    throw new UsageError(`cannot ask ${registryName(registry)} for ${name}@${version}: ${npmError(error)}`);
   }
 }
 
@@ -75,6 +75,6 @@ export async function publish(registry: Registry, tarball: string): Promise<void
   try {
     await run("npm", ["publish", tarball, "--access", "public", "--ignore-scripts", ...registryArgs(registry)]);
   } catch (error) {
-    throw new InputError(`${registryName(registry)} refused ${basename(tarball)}: ${npmError(error)}`);
+    throw new UsageError(`${registryName(registry)} refused ${basename(tarball)}: ${npmError(error)}`);
   }
 }

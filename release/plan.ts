@@ -10,7 +10,7 @@ import { join, relative } from "node:path";
 import { applyAcknowledgements, readAcknowledgements, type Acknowledgement } from "../changes/acknowledgements.ts";
 import { PROJECT_ROOT } from "../changes/baseline.ts";
 import { compareDescriptions, type Side } from "../changes/compare.ts";
-import { InputError } from "../changes/input-error.ts";
+import { UsageError } from "../tools/command.ts";
 import { loadSide } from "../changes/load-side.ts";
 import { PACKAGE_NAMES } from "../packages/shared/package-build.ts";
 import { bumpOf, FIRST_VERSION, nextVersion } from "./next-version.ts";
@@ -77,10 +77,10 @@ function acknowledgementsOf(paths: ReleasePaths): Acknowledgement[] {
   return existsSync(file) ? readAcknowledgements(file, shownIn(paths, file)) : [];
 }
 
-/** The plan of a release of the bundle in `paths.bundleDir`; throws an InputError when it is refused. */
+/** The plan of a release of the bundle in `paths.bundleDir`; throws a UsageError when it is refused. */
 export function planRelease(paths: ReleasePaths): ReleasePlan {
   const bundle = join(paths.bundleDir, "openapi.json");
-  if (!existsSync(bundle)) throw new InputError(`${shownIn(paths, bundle)}: no bundle; run npm run build first`);
+  if (!existsSync(bundle)) throw new UsageError(`${shownIn(paths, bundle)}: no bundle; run npm run build first`);
   const side = loadSide(bundle, "bundle");
   const text = releasedText(side.doc);
   const interfaceVersion = side.doc.info.version;
@@ -92,7 +92,7 @@ export function planRelease(paths: ReleasePaths): ReleasePlan {
   const plan = { side, text, recorded, last, acknowledgements };
   if (!baseline) {
     if (acknowledgements.length)
-      throw new InputError(`${ackLabel}: the first release has no earlier one to break, so it acknowledges nothing`);
+      throw new UsageError(`${ackLabel}: the first release has no earlier one to break, so it acknowledges nothing`);
     const first: ReleaseRecord = {
       version: FIRST_VERSION,
       interfaceVersion,
@@ -106,14 +106,14 @@ export function planRelease(paths: ReleasePaths): ReleasePlan {
   }
   const before = recordedSide(baseline);
   if (interfaceVersion.localeCompare(before.doc.info.version, "en", { numeric: true }) < 0) {
-    throw new InputError(
+    throw new UsageError(
       `info.version ${interfaceVersion} is older than ${baseline.record.interfaceVersion}, the interface version of the latest release ${baseline.name}`,
     );
   }
   const report = applyAcknowledgements(compareDescriptions(before, side), acknowledgements, ackLabel);
   if (report.summary.unacknowledged) {
     const are = report.summary.unacknowledged === 1 ? "is" : "are";
-    throw new InputError(
+    throw new UsageError(
       `${count(report.summary.unacknowledged, "breaking change")} since ${baseline.name} ${are} not acknowledged in ${ackLabel}; npm run diff lists ${report.summary.unacknowledged === 1 ? "it with its id" : "them with their ids"}`,
     );
   }

@@ -24,7 +24,7 @@ import {
 } from "../changes/baseline.ts";
 import type { RouteTitle, Side } from "../changes/compare.ts";
 import type { ChangelogEntry } from "../changes/domain-changelog.ts";
-import { InputError } from "../changes/input-error.ts";
+import { UsageError } from "../tools/command.ts";
 import { isObject } from "../changes/schema-shape.ts";
 import type { OpenApiDocument } from "../model/document.ts";
 import { placeholderPaths } from "../model/slug-map.ts";
@@ -59,22 +59,22 @@ export const folderOf = (record: Pick<ReleaseRecord, "version" | "interfaceVersi
   record.version ?? record.interfaceVersion;
 
 function checkRecord(parsed: unknown, at: string, folder: string): ReleaseRecord {
-  if (!isObject(parsed)) throw new InputError(`${at}: must be an object with ${KEYS.join(", ")}`);
+  if (!isObject(parsed)) throw new UsageError(`${at}: must be an object with ${KEYS.join(", ")}`);
   const unknown = Object.keys(parsed).find((key) => !KEYS.includes(key));
-  if (unknown) throw new InputError(`${at}: unknown key "${unknown}" (allowed: ${KEYS.join(", ")})`);
+  if (unknown) throw new UsageError(`${at}: unknown key "${unknown}" (allowed: ${KEYS.join(", ")})`);
   const { version, interfaceVersion, bump, comparedWith, changes, changelog, routeTitles } = parsed;
   if (version !== null && !(typeof version === "string" && isReleaseVersion(version)))
-    throw new InputError(
+    throw new UsageError(
       `${at}: version must be MAJOR.MINOR.PATCH, or null for a description released before the packages`,
     );
   if (typeof interfaceVersion !== "string" || interfaceVersion === "")
-    throw new InputError(`${at}: interfaceVersion must be the info.version of the description`);
+    throw new UsageError(`${at}: interfaceVersion must be the info.version of the description`);
   if (folder !== (version ?? interfaceVersion))
-    throw new InputError(`${at}: the folder must be named after the release's version ${version ?? interfaceVersion}`);
+    throw new UsageError(`${at}: the folder must be named after the release's version ${version ?? interfaceVersion}`);
   if (version === null ? bump !== null : !(typeof bump === "string" && BUMPS.includes(bump)))
-    throw new InputError(`${at}: bump must be one of ${BUMPS.join(", ")} (null only without a version)`);
+    throw new UsageError(`${at}: bump must be one of ${BUMPS.join(", ")} (null only without a version)`);
   if (comparedWith !== null && typeof comparedWith !== "string")
-    throw new InputError(`${at}: comparedWith must name the folder of the release compared against, or be null`);
+    throw new UsageError(`${at}: comparedWith must name the folder of the release compared against, or be null`);
   if (
     !Array.isArray(changes) ||
     !changes.every(
@@ -84,15 +84,15 @@ function checkRecord(parsed: unknown, at: string, folder: string): ReleaseRecord
         Array.isArray(change.routes),
     )
   ) {
-    throw new InputError(`${at}: changes must be a list of changes, each with ${CHANGE_TEXTS.join(", ")} and routes`);
+    throw new UsageError(`${at}: changes must be a list of changes, each with ${CHANGE_TEXTS.join(", ")} and routes`);
   }
   if (
     !Array.isArray(changelog) ||
     !changelog.every((entry) => isObject(entry) && typeof entry.line === "string" && typeof entry.topic === "string")
   ) {
-    throw new InputError(`${at}: changelog must be a list of entries, each with a topic and a line`);
+    throw new UsageError(`${at}: changelog must be a list of entries, each with a topic and a line`);
   }
-  if (!isObject(routeTitles)) throw new InputError(`${at}: routeTitles must be an object`);
+  if (!isObject(routeTitles)) throw new UsageError(`${at}: routeTitles must be an object`);
   return parsed as unknown as ReleaseRecord;
 }
 
@@ -104,7 +104,7 @@ export function readRecords(dir: string): RecordedRelease[] {
     try {
       parsed = parseJsonText(readFileSync(join(folder.dir, RELEASE_RECORD), "utf8"), at);
     } catch (error) {
-      throw new InputError(
+      throw new UsageError(
         error instanceof JsonSyntaxError ? error.message : `${at}: not readable (${(error as Error).message})`,
       );
     }
@@ -113,7 +113,7 @@ export function readRecords(dir: string): RecordedRelease[] {
   releases.forEach(({ name, record }, index) => {
     const previous = releases[index - 1]?.name ?? null;
     if (record.comparedWith !== previous)
-      throw new InputError(
+      throw new UsageError(
         `releases/${name}/${RELEASE_RECORD}: comparedWith must be ${JSON.stringify(previous)}, the release before it`,
       );
   });
@@ -124,7 +124,7 @@ export function readRecords(dir: string): RecordedRelease[] {
 export function recordedSide(release: RecordedRelease): Side {
   const side = releaseSide(release);
   if (side.doc.info.version !== release.record.interfaceVersion) {
-    throw new InputError(
+    throw new UsageError(
       `${release.label}: info.version is ${JSON.stringify(side.doc.info.version)}, but its record says ${release.record.interfaceVersion}`,
     );
   }

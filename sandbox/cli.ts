@@ -1,22 +1,28 @@
 /**
  * `npm run sandbox [-- --port N --config FILE --allow-origin ORIGIN]`: the stateful sandbox of the
- * description on 127.0.0.1 (port from --port, SANDBOX_PORT, or 4020; config from --config,
- * SANDBOX_CONFIG, or sandbox/default-config.json). A bad option or a bad config is one line and
- * exit 2, a busy port one line and exit 1 (tools/command.ts), before it listens; SIGINT and
- * SIGTERM stop it cleanly.
+ * description on 127.0.0.1 (port from --port, SANDBOX_PORT, or config.ts's DEFAULT_SANDBOX_PORT;
+ * config from --config, SANDBOX_CONFIG, or sandbox/default-config.json). A bad option or a bad
+ * config is one line and exit 2, a busy port one line and exit 1 (tools/command.ts), before it
+ * listens; SIGINT and SIGTERM stop it cleanly.
  */
 import { allowedOriginsSetting } from "../http-server/loopback-guard.ts";
 import { loadServiceModel } from "../model/service-model.ts";
 import { parseFlags, portSetting, runCommand, UsageError } from "../tools/command.ts";
 import { commandLine, runtimeFile } from "../tools/packaged.ts";
-import { ConfigError, DEFAULT_CONFIG_FILE, readConfigFile } from "./config.ts";
+import {
+  ConfigError,
+  DEFAULT_CONFIG_FILE,
+  DEFAULT_SANDBOX_PORT,
+  readConfigFile,
+  type SandboxConfig,
+} from "./config.ts";
 import { startSandbox } from "./server.ts";
 
 const HELP = `usage: ${commandLine("sandbox")} [--port N] [--config FILE] [--allow-origin ORIGIN]
 
 The stateful sandbox of the service's description on 127.0.0.1; SIGINT or SIGTERM stops it.
 
-  --port N               SANDBOX_PORT           the port, 0 for a free one (default 4020)
+  --port N               SANDBOX_PORT           the port, 0 for a free one (default ${DEFAULT_SANDBOX_PORT})
   --config FILE          SANDBOX_CONFIG         accounts, keys, clock and limits (default ${DEFAULT_CONFIG_FILE})
   --allow-origin ORIGIN  SANDBOX_ALLOW_ORIGINS  a page origin allowed to call the sandbox, besides the docs
                                                 served at http://127.0.0.1:8080 (repeat it, or list them
@@ -36,11 +42,11 @@ const { values } = parseFlags({
 await runCommand(
   "sandbox",
   async () => {
-    const port = portSetting(values.port, "--port", "SANDBOX_PORT", 4020);
+    const port = portSetting(values.port, "--port", "SANDBOX_PORT", DEFAULT_SANDBOX_PORT);
     const allowedOrigins = allowedOriginsSetting(values["allow-origin"], "SANDBOX_ALLOW_ORIGINS");
     const file = values.config ?? process.env.SANDBOX_CONFIG ?? DEFAULT_CONFIG_FILE;
     const model = loadServiceModel();
-    let config;
+    let config: SandboxConfig;
     try {
       config = readConfigFile(file, model);
     } catch (error) {

@@ -16,6 +16,9 @@ import { describeProblems } from "./validation.ts";
 
 export const DEFAULT_CONFIG_FILE = runtimeFile("sandbox/default-config.json");
 
+/** The port `npm run sandbox` listens on without --port or SANDBOX_PORT; the docs' sandbox address is built on it. */
+export const DEFAULT_SANDBOX_PORT = 4020;
+
 export interface AccountConfig {
   readonly keys: readonly string[];
   /** Free-plan keys may call only the operations the description opens to the Free plan. */

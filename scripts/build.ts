@@ -2,7 +2,7 @@
  * `npm run build`: the bundle and the generators in one process. The description is built once in
  * memory (tools/bundle-description.ts), written to generated/openapi.{yaml,json}, and its service
  * model handed to the generators, so nothing written is read back. It prints what `npm run bundle`
- * and `npm run generate` print, failures as they do.
+ * and `npm run generate` print, failures as they do (exit 1); a bad option is one line and exit 2.
  */
 import { generateAll, writeGenerated } from "../generators/index.ts";
 import {
@@ -12,6 +12,18 @@ import {
   writeBundle,
   type DescriptionBuild,
 } from "../tools/bundle-description.ts";
+import { parseFlags } from "../tools/command.ts";
+
+parseFlags({
+  name: "build",
+  help: `usage: npm run build
+
+Bundles openapi/openapi.yaml into generated/openapi.{yaml,json} and runs every generator over it,
+in one process.
+
+Exit status: 0 built, 1 the bundle or a generator failed, 2 a bad option.`,
+  options: {},
+});
 
 const root = "openapi/openapi.yaml";
 let build: DescriptionBuild;

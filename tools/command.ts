@@ -21,6 +21,8 @@ export interface CommandSpec<O extends Options> {
   /** The text `--help` prints. */
   readonly help: string;
   readonly options: O;
+  /** The arguments it takes besides flags: their names (at most that many), or true for any number. */
+  readonly positionals?: true | readonly string[];
 }
 
 /** One line on stderr, with the command's name, and the exit status. */
@@ -30,20 +32,18 @@ function end(name: string, message: string, status: number): never {
 }
 
 /**
- * The command's flags (and, where the command takes them, its positional arguments); `--help`
- * prints the usage and exits 0, a usage error is one line and exit 2.
+ * The command's flags (and, where the command takes them, its positional arguments), `help` when
+ * `--help` or `-h` was given; an unknown flag or a missing value is a UsageError of one line. For
+ * the commands whose tests run them in the test's process, with output of their own (diff, release).
  */
-export function parseFlags<O extends Options>(
-  spec: CommandSpec<O> & { readonly positionals?: boolean },
-  args: string[] = process.argv.slice(2),
-) {
+export function readFlags<O extends Options>(spec: CommandSpec<O>, args: readonly string[]) {
   const config = {
-    args,
-    options: { ...spec.options, help: { type: "boolean" } },
+    args: [...args],
+    options: { ...spec.options, help: { type: "boolean", short: "h" } },
     strict: true,
-    allowPositionals: spec.positionals ?? false,
+    allowPositionals: spec.positionals !== undefined,
   } as const;
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<typeof config>>;
   try {
     parsed = parseArgs(config);
   } catch (error) {
@@ -52,16 +52,36 @@ export function parseFlags<O extends Options>(
     const hint = /ambiguous/.test(first)
       ? 'a value starting with "-" is written --flag=VALUE'
       : "--help shows the options";
-    end(spec.name, `${first} (${hint})`, EXIT.usage);
+    throw new UsageError(`${first} (${hint})`);
   }
-  if ((parsed.values as { help?: boolean }).help) {
-    console.log(spec.help);
-    process.exit(EXIT.ok);
-  }
+  const names = spec.positionals;
+  if (Array.isArray(names) && parsed.positionals.length > names.length)
+    throw new UsageError(
+      `expected at most ${names.join(" and ")}, got ${parsed.positionals.length} arguments (--help shows the usage)`,
+    );
   return {
     values: parsed.values as ReturnType<typeof parseArgs<{ options: O; strict: true }>>["values"],
     positionals: parsed.positionals,
+    help: (parsed.values as { help?: boolean }).help === true,
   };
+}
+
+/**
+ * The command's flags, as readFlags reads them; `--help` prints the usage and exits 0, a usage
+ * error is one line and exit 2.
+ */
+export function parseFlags<O extends Options>(spec: CommandSpec<O>, args: readonly string[] = process.argv.slice(2)) {
+  let flags: ReturnType<typeof readFlags<O>>;
+  try {
+    flags = readFlags(spec, args);
+  } catch (error) {
+    end(spec.name, (error as Error).message, EXIT.usage);
+  }
+  if (flags.help) {
+    console.log(spec.help);
+    process.exit(EXIT.ok);
+  }
+  return { values: flags.values, positionals: flags.positionals };
 }
 
 /** A setting from its flag, else its environment variable, else the default, with where it came from (for messages). */

@@ -19,12 +19,15 @@ const RUNS = 20;
 function schemasChanged(doc: OpenApiDocument): OpenApiDocument {
   const copy = structuredClone(doc);
   const visit = (node: unknown, enums: boolean): void => {
-    if (Array.isArray(node)) return node.forEach((item) => visit(item, enums));
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, enums);
+      return;
+    }
     if (!isObject(node)) return;
     if (enums && Array.isArray(node.enum)) node.enum.push("bench-value");
     for (const { keyword } of BOUNDS)
       if (typeof node[keyword] === "number") node[keyword] = (node[keyword] as number) + 1;
-    Object.values(node).forEach((value) => visit(value, enums));
+    for (const value of Object.values(node)) visit(value, enums);
   };
   visit(copy.paths, false);
   visit(copy.components, true);

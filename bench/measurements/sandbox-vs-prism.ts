@@ -79,24 +79,23 @@ export async function requestsPerSecond(url: string): Promise<{ perSecond: numbe
   return { perSecond: result.requests / result.seconds, failures: result.failures };
 }
 
+/** The server's rate, then the server stopped, measured or not. */
+async function rateThenStop(url: string, stop: () => Promise<void>): Promise<{ perSecond: number; failures: number }> {
+  try {
+    return await requestsPerSecond(url);
+  } finally {
+    await stop();
+  }
+}
+
 export const sandboxVsPrism: Measurement = {
   name: "sandbox vs Prism mock",
   async run(): Promise<Figure[]> {
     const note = `create + ${POLLS_PER_CREATE} polls per loop, ${WORKERS} keep-alive connections, ${MEASURE_MS / 1000} s after ${WARM_UP_MS / 1000} s warm-up`;
     const sandbox = await startSandboxProcess();
-    let ours;
-    try {
-      ours = await requestsPerSecond(sandbox.url);
-    } finally {
-      await sandbox.stop();
-    }
+    const ours = await rateThenStop(sandbox.url, () => sandbox.stop());
     const mock = await startMock({ snapshot: loadServiceModel().doc });
-    let prism;
-    try {
-      prism = await requestsPerSecond(mock.baseUrl);
-    } finally {
-      await mock.stop();
-    }
+    const prism = await rateThenStop(mock.baseUrl, () => mock.stop());
     return [
       {
         label: "sandbox, requests per second",

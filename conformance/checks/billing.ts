@@ -404,7 +404,9 @@ async function blame(
 }
 
 function subsets<T>(items: readonly T[]): T[][] {
-  return items.reduce<T[][]>((all, item) => [...all, ...all.map((subset) => [...subset, item])], [[]]);
+  const all: T[][] = [[]];
+  for (const item of items) for (const subset of all.slice()) all.push([...subset, item]);
+  return all;
 }
 
 /** The first implemented route charged per request, with its price. */

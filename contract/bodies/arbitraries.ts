@@ -44,7 +44,7 @@ function seen(field: string, examples: readonly Json[]): Json[] {
   return [...new Map(values.map((value) => [JSON.stringify(value), value])).values()];
 }
 
-function valueOf(field: string, schema: JsonSchema, examples: readonly Json[]): fc.Arbitrary<Json> {
+function arbitraryOf(field: string, schema: JsonSchema, examples: readonly Json[]): fc.Arbitrary<Json> {
   if ("const" in schema) return fc.constant(schema.const);
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as Json[]));
   const given = seen(field, examples);
@@ -99,7 +99,7 @@ export function validBodies(
   const fields = Object.entries(properties)
     .filter(([, property]) => isObject(property))
     .map(([field, property]) => {
-      const value = valueOf(field, property, examples);
+      const value = arbitraryOf(field, property, examples);
       // An optional field is left out twice as often as sent: the modes a rule keeps apart are then often alone; shrinking leaves it out.
       return required.includes(field)
         ? value.map((drawn) => [field, drawn] as const)

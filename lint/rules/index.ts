@@ -1,5 +1,5 @@
 /**
- * The registry of house rules: one line per rule, exporting lint/rules/<name>/check.ts under the
+ * The list of house rules: one line per rule, exporting lint/rules/<name>/check.ts under the
  * name Spectral reports it by (`house-<name>`). lint/spectral/house-rules.ts turns these into the
  * Spectral rules that .spectral.yaml extends.
  */

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { ServiceModel } from "../../model/service-model.ts";
+import { DEFAULT_SANDBOX_PORT } from "../../sandbox/config.ts";
 import { runtimeFile } from "../../tools/packaged.ts";
 import { code, firstExample } from "../shared/package-build.ts";
 import { BIN, COMMANDS } from "./commands.ts";
@@ -31,8 +32,8 @@ them. One bin, ${code(BIN)}; no dependencies (what it uses is bundled in); Node 
 
 \`\`\`sh
 npm install --save-dev ${name}        # or the tarball: npm install --save-dev ./${name.replace("@", "").replace("/", "-")}-${version}.tgz
-npx ${BIN} sandbox --port 4020
-curl -s -X POST http://127.0.0.1:4020${route.path} -H 'Authorization: Bearer ${key}' \\
+npx ${BIN} sandbox --port ${DEFAULT_SANDBOX_PORT}
+curl -s -X POST http://127.0.0.1:${DEFAULT_SANDBOX_PORT}${route.path} -H 'Authorization: Bearer ${key}' \\
   -H 'Content-Type: application/json' -d '${JSON.stringify(firstExample(model.doc, route.path)).replaceAll("'", "'\\''")}'
 \`\`\`
 

@@ -11,4 +11,4 @@ export const CLIENT_MEMBERS: readonly string[] = Object.keys({
   rateLimit: 0,
   pausedUntil: 0,
   api: 0,
-} satisfies Record<keyof ClientMembers<{}, RouteTable>, 0>);
+} satisfies Record<keyof ClientMembers<object, RouteTable>, 0>);

@@ -18,6 +18,7 @@ export interface RequestOptions {
  * The offline quote of the price-table entry point (`quote` of generated/costs.ts). Its parameters
  * are `any` so that the generic, per-route typed function is accepted as it is.
  */
+// biome-ignore lint/suspicious/noExplicitAny: only `any` parameters accept the generic per-route function as it is
 export type QuoteFunction = (path: any, body?: any, media?: any) => unknown;
 
 export interface ClientOptions<AreaNames extends string = string> {

@@ -128,7 +128,8 @@ export type SlugArgument<
 /** The slug written, once checked (never for a wrong one). */
 export type KnownSlug<T extends RouteTable, A extends AreaName<T>, S extends string> = Extract<S, Slug<T, A>>;
 
-type RequiredKeys<Body> = keyof { [K in keyof Body as {} extends Pick<Body, K> ? never : K]: 0 };
+/** The keys of Body a value may not leave out: those the empty object (no fields) does not satisfy. */
+type RequiredKeys<Body> = keyof { [K in keyof Body as Record<never, never> extends Pick<Body, K> ? never : K]: 0 };
 /**
  * The constraint of a body (or query) `B` written for `Body`, flattened so that an error prints it and
  * not the types it is made of: each field of B has its type in Body; a field Body does not have, and

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runDiff } from "../../changes/diff-command.ts";
 import { latestRelease, PROJECT_ROOT } from "../../changes/baseline.ts";
 import { loadBundle } from "../../model/document.ts";
+import type { LooseJson } from "../support/loose.ts";
 
 const QUEUED = 'response-enum-value-added@schema JobStatus="queued"';
 let dir: string;
@@ -33,7 +34,7 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "changes-cli-"));
   const base = loadBundle();
   write("before.json", base);
-  const compatible = structuredClone(base) as any;
+  const compatible = structuredClone(base) as LooseJson;
   compatible.components.schemas.AccountCredits.properties.bonus_credits = {
     type: "integer",
     description: "Bonus credits.",
@@ -192,12 +193,21 @@ describe("bad input exits 2 with an error naming what is wrong", () => {
     const { status, stderr } = run(args);
     expect(status).toBe(2);
     expect(stderr).toMatch(message);
+    expect(stderr).toMatch(/^diff: [^\n]+\n$/);
+  });
+
+  it("--help (or -h) prints the usage and exits 0", () => {
+    for (const flag of ["--help", "-h"]) {
+      const { status, stdout, stderr } = run([flag]);
+      expect([status, stderr]).toEqual([0, ""]);
+      expect(stdout).toMatch(/^usage: npm run diff -- \[OLD \[NEW\]\]/);
+    }
   });
 
   it("a description that is not JSON, or not OpenAPI 3.1", () => {
     write("broken.json", "{ not json");
     expect(run(["broken.json", "before.json"]).stderr).toMatch(/OLD broken\.json: not readable as JSON/);
-    const old = structuredClone(loadBundle()) as any;
+    const old = structuredClone(loadBundle()) as LooseJson;
     old.openapi = "3.0.3";
     write("old.json", old);
     const { status, stderr } = run(["old.json", "before.json"]);
@@ -210,7 +220,7 @@ describe("bad input exits 2 with an error naming what is wrong", () => {
   });
 
   it("(not bad input) a description the service model cannot read: compared, and that is a breaking change", () => {
-    const doc = structuredClone(loadBundle()) as any;
+    const doc = structuredClone(loadBundle()) as LooseJson;
     delete doc.info["x-limits"];
     write("no-limits.json", doc);
     // Any valid OpenAPI 3.1 description is compared: what the model cannot read is itself a breaking change.

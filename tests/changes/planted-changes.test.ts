@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { compareDescriptions, type Comparison } from "../../changes/compare.ts";
 import { loadBundle } from "../../model/document.ts";
 import { placeholderPaths } from "../../model/slug-map.ts";
+import type { LooseJson } from "../support/loose.ts";
 import { PLANTED, type PlantedKind } from "./planted.ts";
 
 // The kinds name routes by their placeholder slugs, whatever slug map the project builds with.
@@ -56,11 +57,11 @@ describe("the comparison", () => {
   });
 
   it("reads any valid OpenAPI 3.1 description: path items by $ref, operations without responses, no paths at all", () => {
-    const byRef = structuredClone(base) as any;
+    const byRef = structuredClone(base) as LooseJson;
     byRef.components.pathItems = { Credits: byRef.paths["/v1/account/credits"] };
     byRef.paths["/v1/account/credits"] = { $ref: "#/components/pathItems/Credits" };
     expect(compareDescriptions({ source: "a", doc: base }, { source: "b", doc: byRef }).changes).toEqual([]);
-    const silent = structuredClone(base) as any;
+    const silent = structuredClone(base) as LooseJson;
     delete silent.paths["/v1/account/credits"].get.responses;
     const removed = compareDescriptions({ source: "a", doc: base }, { source: "b", doc: silent }).changes.filter(
       (change) => change.rule === "response-status-removed",

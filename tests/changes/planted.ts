@@ -4,9 +4,10 @@
  * and its changelog lines.
  */
 import type { JsonSchema } from "../../model/document.ts";
+import type { LooseJson } from "../support/loose.ts";
 
-/** A planted copy is edited freely, deep inside; the description's types would only get in the way. */
-type Doc = any;
+/** A planted copy is edited freely, deep inside. */
+type Doc = LooseJson;
 
 export interface PlantedKind {
   kind: string;

@@ -25,7 +25,12 @@ function mediaTypes(): Array<{ where: string; media: MediaType }> {
 function extensionUses(): Array<{ at: string; name: string; value: unknown }> {
   const uses: Array<{ at: string; name: string; value: unknown }> = [];
   const walk = (node: unknown, at: string): void => {
-    if (Array.isArray(node)) return node.forEach((child, i) => walk(child, `${at}/${i}`));
+    if (Array.isArray(node)) {
+      node.forEach((child, i) => {
+        walk(child, `${at}/${i}`);
+      });
+      return;
+    }
     if (typeof node !== "object" || node === null) return;
     for (const [key, child] of Object.entries(node)) {
       if (key.startsWith("x-")) uses.push({ at: `${at}/${key}`, name: key, value: child });

@@ -50,7 +50,7 @@ describe("guides", () => {
   it("fail the build on an unknown placeholder or on facts missing from the description", () => {
     expect(() => fillPlaceholders("{{no-such-fact}}", doc, "test.md")).toThrow(/unknown placeholder/);
     const withoutTerminal = structuredClone(doc);
-    delete (withoutTerminal.components.schemas?.JobStatus as JsonSchema)["x-terminal-values"];
+    delete (withoutTerminal.components.schemas!.JobStatus as JsonSchema)["x-terminal-values"];
     expect(() => fillPlaceholders("{{job-states}}", withoutTerminal, "test.md")).toThrow(/JobStatus/);
     expect(() => fillPlaceholders("{{sample curl noSuchOperation}}", doc, "test.md")).toThrow(/noSuchOperation/);
   });

@@ -83,8 +83,8 @@ describe("the built site", () => {
     expect(index.status).toBe(200);
     expect(index.headers.get("content-type")).toContain("text/html");
     expect((await fetch(builtSite().server.url)).status).toBe(200);
-    for (const escape of ["..%2Fpackage.json", "%2e%2e/%2e%2e/etc/passwd", "no-such-page.html"]) {
-      expect((await fetch(`${builtSite().server.url}${escape}`)).status, escape).toBe(404);
+    for (const outside of ["..%2Fpackage.json", "%2e%2e/%2e%2e/etc/passwd", "no-such-page.html"]) {
+      expect((await fetch(`${builtSite().server.url}${outside}`)).status, outside).toBe(404);
     }
   });
 });

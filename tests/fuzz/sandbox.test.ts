@@ -1,12 +1,12 @@
 /**
  * The HTTP fuzz harness's small budget against the sandbox (npm run fuzz runs the large one): a
- * few hundred hostile requests over raw sockets, each answered as answer-check.ts requires, with
+ * few hundred hostile requests over raw sockets, each answered as answer-requirements.ts requires, with
  * the sandbox still answering a well-formed request after each. A fixed seed, so a failure here
  * replays with `npm run fuzz -- --server sandbox --seed <seed>`.
  */
 import { describe, expect, it } from "vitest";
 import { Contract } from "../../contract/contract.ts";
-import { AnswerCheck } from "../../fuzz/answer-check.ts";
+import { AnswerRequirements } from "../../fuzz/answer-requirements.ts";
 import { FUZZ_KEY, hostileRequests, replayLines } from "../../fuzz/hostile-requests.ts";
 import { fuzz, report } from "../../fuzz/run.ts";
 import fc from "fast-check";
@@ -35,8 +35,8 @@ describe("fuzzing the sandbox", () => {
     );
   });
 
-  it("the answer check refuses what a broken server would send: a stack trace, an echoed key, an undocumented status, a missing X-RateLimit header", () => {
-    const check = new AnswerCheck(contract, "sandbox", [FUZZ_KEY]);
+  it("the answer requirements refuse what a broken server would send: a stack trace, an echoed key, an undocumented status, a missing X-RateLimit header", () => {
+    const required = new AnswerRequirements(contract, "sandbox", [FUZZ_KEY]);
     const request = {
       method: "GET",
       target: "/v1/account/credits",
@@ -50,12 +50,14 @@ describe("fuzzing the sandbox", () => {
       body: Buffer.from(body),
     });
     const error = (message: string) => JSON.stringify({ error: { type: "t", code: "c", message } });
-    expect(check.problems(request, answer(401, error(`bad key ${FUZZ_KEY}`)))).toContain("the body echoes an API key");
-    expect(check.problems(request, answer(500, error("TypeError: x\n    at f (/a/b.ts:1:2)")))).toContain(
+    expect(required.problems(request, answer(401, error(`bad key ${FUZZ_KEY}`)))).toContain(
+      "the body echoes an API key",
+    );
+    expect(required.problems(request, answer(500, error("TypeError: x\n    at f (/a/b.ts:1:2)")))).toContain(
       "the body shows a stack trace",
     );
-    expect(check.problems(request, answer(418, error("teapot"))).join()).toContain("status 418 is not documented");
-    expect(check.problems(request, answer(401, error("no key"))).join()).toContain("lacks X-RateLimit-Limit");
-    expect(check.problems(request, null)).toEqual(["no answer to a complete request"]);
+    expect(required.problems(request, answer(418, error("teapot"))).join()).toContain("status 418 is not documented");
+    expect(required.problems(request, answer(401, error("no key"))).join()).toContain("lacks X-RateLimit-Limit");
+    expect(required.problems(request, null)).toEqual(["no answer to a complete request"]);
   });
 });

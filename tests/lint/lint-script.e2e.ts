@@ -66,7 +66,7 @@ describe("npm run lint (scripts/lint.ts, lint/lint-command.ts)", () => {
   it("exits non-zero when the file is missing, naming it (the script itself, run as npm runs it)", () => {
     const { status, stderr } = run("scripts/lint.ts", join(dir, "absent.yaml"));
     expect(stderr).toBe(`lint: ${join(dir, "absent.yaml")} is missing.\n`);
-    expect(status).toBe(1);
+    expect(status).toBe(2);
   });
 
   it("reports faults planted in a copy of openapi/ at their source file and line", async () => {

@@ -36,7 +36,7 @@ describe("the Spectral ruleset (.spectral.yaml)", () => {
     expect(houseRules.filter((code) => !fired.has(code))).toEqual([]);
   });
 
-  it("loads every rule of the registry, with its description, as house-<name>", async () => {
+  it("loads every rule of the list, with its description, as house-<name>", async () => {
     const { ruleset } = await loadedSpectral();
     const loaded = Object.fromEntries(
       Object.entries(ruleset?.rules ?? {}).map(([code, rule]) => [code, rule.description]),

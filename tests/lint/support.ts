@@ -4,7 +4,7 @@ import type { Spectral } from "@stoplight/spectral-core";
 import { describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import type { OpenApiDocument } from "../../model/document.ts";
-import type { Check, CheckOptions, HouseRule, JsonPath } from "../../lint/finding.ts";
+import type { RuleCheck, RuleCheckOptions, HouseRule, JsonPath } from "../../lint/finding.ts";
 import * as HOUSE_RULES from "../../lint/rules/index.ts";
 import { lintText, loadSpectral } from "../../lint/run-spectral.ts";
 
@@ -123,11 +123,11 @@ export function sorted<T>(results: T[]): T[] {
   return [...results].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 }
 
-const NO_MAP: CheckOptions = { slugMap: {} };
+const NO_MAP: RuleCheckOptions = { slugMap: {} };
 
 /** A check's findings on the golden document patched, paths joined with dots for comparison. */
 export function findings(
-  check: Check,
+  check: RuleCheck,
   patch: PatchOperation[],
   options = NO_MAP,
 ): Array<{ path: string; message: string }> {

@@ -27,6 +27,7 @@ import { loadBundle } from "../../model/document.ts";
 import { placeholderPaths } from "../../model/slug-map.ts";
 import { PLANTED } from "../changes/planted.ts";
 import { withoutSlugMap } from "../support/placeholder-slugs.ts";
+import type { LooseJson } from "../support/loose.ts";
 
 // Releases keep the placeholder slugs; the planted kinds name routes by them, and the bundles
 // these tests release are placeholder ones, so no slug map applies here.
@@ -45,8 +46,8 @@ function bundle(doc: unknown): string {
 }
 
 /** A copy of the base with the planted kinds of change. */
-function planted(kinds: string[], from: unknown = base): any {
-  const next = structuredClone(from) as any;
+function planted(kinds: string[], from: unknown = base): LooseJson {
+  const next = structuredClone(from) as LooseJson;
   for (const kind of kinds) PLANTED.find((candidate) => candidate.kind === kind)!.plant(next);
   return next;
 }
@@ -64,7 +65,7 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the packages' next versions", () => {
   const side = (doc: unknown, source: string) => ({ source, doc: doc as typeof base });
-  const bump = (kinds: string[], change?: (doc: any) => void) => {
+  const bump = (kinds: string[], change?: (doc: LooseJson) => void) => {
     const next = planted(kinds);
     change?.(next);
     return bumpOf(
@@ -126,7 +127,7 @@ describe("the release plan and its records", () => {
       readFileSync(join(dir, "openapi.json"), "utf8"),
     );
     expect(planRelease(paths).pending).toBeUndefined();
-    const described = structuredClone(base) as any;
+    const described = structuredClone(base) as LooseJson;
     described.info.description += " Clarified.";
     bundle(described);
     expect(record()).toMatchObject({
@@ -262,7 +263,7 @@ describe("the release plan and its records", () => {
   it("refuses an interface version older than the latest release's", () => {
     bundle(base);
     record();
-    const older = structuredClone(base) as any;
+    const older = structuredClone(base) as LooseJson;
     older.info.version = "2026-01-01";
     bundle(older);
     expect(() => planRelease(paths)).toThrow(
@@ -326,6 +327,12 @@ describe("npm run release, refusing", () => {
     return { code, stdout: out.join(""), stderr: err.join("") };
   };
 
+  it("--help prints the usage and exits 0", async () => {
+    const { code, stdout, stderr } = await release("--help");
+    expect([code, stderr]).toEqual([0, ""]);
+    expect(stdout).toMatch(/^usage: npm run release -- \[--dry-run\]/);
+  });
+
   it("a bad flag, registry or root is one line naming it, and exit status 2", async () => {
     expect(await release("--registry", "ftp://example")).toEqual({
       code: 2,
@@ -345,7 +352,7 @@ describe("npm run release, refusing", () => {
     expect(await release("--tag", "x")).toEqual({
       code: 2,
       stdout: "",
-      stderr: "release: Unknown option '--tag'; npm run release -- --help lists the options\n",
+      stderr: "release: Unknown option '--tag' (--help shows the options)\n",
     });
     expect(await release("--root", ".")).toEqual({
       code: 2,

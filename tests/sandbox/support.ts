@@ -18,6 +18,7 @@ import { loadServiceModel } from "../../model/service-model.ts";
 import { ManualClock } from "../../sandbox/clock.ts";
 import type { Call } from "../../sandbox/rules.ts";
 import { startSandbox, type Answer, type RunningSandbox, type SandboxOptions } from "../../sandbox/server.ts";
+import type { LooseJson } from "../support/loose.ts";
 
 export const model = loadServiceModel();
 export const contract = new Contract(model.doc);
@@ -38,7 +39,7 @@ export function configWith(
 export interface Sent {
   status: number;
   headers: Headers;
-  json: any;
+  json: LooseJson;
   text: string;
 }
 

@@ -162,7 +162,7 @@ describe("npm run dev's port", () => {
       const { stdout, stderr } = output(child);
       expect(await exited(child)).toBe(1);
       expect(meaningful(stderr())).toEqual([
-        `dev: port ${port} on 127.0.0.1 is in use; choose another with --port N or DOCS_PORT`,
+        `dev: port ${port} on 127.0.0.1 is in use; choose another with --port N or DOCS_PORT=N (0 picks a free one)`,
       ]);
       expect(stdout()).not.toMatch(/after start/);
     } finally {

@@ -1,9 +1,9 @@
-import type { ErrorObject } from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import type { OpenApiDocument } from "../../../model/document.ts";
 import type { Finding, HouseRule, JsonPath } from "../../finding.ts";
 import { explainErrors } from "../../ajv-errors.ts";
 import { follow, isObject, pointerPath, type Json } from "../../refs.ts";
-import { registryOf } from "../../registry.ts";
+import { schemaRegistryOf } from "../../schema-registries.ts";
 
 /** An example and the schema it shows, each where it is defined. */
 interface Shown {
@@ -23,7 +23,12 @@ interface Shown {
 function examples(doc: OpenApiDocument): Shown[] {
   const found: Shown[] = [];
   const visit = (node: unknown, path: JsonPath): void => {
-    if (Array.isArray(node)) return node.forEach((child, index) => visit(child, [...path, index]));
+    if (Array.isArray(node)) {
+      node.forEach((child, index) => {
+        visit(child, [...path, index]);
+      });
+      return;
+    }
     if (!isObject(node)) return;
     const schema = isObject(node.schema) ? follow(doc, node.schema, [...path, "schema"]) : undefined;
     if (schema !== undefined) {
@@ -67,7 +72,7 @@ const rule: HouseRule = {
   description:
     "The docs show the examples and the mock serves them, so each validates against its schema under JSON Schema 2020-12, in the strict registry the client, mock and tests validate with (model/schema-registry.ts).",
   check: (doc) => {
-    const registry = registryOf(doc);
+    const registry = schemaRegistryOf(doc);
     if (registry instanceof Error) return []; // the schemas-compile rule reports schemas that do not load
     const findings: Finding[] = [];
     const checked = new Set<string>();
@@ -76,7 +81,7 @@ const rule: HouseRule = {
       const pair = JSON.stringify([path, schemaPath]);
       if (checked.has(pair)) continue;
       checked.add(pair);
-      let validate;
+      let validate: ValidateFunction;
       try {
         validate = registry.compile(schema);
       } catch {

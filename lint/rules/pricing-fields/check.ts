@@ -42,9 +42,8 @@ function referencedFields(pricing: Json, path: JsonPath): Array<{ field: string;
     if (!isObject(component)) return;
     const at: JsonPath = [...path, "components", index];
     const rateBy = isObject(component.rateBy) ? component.rateBy : {};
-    (Array.isArray(rateBy.fields) ? rateBy.fields : []).forEach((field: unknown) =>
-      found.push({ field: String(field), path: [...at, "rateBy"] }),
-    );
+    for (const field of Array.isArray(rateBy.fields) ? rateBy.fields : [])
+      found.push({ field: String(field), path: [...at, "rateBy"] });
     const per = isObject(component.per) ? component.per : {};
     const itemsBeyond = isObject(per.itemsBeyond) ? per.itemsBeyond : {};
     for (const field of [per.field, per.mediaSeconds, itemsBeyond.field])

@@ -1,5 +1,5 @@
 import type { Finding, HouseRule, JsonPath } from "../../finding.ts";
-import { registryOf } from "../../registry.ts";
+import { schemaRegistryOf } from "../../schema-registries.ts";
 import { schemaRoots } from "../../schema-walk.ts";
 import { DISCRIMINATOR } from "../no-discriminator/check.ts";
 
@@ -15,7 +15,7 @@ const rule: HouseRule = {
   description:
     "Every schema compiles under JSON Schema 2020-12 in the strict registry the client, mock and tests validate with (model/schema-registry.ts).",
   check: (doc) => {
-    const registry = registryOf(doc);
+    const registry = schemaRegistryOf(doc);
     const fix =
       "Fix the keyword it names: JSON Schema 2020-12 keywords and our documented extensions only (OpenAPI 3.0's nullable is not one).";
     if (registry instanceof Error) {

@@ -1,6 +1,6 @@
 import type { Finding, HouseRule } from "../../finding.ts";
 import { follow, isObject, refOf, type Json } from "../../refs.ts";
-import { registryOf } from "../../registry.ts";
+import { schemaRegistryOf } from "../../schema-registries.ts";
 import { routes } from "../../routes.ts";
 import { SHARED_429, sharedTooManyRequests, TOO_MANY_REQUESTS } from "../../shared-429.ts";
 
@@ -34,7 +34,7 @@ const rule: HouseRule = {
         message: `The shared 429 must declare the ${RETRY_AFTER} header (seconds to wait): add headers.${RETRY_AFTER}.`,
       });
     }
-    const registry = registryOf(doc);
+    const registry = schemaRegistryOf(doc);
     for (const { media, at, union } of shared.bodies) {
       if (union === undefined) {
         findings.push({

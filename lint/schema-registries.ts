@@ -7,7 +7,7 @@ const registries = new WeakMap<OpenApiDocument, SchemaRegistry | Error>();
  * The document's schema registry, built once per document for all checks; the Error when the
  * component schemas do not even load (the schemas-compile check reports that).
  */
-export function registryOf(doc: OpenApiDocument): SchemaRegistry | Error {
+export function schemaRegistryOf(doc: OpenApiDocument): SchemaRegistry | Error {
   let registry = registries.get(doc);
   if (registry === undefined) {
     try {

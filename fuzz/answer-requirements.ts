@@ -12,13 +12,13 @@ import { readTarget } from "../http-server/request-target.ts";
 import { incomplete, type HostileRequest } from "./hostile-requests.ts";
 import type { RawAnswer } from "./raw-http.ts";
 
-export type Server = "sandbox" | "mock";
+export type FuzzedServer = "sandbox" | "mock";
 
 /**
  * The server's own answers beside the description, each with the error body: the body bounds (413,
  * 503; sandbox/README.md) and the mock front's 422 to a Prefer selecting nothing (conformance/README.md).
  */
-const BOUNDS: Readonly<Record<Server, ReadonlySet<number>>> = {
+const BOUNDS: Readonly<Record<FuzzedServer, ReadonlySet<number>>> = {
   sandbox: new Set([413, 503]),
   mock: new Set([413, 422, 503]),
 };
@@ -43,12 +43,12 @@ const parse = (text: string): unknown => {
   }
 };
 
-export class AnswerCheck {
+export class AnswerRequirements {
   private readonly router: Router;
 
   constructor(
     private readonly contract: Contract,
-    private readonly server: Server,
+    private readonly server: FuzzedServer,
     /** Keys the server knows, which no answer may echo. */
     private readonly keys: readonly string[],
   ) {
