@@ -3,6 +3,7 @@
  * rule either lets the request on (undefined) or answers it. Keeping them separate and named lets a
  * later fault-injection option wrap or reorder any one of them without touching the others.
  */
+import { mediaFormProblem } from "../contract/bodies/media-forms.ts";
 import type { OperationModel } from "../model/service-model.ts";
 import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
 import { QuoteError } from "../runtime/costs/quote-error.ts";
@@ -126,6 +127,14 @@ export const RULES: readonly Rule[] = [
       return state.responses.invalidRequest(
         describeProblems("body", request.validate.errors, request.schema).join("; "),
       );
+    },
+  },
+  {
+    // The input forms each media field takes (x-media.forms), which the request schema cannot hold.
+    name: "media-forms",
+    check(call, state) {
+      const problem = mediaFormProblem(state.requestSchemas.get(call.op.operationId)?.schema, call.body);
+      return problem === null ? undefined : state.responses.invalidRequest(`body.${problem}`);
     },
   },
   {

@@ -155,6 +155,7 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "numbers-as-strings": nearMiss("wrong-type"),
   "exclusive-fields-accepted": nearMiss("exclusive-pair"),
   "mode-needs-ignored": nearMiss("other-mode-value"),
+  "media-forms-unchecked": nearMiss("other-form"),
 };
 
 /** What the faultless run must show passed: the stateful checks, which a regression could make skip. */
