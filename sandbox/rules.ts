@@ -43,8 +43,10 @@ export interface Call {
   body: unknown;
   /** The window nearest its limit, reported in the X-RateLimit-* headers. */
   window: WindowState | null;
-  /** The price of the request, where the description prices it. */
+  /** The price of the request, where the description prices it (after the plan's discount, for a create). */
   quote: Quote | null;
+  /** Creates: the day's free pool pays it (plans.ts). */
+  free: boolean;
   /** Create routes: the outcome asked for. */
   outcome: Outcome | null;
 }
@@ -215,6 +217,19 @@ export const RULES: readonly Rule[] = [
           );
         throw error;
       }
+      return undefined;
+    },
+  },
+  {
+    // The plan's model discount, or the day's free pool of qualified image models (plans.ts).
+    name: "plan-price",
+    check(call, state) {
+      const route = isCreate(call) ? state.routes.get(call.op.path) : undefined;
+      const standard = call.quote?.credits;
+      if (!route || !call.quote || standard === null || standard === undefined) return undefined;
+      const plan = call.account!.plan;
+      call.free = plan.free(route.slug, call.now);
+      call.quote = { ...call.quote, credits: call.free ? 0 : plan.discounted(route.slug, standard) };
       return undefined;
     },
   },

@@ -14,6 +14,7 @@ import { lifecycle } from "./lifecycle.ts";
 import { modelPrices } from "./model-prices.ts";
 import { operations } from "./operations.ts";
 import { planGate } from "./plan-gate.ts";
+import { planPrices } from "./plan-prices.ts";
 import { prismProxy } from "./prism-proxy.ts";
 import { rateLimits } from "./rate-limits.ts";
 import { requestValidation } from "./request-validation.ts";
@@ -36,6 +37,7 @@ export const CHECKS: readonly Check[] = [
   planGate,
   retiredModel,
   spendLimit,
+  planPrices,
   cooldown,
   uploadsWindow,
   stockResults,

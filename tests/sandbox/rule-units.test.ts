@@ -276,6 +276,7 @@ describe("the rules", () => {
       "cooldown",
       "outcome-marker",
       "price",
+      "plan-price",
       "spend-limit",
       "concurrency",
       "credits",

@@ -1,0 +1,44 @@
+/** Faults of a plan's prices: model discounts and the daily free pool of qualified image models (sandbox/plans.ts). */
+import type { AccountConfig, SandboxConfig } from "../../../sandbox/config.ts";
+import { wrap, type Fault } from "./support.ts";
+
+/** The config with every account's daily free pool changed by `change`. */
+const pools =
+  (change: (pool: NonNullable<AccountConfig["dailyFreePool"]>) => AccountConfig["dailyFreePool"]) =>
+  (config: SandboxConfig): SandboxConfig => ({
+    ...config,
+    accounts: Object.fromEntries(
+      Object.entries(config.accounts).map(([name, account]) => [
+        name,
+        { ...account, dailyFreePool: account.dailyFreePool && change(account.dailyFreePool) },
+      ]),
+    ),
+  });
+
+export const PLAN_FAULTS = {
+  "discount-not-applied": {
+    breaks: ["service.discounts-apply-to-api"],
+    bug: "a plan's model discounts are shown in the dashboard but API creates are charged the standard price",
+    rules: wrap("plan-price", (original) => (call, state) => {
+      const standard = call.quote;
+      const answer = original(call, state);
+      if (!call.free) call.quote = standard;
+      return answer;
+    }),
+  },
+  "free-pool-web-only": {
+    breaks: ["service.daily-free-allowance", "service.free-pool-covers-api"],
+    bug: "the daily free-models pool covers the web application's generations only: API creates are charged from the first",
+    config: pools(() => null),
+  },
+  "free-pool-never-used-up": {
+    breaks: ["service.standard-price-after-pool"],
+    bug: "the day's pool is never counted down: every create of a qualified model stays free",
+    config: pools((pool) => ({ ...pool, generations: 1_000_000 })),
+  },
+  "free-pool-per-model": {
+    breaks: ["service.free-pool-covers-api", "service.standard-price-after-pool"],
+    bug: "each qualified model has a pool of its own rather than one shared pool across them",
+    config: pools((pool) => ({ ...pool, generations: pool.generations * pool.models.length })),
+  },
+} satisfies Record<string, Fault>;
