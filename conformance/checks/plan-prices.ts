@@ -18,6 +18,12 @@ import type { Session } from "../session.ts";
 
 const GROUP = "plan-prices";
 
+/**
+ * How long after a run used the pool the next one may not take it as unused: the pool is a day's,
+ * and the specification does not say when a day begins, so a whole day.
+ */
+export const POOL_RENEWAL_MS = 24 * 60 * 60 * 1000;
+
 const DISCOUNTED = "a create of {model} is charged its price less the plan's discount{percent}";
 const POOL = "the day's free pool pays {count} creates across its models";
 const AFTER_POOL = "once the day's pool is used, a create is charged its price";
@@ -123,6 +129,18 @@ async function pool(session: Session): Promise<void> {
     );
     return;
   }
+  const used = session.earlierFreePoolUse;
+  if (used !== undefined && Date.now() - used < POOL_RENEWAL_MS) {
+    const reason = `an earlier run on this target used freePool's pool at ${new Date(used).toISOString()} (its report's freePoolUsedAt), and a day's pool may not be renewed for a day: declare a key whose pool is unused, or run this check a day later`;
+    session.results.skip(
+      GROUP,
+      "*",
+      `the day's free pool pays ${declared.generations} creates across its models`,
+      reason,
+    );
+    session.results.skip(GROUP, "*", AFTER_POOL, reason);
+    return;
+  }
   const models = plans as Planned[];
   const nth = (index: number): Planned => models[index % models.length]!;
   // The price the key pays once the pool is used: its declared discount, where planDiscounts names the same key.
@@ -132,6 +150,7 @@ async function pool(session: Session): Promise<void> {
     const name = `the day's free pool pays ${declared.generations} creates across its models`;
     const before = await balanceOf(session, client);
     if (typeof before === "string") return void session.results.fail(GROUP, "*", name, before);
+    session.freePoolUsedAt = Date.now();
     for (let index = 0; index < declared.generations; index++) {
       const planned = nth(index);
       const credits = await charged(session, client, planned);
