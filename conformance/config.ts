@@ -80,6 +80,8 @@ export interface TargetConfig {
   planDiscounts?: PlanDiscounts;
   /** A key of a Pro or Ultra account whose day's free pool is unused, the pool's size and its models (labels). */
   freePool?: FreePool;
+  /** The shape of a `POST /v1/cost` body: `"{model}"` and `"{request}"` stand for the model's slug and the request to quote. */
+  costRequest?: Record<string, unknown>;
   /** The generated requests' seed and count: command-line options, not a declaration field. */
   generated?: GeneratedSettings;
 }
@@ -411,6 +413,18 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
     meaning:
       "`{apiKey, generations, models}`: a key of a Pro or Ultra account whose day's free pool is unused when the run starts, the pool's free generations a day and the image models it covers (labels; the specification states neither): enables the plan-prices check of the pool, which uses it up (one-image jobs across `models`), then sees the next create charged its price.",
     check: record({ apiKey: text, generations: integer(1), models: strings }, ["apiKey", "generations", "models"]),
+  },
+  costRequest: {
+    type: "object",
+    shown: "none",
+    meaning:
+      'The shape of a `POST /v1/cost` body, which is not shown: `"{model}"` stands for the model\'s slug and `"{request}"` for the create request to quote (each a whole JSON value), as in `{"model": "{model}", "body": "{request}"}`; the suite adds `seconds`: enables the cost-quotes check (no job; quotes cost nothing).',
+    check: (value) =>
+      !isObject(value)
+        ? "must be an object"
+        : !JSON.stringify(value).includes('"{model}"') || !JSON.stringify(value).includes('"{request}"')
+          ? 'must hold "{model}" and "{request}" as values, where the model\'s slug and the request to quote go'
+          : null,
   },
 };
 

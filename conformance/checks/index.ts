@@ -7,6 +7,7 @@ import { auth } from "./auth.ts";
 import { billing } from "./billing.ts";
 import { concurrency } from "./concurrency.ts";
 import { cooldown } from "./cooldown.ts";
+import { costQuotes } from "./cost-quotes.ts";
 import { createResponse } from "./create-response.ts";
 import { errorExamples } from "./error-examples.ts";
 import { generatedRequests } from "./generated-requests.ts";
@@ -42,6 +43,7 @@ export const CHECKS: readonly Check[] = [
   uploadsWindow,
   stockResults,
   modelPrices,
+  costQuotes,
   rateLimits,
   prismProxy,
 ];

@@ -59,7 +59,7 @@ function requestOf(session: Session, client: Client, label: string): Planned | s
 }
 
 /** The prices a discount of `percent` may give `standard`: the exact one, or either whole number next to it. */
-function discounted(standard: number, percent: number): number[] {
+export function discounted(standard: number, percent: number): number[] {
   const exact = (standard * (100 - percent)) / 100;
   return [...new Set([Math.floor(exact), Math.ceil(exact)])];
 }

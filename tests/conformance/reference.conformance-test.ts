@@ -63,6 +63,7 @@ describe.concurrent("the conformance suite against honest reference servers", ()
         "billing",
         "concurrency",
         "cooldown",
+        "cost-quotes",
         "lifecycle",
         "plan-gate",
         "plan-prices",
@@ -119,6 +120,7 @@ describe.concurrent("the conformance suite against an independent honest impleme
       expect.arrayContaining([
         "billing",
         "cooldown",
+        "cost-quotes",
         "create-response",
         "lifecycle",
         "plan-gate",

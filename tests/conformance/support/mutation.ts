@@ -163,6 +163,14 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "free-pool-web-only": named("plan-prices", POOL),
   "free-pool-never-used-up": named("plan-prices", AFTER_POOL),
   "free-pool-per-model": named("plan-prices", AFTER_POOL),
+  "cost-quote-without-min-seconds": named(
+    "cost-quotes",
+    "a depth-map quote with seconds carries credits_per_second, size_pricing, min_seconds and credits{example}",
+  ),
+  "cost-quote-ignores-discount": named(
+    "cost-quotes",
+    "a depth-map quote on a discounted plan is the standard price less the discount{example}",
+  ),
 };
 
 /** What the faultless run must show passed: the stateful checks, which a regression could make skip. */
@@ -208,6 +216,12 @@ export const MUST_PASS: readonly CheckName[] = [
   named("plan-prices", DISCOUNTED),
   named("plan-prices", POOL),
   named("plan-prices", AFTER_POOL),
+  named(
+    "cost-quotes",
+    "a depth-map quote with seconds carries credits_per_second, size_pricing, min_seconds and credits{example}",
+  ),
+  named("cost-quotes", "a depth-map quote's figures are the standard prices{example}"),
+  named("cost-quotes", "a depth-map quote on a discounted plan is the standard price less the discount{example}"),
 ];
 
 /** Fault runs at once. */

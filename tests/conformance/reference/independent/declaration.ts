@@ -29,6 +29,10 @@ export const INDEPENDENT_DECLARATION: TargetConfig = {
   spendLimit: { apiKey: KEYS.spendLimit, credits: SPEND_LIMIT_CREDITS },
   uploadRequest: { content: "data:text/plain;base64,aGVsbG8=", filename: "hello.txt" },
   rateLimitBurst: true,
-  planDiscounts: { apiKey: KEYS.discount, models: { "I-A": DISCOUNT_PERCENT, "V-A": DISCOUNT_PERCENT } },
+  planDiscounts: {
+    apiKey: KEYS.discount,
+    models: { "I-A": DISCOUNT_PERCENT, "V-A": DISCOUNT_PERCENT, "DM-A": DISCOUNT_PERCENT },
+  },
   freePool: { apiKey: KEYS.ultra, generations: DAILY_FREE_IMAGES, models: ["I-A", "I-C"] },
+  costRequest: { model: "{model}", request: "{request}" },
 };
