@@ -26,7 +26,7 @@ export class PlanPrices {
   /** Whether a create of `slug` at `now` would be paid by the day's free pool. */
   free(slug: string, now: number): boolean {
     const pool = this.config.dailyFreePool;
-    return pool !== null && pool.models.includes(slug) && this.takenOn(now) < pool.generations;
+    return pool?.models.includes(slug) === true && this.takenOn(now) < pool.generations;
   }
 
   /** Takes one generation of the day's pool. */
