@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { constants } from "node:os";
 import { CHECKS } from "./checks/index.ts";
+import { POOL_RENEWAL_MS } from "./checks/plan-prices.ts";
 import { parseFlags } from "../tools/command.ts";
 import { commandLine, runtimeFile } from "../tools/packaged.ts";
 import { DeclarationError, fieldsHelp, generatedSettings, optionsHelp, parseArgsOptions } from "./config.ts";
@@ -68,16 +69,27 @@ const given = (values.target as string | undefined) ?? env.CONFORMANCE_TARGET;
 const redact = redactor([env.CONFORMANCE_API_KEY, ...urlCredentials(given)]);
 const shown = (text: string): string => escapeForTerminal(redact(text));
 
-/** The jobs the last run's report (at the same path) says are still running on this target, if it was this target's and they may still run. */
-function earlierJobs(target: string | undefined): StillRunning | undefined {
+/** The last run's report (at the same path), if it was this target's. */
+function earlierRun(target: string | undefined): { stillRunning?: StillRunning; freePoolUsedAt?: unknown } | undefined {
   if (!target || !existsSync(paths.json)) return undefined;
   const earlier = (
     parseJson(readFileSync(paths.json, "utf8")) as
-      | { summary?: { target?: unknown; stillRunning?: StillRunning } }
+      | { summary?: { target?: unknown; stillRunning?: StillRunning; freePoolUsedAt?: unknown } }
       | undefined
   )?.summary;
-  const left = earlier?.target === withoutCredentials(target) ? earlier.stillRunning : undefined;
+  return earlier?.target === withoutCredentials(target) ? earlier : undefined;
+}
+
+/** The jobs the last run on this target says are still running, if they may still run. */
+function earlierJobs(target: string | undefined): StillRunning | undefined {
+  const left = earlierRun(target)?.stillRunning;
   return left && typeof left.until === "number" && left.until > Date.now() ? left : undefined;
+}
+
+/** When the last run on this target used the freePool key's pool, if within the last day (the pool may not be renewed yet). */
+function earlierFreePoolUse(target: string | undefined): number | undefined {
+  const used = earlierRun(target)?.freePoolUsedAt;
+  return typeof used === "number" && Date.now() - used < POOL_RENEWAL_MS ? used : undefined;
 }
 
 try {
@@ -85,6 +97,7 @@ try {
   const targetName = values.target !== undefined ? "--target" : "CONFORMANCE_TARGET";
   const target = given ? targetUrl(targetName, given, shown) : undefined;
   const earlier = earlierJobs(target);
+  const poolUsed = earlierFreePoolUse(target);
   if (earlier)
     console.log(
       `the last run on ${withoutCredentials(target as string)} left ${earlier.jobs} jobs that may run until ${new Date(earlier.until).toISOString()}: a queue-full 429 below the cap until then is not held against the target`,
@@ -93,6 +106,7 @@ try {
     {
       ...(target ? { target, targetName } : {}),
       ...(earlier ? { earlierJobs: earlier } : {}),
+      ...(poolUsed !== undefined ? { earlierFreePoolUse: poolUsed } : {}),
       ...(values.config !== undefined ? { configFile: values.config as string } : {}),
       flags: values,
       proxy: values.proxy === true || env.CONFORMANCE_PROXY === "on",

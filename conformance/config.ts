@@ -33,6 +33,20 @@ export interface GeneratedSettings {
   cases?: number;
 }
 
+export interface PlanDiscounts {
+  apiKey: string;
+  /** Percent off the standard price, by model label. */
+  models: Record<string, number>;
+}
+
+export interface FreePool {
+  apiKey: string;
+  /** Free generations a day. */
+  generations: number;
+  /** The qualified image models, by label. */
+  models: string[];
+}
+
 export interface TargetConfig {
   stateful: boolean;
   selectableExamples: boolean;
@@ -62,6 +76,12 @@ export interface TargetConfig {
   spendLimit?: { apiKey: string; credits: number };
   uploadRequest?: Record<string, unknown>;
   rateLimitBurst: boolean;
+  /** A key whose plan discounts these models (labels) by these percentages. */
+  planDiscounts?: PlanDiscounts;
+  /** A key of a Pro or Ultra account whose day's free pool is unused, the pool's size and its models (labels). */
+  freePool?: FreePool;
+  /** The shape of a `POST /v1/cost` body: `"{model}"` and `"{request}"` stand for the model's slug and the request to quote. */
+  costRequest?: Record<string, unknown>;
   /** The generated requests' seed and count: command-line options, not a declaration field. */
   generated?: GeneratedSettings;
 }
@@ -79,6 +99,8 @@ export const DECLARED_KEYS: ReadonlyArray<{
   { name: "cooldown", variable: "CONFORMANCE_COOLDOWN_KEY", of: (config) => config.cooldownApiKey },
   { name: "retired model", variable: "CONFORMANCE_RETIRED_MODEL_KEY", of: (config) => config.retiredModel?.apiKey },
   { name: "spend limit", variable: "CONFORMANCE_SPEND_LIMIT_KEY", of: (config) => config.spendLimit?.apiKey },
+  { name: "plan discounts", variable: "CONFORMANCE_PLAN_DISCOUNTS_KEY", of: (config) => config.planDiscounts?.apiKey },
+  { name: "free pool", variable: "CONFORMANCE_FREE_POOL_KEY", of: (config) => config.freePool?.apiKey },
 ];
 
 /** A mistake in the target's declaration or a run's options: reported by its message alone, it names the field and the rule. */
@@ -118,6 +140,13 @@ const boolean: Check = (value) => (typeof value === "boolean" ? null : "must be 
 const text: Check = (value) => (typeof value === "string" && value !== "" ? null : "must be a non-empty string");
 const strings: Check = (value) =>
   Array.isArray(value) && value.every((item) => typeof item === "string") ? null : "must be an array of strings";
+/** Model labels, each to a percentage. */
+const percents: Check = (value) =>
+  isObject(value) &&
+  Object.keys(value).length > 0 &&
+  Object.values(value).every((item) => typeof item === "number" && item >= 0 && item <= 100)
+    ? null
+    : "must map model labels to percentages from 0 to 100";
 const integer =
   (minimum: number): Check =>
   (value) =>
@@ -371,6 +400,32 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
       "Spends the rest of a rate-limit window (on `freePlanKey` if given) to see the 429, as the run's last requests.",
     check: boolean,
   },
+  planDiscounts: {
+    type: "object",
+    shown: "none",
+    meaning:
+      "`{apiKey, models}`: a key of an account whose plan discounts each model of `models` (label to percent off the standard price, which the specification does not state) and whose free pool pays none of their creates: enables the plan-prices check of discounts (one job per model, charged its discounted price, rounded either way).",
+    check: record({ apiKey: text, models: percents }, ["apiKey", "models"]),
+  },
+  freePool: {
+    type: "object",
+    shown: "none",
+    meaning:
+      "`{apiKey, generations, models}`: a key of a Pro or Ultra account whose day's free pool is unused when the run starts, the pool's free generations a day and the image models it covers (labels; the specification states neither): enables the plan-prices check of the pool, which uses it up (one-image jobs across `models`), then sees the next create charged its price.",
+    check: record({ apiKey: text, generations: integer(1), models: strings }, ["apiKey", "generations", "models"]),
+  },
+  costRequest: {
+    type: "object",
+    shown: "none",
+    meaning:
+      'The shape of a `POST /v1/cost` body, which is not shown: `"{model}"` stands for the model\'s slug and `"{request}"` for the create request to quote (each a whole JSON value), as in `{"model": "{model}", "body": "{request}"}`; the suite adds `seconds`: enables the cost-quotes check (no job; quotes cost nothing).',
+    check: (value) =>
+      !isObject(value)
+        ? "must be an object"
+        : !JSON.stringify(value).includes('"{model}"') || !JSON.stringify(value).includes('"{request}"')
+          ? 'must hold "{model}" and "{request}" as values, where the model\'s slug and the request to quote go'
+          : null,
+  },
 };
 
 const ENTRIES = Object.entries(FIELDS) as Array<[DeclaredField, Field<unknown>]>;
@@ -538,6 +593,8 @@ export function readTargetConfig(
   known("models (CONFORMANCE_MODELS)", config.models, labels);
   known("skipGroups (CONFORMANCE_SKIP)", config.skipGroups, groups);
   known("retiredModel.model", config.retiredModel ? [config.retiredModel.model] : [], labels);
+  known("planDiscounts.models", Object.keys(config.planDiscounts?.models ?? {}), labels);
+  known("freePool.models", config.freePool?.models, labels);
   if (config.outcomeMarkers.moderation !== undefined && !config.outcomeMarkers.moderation.includes("{reason}")) {
     throw new DeclarationError(
       `${source}: outcomeMarkers.moderation must contain {reason}, where the restriction reason goes`,

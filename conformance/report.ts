@@ -27,6 +27,8 @@ export interface Summary {
   spent?: Spent;
   /** The main account's jobs this run (or an earlier one) left running, and until when they may run: the next run's cap may be partly taken until then. */
   stillRunning?: StillRunning;
+  /** When this run (or an earlier one) used the freePool key's day's pool, in milliseconds since the epoch: the next run's pool check waits a day. */
+  freePoolUsedAt?: number;
   /** The specification's rules the run checked (spec/rules.yaml). */
   rules?: RuleCoverage;
 }
@@ -34,7 +36,7 @@ export interface Summary {
 export function summarize(
   target: string,
   results: CheckResult[],
-  extra: Pick<Summary, "seconds" | "requests" | "stopped" | "spent" | "stillRunning">,
+  extra: Pick<Summary, "seconds" | "requests" | "stopped" | "spent" | "stillRunning" | "freePoolUsedAt">,
 ): Summary {
   const byGroup: Summary["byGroup"] = {};
   for (const result of results) {

@@ -56,6 +56,8 @@ export interface RunOptions {
   progress?: (line: string) => void;
   /** Jobs an earlier run on this target left running (its report's `stillRunning`). */
   earlierJobs?: StillRunning;
+  /** When an earlier run on this target used the freePool key's pool (its report's `freePoolUsedAt`). */
+  earlierFreePoolUse?: number;
 }
 
 export interface RunOutcome {
@@ -119,6 +121,7 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
     progress,
     redact,
     ...(options.earlierJobs ? { earlierJobs: options.earlierJobs } : {}),
+    ...(options.earlierFreePoolUse !== undefined ? { earlierFreePoolUse: options.earlierFreePoolUse } : {}),
   });
   const observers = CHECKS.filter((check) => check.observe && session.runs(check.group));
   try {
@@ -182,6 +185,7 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
       session.results.fail("run", "*", "the run finishes within its time limit", String(stop.signal.reason));
     }
     const left = mock ? undefined : leftRunning(session.main, options.earlierJobs);
+    const poolUsed = session.freePoolUsedAt ?? options.earlierFreePoolUse;
     const spent: Spent | undefined = mock
       ? undefined
       : { byQuote: total(session.spend.spent), measured: balance !== null && after !== null ? balance - after : null };
@@ -194,6 +198,7 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
         ...(stop.signal.aborted ? { stopped: escapeForTerminal(redact(String(stop.signal.reason))) } : {}),
         ...(spent ? { spent } : {}),
         ...(left ? { stillRunning: left } : {}),
+        ...(poolUsed !== undefined ? { freePoolUsedAt: poolUsed } : {}),
       },
     );
     return { summary, results: session.results.all };

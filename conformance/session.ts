@@ -33,6 +33,8 @@ export interface SessionOptions {
   deadline: number;
   /** Jobs an earlier run on this target left running, as its report gave them. */
   earlierJobs?: StillRunning;
+  /** When an earlier run on this target used the freePool key's pool (milliseconds since the epoch), as its report gave it. */
+  earlierFreePoolUse?: number;
   /** Every response of the run goes to it (the checks' observers). */
   observe(seen: Observed): void;
   progress(line: string): void;
@@ -53,6 +55,9 @@ export class Session implements ClientRun {
   readonly main: Client;
   readonly progress: (line: string) => void;
   readonly earlierJobs: StillRunning | undefined;
+  readonly earlierFreePoolUse: number | undefined;
+  /** When this run started using the freePool key's pool: the next run's report reader skips the pool until a day has passed. */
+  freePoolUsedAt: number | undefined;
   /** Nothing is sent with any key before then (a rate-limited 429 that spent a window). */
   blockedUntil = 0;
   private readonly clients = new Map<string, Client>();
@@ -69,6 +74,7 @@ export class Session implements ClientRun {
     this.deadline = options.deadline;
     this.progress = options.progress;
     this.earlierJobs = options.earlierJobs;
+    this.earlierFreePoolUse = options.earlierFreePoolUse;
     this.requests = new Semaphore(options.config.parallelRequests);
     this.spend = new Spend(options.contract);
     this.observer = options.observe;

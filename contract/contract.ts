@@ -15,6 +15,7 @@ import {
 } from "../model/document.ts";
 import { createSchemaRegistry, type SchemaRegistry } from "../model/schema-registry.ts";
 import { negativeCases, type NegativeCaseSet } from "./bodies/negative-cases.ts";
+import { mediaFormProblem } from "./bodies/media-forms.ts";
 import {
   readServiceModel,
   type AreaModel,
@@ -105,7 +106,10 @@ export class Contract {
     return set;
   }
 
-  /** Whether `body` is valid against the operation's request schema (compiled once); true without one. */
+  /**
+   * Whether `body` is valid against the operation's request schema (compiled once), its media
+   * fields in forms they take (`x-media.forms`, which the schema cannot hold); true without one.
+   */
   validBody(op: ContractOperation, body: unknown): boolean {
     if (!op.requestSchema) return true;
     let valid = this.validators.get(op);
@@ -114,7 +118,7 @@ export class Contract {
       valid = (candidate: unknown): boolean => validate(candidate) === true;
       this.validators.set(op, valid);
     }
-    return valid(body);
+    return valid(body) && mediaFormProblem(op.requestSchema, body) === null;
   }
 
   /** The named examples of one response, dereferenced. */

@@ -4,7 +4,9 @@
  * - a 429 carries `Retry-After` only when its body's variant sends it: Prism sends every header a
  *   response declares whichever example `Prefer` selects;
  * - a `Prefer` header naming a status or an example the operation does not document is answered
- *   422 with the valid names, where Prism answers 500 or a 404 that reads like a missing route.
+ *   422 with the valid names, where Prism answers 500 or a 404 that reads like a missing route;
+ * - a media field in a form its `x-media.forms` does not take (a data URI where only URLs are),
+ *   which Prism cannot see, is answered with the documented 400 as a body the schema refuses.
  * Nothing a client sends can stop it: the request target is read without `new URL` (a target that
  * is not a path, or malformed percent-encoding, is a 400), a method a known path does not serve is a
  * 405 with `Allow`, a body is read within Prism's own size limit (413 past it) and a shared budget,
@@ -26,6 +28,8 @@ import { readTarget, unrouted, type Target } from "../http-server/request-target
 import { preferSelections } from "../model/prefer-selections.ts";
 import { Router } from "../model/router.ts";
 import type { Contract, ContractOperation } from "../contract/contract.ts";
+import { mediaFormProblem } from "../contract/bodies/media-forms.ts";
+import type { JsonSchema } from "../model/document.ts";
 import { retryAfterForText } from "../contract/retry-after.ts";
 
 /** Hop-by-hop headers belong to one connection and are not relayed; the length is set anew. */
@@ -39,20 +43,20 @@ const LIMITS = { ...HTTP_DEFAULTS, maxBodyBytes: PRISM_MAX_BODY_BYTES };
 /** Far deeper than any body of the description; Prism's stack ends somewhere past a few thousand. */
 const MAX_JSON_DEPTH = 256;
 /** A JSON body every request schema refuses (they are all objects), which Prism answers with the documented 400. */
-const STAND_IN = Buffer.from(JSON.stringify("the request body was not UTF-8 JSON the mock could relay"));
+const STAND_IN = Buffer.from(JSON.stringify("the request body was not one the mock could relay"));
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * The body Prism gets. Prism answers malformed JSON with a 400 of its own (no error `type`, none of
  * the documented headers), and a body nested deep enough overflows its stack and ends it: such a
- * body, or one that is not UTF-8, goes on as the stand-in, so the answer is the documented 400.
+ * body, or one that is not UTF-8, goes on as the stand-in, so the answer is the documented 400. So
+ * does a media field in a form its `x-media.forms` does not take, which Prism cannot see.
  */
-function relayedBody(bytes: Buffer): Buffer {
+function relayedBody(bytes: Buffer, schema: JsonSchema | undefined): Buffer {
   if (bytes.length === 0) return bytes;
   if (jsonShape(bytes).depth > MAX_JSON_DEPTH) return STAND_IN;
   try {
-    JSON.parse(utf8.decode(bytes));
-    return bytes;
+    return mediaFormProblem(schema, JSON.parse(utf8.decode(bytes))) === null ? bytes : STAND_IN;
   } catch {
     return STAND_IN;
   }
@@ -173,7 +177,7 @@ export async function startMockFront(
             { "retry-after": "1", ...close },
           );
     }
-    const relayed = op?.requestSchema ? relayedBody(body.read.bytes) : Buffer.alloc(0);
+    const relayed = op?.requestSchema ? relayedBody(body.read.bytes, op.requestSchema) : Buffer.alloc(0);
     let answer: RelayedAnswer;
     try {
       answer = await relay(request, read.target, relayed, upstream);

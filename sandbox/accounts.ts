@@ -7,9 +7,12 @@ import type { AccountConfig, SandboxConfig } from "./config.ts";
 import { MinHeap } from "./heap.ts";
 import type { Job } from "./jobs.ts";
 import { Ledger } from "./ledger.ts";
+import { PlanPrices } from "./plans.ts";
 
 export class Account {
   readonly ledger: Ledger;
+  /** The plan's discounts and daily free pool. */
+  readonly plan: PlanPrices;
   private readonly running = new MinHeap<Job>((job) => job.endAt);
 
   constructor(
@@ -17,6 +20,7 @@ export class Account {
     readonly config: AccountConfig,
   ) {
     this.ledger = new Ledger(config.credits.monthlyLimit, config.credits.extra, config.monthlySpendLimit);
+    this.plan = new PlanPrices(config);
   }
 
   /** Jobs not yet settled; polling never changes it. */

@@ -31,6 +31,10 @@ export interface AccountConfig {
   readonly retiredModels: readonly string[];
   /** The terminal status of this account's jobs whose request carries no outcome marker. */
   readonly outcome: string;
+  /** The plan's model discounts: percent off the standard price, by slug (the config may name a model by its label). */
+  readonly discounts: Readonly<Record<string, number>>;
+  /** The plan's daily pool of free generations across qualified image models (slugs), or null. */
+  readonly dailyFreePool: { readonly generations: number; readonly models: readonly string[] } | null;
 }
 
 export interface SandboxConfig {
@@ -99,6 +103,10 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
         ] as const,
     ),
   );
+  const images = model.areas.find((area) => area.segment === "images");
+  const imageModels = new Set(
+    model.createRoutes.filter((route) => route.areaId === images?.id).map((route) => route.slug),
+  );
   const accounts: Record<string, AccountConfig> = {};
   for (const [name, account] of Object.entries(input.accounts)) {
     const at = `config.accounts.${name}`;
@@ -108,13 +116,28 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
         problems.push(`${at}.keys[${index}]: is already a key of account ${other} (a key belongs to one account)`);
       owner.set(key, name);
     });
-    const retired = (account.retiredModels ?? []).flatMap((name, index) => {
-      const slug = slugOf.get(name);
-      if (slug === undefined)
+    const slugs = (names: readonly string[], field: string): string[] =>
+      names.flatMap((name, index) => {
+        const slug = slugOf.get(name);
+        if (slug === undefined)
+          problems.push(
+            `${at}.${field}[${index}]: "${name}" is neither a model slug nor a model label of the description (${model.createRoutes.map((route) => `${route.label} ${route.slug}`).join(", ")})`,
+          );
+        return slug === undefined ? [] : [slug];
+      });
+    const retired = slugs(account.retiredModels ?? [], "retiredModels");
+    const discounted = Object.entries(account.discounts ?? {});
+    const discountSlugs = slugs(
+      discounted.map(([name]) => name),
+      "discounts",
+    );
+    const pool = account.dailyFreePool ?? null;
+    const poolSlugs = pool ? slugs(pool.models, "dailyFreePool.models") : [];
+    poolSlugs.forEach((slug, index) => {
+      if (!imageModels.has(slug))
         problems.push(
-          `${at}.retiredModels[${index}]: "${name}" is neither a model slug nor a model label of the description (${model.createRoutes.map((route) => `${route.label} ${route.slug}`).join(", ")})`,
+          `${at}.dailyFreePool.models[${index}]: "${slug}" is no image model (the pool is of image models)`,
         );
-      return slug === undefined ? [] : [slug];
     });
     if (account.outcome !== undefined && !model.jobStatus.terminal.includes(account.outcome)) {
       problems.push(`${at}.outcome: must be one of ${model.jobStatus.terminal.join(", ")}`);
@@ -127,6 +150,8 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
       monthlySpendLimit: account.monthlySpendLimit ?? null,
       retiredModels: retired,
       outcome: account.outcome ?? model.jobStatus.success,
+      discounts: Object.fromEntries(discountSlugs.map((slug, index) => [slug, discounted[index]![1]])),
+      dailyFreePool: pool && { generations: pool.generations, models: poolSlugs },
     };
   }
   const http: HttpLimits = { maxBodyBytes: defaultMaxBodyBytes(model), ...HTTP_DEFAULTS, ...input.http };

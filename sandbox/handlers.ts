@@ -63,6 +63,7 @@ const create: Handler = (call, state) => {
     outputs: outputsOf(state, route, body),
     settled: false,
   };
+  if (call.free) account.plan.takeFree(call.now);
   account.start(job);
   state.jobs.add(job);
   return state.responses.created(
@@ -183,7 +184,8 @@ const cost: Handler = (call, state) => {
     status: 200,
     body: {
       model: route.slug,
-      credits: quote.credits,
+      // The plan's discounted price; the breakdown is the standard one.
+      credits: quote.credits === null ? null : call.account!.plan.discounted(route.slug, quote.credits),
       charged: quote.charged,
       breakdown: quote.breakdown,
       ...(quote.reason ? { reason: quote.reason } : {}),

@@ -3,6 +3,7 @@
  * rule either lets the request on (undefined) or answers it. Keeping them separate and named lets a
  * later fault-injection option wrap or reorder any one of them without touching the others.
  */
+import { mediaFormProblem } from "../contract/bodies/media-forms.ts";
 import type { OperationModel } from "../model/service-model.ts";
 import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
 import { QuoteError } from "../runtime/costs/quote-error.ts";
@@ -42,8 +43,10 @@ export interface Call {
   body: unknown;
   /** The window nearest its limit, reported in the X-RateLimit-* headers. */
   window: WindowState | null;
-  /** The price of the request, where the description prices it. */
+  /** The price of the request, where the description prices it (after the plan's discount, for a create). */
   quote: Quote | null;
+  /** Creates: the day's free pool pays it (plans.ts). */
+  free: boolean;
   /** Create routes: the outcome asked for. */
   outcome: Outcome | null;
 }
@@ -129,6 +132,14 @@ export const RULES: readonly Rule[] = [
     },
   },
   {
+    // The input forms each media field takes (x-media.forms), which the request schema cannot hold.
+    name: "media-forms",
+    check(call, state) {
+      const problem = mediaFormProblem(state.requestSchemas.get(call.op.operationId)?.schema, call.body);
+      return problem === null ? undefined : state.responses.invalidRequest(`body.${problem}`);
+    },
+  },
+  {
     // The uploads window is rolling and per account, on top of the request windows; only accepted uploads count.
     name: "uploads-window",
     check(call, state) {
@@ -206,6 +217,19 @@ export const RULES: readonly Rule[] = [
           );
         throw error;
       }
+      return undefined;
+    },
+  },
+  {
+    // The plan's model discount, or the day's free pool of qualified image models (plans.ts).
+    name: "plan-price",
+    check(call, state) {
+      const route = isCreate(call) ? state.routes.get(call.op.path) : undefined;
+      const standard = call.quote?.credits;
+      if (!route || !call.quote || standard === null || standard === undefined) return undefined;
+      const plan = call.account!.plan;
+      call.free = plan.free(route.slug, call.now);
+      call.quote = { ...call.quote, credits: call.free ? 0 : plan.discounted(route.slug, standard) };
       return undefined;
     },
   },

@@ -166,6 +166,7 @@ function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonN
       body: undefined,
       window: null,
       quote: null,
+      free: false,
       outcome: null,
     };
     const reply = applyRules(call, state, rules) ?? handlers.get(match.op.operationId)!(call, state);

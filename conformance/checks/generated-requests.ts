@@ -155,23 +155,29 @@ export function generatedRequests(others: () => readonly Check[]): Check {
   return {
     group: GROUP,
     summary:
-      "Near-miss negatives generated from each request schema (a sibling model's value, one past a bound, one item too many, another case, excluded fields together, null, a wrong type) are refused with 400; valid bodies drawn across the schema are accepted or refused for a documented reason. Seeded (--seed), --cases per operation.",
+      "Near-miss negatives generated from each request schema (a sibling model's value, one past a bound, one item too many, another case, excluded fields together, null, a wrong type, a media input inlined where only URLs are taken) are refused with 400; valid bodies drawn across the schema are accepted or refused for a documented reason. Seeded (--seed), --cases per operation.",
     rules: {
       "near-miss negatives not sent ({count})": ["route:*.body.*"],
       "near-miss negatives refused with 400 ({cases})": [
         "route:*.body.*",
         "endpoints.enums-ranges-exact",
         "errors.400-model-not-available",
+        "service.input-media-forms",
+        "service.video-audio-by-url",
       ],
       "near-miss negatives refused with 400: every kind once per field ({cases})": [
         "route:*.body.*",
         "endpoints.enums-ranges-exact",
         "errors.400-model-not-available",
+        "service.input-media-forms",
+        "service.video-audio-by-url",
       ],
       "near-miss negative refused: {kind}": [
         "route:*.body.*",
         "endpoints.enums-ranges-exact",
         "errors.400-model-not-available",
+        "service.input-media-forms",
+        "service.video-audio-by-url",
       ],
       "generated valid requests": ["route:*.body.*"],
       "generated valid request": ["route:*.body.*"],

@@ -7,6 +7,7 @@ import { auth } from "./auth.ts";
 import { billing } from "./billing.ts";
 import { concurrency } from "./concurrency.ts";
 import { cooldown } from "./cooldown.ts";
+import { costQuotes } from "./cost-quotes.ts";
 import { createResponse } from "./create-response.ts";
 import { errorExamples } from "./error-examples.ts";
 import { generatedRequests } from "./generated-requests.ts";
@@ -14,6 +15,7 @@ import { lifecycle } from "./lifecycle.ts";
 import { modelPrices } from "./model-prices.ts";
 import { operations } from "./operations.ts";
 import { planGate } from "./plan-gate.ts";
+import { planPrices } from "./plan-prices.ts";
 import { prismProxy } from "./prism-proxy.ts";
 import { rateLimits } from "./rate-limits.ts";
 import { requestValidation } from "./request-validation.ts";
@@ -36,10 +38,12 @@ export const CHECKS: readonly Check[] = [
   planGate,
   retiredModel,
   spendLimit,
+  planPrices,
   cooldown,
   uploadsWindow,
   stockResults,
   modelPrices,
+  costQuotes,
   rateLimits,
   prismProxy,
 ];

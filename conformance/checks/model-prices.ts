@@ -120,7 +120,7 @@ export const modelPrices: Check = {
       GROUP,
       "*",
       "POST /v1/cost quotes each priced field",
-      "the shape of a quote request is not shown (how it names the model and the request to quote), and the declaration gives none",
+      "the field of a quote's price is shown only for depth maps, whose quotes the cost-quotes check reads (with costRequest: the shape of a quote request is not shown)",
     );
     const op = listOp(session)!;
     status("reading the model list");

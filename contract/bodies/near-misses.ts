@@ -12,6 +12,8 @@
  * - `other-mode-value` a value the schema allows only in another mode (`2k` without `video`)
  * - `required-null`   a required field sent as null
  * - `wrong-type`      the right value in the wrong JSON type (`"2"` for 2, a bare string for a list)
+ * - `other-form`      a media input in a form its field does not take (`x-media.forms`): a video or
+ *                     audio inlined as a data URI or raw base64 where only URLs are taken
  *
  * The cross-field rules are read by model/cross-field-rules.ts; rules of other shapes are left to
  * the exact negative cases (negative-cases.ts).
@@ -20,6 +22,7 @@ import type { JsonSchema } from "../../model/document.ts";
 import { crossFieldRules } from "../../model/cross-field-rules.ts";
 import type { CrossFieldRule, FieldCondition } from "../../runtime/costs/pricing.ts";
 import { isObject, type Json } from "./edits.ts";
+import { INLINE_FORMS, inlineMedia, mediaFormsOf } from "./media-forms.ts";
 import { sample } from "./values.ts";
 
 export const NEAR_MISS_KINDS = [
@@ -31,6 +34,7 @@ export const NEAR_MISS_KINDS = [
   "other-mode-value",
   "required-null",
   "wrong-type",
+  "other-form",
 ] as const;
 export type NearMissKind = (typeof NEAR_MISS_KINDS)[number];
 
@@ -130,6 +134,28 @@ function ownNearMisses(field: string, schema: JsonSchema, required: boolean): Ne
     });
   }
   return found;
+}
+
+/**
+ * A media field's value (each item of a list) inlined in a form the field does not take. Applied
+ * only to a body that sends the field, so that nothing but the form is wrong.
+ */
+function formNearMisses(field: string, schema: JsonSchema): NearMiss[] {
+  const media = mediaFormsOf(schema);
+  if (!media?.forms) return [];
+  const forms = media.forms;
+  return INLINE_FORMS.filter((form) => !forms.includes(form)).map((form) => {
+    const inline = inlineMedia(media, form);
+    return {
+      kind: "other-form",
+      fields: [field],
+      rule: `${field} as a ${form} (${media.kind}; takes ${forms.join(" or ")})`,
+      apply: (base) =>
+        base[field] === undefined
+          ? base
+          : { ...base, [field]: Array.isArray(base[field]) ? (base[field] as Json[]).map(() => inline) : inline },
+    };
+  });
 }
 
 /** minItems - 1 and maxItems + 1, `where` naming the mode a cross-field rule limits them in. */
@@ -283,6 +309,7 @@ export function nearMisses(operations: readonly BodyOperation[], op: BodyOperati
     found.push(
       ...siblingValues(operations, op, field, property),
       ...ownNearMisses(field, property, required.includes(field)),
+      ...formNearMisses(field, property),
     );
   }
   for (const rule of rulesOf(op)) found.push(...ruleNearMisses(rule, properties));

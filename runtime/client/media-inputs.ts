@@ -12,6 +12,13 @@ export type MediaInputs = Readonly<Record<string, Readonly<Record<string, readon
 /** What the client calls before sending a create: throws InvalidInputError when the body is not one to send. */
 export type MediaInputCheck = (path: string, body: unknown) => void;
 
+/** The input forms a media string may be: a URL may be a public URL or an uploaded-file URL, which look alike. */
+export function inputFormsOf(value: string): InputForm[] {
+  if (/^data:/i.test(value)) return ["data-uri"];
+  if (/^https?:\/\//i.test(value)) return ["public-url", "uploaded-file-url"];
+  return ["raw-base64"];
+}
+
 export const mediaInputCheck =
   (inputs: MediaInputs): MediaInputCheck =>
   (path, body) => {
@@ -22,12 +29,7 @@ export const mediaInputCheck =
       for (const [index, item] of (list ? value : value === undefined ? [] : [value]).entries()) {
         const name = `body.${field}${list ? `[${index}]` : ""}`;
         if (typeof item !== "string") throw new InvalidInputError(name, "must be a string");
-        // A URL may be a public URL or an uploaded-file URL, which look alike.
-        const forms: InputForm[] = /^data:/i.test(item)
-          ? ["data-uri"]
-          : /^https?:\/\//i.test(item)
-            ? ["public-url", "uploaded-file-url"]
-            : ["raw-base64"];
+        const forms = inputFormsOf(item);
         if (!forms.some((form) => accepted.includes(form)))
           throw new InvalidInputError(name, `accepts ${accepted.join(", ")}; got a ${forms.join(" or ")}`);
       }

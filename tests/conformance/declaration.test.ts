@@ -205,6 +205,36 @@ describe("the target's declaration (CONFORMANCE_CONFIG and CONFORMANCE_AREAS / _
       /pause-text\.json: cooldownPauseSeconds must be an integer of at least 1$/,
     ],
     [
+      "a plan discount past 100 %",
+      { CONFORMANCE_CONFIG: file("discount.json", '{"planDiscounts": {"apiKey": "k", "models": {"I-A": 120}}}') },
+      /discount\.json: planDiscounts\.models must map model labels to percentages from 0 to 100$/,
+    ],
+    [
+      "a plan discount of a model the description lacks",
+      { CONFORMANCE_CONFIG: file("discount-model.json", '{"planDiscounts": {"apiKey": "k", "models": {"I-Z": 10}}}') },
+      /^planDiscounts\.models: unknown "I-Z"/,
+    ],
+    [
+      "a free pool without its size",
+      { CONFORMANCE_CONFIG: file("pool.json", '{"freePool": {"apiKey": "k", "models": ["I-A"]}}') },
+      /pool\.json: freePool must have generations$/,
+    ],
+    [
+      "a free pool of a model the description lacks",
+      {
+        CONFORMANCE_CONFIG: file(
+          "pool-model.json",
+          '{"freePool": {"apiKey": "k", "generations": 2, "models": ["I-Z"]}}',
+        ),
+      },
+      /^freePool\.models: unknown "I-Z"/,
+    ],
+    [
+      "a quote request with no place for the request to quote",
+      { CONFORMANCE_CONFIG: file("cost.json", '{"costRequest": {"model": "{model}"}}') },
+      /cost\.json: costRequest must hold "\{model\}" and "\{request\}" as values/,
+    ],
+    [
       "an outcome it has no marker for",
       { CONFORMANCE_CONFIG: file("outcome.json", '{"outcomeMarkers": {"succeeded": "x"}}') },
       /outcome\.json: outcomeMarkers has no setting succeeded/,

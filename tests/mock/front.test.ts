@@ -113,6 +113,20 @@ describe("the mock's front against hostile clients", () => {
     }
   });
 
+  it("answers a media field in a form its x-media does not take with the documented 400, and relays the forms it lists", async () => {
+    const route = contract.model.createRoutes.find((candidate) => candidate.label === "DM-A")!;
+    const example = contract.byPath("post", route.path)!.requestExamples[0]!.value as Record<string, unknown>;
+    const send = (video: string) => {
+      const body = JSON.stringify({ ...example, video });
+      return raw(
+        `POST ${route.path} HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nContent-Length: ${body.length}`,
+        body,
+      );
+    };
+    expect(errorOf(await send("data:video/mp4;base64,AAAA"), 400).type).toBe(contract.model.errors.invalidRequest.type);
+    expect((await send("https://files.example.com/clip.mp4"))?.status).toBe(200);
+  });
+
   it("answers a Prefer that names a key twice (repeated headers arrive joined) with 422", async () => {
     const answer = await raw(
       "GET /v1/account/credits HTTP/1.1\r\nAuthorization: Bearer k\r\nPrefer: code=999\r\nPrefer: code=429",

@@ -270,15 +270,28 @@ describe("the rules", () => {
       "authentication",
       "plan-gate",
       "request-body",
+      "media-forms",
       "uploads-window",
       "retired-model",
       "cooldown",
       "outcome-marker",
       "price",
+      "plan-price",
       "spend-limit",
       "concurrency",
       "credits",
     ]);
+  });
+
+  it("refuse a media field in a form its x-media does not take, and take the forms it lists", async () => {
+    const sb = await sandbox();
+    const route = routeWhere((candidate) => candidate.label === "DM-A");
+    const send = (video: string) => sb.send("POST", route.path, { body: { ...example(route.path), video } });
+    const inlined = await send("data:video/mp4;base64,AAAAGGZ0eXBtcDQy");
+    expect(inlined.status).toBe(400);
+    expect(inlined.json.error.message).toContain("body.video: takes public-url or uploaded-file-url, not a data-uri");
+    expect((await send("AAAAGGZ0eXBtcDQy")).status).toBe(400);
+    expect((await send("https://files.example.com/clip.mp4")).status).toBe(200);
   });
 
   it("report the per-key window in X-RateLimit-* when it and the address's have as many requests left", async () => {

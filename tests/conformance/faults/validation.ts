@@ -2,14 +2,14 @@
  * Faults of request validation that are near misses: a server that validates each body, but one
  * plausible mistake away from the description (a sibling model's values, a bound off by one, enums
  * without case, one item too many, null for a required field, numbers as strings, excluded fields
- * together). The exact negative cases (request-validation) break each constraint far from its
- * bound; these are for the generated requests' near misses.
+ * together, media inlined where only URLs are taken). The exact negative cases (request-validation)
+ * break each constraint far from its bound; these are for the generated requests' near misses.
  */
 import type { JsonSchema } from "../../../model/document.ts";
 import { createSchemaRegistry } from "../../../model/schema-registry.ts";
 import type { ServiceModel } from "../../../model/service-model.ts";
 import type { RequestSchema, SandboxState } from "../../../sandbox/state.ts";
-import { wrap, type Fault } from "./support.ts";
+import { without, wrap, type Fault } from "./support.ts";
 
 type Properties = Record<string, JsonSchema>;
 
@@ -190,5 +190,10 @@ export const VALIDATION_FAULTS = {
     breaks: ["endpoints.enums-ranges-exact"],
     bug: "a value the description allows only in one mode is accepted without that mode's fields (`2k` without `video`)",
     rules: validatingAs({ allOf: withoutNeeds }),
+  },
+  "media-forms-unchecked": {
+    breaks: ["service.input-media-forms", "service.video-audio-by-url"],
+    bug: "media fields are checked against the schema only: a video or audio inlined (data URI, raw base64) where only URLs are taken is accepted",
+    rules: without("media-forms"),
   },
 } satisfies Record<string, Fault>;

@@ -66,6 +66,9 @@ const RETIRED = "a retired model answers {status} {code}";
 const PRICE = "{price} with the price";
 const GROWS = "each further failure lengthens the pause by one step{step}";
 const STOCK_PAGE = "a page holds at most {count} results, each with its credit line";
+const DISCOUNTED = "a create of {model} is charged its price less the plan's discount{percent}";
+const POOL = "the day's free pool pays {count} creates across its models";
+const AFTER_POOL = "once the day's pool is used, a create is charged its price";
 const HEADERS_MEAN = "{remaining} never exceeds {limit}, and {reset} counts seconds within the {seconds}-second window";
 
 /** For each fault, the check written for the rule it breaks: it must fail. */
@@ -155,6 +158,19 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "numbers-as-strings": nearMiss("wrong-type"),
   "exclusive-fields-accepted": nearMiss("exclusive-pair"),
   "mode-needs-ignored": nearMiss("other-mode-value"),
+  "media-forms-unchecked": nearMiss("other-form"),
+  "discount-not-applied": named("plan-prices", DISCOUNTED),
+  "free-pool-web-only": named("plan-prices", POOL),
+  "free-pool-never-used-up": named("plan-prices", AFTER_POOL),
+  "free-pool-per-model": named("plan-prices", AFTER_POOL),
+  "cost-quote-without-min-seconds": named(
+    "cost-quotes",
+    "a depth-map quote with seconds carries credits_per_second, size_pricing, min_seconds and credits{example}",
+  ),
+  "cost-quote-ignores-discount": named(
+    "cost-quotes",
+    "a depth-map quote on a discounted plan is the standard price less the discount{example}",
+  ),
 };
 
 /** What the faultless run must show passed: the stateful checks, which a regression could make skip. */
@@ -197,6 +213,15 @@ export const MUST_PASS: readonly CheckName[] = [
   named("model-prices", "the model list shows {model}'s resolution_pricing at the standard prices"),
   named("model-prices", "the type filter 3d lists only models of type 3d"),
   named("auth", "401 for {case}", "401 for unknown bearer key"),
+  named("plan-prices", DISCOUNTED),
+  named("plan-prices", POOL),
+  named("plan-prices", AFTER_POOL),
+  named(
+    "cost-quotes",
+    "a depth-map quote with seconds carries credits_per_second, size_pricing, min_seconds and credits{example}",
+  ),
+  named("cost-quotes", "a depth-map quote's figures are the standard prices{example}"),
+  named("cost-quotes", "a depth-map quote on a discounted plan is the standard price less the discount{example}"),
 ];
 
 /** Fault runs at once. */

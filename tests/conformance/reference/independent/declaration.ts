@@ -1,9 +1,18 @@
 import { TARGET_DEFAULTS, type TargetConfig } from "../../../../conformance/config.ts";
-import { INDEPENDENT_CAP, KEYS, MARKERS, RETIRED_LABEL, SPEND_LIMIT_CREDITS } from "./setup.ts";
+import {
+  DAILY_FREE_IMAGES,
+  DISCOUNT_PERCENT,
+  INDEPENDENT_CAP,
+  KEYS,
+  MARKERS,
+  RETIRED_LABEL,
+  SPEND_LIMIT_CREDITS,
+} from "./setup.ts";
 
 /**
  * The independent server's declaration, as its team would write it (its own keys, markers, cap,
- * retired model and spend-limit account; uploads in its own shape).
+ * retired model and spend-limit account, an Ultra account's free pool and a discounted account;
+ * uploads in its own shape).
  */
 export const INDEPENDENT_DECLARATION: TargetConfig = {
   ...TARGET_DEFAULTS,
@@ -20,4 +29,10 @@ export const INDEPENDENT_DECLARATION: TargetConfig = {
   spendLimit: { apiKey: KEYS.spendLimit, credits: SPEND_LIMIT_CREDITS },
   uploadRequest: { content: "data:text/plain;base64,aGVsbG8=", filename: "hello.txt" },
   rateLimitBurst: true,
+  planDiscounts: {
+    apiKey: KEYS.discount,
+    models: { "I-A": DISCOUNT_PERCENT, "V-A": DISCOUNT_PERCENT, "DM-A": DISCOUNT_PERCENT },
+  },
+  freePool: { apiKey: KEYS.ultra, generations: DAILY_FREE_IMAGES, models: ["I-A", "I-C"] },
+  costRequest: { model: "{model}", request: "{request}" },
 };

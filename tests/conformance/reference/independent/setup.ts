@@ -14,7 +14,13 @@ export const KEYS = {
   cooldown: "indep_live_c8Wd2Ne7Gs4Ak1Xo",
   spendLimit: "indep_live_s5Pv9Jt3Mh6Ry2Ec",
   legacy: "indep_live_l1Kz4Fu8Vb2Qn7Wi",
+  ultra: "indep_live_u6Rb3Xe9Km2Tq5Ha",
+  discount: "indep_live_d2Lw8Cs5Pf1Yn4Gv",
 } as const;
+
+/** The Ultra account's free image generations a day (all image models qualify), and the discount account's percent. */
+export const DAILY_FREE_IMAGES = 2;
+export const DISCOUNT_PERCENT = 10;
 
 /** Prompt texts that make a job fail, time out, or be blocked by moderation. */
 export const MARKERS = {
@@ -44,5 +50,7 @@ export function accountSettings(main: "standard" | "discounted"): AccountSetting
     { name: "cooldown", keys: [KEYS.cooldown], plan: "creator", ...paid, cap: 4 },
     { name: "spend-limit", keys: [KEYS.spendLimit], plan: "creator", ...paid, spendLimit: SPEND_LIMIT_CREDITS },
     { name: "legacy", keys: [KEYS.legacy], plan: "creator", ...paid, retired: [RETIRED_LABEL] },
+    { name: "ultra", keys: [KEYS.ultra], plan: "ultra", ...paid, dailyFreeImages: DAILY_FREE_IMAGES },
+    { name: "discount", keys: [KEYS.discount], plan: "creator", ...paid, discountPercent: DISCOUNT_PERCENT },
   ];
 }
