@@ -119,6 +119,22 @@ export interface MeasuredCharge {
   /** The request that started the job, to measure it again alone when the balance disagrees. */
   readonly op: ContractOperation;
   readonly spec: RequestSpec;
+  /**
+   * A pledged charge's owner, told the measurement's verdict: true when the balance fell by every
+   * quote, false when it did not or could not be read (the owner then measures its charges again itself).
+   */
+  readonly verdict?: (agreed: boolean) => void;
+}
+
+/** Charges pledged to the billing measurement (Charges.pledge). */
+export interface Pledge {
+  /**
+   * Runs one pledged charge of exact price inside the measurement, past its room; `measured` is
+   * false where no measurement took it (one had already ended).
+   */
+  charge<T>(work: (report: (charge: MeasuredCharge) => void, measured: boolean) => Promise<T>): Promise<T>;
+  /** Gives up the pledged charges not yet run, so that the measurement does not wait for them. */
+  release(): void;
 }
 
 interface Measurement {
@@ -138,7 +154,42 @@ interface Measurement {
 export class Charges {
   private running = 0;
   private measurement: Measurement | null = null;
+  /** Charges pledged to a measurement that have not joined it yet. */
+  private pledged = 0;
+  /** A measurement has ended: a pledged charge finding none open runs unmeasured. */
+  private ended = false;
   private readonly changed = new Condition();
+
+  /**
+   * Pledges `count` charges of exact price to the measurement in progress or the next one (the
+   * billing check's, which other checks' verdicts on prices ride on): it stays open until each
+   * has joined and ended, or the pledge is released.
+   */
+  pledge(count: number): Pledge {
+    let left = count;
+    this.pledged += count;
+    const drop = (): void => {
+      this.pledged -= left;
+      left = 0;
+      this.changed.notify();
+    };
+    return {
+      charge: async (work) => {
+        const measurement = await this.changed.when(
+          () => this.measurement?.open === true || (this.measurement === null && this.ended),
+          () => {
+            if (left > 0) {
+              left--;
+              this.pledged--;
+            }
+            return this.enter(this.measurement);
+          },
+        );
+        return this.within(measurement, (report) => work(report, measurement !== null));
+      },
+      release: drop,
+    };
+  }
 
   /** Runs work that may charge `credits` (null: a price not known exactly); `report` tells a measurement what was charged. */
   async charge<T>(credits: number | null, work: (report: (charge: MeasuredCharge) => void) => Promise<T>): Promise<T> {
@@ -208,13 +259,16 @@ export class Charges {
         settled: async () => {
           measurement.room = 0;
           return this.changed.when(
-            () => measurement.running === 0,
+            () => measurement.running === 0 && this.pledged === 0,
             () => measurement.charges,
           );
         },
       });
     } finally {
+      // A charge whose verdict the measurement did not give (the balance could not be read) is not known to agree.
+      for (const charge of measurement.charges) charge.verdict?.(false);
       this.measurement = null;
+      this.ended = true;
       this.changed.notify();
     }
   }
