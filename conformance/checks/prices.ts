@@ -178,15 +178,17 @@ function pricedJob(
   }
   // Media inputs the price does not name (an image to edit, reference images within the free ones).
   const properties = (op.requestSchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
-  if (Object.keys(body).some((field) => !priced.has(field) && properties[field]?.["x-media"] !== undefined))
-    bears.push(FREE_INPUTS.replace("{model}", model));
-  const what = [...priced]
-    .filter((field) => body[field] !== undefined)
-    .map(
-      (field) =>
-        `${field} ${Array.isArray(body[field]) ? `[${(body[field] as unknown[]).length} items]` : String(body[field])}`,
-    )
-    .join(", ");
+  const free = Object.keys(body).filter((field) => !priced.has(field) && properties[field]?.["x-media"] !== undefined);
+  if (free.length > 0) bears.push(FREE_INPUTS.replace("{model}", model));
+  const what = [
+    ...[...priced]
+      .filter((field) => body[field] !== undefined)
+      .map(
+        (field) =>
+          `${field} ${Array.isArray(body[field]) ? `[${(body[field] as unknown[]).length} items]` : String(body[field])}`,
+      ),
+    ...free.map((field) => `with ${field}`),
+  ].join(", ");
   const request = validRequests(session, op, session.main, [{ name: "", value: body }])[0]!;
   return { op, spec: request.spec, price, what: what || "the example", bears };
 }
@@ -371,10 +373,10 @@ class Verdicts {
   }
 }
 
-/** Each job's line for a report: its priced fields' values and its quote. */
+/** A job's quote for a report, with its lines: `38 (output image 19 x 2)`. */
 const quoted = (job: PricedJob): string =>
-  `${job.what}: quote ${job.price.credits}${
-    job.price.breakdown && job.price.breakdown.length > 1
+  `${job.price.credits}${
+    job.price.breakdown?.length
       ? ` (${job.price.breakdown.map((line) => `${line.label} ${line.rate} x ${line.quantity}`).join(" + ")})`
       : ""
   }`;
@@ -433,14 +435,17 @@ async function isolate(
         if (alone.fell === job.price.credits) verdicts.add(job);
         else {
           named++;
-          verdicts.add(job, `measured alone, ${job.what} made ${availableField} fall by ${alone.fell}; ${quoted(job)}`);
+          verdicts.add(
+            job,
+            `measured alone, ${op.route} with ${job.what} made ${availableField} fall by ${alone.fell}; its quote is ${quoted(job)}`,
+          );
         }
       }
       const first = together.ran[0]?.job;
       if (named === 0 && first)
         verdicts.add(
           first,
-          `${availableField} fell by ${together.fell} for jobs quoted ${quote} in all (${together.ran.map((outcome) => quoted(outcome.job)).join("; ")}), yet each, measured alone, was charged its quote`,
+          `${availableField} fell by ${together.fell} for jobs quoted ${quote} in all (${together.ran.map((outcome) => `${outcome.job.what}: ${quoted(outcome.job)}`).join("; ")}), yet each, measured alone, was charged its quote`,
           [first.bears[0]!],
         );
     }

@@ -8,11 +8,18 @@
 import type { SandboxHooks } from "../../../sandbox/server.ts";
 import { BILLING_FAULTS } from "./billing.ts";
 import { LIMIT_FAULTS } from "./limits.ts";
+import { PRICE_FAULTS } from "./prices.ts";
 import { RESPONSE_FAULTS } from "./responses.ts";
 import type { Fault } from "./support.ts";
 import { VALIDATION_FAULTS } from "./validation.ts";
 
-export const FAULTS = { ...LIMIT_FAULTS, ...BILLING_FAULTS, ...RESPONSE_FAULTS, ...VALIDATION_FAULTS };
+export const FAULTS = {
+  ...LIMIT_FAULTS,
+  ...BILLING_FAULTS,
+  ...RESPONSE_FAULTS,
+  ...VALIDATION_FAULTS,
+  ...PRICE_FAULTS,
+};
 
 export type FaultName = keyof typeof FAULTS;
 

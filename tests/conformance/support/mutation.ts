@@ -64,6 +64,7 @@ const POLLS_MATCH = "every poll response matches the description{example}";
 const REJECTS = "rejects a body breaking {constraint}";
 const RETIRED = "a retired model answers {status} {code}";
 const PRICE = "{price} with the price";
+const PRICES = "{model}: each rate of the price table is charged its quote";
 const GROWS = "each further failure lengthens the pause by one step{step}";
 const STOCK_PAGE = "a page holds at most {count} results, each with its credit line";
 const HEADERS_MEAN = "{remaining} never exceeds {limit}, and {reset} counts seconds within the {seconds}-second window";
@@ -155,6 +156,14 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "numbers-as-strings": nearMiss("wrong-type"),
   "exclusive-fields-accepted": nearMiss("exclusive-pair"),
   "mode-needs-ignored": nearMiss("other-mode-value"),
+  "i-a-tier-at-another-price": named("prices", PRICES),
+  "billed-for-one-image": named("prices", "{model}: the price is charged per {field}"),
+  "i-b-input-image-charged": named("prices", "{model}: the inputs the price does not name are free"),
+  "v-a-reference-image-surcharge-missing": named(
+    "prices",
+    "{model}: each of {field} beyond the first {free} is charged",
+  ),
+  "d-b-rigging-not-added": named("prices", "{model}: the held price adds {fields}"),
 };
 
 /** What the faultless run must show passed: the stateful checks, which a regression could make skip. */
@@ -197,6 +206,8 @@ export const MUST_PASS: readonly CheckName[] = [
   named("model-prices", "the model list shows {model}'s resolution_pricing at the standard prices"),
   named("model-prices", "the type filter 3d lists only models of type 3d"),
   named("auth", "401 for {case}", "401 for unknown bearer key"),
+  named("prices", PRICES),
+  named("prices", "{model}: the held price adds {fields}"),
 ];
 
 /** Fault runs at once. */
