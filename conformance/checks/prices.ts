@@ -231,7 +231,12 @@ function heldSurcharges(
 export const prices: Check = {
   group: GROUP,
   rules: {
-    [RATES]: ["route:*.price"],
+    [RATES]: [
+      "route:images.*.price",
+      "route:videos.v-a.price",
+      "route:videos.priced-per-second",
+      "service.standard-prices",
+    ],
     [PER_UNIT]: ["route:images.billed-per-image"],
     [BEYOND_FREE]: ["route:videos.*.reference-image-surcharge"],
     [FREE_INPUTS]: ["route:images.*.input-image-free"],
