@@ -89,23 +89,62 @@ function sweptPricing(session: Session, op: ContractOperation): readonly Pricing
   return pricing.components;
 }
 
-/** The named examples of `op`, without the media inputs whose measured seconds the price reads, where still valid. */
+/** The body fields a route's price reads: its rates' fields, the units it is per, the lists it charges beyond their free items. */
+const pricedFields = (components: readonly PricingComponent[]): Set<string> =>
+  new Set(
+    components.flatMap((component) => [
+      ...(component.rateBy?.fields ?? []),
+      ...(component.per && "field" in component.per ? [component.per.field] : []),
+      ...(component.per && "itemsBeyond" in component.per ? [component.per.itemsBeyond.field] : []),
+    ]),
+  );
+
+/** The media inputs of a body that the price does not name (an image to edit, reference images within the free ones). */
+function freeInputs(op: ContractOperation, components: readonly PricingComponent[], body: Body): string[] {
+  const properties = (op.requestSchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const priced = pricedFields(components);
+  return Object.keys(body).filter((field) => !priced.has(field) && properties[field]?.["x-media"] !== undefined);
+}
+
+/** The lists of a body charged beyond their free items that go beyond them, with how many are free. */
+const beyondFree = (components: readonly PricingComponent[], body: Body): Array<{ field: string; free: number }> =>
+  components.flatMap((component) => {
+    const per = component.per;
+    if (!per || !("itemsBeyond" in per)) return [];
+    const items = body[per.itemsBeyond.field];
+    return Array.isArray(items) && items.length > per.itemsBeyond.free ? [per.itemsBeyond] : [];
+  });
+
+/** What a body shows of the price beyond its rates: its free inputs, and its lists beyond their free items. */
+const shows = (op: ContractOperation, components: readonly PricingComponent[], body: Body): string[] => [
+  ...freeInputs(op, components, body),
+  ...beyondFree(components, body).map(({ field }) => `${field} beyond`),
+];
+
+/**
+ * The fewest named examples of `op` that together show all its examples show of the price beyond
+ * its rates (`shows`), without the media inputs whose measured seconds the price reads, where still valid.
+ */
 function bases(session: Session, op: ContractOperation, components: readonly PricingComponent[]): Body[] {
   const measured = measuredMedia(components);
+  const candidates = op.requestExamples
+    .map((example) =>
+      Object.fromEntries(Object.entries(example.value as Body).filter(([field]) => !measured.includes(field))),
+    )
+    .filter((body) => session.contract.validBody(op, body));
   const chosen: Body[] = [];
-  const seen = new Set<string>();
-  for (const example of op.requestExamples) {
-    const body = Object.fromEntries(
-      Object.entries(example.value as Body).filter(([field]) => !measured.includes(field)),
+  const covered = new Set<string>();
+  for (;;) {
+    const gain = (body: Body): number => shows(op, components, body).filter((item) => !covered.has(item)).length;
+    const best = candidates.reduce<Body | undefined>(
+      (top, body) => (gain(body) > (top ? gain(top) : 0) ? body : top),
+      undefined,
     );
-    if (!session.contract.validBody(op, body)) continue;
-    // An example whose fields the chosen ones all hold covers nothing more.
-    const fresh = Object.keys(body).filter((field) => !seen.has(field));
-    if (chosen.length > 0 && fresh.length === 0) continue;
-    for (const field of fresh) seen.add(field);
-    chosen.push(body);
+    if (!best) break;
+    for (const item of shows(op, components, best)) covered.add(item);
+    chosen.push(best);
   }
-  return chosen;
+  return chosen.length > 0 ? chosen : candidates.slice(0, 1);
 }
 
 /** The jobs that cover every rate, unit and surcharge of one route's price. */
@@ -159,29 +198,18 @@ function pricedJob(
   components: readonly PricingComponent[],
 ): PricedJob {
   const model = label(op);
-  const priced = new Set<string>();
   const bears = [RATES.replace("{model}", model)];
   for (const component of components) {
-    for (const field of component.rateBy?.fields ?? []) priced.add(field);
     const per = component.per;
-    if (per && "field" in per) {
-      priced.add(per.field);
-      if (Number(body[per.field] ?? 1) > 1)
-        bears.push(PER_UNIT.replace("{model}", model).replace("{field}", per.field));
-    }
-    if (per && "itemsBeyond" in per) {
-      const { field, free } = per.itemsBeyond;
-      priced.add(field);
-      if (Array.isArray(body[field]) && (body[field] as unknown[]).length > free)
-        bears.push(BEYOND_FREE.replace("{model}", model).replace("{field}", field).replace("{free}", String(free)));
-    }
+    if (per && "field" in per && Number(body[per.field] ?? 1) > 1)
+      bears.push(PER_UNIT.replace("{model}", model).replace("{field}", per.field));
   }
-  // Media inputs the price does not name (an image to edit, reference images within the free ones).
-  const properties = (op.requestSchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
-  const free = Object.keys(body).filter((field) => !priced.has(field) && properties[field]?.["x-media"] !== undefined);
+  for (const { field, free } of beyondFree(components, body))
+    bears.push(BEYOND_FREE.replace("{model}", model).replace("{field}", field).replace("{free}", String(free)));
+  const free = freeInputs(op, components, body);
   if (free.length > 0) bears.push(FREE_INPUTS.replace("{model}", model));
   const what = [
-    ...[...priced]
+    ...[...pricedFields(components)]
       .filter((field) => body[field] !== undefined)
       .map(
         (field) =>
