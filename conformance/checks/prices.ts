@@ -147,12 +147,22 @@ function bases(session: Session, op: ContractOperation, components: readonly Pri
   return chosen.length > 0 ? chosen : candidates.slice(0, 1);
 }
 
-/** The jobs that cover every rate, unit and surcharge of one route's price. */
-function planRoute(session: Session, op: ContractOperation, components: readonly PricingComponent[]): PricedJob[] {
+/** A route's rates no valid body of exact price holds (a rate only a left-out media input allows). */
+interface Unplaced {
+  readonly op: ContractOperation;
+  readonly rates: Body;
+}
+
+/** The jobs that cover every rate, unit and surcharge of one route's price, and the rates none can. */
+function planRoute(
+  session: Session,
+  op: ContractOperation,
+  components: readonly PricingComponent[],
+): { jobs: PricedJob[]; unplaced: Unplaced[] } {
   const { contract } = session;
   const rules = contract.model.priceTables[op.path]?.fields ?? {};
   const starts = bases(session, op, components);
-  if (starts.length === 0) return [];
+  if (starts.length === 0) return { jobs: [], unplaced: [] };
   const tiers = components.map((component) =>
     component.rateBy ? leaves(component.rateBy.table, component.rateBy.fields, rules) : [],
   );
@@ -161,6 +171,7 @@ function planRoute(session: Session, op: ContractOperation, components: readonly
     component.per && "field" in component.per ? [component.per.field] : [],
   );
   const jobs: PricedJob[] = [];
+  const unplaced: Unplaced[] = [];
   const exact = (body: Body): (Price & { credits: number }) | undefined => {
     if (!contract.validBody(op, body)) return undefined;
     const price = priceOf(contract, op, body);
@@ -186,8 +197,9 @@ function planRoute(session: Session, op: ContractOperation, components: readonly
       jobs.push(pricedJob(session, op, body, price, components));
       break;
     }
+    if (jobs.length + unplaced.length === index) unplaced.push({ op, rates });
   }
-  return jobs;
+  return { jobs, unplaced };
 }
 
 function pricedJob(
@@ -221,12 +233,13 @@ function pricedJob(
   return { op, spec: request.spec, price, what: what || "the example", bears };
 }
 
-/** Every job of the sweep, route by route. */
-function plan(session: Session): PricedJob[] {
-  return session.selected().flatMap((op) => {
+/** Every job of the sweep, route by route, and the rates no job can hold. */
+function plan(session: Session): { jobs: PricedJob[]; unplaced: Unplaced[] } {
+  const routes = session.selected().flatMap((op) => {
     const components = sweptPricing(session, op);
-    return components ? planRoute(session, op, components) : [];
+    return components ? [planRoute(session, op, components)] : [];
   });
+  return { jobs: routes.flatMap((route) => route.jobs), unplaced: routes.flatMap((route) => route.unplaced) };
 }
 
 /** A held price's surcharges that its examples never send (conditioned on a field being present), with a body sending them. */
@@ -285,13 +298,13 @@ export const prices: Check = {
       if (!creditsOp(session)) return "the target does not implement the credits route";
       if (session.config.skipGroups.includes(billing.group))
         return "its jobs run in the billing check's measurement, and the billing group is skipped";
-      return plan(session).length > 0 || heldSurcharges(session).length > 0
+      return plan(session).jobs.length > 0 || heldSurcharges(session).length > 0
         ? (billing.blockedBy?.(session) ?? null)
         : "no implemented create route has a shown price to charge rate by rate";
     },
   ),
   spend: (session) => [
-    ...plan(session).map(
+    ...plan(session).jobs.map(
       (job): PlannedSpend => ({ key: session.main.name, what: `${job.op.route} (${job.what})`, price: job.price }),
     ),
     ...heldSurcharges(session).map(
@@ -304,7 +317,14 @@ export const prices: Check = {
   ],
   async run({ session, stage, status }) {
     const client = session.main;
-    const jobs = plan(session);
+    const { jobs, unplaced } = plan(session);
+    for (const { op, rates } of unplaced)
+      session.results.skip(
+        GROUP,
+        op.route,
+        RATES.replace("{model}", label(op)),
+        `no named example of ${op.route} holds ${JSON.stringify(rates)} validly at an exact quote (a media input whose seconds only the target measures is left out)`,
+      );
     status(`${jobs.length} jobs in the billing measurement`);
     const verdicts = new Verdicts();
     const outcomes = await sweep(session, client, jobs);
