@@ -126,6 +126,21 @@ export interface MeasuredCharge {
   readonly verdict?: (agreed: boolean) => void;
 }
 
+/** The charge with a verdict given once: later ones (the measurement's closing "not known to agree") are dropped. */
+function withOneVerdict(charge: MeasuredCharge): MeasuredCharge {
+  const tell = charge.verdict;
+  if (!tell) return charge;
+  let told = false;
+  return {
+    ...charge,
+    verdict: (agreed) => {
+      if (told) return;
+      told = true;
+      tell(agreed);
+    },
+  };
+}
+
 /** Charges pledged to the billing measurement (Charges.pledge). */
 export interface Pledge {
   /**
@@ -226,7 +241,7 @@ export class Charges {
     work: (report: (charge: MeasuredCharge) => void) => Promise<T>,
   ): Promise<T> {
     try {
-      return await work((charge) => measurement?.charges.push(charge));
+      return await work((charge) => measurement?.charges.push(withOneVerdict(charge)));
     } finally {
       this.running--;
       if (measurement) measurement.running--;

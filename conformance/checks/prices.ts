@@ -323,7 +323,9 @@ export const prices: Check = {
         GROUP,
         op.route,
         RATES.replace("{model}", label(op)),
-        `no named example of ${op.route} holds ${JSON.stringify(rates)} validly at an exact quote (a media input whose seconds only the target measures is left out)`,
+        Object.keys(rates).length > 0
+          ? `no named example of ${op.route} holds ${JSON.stringify(rates)} validly at an exact quote (a media input whose seconds only the target measures is left out)`
+          : `no named example of ${op.route} has an exact quote without a media input whose seconds only the target measures`,
       );
     status(`${jobs.length} jobs in the billing measurement`);
     const verdicts = new Verdicts();
