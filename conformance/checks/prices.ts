@@ -286,7 +286,7 @@ export const prices: Check = {
     "{model}: the job of {what} succeeds": [],
   },
   summary:
-    "With standardPrices: jobs covering every rate, per-unit charge, surcharge and free input of each shown price, run in the billing measurement, make the balance fall by their quotes (else each is measured alone and named); a held price's unshown-in-examples surcharges are read off the create response.",
+    "With standardPrices: jobs covering every rate, per-unit charge, surcharge and free input of each shown price, run in the billing measurement, make the balance fall by their quotes (else each is measured alone and named); the surcharges of a held price that its examples never send are read off the create response.",
   blockedBy: needing(
     {
       stateful: true,
