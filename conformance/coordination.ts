@@ -250,8 +250,8 @@ export class Charges {
   }
 
   /**
-   * Runs the billing check's measurement. `open(room)` lets that many charges of exact price join;
-   * `settled()` waits for them to end and says what they charged.
+   * Runs the billing check's measurement. `open(room)` lets that many charges of exact price join,
+   * the pledged ones first (Charges.pledge); `settled()` waits for them to end and says what they charged.
    */
   async measure<T>(
     work: (window: { open(room: number): void; settled(): Promise<MeasuredCharge[]> }) => Promise<T>,
@@ -268,7 +268,8 @@ export class Charges {
     try {
       return await work({
         open: (room) => {
-          Object.assign(measurement, { open: true, room });
+          // Pledged charges take the room first: the others would only lengthen the measurement.
+          Object.assign(measurement, { open: true, room: Math.max(0, room - this.pledged) });
           this.changed.notify();
         },
         settled: async () => {

@@ -112,3 +112,22 @@ describe("charges pledged to the billing measurement", () => {
     expect(await measured).toEqual([]);
   });
 });
+
+describe("the room of a measurement with charges pledged to it", () => {
+  it("goes to the pledged charges first: another charge of exact price waits until the measurement is done", async () => {
+    const charges = new Charges();
+    const pledge = charges.pledge(1);
+    const events: string[] = [];
+    const pledged = pledge.charge(async () => void events.push("pledged"));
+    const measured = charges.measure(async (window) => {
+      window.open(1);
+      const other = charges.charge(19, async () => void events.push("other"));
+      await window.settled();
+      events.push("settled");
+      // Wrapped: returned bare, the measurement would wait for the charge that waits for it.
+      return { other };
+    });
+    await Promise.all([pledged, (await measured).other]);
+    expect(events).toEqual(["pledged", "settled", "other"]);
+  });
+});
