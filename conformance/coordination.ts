@@ -119,6 +119,37 @@ export interface MeasuredCharge {
   /** The request that started the job, to measure it again alone when the balance disagrees. */
   readonly op: ContractOperation;
   readonly spec: RequestSpec;
+  /**
+   * A pledged charge's owner, told the measurement's verdict: true when the balance fell by every
+   * quote, false when it did not or could not be read (the owner then measures its charges again itself).
+   */
+  readonly verdict?: (agreed: boolean) => void;
+}
+
+/** The charge with a verdict given once: later ones (the measurement's closing "not known to agree") are dropped. */
+function withOneVerdict(charge: MeasuredCharge): MeasuredCharge {
+  const tell = charge.verdict;
+  if (!tell) return charge;
+  let told = false;
+  return {
+    ...charge,
+    verdict: (agreed) => {
+      if (told) return;
+      told = true;
+      tell(agreed);
+    },
+  };
+}
+
+/** Charges pledged to the billing measurement (Charges.pledge). */
+export interface Pledge {
+  /**
+   * Runs one pledged charge of exact price inside the measurement, past its room; `measured` is
+   * false where no measurement took it (one had already ended).
+   */
+  charge<T>(work: (report: (charge: MeasuredCharge) => void, measured: boolean) => Promise<T>): Promise<T>;
+  /** Gives up the pledged charges not yet run, so that the measurement does not wait for them. */
+  release(): void;
 }
 
 interface Measurement {
@@ -138,7 +169,42 @@ interface Measurement {
 export class Charges {
   private running = 0;
   private measurement: Measurement | null = null;
+  /** Charges pledged to a measurement that have not joined it yet. */
+  private pledged = 0;
+  /** A measurement has ended: a pledged charge finding none open runs unmeasured. */
+  private ended = false;
   private readonly changed = new Condition();
+
+  /**
+   * Pledges `count` charges of exact price to the measurement in progress or the next one (the
+   * billing check's, which other checks' verdicts on prices ride on): it stays open until each
+   * has joined and ended, or the pledge is released.
+   */
+  pledge(count: number): Pledge {
+    let left = count;
+    this.pledged += count;
+    const drop = (): void => {
+      this.pledged -= left;
+      left = 0;
+      this.changed.notify();
+    };
+    return {
+      charge: async (work) => {
+        const measurement = await this.changed.when(
+          () => this.measurement?.open === true || (this.measurement === null && this.ended),
+          () => {
+            if (left > 0) {
+              left--;
+              this.pledged--;
+            }
+            return this.enter(this.measurement);
+          },
+        );
+        return this.within(measurement, (report) => work(report, measurement !== null));
+      },
+      release: drop,
+    };
+  }
 
   /** Runs work that may charge `credits` (null: a price not known exactly); `report` tells a measurement what was charged. */
   async charge<T>(credits: number | null, work: (report: (charge: MeasuredCharge) => void) => Promise<T>): Promise<T> {
@@ -175,7 +241,7 @@ export class Charges {
     work: (report: (charge: MeasuredCharge) => void) => Promise<T>,
   ): Promise<T> {
     try {
-      return await work((charge) => measurement?.charges.push(charge));
+      return await work((charge) => measurement?.charges.push(withOneVerdict(charge)));
     } finally {
       this.running--;
       if (measurement) measurement.running--;
@@ -184,8 +250,8 @@ export class Charges {
   }
 
   /**
-   * Runs the billing check's measurement. `open(room)` lets that many charges of exact price join;
-   * `settled()` waits for them to end and says what they charged.
+   * Runs the billing check's measurement. `open(room)` lets that many charges of exact price join,
+   * the pledged ones first (Charges.pledge); `settled()` waits for them to end and says what they charged.
    */
   async measure<T>(
     work: (window: { open(room: number): void; settled(): Promise<MeasuredCharge[]> }) => Promise<T>,
@@ -202,19 +268,23 @@ export class Charges {
     try {
       return await work({
         open: (room) => {
-          Object.assign(measurement, { open: true, room });
+          // Pledged charges take the room first: the others would only lengthen the measurement.
+          Object.assign(measurement, { open: true, room: Math.max(0, room - this.pledged) });
           this.changed.notify();
         },
         settled: async () => {
           measurement.room = 0;
           return this.changed.when(
-            () => measurement.running === 0,
+            () => measurement.running === 0 && this.pledged === 0,
             () => measurement.charges,
           );
         },
       });
     } finally {
+      // A charge whose verdict the measurement did not give (the balance could not be read) is not known to agree.
+      for (const charge of measurement.charges) charge.verdict?.(false);
       this.measurement = null;
+      this.ended = true;
       this.changed.notify();
     }
   }

@@ -16,6 +16,7 @@ import { modelPrices } from "./model-prices.ts";
 import { operations } from "./operations.ts";
 import { planGate } from "./plan-gate.ts";
 import { planPrices } from "./plan-prices.ts";
+import { prices } from "./prices.ts";
 import { prismProxy } from "./prism-proxy.ts";
 import { rateLimits } from "./rate-limits.ts";
 import { requestValidation } from "./request-validation.ts";
@@ -27,6 +28,8 @@ import { uploadsWindow } from "./uploads-window.ts";
 export const CHECKS: readonly Check[] = [
   // First: it needs the account's balance to itself before any other check charges it.
   billing,
+  // Its jobs are pledged to the billing check's measurement.
+  prices,
   operations,
   requestValidation,
   generatedRequests(() => CHECKS),

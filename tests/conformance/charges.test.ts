@@ -57,3 +57,77 @@ describe("an unplanned charge during the billing measurement", () => {
     expect(events).toEqual(["probe done", "measuring"]);
   });
 });
+
+describe("charges pledged to the billing measurement", () => {
+  it("join it past its room once it opens, and it settles only after each has ended, telling each the verdict", async () => {
+    const charges = new Charges();
+    const pledge = charges.pledge(2);
+    const verdicts: boolean[] = [];
+    const joined: boolean[] = [];
+    const pledged = [0, 1].map(() =>
+      pledge.charge(async (report, measured) => {
+        joined.push(measured);
+        report({ ...charge(19), verdict: (agreed) => void verdicts.push(agreed) });
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }),
+    );
+    const beside = await charges.measure(async (window) => {
+      window.open(0);
+      const settled = await window.settled();
+      for (const entry of settled) entry.verdict?.(true);
+      return settled;
+    });
+    await Promise.all(pledged);
+    expect(joined).toEqual([true, true]);
+    expect(beside.map((entry) => entry.credits)).toEqual([19, 19]);
+    expect(verdicts).toEqual([true, true]);
+  });
+
+  it("are told no agreement where the measurement gave no verdict, and run unmeasured once it has ended", async () => {
+    const charges = new Charges();
+    const pledge = charges.pledge(1);
+    const verdicts: boolean[] = [];
+    const first = pledge.charge(async (report, measured) => {
+      report({ ...charge(19), verdict: (agreed) => void verdicts.push(agreed) });
+      return measured;
+    });
+    // The measurement ends without a verdict (its balance could not be read).
+    await charges.measure(async (window) => {
+      window.open(0);
+      await window.settled();
+    });
+    expect(await first).toBe(true);
+    expect(verdicts).toEqual([false]);
+    expect(await pledge.charge(async (_report, measured) => measured)).toBe(false);
+  });
+
+  it("released, no longer hold the measurement open", async () => {
+    const charges = new Charges();
+    const pledge = charges.pledge(3);
+    const measured = charges.measure(async (window) => {
+      window.open(0);
+      return window.settled();
+    });
+    pledge.release();
+    expect(await measured).toEqual([]);
+  });
+});
+
+describe("the room of a measurement with charges pledged to it", () => {
+  it("goes to the pledged charges first: another charge of exact price waits until the measurement is done", async () => {
+    const charges = new Charges();
+    const pledge = charges.pledge(1);
+    const events: string[] = [];
+    const pledged = pledge.charge(async () => void events.push("pledged"));
+    const measured = charges.measure(async (window) => {
+      window.open(1);
+      const other = charges.charge(19, async () => void events.push("other"));
+      await window.settled();
+      events.push("settled");
+      // Wrapped: returned bare, the measurement would wait for the charge that waits for it.
+      return { other };
+    });
+    await Promise.all([pledged, (await measured).other]);
+    expect(events).toEqual(["pledged", "settled", "other"]);
+  });
+});

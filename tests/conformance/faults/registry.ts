@@ -9,11 +9,19 @@ import type { SandboxHooks } from "../../../sandbox/server.ts";
 import { BILLING_FAULTS } from "./billing.ts";
 import { LIMIT_FAULTS } from "./limits.ts";
 import { PLAN_FAULTS } from "./plans.ts";
+import { PRICE_FAULTS } from "./prices.ts";
 import { RESPONSE_FAULTS } from "./responses.ts";
 import type { Fault } from "./support.ts";
 import { VALIDATION_FAULTS } from "./validation.ts";
 
-export const FAULTS = { ...LIMIT_FAULTS, ...BILLING_FAULTS, ...RESPONSE_FAULTS, ...VALIDATION_FAULTS, ...PLAN_FAULTS };
+export const FAULTS = {
+  ...LIMIT_FAULTS,
+  ...BILLING_FAULTS,
+  ...RESPONSE_FAULTS,
+  ...VALIDATION_FAULTS,
+  ...PLAN_FAULTS,
+  ...PRICE_FAULTS,
+};
 
 export type FaultName = keyof typeof FAULTS;
 

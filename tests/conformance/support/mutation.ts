@@ -64,6 +64,7 @@ const POLLS_MATCH = "every poll response matches the description{example}";
 const REJECTS = "rejects a body breaking {constraint}";
 const RETIRED = "a retired model answers {status} {code}";
 const PRICE = "{price} with the price";
+const PRICES = "{model}: each rate of the price table is charged its quote";
 const GROWS = "each further failure lengthens the pause by one step{step}";
 const STOCK_PAGE = "a page holds at most {count} results, each with its credit line";
 const DISCOUNTED = "a create of {model} is charged its price less the plan's discount{percent}";
@@ -171,6 +172,14 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
     "cost-quotes",
     "a depth-map quote on a discounted plan is the standard price less the discount{example}",
   ),
+  "i-a-tier-at-another-price": named("prices", PRICES),
+  "billed-for-one-image": named("prices", "{model}: the price is charged per {field}"),
+  "i-b-input-image-charged": named("prices", "{model}: the inputs the price does not name are free"),
+  "v-a-reference-image-surcharge-missing": named(
+    "prices",
+    "{model}: each of {field} beyond the first {free} is charged",
+  ),
+  "d-b-rigging-not-added": named("prices", "{model}: the held price adds {fields}"),
 };
 
 /** What the faultless run must show passed: the stateful checks, which a regression could make skip. */
@@ -222,6 +231,8 @@ export const MUST_PASS: readonly CheckName[] = [
   ),
   named("cost-quotes", "a depth-map quote's figures are the standard prices{example}"),
   named("cost-quotes", "a depth-map quote on a discounted plan is the standard price less the discount{example}"),
+  named("prices", PRICES),
+  named("prices", "{model}: the held price adds {fields}"),
 ];
 
 /** Fault runs at once. */

@@ -1,0 +1,560 @@
+/**
+ * Prices, rate by rate: for each implemented create route whose standard price the description
+ * shows (`x-pricing`), jobs whose bodies cover every rate of its price tables, every unit the price
+ * is per (an image beyond the first), every surcharge on items beyond the free ones, and the inputs
+ * of its named examples, which the price does not name. Bodies are the named examples with each
+ * priced field's values put in, kept only where the description holds them valid and their quote
+ * exact (a media input whose seconds the price reads, which only the target measures, is left out).
+ *
+ * The jobs are pledged to the billing check's measurement and run there side by side, within the
+ * cap; where the balance fell by every quote, each passes. Where it did not, the jobs are measured
+ * again in a measurement of this check's own: each route's together, and where a route's disagree,
+ * each job alone, so that the failure names the route, the priced fields' values, the quote and the
+ * credits charged. A held price (3D) is read from the create response instead, its job outlasting
+ * the run: the surcharges its examples do not show are sent once, as the run's last creates.
+ */
+import { isDeepStrictEqual } from "node:util";
+import { needing, STAGE, type Check } from "../check.ts";
+import type { Client } from "../client.ts";
+import type { ContractOperation } from "../../contract/contract.ts";
+import { priceOf, type PlannedSpend, type Price } from "../cost.ts";
+import type { RequestSpec } from "../http.ts";
+import { createJob, type Created } from "../jobs.ts";
+import { balanceOf, creditsOp, followable, validRequests } from "../requests.ts";
+import type { Session } from "../session.ts";
+import { unstatedAcceptance } from "../unstated.ts";
+import type { FieldRule, PricingComponent, RateTable, Scalar } from "../../runtime/costs/pricing.ts";
+import { billing } from "./billing.ts";
+
+const GROUP = "prices";
+
+const RATES = "{model}: each rate of the price table is charged its quote";
+const PER_UNIT = "{model}: the price is charged per {field}";
+const BEYOND_FREE = "{model}: each of {field} beyond the first {free} is charged";
+const FREE_INPUTS = "{model}: the inputs the price does not name are free";
+const HELD_SURCHARGES = "{model}: the held price adds {fields}";
+
+type Body = Record<string, unknown>;
+
+/** One job of the sweep: a body of exact price, and what of the price table it covers. */
+interface PricedJob {
+  readonly op: ContractOperation;
+  readonly spec: RequestSpec;
+  readonly price: Price & { credits: number };
+  /** `size 2K, num_images 2`: the priced fields' values, for the reports. */
+  readonly what: string;
+  /** The results this job bears on (their names). */
+  readonly bears: readonly string[];
+}
+
+/** Where a job's charge stands once the run has seen it. */
+interface Outcome {
+  readonly job: PricedJob;
+  readonly created: Created;
+  /** The billing measurement found the balance agreeing with every quote (false: not known to). */
+  readonly agreed: boolean;
+}
+
+const label = (op: ContractOperation): string => op.create?.label ?? op.route;
+
+/** A rate table's key as the body field's value. */
+function fieldValueOf(key: string, rule: FieldRule | undefined): Scalar {
+  if (rule?.type === "boolean") return key === "true";
+  if (rule?.type === "integer" || rule?.type === "number") return Number(key);
+  return key;
+}
+
+/** Each leaf of a rate table by `fields`, as the body values that select it. */
+function leaves(table: RateTable, fields: readonly string[], rules: Readonly<Record<string, FieldRule>>): Body[] {
+  const [field, ...rest] = fields;
+  if (field === undefined) return [{}];
+  return Object.entries(table).flatMap(([key, node]) => {
+    const here = { [field]: fieldValueOf(key, rules[field]) };
+    if (typeof node === "number") return rest.length === 0 ? [here] : [];
+    return leaves(node, rest, rules).map((below) => ({ ...here, ...below }));
+  });
+}
+
+/** The fields a route's price reads a media duration of: the suite cannot know what the target measures. */
+function measuredMedia(components: readonly PricingComponent[]): string[] {
+  return components.flatMap((component) =>
+    component.per && "mediaSeconds" in component.per ? [component.per.mediaSeconds] : [],
+  );
+}
+
+/** The route's price, when the description shows it, is charged on success and not held. */
+function sweptPricing(session: Session, op: ContractOperation): readonly PricingComponent[] | undefined {
+  const pricing = session.contract.model.priceTables[op.path]?.pricing;
+  if (!op.create || op.create.priceHeld || !followable(session, op) || pricing?.charged !== "on-success") return;
+  return pricing.components;
+}
+
+/** The body fields a route's price reads: its rates' fields, the units it is per, the lists it charges beyond their free items. */
+const pricedFields = (components: readonly PricingComponent[]): Set<string> =>
+  new Set(
+    components.flatMap((component) => [
+      ...(component.rateBy?.fields ?? []),
+      ...(component.per && "field" in component.per ? [component.per.field] : []),
+      ...(component.per && "itemsBeyond" in component.per ? [component.per.itemsBeyond.field] : []),
+    ]),
+  );
+
+/** The media inputs of a body that the price does not name (an image to edit, reference images within the free ones). */
+function freeInputs(op: ContractOperation, components: readonly PricingComponent[], body: Body): string[] {
+  const properties = (op.requestSchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const priced = pricedFields(components);
+  return Object.keys(body).filter((field) => !priced.has(field) && properties[field]?.["x-media"] !== undefined);
+}
+
+/** The lists of a body charged beyond their free items that go beyond them, with how many are free. */
+const beyondFree = (components: readonly PricingComponent[], body: Body): Array<{ field: string; free: number }> =>
+  components.flatMap((component) => {
+    const per = component.per;
+    if (!per || !("itemsBeyond" in per)) return [];
+    const items = body[per.itemsBeyond.field];
+    return Array.isArray(items) && items.length > per.itemsBeyond.free ? [per.itemsBeyond] : [];
+  });
+
+/** What a body shows of the price beyond its rates: its free inputs, and its lists beyond their free items. */
+const shows = (op: ContractOperation, components: readonly PricingComponent[], body: Body): string[] => [
+  ...freeInputs(op, components, body),
+  ...beyondFree(components, body).map(({ field }) => `${field} beyond`),
+];
+
+/**
+ * The fewest named examples of `op` that together show all its examples show of the price beyond
+ * its rates (`shows`), without the media inputs whose measured seconds the price reads, where still valid.
+ */
+function bases(session: Session, op: ContractOperation, components: readonly PricingComponent[]): Body[] {
+  const measured = measuredMedia(components);
+  const candidates = op.requestExamples
+    .map((example) =>
+      Object.fromEntries(Object.entries(example.value as Body).filter(([field]) => !measured.includes(field))),
+    )
+    .filter((body) => session.contract.validBody(op, body));
+  const chosen: Body[] = [];
+  const covered = new Set<string>();
+  for (;;) {
+    const gain = (body: Body): number => shows(op, components, body).filter((item) => !covered.has(item)).length;
+    const best = candidates.reduce<Body | undefined>(
+      (top, body) => (gain(body) > (top ? gain(top) : 0) ? body : top),
+      undefined,
+    );
+    if (!best) break;
+    for (const item of shows(op, components, best)) covered.add(item);
+    chosen.push(best);
+  }
+  return chosen.length > 0 ? chosen : candidates.slice(0, 1);
+}
+
+/** A route's rates no valid body of exact price holds (a rate only a left-out media input allows). */
+interface Unplaced {
+  readonly op: ContractOperation;
+  readonly rates: Body;
+}
+
+/** The jobs that cover every rate, unit and surcharge of one route's price, and the rates none can. */
+function planRoute(
+  session: Session,
+  op: ContractOperation,
+  components: readonly PricingComponent[],
+): { jobs: PricedJob[]; unplaced: Unplaced[] } {
+  const { contract } = session;
+  const rules = contract.model.priceTables[op.path]?.fields ?? {};
+  const starts = bases(session, op, components);
+  if (starts.length === 0) return { jobs: [], unplaced: [] };
+  const tiers = components.map((component) =>
+    component.rateBy ? leaves(component.rateBy.table, component.rateBy.fields, rules) : [],
+  );
+  const count = Math.max(starts.length, ...tiers.map((leaf) => leaf.length));
+  const perUnit = components.flatMap((component) =>
+    component.per && "field" in component.per ? [component.per.field] : [],
+  );
+  const jobs: PricedJob[] = [];
+  const unplaced: Unplaced[] = [];
+  const exact = (body: Body): (Price & { credits: number }) | undefined => {
+    if (!contract.validBody(op, body)) return undefined;
+    const price = priceOf(contract, op, body);
+    return price.credits !== null && !price.atMost ? (price as Price & { credits: number }) : undefined;
+  };
+  for (let index = 0; index < count; index++) {
+    // This job's rate of each table; the bases in turn, the next one where a rate does not fit one.
+    const rates: Body = Object.assign({}, ...tiers.map((leaf) => leaf[index % leaf.length] ?? {}));
+    for (let shift = 0; shift < starts.length; shift++) {
+      let body: Body = { ...starts[(index + shift) % starts.length], ...rates };
+      // One image more than one, once, where no job so far is priced for more than one.
+      for (const field of perUnit) {
+        const more = { ...body, [field]: 2 };
+        if (
+          !jobs.some((job) => Number((job.spec.body as Body)[field] ?? 1) > 1) &&
+          Number(body[field] ?? 1) <= 1 &&
+          exact(more)
+        )
+          body = more;
+      }
+      const price = exact(body);
+      if (!price) continue;
+      jobs.push(pricedJob(session, op, body, price, components));
+      break;
+    }
+    if (jobs.length + unplaced.length === index) unplaced.push({ op, rates });
+  }
+  return { jobs, unplaced };
+}
+
+function pricedJob(
+  session: Session,
+  op: ContractOperation,
+  body: Body,
+  price: Price & { credits: number },
+  components: readonly PricingComponent[],
+): PricedJob {
+  const model = label(op);
+  const bears = [RATES.replace("{model}", model)];
+  for (const component of components) {
+    const per = component.per;
+    if (per && "field" in per && Number(body[per.field] ?? 1) > 1)
+      bears.push(PER_UNIT.replace("{model}", model).replace("{field}", per.field));
+  }
+  for (const { field, free } of beyondFree(components, body))
+    bears.push(BEYOND_FREE.replace("{model}", model).replace("{field}", field).replace("{free}", String(free)));
+  const free = freeInputs(op, components, body);
+  if (free.length > 0) bears.push(FREE_INPUTS.replace("{model}", model));
+  const what = [
+    ...[...pricedFields(components)]
+      .filter((field) => body[field] !== undefined)
+      .map(
+        (field) =>
+          `${field} ${Array.isArray(body[field]) ? `[${(body[field] as unknown[]).length} items]` : String(body[field])}`,
+      ),
+    ...free.map((field) => `with ${field}`),
+  ].join(", ");
+  const request = validRequests(session, op, session.main, [{ name: "", value: body }])[0]!;
+  return { op, spec: request.spec, price, what: what || "the example", bears };
+}
+
+/** Every job of the sweep, route by route, and the rates no job can hold. */
+function plan(session: Session): { jobs: PricedJob[]; unplaced: Unplaced[] } {
+  const routes = session.selected().flatMap((op) => {
+    const components = sweptPricing(session, op);
+    return components ? [planRoute(session, op, components)] : [];
+  });
+  return { jobs: routes.flatMap((route) => route.jobs), unplaced: routes.flatMap((route) => route.unplaced) };
+}
+
+/** A held price's surcharges that its examples never send (conditioned on a field being present), with a body sending them. */
+function heldSurcharges(
+  session: Session,
+): Array<{ op: ContractOperation; spec: RequestSpec; fields: string[]; price: Price }> {
+  return session.selected().flatMap((op) => {
+    const pricing = session.contract.model.priceTables[op.path]?.pricing;
+    if (!op.create?.priceHeld || !pricing) return [];
+    const shown = op.requestExamples.map((example) => example.value as Body);
+    const fields = pricing.components.flatMap((component) =>
+      (component.when ?? []).flatMap((condition) =>
+        "field" in condition &&
+        "present" in condition &&
+        condition.present &&
+        !shown.some((body) => condition.field in body)
+          ? [condition.field]
+          : [],
+      ),
+    );
+    const base = shown[0];
+    if (fields.length === 0 || !base) return [];
+    // The fields' type is not shown: a quote charges them whenever they are sent.
+    const body = { ...base, ...Object.fromEntries(fields.map((field) => [field, true])) };
+    const spec = validRequests(session, op, session.main, [{ name: "", value: body }])[0]!.spec;
+    return [{ op, spec, fields, price: priceOf(session.contract, op, body) }];
+  });
+}
+
+export const prices: Check = {
+  group: GROUP,
+  rules: {
+    [RATES]: [
+      "route:images.*.price",
+      "route:videos.v-a.price",
+      "route:videos.priced-per-second",
+      "service.standard-prices",
+    ],
+    [PER_UNIT]: ["route:images.billed-per-image"],
+    [BEYOND_FREE]: ["route:videos.*.reference-image-surcharge"],
+    [FREE_INPUTS]: ["route:images.*.input-image-free"],
+    [HELD_SURCHARGES]: ["route:3d.*.rigging-animation", "route:3d.*.price"],
+    "{model}: the job of {what} is created": [],
+    "{model}: the job of {what} succeeds": [],
+  },
+  summary:
+    "With standardPrices: jobs covering every rate, per-unit charge, surcharge and free input of each shown price, run in the billing measurement, make the balance fall by their quotes (else each is measured alone and named); the surcharges of a held price that its examples never send are read off the create response.",
+  blockedBy: needing(
+    {
+      stateful: true,
+      declared: [
+        { field: "standardPrices", gives: "the account pays standard prices, so that its balance can be predicted" },
+      ],
+    },
+    (session) => {
+      if (!creditsOp(session)) return "the target does not implement the credits route";
+      if (session.config.skipGroups.includes(billing.group))
+        return "its jobs run in the billing check's measurement, and the billing group is skipped";
+      return plan(session).jobs.length > 0 || heldSurcharges(session).length > 0
+        ? (billing.blockedBy?.(session) ?? null)
+        : "no implemented create route has a shown price to charge rate by rate";
+    },
+  ),
+  spend: (session) => [
+    ...plan(session).jobs.map(
+      (job): PlannedSpend => ({ key: session.main.name, what: `${job.op.route} (${job.what})`, price: job.price }),
+    ),
+    ...heldSurcharges(session).map(
+      (held): PlannedSpend => ({
+        key: session.main.name,
+        what: `${held.op.route} (${held.fields.join(", ")})`,
+        price: held.price,
+      }),
+    ),
+  ],
+  async run({ session, stage, status }) {
+    const client = session.main;
+    const { jobs, unplaced } = plan(session);
+    for (const { op, rates } of unplaced)
+      session.results.skip(
+        GROUP,
+        op.route,
+        RATES.replace("{model}", label(op)),
+        Object.keys(rates).length > 0
+          ? `no named example of ${op.route} holds ${JSON.stringify(rates)} validly at an exact quote (a media input whose seconds only the target measures is left out)`
+          : `no named example of ${op.route} has an exact quote without a media input whose seconds only the target measures`,
+      );
+    status(`${jobs.length} jobs in the billing measurement`);
+    const verdicts = new Verdicts();
+    const outcomes = await sweep(session, client, jobs);
+    const suspects = outcomes.filter((outcome) => !outcome.agreed);
+    for (const outcome of outcomes) if (outcome.agreed) verdicts.add(outcome.job);
+    if (suspects.length > 0) {
+      status(`measuring ${suspects.length} jobs again, route by route`);
+      await isolate(session, client, suspects, verdicts, status);
+    }
+    verdicts.write(session);
+    const held = heldSurcharges(session);
+    if (held.length === 0) return;
+    // Its job outlasts the run, holding a slot: it goes with the creates whose jobs are not followed.
+    await stage(STAGE.late);
+    for (const surcharge of held) await heldPrice(session, client, surcharge);
+  },
+};
+
+/** Runs the jobs in the billing measurement; each with whether the balance there agreed with every quote. */
+async function sweep(session: Session, client: Client, jobs: PricedJob[]): Promise<Outcome[]> {
+  const pledge = client.charges.pledge(jobs.length);
+  try {
+    const ran = await Promise.all(
+      jobs.map((job) =>
+        pledge.charge(async (report, measured) => {
+          const created = await createJob(client, job.op, job.spec, "accept");
+          let verdict: Promise<boolean | null> = Promise.resolve(null);
+          const started = created.job;
+          if (started && measured)
+            verdict = new Promise((resolve) =>
+              report({
+                what: `${job.op.route} (${started.id})`,
+                credits: job.price.credits,
+                charged: () => started.terminal === session.contract.model.jobStatus.success,
+                op: job.op,
+                spec: job.spec,
+                verdict: resolve,
+              }),
+            );
+          await started?.ended;
+          return { job, created, verdict };
+        }),
+      ),
+    );
+    const outcomes: Outcome[] = [];
+    for (const { job, created, verdict } of ran) {
+      if (!succeeded(session, job, created)) continue;
+      outcomes.push({ job, created, agreed: (await verdict) === true });
+    }
+    return outcomes;
+  } finally {
+    pledge.release();
+  }
+}
+
+/** Whether the job was created and succeeded; where not, the result says why its charge cannot be judged. */
+function succeeded(session: Session, job: PricedJob, created: Created): boolean {
+  const model = label(job.op);
+  const curl = session.curl(job.spec);
+  if (!created.job) {
+    const name = `${model}: the job of ${job.what} is created`;
+    const unstated = unstatedAcceptance(job.op, job.spec.body);
+    const detail = `the create answered ${created.exchange.status}: ${created.exchange.text.slice(0, 200)}`;
+    if (unstated && created.exchange.status === 400)
+      session.results.skip(GROUP, job.op.route, name, `${detail}, which the description allows: ${unstated}`);
+    else session.results.fail(GROUP, job.op.route, name, created.unfollowed ?? detail, curl);
+    return false;
+  }
+  if (created.job.terminal === session.contract.model.jobStatus.success) return true;
+  session.results.fail(
+    GROUP,
+    job.op.route,
+    `${model}: the job of ${job.what} succeeds`,
+    `the job ended ${created.job.terminal ?? created.job.stoppedBy}, so its charge cannot be judged`,
+    curl,
+  );
+  return false;
+}
+
+/** One result per route and name, whatever the number of jobs bearing on it. */
+class Verdicts {
+  private readonly byResult = new Map<string, { job: PricedJob; name: string; problems: string[] }>();
+
+  /** `job` was charged its quote, or not (`problem`), for every result it bears on (or `names`). */
+  add(job: PricedJob, problem?: string, names: readonly string[] = job.bears): void {
+    for (const name of names) {
+      const key = `${job.op.route} ${name}`;
+      const entry = this.byResult.get(key) ?? { job, name, problems: [] };
+      if (problem) entry.problems.push(problem);
+      // The curl line shows a job charged otherwise, where one was.
+      if (problem && entry.problems.length === 1) entry.job = job;
+      this.byResult.set(key, entry);
+    }
+  }
+
+  write(session: Session): void {
+    for (const { job, name, problems } of this.byResult.values())
+      session.results.expect(GROUP, job.op.route, name, problems, session.curl(job.spec));
+  }
+}
+
+/** A job's quote for a report, with its lines: `38 (output image 19 x 2)`. */
+const quoted = (job: PricedJob): string =>
+  `${job.price.credits}${
+    job.price.breakdown?.length
+      ? ` (${job.price.breakdown.map((line) => `${line.label} ${line.rate} x ${line.quantity}`).join(" + ")})`
+      : ""
+  }`;
+
+/** Runs `jobs` side by side and reads what the balance fell by; a string where it cannot be read. */
+async function fallOf(
+  session: Session,
+  client: Client,
+  jobs: PricedJob[],
+): Promise<{ fell: number; ran: Outcome[] } | string> {
+  const before = await balanceOf(session, client);
+  if (typeof before === "string") return before;
+  const created = await Promise.all(
+    jobs.map(async (job) => {
+      const made = await createJob(client, job.op, job.spec, "accept");
+      await made.job?.ended;
+      return { job, created: made, agreed: false };
+    }),
+  );
+  const after = await balanceOf(session, client);
+  if (typeof after === "string") return after;
+  return { fell: before - after, ran: created.filter((outcome) => succeeded(session, outcome.job, outcome.created)) };
+}
+
+/**
+ * Measures the jobs again in a measurement of this check's own: each route's together, and where a
+ * route's disagree with their quotes, each job alone, naming those charged otherwise.
+ */
+async function isolate(
+  session: Session,
+  client: Client,
+  suspects: Outcome[],
+  verdicts: Verdicts,
+  status: (text: string) => void,
+): Promise<void> {
+  const routes = [...new Set(suspects.map((outcome) => outcome.job.op))];
+  const { availableField } = session.contract.model.account;
+  await client.charges.measure(async () => {
+    for (const op of routes) {
+      const jobs = suspects.filter((outcome) => outcome.job.op === op).map((outcome) => outcome.job);
+      status(`measuring the ${jobs.length} jobs of ${op.route}`);
+      const together = await fallOf(session, client, jobs);
+      if (typeof together === "string")
+        return void session.results.fail(GROUP, op.route, RATES.replace("{model}", label(op)), together);
+      const quote = together.ran.reduce((sum, outcome) => sum + outcome.job.price.credits, 0);
+      if (together.fell === quote) {
+        for (const outcome of together.ran) verdicts.add(outcome.job);
+        continue;
+      }
+      let named = 0;
+      for (const job of together.ran.map((outcome) => outcome.job)) {
+        status(`measuring ${op.route} (${job.what}) alone`);
+        const alone = await fallOf(session, client, [job]);
+        if (typeof alone === "string") return void session.results.fail(GROUP, op.route, job.bears[0]!, alone);
+        if (alone.ran.length === 0) continue;
+        if (alone.fell === job.price.credits) verdicts.add(job);
+        else {
+          named++;
+          verdicts.add(
+            job,
+            `measured alone, ${op.route} with ${job.what} made ${availableField} fall by ${alone.fell}; its quote is ${quoted(job)}`,
+          );
+        }
+      }
+      const first = together.ran[0]?.job;
+      if (named === 0 && first)
+        verdicts.add(
+          first,
+          `${availableField} fell by ${together.fell} for jobs quoted ${quote} in all (${together.ran.map((outcome) => `${outcome.job.what}: ${quoted(outcome.job)}`).join("; ")}), yet each, measured alone, was charged its quote`,
+          [first.bears[0]!],
+        );
+    }
+  });
+}
+
+/** One create sending a held price's surcharges; its create response's price against the quote. */
+async function heldPrice(
+  session: Session,
+  client: Client,
+  held: { op: ContractOperation; spec: RequestSpec; fields: string[]; price: Price },
+): Promise<void> {
+  const name = HELD_SURCHARGES.replace("{model}", label(held.op)).replace("{fields}", held.fields.join(" and "));
+  const { priceField } = session.contract.model.account;
+  const curl = session.curl(held.spec);
+  if (held.price.credits === null || held.price.atMost)
+    return void session.results.skip(
+      GROUP,
+      held.op.route,
+      name,
+      `the request has no exact quote (${held.price.reason ?? "a media duration"})`,
+    );
+  // Not followed to its end (it takes minutes); the price is reserved when the job is created.
+  const created = await client.charges.charge(null, async () => {
+    const made = await createJob(client, held.op, held.spec, "accept", {
+      when: Promise.resolve(),
+      reason: "a held price's job outlasts the run; its price is read off the create response",
+    });
+    await made.job?.ended;
+    return made;
+  });
+  const body = created.exchange.json as Body | undefined;
+  if (!created.job && !(created.exchange.status >= 200 && created.exchange.status < 300)) {
+    const unstated = unstatedAcceptance(held.op, held.spec.body);
+    const detail = `the create answered ${created.exchange.status}: ${created.exchange.text.slice(0, 200)}`;
+    if (unstated && created.exchange.status === 400)
+      return void session.results.skip(
+        GROUP,
+        held.op.route,
+        name,
+        `${detail}, which the description allows: ${unstated}`,
+      );
+    return void session.results.fail(GROUP, held.op.route, name, detail, curl);
+  }
+  const credits = body?.[priceField];
+  session.results.expect(
+    GROUP,
+    held.op.route,
+    name,
+    isDeepStrictEqual(credits, held.price.credits)
+      ? []
+      : [
+          `${priceField} is ${JSON.stringify(credits)}; the quote with ${held.fields.join(" and ")} is ${held.price.credits}`,
+        ],
+    curl,
+  );
+}

@@ -1,0 +1,72 @@
+/** Faults of prices: a rate, a per-unit charge, a surcharge or a free input charged otherwise than the price table says. */
+import { quoteRoute, type Quote } from "../../../runtime/costs/quote.ts";
+import type { Call } from "../../../sandbox/rules.ts";
+import type { SandboxState } from "../../../sandbox/state.ts";
+import { wrap, type Fault } from "./support.ts";
+
+/** The sandbox's price rule, with the quote of the creates on `path` that `applies` picks changed by `change`. */
+const repriced = (
+  path: string,
+  applies: (body: Record<string, unknown>) => boolean,
+  change: (quote: Quote, call: Call, state: SandboxState) => number,
+): Fault["rules"] =>
+  wrap("price", (original) => (call, state) => {
+    const reply = original(call, state);
+    const body = (call.body ?? {}) as Record<string, unknown>;
+    if (!reply && call.op.path === path && call.quote?.credits != null && applies(body))
+      call.quote = { ...call.quote, credits: change(call.quote, call, state) };
+    return reply;
+  });
+
+/** The quote's credits without its line `label`. */
+const without = (quote: Quote, label: string): number =>
+  quote.breakdown.filter((line) => line.label !== label).reduce((sum, line) => sum + line.credits, 0);
+
+export const PRICE_FAULTS = {
+  "i-a-tier-at-another-price": {
+    breaks: ["images.i-a.price"],
+    bug: "I-A's 2K images are charged at the 1.5K rate (a row of the price table copied wrong)",
+    rules: repriced(
+      "/v1/images/i-a",
+      (body) => body.size === "2K",
+      (_quote, call, state) =>
+        quoteRoute(state.model.priceTables, call.op.path, { ...(call.body as object), size: "1.5K" }).credits ?? 0,
+    ),
+  },
+  "billed-for-one-image": {
+    breaks: ["images.billed-per-image"],
+    bug: "an image create is charged for one image whatever num_images asks",
+    rules: repriced(
+      "/v1/images/i-e",
+      (body) => Number(body.num_images ?? 1) > 1,
+      (quote) => quote.breakdown.reduce((sum, line) => sum + line.rate, 0),
+    ),
+  },
+  "i-b-input-image-charged": {
+    breaks: ["images.i-b.input-image-free"],
+    bug: "I-B charges the input image of an edit as one more output image",
+    rules: repriced(
+      "/v1/images/i-b",
+      (body) => body.image !== undefined,
+      (quote) => (quote.credits ?? 0) + (quote.breakdown[0]?.rate ?? 0),
+    ),
+  },
+  "v-a-reference-image-surcharge-missing": {
+    breaks: ["videos.v-a.reference-image-surcharge"],
+    bug: "V-A does not add the surcharge for reference images beyond the first two",
+    rules: repriced(
+      "/v1/videos/v-a",
+      (body) => Array.isArray(body.reference_images) && body.reference_images.length > 2,
+      (quote) => without(quote, "reference images beyond the first two"),
+    ),
+  },
+  "d-b-rigging-not-added": {
+    breaks: ["3d.d-b.rigging-animation"],
+    bug: "D-B's held price leaves out the rigging surcharge",
+    rules: repriced(
+      "/v1/3d/d-b",
+      (body) => body.rigging !== undefined,
+      (quote) => without(quote, "rigging"),
+    ),
+  },
+} satisfies Record<string, Fault>;
