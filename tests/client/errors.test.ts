@@ -265,6 +265,26 @@ describe("bad input is refused before anything is sent, naming the field and the
     });
   });
 
+  it("a body that is not a JSON object, with the media-input check", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 500 }), { checkMediaInputs });
+    const create = client.depthMap.create as (slug: string, body: unknown) => Promise<unknown>;
+    for (const body of [null, "video", 7])
+      await expect(create(slug("depthMap", "DM-A"), body)).rejects.toThrow(/^body: must be a JSON object$/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("a media field, or an item of one, that is not a string, with the media-input check", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 500 }), { checkMediaInputs });
+    await expect(client.depthMap.create(slug("depthMap", "DM-A"), { video: 42 } as never)).rejects.toThrow(
+      /^body\.video: must be a string$/,
+    );
+    const body = { prompt: "x", reference_videos: ["https://files.example.com/a.mp4", 5] };
+    await expect(client.video.create(slug("video", "V-A"), body as never)).rejects.toThrow(
+      /^body\.reference_videos\[1\]: must be a string$/,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("without the media-input check, the service judges the media fields", async () => {
     const { server, client } = await clientOn(inOrder({ status: 400, body: example("InvalidRequest") }));
     await expect(

@@ -326,6 +326,23 @@ describe("prices not shown", () => {
   });
 });
 
+describe("a field of type number", () => {
+  const strength = {
+    "/strength": route(
+      { charged: "on-success", components: [{ label: "image", rate: 4 }] },
+      { fields: { strength: { type: "number", minimum: 0, maximum: 1, required: false } } },
+    ),
+  };
+
+  it("takes a finite number, a fraction included, and refuses a numeric string or a number that is not finite", () => {
+    expect(quoteRoute(strength, "/strength", { strength: 0.25 }).credits).toBe(4);
+    for (const value of ["0.25", Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => quoteRoute(strength, "/strength", { strength: value })).toThrow(
+        "quote: body.strength: must be a number",
+      );
+  });
+});
+
 describe("invalid requests are errors naming the field and the rule", () => {
   const cases: Array<[string, string, unknown, unknown, string]> = [
     ["unknown route", "/nope", {}, undefined, "quote: path: /nope is not a priced route (priced routes: /sized,"],

@@ -10,7 +10,7 @@ import { Cooldowns } from "../../sandbox/cooldown.ts";
 import { JobStore, timingOf, type Job } from "../../sandbox/jobs.ts";
 import { Ledger } from "../../sandbox/ledger.ts";
 import { FixedWindows } from "../../sandbox/rate-windows.ts";
-import { describeProblem } from "../../sandbox/validation.ts";
+import { describeProblem, describeProblems } from "../../sandbox/validation.ts";
 import { RULES } from "../../sandbox/rules.ts";
 import { checkedSandboxes, configWith, example, KEY, model, routeWhere } from "./support.ts";
 
@@ -210,6 +210,23 @@ describe("a 400's problem", () => {
     expect(describeProblem("body", { ...error, schemaPath: "a/allOf/0/not" }, schema)).toBe(
       "body: must NOT be valid (not)",
     );
+  });
+
+  it("is cut at 300 characters, the last an ellipsis: a field name comes from the client and may be of any length", () => {
+    const unknownField = (name: string): ErrorObject => ({
+      keyword: "additionalProperties",
+      instancePath: "",
+      schemaPath: "#/additionalProperties",
+      params: { additionalProperty: name },
+      message: "must NOT have additional properties",
+    });
+    // "body." and ": is not a known field" are 5 and 22 characters: a name of 273 makes exactly 300;
+    // one more, and 299 characters are kept.
+    const longest = `body.${"y".repeat(273)}: is not a known field`;
+    expect(describeProblems("body", [unknownField("y".repeat(273))])).toEqual([longest]);
+    expect(describeProblems("body", [unknownField("x".repeat(274))])).toEqual([
+      `body.${"x".repeat(274)}: is not a known fie…`,
+    ]);
   });
 });
 
