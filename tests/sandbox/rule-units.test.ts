@@ -9,9 +9,13 @@ import type { AreaModel, ServiceModel } from "../../model/service-model.ts";
 import { Cooldowns } from "../../sandbox/cooldown.ts";
 import { JobStore, timingOf, type Job } from "../../sandbox/jobs.ts";
 import { Ledger } from "../../sandbox/ledger.ts";
+import { outcomeOf } from "../../sandbox/markers.ts";
 import { FixedWindows } from "../../sandbox/rate-windows.ts";
 import { describeProblem, describeProblems } from "../../sandbox/validation.ts";
 import { RULES } from "../../sandbox/rules.ts";
+import { SandboxState } from "../../sandbox/state.ts";
+import { resolveConfig } from "../../sandbox/config.ts";
+import { ManualClock } from "../../sandbox/clock.ts";
 import { checkedSandboxes, configWith, example, KEY, model, routeWhere } from "./support.ts";
 
 const sandbox = checkedSandboxes();
@@ -340,5 +344,25 @@ describe("the rules", () => {
       403,
       `Keys on the Free plan may not call POST ${gated.path}.`,
     ]);
+  });
+});
+
+describe("outcome markers", () => {
+  it("may ask for one outcome in several fields; a later marker asking for another is an error naming its field", () => {
+    const image = "https://media.example/a.png";
+    expect(outcomeOf(model, { prompt: "a [sandbox:failed]", image: `${image}#sandbox:failed` })).toEqual({
+      status: "failed",
+    });
+    expect(() => outcomeOf(model, { prompt: "a [sandbox:failed]", image: `${image}#sandbox:timeout` })).toThrow(
+      /^body\.image: "sandbox:timeout" contradicts an earlier marker$/,
+    );
+  });
+});
+
+describe("the sandbox's state", () => {
+  it("names the operation the description lacks, should the model name one", () => {
+    const state = new SandboxState(model, resolveConfig(configWith(), model), new ManualClock(0));
+    const op = { ...model.operations[0]!, method: "post" as const, path: "/v1/nowhere" };
+    expect(() => state.operation(op)).toThrow(/^no POST \/v1\/nowhere in the description$/);
   });
 });
