@@ -326,11 +326,16 @@ describe("prices not shown", () => {
   });
 });
 
-describe("a field of type number", () => {
+describe("a field's type and range", () => {
   const strength = {
     "/strength": route(
       { charged: "on-success", components: [{ label: "image", rate: 4 }] },
-      { fields: { strength: { type: "number", minimum: 0, maximum: 1, required: false } } },
+      {
+        fields: {
+          strength: { type: "number", minimum: 0, maximum: 1, required: false },
+          steps: { type: "integer", minimum: 10, required: false },
+        },
+      },
     ),
   };
 
@@ -340,6 +345,11 @@ describe("a field of type number", () => {
       expect(() => quoteRoute(strength, "/strength", { strength: value })).toThrow(
         "quote: body.strength: must be a number",
       );
+  });
+
+  it("a range with a minimum alone says so", () => {
+    expect(quoteRoute(strength, "/strength", { steps: 10 }).credits).toBe(4);
+    expect(() => quoteRoute(strength, "/strength", { steps: 9 })).toThrow("quote: body.steps: must be at least 10");
   });
 });
 

@@ -365,4 +365,16 @@ describe("the sandbox's state", () => {
     const op = { ...model.operations[0]!, method: "post" as const, path: "/v1/nowhere" };
     expect(() => state.operation(op)).toThrow(/^no POST \/v1\/nowhere in the description$/);
   });
+
+  it("takes a request body as optional where the description does not say it is required (OpenAPI's default)", () => {
+    const op = model.operations.find((candidate) => candidate.kind === "create")!;
+    const doc = structuredClone(model.doc);
+    delete doc.paths[op.path]![op.method]!.requestBody!.required;
+    const state = new SandboxState({ ...model, doc }, resolveConfig(configWith(), model), new ManualClock(0));
+    expect(
+      new SandboxState(model, resolveConfig(configWith(), model), new ManualClock(0)).requestSchemas.get(op.operationId)
+        ?.required,
+    ).toBe(true);
+    expect(state.requestSchemas.get(op.operationId)?.required).toBe(false);
+  });
 });
