@@ -320,6 +320,16 @@ describe("bad input is refused before anything is sent, naming the field and the
     expect(server.requests).toHaveLength(0);
   });
 
+  it("createAndWait on a route whose create response names no job id (as from untyped JavaScript)", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 500 }));
+    const upscale = slug("videoUpscale", "VU-A");
+    const createAndWait = client.videoUpscale.createAndWait as (slug: string, body: unknown) => Promise<unknown>;
+    await expect(createAndWait(upscale, { upscale_factor: 2 })).rejects.toThrow(
+      `slug: ${upscale}'s create response names no job id to wait on`,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("an unknown slug at run time (as from untyped JavaScript)", async () => {
     const { client } = await clientOn(inOrder({ status: 500 }));
     const create = client.image.create as (slug: string, body: unknown) => Promise<unknown>;

@@ -362,6 +362,7 @@ describe("invalid requests are errors naming the field and the rule", () => {
     ["number below the range", "/sized", { count: 0 }, undefined, "quote: body.count: must be 1 to 4"],
     ["not an integer", "/sized", { count: 1.5 }, undefined, "quote: body.count: must be an integer"],
     ["wrong type", "/sized", { search: "yes" }, undefined, "quote: body.search: must be a boolean"],
+    ["an array for a string", "/sized", { size: ["S"] }, undefined, "quote: body.size: must be a string"],
     [
       "unknown field of a closed schema",
       "/sized",

@@ -9,7 +9,7 @@ import type { AreaModel, ServiceModel } from "../../model/service-model.ts";
 import { Cooldowns } from "../../sandbox/cooldown.ts";
 import { JobStore, timingOf, type Job } from "../../sandbox/jobs.ts";
 import { Ledger } from "../../sandbox/ledger.ts";
-import { outcomeOf } from "../../sandbox/markers.ts";
+import { durationIn, outcomeOf } from "../../sandbox/markers.ts";
 import { FixedWindows } from "../../sandbox/rate-windows.ts";
 import { describeProblem, describeProblems } from "../../sandbox/validation.ts";
 import { RULES } from "../../sandbox/rules.ts";
@@ -356,6 +356,17 @@ describe("outcome markers", () => {
     expect(() => outcomeOf(model, { prompt: "a [sandbox:failed]", image: `${image}#sandbox:timeout` })).toThrow(
       /^body\.image: "sandbox:timeout" contradicts an earlier marker$/,
     );
+  });
+});
+
+describe("a media duration in a URL's fragment", () => {
+  it("is #duration=N, alone or among other fragment parameters joined by & (or ;)", () => {
+    const clip = "https://media.example/clip.mp4";
+    expect(durationIn(`${clip}#duration=12`)).toBe(12);
+    expect(durationIn(`${clip}#duration=7.2&t=3`)).toBe(7.2);
+    expect(durationIn(`${clip}#t=3;duration=12;x=1`)).toBe(12);
+    expect(durationIn(`${clip}#duration=12s`)).toBeNull();
+    expect(durationIn(clip)).toBeNull();
   });
 });
 
