@@ -108,7 +108,9 @@ describe("one call", () => {
       const api = createFetchClient<AnyPaths>({ baseUrl: server.baseUrl, fetch: (request) => fetch(request) });
       return { server, call: (await callOn(inOrder({}), { api, requestTimeoutMs: 2_000 })).call };
     };
+    // Both end the request when they fire (on the fake clock), not when something else would give up on it later.
     const timed = await hanging();
+    let start = Date.now();
     const error = await drive(
       timed.server,
       timed.call("get", "/v1/account/credits", {}, { signal: new AbortController().signal }, false),
@@ -116,13 +118,16 @@ describe("one call", () => {
     expect(String(error)).toBe(
       "TransportError: GET /v1/account/credits: no usable response (no answer within requestTimeoutMs, 2000 ms)",
     );
+    expect(Date.now() - start).toBe(2_000);
     const aborted = await hanging();
     const controller = new AbortController();
     const reason = new Error("caller gave up");
+    start = Date.now();
     setTimeout(() => controller.abort(reason), 500);
     await expect(
       drive(aborted.server, aborted.call("get", "/v1/account/credits", {}, { signal: controller.signal }, true)),
     ).rejects.toBe(reason);
+    expect(Date.now() - start).toBe(500);
   });
 
   it("a lost answer with no cause of its own is named as it is", async () => {

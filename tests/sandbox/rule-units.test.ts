@@ -11,7 +11,7 @@ import { JobStore, timingOf, type Job } from "../../sandbox/jobs.ts";
 import { Ledger } from "../../sandbox/ledger.ts";
 import { durationIn, outcomeOf } from "../../sandbox/markers.ts";
 import { FixedWindows } from "../../sandbox/rate-windows.ts";
-import { describeProblem, describeProblems } from "../../sandbox/validation.ts";
+import { bodyShapeProblem, describeProblem, describeProblems } from "../../sandbox/validation.ts";
 import { RULES } from "../../sandbox/rules.ts";
 import { SandboxState } from "../../sandbox/state.ts";
 import { resolveConfig } from "../../sandbox/config.ts";
@@ -355,6 +355,17 @@ describe("outcome markers", () => {
     });
     expect(() => outcomeOf(model, { prompt: "a [sandbox:failed]", image: `${image}#sandbox:timeout` })).toThrow(
       /^body\.image: "sandbox:timeout" contradicts an earlier marker$/,
+    );
+  });
+});
+
+describe("a request body's size in entries", () => {
+  it("may hold 10 000 array items and object members, all levels together; one more is refused before it is parsed", () => {
+    const items = (count: number) => JSON.stringify(new Array(count).fill(0));
+    expect(bodyShapeProblem("body", items(10_000))).toBeNull();
+    expect(bodyShapeProblem("body", `{"a":${items(9_999)}}`)).toBeNull();
+    expect(bodyShapeProblem("body", items(10_001))).toBe(
+      "body: holds 10001 array items and object members; a request holds at most 10000",
     );
   });
 });
