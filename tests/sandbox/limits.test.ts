@@ -186,6 +186,21 @@ describe("cooldown of the content-filtered family", () => {
     expect((await sb.send("POST", family.path, { body: familyBody })).status).toBe(200);
   });
 
+  it("counts a failure whose job expired before its account's next request: another account's request drops it, settling it", async () => {
+    const account = { plan: "paid", credits: { monthlyLimit: 100_000, extra: 0 }, concurrency: 10 };
+    const sb = await sandbox({
+      accounts: { main: { ...account, keys: [KEY] }, other: { ...account, keys: ["other-key"] } },
+      // Kept 0.36 s after they end: far shorter than the pause.
+      jobs: { defaultDurationSeconds: run / 1000, defaultRetentionHours: 0.0001 },
+    });
+    await failTimes(sb, consecutiveFailures);
+    sb.advance(1_000);
+    expect((await sb.send("GET", credits, { key: "other-key" })).status).toBe(200);
+    const paused = await sb.send("POST", family.path, { body: familyBody });
+    expect(paused.status).toBe(429);
+    expect(paused.json[variant("cooldown").secondsField!]).toBe(pauseSeconds - 1);
+  });
+
   it("counts only failures within the window", async () => {
     const sb = await sandbox(configWith({}, { jobs: { defaultDurationSeconds: run / 1000 } }));
     await failTimes(sb, consecutiveFailures - 1);
