@@ -357,6 +357,7 @@ describe("invalid requests are errors naming the field and the rule", () => {
   const cases: Array<[string, string, unknown, unknown, string]> = [
     ["unknown route", "/nope", {}, undefined, "quote: path: /nope is not a priced route (priced routes: /sized,"],
     ["body not an object", "/sized", [1], undefined, "quote: body: must be an object (the request body of /sized)"],
+    ["query not an object", "/search", "q=cats", undefined, "quote: query: must be an object (the query of /search)"],
     ["value outside the enum", "/sized", { size: "M" }, undefined, "quote: body.size: must be one of S, L"],
     ["number above the range", "/sized", { count: 5 }, undefined, "quote: body.count: must be 1 to 4"],
     ["number below the range", "/sized", { count: 0 }, undefined, "quote: body.count: must be 1 to 4"],
