@@ -357,6 +357,14 @@ describe("outcome markers", () => {
       /^body\.image: "sandbox:timeout" contradicts an earlier marker$/,
     );
   });
+
+  it("are read in the string items of an array too, other items skipped, and named by their position", () => {
+    const images = [3, null, "https://media.example/a.png#sandbox:timeout"];
+    expect(outcomeOf(model, { prompt: "a", images })).toEqual({ status: "timeout" });
+    expect(() => outcomeOf(model, { images: [...images, "[sandbox:nothing]"] })).toThrow(
+      /^body\.images\[3\]: "sandbox:nothing" is not a sandbox marker/,
+    );
+  });
 });
 
 describe("a request body's size in entries", () => {
