@@ -301,6 +301,14 @@ describe("bad input is refused before anything is sent, naming the field and the
       /^baseUrl: must be an absolute http\(s\) URL$/,
     );
     expect(() => inFlightLimiter(0)).toThrow(/^maxInFlight: must be a positive integer$/);
+    // Counts that may be 0 (no resend, no pause waited out) say "non-negative".
+    for (const maxRetries of [-1, 1.5])
+      expect(() => createClient({ apiKey: API_KEY, baseUrl: "http://127.0.0.1:1", maxRetries })).toThrow(
+        /^maxRetries: must be a non-negative integer$/,
+      );
+    expect(
+      createClient({ apiKey: API_KEY, baseUrl: "http://127.0.0.1:1", maxRetries: 0, maxPauseMs: 0 }),
+    ).toBeDefined();
     expect(() => createClient({ apiKey: "a key", baseUrl: "http://127.0.0.1:1" })).toThrow(
       /^apiKey: must be a non-empty string without whitespace$/,
     );
