@@ -155,6 +155,8 @@ describe("a 400's problem", () => {
 
   it("names the field by JSON pointer, unescaping ~1 and ~0, and array positions of any length in brackets", () => {
     expect(describeProblem("body", typeError("/a~1b/12/c~0d/x1"))).toBe("body.a/b[12].c~d.x1: must be string (type)");
+    // Only a key of digits alone is an array position.
+    expect(describeProblem("body", typeError("/a/2b/3"))).toBe("body.a.2b[3]: must be string (type)");
   });
 
   it("quotes no rule from a schema path that leads past the schema", () => {
