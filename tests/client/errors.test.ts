@@ -118,6 +118,30 @@ function echoing(body: unknown, key: string): unknown {
   };
 }
 
+describe("an error's message", () => {
+  it("is the status, then the code where one came, then the body's text where one came", async () => {
+    const bodies = [
+      { error: { type: "invalid_request_error", code: "model_not_available", message: "No such model." } },
+      { error: { code: "model_retired" } },
+      { error: "Blocked." },
+      {},
+    ];
+    const messages: string[] = [];
+    for (const [index, body] of bodies.entries()) {
+      const status = [400, 410, 400, 503][index]!;
+      const { server, client } = await clientOn(inOrder({ status, body }), { maxRetries: 0 });
+      const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
+      messages.push((error as Error).message);
+    }
+    expect(messages).toEqual([
+      "HTTP 400 model_not_available: No such model.",
+      "HTTP 410 model_retired",
+      "HTTP 400: Blocked.",
+      "HTTP 503",
+    ]);
+  });
+});
+
 describe("typed errors", () => {
   for (const c of cases) {
     it(`${c.name} is a ${c.type.name} that keeps status, headers and body and never shows the key`, async () => {

@@ -365,6 +365,13 @@ describe("invalid requests are errors naming the field and the rule", () => {
     ["wrong type", "/sized", { search: "yes" }, undefined, "quote: body.search: must be a boolean"],
     ["an array for a string", "/sized", { size: ["S"] }, undefined, "quote: body.size: must be a string"],
     [
+      "not an array",
+      "/seconds",
+      { fast: true, pictures: "a.png" },
+      undefined,
+      "quote: body.pictures: must be an array",
+    ],
+    [
       "unknown field of a closed schema",
       "/sized",
       { sise: "L" },

@@ -366,6 +366,10 @@ describe("outcome markers", () => {
     expect(() => outcomeOf(model, { images: [...images, "[sandbox:nothing]"] })).toThrow(
       /^body\.images\[3\]: "sandbox:nothing" is not a sandbox marker/,
     );
+    // A value belongs to the moderation marker alone.
+    expect(() => outcomeOf(model, { prompt: "[sandbox:failed=input_csam]" })).toThrow(
+      /^body\.prompt: "sandbox:failed=input_csam" is not a sandbox marker/,
+    );
   });
 });
 
