@@ -245,6 +245,16 @@ describe("typed errors", () => {
     expect(String(error)).toContain("[redacted]");
   });
 
+  it("a moderation body under another status than 400 is that status's error: the specification's blocks are 400s", async () => {
+    const { server, client } = await clientOn(
+      inOrder({ status: 403, body: { error: "blocked", restriction_reason: "input_csam" } }),
+      { maxRetries: 0 },
+    );
+    const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PermissionError);
+    expect(error).not.toBeInstanceOf(ModerationBlockError);
+  });
+
   it("a moderation reason the description does not list is an InvalidRequestError, not a mistyped ModerationBlockError", async () => {
     const { server, client } = await clientOn(
       inOrder({ status: 400, body: { error: "blocked", restriction_reason: "input_unknown" } }),
