@@ -255,6 +255,21 @@ describe("typed errors", () => {
     expect(error).not.toBeInstanceOf(ModerationBlockError);
   });
 
+  it("a rate-limit code or a cooldown's seconds under another status than 429 is that status's error", async () => {
+    const bodies = [
+      { error: { type: "rate_limit_error", code: "rate_limited", message: "slow down" } },
+      { error: { type: "t", code: "c", message: "paused" }, retry_after_seconds: 30 },
+    ];
+    for (const body of bodies) {
+      const { server, client } = await clientOn(inOrder({ status: 400, body, headers: { "Retry-After": "30" } }), {
+        maxRetries: 0,
+      });
+      const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect(error).not.toBeInstanceOf(TooManyRequestsError);
+    }
+  });
+
   it("a moderation reason the description does not list is an InvalidRequestError, not a mistyped ModerationBlockError", async () => {
     const { server, client } = await clientOn(
       inOrder({ status: 400, body: { error: "blocked", restriction_reason: "input_unknown" } }),

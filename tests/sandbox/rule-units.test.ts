@@ -190,6 +190,17 @@ describe("a 400's problem", () => {
     );
   });
 
+  it("quotes no rule from a schema path that runs into a null", () => {
+    const error: ErrorObject = {
+      keyword: "not",
+      instancePath: "",
+      schemaPath: "#/allOf/0/not",
+      params: {},
+      message: "must NOT be valid",
+    };
+    expect(describeProblem("body", error, { allOf: [null] })).toBe("body: must NOT be valid (not)");
+  });
+
   it("quotes only the description of an allOf member as a rule", () => {
     const schema = { not: { description: "Not this.", required: ["a"] } };
     const error: ErrorObject = {
@@ -366,6 +377,11 @@ describe("outcome markers", () => {
     expect(() => outcomeOf(model, { images: [...images, "[sandbox:nothing]"] })).toThrow(
       /^body\.images\[3\]: "sandbox:nothing" is not a sandbox marker/,
     );
+    // The error lists the markers there are: each terminal status, and moderation with each reason.
+    expect(() => outcomeOf(model, { prompt: "[sandbox:pending]" })).toThrow(
+      'body.prompt: "sandbox:pending" is not a sandbox marker (sandbox:succeeded, sandbox:failed, sandbox:timeout, ' +
+        "sandbox:moderation=<input_csam|input_explicit_adult|input_upload_nudity|input_celebrity_likeness|strict_model_nsfw>)",
+    );
     // A value belongs to the moderation marker alone.
     expect(() => outcomeOf(model, { prompt: "[sandbox:failed=input_csam]" })).toThrow(
       /^body\.prompt: "sandbox:failed=input_csam" is not a sandbox marker/,
@@ -400,6 +416,11 @@ describe("the sandbox's state", () => {
     const state = new SandboxState(model, resolveConfig(configWith(), model), new ManualClock(0));
     const op = { ...model.operations[0]!, method: "post" as const, path: "/v1/nowhere" };
     expect(() => state.operation(op)).toThrow(/^no POST \/v1\/nowhere in the description$/);
+  });
+
+  it("compiles a description's request schemas once, however many sandboxes serve it", () => {
+    const state = () => new SandboxState(model, resolveConfig(configWith(), model), new ManualClock(0));
+    expect(state().requestSchemas).toBe(state().requestSchemas);
   });
 
   it("takes a request body as optional where the description does not say it is required (OpenAPI's default)", () => {
