@@ -1,4 +1,5 @@
 /** The client's abortable sleep alone, on real timers: setTimeout fires a longer delay than its longest at once. */
+import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
 import { sleep } from "../../runtime/client/sleep.ts";
 
@@ -18,6 +19,13 @@ describe("sleep", () => {
     caller.abort();
     await Promise.all(sleeps);
     expect(ended).toBe(0);
+  });
+
+  it("leaves no listener on the caller's signal once it ended: a long wait's signal would gather one per sleep", async () => {
+    const caller = new AbortController();
+    await sleep(1, caller.signal);
+    await sleep(1, caller.signal);
+    expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
   });
 
   it("rejects at once with the reason of a signal aborted before it starts", async () => {

@@ -9,7 +9,7 @@ import type { AreaModel, ServiceModel } from "../../model/service-model.ts";
 import { Cooldowns } from "../../sandbox/cooldown.ts";
 import { JobStore, timingOf, type Job } from "../../sandbox/jobs.ts";
 import { Ledger } from "../../sandbox/ledger.ts";
-import { durationIn, outcomeOf } from "../../sandbox/markers.ts";
+import { durationIn, mediaDurations, outcomeOf } from "../../sandbox/markers.ts";
 import { FixedWindows } from "../../sandbox/rate-windows.ts";
 import { bodyShapeProblem, describeProblem, describeProblems } from "../../sandbox/validation.ts";
 import { RULES } from "../../sandbox/rules.ts";
@@ -408,6 +408,30 @@ describe("a media duration in a URL's fragment", () => {
     expect(durationIn(`${clip}#t=3;duration=12;x=1`)).toBe(12);
     expect(durationIn(`${clip}#duration=12s`)).toBeNull();
     expect(durationIn(clip)).toBeNull();
+  });
+});
+
+describe("a media input's duration without #duration", () => {
+  it("is the configured default kept within the field's limits: the smallest stated maximum, the minimum, an even share of a combined maximum", () => {
+    const clip = "https://media.example/clip.mp4";
+    const body = { a: clip, b: clip, c: clip, d: [clip, clip, clip, clip], e: `${clip}#duration=7` };
+    const durations = mediaDurations(
+      body,
+      {
+        a: { list: false, maxDurationSeconds: 5 },
+        b: {
+          list: false,
+          maxDurationSeconds: 8,
+          conditionalLimits: [{ when: { fact: "x", equals: 1 }, limits: { maxDurationSeconds: 3 } }],
+        },
+        c: { list: false, minDurationSeconds: 12 },
+        d: { list: true, maxCombinedDurationSeconds: 10 },
+        e: { list: false, maxDurationSeconds: 5 },
+        absent: { list: false },
+      },
+      9,
+    );
+    expect(durations).toEqual({ a: 5, b: 3, c: 12, d: [2.5, 2.5, 2.5, 2.5], e: 7 });
   });
 });
 
