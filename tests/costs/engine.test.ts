@@ -310,6 +310,9 @@ describe("prices not shown", () => {
       breakdown: [],
     });
   });
+  it("says the price is not shown where the description has no price and no sentence about it", () => {
+    expect(quoteRoute({ "/bare": route(null) }, "/bare", {}).reason).toBe("The price is not shown.");
+  });
   it("prices a partly shown route where a shown rate applies", () => {
     expect(quote("/partly", { mode: "fast", video: "u" }, { video: 8, result: "1080p" }).credits).toBe(24);
   });
