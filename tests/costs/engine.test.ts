@@ -154,6 +154,14 @@ const tables = {
           when: [{ field: "shape", equals: "wide" }],
           requiredOneOf: ["frame", "source"],
         },
+        {
+          description: "top and wide are short",
+          when: [
+            { field: "tier", equals: "top" },
+            { field: "shape", equals: "wide" },
+          ],
+          limits: { length: { maximum: 3 } },
+        },
       ],
     },
   ),
@@ -163,6 +171,8 @@ const tables = {
   ),
 };
 const quote = (path: string, body?: unknown, media?: unknown) => quoteRoute(tables, path, body, media);
+/** A thrown message that is `message` and nothing more. */
+const exactly = (message: string) => new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
 
 describe("rates and per-field quantities", () => {
   it("applies schema defaults to omitted fields", () => {
@@ -276,10 +286,15 @@ describe("cross-field rules of the request schema", () => {
       { tier: "base", length: 5, shape: "wide" },
       "quote: body.frame|source: one of them is required when shape is wide (wide needs media)",
     ],
+    [
+      "a rule of two conditions",
+      { tier: "top", source: "s", shape: "wide", length: 4 },
+      "quote: body.length: must be 1 to 3 when tier is top and shape is wide (top and wide are short)",
+    ],
   ];
   for (const [rule, body, message] of cases) {
     it(rule, () => {
-      expect(() => quote("/ruled", body)).toThrow(message);
+      expect(() => quote("/ruled", body)).toThrow(exactly(message));
     });
   }
   it("binds only when its fields are given: no default triggers it", () => {
@@ -353,6 +368,33 @@ describe("a field's type and range", () => {
   it("a range with a minimum alone says so", () => {
     expect(quoteRoute(strength, "/strength", { steps: 10 }).credits).toBe(4);
     expect(() => quoteRoute(strength, "/strength", { steps: 9 })).toThrow("quote: body.steps: must be at least 10");
+  });
+});
+
+describe("a field's own limits", () => {
+  it("end the message: no condition follows them", () => {
+    expect(() => quote("/sized", { size: "M" })).toThrow(exactly("quote: body.size: must be one of S, L"));
+    expect(() => quote("/sized", { count: 5 })).toThrow(exactly("quote: body.count: must be 1 to 4"));
+  });
+});
+
+describe("a rate table without the entry a request reads", () => {
+  const gap = (notShown: string | null) => ({
+    "/gap": route(
+      { charged: "on-success", components: [{ label: "image", rateBy: { fields: ["size"], table: { S: 10 } } }] },
+      { notShown, fields: { size: { type: "string", enum: ["S", "L"], required: true } } },
+    ),
+  });
+
+  it("has no shown price where the description says the price is shown only in part", () => {
+    const quoted = quoteRoute(gap("Only S is shown."), "/gap", { size: "L" });
+    expect([quoted.credits, quoted.reason]).toEqual([null, "Only S is shown."]);
+  });
+
+  it("is a fault of the table where the description says the price is shown in full", () => {
+    expect(() => quoteRoute(gap(null), "/gap", { size: "L" })).toThrow(
+      new Error("price table of /gap has no rate for this request although its price is fully shown"),
+    );
   });
 });
 
