@@ -115,6 +115,7 @@ export class SandboxState {
   /** A job reached its terminal status: the cooldown of its family hears of it. */
   private ended(account: Account, job: Job): void {
     const family = job.route.family;
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent while the description has one model family: a job of no family would be counted under an id no rule reads
     if (family === null || family !== this.model.limits.cooldown.family) return;
     const id = this.cooldownId(account, family);
     if (job.outcome === this.model.jobStatus.success) this.cooldowns.succeeded(id);

@@ -414,7 +414,15 @@ describe("a media duration in a URL's fragment", () => {
 describe("a media input's duration without #duration", () => {
   it("is the configured default kept within the field's limits: the smallest stated maximum, the minimum, an even share of a combined maximum", () => {
     const clip = "https://media.example/clip.mp4";
-    const body = { a: clip, b: clip, c: clip, d: [clip, clip, clip, clip], e: `${clip}#duration=7` };
+    // Only a string states a duration: an item of another type (one a schema would refuse) takes the fallback.
+    const body = {
+      a: clip,
+      b: clip,
+      c: clip,
+      d: [clip, clip, clip, clip],
+      e: `${clip}#duration=7`,
+      f: [[`${clip}#duration=5`]],
+    };
     const durations = mediaDurations(
       body,
       {
@@ -427,11 +435,12 @@ describe("a media input's duration without #duration", () => {
         c: { list: false, minDurationSeconds: 12 },
         d: { list: true, maxCombinedDurationSeconds: 10 },
         e: { list: false, maxDurationSeconds: 5 },
+        f: { list: true },
         absent: { list: false },
       },
       9,
     );
-    expect(durations).toEqual({ a: 5, b: 3, c: 12, d: [2.5, 2.5, 2.5, 2.5], e: 7 });
+    expect(durations).toEqual({ a: 5, b: 3, c: 12, d: [2.5, 2.5, 2.5, 2.5], e: 7, f: [9] });
   });
 });
 
