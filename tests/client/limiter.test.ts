@@ -139,6 +139,19 @@ describe("the limiter alone", () => {
     expect([...limiter.jobs]).toEqual(["job-b"]);
   });
 
+  it("settling an unknown outcome when none is unknown is ignored: it frees no slot and records no job", async () => {
+    const limiter = inFlightLimiter(1);
+    await limiter.create(async () => [{}, "job-a"], 0);
+    limiter.settleUnknown(null);
+    limiter.settleUnknown("job-x");
+    expect(limiter.unknown).toBe(0);
+    expect([...limiter.jobs]).toEqual(["job-a"]);
+    const next = limiter.create(async () => [{}, "job-b"], 0);
+    expect(await settledSoon(next)).toBe(false);
+    limiter.release("job-a");
+    expect(await next).toEqual([{}, "job-b"]);
+  });
+
   it("a create waiting for a slot stops waiting when its caller aborts: rejected with the caller's reason, nothing sent, no slot taken", async () => {
     const limiter = inFlightLimiter(1);
     await limiter.create(async () => [{}, "job-a"], 0);
