@@ -201,6 +201,42 @@ describe("a 400's problem", () => {
     expect(describeProblem("body", error, { allOf: [null] })).toBe("body: must NOT be valid (not)");
   });
 
+  it("adds the rule to a leaf's own words where the leaf sits under an allOf member", () => {
+    const schema = { allOf: [{ description: "A source needs its kind.", required: ["kind"] }] };
+    const error: ErrorObject = {
+      keyword: "required",
+      instancePath: "",
+      schemaPath: "#/allOf/0/required",
+      params: { missingProperty: "kind" },
+      message: "must have required property 'kind'",
+    };
+    expect(describeProblem("body", error, schema)).toBe("body.kind: is required; rule: A source needs its kind.");
+  });
+
+  it("names a const's one allowed value, as JSON", () => {
+    const error: ErrorObject = {
+      keyword: "const",
+      instancePath: "/kind",
+      schemaPath: "#/properties/kind/const",
+      params: { allowedValue: "image" },
+      message: "must be equal to constant",
+    };
+    expect(describeProblem("body", error)).toBe('body.kind: must be "image"');
+  });
+
+  it("leaves out the combinators' own failures (anyOf, oneOf, allOf, if) where leaves explain them", () => {
+    const combinator = (keyword: string): ErrorObject => ({
+      keyword,
+      instancePath: "",
+      schemaPath: `#/${keyword}`,
+      params: {},
+      message: `must match ${keyword}`,
+    });
+    const errors = [...["anyOf", "oneOf", "allOf", "if"].map(combinator), typeError("/x")];
+    expect(describeProblems("body", errors)).toEqual(["body.x: must be string (type)"]);
+    expect(describeProblems("body", [combinator("oneOf")])).toEqual(["body: must match oneOf (oneOf)"]);
+  });
+
   it("quotes only the description of an allOf member as a rule", () => {
     const schema = { not: { description: "Not this.", required: ["a"] } };
     const error: ErrorObject = {
