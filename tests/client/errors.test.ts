@@ -387,6 +387,13 @@ describe("bad input is refused before anything is sent, naming the field and the
     expect(server.requests).toHaveLength(0);
   });
 
+  it("an unknown area at run time (as from untyped JavaScript)", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 500 }));
+    const wait = client.wait as (area: string, id: string) => Promise<unknown>;
+    await expect(wait("pictures", "img_1")).rejects.toThrow(/^area: must be one of image, /);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("an unknown slug at run time (as from untyped JavaScript)", async () => {
     const { client } = await clientOn(inOrder({ status: 500 }));
     const create = client.image.create as (slug: string, body: unknown) => Promise<unknown>;
