@@ -301,6 +301,12 @@ describe("cross-field rules of the request schema", () => {
     expect(quote("/ruled", { tier: "base", length: 30 }).credits).toBe(30);
     expect(quote("/ruled", { tier: "top", length: 10, source: "s", shape: "tall" }).credits).toBe(20);
   });
+
+  it("limits a field only where the body gives it", () => {
+    expect(quote("/ruled", { tier: "base", source: "s" }).missing).toEqual([
+      "body.length (omitted, and its default is not shown)",
+    ]);
+  });
 });
 
 describe("the media input of the only billed item is absent", () => {
