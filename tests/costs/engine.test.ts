@@ -302,6 +302,15 @@ describe("cross-field rules of the request schema", () => {
     expect(quote("/ruled", { tier: "top", length: 10, source: "s", shape: "tall" }).credits).toBe(20);
   });
 
+  it("takes a media duration of 0 seconds (a duration is a finite number, 0 or more)", () => {
+    expect(quote("/seconds", { fast: true, clip: "c" }, { clip: 0 }).breakdown).toContainEqual({
+      label: "input clip",
+      rate: 10,
+      quantity: 4,
+      credits: 40,
+    });
+  });
+
   it("limits a field only where the body gives it", () => {
     expect(quote("/ruled", { tier: "base", source: "s" }).missing).toEqual([
       "body.length (omitted, and its default is not shown)",
@@ -408,6 +417,7 @@ describe("invalid requests are errors naming the field and the rule", () => {
   const cases: Array<[string, string, unknown, unknown, string]> = [
     ["unknown route", "/nope", {}, undefined, "quote: path: /nope is not a priced route (priced routes: /sized,"],
     ["body not an object", "/sized", [1], undefined, "quote: body: must be an object (the request body of /sized)"],
+    ["body null", "/sized", null, undefined, "quote: body: must be an object (the request body of /sized)"],
     ["query not an object", "/search", "q=cats", undefined, "quote: query: must be an object (the query of /search)"],
     ["value outside the enum", "/sized", { size: "M" }, undefined, "quote: body.size: must be one of S, L"],
     ["number above the range", "/sized", { count: 5 }, undefined, "quote: body.count: must be 1 to 4"],
