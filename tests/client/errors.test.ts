@@ -363,6 +363,25 @@ describe("bad input is refused before anything is sent, naming the field and the
     );
   });
 
+  it("options: each bad one named, with its rule", () => {
+    const base = { apiKey: API_KEY, baseUrl: "http://127.0.0.1:1" };
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ apiKey: 4711 }, "apiKey: must be a non-empty string without whitespace"],
+      [{ baseUrl: "ftp://files.example.com" }, "baseUrl: must be an absolute http(s) URL"],
+      [{ baseUrl: "ftp://files.example.com/https://" }, "baseUrl: must be an absolute http(s) URL"],
+      [{ pollIntervalMs: { pictures: 5 } }, "pollIntervalMs.pictures: must be one of image, "],
+      [{ pollIntervalMs: { image: 0 } }, "pollIntervalMs.image: must be a positive integer"],
+      [{ defaultPollIntervalMs: 0 }, "defaultPollIntervalMs: must be a positive integer"],
+      [{ deadlineMs: 2 ** 31 }, "deadlineMs: must be at most 2147483647"],
+    ];
+    for (const [options, message] of refusals)
+      expect(() => createClient({ ...base, ...options } as never), message).toThrow(
+        new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+      );
+    // setTimeout's longest delay itself is a deadline a timer holds.
+    expect(createClient({ ...base, deadlineMs: 2 ** 31 - 1 })).toBeDefined();
+  });
+
   it("wait options: a zero interval (a tight poll loop) and a deadline beyond what a timer holds", async () => {
     const { server, client } = await clientOn(inOrder({ status: 500 }));
     await expect(client.image.wait("img_1", { intervalMs: 0 })).rejects.toThrow(

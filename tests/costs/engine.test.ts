@@ -302,6 +302,11 @@ describe("cross-field rules of the request schema", () => {
     expect(quote("/ruled", { tier: "top", length: 10, source: "s", shape: "tall" }).credits).toBe(20);
   });
 
+  it("reads only the media object's own keys that are given", () => {
+    expect(() => quote("/seconds", { fast: true }, { clip: undefined })).not.toThrow();
+    expect(() => quote("/seconds", { fast: true }, Object.create({ clip: 3 }))).not.toThrow();
+  });
+
   it("takes a media duration of 0 seconds (a duration is a finite number, 0 or more)", () => {
     expect(quote("/seconds", { fast: true, clip: "c" }, { clip: 0 }).breakdown).toContainEqual({
       label: "input clip",
@@ -447,6 +452,14 @@ describe("invalid requests are errors naming the field and the rule", () => {
       "quote: body.pictures: must be at most 5 items",
     ],
     ["media not an object", "/seconds", { fast: true }, 3, "quote: media: must be an object"],
+    ["media null", "/sized", {}, null, "quote: media: must be an object"],
+    [
+      "a list's durations with one not a duration",
+      "/seconds",
+      { fast: true, refs: ["a", "b"] },
+      { refs: [3, -1] },
+      "quote: media.refs: must list 2 duration(s) in seconds, one per item of body.refs",
+    ],
     [
       "duration for an absent field",
       "/seconds",
