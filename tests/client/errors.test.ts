@@ -373,6 +373,9 @@ describe("bad input is refused before anything is sent, naming the field and the
       [{ pollIntervalMs: { image: 0 } }, "pollIntervalMs.image: must be a positive integer"],
       [{ defaultPollIntervalMs: 0 }, "defaultPollIntervalMs: must be a positive integer"],
       [{ deadlineMs: 2 ** 31 }, "deadlineMs: must be at most 2147483647"],
+      [{ requestTimeoutMs: 0 }, "requestTimeoutMs: must be a positive integer"],
+      [{ maxPauseMs: -1 }, "maxPauseMs: must be a non-negative integer"],
+      [{ maxResponseBytes: 0 }, "maxResponseBytes: must be a positive integer"],
     ];
     for (const [options, message] of refusals)
       expect(() => createClient({ ...base, ...options } as never), message).toThrow(
