@@ -171,6 +171,15 @@ const tables = {
   ),
 };
 const quote = (path: string, body?: unknown, media?: unknown) => quoteRoute(tables, path, body, media);
+/** What `run` throws. */
+function catching(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
 /** A thrown message that is `message` and nothing more. */
 const exactly = (message: string) => new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
 
@@ -395,6 +404,47 @@ describe("a field's own limits", () => {
   it("end the message: no condition follows them", () => {
     expect(() => quote("/sized", { size: "M" })).toThrow(exactly("quote: body.size: must be one of S, L"));
     expect(() => quote("/sized", { count: 5 })).toThrow(exactly("quote: body.count: must be 1 to 4"));
+  });
+
+  it("are thrown as QuoteErrors, by name", () => {
+    expect(String(catching(() => quote("/sized", { size: "M" })))).toBe(
+      "QuoteError: quote: body.size: must be one of S, L",
+    );
+  });
+});
+
+describe("a condition on a field omitted whose default is not shown", () => {
+  const hd = {
+    "/hd": route(
+      {
+        charged: "on-success",
+        components: [
+          { label: "image", rate: 4 },
+          {
+            label: "hd",
+            rate: 6,
+            when: [
+              { field: "size", equals: "S" },
+              { field: "hd", equals: true },
+            ],
+          },
+        ],
+      },
+      {
+        fields: {
+          size: { type: "string", enum: ["S", "L"], required: false },
+          hd: { type: "boolean", required: false },
+        },
+      },
+    ),
+  };
+
+  it("leaves the price unknown, naming that field alone", () => {
+    const quoted = quoteRoute(hd, "/hd", { size: "S" });
+    expect([quoted.credits, quoted.missing]).toEqual([null, ["body.hd (omitted, and its default is not shown)"]]);
+    expect(quoteRoute(hd, "/hd", { size: "S", hd: true }).credits).toBe(10);
+    // A condition that fails decides alone: the omitted field does not matter.
+    expect(quoteRoute(hd, "/hd", { size: "L" }).credits).toBe(4);
   });
 });
 
