@@ -357,6 +357,17 @@ describe("prices not shown", () => {
   it("says the price is not shown where the description has no price and no sentence about it", () => {
     expect(quoteRoute({ "/bare": route(null) }, "/bare", {}).reason).toBe("The price is not shown.");
   });
+  it("has no shown price on a partly shown route where no shown rate applies", () => {
+    const quoted = quote("/partly", { mode: "slow", video: "u" }, { video: 8, result: "720p" });
+    expect([quoted.credits, quoted.reason, quoted.breakdown]).toEqual([null, "Only the 1080p price is shown.", []]);
+  });
+  it("carries the pricing's notes where it has some, and no notes otherwise", () => {
+    const noted = {
+      "/noted": route({ charged: "on-success", components: [{ label: "a", rate: 1 }], notes: "Per image." }),
+    };
+    expect(quoteRoute(noted, "/noted", {}).notes).toBe("Per image.");
+    expect("notes" in quote("/sized", {})).toBe(false);
+  });
   it("prices a partly shown route where a shown rate applies", () => {
     expect(quote("/partly", { mode: "fast", video: "u" }, { video: 8, result: "1080p" }).credits).toBe(24);
   });
@@ -445,6 +456,12 @@ describe("a condition on a field omitted whose default is not shown", () => {
     expect(quoteRoute(hd, "/hd", { size: "S", hd: true }).credits).toBe(10);
     // A condition that fails decides alone: the omitted field does not matter.
     expect(quoteRoute(hd, "/hd", { size: "L" }).credits).toBe(4);
+  });
+
+  it("names every input missing in its reason, in the order the components read them", () => {
+    expect(quoteRoute(hd, "/hd", {}).reason).toBe(
+      "The price depends on inputs not supplied: body.size (omitted, and its default is not shown); body.hd (omitted, and its default is not shown).",
+    );
   });
 });
 
