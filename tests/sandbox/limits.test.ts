@@ -121,6 +121,9 @@ describe("concurrency", () => {
     const full = await sb.send("POST", cheap.path, { body });
     expect(full.status).toBe(429);
     expect(full.json.error.code).toBe(SANDBOX_CODES["queue-full"].code);
+    expect(full.json.error.message).toBe(
+      "As many generations are in flight as the account's concurrency cap (2) allows.",
+    );
     expect(full.headers.has(retryAfterHeader)).toBe(false);
     sb.advance(10_000);
     expect((await sb.send("POST", cheap.path, { body })).status).toBe(200);

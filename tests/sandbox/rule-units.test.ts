@@ -372,6 +372,9 @@ describe("the rules", () => {
     // One image at the default 1K: 12 credits.
     expect([quoted.status, quoted.json.credits]).toEqual([200, 12]);
     expect((await sb.send("POST", image.path, { body })).status).toBe(400);
+    // A marker at the top of a body that creates nothing is text like any other.
+    const upload = await sb.send("POST", "/v1/uploads", { body: { media: body.prompt } });
+    expect(upload.status).toBe(200);
   });
 
   it("say whether the API key is missing or unknown, and which route the Free plan may not call", async () => {
