@@ -424,6 +424,19 @@ describe("a field's own limits", () => {
   });
 });
 
+describe("a free route", () => {
+  it("costs nothing though the media input its seconds would count is absent", () => {
+    const free = {
+      "/free-clip": route(
+        { charged: "free", components: [{ label: "clip", rate: 2, per: { mediaSeconds: "clip" } }] },
+        { fields: { clip: { type: "string", required: false } }, media: { clip: { list: false } } },
+      ),
+    };
+    const quoted = quoteRoute(free, "/free-clip", {});
+    expect([quoted.credits, quoted.missing]).toEqual([0, undefined]);
+  });
+});
+
 describe("a condition on a field omitted whose default is not shown", () => {
   const hd = {
     "/hd": route(
@@ -476,6 +489,27 @@ describe("a rate table without the entry a request reads", () => {
   it("has no shown price where the description says the price is shown only in part", () => {
     const quoted = quoteRoute(gap("Only S is shown."), "/gap", { size: "L" });
     expect([quoted.credits, quoted.reason]).toEqual([null, "Only S is shown."]);
+  });
+
+  it("per second of a media input that is there: still no shown price, not an input missing", () => {
+    const tables = {
+      "/clip": route(
+        {
+          charged: "on-success",
+          components: [{ label: "clip", rateBy: { fields: ["size"], table: { S: 3 } }, per: { mediaSeconds: "clip" } }],
+        },
+        {
+          notShown: "Only S is shown.",
+          fields: {
+            size: { type: "string", enum: ["S", "L"], required: true },
+            clip: { type: "string", required: false },
+          },
+          media: { clip: { list: false } },
+        },
+      ),
+    };
+    const quoted = quoteRoute(tables, "/clip", { size: "L", clip: "c" }, { clip: 5 });
+    expect([quoted.credits, quoted.reason, quoted.missing]).toEqual([null, "Only S is shown.", undefined]);
   });
 
   it("is a fault of the table where the description says the price is shown in full", () => {
