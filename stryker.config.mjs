@@ -3,17 +3,23 @@
  * Mutation testing (StrykerJS): `npm run test:mutation` mutates the code that ships (runtime/), the
  * generators, the sandbox's rules (not its HTTP plumbing) and the conformance checks, one small
  * change at a time, and runs the unit tests that cover each change (tests/mutation/vitest.config.ts);
- * a mutant no test fails on survives, and the report names it. `npm run test:mutation:ci` runs
- * only what changed since the committed result (tests/mutation/stryker-incremental.json).
- * @type {import("@stryker-mutator/api/core").PartialStrykerOptions}
+ * a mutant no test fails on survives, and the report names it. CI mutates a part of it,
+ * incrementally (tests/mutation/stryker-ci.config.mjs).
  */
+
+/** The code that ships and the sandbox's rules (not its HTTP plumbing): what CI mutates. */
+export const SHIPPED_AND_RULES = [
+  "runtime/**/*.ts",
+  "sandbox/{rules,jobs,ledger,cooldown,rate-windows,accounts,markers,state,validation}.ts",
+];
+
+/** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */
 export default {
   mutate: [
-    "runtime/**/*.ts",
+    ...SHIPPED_AND_RULES,
     "generators/**/*.ts",
     // The CLI only reads its arguments and writes the files; the modules it calls are mutated.
     "!generators/cli.ts",
-    "sandbox/{rules,jobs,ledger,cooldown,rate-windows,accounts,markers,state,validation}.ts",
     "conformance/checks/**/*.ts",
   ],
   testRunner: "vitest",
@@ -28,8 +34,9 @@ export default {
   typescriptChecker: { prioritizePerformanceOverAccuracy: true },
   // One test process at a time: the machine's two cores are shared.
   concurrency: 1,
+  // A whole run's result, kept out of git: a later `npx stryker run` runs only what changed since.
   incremental: true,
-  incrementalFile: "tests/mutation/stryker-incremental.json",
+  incrementalFile: "reports/mutation/stryker-incremental.json",
   // Each survivor with its diff (clear-text), then killed / total and the survivors per folder.
   plugins: ["@stryker-mutator/*", "./tests/mutation/folder-summary-reporter.mjs"],
   reporters: ["clear-text", "folder-summary", "progress-append-only", "json"],

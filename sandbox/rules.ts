@@ -213,6 +213,7 @@ export const RULES: readonly Rule[] = [
         // The quote names a duration `media.<field>`; the request carries it in body.<field>'s #duration.
         if (error instanceof QuoteError)
           return state.responses.invalidRequest(
+            // Stryker disable next-line Regex: equivalent: `.+` runs to the end without `$`, and a quote's field names a media key only at its start (the others are path, body, query and the description's field names)
             `${error.field.replace(/^media\.(.+)$/, "body.$1 (#duration)")}: ${error.rule}`,
           );
         throw error;

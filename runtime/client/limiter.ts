@@ -51,6 +51,7 @@ export function inFlightLimiter(maxInFlight: number): InFlightLimiter {
   const nextRelease = async (signal?: AbortSignal) => {
     const release = released.signal;
     try {
+      // Stryker disable next-line ArithmeticOperator: equivalent: sleep caps every delay at setTimeout's longest, 2 ** 31 - 1 ms
       await sleep(2 ** 31 - 1, AbortSignal.any(signal ? [release, signal] : [release]));
     } catch (error) {
       if (!release.aborted) throw error;

@@ -1,6 +1,6 @@
 /** The client's `call` alone, on a bare openapi-fetch client: the pause, the resends, the typed errors. */
 import createFetchClient from "openapi-fetch";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { routeTable } from "../../generated/client.ts";
 import { caller, type AnyPaths, type CallPolicy } from "../../runtime/client/calling.ts";
 import { RateLimitedError, TransportError, UnexpectedStatusError } from "../../runtime/client/errors.ts";
@@ -52,6 +52,23 @@ describe("one call", () => {
       await drive(server, call("get", "/v1/images/{id}", { params: { path: { id: "img_1" } } }, undefined, true)),
     ).toEqual({ status: "processing" });
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/images/img_1"]);
+  });
+
+  it("clears a request's timeout once it is answered: a finished call leaves no timer behind", async () => {
+    // A fetch that answers at once, with no connection (and no timers) of its own.
+    const answers = [200, 404];
+    const api = createFetchClient<AnyPaths>({
+      baseUrl: "http://127.0.0.1:9",
+      fetch: async () =>
+        new Response("{}", { status: answers.shift(), headers: { "content-type": "application/json" } }),
+    });
+    const { call } = await callOn(inOrder({}), { api });
+    await call("get", "/v1/account/credits", {}, undefined, true);
+    expect(vi.getTimerCount()).toBe(0);
+    await expect(call("get", "/v1/account/credits", {}, undefined, false)).rejects.toBeInstanceOf(
+      UnexpectedStatusError,
+    );
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it("waits out the pause before sending", async () => {
@@ -108,7 +125,9 @@ describe("one call", () => {
       const api = createFetchClient<AnyPaths>({ baseUrl: server.baseUrl, fetch: (request) => fetch(request) });
       return { server, call: (await callOn(inOrder({}), { api, requestTimeoutMs: 2_000 })).call };
     };
+    // Both end the request when they fire (on the fake clock), not when something else would give up on it later.
     const timed = await hanging();
+    let start = Date.now();
     const error = await drive(
       timed.server,
       timed.call("get", "/v1/account/credits", {}, { signal: new AbortController().signal }, false),
@@ -116,13 +135,16 @@ describe("one call", () => {
     expect(String(error)).toBe(
       "TransportError: GET /v1/account/credits: no usable response (no answer within requestTimeoutMs, 2000 ms)",
     );
+    expect(Date.now() - start).toBe(2_000);
     const aborted = await hanging();
     const controller = new AbortController();
     const reason = new Error("caller gave up");
+    start = Date.now();
     setTimeout(() => controller.abort(reason), 500);
     await expect(
       drive(aborted.server, aborted.call("get", "/v1/account/credits", {}, { signal: controller.signal }, true)),
     ).rejects.toBe(reason);
+    expect(Date.now() - start).toBe(500);
   });
 
   it("a lost answer with no cause of its own is named as it is", async () => {

@@ -118,6 +118,30 @@ function echoing(body: unknown, key: string): unknown {
   };
 }
 
+describe("an error's message", () => {
+  it("is the status, then the code where one came, then the body's text where one came", async () => {
+    const bodies = [
+      { error: { type: "invalid_request_error", code: "model_not_available", message: "No such model." } },
+      { error: { code: "model_retired" } },
+      { error: "Blocked." },
+      {},
+    ];
+    const messages: string[] = [];
+    for (const [index, body] of bodies.entries()) {
+      const status = [400, 410, 400, 503][index]!;
+      const { server, client } = await clientOn(inOrder({ status, body }), { maxRetries: 0 });
+      const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
+      messages.push((error as Error).message);
+    }
+    expect(messages).toEqual([
+      "HTTP 400 model_not_available: No such model.",
+      "HTTP 410 model_retired",
+      "HTTP 400: Blocked.",
+      "HTTP 503",
+    ]);
+  });
+});
+
 describe("typed errors", () => {
   for (const c of cases) {
     it(`${c.name} is a ${c.type.name} that keeps status, headers and body and never shows the key`, async () => {
@@ -221,6 +245,31 @@ describe("typed errors", () => {
     expect(String(error)).toContain("[redacted]");
   });
 
+  it("a moderation body under another status than 400 is that status's error: the specification's blocks are 400s", async () => {
+    const { server, client } = await clientOn(
+      inOrder({ status: 403, body: { error: "blocked", restriction_reason: "input_csam" } }),
+      { maxRetries: 0 },
+    );
+    const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PermissionError);
+    expect(error).not.toBeInstanceOf(ModerationBlockError);
+  });
+
+  it("a rate-limit code or a cooldown's seconds under another status than 429 is that status's error", async () => {
+    const bodies = [
+      { error: { type: "rate_limit_error", code: "rate_limited", message: "slow down" } },
+      { error: { type: "t", code: "c", message: "paused" }, retry_after_seconds: 30 },
+    ];
+    for (const body of bodies) {
+      const { server, client } = await clientOn(inOrder({ status: 400, body, headers: { "Retry-After": "30" } }), {
+        maxRetries: 0,
+      });
+      const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidRequestError);
+      expect(error).not.toBeInstanceOf(TooManyRequestsError);
+    }
+  });
+
   it("a moderation reason the description does not list is an InvalidRequestError, not a mistyped ModerationBlockError", async () => {
     const { server, client } = await clientOn(
       inOrder({ status: 400, body: { error: "blocked", restriction_reason: "input_unknown" } }),
@@ -265,6 +314,26 @@ describe("bad input is refused before anything is sent, naming the field and the
     });
   });
 
+  it("a body that is not a JSON object, with the media-input check", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 500 }), { checkMediaInputs });
+    const create = client.depthMap.create as (slug: string, body: unknown) => Promise<unknown>;
+    for (const body of [null, "video", 7])
+      await expect(create(slug("depthMap", "DM-A"), body)).rejects.toThrow(/^body: must be a JSON object$/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("a media field, or an item of one, that is not a string, with the media-input check", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 500 }), { checkMediaInputs });
+    await expect(client.depthMap.create(slug("depthMap", "DM-A"), { video: 42 } as never)).rejects.toThrow(
+      /^body\.video: must be a string$/,
+    );
+    const body = { prompt: "x", reference_videos: ["https://files.example.com/a.mp4", 5] };
+    await expect(client.video.create(slug("video", "V-A"), body as never)).rejects.toThrow(
+      /^body\.reference_videos\[1\]: must be a string$/,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
   it("without the media-input check, the service judges the media fields", async () => {
     const { server, client } = await clientOn(inOrder({ status: 400, body: example("InvalidRequest") }));
     await expect(
@@ -281,9 +350,39 @@ describe("bad input is refused before anything is sent, naming the field and the
       /^baseUrl: must be an absolute http\(s\) URL$/,
     );
     expect(() => inFlightLimiter(0)).toThrow(/^maxInFlight: must be a positive integer$/);
+    // Counts that may be 0 (no resend, no pause waited out) say "non-negative".
+    for (const maxRetries of [-1, 1.5])
+      expect(() => createClient({ apiKey: API_KEY, baseUrl: "http://127.0.0.1:1", maxRetries })).toThrow(
+        /^maxRetries: must be a non-negative integer$/,
+      );
+    expect(
+      createClient({ apiKey: API_KEY, baseUrl: "http://127.0.0.1:1", maxRetries: 0, maxPauseMs: 0 }),
+    ).toBeDefined();
     expect(() => createClient({ apiKey: "a key", baseUrl: "http://127.0.0.1:1" })).toThrow(
       /^apiKey: must be a non-empty string without whitespace$/,
     );
+  });
+
+  it("options: each bad one named, with its rule", () => {
+    const base = { apiKey: API_KEY, baseUrl: "http://127.0.0.1:1" };
+    const refusals: Array<[Record<string, unknown>, string]> = [
+      [{ apiKey: 4711 }, "apiKey: must be a non-empty string without whitespace"],
+      [{ baseUrl: "ftp://files.example.com" }, "baseUrl: must be an absolute http(s) URL"],
+      [{ baseUrl: "ftp://files.example.com/https://" }, "baseUrl: must be an absolute http(s) URL"],
+      [{ pollIntervalMs: { pictures: 5 } }, "pollIntervalMs.pictures: must be one of image, "],
+      [{ pollIntervalMs: { image: 0 } }, "pollIntervalMs.image: must be a positive integer"],
+      [{ defaultPollIntervalMs: 0 }, "defaultPollIntervalMs: must be a positive integer"],
+      [{ deadlineMs: 2 ** 31 }, "deadlineMs: must be at most 2147483647"],
+      [{ requestTimeoutMs: 0 }, "requestTimeoutMs: must be a positive integer"],
+      [{ maxPauseMs: -1 }, "maxPauseMs: must be a non-negative integer"],
+      [{ maxResponseBytes: 0 }, "maxResponseBytes: must be a positive integer"],
+    ];
+    for (const [options, message] of refusals)
+      expect(() => createClient({ ...base, ...options } as never), message).toThrow(
+        new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+      );
+    // setTimeout's longest delay itself is a deadline a timer holds.
+    expect(createClient({ ...base, deadlineMs: 2 ** 31 - 1 })).toBeDefined();
   });
 
   it("wait options: a zero interval (a tight poll loop) and a deadline beyond what a timer holds", async () => {
@@ -297,6 +396,23 @@ describe("bad input is refused before anything is sent, naming the field and the
     expect(() => createClient({ apiKey: API_KEY, baseUrl: server.baseUrl, deadlineMs: 30 * 86_400_000 })).toThrow(
       /^deadlineMs: must be at most /,
     );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("createAndWait on a route whose create response names no job id (as from untyped JavaScript)", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 500 }));
+    const upscale = slug("videoUpscale", "VU-A");
+    const createAndWait = client.videoUpscale.createAndWait as (slug: string, body: unknown) => Promise<unknown>;
+    await expect(createAndWait(upscale, { upscale_factor: 2 })).rejects.toThrow(
+      `slug: ${upscale}'s create response names no job id to wait on`,
+    );
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("an unknown area at run time (as from untyped JavaScript)", async () => {
+    const { server, client } = await clientOn(inOrder({ status: 500 }));
+    const wait = client.wait as (area: string, id: string) => Promise<unknown>;
+    await expect(wait("pictures", "img_1")).rejects.toThrow(/^area: must be one of image, /);
     expect(server.requests).toHaveLength(0);
   });
 

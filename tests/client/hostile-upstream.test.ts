@@ -91,6 +91,18 @@ describe("a hostile upstream", () => {
     }
   });
 
+  it("a create answer whose job id holds the API key is an InvalidResponseError saying so, without the key; nothing is polled", async () => {
+    const { server, client } = await clientOn(
+      inOrder({ status: 200, body: { id: `img_${API_KEY}`, message: "ok", model: "m", status: "pending" } }),
+    );
+    const error = await drive(server, client.image.createAndWait(IA, { prompt: "x" })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidResponseError);
+    expect(String(error)).toBe(
+      `InvalidResponseError: POST ${pathOf("I-A")}: the job id in id holds the API key; the job may exist`,
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
   it("a TransportError never quotes a body that is not JSON (V8's parse message would), nor the key", async () => {
     const raw = `PRIVATE-SIGNATURE-${API_KEY} is all you get`;
     const calls: Array<(c: Client) => Promise<unknown>> = [

@@ -175,4 +175,41 @@ describe("the limiter alone", () => {
     await expect(creating).rejects.toBe(refusal);
     expect(limiter.unknown).toBe(0);
   });
+
+  it("settling an unknown outcome when none is unknown is ignored: it frees no slot and records no job", async () => {
+    const limiter = inFlightLimiter(1);
+    await limiter.create(async () => [{}, "job-a"], 0);
+    limiter.settleUnknown(null);
+    limiter.settleUnknown("job-x");
+    expect(limiter.unknown).toBe(0);
+    expect([...limiter.jobs]).toEqual(["job-a"]);
+    const next = limiter.create(async () => [{}, "job-b"], 0);
+    expect(await settledSoon(next)).toBe(false);
+    limiter.release("job-a");
+    expect(await next).toEqual([{}, "job-b"]);
+  });
+
+  it("a create waiting for a slot stops waiting when its caller aborts: rejected with the caller's reason, nothing sent, no slot taken", async () => {
+    const limiter = inFlightLimiter(1);
+    await limiter.create(async () => [{}, "job-a"], 0);
+    const caller = new AbortController();
+    let sent = false;
+    const waiting = limiter.create(
+      async () => {
+        sent = true;
+        return [{}, "job-b"];
+      },
+      0,
+      caller.signal,
+    );
+    waiting.catch(() => undefined);
+    expect(await settledSoon(waiting)).toBe(false);
+    caller.abort(new Error("the caller gave up"));
+    expect(await settledSoon(waiting)).toBe(true);
+    await expect(waiting).rejects.toThrow("the caller gave up");
+    expect(sent).toBe(false);
+    // The slot stays job-a's alone: once it is released, the next create goes at once.
+    limiter.release("job-a");
+    expect(await settledSoon(limiter.create(async () => [{}, "job-c"], 0))).toBe(true);
+  });
 });

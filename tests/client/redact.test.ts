@@ -3,7 +3,7 @@
  * short, or names it as a job id (what the client fuzz found, fuzz/client-fuzz.ts).
  */
 import { describe, expect, it } from "vitest";
-import { redact } from "../../runtime/client/redact.ts";
+import { redact, redactBody } from "../../runtime/client/redact.ts";
 
 const KEY = "live_0123456789abcdefghij";
 
@@ -22,5 +22,13 @@ describe("redact", () => {
       `[redacted] is a piece; ${KEY.slice(0, 7)}x is not`,
     );
     expect(redact("a key abc, ab and bc", "abc")).toBe("a key [redacted], ab and bc");
+  });
+
+  it("hides the key in every string of a parsed body: keys and values, in objects and arrays at any depth", () => {
+    const body = { error: [`echo ${KEY}`, { [KEY]: [KEY, 7, null] }], ok: true };
+    expect(redactBody(body, KEY)).toEqual({
+      error: ["echo [redacted]", { "[redacted]": ["[redacted]", 7, null] }],
+      ok: true,
+    });
   });
 });

@@ -153,8 +153,8 @@ describe("waiting for a job", () => {
     await expectNothingMoreSent(server);
   });
 
-  it("a create answer whose job id is empty or missing is an InvalidResponseError saying the job may exist; nothing is polled", async () => {
-    for (const id of ["", null]) {
+  it("a create answer whose job id is empty, missing, or neither a string nor a number is an InvalidResponseError saying the job may exist; nothing is polled", async () => {
+    for (const id of ["", null, {}, true]) {
       const { server, client } = await clientOn(
         inOrder({ status: 200, body: { id, message: "ok", model: "m", status: "pending" } }),
       );

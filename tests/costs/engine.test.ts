@@ -154,6 +154,14 @@ const tables = {
           when: [{ field: "shape", equals: "wide" }],
           requiredOneOf: ["frame", "source"],
         },
+        {
+          description: "top and wide are short",
+          when: [
+            { field: "tier", equals: "top" },
+            { field: "shape", equals: "wide" },
+          ],
+          limits: { length: { maximum: 3 } },
+        },
       ],
     },
   ),
@@ -163,6 +171,17 @@ const tables = {
   ),
 };
 const quote = (path: string, body?: unknown, media?: unknown) => quoteRoute(tables, path, body, media);
+/** What `run` throws. */
+function catching(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+/** A thrown message that is `message` and nothing more. */
+const exactly = (message: string) => new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`);
 
 describe("rates and per-field quantities", () => {
   it("applies schema defaults to omitted fields", () => {
@@ -276,15 +295,40 @@ describe("cross-field rules of the request schema", () => {
       { tier: "base", length: 5, shape: "wide" },
       "quote: body.frame|source: one of them is required when shape is wide (wide needs media)",
     ],
+    [
+      "a rule of two conditions",
+      { tier: "top", source: "s", shape: "wide", length: 4 },
+      "quote: body.length: must be 1 to 3 when tier is top and shape is wide (top and wide are short)",
+    ],
   ];
   for (const [rule, body, message] of cases) {
     it(rule, () => {
-      expect(() => quote("/ruled", body)).toThrow(message);
+      expect(() => quote("/ruled", body)).toThrow(exactly(message));
     });
   }
   it("binds only when its fields are given: no default triggers it", () => {
     expect(quote("/ruled", { tier: "base", length: 30 }).credits).toBe(30);
     expect(quote("/ruled", { tier: "top", length: 10, source: "s", shape: "tall" }).credits).toBe(20);
+  });
+
+  it("reads only the media object's own keys that are given", () => {
+    expect(() => quote("/seconds", { fast: true }, { clip: undefined })).not.toThrow();
+    expect(() => quote("/seconds", { fast: true }, Object.create({ clip: 3 }))).not.toThrow();
+  });
+
+  it("takes a media duration of 0 seconds (a duration is a finite number, 0 or more)", () => {
+    expect(quote("/seconds", { fast: true, clip: "c" }, { clip: 0 }).breakdown).toContainEqual({
+      label: "input clip",
+      rate: 10,
+      quantity: 4,
+      credits: 40,
+    });
+  });
+
+  it("limits a field only where the body gives it", () => {
+    expect(quote("/ruled", { tier: "base", source: "s" }).missing).toEqual([
+      "body.length (omitted, and its default is not shown)",
+    ]);
   });
 });
 
@@ -310,6 +354,20 @@ describe("prices not shown", () => {
       breakdown: [],
     });
   });
+  it("says the price is not shown where the description has no price and no sentence about it", () => {
+    expect(quoteRoute({ "/bare": route(null) }, "/bare", {}).reason).toBe("The price is not shown.");
+  });
+  it("has no shown price on a partly shown route where no shown rate applies", () => {
+    const quoted = quote("/partly", { mode: "slow", video: "u" }, { video: 8, result: "720p" });
+    expect([quoted.credits, quoted.reason, quoted.breakdown]).toEqual([null, "Only the 1080p price is shown.", []]);
+  });
+  it("carries the pricing's notes where it has some, and no notes otherwise", () => {
+    const noted = {
+      "/noted": route({ charged: "on-success", components: [{ label: "a", rate: 1 }], notes: "Per image." }),
+    };
+    expect(quoteRoute(noted, "/noted", {}).notes).toBe("Per image.");
+    expect("notes" in quote("/sized", {})).toBe(false);
+  });
   it("prices a partly shown route where a shown rate applies", () => {
     expect(quote("/partly", { mode: "fast", video: "u" }, { video: 8, result: "1080p" }).credits).toBe(24);
   });
@@ -326,15 +384,160 @@ describe("prices not shown", () => {
   });
 });
 
+describe("a field's type and range", () => {
+  const strength = {
+    "/strength": route(
+      { charged: "on-success", components: [{ label: "image", rate: 4 }] },
+      {
+        fields: {
+          strength: { type: "number", minimum: 0, maximum: 1, required: false },
+          steps: { type: "integer", minimum: 10, required: false },
+        },
+      },
+    ),
+  };
+
+  it("takes a finite number, a fraction included, and refuses a numeric string or a number that is not finite", () => {
+    expect(quoteRoute(strength, "/strength", { strength: 0.25 }).credits).toBe(4);
+    for (const value of ["0.25", Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => quoteRoute(strength, "/strength", { strength: value })).toThrow(
+        "quote: body.strength: must be a number",
+      );
+  });
+
+  it("a range with a minimum alone says so", () => {
+    expect(quoteRoute(strength, "/strength", { steps: 10 }).credits).toBe(4);
+    expect(() => quoteRoute(strength, "/strength", { steps: 9 })).toThrow("quote: body.steps: must be at least 10");
+  });
+});
+
+describe("a field's own limits", () => {
+  it("end the message: no condition follows them", () => {
+    expect(() => quote("/sized", { size: "M" })).toThrow(exactly("quote: body.size: must be one of S, L"));
+    expect(() => quote("/sized", { count: 5 })).toThrow(exactly("quote: body.count: must be 1 to 4"));
+  });
+
+  it("are thrown as QuoteErrors, by name", () => {
+    expect(String(catching(() => quote("/sized", { size: "M" })))).toBe(
+      "QuoteError: quote: body.size: must be one of S, L",
+    );
+  });
+});
+
+describe("a free route", () => {
+  it("costs nothing though the media input its seconds would count is absent", () => {
+    const free = {
+      "/free-clip": route(
+        { charged: "free", components: [{ label: "clip", rate: 2, per: { mediaSeconds: "clip" } }] },
+        { fields: { clip: { type: "string", required: false } }, media: { clip: { list: false } } },
+      ),
+    };
+    const quoted = quoteRoute(free, "/free-clip", {});
+    expect([quoted.credits, quoted.missing]).toEqual([0, undefined]);
+  });
+});
+
+describe("a condition on a field omitted whose default is not shown", () => {
+  const hd = {
+    "/hd": route(
+      {
+        charged: "on-success",
+        components: [
+          { label: "image", rate: 4 },
+          {
+            label: "hd",
+            rate: 6,
+            when: [
+              { field: "size", equals: "S" },
+              { field: "hd", equals: true },
+            ],
+          },
+        ],
+      },
+      {
+        fields: {
+          size: { type: "string", enum: ["S", "L"], required: false },
+          hd: { type: "boolean", required: false },
+        },
+      },
+    ),
+  };
+
+  it("leaves the price unknown, naming that field alone", () => {
+    const quoted = quoteRoute(hd, "/hd", { size: "S" });
+    expect([quoted.credits, quoted.missing]).toEqual([null, ["body.hd (omitted, and its default is not shown)"]]);
+    expect(quoteRoute(hd, "/hd", { size: "S", hd: true }).credits).toBe(10);
+    // A condition that fails decides alone: the omitted field does not matter.
+    expect(quoteRoute(hd, "/hd", { size: "L" }).credits).toBe(4);
+  });
+
+  it("names every input missing in its reason, in the order the components read them", () => {
+    expect(quoteRoute(hd, "/hd", {}).reason).toBe(
+      "The price depends on inputs not supplied: body.size (omitted, and its default is not shown); body.hd (omitted, and its default is not shown).",
+    );
+  });
+});
+
+describe("a rate table without the entry a request reads", () => {
+  const gap = (notShown: string | null) => ({
+    "/gap": route(
+      { charged: "on-success", components: [{ label: "image", rateBy: { fields: ["size"], table: { S: 10 } } }] },
+      { notShown, fields: { size: { type: "string", enum: ["S", "L"], required: true } } },
+    ),
+  });
+
+  it("has no shown price where the description says the price is shown only in part", () => {
+    const quoted = quoteRoute(gap("Only S is shown."), "/gap", { size: "L" });
+    expect([quoted.credits, quoted.reason]).toEqual([null, "Only S is shown."]);
+  });
+
+  it("per second of a media input that is there: still no shown price, not an input missing", () => {
+    const tables = {
+      "/clip": route(
+        {
+          charged: "on-success",
+          components: [{ label: "clip", rateBy: { fields: ["size"], table: { S: 3 } }, per: { mediaSeconds: "clip" } }],
+        },
+        {
+          notShown: "Only S is shown.",
+          fields: {
+            size: { type: "string", enum: ["S", "L"], required: true },
+            clip: { type: "string", required: false },
+          },
+          media: { clip: { list: false } },
+        },
+      ),
+    };
+    const quoted = quoteRoute(tables, "/clip", { size: "L", clip: "c" }, { clip: 5 });
+    expect([quoted.credits, quoted.reason, quoted.missing]).toEqual([null, "Only S is shown.", undefined]);
+  });
+
+  it("is a fault of the table where the description says the price is shown in full", () => {
+    expect(() => quoteRoute(gap(null), "/gap", { size: "L" })).toThrow(
+      new Error("price table of /gap has no rate for this request although its price is fully shown"),
+    );
+  });
+});
+
 describe("invalid requests are errors naming the field and the rule", () => {
   const cases: Array<[string, string, unknown, unknown, string]> = [
     ["unknown route", "/nope", {}, undefined, "quote: path: /nope is not a priced route (priced routes: /sized,"],
     ["body not an object", "/sized", [1], undefined, "quote: body: must be an object (the request body of /sized)"],
+    ["body null", "/sized", null, undefined, "quote: body: must be an object (the request body of /sized)"],
+    ["query not an object", "/search", "q=cats", undefined, "quote: query: must be an object (the query of /search)"],
     ["value outside the enum", "/sized", { size: "M" }, undefined, "quote: body.size: must be one of S, L"],
     ["number above the range", "/sized", { count: 5 }, undefined, "quote: body.count: must be 1 to 4"],
     ["number below the range", "/sized", { count: 0 }, undefined, "quote: body.count: must be 1 to 4"],
     ["not an integer", "/sized", { count: 1.5 }, undefined, "quote: body.count: must be an integer"],
     ["wrong type", "/sized", { search: "yes" }, undefined, "quote: body.search: must be a boolean"],
+    ["an array for a string", "/sized", { size: ["S"] }, undefined, "quote: body.size: must be a string"],
+    [
+      "not an array",
+      "/seconds",
+      { fast: true, pictures: "a.png" },
+      undefined,
+      "quote: body.pictures: must be an array",
+    ],
     [
       "unknown field of a closed schema",
       "/sized",
@@ -350,6 +553,14 @@ describe("invalid requests are errors naming the field and the rule", () => {
       "quote: body.pictures: must be at most 5 items",
     ],
     ["media not an object", "/seconds", { fast: true }, 3, "quote: media: must be an object"],
+    ["media null", "/sized", {}, null, "quote: media: must be an object"],
+    [
+      "a list's durations with one not a duration",
+      "/seconds",
+      { fast: true, refs: ["a", "b"] },
+      { refs: [3, -1] },
+      "quote: media.refs: must list 2 duration(s) in seconds, one per item of body.refs",
+    ],
     [
       "duration for an absent field",
       "/seconds",

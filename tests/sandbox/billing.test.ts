@@ -120,7 +120,9 @@ describe("charges", () => {
     // One image at the default 1K: 12 credits, the whole balance.
     const sb = await sandbox(configWith({ credits: { monthlyLimit: 12, extra: 0 } }));
     expect((await sb.send("POST", image.path, { body })).status).toBe(200);
-    expect((await sb.send("POST", image.path, { body })).status).toBe(403);
+    const refused = await sb.send("POST", image.path, { body });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.message).toBe("Not enough credits: the request costs 12.");
   });
 });
 

@@ -83,7 +83,8 @@ describe("request windows", () => {
       [200, "3", 1],
       [200, "3", 0],
     ]);
-    expectRateLimited(await sb.send("GET", credits, { key: "key-b" }));
+    // The address's window is the configured minute, begun at the clock's start (a whole number of minutes).
+    expect(expectRateLimited(await sb.send("GET", credits, { key: "key-b" }))).toBe(60);
     expect((await sb.send("GET", credits, { key: "key-b", from: "127.0.0.2" })).status).toBe(200);
   });
 });
@@ -120,6 +121,9 @@ describe("concurrency", () => {
     const full = await sb.send("POST", cheap.path, { body });
     expect(full.status).toBe(429);
     expect(full.json.error.code).toBe(SANDBOX_CODES["queue-full"].code);
+    expect(full.json.error.message).toBe(
+      "As many generations are in flight as the account's concurrency cap (2) allows.",
+    );
     expect(full.headers.has(retryAfterHeader)).toBe(false);
     sb.advance(10_000);
     expect((await sb.send("POST", cheap.path, { body })).status).toBe(200);
@@ -184,6 +188,22 @@ describe("cooldown of the content-filtered family", () => {
     sb.advance(run);
     await failTimes(sb, consecutiveFailures - 1);
     expect((await sb.send("POST", family.path, { body: familyBody })).status).toBe(200);
+  });
+
+  it("is per account, and counts a failure whose job expired before its account's next request: another account's request drops it, settling it", async () => {
+    const account = { plan: "paid", credits: { monthlyLimit: 100_000, extra: 0 }, concurrency: 10 };
+    const sb = await sandbox({
+      accounts: { main: { ...account, keys: [KEY] }, other: { ...account, keys: ["other-key"] } },
+      // Kept 0.36 s after they end: far shorter than the pause.
+      jobs: { defaultDurationSeconds: run / 1000, defaultRetentionHours: 0.0001 },
+    });
+    await failTimes(sb, consecutiveFailures);
+    sb.advance(1_000);
+    // An account's cooldown is its own: the other account may still create in the family.
+    expect((await sb.send("POST", family.path, { key: "other-key", body: familyBody })).status).toBe(200);
+    const paused = await sb.send("POST", family.path, { body: familyBody });
+    expect(paused.status).toBe(429);
+    expect(paused.json[variant("cooldown").secondsField!]).toBe(pauseSeconds - 1);
   });
 
   it("counts only failures within the window", async () => {

@@ -9,9 +9,13 @@ import type { AreaModel, ServiceModel } from "../../model/service-model.ts";
 import { Cooldowns } from "../../sandbox/cooldown.ts";
 import { JobStore, timingOf, type Job } from "../../sandbox/jobs.ts";
 import { Ledger } from "../../sandbox/ledger.ts";
+import { durationIn, mediaDurations, outcomeOf } from "../../sandbox/markers.ts";
 import { FixedWindows } from "../../sandbox/rate-windows.ts";
-import { describeProblem } from "../../sandbox/validation.ts";
+import { bodyShapeProblem, describeProblem, describeProblems } from "../../sandbox/validation.ts";
 import { RULES } from "../../sandbox/rules.ts";
+import { SandboxState } from "../../sandbox/state.ts";
+import { resolveConfig } from "../../sandbox/config.ts";
+import { ManualClock } from "../../sandbox/clock.ts";
 import { checkedSandboxes, configWith, example, KEY, model, routeWhere } from "./support.ts";
 
 const sandbox = checkedSandboxes();
@@ -151,6 +155,8 @@ describe("a 400's problem", () => {
 
   it("names the field by JSON pointer, unescaping ~1 and ~0, and array positions of any length in brackets", () => {
     expect(describeProblem("body", typeError("/a~1b/12/c~0d/x1"))).toBe("body.a/b[12].c~d.x1: must be string (type)");
+    // Only a key of digits alone is an array position.
+    expect(describeProblem("body", typeError("/a/2b/3"))).toBe("body.a.2b[3]: must be string (type)");
   });
 
   it("quotes no rule from a schema path that leads past the schema", () => {
@@ -184,6 +190,53 @@ describe("a 400's problem", () => {
     );
   });
 
+  it("quotes no rule from a schema path that runs into a null", () => {
+    const error: ErrorObject = {
+      keyword: "not",
+      instancePath: "",
+      schemaPath: "#/allOf/0/not",
+      params: {},
+      message: "must NOT be valid",
+    };
+    expect(describeProblem("body", error, { allOf: [null] })).toBe("body: must NOT be valid (not)");
+  });
+
+  it("adds the rule to a leaf's own words where the leaf sits under an allOf member", () => {
+    const schema = { allOf: [{ description: "A source needs its kind.", required: ["kind"] }] };
+    const error: ErrorObject = {
+      keyword: "required",
+      instancePath: "",
+      schemaPath: "#/allOf/0/required",
+      params: { missingProperty: "kind" },
+      message: "must have required property 'kind'",
+    };
+    expect(describeProblem("body", error, schema)).toBe("body.kind: is required; rule: A source needs its kind.");
+  });
+
+  it("names a const's one allowed value, as JSON", () => {
+    const error: ErrorObject = {
+      keyword: "const",
+      instancePath: "/kind",
+      schemaPath: "#/properties/kind/const",
+      params: { allowedValue: "image" },
+      message: "must be equal to constant",
+    };
+    expect(describeProblem("body", error)).toBe('body.kind: must be "image"');
+  });
+
+  it("leaves out the combinators' own failures (anyOf, oneOf, allOf, if) where leaves explain them", () => {
+    const combinator = (keyword: string): ErrorObject => ({
+      keyword,
+      instancePath: "",
+      schemaPath: `#/${keyword}`,
+      params: {},
+      message: `must match ${keyword}`,
+    });
+    const errors = [...["anyOf", "oneOf", "allOf", "if"].map(combinator), typeError("/x")];
+    expect(describeProblems("body", errors)).toEqual(["body.x: must be string (type)"]);
+    expect(describeProblems("body", [combinator("oneOf")])).toEqual(["body: must match oneOf (oneOf)"]);
+  });
+
   it("quotes only the description of an allOf member as a rule", () => {
     const schema = { not: { description: "Not this.", required: ["a"] } };
     const error: ErrorObject = {
@@ -210,6 +263,23 @@ describe("a 400's problem", () => {
     expect(describeProblem("body", { ...error, schemaPath: "a/allOf/0/not" }, schema)).toBe(
       "body: must NOT be valid (not)",
     );
+  });
+
+  it("is cut at 300 characters, the last an ellipsis: a field name comes from the client and may be of any length", () => {
+    const unknownField = (name: string): ErrorObject => ({
+      keyword: "additionalProperties",
+      instancePath: "",
+      schemaPath: "#/additionalProperties",
+      params: { additionalProperty: name },
+      message: "must NOT have additional properties",
+    });
+    // "body." and ": is not a known field" are 5 and 22 characters: a name of 273 makes exactly 300;
+    // one more, and 299 characters are kept.
+    const longest = `body.${"y".repeat(273)}: is not a known field`;
+    expect(describeProblems("body", [unknownField("y".repeat(273))])).toEqual([longest]);
+    expect(describeProblems("body", [unknownField("x".repeat(274))])).toEqual([
+      `body.${"x".repeat(274)}: is not a known fie…`,
+    ]);
   });
 });
 
@@ -315,6 +385,9 @@ describe("the rules", () => {
     // One image at the default 1K: 12 credits.
     expect([quoted.status, quoted.json.credits]).toEqual([200, 12]);
     expect((await sb.send("POST", image.path, { body })).status).toBe(400);
+    // A marker at the top of a body that creates nothing is text like any other.
+    const upload = await sb.send("POST", "/v1/uploads", { body: { media: body.prompt } });
+    expect(upload.status).toBe(200);
   });
 
   it("say whether the API key is missing or unknown, and which route the Free plan may not call", async () => {
@@ -336,5 +409,114 @@ describe("the rules", () => {
       403,
       `Keys on the Free plan may not call POST ${gated.path}.`,
     ]);
+  });
+});
+
+describe("outcome markers", () => {
+  it("may ask for one outcome in several fields; a later marker asking for another is an error naming its field", () => {
+    const image = "https://media.example/a.png";
+    expect(outcomeOf(model, { prompt: "a [sandbox:failed]", image: `${image}#sandbox:failed` })).toEqual({
+      status: "failed",
+    });
+    expect(() => outcomeOf(model, { prompt: "a [sandbox:failed]", image: `${image}#sandbox:timeout` })).toThrow(
+      /^body\.image: "sandbox:timeout" contradicts an earlier marker$/,
+    );
+  });
+
+  it("are read in the string items of an array too, other items skipped, and named by their position", () => {
+    const images = [3, null, "https://media.example/a.png#sandbox:timeout"];
+    expect(outcomeOf(model, { prompt: "a", images })).toEqual({ status: "timeout" });
+    expect(() => outcomeOf(model, { images: [...images, "[sandbox:nothing]"] })).toThrow(
+      /^body\.images\[3\]: "sandbox:nothing" is not a sandbox marker/,
+    );
+    // The error lists the markers there are: each terminal status, and moderation with each reason.
+    expect(() => outcomeOf(model, { prompt: "[sandbox:pending]" })).toThrow(
+      'body.prompt: "sandbox:pending" is not a sandbox marker (sandbox:succeeded, sandbox:failed, sandbox:timeout, ' +
+        "sandbox:moderation=<input_csam|input_explicit_adult|input_upload_nudity|input_celebrity_likeness|strict_model_nsfw>)",
+    );
+    // A value belongs to the moderation marker alone.
+    expect(() => outcomeOf(model, { prompt: "[sandbox:failed=input_csam]" })).toThrow(
+      /^body\.prompt: "sandbox:failed=input_csam" is not a sandbox marker/,
+    );
+  });
+});
+
+describe("a request body's size in entries", () => {
+  it("may hold 10 000 array items and object members, all levels together; one more is refused before it is parsed", () => {
+    const items = (count: number) => JSON.stringify(new Array(count).fill(0));
+    expect(bodyShapeProblem("body", items(10_000))).toBeNull();
+    expect(bodyShapeProblem("body", `{"a":${items(9_999)}}`)).toBeNull();
+    expect(bodyShapeProblem("body", items(10_001))).toBe(
+      "body: holds 10001 array items and object members; a request holds at most 10000",
+    );
+  });
+});
+
+describe("a media duration in a URL's fragment", () => {
+  it("is #duration=N, alone or among other fragment parameters joined by & (or ;)", () => {
+    const clip = "https://media.example/clip.mp4";
+    expect(durationIn(`${clip}#duration=12`)).toBe(12);
+    expect(durationIn(`${clip}#duration=7.2&t=3`)).toBe(7.2);
+    expect(durationIn(`${clip}#t=3;duration=12;x=1`)).toBe(12);
+    expect(durationIn(`${clip}#duration=12s`)).toBeNull();
+    expect(durationIn(clip)).toBeNull();
+  });
+});
+
+describe("a media input's duration without #duration", () => {
+  it("is the configured default kept within the field's limits: the smallest stated maximum, the minimum, an even share of a combined maximum", () => {
+    const clip = "https://media.example/clip.mp4";
+    // Only a string states a duration: an item of another type (one a schema would refuse) takes the fallback.
+    const body = {
+      a: clip,
+      b: clip,
+      c: clip,
+      d: [clip, clip, clip, clip],
+      e: `${clip}#duration=7`,
+      f: [[`${clip}#duration=5`]],
+    };
+    const durations = mediaDurations(
+      body,
+      {
+        a: { list: false, maxDurationSeconds: 5 },
+        b: {
+          list: false,
+          maxDurationSeconds: 8,
+          conditionalLimits: [{ when: { fact: "x", equals: 1 }, limits: { maxDurationSeconds: 3 } }],
+        },
+        c: { list: false, minDurationSeconds: 12 },
+        d: { list: true, maxCombinedDurationSeconds: 10 },
+        e: { list: false, maxDurationSeconds: 5 },
+        f: { list: true },
+        absent: { list: false },
+      },
+      9,
+    );
+    expect(durations).toEqual({ a: 5, b: 3, c: 12, d: [2.5, 2.5, 2.5, 2.5], e: 7, f: [9] });
+  });
+});
+
+describe("the sandbox's state", () => {
+  it("names the operation the description lacks, should the model name one", () => {
+    const state = new SandboxState(model, resolveConfig(configWith(), model), new ManualClock(0));
+    const op = { ...model.operations[0]!, method: "post" as const, path: "/v1/nowhere" };
+    expect(() => state.operation(op)).toThrow(/^no POST \/v1\/nowhere in the description$/);
+  });
+
+  it("compiles a description's request schemas once, however many sandboxes serve it", () => {
+    const state = () => new SandboxState(model, resolveConfig(configWith(), model), new ManualClock(0));
+    expect(state().requestSchemas).toBe(state().requestSchemas);
+  });
+
+  it("takes a request body as optional where the description does not say it is required (OpenAPI's default)", () => {
+    const op = model.operations.find((candidate) => candidate.kind === "create")!;
+    const doc = structuredClone(model.doc);
+    delete doc.paths[op.path]![op.method]!.requestBody!.required;
+    const state = new SandboxState({ ...model, doc }, resolveConfig(configWith(), model), new ManualClock(0));
+    expect(
+      new SandboxState(model, resolveConfig(configWith(), model), new ManualClock(0)).requestSchemas.get(op.operationId)
+        ?.required,
+    ).toBe(true);
+    expect(state.requestSchemas.get(op.operationId)?.required).toBe(false);
   });
 });
