@@ -158,9 +158,12 @@ function broken(scenario: Scenario, outcome: Outcome): Map<ClientProperty, strin
       `${creates.length} creates sent; answers ${creates.map((request) => request.status ?? "reset").join(", ")}`,
     );
   // A redirect followed arrives at once; a resend after a 3xx whose body failed waits its backoff first.
-  const followed = seen.findIndex(
-    (request, at) => at > 0 && seen[at - 1]!.location && request.at === seen[at - 1]!.answeredAt,
-  );
+  // A 421 is not a redirect: the request was not processed, and fetch itself sends it once more on a
+  // new connection to the same origin (the Fetch standard; RFC 9110 allows it for any method).
+  const followed = seen.findIndex((request, at) => {
+    const previous = at > 0 ? seen[at - 1] : undefined;
+    return previous?.location && previous.status !== 421 && request.at === previous.answeredAt;
+  });
   if (seen.some((request) => request.origin === "other"))
     found.set("no-redirect-followed", "a request reached the other origin");
   else if (followed >= 0)

@@ -90,4 +90,16 @@ describe("the client fuzz's harness", () => {
       ]),
     ).toEqual([]);
   });
+
+  it("judges the resend fetch itself makes after a 421 as no redirect followed, and the client follows no 307", async () => {
+    // The Fetch standard sends a request answered 421 once more on a new connection to the same origin
+    // (RFC 9110: the request was not processed); a 307's Location is a redirect the client must not follow.
+    const misdirected = answer({ status: 421, redirect: "cross" });
+    expect(await checkScenario({ call: "create", answers: [misdirected] }, clock, ["no-redirect-followed"])).toEqual(
+      [],
+    );
+    const moved = answer({ status: 307, redirect: "same" });
+    const followed = await checkScenario({ call: "create", answers: [moved, moved] }, clock, ["no-redirect-followed"]);
+    expect(followed).toEqual([]);
+  });
 });
