@@ -30,6 +30,12 @@ interface Role {
   readonly charged: boolean;
 }
 
+/** What a check that predicts the balance needs declared: the account pays standard prices. */
+export const STANDARD_PRICES = {
+  field: "standardPrices",
+  gives: "the account pays standard prices, so that its balance can be predicted",
+} as const;
+
 export const billing: Check = {
   group: GROUP,
   rules: {
@@ -71,9 +77,7 @@ export const billing: Check = {
   blockedBy: needing(
     {
       stateful: true,
-      declared: [
-        { field: "standardPrices", gives: "the account pays standard prices, so that its balance can be predicted" },
-      ],
+      declared: [STANDARD_PRICES],
     },
     (session) => {
       if (!creditsOp(session)) return "the target does not implement the credits route";

@@ -24,7 +24,7 @@ import { balanceOf, creditsOp, followable, validRequests } from "../requests.ts"
 import type { Session } from "../session.ts";
 import { unstatedAcceptance } from "../unstated.ts";
 import type { FieldRule, PricingComponent, RateTable, Scalar } from "../../runtime/costs/pricing.ts";
-import { billing } from "./billing.ts";
+import { billing, STANDARD_PRICES } from "./billing.ts";
 
 const GROUP = "prices";
 
@@ -290,9 +290,7 @@ export const prices: Check = {
   blockedBy: needing(
     {
       stateful: true,
-      declared: [
-        { field: "standardPrices", gives: "the account pays standard prices, so that its balance can be predicted" },
-      ],
+      declared: [STANDARD_PRICES],
     },
     (session) => {
       if (!creditsOp(session)) return "the target does not implement the credits route";

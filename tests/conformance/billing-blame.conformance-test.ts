@@ -1,28 +1,16 @@
-/**
- * When the balance disagrees with the quotes, the billing check names the jobs charged otherwise
- * than their quote, measured apart, not its own routes. The sandbox here overcharges every job but
- * those of the cheapest create route, which the check's "succeeded job" runs on; the other checks'
- * jobs, charged beside its measurement, are the ones the report must name.
- */
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import { Contract } from "../../contract/contract.ts";
 import { priceOf } from "../../conformance/cost.ts";
 import { runConformance } from "../../conformance/run.ts";
-import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { startSandbox } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
 
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object };
+const declared = sandboxDeclaration(contract);
+const defaults = sandboxDefaults();
 const OVERCHARGE = 7;
 
 /** The create route whose cheapest example has the lowest exact price: where the billing check's own succeeded job runs. */

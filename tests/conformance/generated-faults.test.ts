@@ -1,32 +1,20 @@
-/**
- * The generated requests against the sandbox: the honest sandbox passes them (positives within a
- * budget, or skipped naming budgetCredits), and a failure is reported with its seed and a curl
- * line and shrunk to the near miss. That each kind of near-miss fault is caught is proven by the
- * mutation self-test (faults/validation.ts, mutation-validation.conformance-test.ts).
- */
-import { readFileSync } from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import { Contract } from "../../contract/contract.ts";
 import { formatConsole } from "../../conformance/report.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { runConformance } from "../../conformance/run.ts";
-import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { hooksFor, type FaultName } from "./faults/registry.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
 
 const GROUP = "generated-requests";
 const SEED = 2026;
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object };
+const declared = sandboxDeclaration(contract);
+const defaults = sandboxDefaults();
 /** The generated requests alone, at the default count, polling fast. */
 const config: TargetConfig = {
   ...declared,

@@ -1,32 +1,20 @@
-/**
- * Near misses run by default: a target that accepts for I-B the `aspect_ratio` values of every
- * image model (a validator copied from the widest sibling) fails the generated requests even
- * without declared outcome markers, through the coverage phase (every near-miss kind once per
- * field), whatever the seed.
- */
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import { Contract } from "../../contract/contract.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { runConformance } from "../../conformance/run.ts";
 import type { JsonSchema } from "../../model/document.ts";
 import { createSchemaRegistry } from "../../model/schema-registry.ts";
-import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import type { RequestSchema, SandboxState } from "../../sandbox/state.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { wrap } from "./faults/support.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
 
 const GROUP = "generated-requests";
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
+const declared = sandboxDeclaration(contract);
 // No outcome markers: before, no near miss of a create was sent without them.
 const config: TargetConfig = {
   ...declared,
@@ -69,9 +57,7 @@ const lines: string[] = [];
 beforeAll(async () => {
   let wide: ReadonlyMap<string, RequestSchema> | undefined;
   sandbox = await startSandbox({
-    config: fastSandboxConfig(
-      JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object },
-    ),
+    config: fastSandboxConfig(sandboxDefaults()),
     port: 0,
     hooks: {
       rules: wrap(

@@ -1,31 +1,20 @@
-/**
- * The free pool is a day's: a run that uses it says when in its report (`freePoolUsedAt`), and a run
- * given that time (the CLI reads it from the last report on the same target) within a day skips the
- * pool rather than fail an honest target whose pool it used itself, and carries the time on.
- */
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import { Contract } from "../../contract/contract.ts";
 import { runConformance } from "../../conformance/run.ts";
-import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
 
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
+const declared = sandboxDeclaration(contract);
 const config: TargetConfig = {
   ...declared,
   skipGroups: CHECK_GROUPS.filter((group) => group !== "plan-prices"),
   poll: { ...declared.poll, intervalMs: 100 },
 };
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object };
+const defaults = sandboxDefaults();
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {

@@ -1,32 +1,21 @@
-/**
- * A second run against the same target, right after the first: the cooldown key's account then
- * holds the first run's failures (within the hour), which the specification counts with the second
- * run's own. An honest target must not fail: the check clears them with a success and starts again.
- */
-import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import { Contract } from "../../contract/contract.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { runConformance } from "../../conformance/run.ts";
-import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
 
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
+const declared = sandboxDeclaration(contract);
 const config: TargetConfig = {
   ...declared,
   skipGroups: CHECK_GROUPS.filter((group) => group !== "cooldown"),
   poll: { ...declared.poll, intervalMs: 100 },
 };
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object };
+const defaults = sandboxDefaults();
 
 let sandbox: RunningSandbox;
 const runs: CheckResult[][] = [];

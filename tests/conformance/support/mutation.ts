@@ -1,32 +1,19 @@
-/**
- * The mutation self-test's runs: the suite against the sandbox with injected faults
- * (tests/conformance/faults/), each fault mapped to the check written for the rule it breaks. The
- * sandbox runs with fastSandboxConfig, so that each run takes seconds; runs go several at once,
- * since they mostly wait. The test files (mutation*.conformance-test.ts) split the faults so that
- * they run side by side.
- */
-import { readFileSync } from "node:fs";
-import { CHECK_GROUPS, CHECKS } from "../../../conformance/checks/index.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../../conformance/config.ts";
+import { CHECKS } from "../../../conformance/checks/index.ts";
+import type { TargetConfig } from "../../../conformance/config.ts";
 import { Contract } from "../../../contract/contract.ts";
 import { Semaphore } from "../../../conformance/coordination.ts";
 import type { CheckResult } from "../../../conformance/results.ts";
 import { templateOf } from "../../../conformance/rules.ts";
 import type { NearMissKind } from "../../../contract/bodies/near-misses.ts";
 import { runConformance } from "../../../conformance/run.ts";
-import { DEFAULT_CONFIG_FILE } from "../../../sandbox/config.ts";
 import { FAULTS, hooksFor, type FaultName } from "../faults/registry.ts";
 import { startSandbox } from "../../../sandbox/server.ts";
 import { fastSandboxConfig } from "../../support/fast-sandbox.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./sandbox-declaration.ts";
 
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object };
+const declared = sandboxDeclaration(contract);
+const defaults = sandboxDefaults();
 
 /**
  * A check by its group and name, the name as the check declares it in its `rules` (`{…}` where it
