@@ -152,6 +152,14 @@ describe("a 400's problem", () => {
     params: { type: "string" },
     message: "must be string",
   });
+  /** A failed `not` at `schemaPath`, at the body's root. */
+  const notError = (schemaPath: string): ErrorObject => ({
+    keyword: "not",
+    instancePath: "",
+    schemaPath,
+    params: {},
+    message: "must NOT be valid",
+  });
 
   it("names the field by JSON pointer, unescaping ~1 and ~0, and array positions of any length in brackets", () => {
     expect(describeProblem("body", typeError("/a~1b/12/c~0d/x1"))).toBe("body.a/b[12].c~d.x1: must be string (type)");
@@ -161,13 +169,7 @@ describe("a 400's problem", () => {
 
   it("quotes no rule from a schema path that leads past the schema", () => {
     const schema = { allOf: [{ description: "Only one of a and b." }] };
-    const error: ErrorObject = {
-      keyword: "not",
-      instancePath: "",
-      schemaPath: "#/allOf/3/not/required",
-      params: {},
-      message: "must NOT be valid",
-    };
+    const error = notError("#/allOf/3/not/required");
     expect(describeProblem("body", error, schema)).toBe("body: must NOT be valid (not)");
   });
 
@@ -191,13 +193,7 @@ describe("a 400's problem", () => {
   });
 
   it("quotes no rule from a schema path that runs into a null", () => {
-    const error: ErrorObject = {
-      keyword: "not",
-      instancePath: "",
-      schemaPath: "#/allOf/0/not",
-      params: {},
-      message: "must NOT be valid",
-    };
+    const error = notError("#/allOf/0/not");
     expect(describeProblem("body", error, { allOf: [null] })).toBe("body: must NOT be valid (not)");
   });
 
@@ -239,25 +235,13 @@ describe("a 400's problem", () => {
 
   it("quotes only the description of an allOf member as a rule", () => {
     const schema = { not: { description: "Not this.", required: ["a"] } };
-    const error: ErrorObject = {
-      keyword: "not",
-      instancePath: "",
-      schemaPath: "#/not",
-      params: {},
-      message: "must NOT be valid",
-    };
+    const error = notError("#/not");
     expect(describeProblem("body", error, schema)).toBe("body: must NOT be valid (not)");
   });
 
   it("quotes a rule only from a schema path within the schema (#/...)", () => {
     const schema = { allOf: [{ description: "Only one of a and b.", not: { required: ["a", "b"] } }] };
-    const error: ErrorObject = {
-      keyword: "not",
-      instancePath: "",
-      schemaPath: "#/allOf/0/not",
-      params: {},
-      message: "must NOT be valid",
-    };
+    const error = notError("#/allOf/0/not");
     expect(describeProblem("body", error, schema)).toBe("body: breaks the rule Only one of a and b.");
     // A path that is not this schema's, though read from its third character it would lead to the rule.
     expect(describeProblem("body", { ...error, schemaPath: "a/allOf/0/not" }, schema)).toBe(
