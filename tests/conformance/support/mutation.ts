@@ -1,4 +1,4 @@
-import { CHECKS } from "../../../conformance/checks/index.ts";
+import { CHECK_GROUPS, CHECKS } from "../../../conformance/checks/index.ts";
 import type { TargetConfig } from "../../../conformance/config.ts";
 import { Contract } from "../../../contract/contract.ts";
 import { Semaphore } from "../../../conformance/coordination.ts";
@@ -246,13 +246,22 @@ const MUTATION_SEED = 2026;
 export const NEAR_MISS_CASES = 20;
 
 /**
- * The costliest parts of a run, the rate-limit burst (a key's whole window), the request-validation
- * bodies and the generated requests (hundreds of requests), run only where the faultless run or a
- * fault needs them: each fault's run must show that its check catches it, and the faultless run
- * that no check fails.
+ * A fault's run runs only the check that must catch it (the self-test's cost grows with the faults,
+ * not with faults × the whole suite); the faultless run runs every check, to show that none fails.
  */
+/** The checks whose requests a catching check judges (it observes them, or its jobs run in their measurement). */
+const FED_BY: Readonly<Record<string, readonly string[]>> = {
+  "create-response": ["lifecycle"],
+  "stock-results": ["operations"],
+  prices: ["billing"],
+};
+
 const needs = (faults: FaultName[], group: string): boolean =>
-  faults.length === 0 || faults.some((fault) => CAUGHT_BY[fault].group === group);
+  faults.length === 0 ||
+  faults.some((fault) => {
+    const caught = CAUGHT_BY[fault].group;
+    return caught === group || (FED_BY[caught] ?? []).includes(group);
+  });
 
 /** The suite's results against the sandbox with `faults`; `cases` generated requests per operation and kind (the default: 3, or NEAR_MISS_CASES for faults the near misses catch). */
 export async function resultsWith(
@@ -265,7 +274,7 @@ export async function resultsWith(
     const config: TargetConfig = {
       ...declared,
       rateLimitBurst: needs(faults, "rate-limits"),
-      skipGroups: ["request-validation", "generated-requests"].filter((group) => !needs(faults, group)),
+      skipGroups: CHECK_GROUPS.filter((group) => !needs(faults, group)),
       generated: { seed: MUTATION_SEED, ...(cases === undefined ? {} : { cases }) },
       poll: { intervalMs: 150, timeoutSeconds: pollTimeoutSeconds, stablePolls: 1 },
     };
