@@ -32,21 +32,27 @@ const idPattern = (reference: string): RegExp =>
       .join("[^]*")}$`,
   );
 
-/** The JSON pointer of an operation (`POST /v1/images/i-a`) in the bundle. */
-const operationPointer = (route: string): string | undefined => {
-  const [method, path] = route.split(" ");
-  return method && path ? `/paths/${path.replace(/~/g, "~0").replace(/\//g, "~1")}/${method.toLowerCase()}` : undefined;
-};
+/**
+ * The JSON pointers of a result's operations in the bundle: one for `POST /v1/images/i-a`, both for
+ * a job's `POST /v1/images/i-a -> GET /v1/images/{id}` (a rule of its create or of its poll route).
+ */
+const operationPointers = (route: string): string[] =>
+  route.split(" -> ").flatMap((operation) => {
+    const [method, path] = operation.split(" ");
+    return method && path ? [`/paths/${path.replace(/~/g, "~0").replace(/\//g, "~1")}/${method.toLowerCase()}`] : [];
+  });
 
 /** The rules a reference names, for a result on `route` (any route when undefined). */
 export function rulesNamed(catalogue: Catalogue, reference: string, route?: string): Rule[] {
   const pattern = idPattern(reference);
-  const under = reference.startsWith(ROUTE) && route !== undefined ? operationPointer(route) : undefined;
+  const under = reference.startsWith(ROUTE) && route !== undefined ? operationPointers(route) : undefined;
   return catalogue.rules.filter(
     (rule) =>
       pattern.test(rule.id) &&
       (under === undefined ||
-        (rule.openapi ?? []).some((pointer) => pointer === under || pointer.startsWith(`${under}/`))),
+        (rule.openapi ?? []).some((pointer) =>
+          under.some((operation) => pointer === operation || pointer.startsWith(`${operation}/`)),
+        )),
   );
 }
 

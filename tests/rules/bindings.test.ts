@@ -134,4 +134,13 @@ describe("who answers to each rule", () => {
     ]);
     expect(rulesNamed(catalogue, "*.body.num-images").length).toBeGreaterThan(1);
   });
+
+  it("a job's route (its create, then its poll) keeps the rules under either operation", () => {
+    const job = "POST /v1/images/i-a -> GET /v1/images/{id}";
+    expect(rulesNamed(catalogue, "route:*.poll", job).map((rule) => rule.id)).toEqual(["images.poll"]);
+    expect(rulesNamed(catalogue, "route:resources.poll.*", job).map((rule) => rule.id)).toContain(
+      "resources.poll.images",
+    );
+    expect(rulesNamed(catalogue, "route:*.poll", "POST /v1/images/i-a").map((rule) => rule.id)).toEqual([]);
+  });
 });
