@@ -139,7 +139,7 @@ export const BILLING_FAULTS = {
   },
 
   "models-type-filter-ignored": {
-    breaks: ["3d.models-type-filter", "depth-maps.models-entry"],
+    breaks: ["3d.models-type-filter"],
     bug: "the model list ignores its type filter: GET /v1/models?type=3d lists every model",
     answer: when(
       (answer, call) => isModelList(answer, call) && call!.query.has("type"),
@@ -151,7 +151,7 @@ export const BILLING_FAULTS = {
     ),
   },
   "models-size-pricing-stale": {
-    breaks: ["depth-maps.models-entry", "service.models-list-current-prices"],
+    breaks: ["depth-maps.models-entry", "service.models-list-current-prices", "versioning.prices-from-models"],
     bug: "the model list shows the depth-map model's size_pricing with base at an old price (one credit more)",
     answer: when(isModelList, (answer) =>
       changeMaps(answer, "size_pricing", (map) => ("base" in map ? { ...map, base: map.base! + 1 } : map)),

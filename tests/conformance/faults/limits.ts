@@ -255,7 +255,7 @@ export const LIMIT_FAULTS = {
     },
   },
   "cooldown-pauses-every-model": {
-    breaks: ["limits.cooldown"],
+    breaks: ["limits.cooldown", "images.i-b.cooldown-family"],
     bug: "the cooldown pauses every model of the account, not only the family's",
     rules: wrap("cooldown", (original) => (call, state) => {
       const seconds = isCreate(call)

@@ -47,7 +47,7 @@ export const PLAN_FAULTS = {
     config: pools((pool) => ({ ...pool, generations: 1_000_000 })),
   },
   "free-pool-per-model": {
-    breaks: ["service.free-pool-covers-api", "service.standard-price-after-pool"],
+    breaks: ["service.standard-price-after-pool"],
     bug: "each qualified model has a pool of its own rather than one shared pool across them",
     config: pools((pool) => ({ ...pool, generations: pool.generations * pool.models.length })),
   },

@@ -1,8 +1,25 @@
-/** Faults of prices: a rate, a per-unit charge, a surcharge or a free input charged otherwise than the price table says. */
+/**
+ * Faults of prices: a rate, a per-unit charge, a surcharge or a free input charged otherwise than
+ * the price table says; and, generated per model price rule, a model charged at an old rate.
+ */
 import { quoteRoute, type Quote } from "../../../runtime/costs/quote.ts";
 import type { Call } from "../../../sandbox/rules.ts";
 import type { SandboxState } from "../../../sandbox/state.ts";
-import { wrap, type Fault } from "./support.ts";
+import { CHECKS } from "../../../conformance/checks/index.ts";
+import { rulesNamed } from "../../../conformance/rules.ts";
+import {
+  areaOf,
+  CATALOGUE,
+  CREDITS_AREA,
+  family,
+  MODEL,
+  named,
+  operationAt,
+  rulesMatching,
+  wrap,
+  type CheckName,
+  type Fault,
+} from "./support.ts";
 
 /** The sandbox's price rule, with the quote of the creates on `path` that `applies` picks changed by `change`. */
 const repriced = (
@@ -24,7 +41,7 @@ const without = (quote: Quote, label: string): number =>
 
 export const PRICE_FAULTS = {
   "i-a-tier-at-another-price": {
-    breaks: ["images.i-a.price"],
+    breaks: ["images.i-a.price", "service.standard-prices"],
     bug: "I-A's 2K images are charged at the 1.5K rate (a row of the price table copied wrong)",
     rules: repriced(
       "/v1/images/i-a",
@@ -70,3 +87,57 @@ export const PRICE_FAULTS = {
     ),
   },
 } satisfies Record<string, Fault>;
+
+const RATES = "{model}: each rate of the price table is charged its quote";
+/**
+ * The checks that observe a model's price on every create of it: its rates charged, else its create
+ * response's price (the held prices' surcharge check sends only the models with surcharges).
+ */
+const PRICE_CHECKS = [
+  ["prices", RATES],
+  ["create-response", "{price} with the price"],
+] as const;
+
+/** The first of PRICE_CHECKS that names `id` for results on `route`. */
+function priceCheck(id: string, route: string): CheckName | undefined {
+  const found = PRICE_CHECKS.find(([group, check]) =>
+    (CHECKS.find((candidate) => candidate.group === group)?.rules?.[check] ?? []).some((reference) =>
+      rulesNamed(CATALOGUE, reference, route).some((rule) => rule.id === id),
+    ),
+  );
+  return found && named(found[0], found[1], undefined, route);
+}
+
+/**
+ * Per model price rule of the catalogue (`….price`, its pointer the create's x-pricing) that a check
+ * observes on the model's route: the model charged at an old rate, a quarter more than its table.
+ */
+export const STALE_PRICES = family(
+  rulesMatching(/\.price$/).flatMap((rule) => {
+    const pointer = rule.openapi?.find((candidate) => candidate.endsWith("/x-pricing"));
+    const operation = pointer === undefined ? undefined : operationAt(pointer);
+    const caught = operation && priceCheck(rule.id, operation.route);
+    if (!operation || !caught) return [];
+    const label = MODEL.createRoutes.find((route) => route.path === operation.path)?.label ?? operation.path;
+    return [
+      [
+        `stale-price:${label}`,
+        {
+          breaks: [rule.id],
+          bug: `${label} is charged at an old rate: a quarter more than its price table`,
+          // The prices check measures charges on the credits route, beside a create of exact price (an image's).
+          areas:
+            caught.group === "prices"
+              ? [...new Set([areaOf(operation.path), "images", CREDITS_AREA])]
+              : [areaOf(operation.path)],
+          rules: repriced(
+            operation.path,
+            () => true,
+            (quote) => Math.round((quote.credits ?? 0) * 1.25),
+          ),
+        } satisfies Fault,
+        caught,
+      ] as const,
+    ];
+  }),
+);

@@ -7,20 +7,56 @@
  */
 import type { SandboxHooks } from "../../../sandbox/server.ts";
 import { BILLING_FAULTS } from "./billing.ts";
+import { CREATE_CATCHES, CREATE_FAULTS, ENVELOPED_RESPONSES } from "./creates.ts";
+import { ERROR_CATCHES, ERROR_FAULTS } from "./errors.ts";
 import { LIMIT_FAULTS } from "./limits.ts";
 import { PLAN_FAULTS } from "./plans.ts";
-import { PRICE_FAULTS } from "./prices.ts";
+import { MISSHAPEN_RESULTS, POLL_CATCHES, POLL_FAULTS, UNMOUNTED_POLLS } from "./polls.ts";
+import { PRICE_FAULTS, STALE_PRICES } from "./prices.ts";
 import { RESPONSE_FAULTS } from "./responses.ts";
-import type { Fault } from "./support.ts";
+import { ROUTE_CATCHES, ROUTE_FAULTS, UNMOUNTED_ROUTES } from "./routes.ts";
+import { STATE_CATCHES, STATE_FAULTS, STUCK_STATES } from "./states.ts";
+import type { CheckName, Family, Fault } from "./support.ts";
 import { VALIDATION_FAULTS } from "./validation.ts";
 
-export const FAULTS = {
+/** The faults generated per area, model, state or route, each with the check that must catch it. */
+export const FAMILIES: readonly Family[] = [
+  ENVELOPED_RESPONSES,
+  UNMOUNTED_POLLS,
+  MISSHAPEN_RESULTS,
+  STUCK_STATES,
+  UNMOUNTED_ROUTES,
+  STALE_PRICES,
+];
+
+/** The faults whose files name the check that must catch each (support/mutation.ts's CAUGHT_BY holds the others'). */
+export const CATCHES: Record<string, CheckName> = {
+  ...CREATE_CATCHES,
+  ...POLL_CATCHES,
+  ...STATE_CATCHES,
+  ...ROUTE_CATCHES,
+  ...ERROR_CATCHES,
+  ...Object.assign({}, ...FAMILIES.map((generated) => generated.caughtBy)),
+};
+
+/** The faults of the rules of requests and answers that CATCHES names the checks of. */
+export const CAUGHT_IN_FILES: Record<string, Fault> = {
+  ...CREATE_FAULTS,
+  ...POLL_FAULTS,
+  ...STATE_FAULTS,
+  ...ROUTE_FAULTS,
+  ...ERROR_FAULTS,
+  ...Object.assign({}, ...FAMILIES.map((generated) => generated.faults)),
+};
+
+export const FAULTS: Record<string, Fault> = {
   ...LIMIT_FAULTS,
   ...BILLING_FAULTS,
   ...RESPONSE_FAULTS,
   ...VALIDATION_FAULTS,
   ...PLAN_FAULTS,
   ...PRICE_FAULTS,
+  ...CAUGHT_IN_FILES,
 };
 
 export type FaultName = keyof typeof FAULTS;
@@ -32,7 +68,7 @@ export function hooksFor(names: readonly string[]): Required<SandboxHooks> {
   const faults: Fault[] = names.map((name) => {
     if (!(name in FAULTS))
       throw new UnknownFaultError(`unknown fault "${name}"; the faults are: ${Object.keys(FAULTS).join(", ")}`);
-    return FAULTS[name as FaultName];
+    return FAULTS[name]!;
   });
   const answers = faults.flatMap((fault) => (fault.answer ? [fault.answer()] : []));
   return {

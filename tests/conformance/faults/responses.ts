@@ -60,7 +60,7 @@ export const RESPONSE_FAULTS = {
     ),
   },
   "wrong-initial-status": {
-    breaks: ["resources.create-response.status-initial"],
+    breaks: ["resources.create-response.status-initial", "states.pending"],
     bug: "a create response gives a later running status instead of the initial one",
     answer: when(
       (answer, call) => isCreate(call) && answer.status === 200 && "status" in bodyOf(answer),
@@ -120,7 +120,7 @@ export const RESPONSE_FAULTS = {
     }),
   },
   "unauthenticated-accepted": {
-    breaks: ["auth.401"],
+    breaks: ["auth.401", "errors.401"],
     bug: "a request without a key is served as the first account's",
     rules: wrap("authentication", (original) => (call, state) => {
       if (call.key !== null) return original(call, state);
@@ -148,7 +148,7 @@ export const RESPONSE_FAULTS = {
     ),
   },
   "plan-gate-open": {
-    breaks: ["auth.free-plan-gate"],
+    breaks: ["auth.free-plan-gate", "service.free-plan-stock-only"],
     bug: "keys on the Free plan may call every operation",
     rules: without("plan-gate"),
   },
@@ -224,7 +224,7 @@ export const RESPONSE_FAULTS = {
     ),
   },
   "plan-gate-unauthorized": {
-    breaks: ["auth.403"],
+    breaks: ["auth.403", "errors.403"],
     bug: "a Free-plan key is refused the gated operations with 401, as if it were unknown",
     rules: wrap(
       "plan-gate",
@@ -233,7 +233,7 @@ export const RESPONSE_FAULTS = {
     ),
   },
   "unknown-key-forbidden": {
-    breaks: ["auth.401"],
+    breaks: ["auth.401", "errors.401"],
     bug: "an unknown API key is answered 403, not 401",
     rules: wrap("authentication", (original) => (call, state) => {
       const reply = original(call, state);
@@ -269,7 +269,7 @@ export const RESPONSE_FAULTS = {
     ),
   },
   "moderation-without-reason": {
-    breaks: ["errors.moderation-reasons"],
+    breaks: ["errors.moderation-reasons", "resources.moderation-body.shape"],
     bug: "the moderation block lacks its restriction reason field",
     answer: when(
       (answer, _call, state) =>

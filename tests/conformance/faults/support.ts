@@ -1,9 +1,15 @@
 /** What a fault is, and the small tools the faults are written with (registry.ts lists them). */
-import type { TooManyCondition } from "../../../model/service-model.ts";
+import {
+  loadServiceModel,
+  type AreaModel,
+  type CreateRouteModel,
+  type TooManyCondition,
+} from "../../../model/service-model.ts";
+import { readCatalogue, type Rule as CatalogueRule } from "../../../spec/catalogue.ts";
 import type { Account } from "../../../sandbox/accounts.ts";
 import type { SandboxConfig } from "../../../sandbox/config.ts";
 import type { Job } from "../../../sandbox/jobs.ts";
-import { SANDBOX_CODES } from "../../../sandbox/responses.ts";
+import { SANDBOX_CODES, type Reply } from "../../../sandbox/responses.ts";
 import type { Call, Rule } from "../../../sandbox/rules.ts";
 import type { Answer, SandboxHooks } from "../../../sandbox/server.ts";
 import type { SandboxState } from "../../../sandbox/state.ts";
@@ -19,6 +25,8 @@ export interface Fault {
   readonly rules?: (rules: readonly Rule[]) => readonly Rule[];
   /** Made per sandbox, so that a fault may keep state (jobs it has seen). */
   readonly answer?: () => AnswerHook;
+  /** The areas its catching check needs (its run selects only them); every area when omitted. */
+  readonly areas?: readonly string[];
 }
 
 export type Body = Record<string, unknown> & { error?: Record<string, unknown> };
@@ -109,3 +117,76 @@ export const onPolledJob =
       },
     )();
   };
+
+/**
+ * A check by its group and name, the name as the check declares it in its `rules` (`{…}` where it
+ * puts a value in), and, where one result of several is meant, that result's exact name and route.
+ */
+export interface CheckName {
+  readonly group: string;
+  readonly check: string;
+  readonly result?: string;
+  readonly route?: string;
+}
+
+export const named = (group: string, check: string, result?: string, route?: string): CheckName => ({
+  group,
+  check,
+  ...(result === undefined ? {} : { result }),
+  ...(route === undefined ? {} : { route }),
+});
+
+/** Faults with the check that must catch each, for faults generated per area, model or route. */
+export interface Family {
+  readonly faults: Record<string, Fault>;
+  readonly caughtBy: Record<string, CheckName>;
+}
+
+/** One family of `entries` (name, fault, the check that must catch it). */
+export const family = (entries: ReadonlyArray<readonly [string, Fault, CheckName]>): Family => ({
+  faults: Object.fromEntries(entries.map(([name, fault]) => [name, fault])),
+  caughtBy: Object.fromEntries(entries.map(([name, , caught]) => [name, caught])),
+});
+
+/** `answer` replaced by the sandbox's `reply` (its rate-limit headers kept). */
+export const replaced = (answer: Answer, reply: Reply): Answer => ({
+  status: reply.status,
+  body: reply.body,
+  headers: { ...answer.headers, ...reply.headers },
+});
+
+/** The answer's body without `fields`. */
+export const omitted = (body: Body, fields: readonly string[]): Body =>
+  Object.fromEntries(Object.entries(body).filter(([field]) => !fields.includes(field)));
+
+/** The 404 a route that is not mounted gives. */
+export const notFound = (state: SandboxState, what: string): Reply =>
+  state.responses.error(404, SANDBOX_CODES.notFound.type, SANDBOX_CODES.notFound.code, `No route ${what}.`);
+
+/** The model and catalogue the families are generated from (the sandbox serves the same bundle). */
+export const MODEL = loadServiceModel();
+export const CATALOGUE = readCatalogue();
+
+/** The catalogue's rules whose id matches `pattern`. */
+export const rulesMatching = (pattern: RegExp): CatalogueRule[] =>
+  CATALOGUE.rules.filter((rule) => pattern.test(rule.id));
+
+/** The operation a description pointer lies under (`/paths/~1v1~1models/get/…`: GET /v1/models), or undefined. */
+export function operationAt(pointer: string): { method: string; path: string; route: string } | undefined {
+  const match = /^\/paths\/([^/]+)\/(get|post)(\/|$)/.exec(pointer);
+  if (!match) return undefined;
+  const path = match[1]!.replace(/~1/g, "/").replace(/~0/g, "~");
+  return { method: match[2]!, path, route: `${match[2]!.toUpperCase()} ${path}` };
+}
+
+/** The area (the conformance config's name: the path's first segment after /v1) of a route's path. */
+export const areaOf = (path: string): string => path.split("/")[2] ?? "";
+
+/** A job's route as the lifecycle check names it: its create, then its poll. */
+export const jobRoute = (create: CreateRouteModel, area: AreaModel): string =>
+  `POST ${create.path} -> GET ${area.poll.path}`;
+
+/** The area of the credits route, which the checks that measure charges need. */
+export const CREDITS_AREA = areaOf(
+  MODEL.operations.find((op) => op.operationId === MODEL.account.creditsOperationId)?.path ?? "",
+);

@@ -6,7 +6,8 @@ import type { CheckResult } from "../../../conformance/results.ts";
 import { templateOf } from "../../../conformance/rules.ts";
 import type { NearMissKind } from "../../../contract/bodies/near-misses.ts";
 import { runConformance } from "../../../conformance/run.ts";
-import { FAULTS, hooksFor, type FaultName } from "../faults/registry.ts";
+import { FAULTS, CATCHES, hooksFor, type FaultName } from "../faults/registry.ts";
+import { named, type CheckName } from "../faults/support.ts";
 import { startSandbox } from "../../../sandbox/server.ts";
 import { fastSandboxConfig } from "../../support/fast-sandbox.ts";
 import { sandboxDeclaration, sandboxDefaults } from "./sandbox-declaration.ts";
@@ -15,32 +16,20 @@ const contract = new Contract();
 const declared = sandboxDeclaration(contract);
 const defaults = sandboxDefaults();
 
-/**
- * A check by its group and name, the name as the check declares it in its `rules` (`{…}` where it
- * puts a value in), and, where one result of several is meant, that result's exact name.
- */
-export interface CheckName {
-  readonly group: string;
-  readonly check: string;
-  readonly result?: string;
-}
+export type { CheckName } from "../faults/support.ts";
 
-const named = (group: string, check: string, result?: string): CheckName => ({
-  group,
-  check,
-  ...(result === undefined ? {} : { result }),
-});
 /** The generated requests' failure for a near miss of `kind` accepted. */
 const nearMiss = (kind: NearMissKind): CheckName =>
   named("generated-requests", "near-miss negative refused: {kind}", `near-miss negative refused: ${kind}`);
-/** True when `result` was written from that check's declared name (and is that exact result, where one is given). */
-export const isResultOf = (result: CheckResult, { group, check, result: exact }: CheckName): boolean => {
+/** True when `result` was written from that check's declared name (and is that exact result, on that route, where they are given). */
+export const isResultOf = (result: CheckResult, { group, check, result: exact, route }: CheckName): boolean => {
   const registered = CHECKS.find((candidate) => candidate.group === group);
   return (
     result.group === group &&
     registered !== undefined &&
     templateOf(registered, result.name) === check &&
-    (exact === undefined || result.name === exact)
+    (exact === undefined || result.name === exact) &&
+    (route === undefined || result.route === route)
   );
 };
 
@@ -61,6 +50,7 @@ const HEADERS_MEAN = "{remaining} never exceeds {limit}, and {reset} counts seco
 
 /** For each fault, the check written for the rule it breaks: it must fail. */
 export const CAUGHT_BY: Record<FaultName, CheckName> = {
+  ...CATCHES,
   "wrong-id-prefix": named("lifecycle", "valid request {name} accepted"),
   "wrong-id-prefix-one-route": named("lifecycle", "valid request {name} accepted"),
   "rate-limit-one-past": named("rate-limits", AFTER_ZERO),
@@ -169,6 +159,13 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "d-b-rigging-not-added": named("prices", "{model}: the held price adds {fields}"),
 };
 
+/** The check that must catch `fault` (CAUGHT_BY's entry; mutation.test.ts holds that every fault has one). */
+export function caughtBy(fault: FaultName): CheckName {
+  const check = CAUGHT_BY[fault];
+  if (!check) throw new Error(`no check is named to catch the fault ${fault} (CAUGHT_BY)`);
+  return check;
+}
+
 /** What the faultless run must show passed: the stateful checks, which a regression could make skip. */
 export const MUST_PASS: readonly CheckName[] = [
   named("lifecycle", "terminal state reached{example}"),
@@ -230,7 +227,7 @@ const AT_ONCE = 12;
  * it, also on a loaded machine, so the faults it must catch run with jobs of 3 s.
  */
 function timing(faults: FaultName[]): { jobSeconds: number; pollTimeoutSeconds: number } {
-  return faults.some((fault) => CAUGHT_BY[fault].group === "concurrency")
+  return faults.some((fault) => caughtBy(fault).group === "concurrency")
     ? { jobSeconds: 3, pollTimeoutSeconds: 8 }
     : { jobSeconds: 0.6, pollTimeoutSeconds: 3 };
 }
@@ -259,7 +256,7 @@ const FED_BY: Readonly<Record<string, readonly string[]>> = {
 const needs = (faults: FaultName[], group: string): boolean =>
   faults.length === 0 ||
   faults.some((fault) => {
-    const caught = CAUGHT_BY[fault].group;
+    const caught = caughtBy(fault).group;
     return caught === group || (FED_BY[caught] ?? []).includes(group);
   });
 
@@ -271,8 +268,12 @@ export async function resultsWith(
   const { jobSeconds, pollTimeoutSeconds } = timing(faults);
   const sandbox = await startSandbox({ config: fastSandboxConfig(defaults, jobSeconds), hooks: hooksFor(faults) });
   try {
+    const areas = faults.map((fault) => FAULTS[fault]?.areas);
     const config: TargetConfig = {
       ...declared,
+      ...(faults.length > 0 && areas.every((list) => list !== undefined)
+        ? { areas: [...new Set(areas.flat() as string[])] }
+        : {}),
       rateLimitBurst: needs(faults, "rate-limits"),
       skipGroups: CHECK_GROUPS.filter((group) => !needs(faults, group)),
       generated: { seed: MUTATION_SEED, ...(cases === undefined ? {} : { cases }) },
@@ -297,10 +298,10 @@ export async function missedFaults(faults: readonly FaultName[]): Promise<string
     ),
   );
   const missed = verdicts
-    .filter(({ fault, failures }) => !failures.some((failure) => isResultOf(failure, CAUGHT_BY[fault])))
+    .filter(({ fault, failures }) => !failures.some((failure) => isResultOf(failure, caughtBy(fault))))
     .map(
       ({ fault, failures }) =>
-        `${fault} (${FAULTS[fault].bug}): expected [${CAUGHT_BY[fault].group}] ${CAUGHT_BY[fault].result ?? CAUGHT_BY[fault].check} to fail, got ${failures.map((failure) => `[${failure.group}] ${failure.name}`).join("; ") || "none"}`,
+        `${fault} (${FAULTS[fault]?.bug}): expected [${caughtBy(fault).group}] ${caughtBy(fault).result ?? caughtBy(fault).check}${caughtBy(fault).route ? ` on ${caughtBy(fault).route}` : ""} to fail, got ${failures.map((failure) => `[${failure.group}] ${failure.name}`).join("; ") || "none"}`,
     );
   console.log(`mutation: ${faults.length - missed.length} of ${faults.length} injected faults caught`);
   return missed;
