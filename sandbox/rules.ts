@@ -31,6 +31,8 @@ export interface Call {
   readonly ip: string;
   /** The bearer token, or null when none was sent. */
   readonly key: string | null;
+  /** The Authorization header as sent, or null: a bearer token's absence is told apart from another scheme. */
+  readonly authorization: string | null;
   readonly now: number;
   /** The request body's text ("" when none). */
   readonly text: string;
@@ -87,7 +89,11 @@ export const RULES: readonly Rule[] = [
       const account = call.key === null ? undefined : state.accounts.byKey.get(call.key);
       if (!account)
         return state.responses.unauthorized(
-          call.key === null ? "Missing API key: send Authorization: Bearer <API_KEY>." : "Invalid API key.",
+          call.key !== null
+            ? "Invalid API key."
+            : call.authorization === null
+              ? "Missing API key: send Authorization: Bearer <API_KEY>."
+              : "Authorization: the scheme is HTTP bearer with a key: send Authorization: Bearer <API_KEY>.",
         );
       call.account = account;
       state.catchUp(account, call.now);

@@ -158,6 +158,7 @@ function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonN
       query,
       ip,
       key: bearer,
+      authorization: request.headers.authorization ?? null,
       now,
       text,
       contentType,

@@ -374,7 +374,7 @@ describe("the rules", () => {
     expect(upload.status).toBe(200);
   });
 
-  it("say whether the API key is missing or unknown, and which route the Free plan may not call", async () => {
+  it("say whether the API key is missing, sent with another scheme or unknown, and which route the Free plan may not call", async () => {
     const sb = await sandbox({
       accounts: {
         main: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 100, extra: 0 } },
@@ -385,6 +385,11 @@ describe("the rules", () => {
     expect((await sb.send("GET", "/v1/account/credits", { key: null })).json.error.message).toBe(
       "Missing API key: send Authorization: Bearer <API_KEY>.",
     );
+    const basic = await sb.send("GET", "/v1/account/credits", { authorization: `Basic ${KEY}` });
+    expect([basic.status, basic.json.error.message]).toEqual([
+      401,
+      "Authorization: the scheme is HTTP bearer with a key: send Authorization: Bearer <API_KEY>.",
+    ]);
     expect((await sb.send("GET", "/v1/account/credits", { key: "no-such-key" })).json.error.message).toBe(
       "Invalid API key.",
     );

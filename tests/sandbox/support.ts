@@ -47,11 +47,7 @@ export interface TestSandbox {
   readonly url: string;
   readonly clock: ManualClock;
   readonly running: RunningSandbox;
-  send(
-    method: string,
-    path: string,
-    options?: { key?: string | null; body?: unknown; from?: string; contentType?: string },
-  ): Promise<Sent>;
+  send(method: string, path: string, options?: SendOptions): Promise<Sent>;
   /** Moves the sandbox clock on. */
   advance(ms: number): void;
 }
@@ -94,6 +90,15 @@ export function checkedSandboxes(): StartSandbox {
   };
 }
 
+/** A request's key (null: none), body, source address, content type, and Authorization header (by default, the key as a bearer token). */
+interface SendOptions {
+  key?: string | null;
+  body?: unknown;
+  from?: string;
+  contentType?: string;
+  authorization?: string;
+}
+
 /** One request over HTTP (from `from`, a loopback address, to test per-IP windows). */
 function send(
   url: string,
@@ -104,11 +109,12 @@ function send(
     body,
     from,
     contentType = "application/json",
-  }: { key?: string | null; body?: unknown; from?: string; contentType?: string } = {},
+    authorization = key === null ? undefined : `Bearer ${key}`,
+  }: SendOptions = {},
 ): Promise<Sent> {
   const text = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
   const headers: Record<string, string> = {};
-  if (key !== null) headers.authorization = `Bearer ${key}`;
+  if (authorization !== undefined) headers.authorization = authorization;
   if (text !== undefined) headers["content-type"] = contentType;
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(

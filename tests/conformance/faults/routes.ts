@@ -2,7 +2,8 @@
  * Faults of the other routes (credits, models, cost, uploads, posts, stock) and what they answer:
  * per row of the specification's "Other routes" table that names a route (the catalogue's
  * `routes.*` rules whose words start with the method), that route not mounted; a stock search that
- * generates; credits as strings; a post's license refused; a route served without a key.
+ * generates; credits as strings; a post's license refused; a route served without a key, or with
+ * a key of another scheme than bearer.
  */
 import {
   areaOf,
@@ -111,6 +112,16 @@ export const ROUTE_FAULTS = {
       return undefined;
     }),
   },
+  "basic-scheme-accepted": {
+    breaks: ["auth.http-bearer"],
+    bug: "an Authorization header of the Basic scheme passes authentication (a leftover basic-auth middleware), as the first paid account",
+    areas: [areaOf(credits.path)],
+    rules: wrap("authentication", (original) => (call, state) => {
+      if (call.key !== null || !/^Basic\s/i.test(call.authorization ?? "")) return original(call, state);
+      call.account = [...state.accounts.byName.values()].find((account) => account.config.plan !== "free") ?? null;
+      return undefined;
+    }),
+  },
 } satisfies Record<string, Fault>;
 
 export const ROUTE_CATCHES: Record<keyof typeof ROUTE_FAULTS, CheckName> = {
@@ -123,4 +134,10 @@ export const ROUTE_CATCHES: Record<keyof typeof ROUTE_FAULTS, CheckName> = {
   "credits-as-strings": named("operations", ACCEPTED, undefined, routeOf(credits)),
   "post-license-cc-by-refused": named("operations", ACCEPTED, undefined, posts.route),
   "credits-route-without-key": named("auth", "401 for {case}", "401 for no Authorization header", routeOf(credits)),
+  "basic-scheme-accepted": named(
+    "auth",
+    "401 for {case}",
+    "401 for malformed Authorization header (Basic scheme)",
+    routeOf(credits),
+  ),
 };
