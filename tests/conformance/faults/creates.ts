@@ -25,7 +25,7 @@ import {
 } from "./support.ts";
 
 const ACCEPTED = "valid request {name} accepted";
-const accepted = (route?: string): CheckName => named("lifecycle", ACCEPTED, undefined, route);
+const accepted = (route: string): CheckName => named("lifecycle", ACCEPTED, undefined, route);
 
 /** A create's 200 on a route `applies` picks, its body changed by `change`. */
 const createBody = (
@@ -51,7 +51,8 @@ const LEGACY_ROUTE = `POST ${legacy.path}`;
 const isLegacy = (call: Call): boolean => call.op.path === legacy.path;
 /** A create route with the common create response, which the faults of all creates are caught on. */
 const common = MODEL.createRoutes.find((route) => route.idField === "id" && route.responseFields.includes("model"));
-const COMMON_ROUTE = common && `POST ${common.path}`;
+if (!common) throw new Error("the description has no create route with the common create response (id, model)");
+const COMMON_ROUTE = `POST ${common.path}`;
 
 export const CREATE_FAULTS = {
   "create-response-without-message": {

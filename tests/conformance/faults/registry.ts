@@ -29,7 +29,7 @@ export const FAMILIES: readonly Family[] = [
   STALE_PRICES,
 ];
 
-/** The faults whose files name the check that must catch each (support/mutation.ts's CAUGHT_BY holds the others'). */
+/** The checks that must catch the faults below, named in the faults' own files (support/mutation.ts's CAUGHT_BY names the others'). */
 export const CATCHES: Record<string, CheckName> = {
   ...CREATE_CATCHES,
   ...POLL_CATCHES,
@@ -39,7 +39,7 @@ export const CATCHES: Record<string, CheckName> = {
   ...Object.assign({}, ...FAMILIES.map((generated) => generated.caughtBy)),
 };
 
-/** The faults of the rules of requests and answers that CATCHES names the checks of. */
+/** The faults of creates, polls, job states, the other routes, errors and model prices: those CATCHES names the checks of. */
 export const CAUGHT_IN_FILES: Record<string, Fault> = {
   ...CREATE_FAULTS,
   ...POLL_FAULTS,
