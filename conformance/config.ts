@@ -47,6 +47,13 @@ export interface FreePool {
   models: string[];
 }
 
+/** A media input the target can fetch (`x-media` kind `kind`), and the duration it measures for it. */
+export interface MediaInput {
+  kind: string;
+  url: string;
+  seconds: number;
+}
+
 export interface TargetConfig {
   stateful: boolean;
   selectableExamples: boolean;
@@ -82,6 +89,8 @@ export interface TargetConfig {
   freePool?: FreePool;
   /** The shape of a `POST /v1/cost` body: `"{model}"` and `"{request}"` stand for the model's slug and the request to quote. */
   costRequest?: Record<string, unknown>;
+  /** Media inputs the target can fetch, each with the seconds it measures for it. */
+  mediaInputs?: MediaInput[];
   /** The generated requests' seed and count: command-line options, not a declaration field. */
   generated?: GeneratedSettings;
 }
@@ -425,6 +434,29 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
         : !JSON.stringify(value).includes('"{model}"') || !JSON.stringify(value).includes('"{request}"')
           ? 'must hold "{model}" and "{request}" as values, where the model\'s slug and the request to quote go'
           : null,
+  },
+  mediaInputs: {
+    type: "array",
+    shown: "none",
+    meaning:
+      "`[{kind, url, seconds}]`: media inputs the target can fetch (`kind` as the description's `x-media` kind, `video` or `audio`), each with the duration in seconds the target measures for it: enables the prices check of the prices per second of a media input (which no answer states the seconds of), sending each declared input in a priced field of its kind.",
+    check: (value) =>
+      !Array.isArray(value) || value.length === 0
+        ? "must be a non-empty array of {kind, url, seconds}"
+        : (value
+            .map((item, index) => {
+              const problem = record(
+                {
+                  kind: text,
+                  url: text,
+                  seconds: (seconds) =>
+                    typeof seconds === "number" && seconds > 0 ? null : "must be a positive number",
+                },
+                ["kind", "url", "seconds"],
+              )(item);
+              return problem && `[${index}]${problem.startsWith(".") ? "" : " "}${problem}`;
+            })
+            .find(Boolean) ?? null),
   },
 };
 

@@ -52,6 +52,7 @@ const REJECTS = "rejects a body breaking {constraint}";
 const RETIRED = "a retired model answers {status} {code}";
 const PRICE = "{price} with the price";
 const PRICES = "{model}: each rate of the price table is charged its quote";
+const MEDIA_SECONDS = "{model}: each second of {field} is charged";
 const GROWS = "each further failure lengthens the pause by one step{step}";
 const STOCK_PAGE = "a page holds at most {count} results, each with its credit line";
 const DISCOUNTED = "a create of {model} is charged its price less the plan's discount{percent}";
@@ -167,6 +168,10 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
     "{model}: each of {field} beyond the first {free} is charged",
   ),
   "d-b-rigging-not-added": named("prices", "{model}: the held price adds {fields}"),
+  "v-a-input-video-free": named("prices", MEDIA_SECONDS, "V-A: each second of video is charged"),
+  "v-a-reference-videos-free": named("prices", MEDIA_SECONDS, "V-A: each second of reference_videos is charged"),
+  "depth-map-minimum-missing": named("prices", MEDIA_SECONDS, "DM-A: each second of video is charged"),
+  "depth-map-seconds-rounded-down": named("prices", MEDIA_SECONDS, "DM-A: each second of video is charged"),
 };
 
 /** What the faultless run must show passed: the stateful checks, which a regression could make skip. */
@@ -220,6 +225,7 @@ export const MUST_PASS: readonly CheckName[] = [
   named("cost-quotes", "a depth-map quote on a discounted plan is the standard price less the discount{example}"),
   named("prices", PRICES),
   named("prices", "{model}: the held price adds {fields}"),
+  named("prices", MEDIA_SECONDS),
 ];
 
 /** Fault runs at once. */
