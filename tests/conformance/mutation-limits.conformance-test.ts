@@ -12,13 +12,13 @@
 import { describe, expect, it } from "vitest";
 import { LIMIT_FAULTS } from "./faults/limits.ts";
 import type { FaultName } from "./faults/registry.ts";
-import { CAUGHT_BY, missedFaults } from "./support/mutation.ts";
+import { caughtBy, missedFaults } from "./support/mutation.ts";
 
 /** Fault runs at once. */
 const BATCH = 4;
 
 const faults = Object.keys(LIMIT_FAULTS) as FaultName[];
-const ofTheCap = (fault: FaultName): boolean => CAUGHT_BY[fault].group === "concurrency";
+const ofTheCap = (fault: FaultName): boolean => caughtBy(fault).group === "concurrency";
 const inBatches = (list: FaultName[]): FaultName[][] =>
   Array.from({ length: Math.ceil(list.length / BATCH) }, (_, index) => list.slice(index * BATCH, (index + 1) * BATCH));
 const batches = [...inBatches(faults.filter((fault) => !ofTheCap(fault))), ...inBatches(faults.filter(ofTheCap))];

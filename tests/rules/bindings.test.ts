@@ -10,8 +10,8 @@ import { CHECKS } from "../../conformance/checks/index.ts";
 import { checksByRule, rulesNamed, templateOf } from "../../conformance/rules.ts";
 import { readSlugMap, slugMapFile } from "../../model/slug-map.ts";
 import { readCatalogueSource } from "../../spec/catalogue-source.ts";
-import { FAULTS, type FaultName } from "../conformance/faults/registry.ts";
-import { CAUGHT_BY } from "../conformance/support/mutation.ts";
+import { FAULTS, faultNamed, type FaultName } from "../conformance/faults/registry.ts";
+import { caughtBy } from "../conformance/support/mutation.ts";
 
 const catalogue = readCatalogueSource();
 const bundle = JSON.parse(readFileSync(new URL("../../generated/openapi.json", import.meta.url), "utf8")) as unknown;
@@ -93,21 +93,23 @@ describe("who answers to each rule", () => {
   it("every fault breaks catalogued rules, and the check that must catch it names one of them", () => {
     const ids = new Set(catalogue.rules.map((rule) => rule.id));
     const problems = (Object.keys(FAULTS) as FaultName[]).flatMap((fault) => {
-      const { breaks } = FAULTS[fault];
+      const { breaks } = faultNamed(fault);
       const unknown = breaks.filter((id) => !ids.has(id)).map((id) => `${fault}: breaks ${id}, which names no rule`);
-      const { group, check } = CAUGHT_BY[fault];
+      const { group, check, route } = caughtBy(fault);
       const registered = CHECKS.find((candidate) => candidate.group === group);
       if (!registered || !(check in (registered.rules ?? {})))
         return [...unknown, `${fault}: [${group}] "${check}" is not a name the check declares`];
       const observed = new Set(
         (registered.rules?.[check] ?? []).flatMap((reference) =>
-          rulesNamed(catalogue, reference).map((rule) => rule.id),
+          rulesNamed(catalogue, reference, route).map((rule) => rule.id),
         ),
       );
       return [
         ...unknown,
         ...(breaks.length === 0 || !breaks.some((id) => observed.has(id))
-          ? [`${fault}: [${group}] "${check}" names none of ${breaks.join(", ") || "its (no) rules"}`]
+          ? [
+              `${fault}: [${group}] "${check}"${route ? ` on ${route}` : ""} names none of ${breaks.join(", ") || "its (no) rules"}`,
+            ]
           : []),
       ];
     });

@@ -6,7 +6,8 @@ import type { CheckResult } from "../../../conformance/results.ts";
 import { templateOf } from "../../../conformance/rules.ts";
 import type { NearMissKind } from "../../../contract/bodies/near-misses.ts";
 import { runConformance } from "../../../conformance/run.ts";
-import { FAULTS, hooksFor, type FaultName } from "../faults/registry.ts";
+import { FIELD_CATCHES } from "../faults/fields.ts";
+import { faultNamed, hooksFor, type FaultName, type WrittenFaultName } from "../faults/registry.ts";
 import { startSandbox } from "../../../sandbox/server.ts";
 import { fastSandboxConfig } from "../../support/fast-sandbox.ts";
 import { sandboxDeclaration, sandboxDefaults } from "./sandbox-declaration.ts";
@@ -17,12 +18,15 @@ const defaults = sandboxDefaults();
 
 /**
  * A check by its group and name, the name as the check declares it in its `rules` (`{…}` where it
- * puts a value in), and, where one result of several is meant, that result's exact name.
+ * puts a value in), and, where one result of several is meant, that result's exact name; or, for
+ * the generated faults, the results (any one of them) on one route.
  */
 export interface CheckName {
   readonly group: string;
   readonly check: string;
   readonly result?: string;
+  readonly route?: string;
+  readonly results?: readonly string[];
 }
 
 const named = (group: string, check: string, result?: string): CheckName => ({
@@ -33,14 +37,19 @@ const named = (group: string, check: string, result?: string): CheckName => ({
 /** The generated requests' failure for a near miss of `kind` accepted. */
 const nearMiss = (kind: NearMissKind): CheckName =>
   named("generated-requests", "near-miss negative refused: {kind}", `near-miss negative refused: ${kind}`);
-/** True when `result` was written from that check's declared name (and is that exact result, where one is given). */
-export const isResultOf = (result: CheckResult, { group, check, result: exact }: CheckName): boolean => {
+/** True when `result` was written from that check's declared name (and is that exact result, or one of those on that route, where given). */
+export const isResultOf = (
+  result: CheckResult,
+  { group, check, result: exact, route, results }: CheckName,
+): boolean => {
   const registered = CHECKS.find((candidate) => candidate.group === group);
   return (
     result.group === group &&
     registered !== undefined &&
     templateOf(registered, result.name) === check &&
-    (exact === undefined || result.name === exact)
+    (exact === undefined || result.name === exact) &&
+    (route === undefined || result.route === route) &&
+    (results === undefined || results.includes(result.name))
   );
 };
 
@@ -60,8 +69,8 @@ const POOL = "the day's free pool pays {count} creates across its models";
 const AFTER_POOL = "once the day's pool is used, a create is charged its price";
 const HEADERS_MEAN = "{remaining} never exceeds {limit}, and {reset} counts seconds within the {seconds}-second window";
 
-/** For each fault, the check written for the rule it breaks: it must fail. */
-export const CAUGHT_BY: Record<FaultName, CheckName> = {
+/** For each hand-written fault, the check written for the rule it breaks: it must fail. */
+const WRITTEN_CAUGHT_BY: Record<WrittenFaultName, CheckName> = {
   "wrong-id-prefix": named("lifecycle", "valid request {name} accepted"),
   "wrong-id-prefix-one-route": named("lifecycle", "valid request {name} accepted"),
   "rate-limit-one-past": named("rate-limits", AFTER_ZERO),
@@ -174,6 +183,24 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
   "depth-map-seconds-rounded-down": named("prices", MEDIA_SECONDS, "DM-A: each second of video is charged"),
 };
 
+/** For each fault, the check written for the rule it breaks: it must fail (for a field fault, a negative case within its rule on its route). */
+export const CAUGHT_BY: Readonly<Record<FaultName, CheckName>> = {
+  ...WRITTEN_CAUGHT_BY,
+  ...Object.fromEntries(
+    Object.entries(FIELD_CATCHES).map(([fault, { route, results }]) => [
+      fault,
+      { ...named("request-validation", REJECTS), route, results },
+    ]),
+  ),
+};
+
+/** The check that must fail for `fault`. */
+export function caughtBy(fault: FaultName): CheckName {
+  const check = CAUGHT_BY[fault];
+  if (!check) throw new Error(`fault "${fault}" names no check that must catch it (CAUGHT_BY)`);
+  return check;
+}
+
 /** What the faultless run must show passed: the stateful checks, which a regression could make skip. */
 export const MUST_PASS: readonly CheckName[] = [
   named("lifecycle", "terminal state reached{example}"),
@@ -236,7 +263,7 @@ const AT_ONCE = 12;
  * it, also on a loaded machine, so the faults it must catch run with jobs of 3 s.
  */
 function timing(faults: FaultName[]): { jobSeconds: number; pollTimeoutSeconds: number } {
-  return faults.some((fault) => CAUGHT_BY[fault].group === "concurrency")
+  return faults.some((fault) => caughtBy(fault).group === "concurrency")
     ? { jobSeconds: 3, pollTimeoutSeconds: 8 }
     : { jobSeconds: 0.6, pollTimeoutSeconds: 3 };
 }
@@ -265,9 +292,20 @@ const FED_BY: Readonly<Record<string, readonly string[]>> = {
 const needs = (faults: FaultName[], group: string): boolean =>
   faults.length === 0 ||
   faults.some((fault) => {
-    const caught = CAUGHT_BY[fault].group;
+    const caught = caughtBy(fault).group;
     return caught === group || (FED_BY[caught] ?? []).includes(group);
   });
+
+/** Where every fault's catch lies on one route: only those routes' areas and models are run (the self-test's cost grows with the faults' operations). */
+function onlyTheirOperations(faults: FaultName[]): Pick<TargetConfig, "areas" | "models"> {
+  const routes = faults.map((fault) => caughtBy(fault).route);
+  if (faults.length === 0 || routes.some((route) => route === undefined)) return {};
+  const ops = contract.operations.filter((op) => routes.includes(op.route));
+  return {
+    areas: [...new Set(ops.map((op) => op.area))],
+    models: [...new Set(ops.flatMap((op) => (op.create ? [op.create.label] : [])))],
+  };
+}
 
 /** The suite's results against the sandbox with `faults`; `cases` generated requests per operation and kind (the default: 3, or NEAR_MISS_CASES for faults the near misses catch). */
 export async function resultsWith(
@@ -279,6 +317,7 @@ export async function resultsWith(
   try {
     const config: TargetConfig = {
       ...declared,
+      ...onlyTheirOperations(faults),
       rateLimitBurst: needs(faults, "rate-limits"),
       skipGroups: CHECK_GROUPS.filter((group) => !needs(faults, group)),
       generated: { seed: MUTATION_SEED, ...(cases === undefined ? {} : { cases }) },
@@ -289,6 +328,9 @@ export async function resultsWith(
     await sandbox.close();
   }
 }
+
+const expected = ({ check, result, route, results }: CheckName): string =>
+  results ? `${route} ${results.join(" or ")}` : (result ?? check);
 
 /** Runs the suite against each fault; the faults whose check did not fail, each with what failed instead. */
 export async function missedFaults(faults: readonly FaultName[]): Promise<string[]> {
@@ -303,10 +345,10 @@ export async function missedFaults(faults: readonly FaultName[]): Promise<string
     ),
   );
   const missed = verdicts
-    .filter(({ fault, failures }) => !failures.some((failure) => isResultOf(failure, CAUGHT_BY[fault])))
+    .filter(({ fault, failures }) => !failures.some((failure) => isResultOf(failure, caughtBy(fault))))
     .map(
       ({ fault, failures }) =>
-        `${fault} (${FAULTS[fault].bug}): expected [${CAUGHT_BY[fault].group}] ${CAUGHT_BY[fault].result ?? CAUGHT_BY[fault].check} to fail, got ${failures.map((failure) => `[${failure.group}] ${failure.name}`).join("; ") || "none"}`,
+        `${fault} (${faultNamed(fault).bug}): expected [${caughtBy(fault).group}] ${expected(caughtBy(fault))} to fail, got ${failures.map((failure) => `[${failure.group}] ${failure.name}`).join("; ") || "none"}`,
     );
   console.log(`mutation: ${faults.length - missed.length} of ${faults.length} injected faults caught`);
   return missed;
