@@ -74,6 +74,8 @@ export interface TargetConfig {
   maxAnswerBytes: number;
   budgetCredits: number | null;
   standardPrices: boolean;
+  /** The target takes requests as the description shapes them where the specification does not show or only implies it. */
+  describedShapes: boolean;
   outcomeMarkers: OutcomeMarkers;
   freePlanKey?: string;
   retiredModel?: { model: string; apiKey?: string };
@@ -344,6 +346,14 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
     shown: "false",
     meaning:
       "The account pays the description's standard prices (no plan discount, promotion or free allowance): enables the billing checks and the price figures of create responses.",
+    check: boolean,
+  },
+  describedShapes: {
+    type: "boolean",
+    target: false,
+    shown: "false",
+    meaning:
+      "The target takes requests exactly as the description shapes them where the specification does not show the shape or only implies it (the paths, request shapes and field names marked `x-not-shown` or `x-implied-name`, and no field beyond the listed ones): a body the description holds valid must then be accepted and one it holds invalid refused, where otherwise the answer is a skip with the reason.",
     check: boolean,
   },
   outcomeMarkers: {

@@ -480,7 +480,7 @@ function succeeded(session: Session, job: PricedJob, created: Created): boolean 
   const curl = session.curl(job.spec);
   if (!created.job) {
     const name = `${model}: the job of ${job.what} is created`;
-    const unstated = unstatedAcceptance(job.op, job.spec.body);
+    const unstated = unstatedAcceptance(job.op, job.spec.body, session.config.describedShapes);
     const detail = `the create answered ${created.exchange.status}: ${created.exchange.text.slice(0, 200)}`;
     if (unstated && created.exchange.status === 400)
       session.results.skip(GROUP, job.op.route, name, `${detail}, which the description allows: ${unstated}`);
@@ -626,7 +626,7 @@ async function heldPrice(
   });
   const body = created.exchange.json as Body | undefined;
   if (!created.job && !(created.exchange.status >= 200 && created.exchange.status < 300)) {
-    const unstated = unstatedAcceptance(held.op, held.spec.body);
+    const unstated = unstatedAcceptance(held.op, held.spec.body, session.config.describedShapes);
     const detail = `the create answered ${created.exchange.status}: ${created.exchange.text.slice(0, 200)}`;
     if (unstated && created.exchange.status === 400)
       return void session.results.skip(

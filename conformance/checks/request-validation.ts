@@ -16,10 +16,11 @@ const GROUP = "request-validation";
 export function negativeResult(
   op: ContractOperation,
   negative: NegativeCase,
+  described: boolean,
 ): { name: string; unstated: string | null } {
   return {
     name: `rejects a body breaking ${negative.rule}${negative.alsoBreaks ? ` (the body also breaks ${negative.alsoBreaks})` : ""}`,
-    unstated: unstatedRejection(op, negative.constraint.instancePath[0], negative.constraint.keyword),
+    unstated: unstatedRejection(op, described, negative.constraint.instancePath[0], negative.constraint.keyword),
   };
 }
 
@@ -72,7 +73,7 @@ export const requestValidation: Check = {
       return set.cases.map(async (negative) => {
         const spec = { method: op.method, path, headers: client.authorized(), body: negative.body };
         const exchange = await sendInvalid(session, client, op, spec);
-        const { name, unstated } = negativeResult(op, negative);
+        const { name, unstated } = negativeResult(op, negative, session.config.describedShapes);
         if (exchange.status !== 400 && unstated) {
           session.results.skip(
             GROUP,

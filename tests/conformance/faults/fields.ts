@@ -7,10 +7,10 @@
  * cross-field rule dropped, or the whole body unchecked; and its quotes, which check the fields a
  * price reads, do not enforce it either. The check catches it when a negative case on that
  * operation breaking a constraint within that part is accepted. A rule no such case can show
- * gets no fault, and UNCATCHABLE_FIELD_RULES says why: every such case is a body the description
- * lets a target accept (a field whose name the specification only implies, a route whose path it
- * does not show, a field beyond the listed ones), for which the generated requests' near misses
- * are withheld as well; or there is no such case.
+ * gets no fault, and UNCATCHABLE_FIELD_RULES says why: there is no such case, or every one is a
+ * body the description lets a target accept (a field whose name the specification only implies, a
+ * route whose path it does not show, a field beyond the listed ones), which the sandbox, declaring
+ * `describedShapes`, does not.
  */
 import { negativeResult, requestValidation } from "../../../conformance/checks/request-validation.ts";
 import { rulesNamed } from "../../../conformance/rules.ts";
@@ -22,6 +22,7 @@ import type { FieldRule, RoutePricing } from "../../../runtime/costs/pricing.ts"
 import type { ServiceModel } from "../../../model/service-model.ts";
 import type { Rule as SandboxRule } from "../../../sandbox/rules.ts";
 import type { SandboxState } from "../../../sandbox/state.ts";
+import { sandboxDeclaration } from "../support/sandbox-declaration.ts";
 import { wrap, type Fault } from "./support.ts";
 import { validatingAs } from "./validation.ts";
 
@@ -148,6 +149,8 @@ function within(constraint: Constraint, at: readonly string[]): boolean {
 
 const contract = new Contract();
 const places = placesOf(contract);
+/** The faults run against the sandbox as it declares itself. */
+const described = sandboxDeclaration(contract).describedShapes;
 
 /** For each rule, the results a target must fail that no longer enforces it, or why it can show none. */
 const catches = places.map(({ rule, op, at }) => {
@@ -155,7 +158,7 @@ const catches = places.map(({ rule, op, at }) => {
   for (const part of at) loosened(op.requestSchema ?? {}, part, rule.id);
   const set = contract.negativeCases(op);
   const inPart = set.cases.filter((negative) => at.some((part) => within(negative.constraint, part)));
-  const results = inPart.map((negative) => negativeResult(op, negative));
+  const results = inPart.map((negative) => negativeResult(op, negative, described));
   const sent = results.filter((result) => result.unstated === null).map((result) => result.name);
   const why = [...new Set(results.flatMap((result) => (result.unstated === null ? [] : [result.unstated])))];
   return {
