@@ -47,6 +47,13 @@ export interface FreePool {
   models: string[];
 }
 
+/** A media input the target can fetch (`x-media` kind `kind`), and the duration it measures for it. */
+export interface MediaInput {
+  kind: string;
+  url: string;
+  seconds: number;
+}
+
 export interface TargetConfig {
   stateful: boolean;
   selectableExamples: boolean;
@@ -67,6 +74,8 @@ export interface TargetConfig {
   maxAnswerBytes: number;
   budgetCredits: number | null;
   standardPrices: boolean;
+  /** The target takes requests as the description shapes them where the specification does not show or only implies it. */
+  describedShapes: boolean;
   outcomeMarkers: OutcomeMarkers;
   freePlanKey?: string;
   retiredModel?: { model: string; apiKey?: string };
@@ -82,6 +91,8 @@ export interface TargetConfig {
   freePool?: FreePool;
   /** The shape of a `POST /v1/cost` body: `"{model}"` and `"{request}"` stand for the model's slug and the request to quote. */
   costRequest?: Record<string, unknown>;
+  /** Media inputs the target can fetch, each with the seconds it measures for it. */
+  mediaInputs?: MediaInput[];
   /** The generated requests' seed and count: command-line options, not a declaration field. */
   generated?: GeneratedSettings;
 }
@@ -337,6 +348,14 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
       "The account pays the description's standard prices (no plan discount, promotion or free allowance): enables the billing checks and the price figures of create responses.",
     check: boolean,
   },
+  describedShapes: {
+    type: "boolean",
+    target: false,
+    shown: "false",
+    meaning:
+      "The target takes requests exactly as the description shapes them where the specification does not show the shape or only implies it (the paths, request shapes and field names marked `x-not-shown` or `x-implied-name`, and no field beyond the listed ones): a body the description holds valid must then be accepted and one it holds invalid refused, where otherwise the answer is a skip with the reason.",
+    check: boolean,
+  },
   outcomeMarkers: {
     type: "object",
     target: {},
@@ -425,6 +444,29 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
         : !JSON.stringify(value).includes('"{model}"') || !JSON.stringify(value).includes('"{request}"')
           ? 'must hold "{model}" and "{request}" as values, where the model\'s slug and the request to quote go'
           : null,
+  },
+  mediaInputs: {
+    type: "array",
+    shown: "none",
+    meaning:
+      "`[{kind, url, seconds}]`: media inputs the target can fetch (`kind` as the description's `x-media` kind, `video` or `audio`), each with the duration in seconds the target measures for it: enables the prices check of the prices per second of a media input (which no answer states the seconds of), sending each declared input in a priced field of its kind.",
+    check: (value) =>
+      !Array.isArray(value) || value.length === 0
+        ? "must be a non-empty array of {kind, url, seconds}"
+        : (value
+            .map((item, index) => {
+              const problem = record(
+                {
+                  kind: text,
+                  url: text,
+                  seconds: (seconds) =>
+                    typeof seconds === "number" && seconds > 0 ? null : "must be a positive number",
+                },
+                ["kind", "url", "seconds"],
+              )(item);
+              return problem && `[${index}]${problem.startsWith(".") ? "" : " "}${problem}`;
+            })
+            .find(Boolean) ?? null),
   },
 };
 

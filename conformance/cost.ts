@@ -51,7 +51,7 @@ export function priceOf(
   contract: Contract,
   op: ContractOperation,
   body: Record<string, unknown>,
-  media?: Record<string, number>,
+  media?: Record<string, number | number[]>,
 ): Price {
   const tables = contract.model.priceTables;
   const table = tables[op.path];

@@ -62,7 +62,7 @@ export function expectAccepted(
     session.results.expect(group, route, name, problems, curl);
     return;
   }
-  const unstated = request.declared ? null : unstatedAcceptance(op, request.spec.body);
+  const unstated = request.declared ? null : unstatedAcceptance(op, request.spec.body, session.config.describedShapes);
   if (unstated && problems.length === 0) {
     session.results.skip(
       group,

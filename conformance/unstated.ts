@@ -3,7 +3,9 @@
  * accepts or rejects: a path that is not shown, a request shape that is not shown, fields beyond
  * the shown ones that may be required, and property names the specification only implies. A
  * request such a reason applies to is still sent; the suite demands nothing of the answer but a
- * documented status with a valid body, and reports the reason when the target refuses it.
+ * documented status with a valid body, and reports the reason when the target refuses it. A target
+ * that declares it takes requests as the description shapes them (`describedShapes`) has no such
+ * reason: every function here then answers null.
  */
 import type { JsonSchema } from "../model/document.ts";
 import type { ContractOperation } from "../contract/contract.ts";
@@ -28,7 +30,8 @@ function impliedNames(schema: JsonSchema | undefined): string[] {
 }
 
 /** Why a target may refuse `body`, a request the description holds valid; null where it must accept it. */
-export function unstatedAcceptance(op: ContractOperation, body: unknown): string | null {
+export function unstatedAcceptance(op: ContractOperation, body: unknown, described: boolean): string | null {
+  if (described) return null;
   const path = pathReason(op);
   if (path) return path;
   const marks = notShown(op.requestSchema);
@@ -47,7 +50,13 @@ const CLOSING_KEYWORDS = new Set(["additionalProperties", "unevaluatedProperties
  * Why a target may accept a body breaking a rule (`keyword`) on `field` (undefined: a rule of the
  * whole body); null where it must refuse it.
  */
-export function unstatedRejection(op: ContractOperation, field: string | undefined, keyword?: string): string | null {
+export function unstatedRejection(
+  op: ContractOperation,
+  described: boolean,
+  field: string | undefined,
+  keyword?: string,
+): string | null {
+  if (described) return null;
   const path = pathReason(op);
   if (path) return path;
   if (keyword !== undefined && CLOSING_KEYWORDS.has(keyword)) {
@@ -59,6 +68,6 @@ export function unstatedRejection(op: ContractOperation, field: string | undefin
 }
 
 /** Why a target may not answer this route at all (its path is not shown); null where it must. */
-export function unstatedRoute(op: ContractOperation): string | null {
-  return pathReason(op);
+export function unstatedRoute(op: ContractOperation, described: boolean): string | null {
+  return described ? null : pathReason(op);
 }

@@ -60,7 +60,7 @@ export const auth: Check = {
         }
         const spec = { ...valid.spec, headers: testCase.headers };
         const exchange = await sendInvalid(session, client, op, spec);
-        const unstated = unstatedRoute(op);
+        const unstated = unstatedRoute(op, session.config.describedShapes);
         if (exchange.status === 404 && unstated) {
           session.results.skip(
             GROUP,

@@ -4,7 +4,9 @@
  * is per (an image beyond the first), every surcharge on items beyond the free ones, and the inputs
  * of its named examples, which the price does not name. Bodies are the named examples with each
  * priced field's values put in, kept only where the description holds them valid and their quote
- * exact (a media input whose seconds the price reads, which only the target measures, is left out).
+ * exact. A media input whose seconds the price reads, which only the target measures, is sent only
+ * where the declaration gives inputs of its kind with their measured seconds (`mediaInputs`), the
+ * declared inputs in turn; elsewhere it is left out, and its charge is skipped, naming the field.
  *
  * The jobs are pledged to the billing check's measurement and run there side by side, within the
  * cap; where the balance fell by every quote, each passes. Where it did not, the jobs are measured
@@ -18,6 +20,7 @@ import { needing, STAGE, type Check } from "../check.ts";
 import type { Client } from "../client.ts";
 import type { ContractOperation } from "../../contract/contract.ts";
 import { priceOf, type PlannedSpend, type Price } from "../cost.ts";
+import type { MediaInput } from "../config.ts";
 import type { RequestSpec } from "../http.ts";
 import { createJob, type Created } from "../jobs.ts";
 import { balanceOf, creditsOp, followable, validRequests } from "../requests.ts";
@@ -33,6 +36,7 @@ const PER_UNIT = "{model}: the price is charged per {field}";
 const BEYOND_FREE = "{model}: each of {field} beyond the first {free} is charged";
 const FREE_INPUTS = "{model}: the inputs the price does not name are free";
 const HELD_SURCHARGES = "{model}: the held price adds {fields}";
+const MEDIA_SECONDS = "{model}: each second of {field} is charged";
 
 type Body = Record<string, unknown>;
 
@@ -75,11 +79,52 @@ function leaves(table: RateTable, fields: readonly string[], rules: Readonly<Rec
   });
 }
 
-/** The fields a route's price reads a media duration of: the suite cannot know what the target measures. */
-function measuredMedia(components: readonly PricingComponent[]): string[] {
-  return components.flatMap((component) =>
-    component.per && "mediaSeconds" in component.per ? [component.per.mediaSeconds] : [],
-  );
+/** A field whose media's duration the price reads, which only the target measures, and the declared inputs it can be sent. */
+interface MeasuredField {
+  readonly field: string;
+  /** The declared inputs of the field's kind whose quote is exact (whole seconds, unless the price says how it rounds). */
+  readonly inputs: readonly MediaInput[];
+}
+
+/** The fields a route's price reads a media duration of, each with the declared inputs (`mediaInputs`) it may be sent. */
+function measuredMedia(
+  session: Session,
+  op: ContractOperation,
+  components: readonly PricingComponent[],
+): MeasuredField[] {
+  const properties = (op.requestSchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  return components.flatMap((component) => {
+    const per = component.per;
+    if (!per || !("mediaSeconds" in per)) return [];
+    const kind = (properties[per.mediaSeconds]?.["x-media"] as { kind?: string } | undefined)?.kind;
+    const inputs = (session.config.mediaInputs ?? []).filter(
+      (input) => input.kind === kind && (per.rounding !== undefined || Number.isInteger(input.seconds)),
+    );
+    return [{ field: per.mediaSeconds, inputs }];
+  });
+}
+
+/** `body` with each measured field it holds sent the `index`th declared input (one item of a list), or left out where none is declared. */
+function withInputs(body: Body, measured: readonly MeasuredField[], index: number): Body {
+  const sent = { ...body };
+  for (const { field, inputs } of measured) {
+    if (sent[field] === undefined) continue;
+    const input = inputs[index % Math.max(inputs.length, 1)];
+    if (!input) delete sent[field];
+    else sent[field] = Array.isArray(sent[field]) ? [input.url] : input.url;
+  }
+  return sent;
+}
+
+/** The measured seconds of a body's media inputs, as the quote takes them (a list's per item); undefined where it sends none. */
+function secondsOf(body: Body, measured: readonly MeasuredField[]): Record<string, number | number[]> | undefined {
+  const seconds: Record<string, number | number[]> = {};
+  for (const { field, inputs } of measured) {
+    const value = body[field];
+    const of = (url: unknown): number => inputs.find((input) => input.url === url)?.seconds ?? Number.NaN;
+    if (value !== undefined) seconds[field] = Array.isArray(value) ? value.map(of) : of(value);
+  }
+  return Object.keys(seconds).length > 0 ? seconds : undefined;
 }
 
 /** The route's price, when the description shows it, is charged on success and not held. */
@@ -89,13 +134,14 @@ function sweptPricing(session: Session, op: ContractOperation): readonly Pricing
   return pricing.components;
 }
 
-/** The body fields a route's price reads: its rates' fields, the units it is per, the lists it charges beyond their free items. */
+/** The body fields a route's price reads: its rates' fields, the units it is per, the lists it charges beyond their free items, the media it charges by the second. */
 const pricedFields = (components: readonly PricingComponent[]): Set<string> =>
   new Set(
     components.flatMap((component) => [
       ...(component.rateBy?.fields ?? []),
       ...(component.per && "field" in component.per ? [component.per.field] : []),
       ...(component.per && "itemsBeyond" in component.per ? [component.per.itemsBeyond.field] : []),
+      ...(component.per && "mediaSeconds" in component.per ? [component.per.mediaSeconds] : []),
     ]),
   );
 
@@ -115,33 +161,46 @@ const beyondFree = (components: readonly PricingComponent[], body: Body): Array<
     return Array.isArray(items) && items.length > per.itemsBeyond.free ? [per.itemsBeyond] : [];
   });
 
-/** What a body shows of the price beyond its rates: its free inputs, and its lists beyond their free items. */
-const shows = (op: ContractOperation, components: readonly PricingComponent[], body: Body): string[] => [
+/** The measured fields a body sends a declared input in. */
+const measuredIn = (measured: readonly MeasuredField[], body: Body): string[] =>
+  measured.filter(({ field }) => body[field] !== undefined).map(({ field }) => field);
+
+/** What a body shows of the price beyond its rates: its free inputs, its lists beyond their free items, its measured media. */
+const shows = (
+  op: ContractOperation,
+  components: readonly PricingComponent[],
+  measured: readonly MeasuredField[],
+  body: Body,
+): string[] => [
   ...freeInputs(op, components, body),
   ...beyondFree(components, body).map(({ field }) => `${field} beyond`),
+  ...measuredIn(measured, body).map((field) => `${field} measured`),
 ];
 
 /**
  * The fewest named examples of `op` that together show all its examples show of the price beyond
- * its rates (`shows`), without the media inputs whose measured seconds the price reads, where still valid.
+ * its rates (`shows`), their measured media sent a declared input or left out, where still valid.
  */
-function bases(session: Session, op: ContractOperation, components: readonly PricingComponent[]): Body[] {
-  const measured = measuredMedia(components);
+function bases(
+  session: Session,
+  op: ContractOperation,
+  components: readonly PricingComponent[],
+  measured: readonly MeasuredField[],
+): Body[] {
   const candidates = op.requestExamples
-    .map((example) =>
-      Object.fromEntries(Object.entries(example.value as Body).filter(([field]) => !measured.includes(field))),
-    )
+    .map((example) => withInputs(example.value as Body, measured, 0))
     .filter((body) => session.contract.validBody(op, body));
   const chosen: Body[] = [];
   const covered = new Set<string>();
   for (;;) {
-    const gain = (body: Body): number => shows(op, components, body).filter((item) => !covered.has(item)).length;
+    const gain = (body: Body): number =>
+      shows(op, components, measured, body).filter((item) => !covered.has(item)).length;
     const best = candidates.reduce<Body | undefined>(
       (top, body) => (gain(body) > (top ? gain(top) : 0) ? body : top),
       undefined,
     );
     if (!best) break;
-    for (const item of shows(op, components, best)) covered.add(item);
+    for (const item of shows(op, components, measured, best)) covered.add(item);
     chosen.push(best);
   }
   return chosen.length > 0 ? chosen : candidates.slice(0, 1);
@@ -161,7 +220,8 @@ function planRoute(
 ): { jobs: PricedJob[]; unplaced: Unplaced[] } {
   const { contract } = session;
   const rules = contract.model.priceTables[op.path]?.fields ?? {};
-  const starts = bases(session, op, components);
+  const measured = measuredMedia(session, op, components);
+  const starts = bases(session, op, components, measured);
   if (starts.length === 0) return { jobs: [], unplaced: [] };
   const tiers = components.map((component) =>
     component.rateBy ? leaves(component.rateBy.table, component.rateBy.fields, rules) : [],
@@ -174,14 +234,15 @@ function planRoute(
   const unplaced: Unplaced[] = [];
   const exact = (body: Body): (Price & { credits: number }) | undefined => {
     if (!contract.validBody(op, body)) return undefined;
-    const price = priceOf(contract, op, body);
+    const price = priceOf(contract, op, body, secondsOf(body, measured));
     return price.credits !== null && !price.atMost ? (price as Price & { credits: number }) : undefined;
   };
   for (let index = 0; index < count; index++) {
     // This job's rate of each table; the bases in turn, the next one where a rate does not fit one.
     const rates: Body = Object.assign({}, ...tiers.map((leaf) => leaf[index % leaf.length] ?? {}));
     for (let shift = 0; shift < starts.length; shift++) {
-      let body: Body = { ...starts[(index + shift) % starts.length], ...rates };
+      // The declared media inputs in turn, one job after another.
+      let body: Body = withInputs({ ...starts[(index + shift) % starts.length], ...rates }, measured, index);
       // One image more than one, once, where no job so far is priced for more than one.
       for (const field of perUnit) {
         const more = { ...body, [field]: 2 };
@@ -194,7 +255,7 @@ function planRoute(
       }
       const price = exact(body);
       if (!price) continue;
-      jobs.push(pricedJob(session, op, body, price, components));
+      jobs.push(pricedJob(session, op, body, price, components, measured));
       break;
     }
     if (jobs.length + unplaced.length === index) unplaced.push({ op, rates });
@@ -208,6 +269,7 @@ function pricedJob(
   body: Body,
   price: Price & { credits: number },
   components: readonly PricingComponent[],
+  measured: readonly MeasuredField[],
 ): PricedJob {
   const model = label(op);
   const bears = [RATES.replace("{model}", model)];
@@ -220,12 +282,16 @@ function pricedJob(
     bears.push(BEYOND_FREE.replace("{model}", model).replace("{field}", field).replace("{free}", String(free)));
   const free = freeInputs(op, components, body);
   if (free.length > 0) bears.push(FREE_INPUTS.replace("{model}", model));
+  const seconds = secondsOf(body, measured);
+  for (const field of measuredIn(measured, body))
+    bears.push(MEDIA_SECONDS.replace("{model}", model).replace("{field}", field));
   const what = [
     ...[...pricedFields(components)]
       .filter((field) => body[field] !== undefined)
-      .map(
-        (field) =>
-          `${field} ${Array.isArray(body[field]) ? `[${(body[field] as unknown[]).length} items]` : String(body[field])}`,
+      .map((field) =>
+        seconds?.[field] !== undefined
+          ? `${field} of ${[seconds[field]].flat().join(" + ")} s`
+          : `${field} ${Array.isArray(body[field]) ? `[${(body[field] as unknown[]).length} items]` : String(body[field])}`,
       ),
     ...free.map((field) => `with ${field}`),
   ].join(", ");
@@ -240,6 +306,27 @@ function plan(session: Session): { jobs: PricedJob[]; unplaced: Unplaced[] } {
     return components ? [planRoute(session, op, components)] : [];
   });
   return { jobs: routes.flatMap((route) => route.jobs), unplaced: routes.flatMap((route) => route.unplaced) };
+}
+
+/** Each measured media field no job sends a declared input in, with why. */
+function unmeasured(
+  session: Session,
+  jobs: readonly PricedJob[],
+): Array<{ op: ContractOperation; name: string; why: string }> {
+  return session.selected().flatMap((op) => {
+    const components = sweptPricing(session, op);
+    if (!components) return [];
+    return measuredMedia(session, op, components).flatMap(({ field, inputs }) => {
+      const name = MEDIA_SECONDS.replace("{model}", label(op)).replace("{field}", field);
+      if (jobs.some((job) => job.op === op && job.bears.includes(name))) return [];
+      const why = !session.config.mediaInputs
+        ? `not declared: media inputs the target can fetch, with the seconds it measures for them (mediaInputs); no answer states the seconds it billed for ${field}`
+        : inputs.length === 0
+          ? `mediaInputs gives no input of ${field}'s kind with an exact quote (whole seconds, where the description does not show how the seconds are rounded)`
+          : `no named example of ${op.route} sends ${field} validly with a declared input at an exact quote`;
+      return [{ op, name, why }];
+    });
+  });
 }
 
 /** A held price's surcharges that its examples never send (conditioned on a field being present), with a body sending them. */
@@ -282,11 +369,17 @@ export const prices: Check = {
     [BEYOND_FREE]: ["route:videos.*.reference-image-surcharge"],
     [FREE_INPUTS]: ["route:images.*.input-image-free"],
     [HELD_SURCHARGES]: ["route:3d.*.rigging-animation", "route:3d.*.price"],
+    [MEDIA_SECONDS]: [
+      "route:videos.v-a.input-video-price",
+      "route:videos.v-a.reference-video-price",
+      "route:depth-maps.price",
+      "route:motion-control.price",
+    ],
     "{model}: the job of {what} is created": [],
     "{model}: the job of {what} succeeds": [],
   },
   summary:
-    "With standardPrices: jobs covering every rate, per-unit charge, surcharge and free input of each shown price, run in the billing measurement, make the balance fall by their quotes (else each is measured alone and named); the surcharges of a held price that its examples never send are read off the create response.",
+    "With standardPrices: jobs covering every rate, per-unit charge, surcharge and free input of each shown price (and, with mediaInputs, the seconds of a media input it charges by the second), run in the billing measurement, make the balance fall by their quotes (else each is measured alone and named); the surcharges of a held price that its examples never send are read off the create response.",
   blockedBy: needing(
     {
       stateful: true,
@@ -325,6 +418,7 @@ export const prices: Check = {
           ? `no named example of ${op.route} holds ${JSON.stringify(rates)} validly at an exact quote (a media input whose seconds only the target measures is left out)`
           : `no named example of ${op.route} has an exact quote without a media input whose seconds only the target measures`,
       );
+    for (const { op, name, why } of unmeasured(session, jobs)) session.results.skip(GROUP, op.route, name, why);
     status(`${jobs.length} jobs in the billing measurement`);
     const verdicts = new Verdicts();
     const outcomes = await sweep(session, client, jobs);
@@ -386,7 +480,7 @@ function succeeded(session: Session, job: PricedJob, created: Created): boolean 
   const curl = session.curl(job.spec);
   if (!created.job) {
     const name = `${model}: the job of ${job.what} is created`;
-    const unstated = unstatedAcceptance(job.op, job.spec.body);
+    const unstated = unstatedAcceptance(job.op, job.spec.body, session.config.describedShapes);
     const detail = `the create answered ${created.exchange.status}: ${created.exchange.text.slice(0, 200)}`;
     if (unstated && created.exchange.status === 400)
       session.results.skip(GROUP, job.op.route, name, `${detail}, which the description allows: ${unstated}`);
@@ -532,7 +626,7 @@ async function heldPrice(
   });
   const body = created.exchange.json as Body | undefined;
   if (!created.job && !(created.exchange.status >= 200 && created.exchange.status < 300)) {
-    const unstated = unstatedAcceptance(held.op, held.spec.body);
+    const unstated = unstatedAcceptance(held.op, held.spec.body, session.config.describedShapes);
     const detail = `the create answered ${created.exchange.status}: ${created.exchange.text.slice(0, 200)}`;
     if (unstated && created.exchange.status === 400)
       return void session.results.skip(

@@ -4,12 +4,25 @@
  * breaks others too, and must be refused all the same.
  */
 import type { Check } from "../check.ts";
-import { requestPath } from "../../contract/contract.ts";
+import { requestPath, type ContractOperation } from "../../contract/contract.ts";
+import type { NegativeCase } from "../../contract/bodies/negative-cases.ts";
 import { sendInvalid } from "../requests.ts";
 import { responseProblems } from "../response-check.ts";
 import { unstatedRejection } from "../unstated.ts";
 
 const GROUP = "request-validation";
+
+/** A negative case's result: its name, and why a target may accept the body (null: it must refuse it). */
+export function negativeResult(
+  op: ContractOperation,
+  negative: NegativeCase,
+  described: boolean,
+): { name: string; unstated: string | null } {
+  return {
+    name: `rejects a body breaking ${negative.rule}${negative.alsoBreaks ? ` (the body also breaks ${negative.alsoBreaks})` : ""}`,
+    unstated: unstatedRejection(op, described, negative.constraint.instancePath[0], negative.constraint.keyword),
+  };
+}
 
 export const requestValidation: Check = {
   group: GROUP,
@@ -60,8 +73,7 @@ export const requestValidation: Check = {
       return set.cases.map(async (negative) => {
         const spec = { method: op.method, path, headers: client.authorized(), body: negative.body };
         const exchange = await sendInvalid(session, client, op, spec);
-        const name = `rejects a body breaking ${negative.rule}${negative.alsoBreaks ? ` (the body also breaks ${negative.alsoBreaks})` : ""}`;
-        const unstated = unstatedRejection(op, negative.constraint.instancePath[0], negative.constraint.keyword);
+        const { name, unstated } = negativeResult(op, negative, session.config.describedShapes);
         if (exchange.status !== 400 && unstated) {
           session.results.skip(
             GROUP,

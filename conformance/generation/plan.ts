@@ -86,7 +86,7 @@ function operationPlan(session: Session, op: ContractOperation, seed: number): O
   const charged = op.facts.kind === "create" && config.stateful;
   const withheld: Array<{ miss: NearMiss; reason: string }> = [];
   const sendable = effectiveNearMisses(contract, op).filter((miss) => {
-    const reason = unstatedRejection(op, miss.fields[0]);
+    const reason = unstatedRejection(op, config.describedShapes, miss.fields[0]);
     if (reason) withheld.push({ miss, reason });
     return reason === null;
   });

@@ -44,7 +44,7 @@ export function positiveProblems(session: Session, op: ContractOperation, body: 
       const { reasonField, reasons } = contract.model.errors.moderation;
       if (isObject(exchange.json) && reasons.includes(String(exchange.json[reasonField]))) return [];
       const media = mediaFields(op, body);
-      if (media.length || unstatedAcceptance(op, body)) return [];
+      if (media.length || unstatedAcceptance(op, body, session.config.describedShapes)) return [];
       return [
         `refused with 400 a body the description holds valid, with no media input a server could find unusable: ${exchange.text.slice(0, 200)}`,
       ];

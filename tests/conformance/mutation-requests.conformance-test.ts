@@ -4,13 +4,13 @@
  * most generated per area, model, state or route) is caught by the check written for its rule.
  */
 import { describe, expect, it } from "vitest";
-import { CAUGHT_IN_FILES } from "./faults/registry.ts";
+import { CAUGHT_IN_FILES, type CaughtInFilesName } from "./faults/registry.ts";
 import { missedFaults } from "./support/mutation.ts";
 
 describe("the conformance suite against the sandbox with a fault of a create, a poll, a state, a route or an error", () => {
   it("catches every one, each with a failure of the check written for the rule it breaks", {
     timeout: 900_000,
   }, async () => {
-    expect(await missedFaults(Object.keys(CAUGHT_IN_FILES))).toEqual([]);
+    expect(await missedFaults(Object.keys(CAUGHT_IN_FILES) as CaughtInFilesName[])).toEqual([]);
   });
 });

@@ -2,7 +2,8 @@
  * The suite proves itself by mutation (support/mutation.ts): against the faultless sandbox it must
  * pass, each stateful check with a pass; the faults, each caught by its own check, are run by
  * mutation-limits.conformance-test.ts, mutation-answers.conformance-test.ts,
- * mutation-prices.conformance-test.ts and mutation-validation.conformance-test.ts, side by side
+ * mutation-prices.conformance-test.ts, mutation-validation.conformance-test.ts and (the faults
+ * generated from the rule catalogue) mutation-fields.conformance-test.ts, side by side
  * (npm run test:conformance).
  */
 import { describe, expect, it } from "vitest";

@@ -133,6 +133,15 @@ describe.concurrent("the conformance suite against an independent honest impleme
         "uploads-window",
       ]),
     );
+    // Its hosted clips (mediaInputs) make the prices per second of a media input observable.
+    const passedNames = results.filter((result) => result.outcome === "pass").map((result) => result.name);
+    expect(passedNames).toEqual(
+      expect.arrayContaining([
+        "V-A: each second of video is charged",
+        "V-A: each second of reference_videos is charged",
+        "DM-A: each second of video is charged",
+      ]),
+    );
   });
 
   it("fails nothing with no declaration on a discounted plan with free image generations and jobs of 200 to 800 ms", {

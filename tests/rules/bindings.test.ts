@@ -10,7 +10,7 @@ import { CHECKS } from "../../conformance/checks/index.ts";
 import { checksByRule, rulesNamed, templateOf } from "../../conformance/rules.ts";
 import { readSlugMap, slugMapFile } from "../../model/slug-map.ts";
 import { readCatalogueSource } from "../../spec/catalogue-source.ts";
-import { FAULTS, type FaultName } from "../conformance/faults/registry.ts";
+import { FAULTS, faultNamed, type FaultName } from "../conformance/faults/registry.ts";
 import { caughtBy } from "../conformance/support/mutation.ts";
 
 const catalogue = readCatalogueSource();
@@ -93,7 +93,7 @@ describe("who answers to each rule", () => {
   it("every fault breaks catalogued rules, each named by the check that must catch it (on its route, where one is given)", () => {
     const ids = new Set(catalogue.rules.map((rule) => rule.id));
     const problems = (Object.keys(FAULTS) as FaultName[]).flatMap((fault) => {
-      const { breaks } = FAULTS[fault]!;
+      const { breaks } = faultNamed(fault);
       const unknown = breaks.filter((id) => !ids.has(id)).map((id) => `${fault}: breaks ${id}, which names no rule`);
       const { group, check, route } = caughtBy(fault);
       const registered = CHECKS.find((candidate) => candidate.group === group);

@@ -3,6 +3,7 @@
  * the price table says; and, generated per model price rule, a model charged at an old rate.
  */
 import { quoteRoute, type Quote } from "../../../runtime/costs/quote.ts";
+import { durationIn } from "../../../sandbox/markers.ts";
 import type { Call } from "../../../sandbox/rules.ts";
 import type { SandboxState } from "../../../sandbox/state.ts";
 import { CHECKS } from "../../../conformance/checks/index.ts";
@@ -34,6 +35,13 @@ const repriced = (
       call.quote = { ...call.quote, credits: change(call.quote, call, state) };
     return reply;
   });
+
+/** The quote's credits with its line `label` billed `quantity` units instead. */
+const rebilled = (quote: Quote, label: string, quantity: number): number =>
+  quote.breakdown.reduce((sum, line) => sum + (line.label === label ? line.rate * quantity : line.credits), 0);
+
+/** The seconds the sandbox measures of a body's `field` (its URL's `#duration=`). */
+const measured = (body: Record<string, unknown>, field: string): number => durationIn(String(body[field])) ?? 0;
 
 /** The quote's credits without its line `label`. */
 const without = (quote: Quote, label: string): number =>
@@ -84,6 +92,44 @@ export const PRICE_FAULTS = {
       "/v1/3d/d-b",
       (body) => body.rigging !== undefined,
       (quote) => without(quote, "rigging"),
+    ),
+  },
+  "v-a-input-video-free": {
+    breaks: ["videos.v-a.input-video-price"],
+    bug: "V-A charges only the continuation of an extended video, not the seconds of the input video",
+    rules: repriced(
+      "/v1/videos/v-a",
+      (body) => body.video !== undefined,
+      (quote) => without(quote, "input video to extend (first 15 seconds of the source)"),
+    ),
+  },
+  "v-a-reference-videos-free": {
+    breaks: ["videos.v-a.reference-video-price"],
+    bug: "V-A charges nothing for the seconds of its reference video clips",
+    rules: repriced(
+      "/v1/videos/v-a",
+      (body) => Array.isArray(body.reference_videos),
+      (quote) => without(quote, "reference video clips"),
+    ),
+  },
+  "depth-map-minimum-missing": {
+    breaks: ["depth-maps.price"],
+    bug: "DM-A charges a clip shorter than 5 seconds its own seconds, without the 5-second minimum",
+    rules: repriced(
+      "/v1/depth-maps/dm-a",
+      (body) => measured(body, "video") < 5,
+      (quote, call) =>
+        rebilled(quote, "input video", Math.ceil(measured(call.body as Record<string, unknown>, "video"))),
+    ),
+  },
+  "depth-map-seconds-rounded-down": {
+    breaks: ["depth-maps.price"],
+    bug: "DM-A rounds a clip's seconds down, not up",
+    rules: repriced(
+      "/v1/depth-maps/dm-a",
+      (body) => measured(body, "video") > 5,
+      (quote, call) =>
+        rebilled(quote, "input video", Math.floor(measured(call.body as Record<string, unknown>, "video"))),
     ),
   },
 } satisfies Record<string, Fault>;

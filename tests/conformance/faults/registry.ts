@@ -9,6 +9,7 @@ import type { SandboxHooks } from "../../../sandbox/server.ts";
 import { BILLING_FAULTS } from "./billing.ts";
 import { CREATE_CATCHES, CREATE_FAULTS, ENVELOPED_RESPONSES } from "./creates.ts";
 import { ERROR_CATCHES, ERROR_FAULTS } from "./errors.ts";
+import { FIELD_FAULTS, type FieldFaultName } from "./fields.ts";
 import { LIMIT_FAULTS } from "./limits.ts";
 import { PLAN_FAULTS } from "./plans.ts";
 import { MISSHAPEN_RESULTS, POLL_CATCHES, POLL_FAULTS, UNMOUNTED_POLLS } from "./polls.ts";
@@ -16,11 +17,23 @@ import { PRICE_FAULTS, STALE_PRICES } from "./prices.ts";
 import { RESPONSE_FAULTS } from "./responses.ts";
 import { ROUTE_CATCHES, ROUTE_FAULTS, UNMOUNTED_ROUTES } from "./routes.ts";
 import { STATE_CATCHES, STATE_FAULTS, STUCK_STATES } from "./states.ts";
-import type { CheckName, Family, Fault } from "./support.ts";
+import type { CheckName, Family, Fault, FamilyFaultName } from "./support.ts";
 import { VALIDATION_FAULTS } from "./validation.ts";
 
+/** The hand-written faults: each names its own check in CAUGHT_BY (support/mutation.ts). */
+const WRITTEN_FAULTS = {
+  ...LIMIT_FAULTS,
+  ...BILLING_FAULTS,
+  ...RESPONSE_FAULTS,
+  ...VALIDATION_FAULTS,
+  ...PLAN_FAULTS,
+  ...PRICE_FAULTS,
+};
+
+export type WrittenFaultName = keyof typeof WRITTEN_FAULTS;
+
 /** The faults generated per area, model, state or route, each with the check that must catch it. */
-export const FAMILIES: readonly Family[] = [
+const FAMILIES: readonly Family[] = [
   ENVELOPED_RESPONSES,
   UNMOUNTED_POLLS,
   MISSHAPEN_RESULTS,
@@ -29,8 +42,24 @@ export const FAMILIES: readonly Family[] = [
   STALE_PRICES,
 ];
 
-/** The checks that must catch the faults below, named in the faults' own files (support/mutation.ts's CAUGHT_BY names the others'). */
-export const CATCHES: Record<string, CheckName> = {
+/** The faults of creates, polls, job states, the other routes, errors and model prices, which name their checks in CATCHES. */
+const FILE_CAUGHT = {
+  ...CREATE_FAULTS,
+  ...POLL_FAULTS,
+  ...STATE_FAULTS,
+  ...ROUTE_FAULTS,
+  ...ERROR_FAULTS,
+};
+
+export type CaughtInFilesName = keyof typeof FILE_CAUGHT | FamilyFaultName;
+
+export const CAUGHT_IN_FILES: Readonly<Record<CaughtInFilesName, Fault>> = {
+  ...FILE_CAUGHT,
+  ...Object.assign({}, ...FAMILIES.map((generated) => generated.faults)),
+};
+
+/** The checks that must catch CAUGHT_IN_FILES's faults, named in the faults' own files. */
+export const CATCHES: Readonly<Record<CaughtInFilesName, CheckName>> = {
   ...CREATE_CATCHES,
   ...POLL_CATCHES,
   ...STATE_CATCHES,
@@ -39,37 +68,29 @@ export const CATCHES: Record<string, CheckName> = {
   ...Object.assign({}, ...FAMILIES.map((generated) => generated.caughtBy)),
 };
 
-/** The faults of creates, polls, job states, the other routes, errors and model prices: those CATCHES names the checks of. */
-export const CAUGHT_IN_FILES: Record<string, Fault> = {
-  ...CREATE_FAULTS,
-  ...POLL_FAULTS,
-  ...STATE_FAULTS,
-  ...ROUTE_FAULTS,
-  ...ERROR_FAULTS,
-  ...Object.assign({}, ...FAMILIES.map((generated) => generated.faults)),
-};
-
-export const FAULTS: Record<string, Fault> = {
-  ...LIMIT_FAULTS,
-  ...BILLING_FAULTS,
-  ...RESPONSE_FAULTS,
-  ...VALIDATION_FAULTS,
-  ...PLAN_FAULTS,
-  ...PRICE_FAULTS,
+/** Every fault: the hand-written ones, those generated from the rule catalogue (fields.ts, `field:<rule id>`), and those whose files name their checks. */
+export const FAULTS: Readonly<Record<WrittenFaultName, Fault>> &
+  Readonly<Record<FieldFaultName, Fault>> &
+  Readonly<Record<CaughtInFilesName, Fault>> = {
+  ...WRITTEN_FAULTS,
+  ...FIELD_FAULTS,
   ...CAUGHT_IN_FILES,
 };
 
-export type FaultName = keyof typeof FAULTS;
+export type FaultName = WrittenFaultName | FieldFaultName | CaughtInFilesName;
 
 export class UnknownFaultError extends Error {}
 
+/** The fault named `name`; throws naming the faults it knows for any other name. */
+export function faultNamed(name: string): Fault {
+  const fault = (FAULTS as Readonly<Record<string, Fault>>)[name];
+  if (!fault) throw new UnknownFaultError(`unknown fault "${name}"; the faults are: ${Object.keys(FAULTS).join(", ")}`);
+  return fault;
+}
+
 /** The sandbox hooks that make the named faults; throws naming the faults it knows for any other name. */
 export function hooksFor(names: readonly string[]): Required<SandboxHooks> {
-  const faults: Fault[] = names.map((name) => {
-    if (!(name in FAULTS))
-      throw new UnknownFaultError(`unknown fault "${name}"; the faults are: ${Object.keys(FAULTS).join(", ")}`);
-    return FAULTS[name]!;
-  });
+  const faults = names.map(faultNamed);
   const answers = faults.flatMap((fault) => (fault.answer ? [fault.answer()] : []));
   return {
     config: (config) => faults.reduce((changed, fault) => fault.config?.(changed) ?? changed, config),

@@ -120,13 +120,16 @@ export const onPolledJob =
 
 /**
  * A check by its group and name, the name as the check declares it in its `rules` (`{…}` where it
- * puts a value in), and, where one result of several is meant, that result's exact name and route.
+ * puts a value in), and, where one result of several is meant, that result's exact name and route
+ * (or, for the generated field faults, the results, any one of them, on one route).
  */
 export interface CheckName {
   readonly group: string;
   readonly check: string;
   readonly result?: string;
   readonly route?: string;
+  /** For the generated field faults: the results (any one of them) on `route`. */
+  readonly results?: readonly string[];
 }
 
 export const named = (group: string, check: string, result?: string, route?: string): CheckName => ({
@@ -136,14 +139,17 @@ export const named = (group: string, check: string, result?: string, route?: str
   ...(route === undefined ? {} : { route }),
 });
 
+/** A generated fault's name: its kind, then what it is generated for (`poll-route-missing:images`). */
+export type FamilyFaultName = `${string}:${string}`;
+
 /** Faults with the check that must catch each, for faults generated per area, model or route. */
 export interface Family {
-  readonly faults: Record<string, Fault>;
-  readonly caughtBy: Record<string, CheckName>;
+  readonly faults: Readonly<Record<FamilyFaultName, Fault>>;
+  readonly caughtBy: Readonly<Record<FamilyFaultName, CheckName>>;
 }
 
 /** One family of `entries` (name, fault, the check that must catch it). */
-export const family = (entries: ReadonlyArray<readonly [string, Fault, CheckName]>): Family => ({
+export const family = (entries: ReadonlyArray<readonly [FamilyFaultName, Fault, CheckName]>): Family => ({
   faults: Object.fromEntries(entries.map(([name, fault]) => [name, fault])),
   caughtBy: Object.fromEntries(entries.map(([name, , caught]) => [name, caught])),
 });

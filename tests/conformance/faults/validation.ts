@@ -13,8 +13,14 @@ import { without, wrap, type Fault } from "./support.ts";
 
 type Properties = Record<string, JsonSchema>;
 
-/** How a fault reads a request schema: each property (given the same field of the area's other models), and the cross-field rules. */
-interface Misreading {
+/**
+ * How a fault reads a request schema: the whole schema first, then each property (given the same
+ * field of the area's other models), and the cross-field rules; only `operationId`'s where given.
+ */
+export interface Misreading {
+  /** The one operation misread; every operation where absent. */
+  readonly operationId?: string;
+  readonly schema?: (schema: JsonSchema) => JsonSchema;
   readonly property?: (
     property: JsonSchema,
     field: string,
@@ -35,19 +41,22 @@ function misreadSchemas(
   misreading: Misreading,
 ): ReadonlyMap<string, RequestSchema> {
   const registry = createSchemaRegistry(model.doc);
-  const propertiesOf = (operationId: string): Properties => {
-    const properties = honest.get(operationId)?.schema.properties;
-    return isObject(properties) ? (properties as Properties) : {};
-  };
+  const propertiesOf = (schema: JsonSchema | undefined): Properties =>
+    isObject(schema?.properties) ? (schema.properties as Properties) : {};
   const areaOf = new Map(model.createRoutes.map((route) => [route.operationId, route.areaId]));
   const misread = new Map<string, RequestSchema>();
-  for (const [operationId, request] of honest) {
+  for (const [operationId, honestly] of honest) {
+    if (misreading.operationId !== undefined && misreading.operationId !== operationId) {
+      misread.set(operationId, honestly);
+      continue;
+    }
+    const request = { ...honestly, schema: misreading.schema?.(honestly.schema) ?? honestly.schema };
     const siblings = model.createRoutes
       .filter((route) => route.areaId === areaOf.get(operationId) && route.operationId !== operationId)
-      .map((route) => propertiesOf(route.operationId));
+      .map((route) => propertiesOf(honest.get(route.operationId)?.schema));
     const required = Array.isArray(request.schema.required) ? (request.schema.required as string[]) : [];
     const properties = Object.fromEntries(
-      Object.entries(propertiesOf(operationId)).map(([field, property]) => [
+      Object.entries(propertiesOf(request.schema)).map(([field, property]) => [
         field,
         misreading.property?.(
           property,
@@ -67,7 +76,7 @@ function misreadSchemas(
 }
 
 /** The request-body rule validating against the schemas as `misreading` reads them. */
-function validatingAs(misreading: Misreading): NonNullable<Fault["rules"]> {
+export function validatingAs(misreading: Misreading): NonNullable<Fault["rules"]> {
   return (rules) => {
     const compiled = new WeakMap<ServiceModel, ReadonlyMap<string, RequestSchema>>();
     return wrap("request-body", (original) => (call, state) => {

@@ -6,7 +6,8 @@ import type { CheckResult } from "../../../conformance/results.ts";
 import { templateOf } from "../../../conformance/rules.ts";
 import type { NearMissKind } from "../../../contract/bodies/near-misses.ts";
 import { runConformance } from "../../../conformance/run.ts";
-import { FAULTS, CATCHES, hooksFor, type FaultName } from "../faults/registry.ts";
+import { FIELD_CATCHES } from "../faults/fields.ts";
+import { CATCHES, faultNamed, hooksFor, type FaultName, type WrittenFaultName } from "../faults/registry.ts";
 import { named, type CheckName } from "../faults/support.ts";
 import { startSandbox } from "../../../sandbox/server.ts";
 import { fastSandboxConfig } from "../../support/fast-sandbox.ts";
@@ -21,15 +22,19 @@ export type { CheckName } from "../faults/support.ts";
 /** The generated requests' failure for a near miss of `kind` accepted. */
 const nearMiss = (kind: NearMissKind): CheckName =>
   named("generated-requests", "near-miss negative refused: {kind}", `near-miss negative refused: ${kind}`);
-/** True when `result` was written from that check's declared name (and is that exact result, on that route, where they are given). */
-export const isResultOf = (result: CheckResult, { group, check, result: exact, route }: CheckName): boolean => {
+/** True when `result` was written from that check's declared name (and is that exact result, or one of those on that route, where given). */
+export const isResultOf = (
+  result: CheckResult,
+  { group, check, result: exact, route, results }: CheckName,
+): boolean => {
   const registered = CHECKS.find((candidate) => candidate.group === group);
   return (
     result.group === group &&
     registered !== undefined &&
     templateOf(registered, result.name) === check &&
     (exact === undefined || result.name === exact) &&
-    (route === undefined || result.route === route)
+    (route === undefined || result.route === route) &&
+    (results === undefined || results.includes(result.name))
   );
 };
 
@@ -41,6 +46,7 @@ const REJECTS = "rejects a body breaking {constraint}";
 const RETIRED = "a retired model answers {status} {code}";
 const PRICE = "{price} with the price";
 const PRICES = "{model}: each rate of the price table is charged its quote";
+const MEDIA_SECONDS = "{model}: each second of {field} is charged";
 const GROWS = "each further failure lengthens the pause by one step{step}";
 const STOCK_PAGE = "a page holds at most {count} results, each with its credit line";
 const DISCOUNTED = "a create of {model} is charged its price less the plan's discount{percent}";
@@ -48,9 +54,8 @@ const POOL = "the day's free pool pays {count} creates across its models";
 const AFTER_POOL = "once the day's pool is used, a create is charged its price";
 const HEADERS_MEAN = "{remaining} never exceeds {limit}, and {reset} counts seconds within the {seconds}-second window";
 
-/** For each fault, the check written for the rule it breaks: it must fail. */
-export const CAUGHT_BY: Record<FaultName, CheckName> = {
-  ...CATCHES,
+/** For each hand-written fault, the check written for the rule it breaks: it must fail. */
+const WRITTEN_CAUGHT_BY: Record<WrittenFaultName, CheckName> = {
   "wrong-id-prefix": named("lifecycle", "valid request {name} accepted"),
   "wrong-id-prefix-one-route": named("lifecycle", "valid request {name} accepted"),
   "rate-limit-one-past": named("rate-limits", AFTER_ZERO),
@@ -157,12 +162,28 @@ export const CAUGHT_BY: Record<FaultName, CheckName> = {
     "{model}: each of {field} beyond the first {free} is charged",
   ),
   "d-b-rigging-not-added": named("prices", "{model}: the held price adds {fields}"),
+  "v-a-input-video-free": named("prices", MEDIA_SECONDS, "V-A: each second of video is charged"),
+  "v-a-reference-videos-free": named("prices", MEDIA_SECONDS, "V-A: each second of reference_videos is charged"),
+  "depth-map-minimum-missing": named("prices", MEDIA_SECONDS, "DM-A: each second of video is charged"),
+  "depth-map-seconds-rounded-down": named("prices", MEDIA_SECONDS, "DM-A: each second of video is charged"),
 };
 
-/** The check that must catch `fault` (CAUGHT_BY's entry; mutation.test.ts holds that every fault has one). */
+/** For each fault, the check written for the rule it breaks: it must fail (for a field fault, a negative case within its rule on its route). */
+export const CAUGHT_BY: Readonly<Record<FaultName, CheckName>> = {
+  ...WRITTEN_CAUGHT_BY,
+  ...CATCHES,
+  ...Object.fromEntries(
+    Object.entries(FIELD_CATCHES).map(([fault, { route, results }]) => [
+      fault,
+      { ...named("request-validation", REJECTS), route, results },
+    ]),
+  ),
+};
+
+/** The check that must fail for `fault`. */
 export function caughtBy(fault: FaultName): CheckName {
   const check = CAUGHT_BY[fault];
-  if (!check) throw new Error(`no check is named to catch the fault ${fault} (CAUGHT_BY)`);
+  if (!check) throw new Error(`fault "${fault}" names no check that must catch it (CAUGHT_BY)`);
   return check;
 }
 
@@ -217,6 +238,7 @@ export const MUST_PASS: readonly CheckName[] = [
   named("cost-quotes", "a depth-map quote on a discounted plan is the standard price less the discount{example}"),
   named("prices", PRICES),
   named("prices", "{model}: the held price adds {fields}"),
+  named("prices", MEDIA_SECONDS),
 ];
 
 /** Fault runs at once. */
@@ -260,6 +282,23 @@ const needs = (faults: FaultName[], group: string): boolean =>
     return caught === group || (FED_BY[caught] ?? []).includes(group);
   });
 
+/**
+ * Where every fault names the areas its check needs, only those are run; else, where every fault's
+ * catch lies on one route, only those routes' areas and models (the self-test's cost grows with the
+ * faults' operations).
+ */
+function onlyTheirOperations(faults: FaultName[]): Pick<TargetConfig, "areas" | "models"> {
+  const areas = faults.map((fault) => faultNamed(fault).areas);
+  if (faults.length > 0 && areas.every((list) => list !== undefined)) return { areas: [...new Set(areas.flat())] };
+  const routes = faults.map((fault) => caughtBy(fault).route);
+  if (faults.length === 0 || routes.some((route) => route === undefined)) return {};
+  const ops = contract.operations.filter((op) => routes.includes(op.route));
+  return {
+    areas: [...new Set(ops.map((op) => op.area))],
+    models: [...new Set(ops.flatMap((op) => (op.create ? [op.create.label] : [])))],
+  };
+}
+
 /** The suite's results against the sandbox with `faults`; `cases` generated requests per operation and kind (the default: 3, or NEAR_MISS_CASES for faults the near misses catch). */
 export async function resultsWith(
   faults: FaultName[],
@@ -268,12 +307,9 @@ export async function resultsWith(
   const { jobSeconds, pollTimeoutSeconds } = timing(faults);
   const sandbox = await startSandbox({ config: fastSandboxConfig(defaults, jobSeconds), hooks: hooksFor(faults) });
   try {
-    const areas = faults.map((fault) => FAULTS[fault]?.areas);
     const config: TargetConfig = {
       ...declared,
-      ...(faults.length > 0 && areas.every((list) => list !== undefined)
-        ? { areas: [...new Set(areas.flat() as string[])] }
-        : {}),
+      ...onlyTheirOperations(faults),
       rateLimitBurst: needs(faults, "rate-limits"),
       skipGroups: CHECK_GROUPS.filter((group) => !needs(faults, group)),
       generated: { seed: MUTATION_SEED, ...(cases === undefined ? {} : { cases }) },
@@ -284,6 +320,9 @@ export async function resultsWith(
     await sandbox.close();
   }
 }
+
+const expected = ({ check, result, route, results }: CheckName): string =>
+  results ? `${route} ${results.join(" or ")}` : `${result ?? check}${route ? ` on ${route}` : ""}`;
 
 /** Runs the suite against each fault; the faults whose check did not fail, each with what failed instead. */
 export async function missedFaults(faults: readonly FaultName[]): Promise<string[]> {
@@ -301,7 +340,7 @@ export async function missedFaults(faults: readonly FaultName[]): Promise<string
     .filter(({ fault, failures }) => !failures.some((failure) => isResultOf(failure, caughtBy(fault))))
     .map(
       ({ fault, failures }) =>
-        `${fault} (${FAULTS[fault]?.bug}): expected [${caughtBy(fault).group}] ${caughtBy(fault).result ?? caughtBy(fault).check}${caughtBy(fault).route ? ` on ${caughtBy(fault).route}` : ""} to fail, got ${failures.map((failure) => `[${failure.group}] ${failure.name}`).join("; ") || "none"}`,
+        `${fault} (${faultNamed(fault).bug}): expected [${caughtBy(fault).group}] ${expected(caughtBy(fault))} to fail, got ${failures.map((failure) => `[${failure.group}] ${failure.name}`).join("; ") || "none"}`,
     );
   console.log(`mutation: ${faults.length - missed.length} of ${faults.length} injected faults caught`);
   return missed;

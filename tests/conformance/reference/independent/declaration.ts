@@ -5,6 +5,7 @@ import {
   INDEPENDENT_CAP,
   KEYS,
   MARKERS,
+  HOSTED_CLIPS,
   RETIRED_LABEL,
   SPEND_LIMIT_CREDITS,
 } from "./setup.ts";
@@ -35,4 +36,5 @@ export const INDEPENDENT_DECLARATION: TargetConfig = {
   },
   freePool: { apiKey: KEYS.ultra, generations: DAILY_FREE_IMAGES, models: ["I-A", "I-C"] },
   costRequest: { model: "{model}", request: "{request}" },
+  mediaInputs: Object.entries(HOSTED_CLIPS).map(([url, seconds]) => ({ kind: "video", url, seconds })),
 };

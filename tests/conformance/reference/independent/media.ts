@@ -5,6 +5,7 @@
  * per-item range (x-media), in its lower part, as real clips mostly do.
  */
 import { createHash } from "node:crypto";
+import { HOSTED_CLIPS } from "./setup.ts";
 
 export interface DurationRange {
   readonly minSeconds: number;
@@ -14,8 +15,10 @@ export interface DurationRange {
 /** The span a measured duration falls in above the range's lower end. */
 const SPREAD_SECONDS = 8;
 
-/** A whole number of seconds within `range` (its lower end plus up to SPREAD_SECONDS). */
+/** A hosted clip's own seconds; else a whole number of seconds within `range` (its lower end plus up to SPREAD_SECONDS). */
 export function measuredSeconds(input: string, range: DurationRange): number {
+  const hosted = HOSTED_CLIPS[input];
+  if (hosted !== undefined) return hosted;
   const high = Math.min(range.maxSeconds, range.minSeconds + SPREAD_SECONDS);
   const digest = createHash("sha1").update(input).digest();
   return range.minSeconds + (digest.readUInt32BE(0) % (high - range.minSeconds + 1));

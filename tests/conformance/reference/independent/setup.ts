@@ -29,6 +29,12 @@ export const MARKERS = {
   moderation: "{{indep:block:{reason}}}",
 } as const;
 
+/** Clips the team hosts for testing, with the seconds the server measures for them (its declaration gives them). */
+export const HOSTED_CLIPS: Readonly<Record<string, number>> = {
+  "https://cdn.independent.test/clips/four-seconds.mp4": 4,
+  "https://cdn.independent.test/clips/seven-seconds.mp4": 7,
+};
+
 /** The model retired for the legacy account. */
 export const RETIRED_LABEL = "V-G";
 
