@@ -3,13 +3,19 @@
  * lives in the checks (`Check.rules`: result name -> rule ids); the catalogue says only what code
  * cannot: the words, and why a rule no check names is unchecked. A rule reference is an id, a
  * pattern with `*` (`*.body.*`), or either prefixed `route:`, which keeps only the rules whose
- * description pointers lie under the result's own operation (a body field of that route).
+ * description pointers lie under the result's own operation (a body field of that route); with no
+ * result's route, a `route:` reference reaches only rules with a pointer on some operation, since no
+ * result could keep another. A reference prefixed `!` takes out the rules it names: those a pattern
+ * reaches that the check cannot observe.
  */
 import { readCatalogue, type Catalogue, type Rule } from "../spec/catalogue.ts";
 import type { Check } from "./check.ts";
 import type { CheckResult } from "./results.ts";
 
 const ROUTE = "route:";
+const EXCEPT = "!";
+/** A pointer on an operation (a path's method), not a component. */
+const ON_OPERATION = /^\/paths\/[^/]+\/[a-z]+(?:\/|$)/;
 
 /** A result name as a check writes it, `{…}` standing for what the check puts in. */
 function templatePattern(template: string): RegExp {
@@ -46,14 +52,29 @@ const operationPointers = (route: string): string[] =>
 export function rulesNamed(catalogue: Catalogue, reference: string, route?: string): Rule[] {
   const pattern = idPattern(reference);
   const under = reference.startsWith(ROUTE) && route !== undefined ? operationPointers(route) : undefined;
+  const onSomeOperation = reference.startsWith(ROUTE) && route === undefined;
   return catalogue.rules.filter(
     (rule) =>
       pattern.test(rule.id) &&
+      (!onSomeOperation || (rule.openapi ?? []).some((pointer) => ON_OPERATION.test(pointer))) &&
       (under === undefined ||
         (rule.openapi ?? []).some((pointer) =>
           under.some((operation) => pointer === operation || pointer.startsWith(`${operation}/`)),
         )),
   );
+}
+
+/** The rules a template's references name together, for a result on `route` (any when undefined), less those a `!` reference names. */
+export function rulesOf(catalogue: Catalogue, references: readonly string[], route?: string): Rule[] {
+  const except = new Set(
+    references
+      .filter((reference) => reference.startsWith(EXCEPT))
+      .flatMap((reference) => rulesNamed(catalogue, reference.slice(EXCEPT.length)).map((rule) => rule.id)),
+  );
+  const named = references
+    .filter((reference) => !reference.startsWith(EXCEPT))
+    .flatMap((reference) => rulesNamed(catalogue, reference, route));
+  return [...new Map(named.map((rule) => [rule.id, rule])).values()].filter((rule) => !except.has(rule.id));
 }
 
 /** The rule ids a result observes: none for the suite's own results (a group skipped, a check stopped). */
@@ -62,13 +83,9 @@ export function resultRules(checks: readonly Check[], catalogue: Catalogue, resu
   const template = check && templateOf(check, result.name);
   if (!check || template === undefined) return [];
   const route = result.route === "*" ? undefined : result.route;
-  return [
-    ...new Set(
-      (check.rules?.[template] ?? []).flatMap((reference) =>
-        rulesNamed(catalogue, reference, route).map((rule) => rule.id),
-      ),
-    ),
-  ].sort();
+  return rulesOf(catalogue, check.rules?.[template] ?? [], route)
+    .map((rule) => rule.id)
+    .sort();
 }
 
 /** Each rule's checks, as `group: template`, derived from the checks' bindings. */
@@ -76,8 +93,7 @@ export function checksByRule(checks: readonly Check[], catalogue: Catalogue): Ma
   const byRule = new Map<string, string[]>(catalogue.rules.map((rule) => [rule.id, []]));
   for (const check of checks) {
     for (const [template, references] of Object.entries(check.rules ?? {})) {
-      for (const rule of references.flatMap((reference) => rulesNamed(catalogue, reference)))
-        byRule.get(rule.id)?.push(`${check.group}: ${template}`);
+      for (const rule of rulesOf(catalogue, references)) byRule.get(rule.id)?.push(`${check.group}: ${template}`);
     }
   }
   return byRule;

@@ -31,6 +31,8 @@ export const lifecycle: Check = {
   group: GROUP,
   rules: {
     "valid request {name} accepted": [
+      // The main key's account pays for the API (it is accepted): a paid plan.
+      "service.api-on-paid-plans",
       "endpoints.create-conventions",
       "service.create-returns-id-no-media",
       "route:*.response",
@@ -51,9 +53,11 @@ export const lifecycle: Check = {
       "service.poll-until-terminal",
       "events.completion-by-polling",
       "route:*.poll",
+      "!video-upscales.poll",
     ],
     "every poll response matches the description{example}": [
       "route:resources.poll.*",
+      "!resources.poll.video-upscales",
       "resources.job-status.values",
       "resources.poll.status-always-present",
       "limits.headers-on-every-response",
@@ -72,7 +76,11 @@ export const lifecycle: Check = {
       "states.failed",
       "states.timeout",
     ],
-    "result fields exactly once succeeded{example}": ["states.succeeded", "route:resources.poll.*"],
+    "result fields exactly once succeeded{example}": [
+      "states.succeeded",
+      "route:resources.poll.*",
+      "!resources.poll.video-upscales",
+    ],
   },
   summary:
     "Each create route's example starts a job whose status, polled through the id the create response names, takes only JobStatus values, reaches a terminal status and stays there, and carries the result fields exactly once it has succeeded.",

@@ -26,13 +26,7 @@ const freeClient = (session: Session) => session.client(session.config.freePlanK
 export const planGate: Check = {
   group: GROUP,
   rules: {
-    "403 for a Free-plan key": [
-      "auth.403",
-      "errors.403",
-      "service.api-on-paid-plans",
-      "service.free-plan-stock-only",
-      "auth.free-plan-gate",
-    ],
+    "403 for a Free-plan key": ["auth.403", "errors.403", "service.free-plan-stock-only", "auth.free-plan-gate"],
     "valid request {name} accepted": ["service.free-plan-stock-only", "auth.free-plan-gate"],
   },
   summary:

@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CHECKS } from "../../conformance/checks/index.ts";
-import { checksByRule, rulesNamed, templateOf } from "../../conformance/rules.ts";
+import { checksByRule, rulesNamed, rulesOf, templateOf } from "../../conformance/rules.ts";
 import { readSlugMap, slugMapFile } from "../../model/slug-map.ts";
 import { readCatalogueSource } from "../../spec/catalogue-source.ts";
 import { FAULTS, faultNamed, type FaultName } from "../conformance/faults/registry.ts";
@@ -71,7 +71,7 @@ describe("who answers to each rule", () => {
     const problems = CHECKS.flatMap((check) =>
       Object.entries(check.rules ?? {}).flatMap(([template, references]) =>
         references
-          .filter((reference) => rulesNamed(catalogue, reference).length === 0)
+          .filter((reference) => rulesNamed(catalogue, reference.replace(/^!/, "")).length === 0)
           .map((reference) => `[${check.group}] ${template}: ${reference} names no rule`),
       ),
     );
@@ -99,11 +99,7 @@ describe("who answers to each rule", () => {
       const registered = CHECKS.find((candidate) => candidate.group === group);
       if (!registered || !(check in (registered.rules ?? {})))
         return [...unknown, `${fault}: [${group}] "${check}" is not a name the check declares`];
-      const observed = new Set(
-        (registered.rules?.[check] ?? []).flatMap((reference) =>
-          rulesNamed(catalogue, reference, route).map((rule) => rule.id),
-        ),
-      );
+      const observed = new Set(rulesOf(catalogue, registered.rules?.[check] ?? [], route).map((rule) => rule.id));
       const where = route === undefined ? "" : ` on ${route}`;
       return [
         ...unknown,
@@ -114,6 +110,13 @@ describe("who answers to each rule", () => {
       ];
     });
     expect(problems).toEqual([]);
+  });
+
+  it("every rule a check names is broken by an injected fault, which that check catches", () => {
+    // The catch is proven by the conformance tests (missedFaults); the check naming the rule, above.
+    const broken = new Set((Object.keys(FAULTS) as FaultName[]).flatMap((fault) => faultNamed(fault).breaks));
+    const unproven = [...byRule].filter(([id, checks]) => checks.length > 0 && !broken.has(id)).map(([id]) => id);
+    expect(unproven).toEqual([]);
   });
 
   it("a result name resolves to the check's declared name with the most fixed text", () => {
@@ -135,6 +138,16 @@ describe("who answers to each rule", () => {
       "images.i-b.body.num-images",
     ]);
     expect(rulesNamed(catalogue, "*.body.num-images").length).toBeGreaterThan(1);
+  });
+
+  it("a ! reference takes out what it names; with no result's route, route: reaches only rules on some operation", () => {
+    expect(rulesOf(catalogue, ["route:*.poll"]).map((rule) => rule.id)).toContain("video-upscales.poll");
+    expect(rulesOf(catalogue, ["route:*.poll", "!video-upscales.poll"]).map((rule) => rule.id)).not.toContain(
+      "video-upscales.poll",
+    );
+    // routes.other-areas has no pointer: those routes are not shown.
+    expect(rulesNamed(catalogue, "routes.other-areas").map((rule) => rule.id)).toEqual(["routes.other-areas"]);
+    expect(rulesNamed(catalogue, "route:routes.other-areas")).toEqual([]);
   });
 
   it("a job's route (its create, then its poll) keeps the rules under either operation", () => {

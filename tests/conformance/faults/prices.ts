@@ -7,7 +7,7 @@ import { durationIn } from "../../../sandbox/markers.ts";
 import type { Call } from "../../../sandbox/rules.ts";
 import type { SandboxState } from "../../../sandbox/state.ts";
 import { CHECKS } from "../../../conformance/checks/index.ts";
-import { rulesNamed } from "../../../conformance/rules.ts";
+import { rulesOf } from "../../../conformance/rules.ts";
 import {
   areaOf,
   CATALOGUE,
@@ -147,8 +147,8 @@ const PRICE_CHECKS = [
 /** The first of PRICE_CHECKS that names `id` for results on `route`. */
 function priceCheck(id: string, route: string): CheckName | undefined {
   const found = PRICE_CHECKS.find(([group, check]) =>
-    (CHECKS.find((candidate) => candidate.group === group)?.rules?.[check] ?? []).some((reference) =>
-      rulesNamed(CATALOGUE, reference, route).some((rule) => rule.id === id),
+    rulesOf(CATALOGUE, CHECKS.find((candidate) => candidate.group === group)?.rules?.[check] ?? [], route).some(
+      (rule) => rule.id === id,
     ),
   );
   return found && named(found[0], found[1], undefined, route);

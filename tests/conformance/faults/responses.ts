@@ -223,6 +223,16 @@ export const RESPONSE_FAULTS = {
         original(call, state) ? state.responses.forbidden("This model is no longer available.") : undefined,
     ),
   },
+  "paid-plan-gated": {
+    breaks: ["service.api-on-paid-plans"],
+    bug: "the plan gate refuses the model routes to every plan, paid ones too",
+    rules: wrap(
+      "plan-gate",
+      (original) => (call, state) =>
+        original(call, state) ??
+        (call.op.kind === "create" ? state.responses.forbidden("This plan may not call the model routes.") : undefined),
+    ),
+  },
   "plan-gate-unauthorized": {
     breaks: ["auth.403", "errors.403"],
     bug: "a Free-plan key is refused the gated operations with 401, as if it were unknown",

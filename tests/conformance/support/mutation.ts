@@ -106,6 +106,7 @@ const WRITTEN_CAUGHT_BY: Record<WrittenFaultName, CheckName> = {
   "errors-as-text": named("request-validation", REJECTS),
   "plan-gate-open": named("plan-gate", "403 for a Free-plan key"),
   "plan-gate-unauthorized": named("plan-gate", "403 for a Free-plan key"),
+  "paid-plan-gated": named("lifecycle", "valid request {name} accepted"),
   "retired-model-served": named("retired-model", RETIRED),
   "retired-wrong-code": named("retired-model", RETIRED),
   "retired-model-forbidden": named("retired-model", RETIRED),
