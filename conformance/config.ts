@@ -47,11 +47,14 @@ export interface FreePool {
   models: string[];
 }
 
-/** A media input the target can fetch (`x-media` kind `kind`), and the duration it measures for it. */
+/** A media input the target can fetch (`x-media` kind `kind`), and what it measures of it. */
 export interface MediaInput {
   kind: string;
   url: string;
-  seconds: number;
+  seconds?: number;
+  width?: number;
+  height?: number;
+  megabytes?: number;
 }
 
 export interface TargetConfig {
@@ -93,6 +96,8 @@ export interface TargetConfig {
   costRequest?: Record<string, unknown>;
   /** Media inputs the target can fetch, each with the seconds it measures for it. */
   mediaInputs?: MediaInput[];
+  /** By model label: the create response field holding the job id, where the description shows none. */
+  jobIdFields?: Record<string, string>;
   /** The generated requests' seed and count: command-line options, not a declaration field. */
   generated?: GeneratedSettings;
 }
@@ -206,6 +211,10 @@ function wholeNumber(text: string, name: string, minimum: number): number {
     throw new DeclarationError(`${name}: "${text}" is not a whole number from ${minimum} to ${2 ** 32 - 1}`);
   return number;
 }
+
+/** What a declared media input may say the target measures of it. */
+const MEASURES = ["seconds", "width", "height", "megabytes"] as const;
+const measure: Check = (value) => (typeof value === "number" && value > 0 ? null : "must be a positive number");
 
 const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
   stateful: {
@@ -445,25 +454,36 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
           ? 'must hold "{model}" and "{request}" as values, where the model\'s slug and the request to quote go'
           : null,
   },
+  jobIdFields: {
+    type: "object",
+    shown: "none",
+    meaning:
+      "By model label, the field of its create response that holds the job's id, where the description shows none (the upscale route's create response is not shown): its jobs are then followed through their poll route like any other's.",
+    check: (value) =>
+      isObject(value) &&
+      Object.keys(value).length > 0 &&
+      Object.values(value).every((field) => typeof field === "string" && field !== "")
+        ? null
+        : "must map model labels to the create response's id field",
+  },
   mediaInputs: {
     type: "array",
     shown: "none",
     meaning:
-      "`[{kind, url, seconds}]`: media inputs the target can fetch (`kind` as the description's `x-media` kind, `video` or `audio`), each with the duration in seconds the target measures for it: enables the prices check of the prices per second of a media input (which no answer states the seconds of), sending each declared input in a priced field of its kind.",
+      "`[{kind, url, seconds, width, height, megabytes}]`: media inputs the target can fetch (`kind` as the description's `x-media` kind, `video` or `audio`), each with what the target measures of it (at least one of the four): enables the prices check of the prices per second of a media input (which no answer states the seconds of), sending each input within a priced field's limits, and the media-limits check, sending each input past a field's limits.",
     check: (value) =>
       !Array.isArray(value) || value.length === 0
-        ? "must be a non-empty array of {kind, url, seconds}"
+        ? "must be a non-empty array of {kind, url, seconds, width, height, megabytes}"
         : (value
             .map((item, index) => {
-              const problem = record(
-                {
-                  kind: text,
-                  url: text,
-                  seconds: (seconds) =>
-                    typeof seconds === "number" && seconds > 0 ? null : "must be a positive number",
-                },
-                ["kind", "url", "seconds"],
-              )(item);
+              const problem =
+                record(
+                  { kind: text, url: text, seconds: measure, width: measure, height: measure, megabytes: measure },
+                  ["kind", "url"],
+                )(item) ??
+                (MEASURES.some((name) => name in (item as object))
+                  ? null
+                  : `must give at least one of ${MEASURES.join(", ")}`);
               return problem && `[${index}]${problem.startsWith(".") ? "" : " "}${problem}`;
             })
             .find(Boolean) ?? null),

@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Slot } from "./coordination.ts";
 import type { Client, SendOptions } from "./client.ts";
+import type { TargetConfig } from "./config.ts";
 import { requestPath, type ContractOperation } from "../contract/contract.ts";
 import { accepted, type Exchange, type RequestSpec } from "./http.ts";
 import { conditionsOf } from "../contract/retry-after.ts";
@@ -145,14 +146,20 @@ export function follow(
   return created;
 }
 
+/** The create response field holding a job's id: the description's, else the declaration's (jobIdFields), else null. */
+export function idFieldOf(config: TargetConfig, op: ContractOperation): string | null {
+  if (!op.create) return null;
+  return op.create.idField ?? config.jobIdFields?.[op.create.label] ?? null;
+}
+
 function followed(client: Client, op: ContractOperation, exchange: Exchange, slot: Slot, giveUp?: GiveUp): Created {
   const poll = client.session.contract.pollOf(op);
-  const idField = op.create?.idField ?? null;
+  const idField = idFieldOf(client.session.config, op);
   if (!poll || idField === null) {
     // The suite cannot see when this job ends, so its slot stays taken for the rest of the run.
     return {
       exchange,
-      unfollowed: `no create response field of ${op.route} names the job's id (the description shows none), so ${poll?.route ?? "its poll route"} cannot be called with a real id`,
+      unfollowed: `no create response field of ${op.route} names the job's id (the description shows none, and jobIdFields gives none), so ${poll?.route ?? "its poll route"} cannot be called with a real id`,
     };
   }
   const id = (exchange.json as Record<string, unknown> | undefined)?.[idField];

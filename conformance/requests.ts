@@ -7,7 +7,7 @@ import type { Client } from "./client.ts";
 import { requestPath, type ContractOperation, type NamedExample } from "../contract/contract.ts";
 import { priceOf, quotedBody, type Price } from "./cost.ts";
 import { accepted, type Exchange, type RequestSpec } from "./http.ts";
-import { createJob } from "./jobs.ts";
+import { createJob, idFieldOf } from "./jobs.ts";
 import { responseProblems } from "./response-check.ts";
 import type { Session } from "./session.ts";
 import { unstatedAcceptance } from "./unstated.ts";
@@ -126,7 +126,7 @@ export function markedInvalid(session: Session, op: ContractOperation, spec: Req
 
 /** A create whose jobs the suite can follow: its response names the id and its area has a poll route. */
 export function followable(session: Session, op: ContractOperation): boolean {
-  return op.create !== undefined && op.create.idField !== null && session.contract.pollOf(op) !== undefined;
+  return idFieldOf(session.config, op) !== null && session.contract.pollOf(op) !== undefined;
 }
 
 export interface PricedCreate {

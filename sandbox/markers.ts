@@ -7,6 +7,7 @@
  *   [sandbox:moderation=input_csam]                           the create answers the moderation block
  *   https://host/clip.mp4#duration=12                         the media lasts 12 seconds
  */
+import type { JsonSchema } from "../model/document.ts";
 import type { ServiceModel } from "../model/service-model.ts";
 import type { MediaRule } from "../runtime/costs/pricing.ts";
 
@@ -65,6 +66,50 @@ export function outcomeOf(model: ServiceModel, body: unknown): Outcome | null {
 export function durationIn(media: string): number | null {
   const match = DURATION.exec(media);
   return match ? Number(match[1]) : null;
+}
+
+/** The duration limits a media field states (`x-media`), some only when another field has a value. */
+interface DurationLimits {
+  readonly minDurationSeconds?: number;
+  readonly maxDurationSeconds?: number;
+  readonly maxCombinedDurationSeconds?: number;
+  readonly conditionalLimits?: ReadonlyArray<{
+    readonly when: { readonly field: string; readonly equals: unknown };
+    readonly limits: { readonly maxDurationSeconds?: number };
+  }>;
+}
+
+/**
+ * The first duration limit a body's media break, as `body.<field> (#duration): <rule>`, or null: the
+ * durations its URLs name (`#duration=N`), on every route, priced or not (a URL naming none is
+ * taken to be within them).
+ */
+export function mediaDurationProblem(schema: JsonSchema | undefined, body: unknown): string | null {
+  if (typeof body !== "object" || body === null) return null;
+  const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
+  for (const [field, property] of Object.entries(properties)) {
+    const limits = property["x-media"] as DurationLimits | undefined;
+    const value = (body as Record<string, unknown>)[field];
+    if (!limits || value === undefined) continue;
+    const seconds = (Array.isArray(value) ? value : [value]).flatMap((item) => {
+      const found = typeof item === "string" ? durationIn(item) : null;
+      return found === null ? [] : [found];
+    });
+    const max = Math.min(
+      limits.maxDurationSeconds ?? Infinity,
+      ...(limits.conditionalLimits ?? [])
+        .filter(({ when }) => (body as Record<string, unknown>)[when.field] === when.equals)
+        .map(({ limits: conditional }) => conditional.maxDurationSeconds ?? Infinity),
+    );
+    const where = `body.${field} (#duration)`;
+    if (seconds.some((length) => length > max)) return `${where}: must be at most ${max} seconds`;
+    if (seconds.some((length) => length < (limits.minDurationSeconds ?? 0)))
+      return `${where}: must be at least ${limits.minDurationSeconds} seconds`;
+    const total = seconds.reduce((sum, length) => sum + length, 0);
+    if (total > (limits.maxCombinedDurationSeconds ?? Infinity))
+      return `${where}: must be at most ${limits.maxCombinedDurationSeconds} seconds combined`;
+  }
+  return null;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { OperationModel } from "../model/service-model.ts";
 import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
 import { QuoteError } from "../runtime/costs/quote-error.ts";
 import type { Account } from "./accounts.ts";
-import { mediaDurations, MarkerError, outcomeOf, type Outcome } from "./markers.ts";
+import { mediaDurationProblem, mediaDurations, MarkerError, outcomeOf, type Outcome } from "./markers.ts";
 import type { WindowState } from "./rate-windows.ts";
 import { SANDBOX_CODES, type Reply } from "./responses.ts";
 import type { SandboxState } from "./state.ts";
@@ -143,6 +143,14 @@ export const RULES: readonly Rule[] = [
     check(call, state) {
       const problem = mediaFormProblem(state.requestSchemas.get(call.op.operationId)?.schema, call.body);
       return problem === null ? undefined : state.responses.invalidRequest(`body.${problem}`);
+    },
+  },
+  {
+    // The durations each media field allows (x-media), on every route: the price rule reads only priced media.
+    name: "media-durations",
+    check(call, state) {
+      const problem = mediaDurationProblem(state.requestSchemas.get(call.op.operationId)?.schema, call.body);
+      return problem === null ? undefined : state.responses.invalidRequest(problem);
     },
   },
   {

@@ -12,6 +12,7 @@ import { createResponse } from "./create-response.ts";
 import { errorExamples } from "./error-examples.ts";
 import { generatedRequests } from "./generated-requests.ts";
 import { lifecycle } from "./lifecycle.ts";
+import { mediaLimits } from "./media-limits.ts";
 import { modelPrices } from "./model-prices.ts";
 import { operations } from "./operations.ts";
 import { planGate } from "./plan-gate.ts";
@@ -32,6 +33,7 @@ export const CHECKS: readonly Check[] = [
   prices,
   operations,
   requestValidation,
+  mediaLimits,
   generatedRequests(() => CHECKS),
   auth,
   errorExamples,

@@ -53,11 +53,9 @@ export const lifecycle: Check = {
       "service.poll-until-terminal",
       "events.completion-by-polling",
       "route:*.poll",
-      "!video-upscales.poll",
     ],
     "every poll response matches the description{example}": [
       "route:resources.poll.*",
-      "!resources.poll.video-upscales",
       "resources.job-status.values",
       "resources.poll.status-always-present",
       "limits.headers-on-every-response",
@@ -76,11 +74,7 @@ export const lifecycle: Check = {
       "states.failed",
       "states.timeout",
     ],
-    "result fields exactly once succeeded{example}": [
-      "states.succeeded",
-      "route:resources.poll.*",
-      "!resources.poll.video-upscales",
-    ],
+    "result fields exactly once succeeded{example}": ["states.succeeded", "route:resources.poll.*"],
   },
   summary:
     "Each create route's example starts a job whose status, polled through the id the create response names, takes only JobStatus values, reaches a terminal status and stays there, and carries the result fields exactly once it has succeeded.",

@@ -24,8 +24,6 @@ export const operations: Check = {
       "route:resources.stock-result.*",
       "!resources.stock-result.cc-by",
       "route:resources.poll.*",
-      // A stateful target's polls are left to lifecycle; the mock's answer is the description's own example.
-      "!resources.poll.video-upscales",
       "route:resources.post.license",
       "limits.headers-on-every-response",
       "conventions.routes-start-v1",

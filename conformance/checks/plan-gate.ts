@@ -10,6 +10,7 @@ import { requestPath, type ContractOperation } from "../../contract/contract.ts"
 import { priceOf, quotedBody } from "../cost.ts";
 import { accepted } from "../http.ts";
 import { expectAccepted, sendInvalid, validRequests } from "../requests.ts";
+import { idFieldOf } from "../jobs.ts";
 import { responseProblems } from "../response-check.ts";
 import type { Session } from "../session.ts";
 
@@ -47,7 +48,7 @@ export const planGate: Check = {
       .filter((spend) => spend.price.credits !== 0),
   observe(session, { client, op, exchange }) {
     const poll = session.contract.pollOf(op);
-    const idField = op.create?.idField;
+    const idField = idFieldOf(session.config, op);
     if (client !== session.main || !poll || !idField || !accepted(exchange)) return;
     const id = (exchange.json as Record<string, unknown> | undefined)?.[idField];
     const ids = mainJobs.get(session) ?? new Map<ContractOperation, string>();

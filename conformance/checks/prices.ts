@@ -86,6 +86,14 @@ interface MeasuredField {
   readonly inputs: readonly MediaInput[];
 }
 
+/** The duration limits of a media field (`x-media`). */
+interface MediaRule {
+  readonly kind?: string;
+  readonly minDurationSeconds?: number;
+  readonly maxDurationSeconds?: number;
+  readonly maxCombinedDurationSeconds?: number;
+}
+
 /** The fields a route's price reads a media duration of, each with the declared inputs (`mediaInputs`) it may be sent. */
 function measuredMedia(
   session: Session,
@@ -96,9 +104,15 @@ function measuredMedia(
   return components.flatMap((component) => {
     const per = component.per;
     if (!per || !("mediaSeconds" in per)) return [];
-    const kind = (properties[per.mediaSeconds]?.["x-media"] as { kind?: string } | undefined)?.kind;
+    const media = (properties[per.mediaSeconds]?.["x-media"] ?? {}) as MediaRule;
+    // Within the field's limits: the media-limits check sends the inputs past them.
     const inputs = (session.config.mediaInputs ?? []).filter(
-      (input) => input.kind === kind && (per.rounding !== undefined || Number.isInteger(input.seconds)),
+      ({ kind, seconds }) =>
+        kind === media.kind &&
+        seconds !== undefined &&
+        seconds >= (media.minDurationSeconds ?? 0) &&
+        seconds <= Math.min(media.maxDurationSeconds ?? Infinity, media.maxCombinedDurationSeconds ?? Infinity) &&
+        (per.rounding !== undefined || Number.isInteger(seconds)),
     );
     return [{ field: per.mediaSeconds, inputs }];
   });

@@ -325,6 +325,7 @@ describe("the rules", () => {
       "plan-gate",
       "request-body",
       "media-forms",
+      "media-durations",
       "uploads-window",
       "retired-model",
       "cooldown",
@@ -346,6 +347,32 @@ describe("the rules", () => {
     expect(inlined.json.error.message).toContain("body.video: takes public-url or uploaded-file-url, not a data-uri");
     expect((await send("AAAAGGZ0eXBtcDQy")).status).toBe(400);
     expect((await send("https://files.example.com/clip.mp4")).status).toBe(200);
+  });
+
+  it("refuse a media input whose #duration is outside its field's limits, on unpriced routes too", async () => {
+    const sb = await sandbox();
+    const v = (label: string) => routeWhere((candidate) => candidate.label === label);
+    const clip = (seconds: number) => `https://files.example.com/clip.mp4#duration=${seconds}`;
+    const send = (label: string, body: Record<string, unknown>) =>
+      sb.send("POST", v(label).path, { body: { ...example(v(label).path), ...body } });
+    // V-B's price is not shown; its reference videos are 2 to 15 s each, 15 s combined.
+    const long = await send("V-B", { reference_videos: [clip(16)] });
+    expect([long.status, long.json.error.message]).toEqual([
+      400,
+      "body.reference_videos (#duration): must be at most 15 seconds",
+    ]);
+    expect((await send("V-B", { reference_videos: [clip(1)] })).json.error.message).toBe(
+      "body.reference_videos (#duration): must be at least 2 seconds",
+    );
+    expect((await send("V-B", { reference_videos: [clip(8), clip(8)] })).json.error.message).toBe(
+      "body.reference_videos (#duration): must be at most 15 seconds combined",
+    );
+    expect((await send("V-B", { reference_videos: [clip(7), clip(8)] })).status).toBe(200);
+    // MC-A: a reference video of at most 30 s, or 10 s when the character image sets the orientation.
+    expect((await send("MC-A", { video: clip(12), character_orientation: "video" })).status).toBe(200);
+    expect((await send("MC-A", { video: clip(12), character_orientation: "image" })).json.error.message).toBe(
+      "body.video (#duration): must be at most 10 seconds",
+    );
   });
 
   it("report the per-key window in X-RateLimit-* when it and the address's have as many requests left", async () => {

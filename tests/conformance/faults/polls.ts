@@ -3,7 +3,9 @@
  * `resources.poll.<area>` rules: an area's poll route not mounted, or its result misshapen; and
  * faults of every poll: no status, 3D files deleted at once, completion not observable by polling.
  */
+import { Contract } from "../../../contract/contract.ts";
 import type { AreaModel } from "../../../model/service-model.ts";
+import { sandboxDeclaration } from "../support/sandbox-declaration.ts";
 import type { Call } from "../../../sandbox/rules.ts";
 import type { Answer } from "../../../sandbox/server.ts";
 import {
@@ -30,8 +32,12 @@ const POLLS_MATCH = "every poll response matches the description{example}";
 const areaNamed = (segment: string): AreaModel | undefined =>
   MODEL.areas.find((area) => areaOf(area.poll.path) === segment);
 
-/** The first create of `area` whose response names the job's id: the lifecycle check polls its jobs. */
-const followedCreate = (area: AreaModel) => area.createRoutes.find((route) => route.idField !== null);
+/** The sandbox's declared id fields, where the description shows none (the upscale route's). */
+const { jobIdFields } = sandboxDeclaration(new Contract());
+
+/** The first create of `area` whose response names the job's id, or the declaration does: the lifecycle check polls its jobs. */
+const followedCreate = (area: AreaModel) =>
+  area.createRoutes.find((route) => (route.idField ?? jobIdFields?.[route.label]) !== undefined);
 
 /**
  * The areas a fault's run selects: the area, and images, whose jobs end within the poll timeout
@@ -44,9 +50,9 @@ const polled = (area: AreaModel, status: string) => (answer: Answer, call: Call 
   isPoll(call) && call.op.path === area.poll.path && answer.status === 200 && bodyOf(answer).status === status;
 
 /**
- * The rules of a family whose area's jobs the lifecycle check can follow. Those of an area whose
- * create responses name no job id (video upscales': their shape is not shown) are left out: no
- * check can call its poll route with a real id, so no fault of it can be caught.
+ * The rules of a family whose area's jobs the lifecycle check can follow: an area whose create
+ * responses name no job id, in the description or the sandbox's declaration, is left out (no check
+ * could call its poll route with a real id).
  */
 const followedAreas = (pattern: RegExp) =>
   rulesMatching(pattern).flatMap((rule) => {

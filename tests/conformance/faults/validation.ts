@@ -205,4 +205,15 @@ export const VALIDATION_FAULTS = {
     bug: "media fields are checked against the schema only: a video or audio inlined (data URI, raw base64) where only URLs are taken is accepted",
     rules: without("media-forms"),
   },
+  "upscale-input-length-unchecked": {
+    breaks: ["video-upscales.input-limits"],
+    bug: "the upscale route never measures its input's length, so a video past 20 s is upscaled",
+    // The duration rule and the quote both read the URL's #duration: the input is taken as of no stated length.
+    rules: wrap("media-durations", (original) => (call, state) => {
+      const body = call.body as Record<string, unknown> | undefined;
+      if (call.op.path === "/v1/video-upscales/vu-a" && typeof body?.video === "string")
+        call.body = { ...body, video: body.video.replace(/#.*$/, "") };
+      return original(call, state);
+    }),
+  },
 } satisfies Record<string, Fault>;

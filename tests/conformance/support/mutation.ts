@@ -143,6 +143,12 @@ const WRITTEN_CAUGHT_BY: Record<WrittenFaultName, CheckName> = {
   "exclusive-fields-accepted": nearMiss("exclusive-pair"),
   "mode-needs-ignored": nearMiss("other-mode-value"),
   "media-forms-unchecked": nearMiss("other-form"),
+  "upscale-input-length-unchecked": named(
+    "media-limits",
+    "refuses {field} of {measured}, past its {limit}",
+    "refuses video of 25 s, past its most of 20 s",
+    "POST /v1/video-upscales/vu-a",
+  ),
   "discount-not-applied": named("plan-prices", DISCOUNTED),
   "free-pool-web-only": named("plan-prices", POOL),
   "free-pool-never-used-up": named("plan-prices", AFTER_POOL),
