@@ -6,6 +6,8 @@
  */
 import { CHECKS } from "../conformance/checks/index.ts";
 import { checksByRule } from "../conformance/rules.ts";
+import { placeholderSlug } from "../model/labels.ts";
+import type { ServiceModel } from "../model/types.ts";
 import type { Catalogue, Rule } from "../spec/catalogue.ts";
 import { readCatalogueSource } from "../spec/catalogue-source.ts";
 
@@ -56,8 +58,31 @@ export function rulesPage(catalogue: Catalogue): string {
   return `${lines.join("\n")}\n`;
 }
 
+const pointerSegment = (path: string): string => path.replace(/~/g, "~0").replace(/\//g, "~1");
+
+/**
+ * The catalogue with its pointers into the description as this build has it: spec/rules.yaml names
+ * the create routes by their placeholder slugs, and a build with a slug map holds the real ones.
+ */
+export function builtCatalogue(catalogue: Catalogue, model: Pick<ServiceModel, "createRoutes">): Catalogue {
+  const renames = model.createRoutes.flatMap((route): [string, string][] => {
+    const placeholder = route.path.replace(/[^/]+$/, placeholderSlug(route.label));
+    return placeholder === route.path
+      ? []
+      : [[`/paths/${pointerSegment(placeholder)}`, `/paths/${pointerSegment(route.path)}`]];
+  });
+  const built = (pointer: string): string => {
+    const rename = renames.find(([from]) => pointer === from || pointer.startsWith(`${from}/`));
+    return rename ? `${rename[1]}${pointer.slice(rename[0].length)}` : pointer;
+  };
+  return {
+    ...catalogue,
+    rules: catalogue.rules.map((rule) => (rule.openapi ? { ...rule, openapi: rule.openapi.map(built) } : rule)),
+  };
+}
+
 /** The page, and the catalogue as JSON for the tools, which read it at run time without a YAML parser. */
-export function generate(): Record<string, string> {
-  const catalogue = readCatalogueSource();
+export function generate(model: ServiceModel): Record<string, string> {
+  const catalogue = builtCatalogue(readCatalogueSource(), model);
   return { "docs/rules.md": rulesPage(catalogue), "generated/rules.json": `${JSON.stringify(catalogue, null, 2)}\n` };
 }

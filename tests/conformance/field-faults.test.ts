@@ -12,6 +12,7 @@ import { checksByRule, rulesNamed } from "../../conformance/rules.ts";
 import { Contract } from "../../contract/contract.ts";
 import { startSandbox } from "../../sandbox/server.ts";
 import { readCatalogue } from "../../spec/catalogue.ts";
+import { pathOf } from "../client/labels.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { FIELD_CATCHES, FIELD_FAULTS, UNCATCHABLE_FIELD_RULES } from "./faults/fields.ts";
 import { FAULTS, hooksFor } from "./faults/registry.ts";
@@ -76,9 +77,9 @@ describe("the faults generated from the rule catalogue", () => {
           })
         ).status;
       const unlisted = { prompt: "A lighthouse", aspect_ratio: "7:5" };
-      expect(await statusOf("/v1/images/i-a", unlisted)).toBe(200);
-      expect(await statusOf("/v1/images/i-b", { ...unlisted, image: "https://files.example.com/a.png" })).toBe(400);
-      expect(await statusOf("/v1/images/i-a", { ...unlisted, aspect_ratio: "1:1", size: "7K" })).toBe(400);
+      expect(await statusOf(pathOf("I-A"), unlisted)).toBe(200);
+      expect(await statusOf(pathOf("I-B"), { ...unlisted, image: "https://files.example.com/a.png" })).toBe(400);
+      expect(await statusOf(pathOf("I-A"), { ...unlisted, aspect_ratio: "1:1", size: "7K" })).toBe(400);
     } finally {
       await sandbox.close();
     }

@@ -1,11 +1,13 @@
 /** docs/rules.md lists every rule with its words and its checks, or why it has none, and is as the generator makes it. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { rulesPage } from "../../generators/rules-page.ts";
+import { builtCatalogue, rulesPage } from "../../generators/rules-page.ts";
 import { readCatalogue } from "../../spec/catalogue.ts";
 import { readCatalogueSource } from "../../spec/catalogue-source.ts";
+import { model } from "../support/description.ts";
 
-const catalogue = readCatalogueSource();
+/** The catalogue with its pointers as this build holds them (a slug map renames the create routes). */
+const catalogue = builtCatalogue(readCatalogueSource(), model);
 const page = readFileSync(new URL("../../docs/rules.md", import.meta.url), "utf8");
 
 describe("docs/rules.md", () => {
@@ -29,5 +31,31 @@ describe("docs/rules.md", () => {
     expect(page).toContain(
       "### `versioning.version-string`\n\n> The interface version string is `2026-06-20`.\n\n- **unchecked** (not observable from outside): no response carries the interface version (none is shown)",
     );
+  });
+
+  it("names the create routes as a build with a slug map holds them, and nothing else", () => {
+    const source = {
+      ...catalogue,
+      rules: [
+        {
+          id: "x.one",
+          section: "S",
+          words: "w",
+          openapi: [
+            "/paths/~1v1~1images~1i-a/post/x-pricing",
+            "/paths/~1v1~1images~1i-a",
+            "/paths/~1v1~1images~1i-ab/post",
+            "/paths/~1v1~1images~1{id}/get",
+          ],
+        },
+      ],
+    };
+    const routes = [{ label: "I-A", path: "/v1/images/imagegen-4-ultra" }] as unknown as typeof model.createRoutes;
+    expect(builtCatalogue(source, { createRoutes: routes }).rules[0]?.openapi).toEqual([
+      "/paths/~1v1~1images~1imagegen-4-ultra/post/x-pricing",
+      "/paths/~1v1~1images~1imagegen-4-ultra",
+      "/paths/~1v1~1images~1i-ab/post",
+      "/paths/~1v1~1images~1{id}/get",
+    ]);
   });
 });
