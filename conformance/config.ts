@@ -432,7 +432,7 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
     type: "object",
     shown: "none",
     meaning:
-      "`{apiKey, models}`: a key of an account whose plan discounts each model of `models` (label to percent off the standard price, which the specification does not state) and whose free pool pays none of their creates: enables the plan-prices check of discounts (one job per model, charged its discounted price, rounded either way).",
+      "`{apiKey, models}`: a key of an account whose plan discounts each model of `models` (label to percent off the standard price, which the specification does not state) and whose free pool pays none of their creates: enables the plan-prices check of discounts (one job per model, charged its discounted price, rounded either way); the run's refused negatives (request-validation, the near misses) go with this key, sparing the main key's rate-limit window.",
     check: record({ apiKey: text, models: percents }, ["apiKey", "models"]),
   },
   freePool: {

@@ -53,6 +53,14 @@ export class Session implements ClientRun {
   readonly requests: Semaphore;
   readonly spend: Spend;
   readonly main: Client;
+  /**
+   * The client refused negatives go through (request-validation and the generated near misses, about
+   * half of a run's requests): the planDiscounts key's where declared, so that they spend that key's
+   * rate-limit window rather than the main key's; else the main key's. Its account is on a paid
+   * plan (its creates are discounted), and the suite already measures its charges (plan-prices):
+   * a negative runs as one of them, never beside a measurement.
+   */
+  readonly negatives: Client;
   readonly progress: (line: string) => void;
   readonly earlierJobs: StillRunning | undefined;
   readonly earlierFreePoolUse: number | undefined;
@@ -80,6 +88,8 @@ export class Session implements ClientRun {
     this.observer = options.observe;
     this.main = new Client(this, "main", options.apiKey, this.concurrency);
     this.clients.set(options.apiKey, this.main);
+    const discounted = options.config.planDiscounts?.apiKey;
+    this.negatives = discounted ? this.client(discounted) : this.main;
   }
 
   /**

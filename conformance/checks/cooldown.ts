@@ -9,7 +9,8 @@
  * check's own failures are all in (by failures from before it, such as an earlier run's within the
  * hour) is waited out, if briefly, and cleared with a success before the check starts again.
  * First of all, a success must clear the failures before it: a success, one failure fewer than the
- * pause needs, a success, as many failures again, and a success are all accepted.
+ * pause needs and a success are all accepted, and the run of failures after that success must
+ * reach the description's number before the family is paused.
  */
 import { needing, STAGE, type Check } from "../check.ts";
 import { numericHeader, type Client } from "../client.ts";
@@ -87,9 +88,17 @@ const pausedAnswer = (session: Session, exchange: Exchange): boolean =>
   exchange.status === 429 && conditionsOf(session.contract, exchange.json).has("cooldown");
 
 /**
- * A success, then twice: one failure fewer than pause the family, and a success. Had a success not
- * cleared the failures before it, the second run of failures would pause the family. Ends with a
- * success, so that the run of failures after it starts from none. False when the check must stop.
+ * What the start of the check came to: it must stop (a failure was recorded); the family was refused
+ * before the check's failures (the run of failures then copes with failures from before it); or a
+ * success, one failure fewer than the pause needs, and a success were all accepted, so that the
+ * verdict on the success clearing the failures before it is the run of failures after it.
+ */
+type Clearing = "stop" | "refused before" | "to be seen";
+
+/**
+ * A success, one failure fewer than pause the family, and a success. The family was not paused
+ * that early, so a pause before the run of failures after the last success is complete means the
+ * failures before it still counted. Ending with a success, that run starts from none.
  */
 async function successClears(
   session: Session,
@@ -97,13 +106,13 @@ async function successClears(
   request: FamilyCreate,
   fail: (atOnce: boolean) => Promise<Failure>,
   acceptedUntil: string,
-): Promise<boolean> {
+): Promise<Clearing> {
   const { contract } = session;
   const route = request.op.route;
   const spec = { ...request.spec, headers: client.authorized() };
   const curl = session.curl(spec);
   const consecutive = contract.model.limits.cooldown.consecutiveFailures;
-  for (const round of [0, 1, 2]) {
+  for (const round of [0, 1]) {
     const success = await chargedCreate(client, request.op, spec, request.price.atMost ? null : request.price.credits);
     if (!success.job) {
       if (round === 0) {
@@ -114,17 +123,17 @@ async function successClears(
           CLEARS,
           `the family was paused or refused before this check's failures: ${success.exchange.status} ${success.exchange.text.slice(0, 120)}`,
         );
-        return true;
+        return "refused before";
       }
       const paused = pausedAnswer(session, success.exchange);
       session.results.fail(
         GROUP,
         route,
-        paused && round === 1 ? acceptedUntil : CLEARS,
-        `a success of the family, after ${consecutive - 1} failures${round === 2 ? " that followed a success" : ""}, was refused: ${success.exchange.status} ${success.exchange.text.slice(0, 200)}`,
+        paused ? acceptedUntil : CLEARS,
+        `a success of the family, after ${consecutive - 1} failures, was refused: ${success.exchange.status} ${success.exchange.text.slice(0, 200)}`,
         curl,
       );
-      return false;
+      return "stop";
     }
     if (success.job.terminal !== contract.model.jobStatus.success) {
       session.results.skip(
@@ -133,24 +142,23 @@ async function successClears(
         CLEARS,
         `a job of the family sent to succeed ended ${success.job.terminal ?? success.job.stoppedBy}`,
       );
-      return true;
+      return "refused before";
     }
-    if (round === 2) break;
-    for (let failed = 1; failed < consecutive; failed++) {
-      const failure = await fail(false);
-      if ("endedAfter" in failure) continue;
-      const paused = failure.pausedFor !== undefined;
-      const name = !paused ? failure.name : round === 0 ? acceptedUntil : CLEARS;
-      const detail =
-        paused && round === 1
-          ? `failure ${failed} after a success was refused with the cooldown 429: the ${consecutive - 1} failures before the success still counted`
-          : failure.detail;
-      session.results.fail(GROUP, route, name, detail, curl);
-      return false;
-    }
+    if (round === 1) break;
+    // Failures count whatever their order, and these are too few to pause the family: they go at once.
+    const run = await Promise.all(Array.from({ length: consecutive - 1 }, () => fail(true)));
+    const failure = run.find((candidate) => !("endedAfter" in candidate));
+    if (!failure || "endedAfter" in failure) continue;
+    session.results.fail(
+      GROUP,
+      route,
+      failure.pausedFor !== undefined ? acceptedUntil : failure.name,
+      failure.detail,
+      curl,
+    );
+    return "stop";
   }
-  session.results.pass(GROUP, route, CLEARS);
-  return true;
+  return "to be seen";
 }
 
 interface Probe {
@@ -321,8 +329,8 @@ export const cooldown: Check = {
         what: `${family.op.route} (cooldown: a success clearing earlier failures, if needed)`,
         price: family.price,
       },
-      // The successes between the runs of failures that show a success clears them.
-      ...[1, 2, 3].map(() => ({
+      // The successes before and after the failures that show a success clears them.
+      ...[1, 2].map(() => ({
         key,
         what: `${family.op.route} (cooldown: a success clears the failures before it)`,
         price: family.price,
@@ -343,7 +351,8 @@ export const cooldown: Check = {
     const acceptedUntil = `creates are accepted until ${consecutiveFailures} consecutive failures`;
     let fail = failures(session, client, request, spec, acceptedUntil);
     status("a success clearing the failures before it");
-    if (!(await successClears(session, client, request, fail, acceptedUntil))) return;
+    const clearing = await successClears(session, client, request, fail, acceptedUntil);
+    if (clearing === "stop") return;
     fail = failures(session, client, request, spec, acceptedUntil);
     const runOfFailures = async (): Promise<Failure> => {
       // Failures count whatever their order, so all but the last go at once; the last alone, so
@@ -354,7 +363,20 @@ export const cooldown: Check = {
       return run.find((failure) => !("endedAfter" in failure)) ?? (await fail(false));
     };
     let last = await runOfFailures();
-    if (!("endedAfter" in last) && last.pausedFor !== undefined) {
+    if (clearing === "to be seen") {
+      // The family was not paused after as many failures before the success: paused now, it still counted them.
+      if (!("endedAfter" in last) && last.pausedFor !== undefined)
+        return void session.results.fail(
+          GROUP,
+          route,
+          CLEARS,
+          `the run of failures after a success, which followed ${consecutiveFailures - 1} failures, was paused early: the failures before the success still counted (${last.detail})`,
+          curl,
+        );
+      if ("endedAfter" in last) session.results.pass(GROUP, route, CLEARS);
+      else
+        session.results.skip(GROUP, route, CLEARS, `the run of failures after the success broke off: ${last.detail}`);
+    } else if (!("endedAfter" in last) && last.pausedFor !== undefined) {
       // Paused early: failures from before the check (an earlier run's, within the hour) may count
       // with its own. Any success clears them, so one is sent once the pause is over, and the run of
       // failures starts again; paused early again, the target is at fault.

@@ -86,7 +86,7 @@ async function negatives(session: Session, plan: Plan, operation: OperationPlan)
   }
   await sendCoverage(session, GROUP, operation);
   if (!operation.negatives) return;
-  const client = session.main;
+  const client = session.negatives;
   const path = requestPath(session.contract, op);
   const outcome = await search(plan, operation, operation.negatives, async (negative: NegativeCase) => {
     const exchange = await sendInvalid(session, client, op, {

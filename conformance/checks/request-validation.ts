@@ -49,7 +49,7 @@ export const requestValidation: Check = {
     for (const op of session.selected()) session.contract.negativeCases(op);
   },
   async run({ session }) {
-    const client = session.main;
+    const client = session.negatives;
     const sends = session.selected().flatMap((op) => {
       if (!op.requestSchema) return [];
       if (!op.responses["400"]) {

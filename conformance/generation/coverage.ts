@@ -15,7 +15,7 @@ import { negativeProblems } from "./verdicts.ts";
 export async function sendCoverage(session: Session, group: string, operation: OperationPlan): Promise<void> {
   const { op, coverage } = operation;
   if (coverage.length === 0) return;
-  const client = session.main;
+  const client = session.negatives;
   const path = requestPath(session.contract, op);
   let failed = 0;
   for (const negative of coverage) {

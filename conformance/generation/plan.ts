@@ -125,7 +125,7 @@ export function nearMissRisk(session: Session): string | undefined {
   });
   const figure = total(
     unmarked.map(({ operation, body }) => ({
-      key: session.main.name,
+      key: session.negatives.name,
       what: operation.op.route,
       price: priceOf(session.contract, operation.op, body),
     })),

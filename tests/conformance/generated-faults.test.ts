@@ -113,8 +113,9 @@ describe("generated requests against the sandbox", () => {
     expect(seeded.length).toBeGreaterThan(3);
     const leftBeside = seeded.map((failure) => {
       expect(failure.detail).toContain(`seed ${SEED}, --cases 8: --seed ${SEED} repeats it`);
-      expect(failure.curl).toMatch(/^curl .*\$CONFORMANCE_API_KEY/);
-      expect(failure.curl).not.toContain(declared.apiKey as string);
+      // Negatives go with the planDiscounts key (sparing the main key's rate-limit window), named by its variable.
+      expect(failure.curl).toMatch(/^curl .*\$CONFORMANCE_PLAN_DISCOUNTS_KEY/);
+      expect(failure.curl).not.toContain(declared.planDiscounts?.apiKey as string);
       // The console report shows the failure with its curl line.
       expect(report).toContain(failure.curl);
       const op = contract.operations.find((candidate) => candidate.route === failure.route);
