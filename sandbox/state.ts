@@ -38,12 +38,13 @@ function requestSchemasOf(model: ServiceModel): ReadonlyMap<string, RequestSchem
     const compiled = new Map<string, RequestSchema>();
     for (const op of model.operations) {
       const body = documentOperation(model, op).requestBody;
-      const schema = body?.content["application/json"]?.schema;
+      if (!body) continue;
+      const schema = body.content["application/json"]?.schema;
       if (schema)
         compiled.set(op.operationId, {
           schema: deref(model.doc, schema),
           validate: registry.compile(schema),
-          required: body?.required ?? false,
+          required: body.required ?? false,
         });
     }
     schemas = compiled;

@@ -21,9 +21,8 @@ export function redact(text: string, apiKey: string): string {
   // Stryker disable next-line ArithmeticOperator: equivalent: runs past the text's end would be shorter than `size`, and no piece is
   for (let at = 0; at + size <= text.length; at += 1) {
     if (!pieces.has(text.slice(at, at + size))) continue;
-    if (at > end) hidden += `${text.slice(end, at)}[redacted]`;
-    // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent: with at <= end, end is 0 exactly when at is (the first run, at the text's start), so either half decides alone
-    else if (end === 0 && at === 0) hidden += "[redacted]";
+    // A run that overlaps or touches the last one extends its [redacted]; the first, at the text's start, has none to extend.
+    if (at > end || at === 0) hidden += `${text.slice(end, at)}[redacted]`;
     end = at + size;
   }
   return hidden + text.slice(end);

@@ -16,7 +16,7 @@ function checkType(where: string, rule: Pick<FieldRule, "type">, value: unknown)
     rule.type === undefined ||
     (rule.type === "array" && Array.isArray(value)) ||
     (rule.type === "integer" && Number.isInteger(value)) ||
-    (rule.type === "number" && typeof value === "number" && Number.isFinite(value)) ||
+    (rule.type === "number" && Number.isFinite(value)) ||
     ((rule.type === "string" || rule.type === "boolean") && typeof value === rule.type);
   if (!ok)
     throw new QuoteError(

@@ -170,7 +170,12 @@ const tables = {
     { method: "get", bodyIn: "query" },
   ),
 };
-const quote = (path: string, body?: unknown, media?: unknown) => quoteRoute(tables, path, body, media);
+/**
+ * Each quote on a copy of the tables: the engine compiles a route's checks once per table object, so
+ * shared tables would let only the first test to quote a route reach the compiling code, and mutation
+ * testing (which runs a mutant against the tests that reached it) would judge that code by that test alone.
+ */
+const quote = (path: string, body?: unknown, media?: unknown) => quoteRoute(structuredClone(tables), path, body, media);
 /** What `run` throws. */
 function catching(run: () => unknown): unknown {
   try {

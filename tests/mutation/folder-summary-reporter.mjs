@@ -13,9 +13,9 @@ const OUT = "reports/mutation";
 const KILLED = new Set(["Killed", "Timeout"]);
 const LIVE = new Set(["Survived", "NoCoverage"]);
 
-/** @param {{ fileName: string, location: { start: { line: number, column: number } }, mutatorName: string, replacement?: string, status: string }} mutant @param {string} file */
+/** Lines and columns are 1-based in both events (Stryker converts its 0-based ones for reporters). @param {{ fileName: string, location: { start: { line: number, column: number } }, mutatorName: string, replacement?: string, status: string }} mutant @param {string} file */
 const describe = (mutant, file) =>
-  `${file}:${mutant.location.start.line}:${mutant.location.start.column + 1} ${mutant.mutatorName}${mutant.status === "NoCoverage" ? " (no test reaches it)" : ""}: ${(mutant.replacement ?? "").replace(/\s+/g, " ").slice(0, 100)}`;
+  `${file}:${mutant.location.start.line}:${mutant.location.start.column} ${mutant.mutatorName}${mutant.status === "NoCoverage" ? " (no test reaches it)" : ""}: ${(mutant.replacement ?? "").replace(/\s+/g, " ").slice(0, 100)}`;
 
 class FolderSummaryReporter {
   static inject = /** @type {const} */ ([]);

@@ -146,17 +146,19 @@ describe("methods a known path does not serve", () => {
 describe("bodies are JSON", () => {
   const body = () => Buffer.from(JSON.stringify(example(image.path)));
 
-  it.each([["text/plain"], [null], ["application/json; charset=latin1"]])(
-    "Content-Type %s answers 400; no job is created, nothing is charged",
-    async (type) => {
-      const sb = await sandbox();
-      const head = [`Authorization: Bearer ${KEY}`, ...(type ? [`Content-Type: ${type}`] : [])];
-      const error = expectErrorBody(await raw(sb.running.port, `POST ${image.path} HTTP/1.1`, head, body()), 400);
-      expect([error.type, error.code]).toEqual([invalidRequest.type, invalidRequest.code]);
-      expect(error.message).toContain("content-type: must be application/json");
-      expect(sb.running.state.accounts.byName.get("main")!.inFlight).toBe(0);
-    },
-  );
+  // The message names the header as sent, or says none was.
+  it.each([
+    ["text/plain", '"text/plain"'],
+    [null, "none"],
+    ["application/json; charset=latin1", '"application/json; charset=latin1"'],
+  ])("Content-Type %s answers 400 naming it; no job is created, nothing is charged", async (type, named) => {
+    const sb = await sandbox();
+    const head = [`Authorization: Bearer ${KEY}`, ...(type ? [`Content-Type: ${type}`] : [])];
+    const error = expectErrorBody(await raw(sb.running.port, `POST ${image.path} HTTP/1.1`, head, body()), 400);
+    expect([error.type, error.code]).toEqual([invalidRequest.type, invalidRequest.code]);
+    expect(error.message).toBe(`content-type: must be application/json, as every body is JSON (got ${named})`);
+    expect(sb.running.state.accounts.byName.get("main")!.inFlight).toBe(0);
+  });
 
   it.each(["application/json", "Application/JSON; Charset=UTF-8", 'application/json;charset="utf-8"'])(
     "Content-Type %s is accepted",

@@ -12,7 +12,7 @@ import { Ledger } from "../../sandbox/ledger.ts";
 import { durationIn, mediaDurations, outcomeOf } from "../../sandbox/markers.ts";
 import { FixedWindows } from "../../sandbox/rate-windows.ts";
 import { bodyShapeProblem, describeProblem, describeProblems } from "../../sandbox/validation.ts";
-import { RULES } from "../../sandbox/rules.ts";
+import { RULES, type Call } from "../../sandbox/rules.ts";
 import { SandboxState } from "../../sandbox/state.ts";
 import { resolveConfig } from "../../sandbox/config.ts";
 import { ManualClock } from "../../sandbox/clock.ts";
@@ -399,6 +399,33 @@ describe("the rules", () => {
     // A marker at the top of a body that creates nothing is text like any other.
     const upload = await sb.send("POST", "/v1/uploads", { body: { media: body.prompt } });
     expect(upload.status).toBe(200);
+  });
+
+  it("price only the operation a path's price belongs to: a request with another method there is not quoted", () => {
+    // No path of the description has both a priced and an unpriced method; one may (x-pricing is per operation).
+    const state = new SandboxState(model, resolveConfig(configWith(), model), new ManualClock(0));
+    const image = routeWhere((route) => route.label === "I-A");
+    const create = model.operations.find((op) => op.path === image.path && op.method === "post")!;
+    const call: Call = {
+      op: { ...create, method: "get" },
+      params: {},
+      query: new URLSearchParams(),
+      ip: "127.0.0.1",
+      key: KEY,
+      authorization: `Bearer ${KEY}`,
+      now: 0,
+      text: "",
+      contentType: null,
+      utf8: true,
+      account: null,
+      body: undefined,
+      window: null,
+      quote: null,
+      free: false,
+      outcome: null,
+    };
+    expect(RULES.find((rule) => rule.name === "price")!.check(call, state)).toBeUndefined();
+    expect(call.quote).toBeNull();
   });
 
   it("say whether the API key is missing, sent with another scheme or unknown, and which route the Free plan may not call", async () => {
