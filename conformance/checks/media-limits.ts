@@ -62,7 +62,8 @@ export const mediaLimits: Check = {
     declared: [{ field: "mediaInputs", gives: "media inputs the target can fetch, with what it measures of them" }],
   }),
   async run({ session }) {
-    const client = session.main;
+    // Refused negatives, as request-validation's: they spare the main key's rate-limit window.
+    const client = session.negatives;
     const sends = session
       .selected()
       .filter((op) => op.facts.kind === "create")
