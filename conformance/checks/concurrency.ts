@@ -6,9 +6,9 @@
  *
  * The cap is the account's, shared by every key and the web application: a queue-full 429 with
  * fewer of the suite's jobs running may be other jobs' doing (an earlier run's still running, above
- * all). Such a refusal fails only when it persists for poll.timeoutSeconds while the suite keeps
- * trying to fill the cap, the suite never saw its own jobs fill it, and no earlier run on the target
- * reported jobs that may still run; the failure says what it assumes.
+ * all). Such a refusal fails only when another comes poll.timeoutSeconds or more after it, as the
+ * suite fills the cap again, the suite never saw its own jobs fill it, and no earlier run on the
+ * target reported jobs that may still run; the failure says what it assumes.
  */
 import { needing, STAGE, type Check } from "../check.ts";
 import type { FollowedJob } from "../client.ts";
@@ -29,6 +29,11 @@ const ATTEMPTS = 5;
  */
 const FILL_ROUNDS = 3;
 const fillers = (session: Session): number => FILL_ROUNDS * session.concurrency;
+/**
+ * After a refusal below the cap, the cap is filled once more when poll.timeoutSeconds have passed
+ * (jobs of the account that held slots then have ended): a cap's worth of jobs more at most.
+ */
+const refillers = (session: Session): number => session.concurrency;
 
 /** A create refused as queue full while fewer of the suite's jobs than the cap ran. */
 interface Refusal {
@@ -88,7 +93,7 @@ export const concurrency: Check = {
   spend(session) {
     const cheapest = pricedCreates(session, false)[0];
     return cheapest
-      ? Array.from({ length: fillers(session) + ATTEMPTS }, () => ({
+      ? Array.from({ length: fillers(session) + refillers(session) + ATTEMPTS }, () => ({
           key: session.main.name,
           what: `${cheapest.op.route} (concurrency)`,
           price: cheapest.price,
@@ -176,16 +181,25 @@ class Filler {
   /** Added jobs whose create is not yet answered (they may hold no slot yet). */
   private unanswered = 0;
   private readonly begun = Date.now();
+  /** The most jobs it may add. */
+  private allowed: number;
 
   /** Every job the check may add has been added and answered. */
   get spent(): boolean {
-    return this.added >= fillers(this.session) && this.unanswered === 0;
+    return this.added >= this.allowed && this.unanswered === 0;
   }
 
   constructor(
     private readonly session: Session,
     private readonly state: CapState,
-  ) {}
+  ) {
+    this.allowed = fillers(session);
+  }
+
+  /** Allows `jobs` more. */
+  allow(jobs: number): void {
+    this.allowed += jobs;
+  }
 
   /** Adds jobs until the suite's jobs fill the cap (true), or until `stop()` holds (false); `wake` cuts a wait short. */
   async fill(stop: () => boolean, wake: Promise<unknown>): Promise<boolean> {
@@ -199,7 +213,7 @@ class Filler {
       // refusal below the cap, a poll's time passes before the next job, as the specification asks.
       const now = Date.now();
       const due = now - this.begun > 2 * interval && now - (this.state.refusals.at(-1)?.at ?? 0) > interval;
-      while (due && client.slots.inFlight + this.unanswered < client.slots.cap && this.added < fillers(session))
+      while (due && client.slots.inFlight + this.unanswered < client.slots.cap && this.added < this.allowed)
         this.add(cheapest);
       await Promise.race([session.sleep(50), wake]);
     }
@@ -362,9 +376,9 @@ const OTHER_JOBS =
 /**
  * The creates refused as queue full below the cap. Other jobs of the account may explain them: an
  * earlier run's that its report names, or any while the suite's own jobs filled the cap at another
- * time. Otherwise the check keeps filling the cap for poll.timeoutSeconds after the first refusal, so
- * that jobs of the account that end in the time the declaration gives a job may end, and fails
- * only if the refusals persist that long.
+ * time. Otherwise the check fills the cap again once poll.timeoutSeconds have passed since the first
+ * refusal, so that jobs of the account that end in the time the declaration gives a job have ended,
+ * and fails only if the refusals persist that long.
  */
 async function judgeRefusals(
   session: Session,
@@ -389,6 +403,11 @@ async function judgeRefusals(
     const margin = Math.max(2 * session.pollIntervalMs(session.contract.pollOf(cheapestOf(session).op)!), persist / 2);
     const end = Math.min(Date.now() + persist + margin, session.deadline);
     const over = new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, end - Date.now())).unref());
+    // The jobs that held slots at the first refusal have ended by poll.timeoutSeconds after it: the
+    // cap is filled again then, with a cap's worth of jobs, rather than kept full all that time (the
+    // fillers may be spent, and jobs shorter than the timeout would need many rounds).
+    filler.allow(refillers(session));
+    await Promise.race([session.sleep(Math.max(0, counted()[0]!.at + persist - Date.now())), over]);
     while (!state.filled && !persisted() && Date.now() < end) {
       if (!(await filler.fill(() => Date.now() >= end || persisted(), over))) break;
       await confirmFilled(session, state);

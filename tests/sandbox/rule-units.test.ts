@@ -9,7 +9,7 @@ import type { AreaModel, ServiceModel } from "../../model/service-model.ts";
 import { Cooldowns } from "../../sandbox/cooldown.ts";
 import { JobStore, timingOf, type Job } from "../../sandbox/jobs.ts";
 import { Ledger } from "../../sandbox/ledger.ts";
-import { durationIn, mediaDurations, outcomeOf } from "../../sandbox/markers.ts";
+import { durationIn, mediaDurationProblem, mediaDurations, outcomeOf } from "../../sandbox/markers.ts";
 import { FixedWindows } from "../../sandbox/rate-windows.ts";
 import { bodyShapeProblem, describeProblem, describeProblems } from "../../sandbox/validation.ts";
 import { RULES, type Call } from "../../sandbox/rules.ts";
@@ -19,6 +19,34 @@ import { ManualClock } from "../../sandbox/clock.ts";
 import { checkedSandboxes, configWith, example, KEY, model, routeWhere } from "./support.ts";
 
 const sandbox = checkedSandboxes();
+
+/** A sandbox's state with the default config, for rules called one at a time. */
+const stateOf = (): SandboxState => new SandboxState(model, resolveConfig(configWith(), model), new ManualClock(0));
+/** The create operation of the route labelled `label`. */
+const createOf = (label: string) => {
+  const route = routeWhere((candidate) => candidate.label === label);
+  return model.operations.find((op) => op.path === route.path && op.method === "post")!;
+};
+const requestSchemaOf = (label: string) => stateOf().requestSchemas.get(createOf(label).operationId)?.schema;
+/** A call of `op` by the main key with `body`, before any rule has run. */
+const callOf = (op: Call["op"], body: unknown): Call => ({
+  op,
+  params: {},
+  query: new URLSearchParams(),
+  ip: "127.0.0.1",
+  key: KEY,
+  authorization: `Bearer ${KEY}`,
+  now: 0,
+  text: body === undefined ? "" : JSON.stringify(body),
+  contentType: body === undefined ? null : "application/json",
+  utf8: true,
+  account: null,
+  body,
+  window: null,
+  quote: null,
+  free: false,
+  outcome: null,
+});
 
 describe("the cooldown", () => {
   const MINUTE = 60_000;
@@ -368,6 +396,9 @@ describe("the rules", () => {
       "body.reference_videos (#duration): must be at most 15 seconds combined",
     );
     expect((await send("V-B", { reference_videos: [clip(7), clip(8)] })).status).toBe(200);
+    // The bounds themselves are within them.
+    expect((await send("V-B", { reference_videos: [clip(15)] })).status).toBe(200);
+    expect((await send("V-B", { reference_videos: [clip(2)] })).status).toBe(200);
     // MC-A: a reference video of at most 30 s, or 10 s when the character image sets the orientation.
     expect((await send("MC-A", { video: clip(12), character_orientation: "video" })).status).toBe(200);
     expect((await send("MC-A", { video: clip(12), character_orientation: "image" })).json.error.message).toBe(
@@ -403,29 +434,31 @@ describe("the rules", () => {
 
   it("price only the operation a path's price belongs to: a request with another method there is not quoted", () => {
     // No path of the description has both a priced and an unpriced method; one may (x-pricing is per operation).
-    const state = new SandboxState(model, resolveConfig(configWith(), model), new ManualClock(0));
-    const image = routeWhere((route) => route.label === "I-A");
-    const create = model.operations.find((op) => op.path === image.path && op.method === "post")!;
-    const call: Call = {
-      op: { ...create, method: "get" },
-      params: {},
-      query: new URLSearchParams(),
-      ip: "127.0.0.1",
-      key: KEY,
-      authorization: `Bearer ${KEY}`,
-      now: 0,
-      text: "",
-      contentType: null,
-      utf8: true,
-      account: null,
-      body: undefined,
-      window: null,
-      quote: null,
-      free: false,
-      outcome: null,
-    };
-    expect(RULES.find((rule) => rule.name === "price")!.check(call, state)).toBeUndefined();
+    const create = createOf("I-A");
+    const call = callOf({ ...create, method: "get" }, undefined);
+    expect(RULES.find((rule) => rule.name === "price")!.check(call, stateOf())).toBeUndefined();
     expect(call.quote).toBeNull();
+  });
+
+  it("refuse, in the price rule too, a media input its quote finds outside the field's limits, named as the request carries it", () => {
+    // media-durations refuses such a body first; the price rule's own refusal keeps a quote's error a 400 naming the body's field.
+    const create = createOf("V-A");
+    const body = { ...example(create.path), reference_videos: ["https://files.example.com/clip.mp4#duration=16"] };
+    const reply = RULES.find((rule) => rule.name === "price")!.check(callOf(create, body), stateOf());
+    expect(JSON.stringify(reply)).toContain('"message":"body.reference_videos (#duration): must be 2 to 15 seconds"');
+  });
+
+  it("find no duration problem in a body that is not an object, or in an item that is not a URL", () => {
+    const schema = requestSchemaOf("V-B");
+    expect(mediaDurationProblem(schema, null)).toBeNull();
+    expect(mediaDurationProblem(schema, "https://files.example.com/clip.mp4#duration=99")).toBeNull();
+    // An item that is no string names no duration, even one whose text would.
+    expect(
+      mediaDurationProblem(schema, { reference_videos: [["https://files.example.com/clip.mp4#duration=99"]] }),
+    ).toBeNull();
+    expect(mediaDurationProblem(schema, { reference_videos: ["https://files.example.com/clip.mp4#duration=99"] })).toBe(
+      "body.reference_videos (#duration): must be at most 15 seconds",
+    );
   });
 
   it("say whether the API key is missing, sent with another scheme or unknown, and which route the Free plan may not call", async () => {
