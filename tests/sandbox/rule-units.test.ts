@@ -451,6 +451,7 @@ describe("the rules", () => {
   it("find no duration problem in a body that is not an object, or in an item that is not a URL", () => {
     const schema = requestSchemaOf("V-B");
     expect(mediaDurationProblem(schema, null)).toBeNull();
+    expect(mediaDurationProblem(schema, undefined)).toBeNull();
     expect(mediaDurationProblem(schema, "https://files.example.com/clip.mp4#duration=99")).toBeNull();
     // An item that is no string names no duration, even one whose text would.
     expect(
