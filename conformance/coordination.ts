@@ -250,11 +250,16 @@ export class Charges {
   }
 
   /**
-   * Runs the billing check's measurement. `open(room)` lets that many charges of exact price join,
-   * the pledged ones first (Charges.pledge); `settled()` waits for them to end and says what they charged.
+   * Runs the billing check's measurement. `open({ cap, own })` opens it to the pledged charges
+   * (Charges.pledge) and to as many other charges of exact price as the slots its own and the pledged
+   * jobs leave free in their last round of the cap; `settled()` waits for them to end and says what
+   * they charged.
    */
   async measure<T>(
-    work: (window: { open(room: number): void; settled(): Promise<MeasuredCharge[]> }) => Promise<T>,
+    work: (window: {
+      open(slots: { readonly cap: number; readonly own: number }): void;
+      settled(): Promise<MeasuredCharge[]>;
+    }) => Promise<T>,
   ): Promise<T> {
     const measurement: Measurement = { open: false, room: 0, running: 0, charges: [] };
     await this.changed.when(
@@ -267,9 +272,11 @@ export class Charges {
     );
     try {
       return await work({
-        open: (room) => {
-          // Pledged charges take the room first: the others would only lengthen the measurement.
-          Object.assign(measurement, { open: true, room: Math.max(0, room - this.pledged) });
+        open: ({ cap, own }) => {
+          // Jobs of about one length run in rounds of the cap: others filling the last round's free
+          // slots end with it, and any more would only lengthen the measurement by a round.
+          const jobs = own + this.pledged;
+          Object.assign(measurement, { open: true, room: (cap - (jobs % cap)) % cap });
           this.changed.notify();
         },
         settled: async () => {

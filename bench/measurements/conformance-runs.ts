@@ -1,6 +1,6 @@
 /**
  * How long `npm run conformance` takes, end to end: against the sandbox as `npm run sandbox` starts
- * it (its default config: the description's limits, 6-s jobs, 3D jobs of the description's two
+ * it (its default config: the description's limits, 3-s jobs, 3D jobs of the description's two
  * minutes), with the sandbox's own declaration (conformance/targets/sandbox.json), stateful checks
  * included, once as it is (its generated requests at the default count among its checks) and once
  * without the generated requests, to show what they cost; and against the Prism mock, which the run

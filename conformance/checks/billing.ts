@@ -152,7 +152,7 @@ export const billing: Check = {
       }
       const own = roles.filter((role) => role.ends !== null).length;
       // The other checks' jobs of exact price may fill the cap's other slots meanwhile.
-      window.open(Math.max(0, client.slots.cap - own));
+      window.open({ cap: client.slots.cap, own });
       status(`following ${own} jobs`);
       for (const role of roles.filter((candidate) => !outcome.has(candidate))) {
         jobs.push(

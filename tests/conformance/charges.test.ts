@@ -23,7 +23,7 @@ describe("an unplanned charge during the billing measurement", () => {
     let probeStarted!: () => void;
     const started = new Promise<void>((resolve) => (probeStarted = resolve));
     const settled = charges.measure(async (window) => {
-      window.open(0);
+      window.open({ cap: 1, own: 0 });
       void charges.unplanned(async (report) => {
         report(charge(12));
         probeStarted();
@@ -72,7 +72,7 @@ describe("charges pledged to the billing measurement", () => {
       }),
     );
     const beside = await charges.measure(async (window) => {
-      window.open(0);
+      window.open({ cap: 1, own: 0 });
       const settled = await window.settled();
       for (const entry of settled) entry.verdict?.(true);
       return settled;
@@ -93,7 +93,7 @@ describe("charges pledged to the billing measurement", () => {
     });
     // The measurement ends without a verdict (its balance could not be read).
     await charges.measure(async (window) => {
-      window.open(0);
+      window.open({ cap: 1, own: 0 });
       await window.settled();
     });
     expect(await first).toBe(true);
@@ -105,7 +105,7 @@ describe("charges pledged to the billing measurement", () => {
     const charges = new Charges();
     const pledge = charges.pledge(3);
     const measured = charges.measure(async (window) => {
-      window.open(0);
+      window.open({ cap: 1, own: 0 });
       return window.settled();
     });
     pledge.release();
@@ -114,20 +114,38 @@ describe("charges pledged to the billing measurement", () => {
 });
 
 describe("the room of a measurement with charges pledged to it", () => {
-  it("goes to the pledged charges first: another charge of exact price waits until the measurement is done", async () => {
+  /** The order in which a measurement on a cap of `cap` with `own` jobs and `pledged` pledged charges lets `others` other charges run. */
+  async function order(cap: number, own: number, pledged: number, others: number): Promise<string[]> {
     const charges = new Charges();
-    const pledge = charges.pledge(1);
+    const pledge = charges.pledge(pledged);
     const events: string[] = [];
-    const pledged = pledge.charge(async () => void events.push("pledged"));
+    const pledges = Array.from({ length: pledged }, () => pledge.charge(async () => void events.push("pledged")));
     const measured = charges.measure(async (window) => {
-      window.open(1);
-      const other = charges.charge(19, async () => void events.push("other"));
+      window.open({ cap, own });
+      const rest = Array.from({ length: others }, () => charges.charge(19, async () => void events.push("other")));
       await window.settled();
       events.push("settled");
-      // Wrapped: returned bare, the measurement would wait for the charge that waits for it.
-      return { other };
+      // Wrapped: returned bare, the measurement would wait for the charges that wait for it.
+      return { rest };
     });
-    await Promise.all([pledged, (await measured).other]);
-    expect(events).toEqual(["pledged", "settled", "other"]);
+    await Promise.all([...pledges, ...(await measured).rest]);
+    return events;
+  }
+
+  it("goes to the pledged charges first: with the cap's rounds full, another charge of exact price waits until the measurement is done", async () => {
+    expect(await order(1, 0, 1, 1)).toEqual(["pledged", "settled", "other"]);
+    expect(await order(3, 1, 5, 1)).toEqual([...Array(5).fill("pledged"), "settled", "other"]);
+  });
+
+  it("lets others fill the slots the measurement's own and pledged jobs leave free in their last round of the cap", async () => {
+    // 1 own + 3 pledged on a cap of 3: two rounds, the second with two free slots.
+    expect((await order(3, 1, 3, 3)).filter((event) => event === "other" || event === "settled")).toEqual([
+      "other",
+      "other",
+      "settled",
+      "other",
+    ]);
+    // Fewer than the cap: the cap's other slots.
+    expect((await order(10, 4, 0, 7)).indexOf("settled")).toBe(6);
   });
 });
