@@ -14,23 +14,18 @@ export type Generator = (model: ServiceModel) => GeneratedFiles | Promise<Genera
 
 const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-const generators: Array<[name: string, load: () => Promise<{ generate: Generator }>]> = [
-  // Each entry: [name, () => import("./<module>.ts")]; the module exports `generate`, whose keys
-  // are paths from the project root such as "generated/types.ts".
-  ["costs", () => import("./costs.ts")],
-  ["types", () => import("./types.ts")],
-  ["client", () => import("./client.ts")],
-  ["rules", () => import("./rules-page.ts")],
-];
+/** The generator modules, each `./<name>.ts` exporting `generate`, whose keys are paths from the project root such as "generated/types.ts". */
+export const GENERATORS: readonly string[] = ["costs", "types", "client", "rules-page"];
 
 export class GeneratorError extends Error {}
 
 /** Every generator's files; throws GeneratorError naming the generator that failed. */
-export async function generateAll(model: ServiceModel): Promise<GeneratedFiles> {
+export async function generateAll(model: ServiceModel, names: readonly string[] = GENERATORS): Promise<GeneratedFiles> {
   const files: GeneratedFiles = {};
-  for (const [name, load] of generators) {
+  for (const name of names) {
     try {
-      const produced = await (await load()).generate(model);
+      const { generate } = (await import(`./${name}.ts`)) as { generate: Generator };
+      const produced = await generate(model);
       for (const [file, text] of Object.entries(produced)) {
         if (file in files) throw new Error(`${file} is produced twice`);
         files[file] = text;

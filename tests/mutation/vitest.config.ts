@@ -1,7 +1,7 @@
 /**
  * The tests Stryker runs against each mutant (stryker.config.mjs): npm test's unit tests of the
- * mutated code (the client and the cost engine in runtime/, the generators, the sandbox's rules,
- * the conformance checks), with npm test's settings. Kept apart from the root config's projects
+ * mutated code (the client and the cost engine in runtime/, the generators and the rules page, the
+ * sandbox's rules, the conformance checks), with npm test's settings. Kept apart from the root config's projects
  * because Stryker's vitest runner runs every project of the config it is given.
  */
 import { defineConfig } from "vitest/config";
@@ -17,7 +17,8 @@ export default defineConfig({
       "tests/conformance/*.test.ts",
       "tests/description/*.test.ts",
       "tests/fidelity/*.test.ts",
-      "tests/mutation/*.test.ts",
+      "tests/generators/*.test.ts",
+      "tests/rules/*.test.ts",
     ],
     // The whole conformance suite against the sandbox (about 9 s alone) would run for every mutant
     // of a rule or a check: each of those is to be killed by a unit test that states its rule.

@@ -1,0 +1,71 @@
+/**
+ * The generated client's route table (generators/client.ts): what it tells the runtime about the
+ * error bodies it branches on, which other operations it may resend, and the models it refuses to
+ * serve rather than generate a client that would misbehave.
+ */
+import { describe, expect, it } from "vitest";
+import { deriveRouteTable } from "../../generators/client.ts";
+import type { ServiceModel } from "../../model/service-model.ts";
+import { model } from "../support/description.ts";
+
+/** The model with its 429 variants changed by `change`. */
+function withVariants(
+  change: (variant: ServiceModel["errors"]["tooManyRequests"]["variants"][number]) => object,
+): ServiceModel {
+  const variants = model.errors.tooManyRequests.variants.map((variant) => ({ ...variant, ...change(variant) }));
+  return { ...model, errors: { ...model.errors, tooManyRequests: { ...model.errors.tooManyRequests, variants } } };
+}
+
+describe("the generated client's error shapes", () => {
+  it("name the specification's rate-limited code and the cooldown's seconds field", () => {
+    // Specification, errors: a rate-limited 429 has error.code rate_limited; the cooldown's body
+    // carries retry_after_seconds.
+    const { rateLimitedCode, cooldownField } = deriveRouteTable(model).errors;
+    expect({ rateLimitedCode, cooldownField }).toEqual({
+      rateLimitedCode: "rate_limited",
+      cooldownField: "retry_after_seconds",
+    });
+  });
+
+  it("are refused where the description fixes no rate-limited code or no cooldown seconds field, naming the gap", () => {
+    expect(() =>
+      deriveRouteTable(withVariants((variant) => (variant.condition === "rate-limited" ? { code: null } : {}))),
+    ).toThrow("generators/client.ts: the rate-limited 429 variant fixes no error.code");
+    expect(() =>
+      deriveRouteTable(withVariants((variant) => (variant.condition === "cooldown" ? { secondsField: null } : {}))),
+    ).toThrow("generators/client.ts: the cooldown 429 variant carries no seconds field");
+  });
+});
+
+describe("the generated client's other operations", () => {
+  const resendable = Object.fromEntries(
+    Object.entries(deriveRouteTable(model).operations).map(([name, [, , , resend]]) => [name, resend]),
+  );
+
+  // A GET is safe to resend, unless each request is charged (the specification's stock searches:
+  // 10 credits per search, including empty results); a POST never is.
+  it("resend a lost free GET, never a search charged per request nor a POST", () => {
+    expect(resendable).toEqual({
+      getAccountCredits: true,
+      listModels: true,
+      quoteCost: false,
+      createUpload: false,
+      createPost: false,
+      searchStockImages: false,
+      searchStockSoundEffects: false,
+      searchStockMusic: false,
+    });
+  });
+
+  it.each([
+    ["a member of the client's own", "wait"],
+    ["an area's", model.areas[0]!.id],
+  ])("are refused where an operationId would shadow %s name", (_what, name) => {
+    const operations = model.operations.map((op) =>
+      op.operationId === "getAccountCredits" ? { ...op, operationId: name } : op,
+    );
+    expect(() => deriveRouteTable({ ...model, operations })).toThrow(
+      `generators/client.ts: operationId ${name} would shadow the client member of the same name`,
+    );
+  });
+});
