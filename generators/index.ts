@@ -12,7 +12,8 @@ import type { ServiceModel } from "../model/service-model.ts";
 export type GeneratedFiles = Record<string, string>;
 export type Generator = (model: ServiceModel) => GeneratedFiles | Promise<GeneratedFiles>;
 
-const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
+/** Where the generated files go by default: the project's root. */
+export const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /** The generator modules, each `./<name>.ts` exporting `generate`, whose keys are paths from the project root such as "generated/types.ts". */
 export const GENERATORS: readonly string[] = ["costs", "types", "client", "rules-page"];

@@ -5,16 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { deriveRouteTable } from "../../generators/client.ts";
-import type { ServiceModel } from "../../model/service-model.ts";
 import { model } from "../support/description.ts";
-
-/** The model with its 429 variants changed by `change`. */
-function withVariants(
-  change: (variant: ServiceModel["errors"]["tooManyRequests"]["variants"][number]) => object,
-): ServiceModel {
-  const variants = model.errors.tooManyRequests.variants.map((variant) => ({ ...variant, ...change(variant) }));
-  return { ...model, errors: { ...model.errors, tooManyRequests: { ...model.errors.tooManyRequests, variants } } };
-}
+import { withVariant, withVariants } from "./models.ts";
 
 describe("the generated client's error shapes", () => {
   it("name the specification's rate-limited code and the cooldown's seconds field", () => {
@@ -27,13 +19,18 @@ describe("the generated client's error shapes", () => {
     });
   });
 
+  it("are found by their condition, in whatever order the description lists the 429 variants", () => {
+    const reversed = withVariants((variants) => [...variants].reverse());
+    expect(deriveRouteTable(reversed).errors).toEqual(deriveRouteTable(model).errors);
+  });
+
   it("are refused where the description fixes no rate-limited code or no cooldown seconds field, naming the gap", () => {
-    expect(() =>
-      deriveRouteTable(withVariants((variant) => (variant.condition === "rate-limited" ? { code: null } : {}))),
-    ).toThrow("generators/client.ts: the rate-limited 429 variant fixes no error.code");
-    expect(() =>
-      deriveRouteTable(withVariants((variant) => (variant.condition === "cooldown" ? { secondsField: null } : {}))),
-    ).toThrow("generators/client.ts: the cooldown 429 variant carries no seconds field");
+    expect(() => deriveRouteTable(withVariant("rate-limited", { code: null }))).toThrow(
+      "generators/client.ts: the rate-limited 429 variant fixes no error.code",
+    );
+    expect(() => deriveRouteTable(withVariant("cooldown", { secondsField: null }))).toThrow(
+      "generators/client.ts: the cooldown 429 variant carries no seconds field",
+    );
   });
 });
 

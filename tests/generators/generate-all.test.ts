@@ -6,10 +6,11 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { generateAll, GeneratorError, writeGenerated } from "../../generators/index.ts";
-import type { ServiceModel } from "../../model/service-model.ts";
+import { generateAll, GeneratorError, PROJECT_ROOT, writeGenerated } from "../../generators/index.ts";
 import { model } from "../support/description.ts";
+import { withVariant } from "./models.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
@@ -31,13 +32,7 @@ describe("generateAll", () => {
   });
 
   it("names the generator that failed, with the error's stack", async () => {
-    const variants = model.errors.tooManyRequests.variants.map((variant) =>
-      variant.condition === "cooldown" ? { ...variant, secondsField: null } : variant,
-    );
-    const broken: ServiceModel = {
-      ...model,
-      errors: { ...model.errors, tooManyRequests: { ...model.errors.tooManyRequests, variants } },
-    };
+    const broken = withVariant("cooldown", { secondsField: null });
     const failure = await generateAll(broken).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(GeneratorError);
     expect((failure as Error).message).toMatch(
@@ -63,5 +58,11 @@ describe("writeGenerated", () => {
     expect(readdirSync(join(root, "generated")).sort()).toEqual(["a.ts", "b.json"]);
     expect(readFileSync(join(root, "generated/a.ts"), "utf8")).toBe("export const a = 1;\n");
     expect(readFileSync(join(root, "generated/b.json"), "utf8")).toBe("{}\n");
+  });
+});
+
+describe("where generated files go", () => {
+  it("is the project's root unless a caller names another", () => {
+    expect(PROJECT_ROOT).toBe(fileURLToPath(ROOT));
   });
 });

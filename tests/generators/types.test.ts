@@ -46,4 +46,9 @@ describe("generated/types.ts", () => {
     const types = await typesOf({ Open: { type: "object", properties: { a: { type: "string" } } } });
     expect(types).toMatch(/Open: \{\s+a\?: string;\s+\} & \{\s+\[key: string\]: unknown;\s+\};/);
   });
+
+  it("keeps a field with a default optional: a client may leave it out", async () => {
+    const types = await typesOf({ Body: { type: "object", properties: { count: { type: "integer", default: 1 } } } });
+    expect(types).toMatch(/count\?: number;/);
+  });
 });

@@ -59,3 +59,32 @@ describe("docs/rules.md", () => {
     ]);
   });
 });
+
+describe("the rules page of a catalogue", () => {
+  const rule = { id: "x.one", section: "S", words: "w", openapi: ["/paths/~1v1~1credits/get"] };
+  const pageOf = (rules: object[], informative: object[] = []): string =>
+    rulesPage({ rules, informative } as unknown as Parameters<typeof rulesPage>[0]);
+
+  it("keeps each code span whole: a backtick in a name becomes a quote", () => {
+    expect(pageOf([{ ...rule, unchecked: "u", declare: "a `b` c" }])).toContain("the declaration would need `a 'b' c`");
+  });
+
+  it("keeps a table row whole: a pipe in an informative sentence is escaped", () => {
+    expect(pageOf([], [{ section: "S", words: "a | b", reason: "r" }])).toContain("| S | a \\| b | r |");
+  });
+
+  it("refuses a rule that no check names without its reason, or one that names no place in the description without why", () => {
+    expect(() => pageOf([rule])).toThrow("spec/rules.yaml: rule x.one is named by no check and gives no unchecked");
+    expect(() => pageOf([{ id: "x.two", section: "S", words: "w", unchecked: "u" }])).toThrow(
+      "spec/rules.yaml: rule x.two names no place in the description and gives no openapi-none",
+    );
+  });
+
+  it("escapes a route's ~ and / in a JSON pointer", () => {
+    const source = { rules: [{ ...rule, openapi: ["/paths/~1v1~1a~0b~1i-a/post"] }], informative: [] };
+    const routes = [{ label: "I-A", path: "/v1/a~b/real-slug" }] as unknown as typeof model.createRoutes;
+    expect(builtCatalogue(source, { createRoutes: routes }).rules[0]?.openapi).toEqual([
+      "/paths/~1v1~1a~0b~1real-slug/post",
+    ]);
+  });
+});
