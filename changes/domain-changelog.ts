@@ -156,12 +156,25 @@ const CHARGED: Record<PricingExtension["charged"], string> = {
   free: "never (free)",
 };
 
+/** The components whose rate is not shown, or follows one that is not: their form without a figure. */
+const formsOnly = (pricing: PricingExtension): string[] =>
+  pricing.components.flatMap((component) => {
+    const by = component.rateNotShown?.by.length ? ` by ${component.rateNotShown.by.join(" and ")}` : "";
+    if (component.rateNotShown) return [`${component.label} at a rate not shown${by} ${quantity(component.per)}`];
+    if (component.rateTimes)
+      return [
+        `${component.label} at ${component.rateTimes.factor} times the rate of ${component.rateTimes.component} ${quantity(component.per)}`,
+      ];
+    return [];
+  });
+
 function priceSummary(route: RoutePricing | undefined): string {
   if (!route?.pricing) return "price not shown";
   if (route.pricing.charged === "free") return "free";
-  const shown = [...rates(route.pricing).values()]
-    .map((rate) => `${rate.name} ${rate.credits} credits ${rate.per}`)
-    .join("; ");
+  const shown = [
+    ...[...rates(route.pricing).values()].map((rate) => `${rate.name} ${rate.credits} credits ${rate.per}`),
+    ...formsOnly(route.pricing),
+  ].join("; ");
   return `${shown}${route.notShown ? " (partly shown)" : ""}`;
 }
 
@@ -179,7 +192,7 @@ function priceEntries(before: DomainFacts, after: DomainFacts): ChangelogEntry[]
     const subject = to.model ?? `${to.method.toUpperCase()} ${path}`;
     const entry = (line: string): void => void entries.push({ topic: "prices", subject, line: `${subject}: ${line}` });
     if (!from.pricing && to.pricing) {
-      entry(`price now stated: ${priceSummary(to)}.`);
+      entry(`${rates(to.pricing).size > 0 ? "price now stated" : "the price's form now stated"}: ${priceSummary(to)}.`);
       continue;
     }
     if (from.pricing && !to.pricing) {

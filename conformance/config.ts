@@ -13,6 +13,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { JsonSyntaxError, parseJsonText } from "../tools/json-text.ts";
 import type { Contract } from "../contract/contract.ts";
+import type { RateTable } from "../runtime/costs/pricing.ts";
+import { QuoteError } from "../runtime/costs/quote-error.ts";
+import { withSuppliedRates, type SuppliedRates } from "../runtime/costs/supplied-rates.ts";
 
 export interface OutcomeMarkers {
   /** Text that, added to a request's prompt, makes its job end `failed`. */
@@ -96,6 +99,8 @@ export interface TargetConfig {
   costRequest?: Record<string, unknown>;
   /** Media inputs the target can fetch, each with the seconds it measures for it. */
   mediaInputs?: MediaInput[];
+  /** By model label: the target's own rates where the description marks a rate not shown (a number, or a table by resolution). */
+  rates?: Record<string, number | RateTable>;
   /** By model label: the create response field holding the job id, where the description shows none. */
   jobIdFields?: Record<string, string>;
   /** The generated requests' seed and count: command-line options, not a declaration field. */
@@ -454,6 +459,16 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
           ? 'must hold "{model}" and "{request}" as values, where the model\'s slug and the request to quote go'
           : null,
   },
+  rates: {
+    type: "object",
+    shown: "none",
+    meaning:
+      "By model label, the target's own rates where the description marks a rate as not shown (`rateNotShown`: V-B's and V-C's per second of output by resolution, A-A's per second of its input video): a table by the field the rate differs by, or a number, as in `{\"V-B\": {\"720p\": 40, \"1080p\": 80}, \"A-A\": 12}`. Enables the prices check on those models: their jobs must be charged the description's formula with these rates (V-B's input media free, V-C's video-edit input at half the output rate, A-A's 10-second minimum; with `mediaInputs` for the seconds of an input video). A resolution left out stays unchecked.",
+    check: (value) =>
+      isObject(value) && Object.keys(value).length > 0
+        ? null
+        : "must map model labels to a rate or a table of rates by the field the rate differs by",
+  },
   jobIdFields: {
     type: "object",
     shown: "none",
@@ -657,12 +672,40 @@ export function readTargetConfig(
   known("retiredModel.model", config.retiredModel ? [config.retiredModel.model] : [], labels);
   known("planDiscounts.models", Object.keys(config.planDiscounts?.models ?? {}), labels);
   known("freePool.models", config.freePool?.models, labels);
+  known("rates", Object.keys(config.rates ?? {}), labels);
+  try {
+    suppliedRatesOf(config, contract);
+  } catch (error) {
+    if (!(error instanceof QuoteError)) throw error;
+    throw new DeclarationError(`${error.field}: ${error.rule}`);
+  }
   if (config.outcomeMarkers.moderation !== undefined && !config.outcomeMarkers.moderation.includes("{reason}")) {
     throw new DeclarationError(
       `${source}: outcomeMarkers.moderation must contain {reason}, where the restriction reason goes`,
     );
   }
   return config;
+}
+
+/**
+ * The declared rates by route path, as a quote takes them. Throws a QuoteError naming
+ * `rates.<label>…` for a model whose rates are all shown, or a rate keyed by a value its field
+ * does not allow.
+ */
+export function suppliedRatesOf(config: Pick<TargetConfig, "rates">, contract: Contract): SuppliedRates {
+  const rates: Record<string, number | RateTable> = {};
+  for (const [label, rate] of Object.entries(config.rates ?? {})) {
+    const route = contract.model.createRoutes.find((candidate) => candidate.label === label);
+    if (!route) throw new QuoteError(`rates.${label}`, "is no model label of the description");
+    try {
+      withSuppliedRates(contract.model.priceTables, { [route.path]: rate });
+    } catch (error) {
+      if (!(error instanceof QuoteError)) throw error;
+      throw new QuoteError(error.field.replace(`rates.${route.path}`, `rates.${label}`), error.rule);
+    }
+    rates[route.path] = rate;
+  }
+  return rates;
 }
 
 /** Where the main key came from, for the message of a target that refuses it. */

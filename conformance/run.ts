@@ -15,6 +15,7 @@ import {
   MOCK_CONFIG,
   TARGET_DEFAULTS,
   readTargetConfig,
+  suppliedRatesOf,
   type TargetConfig,
 } from "./config.ts";
 import { Contract } from "../contract/contract.ts";
@@ -76,18 +77,20 @@ function secrets(config: TargetConfig, apiKey: string): Record<string, string> {
 
 export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv = {}): Promise<RunOutcome> {
   const begun = Date.now();
-  const contract = options.contract ?? new Contract();
+  const given = options.contract ?? new Contract();
   const declared =
     options.config ??
     readTargetConfig(
       env,
       options.target ? TARGET_DEFAULTS : MOCK_CONFIG,
-      contract,
+      given,
       CHECK_GROUPS,
       options.configFile,
       options.flags,
     );
   const config: TargetConfig = { ...declared, ...options.overrides };
+  // The target's own rates price the routes whose rates the description does not show.
+  const contract = given.withRates(suppliedRatesOf(config, given));
   const apiKey = options.apiKey ?? config.apiKey ?? "conformance-key";
   const keys = secrets(config, apiKey);
   // Every key and credential the run holds is kept out of what it prints and writes.

@@ -14,6 +14,7 @@ import {
   type ResponseObject,
 } from "../model/document.ts";
 import { createSchemaRegistry, type SchemaRegistry } from "../model/schema-registry.ts";
+import { withSuppliedRates, type SuppliedRates } from "../runtime/costs/supplied-rates.ts";
 import { negativeCases, type NegativeCaseSet } from "./bodies/negative-cases.ts";
 import { mediaFormProblem } from "./bodies/media-forms.ts";
 import {
@@ -69,6 +70,18 @@ export class Contract {
     this.model = readServiceModel(doc);
     this.registry = createSchemaRegistry(doc);
     this.operations = this.model.operations.map((facts) => this.describe(facts));
+  }
+
+  /**
+   * This contract with a target's own rates filled in where the description marks a rate not shown
+   * (runtime/costs/supplied-rates.ts): the same operations, its price tables quoting those routes.
+   */
+  withRates(rates: SuppliedRates): Contract {
+    if (Object.keys(rates).length === 0) return this;
+    const variant = Object.create(this) as Contract;
+    const model = { ...this.model, priceTables: withSuppliedRates(this.model.priceTables, rates) };
+    Object.defineProperty(variant, "model", { value: model });
+    return variant;
   }
 
   /** Follows `$ref`s, e.g. a named example or a header. */

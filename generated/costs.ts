@@ -4,14 +4,17 @@
  *
  * quote(path, body, media) gives the standard credit price before plan discounts, or credits: null
  * with a reason where the specification shows no price or an input the price depends on is
- * missing. POST /v1/cost quotes the discounted price online.
+ * missing. POST /v1/cost quotes the discounted price online. Where a rate exists but is not shown
+ * (`rateNotShown`), quote(path, body, media, rates) takes the target's own rates by route path.
  */
 import type { QueryOf, RequestBodyOf } from "../runtime/client/route-table.ts";
 import type { PriceTables } from "../runtime/costs/pricing.ts";
 import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
+import { withSuppliedRates, type SuppliedRates } from "../runtime/costs/supplied-rates.ts";
 import type { paths } from "./types.ts";
 
 export type { Quote, QuoteLine } from "../runtime/costs/quote.ts";
+export type { SuppliedRates } from "../runtime/costs/supplied-rates.ts";
 export { QuoteError } from "../runtime/costs/quote-error.ts";
 
 export const priceTables = {
@@ -157,13 +160,38 @@ export const priceTables = {
     "operationId": "createAudioAA",
     "model": "A-A",
     "summary": "Compose a licensed soundtrack for a video with A-A (music from video)",
-    "pricing": null,
+    "pricing": {
+      "charged": "on-success",
+      "notes": "The rate per second is not shown; a quote takes it as a supplied rate (the target's own). Seconds are whole seconds, but whether the measured duration is rounded up or down is not shown.",
+      "components": [
+        {
+          "label": "input video",
+          "rateNotShown": {
+            "by": []
+          },
+          "per": {
+            "mediaSeconds": "video",
+            "minimum": 10
+          }
+        }
+      ]
+    },
     "notShown": "Priced per second of the input video's measured duration (whole seconds, 10-second minimum), on success only; the rate per second is not shown.",
     "bodyIn": "body",
-    "fields": {},
+    "fields": {
+      "video": {
+        "type": "string",
+        "required": false
+      }
+    },
     "crossFieldRules": [],
     "knownFields": null,
-    "media": {},
+    "media": {
+      "video": {
+        "list": false,
+        "maxDurationSeconds": 360
+      }
+    },
     "facts": {}
   },
   "/v1/depth-maps/dm-a": {
@@ -1166,10 +1194,42 @@ export const priceTables = {
     "operationId": "createVideoVB",
     "model": "V-B",
     "summary": "Create a video with V-B (all-in-one, up to 30 s at 30 fps)",
-    "pricing": null,
+    "pricing": {
+      "charged": "on-success",
+      "notes": "The per-second rates by resolution are not shown; a quote takes them as supplied rates (the target's own). Input media is free; generate_audio has no price impact.",
+      "components": [
+        {
+          "label": "output video",
+          "rateNotShown": {
+            "by": [
+              "resolution"
+            ]
+          },
+          "per": {
+            "field": "length_seconds"
+          }
+        }
+      ]
+    },
     "notShown": "V-B is priced per output second by resolution, but the rates are not shown.",
     "bodyIn": "body",
-    "fields": {},
+    "fields": {
+      "resolution": {
+        "type": "string",
+        "enum": [
+          "480p",
+          "720p",
+          "1080p"
+        ],
+        "required": false
+      },
+      "length_seconds": {
+        "type": "integer",
+        "minimum": 2,
+        "maximum": 30,
+        "required": false
+      }
+    },
     "crossFieldRules": [],
     "knownFields": null,
     "media": {},
@@ -1180,13 +1240,112 @@ export const priceTables = {
     "operationId": "createVideoVC",
     "model": "V-C",
     "summary": "Create a video with V-C (text, image, reference-images and video-edit modes)",
-    "pricing": null,
+    "pricing": {
+      "charged": "on-success",
+      "notes": "The per-second rates by resolution are not shown; a quote takes them as supplied rates (the target's own). Whether the input video's seconds are rounded is not shown.",
+      "components": [
+        {
+          "label": "output video",
+          "rateNotShown": {
+            "by": [
+              "resolution"
+            ]
+          },
+          "per": {
+            "field": "length_seconds"
+          }
+        },
+        {
+          "label": "video-edit input (half the output per-second rate)",
+          "rateTimes": {
+            "component": "output video",
+            "factor": 0.5
+          },
+          "per": {
+            "mediaSeconds": "video"
+          }
+        }
+      ]
+    },
     "notShown": "V-C's per-second rates are not shown; resolution prices differ, and video-edit input is billed on the input duration at half the output per-second rate, in addition to the output.",
     "bodyIn": "body",
-    "fields": {},
-    "crossFieldRules": [],
+    "fields": {
+      "resolution": {
+        "type": "string",
+        "enum": [
+          "480p",
+          "720p",
+          "1080p",
+          "4k"
+        ],
+        "required": false
+      },
+      "length_seconds": {
+        "type": "integer",
+        "minimum": 4,
+        "maximum": 15,
+        "required": false
+      },
+      "video": {
+        "type": "string",
+        "required": false
+      }
+    },
+    "crossFieldRules": [
+      {
+        "description": "audio: \"must accompany an image (`image` or `reference_images`) or a video; audio cannot be the only input\".",
+        "when": [
+          {
+            "field": "audio",
+            "present": true
+          }
+        ],
+        "requiredOneOf": [
+          "image",
+          "reference_images",
+          "video"
+        ]
+      },
+      {
+        "description": "video: \"not combinable with `image`/`end_image`\".",
+        "when": [
+          {
+            "field": "video",
+            "present": true
+          }
+        ],
+        "forbidden": [
+          "image",
+          "end_image"
+        ]
+      },
+      {
+        "description": "\"`4k` is not available in video-edit mode\" (with `video`).",
+        "when": [
+          {
+            "field": "video",
+            "present": true
+          }
+        ],
+        "limits": {
+          "resolution": {
+            "enum": [
+              "480p",
+              "720p",
+              "1080p"
+            ]
+          }
+        }
+      }
+    ],
     "knownFields": null,
-    "media": {},
+    "media": {
+      "video": {
+        "list": false,
+        "minDurationSeconds": 2,
+        "maxDurationSeconds": 15
+      }
+    },
     "facts": {}
   },
   "/v1/videos/v-d": {
@@ -1448,7 +1607,7 @@ export interface QuoteBodies {
 export interface QuoteMedia {
   "/v1/3d/d-a": { readonly [field: string]: never };
   "/v1/3d/d-b": { readonly [field: string]: never };
-  "/v1/audios/a-a": { readonly [field: string]: never };
+  "/v1/audios/a-a": { readonly "video"?: number };
   "/v1/depth-maps/dm-a": { readonly "video"?: number };
   "/v1/images/i-a": { readonly [field: string]: never };
   "/v1/images/i-b": { readonly [field: string]: never };
@@ -1469,13 +1628,18 @@ export interface QuoteMedia {
   "/v1/video-upscales/vu-a": { readonly "video"?: number; readonly "result_resolution"?: string; readonly "mode"?: string };
   "/v1/videos/v-a": { readonly "video"?: number; readonly "reference_videos"?: readonly number[] };
   "/v1/videos/v-b": { readonly [field: string]: never };
-  "/v1/videos/v-c": { readonly [field: string]: never };
+  "/v1/videos/v-c": { readonly "video"?: number };
   "/v1/videos/v-d": { readonly [field: string]: never };
   "/v1/videos/v-e": { readonly [field: string]: never };
   "/v1/videos/v-f": { readonly [field: string]: never };
   "/v1/videos/v-g": { readonly [field: string]: never };
 }
 
-export function quote<P extends PricedPath>(path: P, body: QuoteBodies[P] = {}, media?: QuoteMedia[P]): Quote {
-  return quoteRoute(priceTables, path, body, media);
+export function quote<P extends PricedPath>(
+  path: P,
+  body: QuoteBodies[P] = {},
+  media?: QuoteMedia[P],
+  rates?: SuppliedRates,
+): Quote {
+  return quoteRoute(rates ? withSuppliedRates(priceTables, rates) : priceTables, path, body, media);
 }

@@ -47,9 +47,22 @@ function triggers(schema: unknown): FieldCondition[][] | undefined {
 
 type Consequence = Omit<CrossFieldRule, "description" | "when">;
 
-function limitsOf(properties: Record<string, JsonSchema>): Record<string, FieldLimits> | undefined {
+/** The request's own properties, whose enums a `not: {const}` narrows. */
+type BaseProperties = Readonly<Record<string, JsonSchema>>;
+
+function limitsOf(
+  properties: Record<string, JsonSchema>,
+  base: BaseProperties,
+): Record<string, FieldLimits> | undefined {
   const limits: Record<string, FieldLimits> = {};
   for (const [field, schema] of Object.entries(properties)) {
+    // `not: {const: 4k}` (V-C's video-edit mode): the field's own enum less that value.
+    const excluded = isObject(schema.not) && keysWithin(schema, ["not"]) && keysWithin(schema.not, ["const"]);
+    const own = base[field]?.enum;
+    if (excluded && Array.isArray(own)) {
+      limits[field] = { enum: (own as Scalar[]).filter((value) => value !== (schema.not as JsonSchema).const) };
+      continue;
+    }
     if (!keysWithin(schema, [...LIMIT_KEYS, "const"])) return undefined;
     const limit: Record<string, unknown> = {};
     for (const key of LIMIT_KEYS) if (schema[key] !== undefined) limit[key] = schema[key];
@@ -60,12 +73,12 @@ function limitsOf(properties: Record<string, JsonSchema>): Record<string, FieldL
 }
 
 /** The `then` of a rule; undefined when it has a shape this reader does not know. */
-function consequence(schema: unknown): Consequence | undefined {
+function consequence(schema: unknown, base: BaseProperties): Consequence | undefined {
   if (!isObject(schema) || !keysWithin(schema, ["required", "properties", "not", "anyOf"])) return undefined;
   const out: { -readonly [K in keyof Consequence]: Consequence[K] } = {};
   if (schema.required !== undefined) out.required = schema.required as string[];
   if (schema.properties !== undefined) {
-    const limits = limitsOf(schema.properties as Record<string, JsonSchema>);
+    const limits = limitsOf(schema.properties as Record<string, JsonSchema>, base);
     if (!limits) return undefined;
     out.limits = limits;
   }
@@ -100,7 +113,10 @@ function mentions(value: unknown, found = new Set<string>()): Set<string> {
   return found;
 }
 
-function readRule(entry: JsonSchema): { when: FieldCondition[][]; then: Consequence }[] | undefined {
+function readRule(
+  entry: JsonSchema,
+  base: BaseProperties,
+): { when: FieldCondition[][]; then: Consequence }[] | undefined {
   if (keysWithin(entry, ["description", "dependentRequired"]) && isObject(entry.dependentRequired)) {
     return Object.entries(entry.dependentRequired as Record<string, string[]>).map(([field, required]) => ({
       when: [[{ field, present: true }]],
@@ -109,7 +125,7 @@ function readRule(entry: JsonSchema): { when: FieldCondition[][]; then: Conseque
   }
   if (!keysWithin(entry, ["description", "if", "then"])) return undefined;
   const when = triggers(entry.if);
-  const then = consequence(entry.then);
+  const then = consequence(entry.then, base);
   return when && then ? [{ when, then }] : undefined;
 }
 
@@ -121,11 +137,12 @@ export function crossFieldRules(
   where: string,
   allOf: readonly JsonSchema[],
   priced: ReadonlySet<string>,
+  base: BaseProperties = {},
 ): CrossFieldRule[] {
   const rules: CrossFieldRule[] = [];
   for (const entry of allOf) {
     if (![...mentions(entry)].some((field) => priced.has(field))) continue;
-    const read = readRule(entry);
+    const read = readRule(entry, base);
     const description = String(entry.description ?? "")
       .trim()
       .replace(/\s+/g, " ");

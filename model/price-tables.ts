@@ -11,6 +11,7 @@ import type {
   FieldRule,
   MediaRule,
   PriceTables,
+  PricingComponent,
   PricingExtension,
   RateTable,
   RoutePricing,
@@ -59,7 +60,7 @@ function fieldsRead(pricing: PricingExtension): { fields: Set<string>; media: Se
   const fields = new Set<string>();
   const media = new Set<string>();
   for (const component of pricing.components) {
-    for (const field of component.rateBy?.fields ?? []) fields.add(field);
+    for (const field of component.rateBy?.fields ?? component.rateNotShown?.by ?? []) fields.add(field);
     for (const condition of component.when ?? []) {
       const field = conditionField(condition);
       if (field) fields.add(field);
@@ -124,6 +125,8 @@ function checkAgainstSchema(
         );
       }
     }
+    for (const field of component.rateNotShown?.by ?? []) allowedValues(where, field, fields[field]);
+    checkRateSources(what, pricing, component, fullyShown);
     if (!component.rateBy) continue;
     const walk = (node: number | RateTable | undefined, depth: number, keys: string[]): void => {
       const field = component.rateBy!.fields[depth];
@@ -142,6 +145,25 @@ function checkAgainstSchema(
     };
     walk(component.rateBy.table, 0, []);
   }
+}
+
+/**
+ * A rate that is not shown sits on a route whose price is not fully shown, one per route (supplied
+ * rates are keyed by route); a rate following another's follows that one.
+ */
+function checkRateSources(
+  what: string,
+  pricing: PricingExtension,
+  component: PricingComponent,
+  fullyShown: boolean,
+): void {
+  if (component.rateNotShown && fullyShown)
+    throw new Error(`${what} has a rate that is not shown, but the operation has no x-not-shown.price`);
+  if (component.rateNotShown && pricing.components.filter((other) => other.rateNotShown).length > 1)
+    throw new Error(`${what}: more than one component's rate is not shown; supplied rates could not tell them apart`);
+  const follows = component.rateTimes?.component;
+  if (follows !== undefined && !pricing.components.some((other) => other.label === follows && other.rateNotShown))
+    throw new Error(`${what} follows the rate of "${follows}", which is no component whose rate is not shown`);
 }
 
 function facts(pricing: PricingExtension): Record<string, Scalar[]> {
@@ -181,7 +203,7 @@ function routePricing(doc: OpenApiDocument, path: string, method: string, operat
     notShown,
     bodyIn: method === "get" ? "query" : "body",
     fields,
-    crossFieldRules: crossFieldRules(where, shape.allOf, read.fields),
+    crossFieldRules: crossFieldRules(where, shape.allOf, read.fields, shape.properties),
     knownFields: shape.closed ? Object.keys(shape.properties) : null,
     media,
     facts: pricing ? facts(pricing) : {},

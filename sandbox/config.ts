@@ -7,6 +7,9 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { ServiceModel } from "../model/service-model.ts";
+import { QuoteError } from "../runtime/costs/quote-error.ts";
+import { withSuppliedRates, type SuppliedRates } from "../runtime/costs/supplied-rates.ts";
+import type { RateTable } from "../runtime/costs/pricing.ts";
 import { JsonSyntaxError, parseJsonText } from "../tools/json-text.ts";
 import { runtimeFile } from "../tools/packaged.ts";
 import { HTTP_DEFAULTS, type HttpLimits } from "../http-server/limits.ts";
@@ -49,6 +52,8 @@ export interface SandboxConfig {
   };
   /** The duration of a media input whose URL names none (see README: durations). */
   readonly media: { readonly defaultDurationSeconds: number };
+  /** The sandbox's own rates where the description's are not shown, by route path (none: those routes charge nothing). */
+  readonly rates: SuppliedRates;
   /** What one client may hold of the sandbox (http-server/limits.ts). */
   readonly http: HttpLimits;
   readonly limits: {
@@ -83,6 +88,7 @@ type Raw = {
   clock?: Partial<SandboxConfig["clock"]>;
   jobs?: Partial<SandboxConfig["jobs"]>;
   media?: Partial<SandboxConfig["media"]>;
+  rates?: Record<string, number | RateTable>;
   http?: Partial<HttpLimits>;
   limits?: { [K in keyof SandboxConfig["limits"]]?: Partial<SandboxConfig["limits"][K]> };
 };
@@ -163,6 +169,7 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
     problems.push(
       `config.http.headersTimeoutSeconds: must not exceed http.requestTimeoutSeconds (${http.requestTimeoutSeconds})`,
     );
+  const rates = suppliedRates(input.rates ?? {}, model, problems);
   if (problems.length) throw new ConfigError(source, problems);
   const { requests, uploads, cooldown } = model.limits;
   return {
@@ -173,6 +180,7 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
       defaultRetentionHours: input.jobs?.defaultRetentionHours ?? SANDBOX_DEFAULTS.retentionHours,
     },
     media: { defaultDurationSeconds: input.media?.defaultDurationSeconds ?? SANDBOX_DEFAULTS.mediaSeconds },
+    rates,
     http,
     limits: {
       requests: {
@@ -192,6 +200,30 @@ export function resolveConfig(raw: unknown, model: ServiceModel, source = "confi
       },
     },
   };
+}
+
+/** `config.rates` by route path, each checked as a quote takes it; a problem names the model's entry. */
+function suppliedRates(
+  byModel: Record<string, number | RateTable>,
+  model: ServiceModel,
+  problems: string[],
+): SuppliedRates {
+  const rates: Record<string, number | RateTable> = {};
+  for (const [name, rate] of Object.entries(byModel)) {
+    const route = model.createRoutes.find((candidate) => candidate.label === name || candidate.slug === name);
+    if (!route) {
+      problems.push(`config.rates.${name}: is neither a model slug nor a model label of the description`);
+      continue;
+    }
+    try {
+      withSuppliedRates(model.priceTables, { [route.path]: rate });
+      rates[route.path] = rate;
+    } catch (error) {
+      if (!(error instanceof QuoteError)) throw error;
+      problems.push(`config.${error.field.replace(`rates.${route.path}`, `rates.${name}`)}: ${error.rule}`);
+    }
+  }
+  return rates;
 }
 
 /** Reads and checks a config file; unreadable or non-JSON files are ConfigErrors too. */

@@ -69,7 +69,7 @@ const create: Handler = (call, state) => {
   return state.responses.created(
     route,
     job,
-    billedSeconds(call.quote, state.model.priceTables[route.path]?.pricing),
+    billedSeconds(call.quote, state.priceTables[route.path]?.pricing),
     state.model.jobStatus.initial,
   );
 };
@@ -120,7 +120,7 @@ function typeOf(
 const models: Handler = (call, state) => {
   const wanted = call.query.get("type");
   const list = state.model.createRoutes.map((route) => {
-    const table = state.model.priceTables[route.path];
+    const table = state.priceTables[route.path];
     const maps = pricingMaps(table);
     return {
       model: route.slug,
@@ -156,7 +156,7 @@ const cost: Handler = (call, state) => {
     return state.responses.invalidRequest(
       describeProblems("body.body", schema.validate.errors, schema.schema).join("; "),
     );
-  const table = state.model.priceTables[route.path];
+  const table = state.priceTables[route.path];
   if (!table) return { status: 200, body: { model: route.slug, credits: null } };
   const mediaFields = Object.keys(table.media);
   let media = request.media ?? mediaDurations(body, table.media, state.config.media.defaultDurationSeconds);
@@ -169,7 +169,7 @@ const cost: Handler = (call, state) => {
   }
   let quote: Quote;
   try {
-    quote = quoteRoute(state.model.priceTables, route.path, body, media);
+    quote = quoteRoute(state.priceTables, route.path, body, media);
   } catch (error) {
     if (error instanceof QuoteError)
       return state.responses.invalidRequest(`${error.field.replace(/^(body|media)\b/, "body.$1")}: ${error.rule}`);

@@ -210,7 +210,7 @@ export const RULES: readonly Rule[] = [
     // The description's quote; per-second prices read media durations from the URLs (README: durations).
     name: "price",
     check(call, state) {
-      const table = state.model.priceTables[call.op.path];
+      const table = state.priceTables[call.op.path];
       if (!table || table.method !== call.op.method) return undefined;
       const input = (call.op.method === "get" ? Object.fromEntries(call.query) : (call.body ?? {})) as Record<
         string,
@@ -218,7 +218,7 @@ export const RULES: readonly Rule[] = [
       >;
       try {
         call.quote = quoteRoute(
-          state.model.priceTables,
+          state.priceTables,
           call.op.path,
           input,
           mediaDurations(input, table.media, state.config.media.defaultDurationSeconds),

@@ -14,6 +14,8 @@ import { Cooldowns } from "./cooldown.ts";
 import { JobStore, timingOf, type Job, type JobTiming } from "./jobs.ts";
 import { FixedWindows, RollingWindow } from "./rate-windows.ts";
 import { Responses } from "./responses.ts";
+import type { PriceTables } from "../runtime/costs/pricing.ts";
+import { withSuppliedRates } from "../runtime/costs/supplied-rates.ts";
 
 export interface RequestSchema {
   readonly schema: JsonSchema;
@@ -64,6 +66,8 @@ export class SandboxState {
   readonly requestSchemas: ReadonlyMap<string, RequestSchema>;
   readonly routes = new Map<string, CreateRouteModel>();
   readonly areas = new Map<string, AreaModel & { readonly timing: JobTiming }>();
+  /** The description's price tables, with the config's rates where the description's are not shown. */
+  readonly priceTables: PriceTables;
 
   constructor(
     readonly model: ServiceModel,
@@ -84,6 +88,7 @@ export class SandboxState {
     this.jobs = new JobStore(model);
     this.responses = new Responses(model);
     this.requestSchemas = requestSchemasOf(model);
+    this.priceTables = withSuppliedRates(model.priceTables, config.rates);
     for (const route of model.createRoutes) this.routes.set(route.path, route);
     const { speed } = config.clock;
     for (const area of model.areas) {

@@ -141,12 +141,26 @@ function secondsOf(body: Body, measured: readonly MeasuredField[]): Record<strin
   return Object.keys(seconds).length > 0 ? seconds : undefined;
 }
 
-/** The route's price, when the description shows it, is charged on success and not held. */
-function sweptPricing(session: Session, op: ContractOperation): readonly PricingComponent[] | undefined {
+/** A component whose rate the description does not show and the declaration's `rates` did not fill in. */
+const unfilled = (component: PricingComponent): boolean =>
+  component.rateNotShown !== undefined || component.rateTimes !== undefined;
+
+/** The route's price, when charged on success and not held, if the description or the declared rates give every rate. */
+function pricingOf(session: Session, op: ContractOperation): readonly PricingComponent[] | undefined {
   const pricing = session.contract.model.priceTables[op.path]?.pricing;
   if (!op.create || op.create.priceHeld || !followable(session, op) || pricing?.charged !== "on-success") return;
   return pricing.components;
 }
+
+/** The route's price, when the description shows it (or the declared rates fill it in), is charged on success and not held. */
+function sweptPricing(session: Session, op: ContractOperation): readonly PricingComponent[] | undefined {
+  const components = pricingOf(session, op);
+  return components?.some(unfilled) ? undefined : components;
+}
+
+/** The routes whose rates the description does not show and the declaration does not give (`rates`). */
+const undeclaredRates = (session: Session): ContractOperation[] =>
+  session.selected().filter((op) => pricingOf(session, op)?.some(unfilled));
 
 /** The body fields a route's price reads: its rates' fields, the units it is per, the lists it charges beyond their free items, the media it charges by the second. */
 const pricedFields = (components: readonly PricingComponent[]): Set<string> =>
@@ -193,14 +207,15 @@ const shows = (
 
 /**
  * The fewest named examples of `op` that together show all its examples show of the price beyond
- * its rates (`shows`), their measured media sent a declared input or left out, where still valid.
+ * its rates (`shows`), their measured media sent a declared input or left out, where still valid;
+ * then the other valid ones, for a rate none of those holds validly (V-C's `4k`, not in video-edit mode).
  */
 function bases(
   session: Session,
   op: ContractOperation,
   components: readonly PricingComponent[],
   measured: readonly MeasuredField[],
-): Body[] {
+): { chosen: Body[]; others: Body[] } {
   const candidates = op.requestExamples
     .map((example) => withInputs(example.value as Body, measured, 0))
     .filter((body) => session.contract.validBody(op, body));
@@ -217,7 +232,8 @@ function bases(
     for (const item of shows(op, components, measured, best)) covered.add(item);
     chosen.push(best);
   }
-  return chosen.length > 0 ? chosen : candidates.slice(0, 1);
+  if (chosen.length === 0) return { chosen: candidates.slice(0, 1), others: candidates.slice(1) };
+  return { chosen, others: candidates.filter((body) => !chosen.includes(body)) };
 }
 
 /** A route's rates no valid body of exact price holds (a rate only a left-out media input allows). */
@@ -235,7 +251,7 @@ function planRoute(
   const { contract } = session;
   const rules = contract.model.priceTables[op.path]?.fields ?? {};
   const measured = measuredMedia(session, op, components);
-  const starts = bases(session, op, components, measured);
+  const { chosen: starts, others } = bases(session, op, components, measured);
   if (starts.length === 0) return { jobs: [], unplaced: [] };
   const tiers = components.map((component) =>
     component.rateBy ? leaves(component.rateBy.table, component.rateBy.fields, rules) : [],
@@ -254,9 +270,10 @@ function planRoute(
   for (let index = 0; index < count; index++) {
     // This job's rate of each table; the bases in turn, the next one where a rate does not fit one.
     const rates: Body = Object.assign({}, ...tiers.map((leaf) => leaf[index % leaf.length] ?? {}));
-    for (let shift = 0; shift < starts.length; shift++) {
+    const tried = [...starts.map((_, shift) => starts[(index + shift) % starts.length]!), ...others];
+    for (const start of tried) {
       // The declared media inputs in turn, one job after another.
-      let body: Body = withInputs({ ...starts[(index + shift) % starts.length], ...rates }, measured, index);
+      let body: Body = withInputs({ ...start, ...rates }, measured, index);
       // One image more than one, once, where no job so far is priced for more than one.
       for (const field of perUnit) {
         const more = { ...body, [field]: 2 };
@@ -376,16 +393,21 @@ export const prices: Check = {
     [RATES]: [
       "route:images.*.price",
       "route:videos.v-a.price",
+      "route:videos.v-b.price",
+      "route:videos.v-c.price",
+      "route:audios.price",
       "route:videos.priced-per-second",
       "service.standard-prices",
     ],
     [PER_UNIT]: ["route:images.billed-per-image"],
     [BEYOND_FREE]: ["route:videos.*.reference-image-surcharge"],
-    [FREE_INPUTS]: ["route:images.*.input-image-free"],
+    [FREE_INPUTS]: ["route:images.*.input-image-free", "route:videos.v-b.price"],
     [HELD_SURCHARGES]: ["route:3d.*.rigging-animation", "route:3d.*.price"],
     [MEDIA_SECONDS]: [
       "route:videos.v-a.input-video-price",
       "route:videos.v-a.reference-video-price",
+      "route:videos.v-c.video-edit-input-price",
+      "route:audios.price",
       "route:depth-maps.price",
       "route:motion-control.price",
     ],
@@ -393,7 +415,7 @@ export const prices: Check = {
     "{model}: the job of {what} succeeds": [],
   },
   summary:
-    "With standardPrices: jobs covering every rate, per-unit charge, surcharge and free input of each shown price (and, with mediaInputs, the seconds of a media input it charges by the second), run in the billing measurement, make the balance fall by their quotes (else each is measured alone and named); the surcharges of a held price that its examples never send are read off the create response.",
+    "With standardPrices: jobs covering every rate, per-unit charge, surcharge and free input of each shown price (and, with rates, of the models whose rates it does not show; with mediaInputs, the seconds of a media input it charges by the second), run in the billing measurement, make the balance fall by their quotes (else each is measured alone and named); the surcharges of a held price that its examples never send are read off the create response.",
   blockedBy: needing(
     {
       stateful: true,
@@ -433,6 +455,13 @@ export const prices: Check = {
           : `no named example of ${op.route} has an exact quote without a media input whose seconds only the target measures`,
       );
     for (const { op, name, why } of unmeasured(session, jobs)) session.results.skip(GROUP, op.route, name, why);
+    for (const op of undeclaredRates(session))
+      session.results.skip(
+        GROUP,
+        op.route,
+        RATES.replace("{model}", label(op)),
+        `not declared: the target's own rates of ${label(op)} (rates), which the description does not show`,
+      );
     status(`${jobs.length} jobs in the billing measurement`);
     const verdicts = new Verdicts();
     const outcomes = await sweep(session, client, jobs);

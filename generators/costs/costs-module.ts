@@ -30,14 +30,17 @@ export function costsModule(tables: PriceTables): string {
  *
  * quote(path, body, media) gives the standard credit price before plan discounts, or credits: null
  * with a reason where the specification shows no price or an input the price depends on is
- * missing. POST /v1/cost quotes the discounted price online.
+ * missing. POST /v1/cost quotes the discounted price online. Where a rate exists but is not shown
+ * (\`rateNotShown\`), quote(path, body, media, rates) takes the target's own rates by route path.
  */
 import type { QueryOf, RequestBodyOf } from "../runtime/client/route-table.ts";
 import type { PriceTables } from "../runtime/costs/pricing.ts";
 import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
+import { withSuppliedRates, type SuppliedRates } from "../runtime/costs/supplied-rates.ts";
 import type { paths } from "./types.ts";
 
 export type { Quote, QuoteLine } from "../runtime/costs/quote.ts";
+export type { SuppliedRates } from "../runtime/costs/supplied-rates.ts";
 export { QuoteError } from "../runtime/costs/quote-error.ts";
 
 export const priceTables = ${JSON.stringify(tables, null, 2)} as const satisfies PriceTables;
@@ -61,8 +64,13 @@ export interface QuoteMedia {
 ${media.join("\n")}
 }
 
-export function quote<P extends PricedPath>(path: P, body: QuoteBodies[P] = {}, media?: QuoteMedia[P]): Quote {
-  return quoteRoute(priceTables, path, body, media);
+export function quote<P extends PricedPath>(
+  path: P,
+  body: QuoteBodies[P] = {},
+  media?: QuoteMedia[P],
+  rates?: SuppliedRates,
+): Quote {
+  return quoteRoute(rates ? withSuppliedRates(priceTables, rates) : priceTables, path, body, media);
 }
 `;
 }

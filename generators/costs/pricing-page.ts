@@ -46,9 +46,14 @@ function given(quantity: Quantity | undefined): string {
 }
 
 function rateCell(component: PricingComponent): string {
-  return component.rate !== undefined
-    ? String(component.rate)
-    : `by ${component.rateBy!.fields.map(code).join(" and ")}, below`;
+  if (component.rate !== undefined) return String(component.rate);
+  if (component.rateBy) return `by ${component.rateBy.fields.map(code).join(" and ")}, below`;
+  if (component.rateNotShown) {
+    const by = component.rateNotShown.by;
+    return `not shown${by.length ? ` (by ${by.map(code).join(" and ")})` : ""}; a quote takes supplied rates`;
+  }
+  const { factor, component: source } = component.rateTimes!;
+  return `${factor} times the rate of ${source}`;
 }
 
 function valueCell(route: RoutePricing, field: string, value: string): string {
@@ -148,7 +153,10 @@ export function pricingPage(tables: PriceTables): string {
     "standard prices. Omitted body fields take their defaults. `media` holds the durations in seconds",
     "of the media inputs a price depends on, keyed by body field (`{ video: 12.5 }`,",
     "`{ reference_videos: [4, 3] }`), and the facts a price depends on that the body does not hold",
-    "(such as the resolution of an upscale's result; each route below names its facts). The quote answers",
+    "(such as the resolution of an upscale's result; each route below names its facts). Where a rate",
+    "exists but is not shown (V-B, V-C, A-A), `quote(path, body, media, rates)` takes the target's own",
+    'rates, keyed by route path like the rate tables below (`{ "/v1/videos/v-b": { "720p": 40 } }`), or',
+    "one number where the rate differs by nothing. The quote answers",
     "`credits: null` with a reason where the price is not shown below, or where it depends on an input",
     "that was not supplied (a duration, a fact, or a field omitted whose default is not shown); an",
     "invalid request is an error naming the field and the rule.",

@@ -32,6 +32,10 @@ export interface PricingComponent {
   readonly label: string;
   readonly rate?: number;
   readonly rateBy?: { readonly fields: readonly string[]; readonly table: RateTable };
+  /** The rate is not shown: a quote takes it from supplied rates (supplied-rates.ts), by these fields' values. */
+  readonly rateNotShown?: { readonly by: readonly string[] };
+  /** The rate is `factor` times the rate of the component labelled `component`. */
+  readonly rateTimes?: { readonly component: string; readonly factor: number };
   readonly per?: Quantity;
   readonly when?: readonly Condition[];
 }

@@ -43,10 +43,14 @@ export interface Quote {
   readonly notes?: string;
 }
 
-/** The rate of a component: a number, UNKNOWN (a lookup field is missing), or undefined (no entry). */
+/**
+ * The rate of a component: a number, UNKNOWN (a lookup field is missing), or undefined (no entry, or
+ * a rate not shown that no supplied rate filled in).
+ */
 function rateOf(inputs: Inputs, component: PricingComponent, missing: string[]): Known<number | undefined> {
   if (component.rate !== undefined) return component.rate;
-  const { fields, table } = component.rateBy!;
+  if (component.rateBy === undefined) return undefined;
+  const { fields, table } = component.rateBy;
   let node: number | RateTable | undefined = table;
   for (const field of fields) {
     const value = fieldValue(inputs, field);
@@ -128,8 +132,11 @@ export function quoteRoute(tables: PriceTables, path: string, body: unknown = {}
   const breakdown: QuoteLine[] = [];
   const absentMedia: string[] = [];
   let unpriced = false;
+  // A rate that is not shown, and no supplied rate filled in: no input the caller adds can price it.
+  let hidden = false;
   for (const component of route.pricing.components) {
     if (applies(inputs, component, missing) !== true) continue;
+    if (component.rateNotShown || component.rateTimes) hidden = true;
     const rate = rateOf(inputs, component, missing);
     const quantity = quantityOf(inputs, component, durations, missing);
     if (rate === undefined) unpriced = true;
@@ -146,7 +153,8 @@ export function quoteRoute(tables: PriceTables, path: string, body: unknown = {}
   // Built field by field rather than spread: quoting is a hot path.
   const result: { -readonly [K in keyof Quote]: Quote[K] } = { path, credits: null, charged, breakdown };
   if (notes) result.notes = notes;
-  if (missing.length) {
+  if (hidden && route.notShown !== null) result.reason = route.notShown;
+  else if (missing.length) {
     // Components that read the same input would name it twice.
     const unique = [...new Set(missing)];
     result.missing = unique;

@@ -109,6 +109,7 @@ describe("the comparison", () => {
       "request max widened",
       "request field made optional",
       "price now stated",
+      "price's form now stated, its rate not shown",
       "request opened",
       "security requirement relaxed",
       "429 without Retry-After (the service model cannot read it)",

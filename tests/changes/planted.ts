@@ -784,6 +784,17 @@ export const PLANTED: PlantedKind[] = [
     ],
   },
   {
+    kind: "price's form now stated, its rate not shown",
+    plant: (d) => {
+      d.paths["/v1/images/i-d"].post["x-pricing"] = {
+        charged: "on-success",
+        components: [{ label: "output image", rateNotShown: { by: [] }, per: { field: "num_images" } }],
+      };
+    },
+    changes: [],
+    changelog: ["I-D: the price's form now stated: output image at a rate not shown × num_images (partly shown)."],
+  },
+  {
     kind: "price no longer held",
     plant: (d) => {
       delete d.paths["/v1/3d/d-a"].post["x-pricing"].held;

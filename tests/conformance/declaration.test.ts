@@ -215,6 +215,26 @@ describe("the target's declaration (CONFORMANCE_CONFIG and CONFORMANCE_AREAS / _
       /^planDiscounts\.models: unknown "I-Z"/,
     ],
     [
+      "rates of a model the description lacks",
+      { CONFORMANCE_CONFIG: file("rates-model.json", '{"rates": {"V-Z": 10}}') },
+      /^rates: unknown "V-Z"/,
+    ],
+    [
+      "rates of a model whose rates are all shown",
+      { CONFORMANCE_CONFIG: file("rates-shown.json", '{"rates": {"I-A": 10}}') },
+      /^rates\.I-A: must be a route whose rate is not shown \(\/v1\/audios\/a-a, \/v1\/videos\/v-b, \/v1\/videos\/v-c\)$/,
+    ],
+    [
+      "a rate keyed by a resolution the model does not take",
+      { CONFORMANCE_CONFIG: file("rates-key.json", '{"rates": {"V-B": {"4k": 10}}}') },
+      /^rates\.V-B\.4k: resolution must be one of 480p, 720p, 1080p$/,
+    ],
+    [
+      "a table where the rate differs by nothing",
+      { CONFORMANCE_CONFIG: file("rates-table.json", '{"rates": {"A-A": {"720p": 10}}}') },
+      /^rates\.A-A: must be a number of credits, at least 0$/,
+    ],
+    [
       "a free pool without its size",
       { CONFORMANCE_CONFIG: file("pool.json", '{"freePool": {"apiKey": "k", "models": ["I-A"]}}') },
       /pool\.json: freePool must have generations$/,

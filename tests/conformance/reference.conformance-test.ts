@@ -140,6 +140,13 @@ describe.concurrent("the conformance suite against an independent honest impleme
         "V-A: each second of video is charged",
         "V-A: each second of reference_videos is charged",
         "DM-A: each second of video is charged",
+        // Its declared rates (rates) make the prices whose rates the description does not show observable.
+        "V-B: each rate of the price table is charged its quote",
+        "V-B: the inputs the price does not name are free",
+        "V-C: each rate of the price table is charged its quote",
+        "V-C: each second of video is charged",
+        "A-A: each rate of the price table is charged its quote",
+        "A-A: each second of video is charged",
       ]),
     );
   });

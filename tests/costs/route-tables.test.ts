@@ -192,6 +192,53 @@ describe("description mistakes stop the generator", () => {
       "POST /v1/x/a: a cross-field rule of the request involves a priced field in a shape the quote cannot check: odd rule",
     );
   });
+  it("a rate that is not shown on a price shown in full, two of them, or a rate following no hidden one", () => {
+    const hidden = { label: "output", rateNotShown: { by: ["size"] } };
+    const notShown = { "x-not-shown": { price: "The rates are not shown." } };
+    const table =
+      (pricing: unknown, extra: Partial<Operation> = {}) =>
+      () =>
+        priceTables(documentOf({ "/v1/x/a": { post: post(pricing, extra) } }));
+    expect(table({ charged: "on-success", components: [hidden] })).toThrow(
+      'POST /v1/x/a: x-pricing "output" has a rate that is not shown, but the operation has no x-not-shown.price',
+    );
+    expect(
+      table(
+        { charged: "on-success", components: [hidden, { ...hidden, label: "input", rateNotShown: { by: [] } }] },
+        notShown,
+      ),
+    ).toThrow("more than one component's rate is not shown");
+    expect(
+      table(
+        {
+          charged: "on-success",
+          components: [hidden, { label: "input", rateTimes: { component: "other", factor: 0.5 } }],
+        },
+        notShown,
+      ),
+    ).toThrow('x-pricing "input" follows the rate of "other", which is no component whose rate is not shown');
+    expect(
+      table({ charged: "on-success", components: [{ label: "output", rateNotShown: { by: ["prompt"] } }] }, notShown),
+    ).toThrow("x-pricing looks a rate up by prompt, which has neither an enum nor type boolean");
+  });
+  it("a value ruled out under a condition (`not: {const}`) leaves the field's own enum less it", () => {
+    const doc = documentOf({
+      "/v1/x/a": { post: post(byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 } })) },
+    });
+    doc.components.schemas!.Body = {
+      ...doc.components.schemas!.Body,
+      allOf: [
+        {
+          description: "no L with hd",
+          if: { required: ["hd"] },
+          then: { properties: { size: { not: { const: "L" } } } },
+        },
+      ],
+    };
+    expect(priceTables(doc)["/v1/x/a"]!.crossFieldRules).toEqual([
+      { description: "no L with hd", when: [{ field: "hd", present: true }], limits: { size: { enum: ["S"] } } },
+    ]);
+  });
   it("a partly shown price may lack rates", () => {
     const tables = priceTables(
       documentOf({

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { pricedPathOf } from "../client/labels.ts";
-import { quote, type PricedPath } from "../../generated/costs.ts";
+import { quote, type PricedPath, type SuppliedRates } from "../../generated/costs.ts";
 
 /** Bodies as the tables read them: each case's body is checked against its route at run time. */
 type QuoteBody = Record<string, unknown>;
@@ -272,11 +272,8 @@ describe("prices the seed does not show: credits null with the description's sen
     [pricedPathOf("I-F"), { prompt: "p" }],
     [pricedPathOf("I-G"), { prompt: "p" }],
     [pricedPathOf("I-H"), { prompt: "p" }],
-    [pricedPathOf("V-B"), { prompt: "p" }],
-    [pricedPathOf("V-C"), { prompt: "p" }],
     [pricedPathOf("V-D"), { prompt: "p" }],
     [pricedPathOf("V-E"), { prompt: "p" }],
-    [pricedPathOf("A-A"), {}],
   ];
   for (const [path, body] of hidden) {
     it(path, () => {
@@ -568,4 +565,54 @@ describe("invalid requests are errors naming the field and the rule", () => {
       expect(() => quote(path as PricedPath, body as QuoteBody, media as never)).toThrow(message);
     });
   }
+});
+
+describe("rates the seed does not show, of prices whose form it shows (V-B, V-C, A-A)", () => {
+  const vb = pricedPathOf("V-B");
+  const vc = pricedPathOf("V-C");
+  const aa = pricedPathOf("A-A");
+  // A target's own rates, as its declaration gives them: figures of this test, not of the seed.
+  const rates: SuppliedRates = { [vb]: { "720p": 40, "1080p": 80 }, [vc]: { "1080p": 50, "4k": 90 }, [aa]: 12 };
+
+  it("without the target's rates: credits null, charged on success, with the description's sentence", () => {
+    for (const [path, body] of [
+      [vb, { prompt: "p", resolution: "720p", length_seconds: 5 }],
+      [vc, { prompt: "p", resolution: "1080p", length_seconds: 5 }],
+      [aa, {}],
+    ] as const) {
+      const result = quote(path, body as never);
+      expect(result.credits, path).toBeNull();
+      expect(result.charged, path).toBe("on-success");
+      expect(result.reason, path).toMatch(/not shown/);
+    }
+  });
+
+  it("V-B: price per output second by resolution; input media is free", () => {
+    expect(quote(vb, { prompt: "p", resolution: "720p", length_seconds: 5 }, undefined, rates).credits).toBe(200);
+    expect(quote(vb, { prompt: "p", resolution: "1080p", length_seconds: 5 }, undefined, rates).credits).toBe(400);
+    const withInputs = { prompt: "p", resolution: "720p", length_seconds: 5, reference_images: ["a", "b"] };
+    expect(quote(vb, withInputs, undefined, rates).credits).toBe(200);
+    // A resolution whose rate the target did not give stays unpriced.
+    expect(quote(vb, { prompt: "p", resolution: "480p", length_seconds: 5 }, undefined, rates).credits).toBeNull();
+  });
+
+  it("V-C: resolution prices differ; video-edit input at half the output per-second rate, in addition", () => {
+    expect(quote(vc, { prompt: "p", resolution: "4k", length_seconds: 8 }, undefined, rates).credits).toBe(720);
+    // 5 s of output at 50, and 7 s of input video at 25.
+    const edit = { prompt: "p", resolution: "1080p", length_seconds: 5, video: "v" };
+    expect(quote(vc, edit, { video: 7 }, rates).credits).toBe(425);
+  });
+
+  it("A-A: per second of the input video's measured duration, 10-second minimum", () => {
+    expect(quote(aa, { video: "v" }, { video: 7 }, rates).credits).toBe(120);
+    expect(quote(aa, { video: "v" }, { video: 17 }, rates).credits).toBe(204);
+  });
+
+  it("a rate keyed by a value its field does not take, or for a route whose rates are shown, is an error naming it", () => {
+    expect(() => quote(vb, {}, undefined, { [vb]: { "2k": 3 } })).toThrow(`rates.${vb}.2k: resolution must be one of`);
+    expect(() => quote(vb, {}, undefined, { [aa]: { "720p": 3 } })).toThrow(`rates.${aa}: must be a number`);
+    expect(() => quote(vb, {}, undefined, { [pricedPathOf("I-A")]: 3 })).toThrow(
+      "must be a route whose rate is not shown",
+    );
+  });
 });

@@ -42,8 +42,14 @@ describe("docs/pricing.md shows every route, rate and rule", () => {
       const cells = new Set(text.split("\n").flatMap((line) => line.split("|").map((cell) => cell.trim())));
       for (const component of route.pricing?.components ?? []) {
         expect(text).toContain(`| ${component.label} |`);
-        for (const rate of component.rate !== undefined ? [component.rate] : leaves(component.rateBy!.table))
-          expect(cells).toContain(String(rate));
+        if (component.rateNotShown) expect(text).toMatch(new RegExp(`\\| ${component.label} \\| not shown`));
+        else if (component.rateTimes)
+          expect(text).toContain(
+            `| ${component.rateTimes.factor} times the rate of ${component.rateTimes.component} |`,
+          );
+        else
+          for (const rate of component.rate !== undefined ? [component.rate] : leaves(component.rateBy!.table))
+            expect(cells).toContain(String(rate));
         const per = component.per;
         if (per && "mediaSeconds" in per) {
           if (per.rounding === "up") expect(text).toContain("rounded up to whole seconds");

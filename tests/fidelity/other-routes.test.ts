@@ -251,7 +251,12 @@ describe("POST /v1/audios/a-a", () => {
 
   it("marks the path, the price and the unnamed fields as not shown, and names nothing it does not know", () => {
     expect(Object.keys(notShown(operation(path))).sort()).toEqual(["path", "price"]);
-    expect(pricing(path)).toBeUndefined();
+    // "Priced per second of the input video's measured duration (whole seconds, 10-second minimum)": the rate is not shown.
+    expect(pricing(path)).toEqual({
+      charged: "on-success",
+      notes: expect.stringContaining("rounded up or down is not shown"),
+      components: [{ label: "input video", rateNotShown: { by: [] }, per: { mediaSeconds: "video", minimum: 10 } }],
+    });
     const schema = requestSchema(path);
     expect(Object.keys(schema.properties as object)).toEqual(["video"]);
     expect(notShown(schema)["field-names"]).toEqual(expect.any(String));

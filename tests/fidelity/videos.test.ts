@@ -56,6 +56,8 @@ interface VariantFacts {
   notShown: string[];
   /** Standard price components, or undefined where the seed shows no price. */
   pricing?: unknown[];
+  /** The seed shows the price's form but not its rates: x-not-shown.price says so beside x-pricing. */
+  ratesNotShown?: boolean;
   /** Good bodies, one or more per mode. */
   modes: Record<string, Body>;
   /** The seed's words each cross-field rule of the schema quotes first, one per rule. */
@@ -134,7 +136,8 @@ function videoVariant(facts: VariantFacts): void {
         const pricing = op["x-pricing"] as { charged: string; components: unknown[] };
         expect(pricing.charged).toBe("on-success");
         expect(pricing.components).toEqual(facts.pricing);
-        expect(op["x-not-shown"]).toBeUndefined();
+        if (facts.ratesNotShown) expect((op["x-not-shown"] as Body).price).toMatch(/rates are not shown/);
+        else expect(op["x-not-shown"]).toBeUndefined();
       } else {
         expect(op["x-pricing"]).toBeUndefined();
         expect((op["x-not-shown"] as Body).price).toEqual(expect.any(String));
@@ -386,6 +389,9 @@ videoVariant(
       },
     },
     notShown: ["field-names", "requiredness", "defaults"],
+    // "Price per output second by resolution; input media is free" (rates not shown).
+    pricing: [{ label: "output video", rateNotShown: { by: ["resolution"] }, per: { field: "length_seconds" } }],
+    ratesNotShown: true,
     modes: {
       "an empty body (no field is stated as required)": {},
       "text-to-video at both length limits": {
@@ -465,6 +471,16 @@ videoVariant(
       video: { kind: "video", forms: URL_FORMS, minDurationSeconds: 2, maxDurationSeconds: 15, maxSizeMB: 100 },
     },
     notShown: ["field-names", "requiredness", "defaults"],
+    // "Resolution prices differ" (rates not shown); "video-edit input is billed on the input duration at half the output per-second rate, in addition to the output".
+    pricing: [
+      { label: "output video", rateNotShown: { by: ["resolution"] }, per: { field: "length_seconds" } },
+      {
+        label: expect.any(String),
+        rateTimes: { component: "output video", factor: 0.5 },
+        per: { mediaSeconds: "video" },
+      },
+    ],
+    ratesNotShown: true,
     modes: {
       "an empty body (no field is stated as required)": {},
       "text-to-video at 4k, both length limits": {

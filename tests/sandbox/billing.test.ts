@@ -41,6 +41,39 @@ describe("charges", () => {
     });
   });
 
+  it("charge the configured rates where the description does not show them, by its formula; nothing without them", async () => {
+    const vb = routeWhere((route) => route.label === "V-B");
+    const vc = routeWhere((route) => route.label === "V-C");
+    const aa = routeWhere((route) => route.label === "A-A");
+    const rates = { "V-B": { "720p": 40 }, "V-C": { "1080p": 50 }, "A-A": 12 };
+    const sb = await sandbox(configWith({}, { rates }));
+    // V-B: 5 s at 720p, 40 a second; its input media free.
+    await sb.send("POST", vb.path, {
+      body: { prompt: "p", resolution: "720p", length_seconds: 5, reference_images: ["https://x.example/a.png"] },
+    });
+    sb.advance(END);
+    expect((await balance(sb)).monthly_used).toBe(200);
+    // V-C: 5 s at 1080p, 50 a second, and a 6-s video to edit at half of it, 25 a second.
+    await sb.send("POST", vc.path, {
+      body: { prompt: "p", resolution: "1080p", length_seconds: 5, video: "https://x.example/v.mp4#duration=6" },
+    });
+    sb.advance(END);
+    expect((await balance(sb)).monthly_used).toBe(200 + 250 + 150);
+    // A-A: a 7-s input video billed its 10-second minimum, 12 a second.
+    await sb.send("POST", aa.path, { body: { video: "https://x.example/v.mp4#duration=7" } });
+    sb.advance(END);
+    expect((await balance(sb)).monthly_used).toBe(600 + 120);
+    const cost = await sb.send("POST", "/v1/cost", {
+      body: { model: aa.slug, body: { video: "https://x.example/v.mp4#duration=7" } },
+    });
+    expect(cost.json).toMatchObject({ credits: 120, credits_per_second: 12, seconds: 10, min_seconds: 10 });
+
+    const unpriced = await sandbox(configWith());
+    await unpriced.send("POST", vb.path, { body: { prompt: "p", resolution: "720p", length_seconds: 5 } });
+    unpriced.advance(END);
+    expect((await balance(unpriced)).monthly_used).toBe(0);
+  });
+
   it("charge nothing for failed, timed-out or moderation-blocked requests", async () => {
     const sb = await sandbox(configWith());
     const body = example(image.path);

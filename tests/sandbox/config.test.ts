@@ -64,6 +64,12 @@ describe("sandbox config", () => {
       { accounts: { a: { ...account, retiredModels: ["no-such-model"] } } },
       'config.accounts.a.retiredModels[0]: "no-such-model" is neither a model slug nor a model label of the description',
     ],
+    [{ accounts: { a: account }, rates: { "V-Z": 10 } }, "config.rates.V-Z: is neither a model slug nor a model label"],
+    [
+      { accounts: { a: account }, rates: { "V-B": { "4k": 10 } } },
+      "config.rates.V-B.4k: resolution must be one of 480p, 720p, 1080p",
+    ],
+    [{ accounts: { a: account }, rates: { "I-A": 10 } }, "config.rates.I-A: must be a route whose rate is not shown"],
     [
       { accounts: { a: { ...account, outcome: "exploded" } } },
       `config.accounts.a.outcome: must be one of ${model.jobStatus.terminal.join(", ")}`,

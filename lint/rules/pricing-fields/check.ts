@@ -44,6 +44,9 @@ function referencedFields(pricing: Json, path: JsonPath): Array<{ field: string;
     const rateBy = isObject(component.rateBy) ? component.rateBy : {};
     for (const field of Array.isArray(rateBy.fields) ? rateBy.fields : [])
       found.push({ field: String(field), path: [...at, "rateBy"] });
+    const hidden = isObject(component.rateNotShown) ? component.rateNotShown : {};
+    for (const field of Array.isArray(hidden.by) ? hidden.by : [])
+      found.push({ field: String(field), path: [...at, "rateNotShown"] });
     const per = isObject(component.per) ? component.per : {};
     const itemsBeyond = isObject(per.itemsBeyond) ? per.itemsBeyond : {};
     for (const field of [per.field, per.mediaSeconds, itemsBeyond.field])

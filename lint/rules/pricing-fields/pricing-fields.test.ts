@@ -61,4 +61,15 @@ describe("pricing fields", () => {
       'x-pricing refers to the field "id", which the request does not declare',
     ]);
   });
+
+  it("knows the fields a rate that is not shown differs by", () => {
+    const pricing = `${I_A_CREATE}/x-pricing/components/0`;
+    const found = findings(rule.check, [
+      { op: "remove", path: `${pricing}/rateBy` },
+      { op: "add", path: `${pricing}/rateNotShown`, value: { by: ["size", "quality"] } },
+    ]);
+    expect(found.map(({ message }) => message.split(": ")[1])).toEqual([
+      'x-pricing refers to the field "quality", which the request does not declare',
+    ]);
+  });
 });

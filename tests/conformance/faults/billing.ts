@@ -47,7 +47,7 @@ export const BILLING_FAULTS = {
       (answer, call, state) =>
         isCreate(call) && answer.status === 400 && state.model.errors.moderation.reasonField in bodyOf(answer),
       (answer, call, state) => {
-        const quote = quoteRoute(state.model.priceTables, call!.op.path, call!.body ?? {});
+        const quote = quoteRoute(state.priceTables, call!.op.path, call!.body ?? {});
         call!.account!.ledger.charge(quote.credits ?? 0);
         return answer;
       },

@@ -18,8 +18,7 @@ import type { Constraint } from "../../../contract/bodies/constraints.ts";
 import { Contract, type ContractOperation } from "../../../contract/contract.ts";
 import type { JsonSchema } from "../../../model/document.ts";
 import { readCatalogue, type Rule } from "../../../spec/catalogue.ts";
-import type { FieldRule, RoutePricing } from "../../../runtime/costs/pricing.ts";
-import type { ServiceModel } from "../../../model/service-model.ts";
+import type { FieldRule, PriceTables, RoutePricing } from "../../../runtime/costs/pricing.ts";
 import type { Rule as SandboxRule } from "../../../sandbox/rules.ts";
 import type { SandboxState } from "../../../sandbox/state.ts";
 import { sandboxDeclaration } from "../support/sandbox-declaration.ts";
@@ -120,17 +119,17 @@ function pricingAs(
   operationId: string,
   loosen: (route: RoutePricing) => RoutePricing,
 ): (rules: readonly SandboxRule[]) => readonly SandboxRule[] {
-  const read = new WeakMap<ServiceModel, ServiceModel>();
+  const read = new WeakMap<SandboxState, PriceTables>();
   return wrap("price", (original) => (call, state) => {
     if (call.op.operationId !== operationId) return original(call, state);
-    let model = read.get(state.model);
-    if (!model) {
-      const tables = state.model.priceTables;
+    let priceTables = read.get(state);
+    if (!priceTables) {
+      const tables = state.priceTables;
       const path = Object.keys(tables).find((key) => tables[key]?.operationId === operationId);
-      const priceTables = path ? { ...tables, [path]: loosen(tables[path]!) } : tables;
-      read.set(state.model, (model = { ...state.model, priceTables }));
+      priceTables = path ? { ...tables, [path]: loosen(tables[path]!) } : tables;
+      read.set(state, priceTables);
     }
-    return original(call, Object.assign(Object.create(state) as SandboxState, { model }));
+    return original(call, Object.assign(Object.create(state) as SandboxState, { priceTables }));
   });
 }
 

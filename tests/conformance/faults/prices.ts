@@ -55,7 +55,7 @@ export const PRICE_FAULTS = {
       "/v1/images/i-a",
       (body) => body.size === "2K",
       (_quote, call, state) =>
-        quoteRoute(state.model.priceTables, call.op.path, { ...(call.body as object), size: "1.5K" }).credits ?? 0,
+        quoteRoute(state.priceTables, call.op.path, { ...(call.body as object), size: "1.5K" }).credits ?? 0,
     ),
   },
   "billed-for-one-image": {
@@ -130,6 +130,28 @@ export const PRICE_FAULTS = {
       (body) => measured(body, "video") > 5,
       (quote, call) =>
         rebilled(quote, "input video", Math.floor(measured(call.body as Record<string, unknown>, "video"))),
+    ),
+  },
+  "v-c-video-edit-input-at-full-rate": {
+    breaks: ["videos.v-c.video-edit-input-price"],
+    bug: "V-C bills a video edit's input seconds at the full output rate, not at half of it",
+    rules: repriced(
+      "/v1/videos/v-c",
+      (body) => body.video !== undefined,
+      (quote) =>
+        quote.breakdown.reduce(
+          (sum, line) => sum + (line.label.startsWith("video-edit input") ? line.credits * 2 : line.credits),
+          0,
+        ),
+    ),
+  },
+  "a-a-minimum-missing": {
+    breaks: ["audios.price"],
+    bug: "A-A charges an input video shorter than 10 seconds its own seconds, without the 10-second minimum",
+    rules: repriced(
+      "/v1/audios/a-a",
+      (body) => measured(body, "video") < 10,
+      (quote, call) => rebilled(quote, "input video", measured(call.body as Record<string, unknown>, "video")),
     ),
   },
 } satisfies Record<string, Fault>;

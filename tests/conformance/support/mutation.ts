@@ -14,8 +14,18 @@ import { fastSandboxConfig } from "../../support/fast-sandbox.ts";
 import { sandboxDeclaration, sandboxDefaults } from "./sandbox-declaration.ts";
 
 const contract = new Contract();
-const declared = sandboxDeclaration(contract);
-const defaults = sandboxDefaults();
+/**
+ * Rates for the models whose rates the description does not show, given to the sandbox and
+ * declared alike, so that their prices are checked and their faults caught (the default sandbox
+ * charges those models nothing, and its declaration gives no rates).
+ */
+export const SELF_TEST_RATES = {
+  "V-B": { "480p": 20, "720p": 40, "1080p": 80 },
+  "V-C": { "480p": 30, "720p": 50, "1080p": 70, "4k": 140 },
+  "A-A": 12,
+};
+const declared: TargetConfig = { ...sandboxDeclaration(contract), rates: SELF_TEST_RATES };
+const defaults = { ...sandboxDefaults(), rates: SELF_TEST_RATES };
 
 export type { CheckName } from "../faults/support.ts";
 
@@ -173,6 +183,8 @@ const WRITTEN_CAUGHT_BY: Record<WrittenFaultName, CheckName> = {
   "v-a-reference-videos-free": named("prices", MEDIA_SECONDS, "V-A: each second of reference_videos is charged"),
   "depth-map-minimum-missing": named("prices", MEDIA_SECONDS, "DM-A: each second of video is charged"),
   "depth-map-seconds-rounded-down": named("prices", MEDIA_SECONDS, "DM-A: each second of video is charged"),
+  "v-c-video-edit-input-at-full-rate": named("prices", MEDIA_SECONDS, "V-C: each second of video is charged"),
+  "a-a-minimum-missing": named("prices", MEDIA_SECONDS, "A-A: each second of video is charged"),
 };
 
 /** For each fault, the check written for the rule it breaks: it must fail (for a field fault, a negative case within its rule on its route). */

@@ -9,6 +9,7 @@ import {
   RETIRED_LABEL,
   SPEND_LIMIT_CREDITS,
 } from "./setup.ts";
+import { OWN_SUPPLIED_RATES } from "./pricing.ts";
 
 /**
  * The independent server's declaration, as its team would write it (its own keys, markers, cap,
@@ -37,4 +38,5 @@ export const INDEPENDENT_DECLARATION: TargetConfig = {
   freePool: { apiKey: KEYS.ultra, generations: DAILY_FREE_IMAGES, models: ["I-A", "I-C"] },
   costRequest: { model: "{model}", request: "{request}" },
   mediaInputs: Object.entries(HOSTED_CLIPS).map(([url, seconds]) => ({ kind: "video", url, seconds })),
+  rates: OWN_SUPPLIED_RATES,
 };
