@@ -23,9 +23,18 @@ const CASES: Array<{ name: string; headers: Record<string, string>; needsKeyChec
   { name: "unknown bearer key", headers: { authorization: "Bearer conformance-unknown-key" }, needsKeyCheck: true },
 ];
 
+/**
+ * The operation demands credentials: its security (else the document's) lists alternatives, and
+ * none of them is the empty requirement `{}`, which makes credentials optional (OpenAPI's Security
+ * Requirement Object); an empty list, or none, demands nothing.
+ */
 function secured(session: Session, op: ContractOperation): boolean {
   const security = op.operation.security ?? session.contract.doc.security;
-  return Array.isArray(security) && security.some((requirement) => Object.keys(requirement).length > 0);
+  return (
+    Array.isArray(security) &&
+    security.length > 0 &&
+    security.every((requirement) => Object.keys(requirement).length > 0)
+  );
 }
 
 export const auth: Check = {
