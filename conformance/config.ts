@@ -60,6 +60,13 @@ export interface MediaInput {
   megabytes?: number;
 }
 
+/** A video-upscale create whose result is 1080p, with its mode and its input's measured seconds. */
+export interface UpscaleRequest {
+  body: Record<string, unknown>;
+  mode: string;
+  seconds: number;
+}
+
 export interface TargetConfig {
   stateful: boolean;
   selectableExamples: boolean;
@@ -99,6 +106,8 @@ export interface TargetConfig {
   costRequest?: Record<string, unknown>;
   /** Media inputs the target can fetch, each with the seconds it measures for it. */
   mediaInputs?: MediaInput[];
+  /** Upscale creates whose result is 1080p (the only result size whose rates are shown), each with its mode and its input's measured seconds. */
+  upscaleRequests?: UpscaleRequest[];
   /** By model label: the target's own rates where the description marks a rate not shown (a number, or a table by resolution). */
   rates?: Record<string, number | RateTable>;
   /** By model label: the create response field holding the job id, where the description shows none. */
@@ -459,6 +468,24 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
           ? 'must hold "{model}" and "{request}" as values, where the model\'s slug and the request to quote go'
           : null,
   },
+  upscaleRequests: {
+    type: "array",
+    shown: "none",
+    meaning:
+      "`[{body, mode, seconds}]`: video-upscale creates the target accepts whose result is 1080p (the only result size whose rates the description shows), each `body` holding the mode in the target's own field (its name is not shown) and an input video the target measures at `seconds`, with `mode` `precise` or `creative`: enables the prices check of the upscale rates (188 or 267 credits per second of a 1080p result).",
+    check: (value) =>
+      !Array.isArray(value) || value.length === 0
+        ? "must be a non-empty array of {body, mode, seconds}"
+        : (value
+            .map((item, index) => {
+              const problem = record(
+                { body: (body) => (isObject(body) ? null : "must be an object"), mode: text, seconds: measure },
+                ["body", "mode", "seconds"],
+              )(item);
+              return problem && `[${index}]${problem.startsWith(".") ? "" : " "}${problem}`;
+            })
+            .find(Boolean) ?? null),
+  },
   rates: {
     type: "object",
     shown: "none",
@@ -673,6 +700,10 @@ export function readTargetConfig(
   known("planDiscounts.models", Object.keys(config.planDiscounts?.models ?? {}), labels);
   known("freePool.models", config.freePool?.models, labels);
   known("rates", Object.keys(config.rates ?? {}), labels);
+  const modes = Object.values(contract.model.priceTables)
+    .flatMap((table) => table.facts.mode ?? [])
+    .map(String);
+  config.upscaleRequests?.forEach((request, index) => known(`upscaleRequests[${index}].mode`, [request.mode], modes));
   try {
     suppliedRatesOf(config, contract);
   } catch (error) {
@@ -753,7 +784,7 @@ function checkFile(value: unknown, source: string): Partial<TargetConfig> {
         `${source}: ${key} is not a setting (settings: ${DECLARATION_FIELDS.map((candidate) => candidate.field).join(", ")})`,
       );
     const problem = spec.check(field);
-    if (problem) throw new DeclarationError(`${source}: ${key}${problem.startsWith(".") ? "" : " "}${problem}`);
+    if (problem) throw new DeclarationError(`${source}: ${key}${/^[.[]/.test(problem) ? "" : " "}${problem}`);
   }
   return value as Partial<TargetConfig>;
 }

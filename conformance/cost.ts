@@ -51,7 +51,8 @@ export function priceOf(
   contract: Contract,
   op: ContractOperation,
   body: Record<string, unknown>,
-  media?: Record<string, number | number[]>,
+  /** Durations in seconds by media field, and the facts a price reads that the body does not hold. */
+  media?: Record<string, number | number[] | string>,
 ): Price {
   const tables = contract.model.priceTables;
   const table = tables[op.path];

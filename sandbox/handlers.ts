@@ -9,7 +9,7 @@ import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
 import { QuoteError } from "../runtime/costs/quote-error.ts";
 import type { PricingExtension, RoutePricing } from "../runtime/costs/pricing.ts";
 import type { Job } from "./jobs.ts";
-import { mediaDurations } from "./markers.ts";
+import { mediaDurations, priceFacts } from "./markers.ts";
 import type { Reply } from "./responses.ts";
 import type { Call } from "./rules.ts";
 import type { SandboxState } from "./state.ts";
@@ -159,7 +159,10 @@ const cost: Handler = (call, state) => {
   const table = state.priceTables[route.path];
   if (!table) return { status: 200, body: { model: route.slug, credits: null } };
   const mediaFields = Object.keys(table.media);
-  let media = request.media ?? mediaDurations(body, table.media, state.config.media.defaultDurationSeconds);
+  let media = request.media ?? {
+    ...mediaDurations(body, table.media, state.config.media.defaultDurationSeconds),
+    ...priceFacts(body, table.facts, Object.keys(table.media)),
+  };
   if (request.seconds !== undefined) {
     if (mediaFields.length !== 1)
       return state.responses.invalidRequest(

@@ -68,6 +68,35 @@ export function durationIn(media: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
+const HEIGHT = /#(?:[^#]*[&;])?height=(\d+)(?:[&;]|$)/;
+
+/** The sandbox's name for the upscale mode field (`precise` or `creative`), whose name the description does not show. */
+export const UPSCALE_MODE_FIELD = "mode";
+
+/**
+ * The facts a price reads that the body does not hold (x-pricing's `fact` conditions), as the
+ * sandbox derives them: `mode` from its own field UPSCALE_MODE_FIELD, `result_resolution` from the
+ * input's `#height=N` times `upscale_factor` (`#height=720` doubled is `1440p`). A fact it cannot
+ * derive is left out, and the quote then has no price.
+ */
+export function priceFacts(
+  body: Readonly<Record<string, unknown>>,
+  facts: Readonly<Record<string, readonly unknown[]>>,
+  mediaFields: readonly string[],
+): Record<string, string> {
+  const derived: Record<string, string> = {};
+  const mode = body[UPSCALE_MODE_FIELD];
+  if ("mode" in facts && typeof mode === "string") derived.mode = mode;
+  const input = mediaFields.map((field) => body[field]).find((value) => typeof value === "string") as
+    | string
+    | undefined;
+  const height = input === undefined ? null : HEIGHT.exec(input);
+  const factor = Number(body.upscale_factor);
+  if ("result_resolution" in facts && height && Number.isFinite(factor))
+    derived.result_resolution = `${Math.round(Number(height[1]) * factor)}p`;
+  return derived;
+}
+
 /** The duration limits a media field states (`x-media`), some only when another field has a value. */
 interface DurationLimits {
   readonly minDurationSeconds?: number;

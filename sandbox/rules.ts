@@ -8,7 +8,7 @@ import type { OperationModel } from "../model/service-model.ts";
 import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
 import { QuoteError } from "../runtime/costs/quote-error.ts";
 import type { Account } from "./accounts.ts";
-import { mediaDurationProblem, mediaDurations, MarkerError, outcomeOf, type Outcome } from "./markers.ts";
+import { mediaDurationProblem, mediaDurations, MarkerError, outcomeOf, priceFacts, type Outcome } from "./markers.ts";
 import type { WindowState } from "./rate-windows.ts";
 import { SANDBOX_CODES, type Reply } from "./responses.ts";
 import type { SandboxState } from "./state.ts";
@@ -217,12 +217,10 @@ export const RULES: readonly Rule[] = [
         unknown
       >;
       try {
-        call.quote = quoteRoute(
-          state.priceTables,
-          call.op.path,
-          input,
-          mediaDurations(input, table.media, state.config.media.defaultDurationSeconds),
-        );
+        call.quote = quoteRoute(state.priceTables, call.op.path, input, {
+          ...mediaDurations(input, table.media, state.config.media.defaultDurationSeconds),
+          ...priceFacts(input, table.facts, Object.keys(table.media)),
+        });
       } catch (error) {
         // The quote names a duration `media.<field>`; the request carries it in body.<field>'s #duration.
         if (error instanceof QuoteError)

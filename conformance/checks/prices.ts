@@ -334,9 +334,35 @@ function pricedJob(
 function plan(session: Session): { jobs: PricedJob[]; unplaced: Unplaced[] } {
   const routes = session.selected().flatMap((op) => {
     const components = sweptPricing(session, op);
-    return components ? [planRoute(session, op, components)] : [];
+    if (!components) return [];
+    // A route priced by facts the body does not hold (the upscale's mode and result size): the declared creates.
+    const declared = upscaleJobs(session, op, components);
+    return [declared.length > 0 ? { jobs: declared, unplaced: [] } : planRoute(session, op, components)];
   });
   return { jobs: routes.flatMap((route) => route.jobs), unplaced: routes.flatMap((route) => route.unplaced) };
+}
+
+/** The result size whose upscale rates the description shows, the one the declared creates yield. */
+const UPSCALE_RESULT = "1080p";
+
+/**
+ * The declared upscale creates (upscaleRequests) of a route whose price reads the mode and the
+ * result's resolution as facts: each quoted with its mode, a 1080p result and its input's seconds.
+ */
+function upscaleJobs(session: Session, op: ContractOperation, components: readonly PricingComponent[]): PricedJob[] {
+  const table = session.contract.model.priceTables[op.path];
+  if (!table?.facts.result_resolution || !table.facts.mode) return [];
+  const [field] = Object.keys(table.media);
+  const inputs: MediaInput[] = [];
+  const measured: MeasuredField[] = field ? [{ field, inputs }] : [];
+  return (session.config.upscaleRequests ?? []).flatMap(({ body, mode, seconds }) => {
+    if (!field || typeof body[field] !== "string") return [];
+    inputs.push({ kind: "video", url: body[field] as string, seconds });
+    const price = priceOf(session.contract, op, body, { [field]: seconds, result_resolution: UPSCALE_RESULT, mode });
+    if (price.credits === null || price.atMost) return [];
+    const job = pricedJob(session, op, body, price as Price & { credits: number }, components, measured);
+    return [{ ...job, what: `mode ${mode}, a ${UPSCALE_RESULT} result, ${job.what}` }];
+  });
 }
 
 /** Each measured media field no job sends a declared input in, with why. */
@@ -396,6 +422,7 @@ export const prices: Check = {
       "route:videos.v-b.price",
       "route:videos.v-c.price",
       "route:audios.price",
+      "route:video-upscales.price",
       "route:videos.priced-per-second",
       "service.standard-prices",
     ],
@@ -408,6 +435,7 @@ export const prices: Check = {
       "route:videos.v-a.reference-video-price",
       "route:videos.v-c.video-edit-input-price",
       "route:audios.price",
+      "route:video-upscales.price",
       "route:depth-maps.price",
       "route:motion-control.price",
     ],
@@ -415,7 +443,7 @@ export const prices: Check = {
     "{model}: the job of {what} succeeds": [],
   },
   summary:
-    "With standardPrices: jobs covering every rate, per-unit charge, surcharge and free input of each shown price (and, with rates, of the models whose rates it does not show; with mediaInputs, the seconds of a media input it charges by the second), run in the billing measurement, make the balance fall by their quotes (else each is measured alone and named); the surcharges of a held price that its examples never send are read off the create response.",
+    "With standardPrices: jobs covering every rate, per-unit charge, surcharge and free input of each shown price (and, with rates, of the models whose rates it does not show; with mediaInputs, the seconds of a media input it charges by the second; with upscaleRequests, the upscale rates), run in the billing measurement, make the balance fall by their quotes (else each is measured alone and named); the surcharges of a held price that its examples never send are read off the create response.",
   blockedBy: needing(
     {
       stateful: true,
@@ -450,9 +478,11 @@ export const prices: Check = {
         GROUP,
         op.route,
         RATES.replace("{model}", label(op)),
-        Object.keys(rates).length > 0
-          ? `no named example of ${op.route} holds ${JSON.stringify(rates)} validly at an exact quote (a media input whose seconds only the target measures is left out)`
-          : `no named example of ${op.route} has an exact quote without a media input whose seconds only the target measures`,
+        session.contract.model.priceTables[op.path]?.facts.result_resolution
+          ? `not declared: ${op.route} creates with their mode and a ${UPSCALE_RESULT} result (upscaleRequests), which its price reads and no body the description shows holds`
+          : Object.keys(rates).length > 0
+            ? `no named example of ${op.route} holds ${JSON.stringify(rates)} validly at an exact quote (a media input whose seconds only the target measures is left out)`
+            : `no named example of ${op.route} has an exact quote without a media input whose seconds only the target measures`,
       );
     for (const { op, name, why } of unmeasured(session, jobs)) session.results.skip(GROUP, op.route, name, why);
     for (const op of undeclaredRates(session))

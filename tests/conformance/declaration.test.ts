@@ -235,6 +235,21 @@ describe("the target's declaration (CONFORMANCE_CONFIG and CONFORMANCE_AREAS / _
       /^rates\.A-A: must be a number of credits, at least 0$/,
     ],
     [
+      "an upscale in a mode the description does not name",
+      {
+        CONFORMANCE_CONFIG: file(
+          "upscale-mode.json",
+          '{"upscaleRequests": [{"body": {"video": "v"}, "mode": "fast", "seconds": 4}]}',
+        ),
+      },
+      /^upscaleRequests\[0\]\.mode: unknown "fast"; the description has: precise, creative$/,
+    ],
+    [
+      "an upscale without its input's seconds",
+      { CONFORMANCE_CONFIG: file("upscale-seconds.json", '{"upscaleRequests": [{"body": {}, "mode": "precise"}]}') },
+      /upscale-seconds\.json: upscaleRequests\[0\] must have seconds$/,
+    ],
+    [
       "a free pool without its size",
       { CONFORMANCE_CONFIG: file("pool.json", '{"freePool": {"apiKey": "k", "models": ["I-A"]}}') },
       /pool\.json: freePool must have generations$/,

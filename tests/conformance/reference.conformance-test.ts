@@ -147,6 +147,8 @@ describe.concurrent("the conformance suite against an independent honest impleme
         "V-C: each second of video is charged",
         "A-A: each rate of the price table is charged its quote",
         "A-A: each second of video is charged",
+        // Its declared upscale (upscaleRequests) makes the 1080p-result rates observable.
+        "VU-A: each rate of the price table is charged its quote",
       ]),
     );
   });

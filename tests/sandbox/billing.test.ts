@@ -74,6 +74,31 @@ describe("charges", () => {
     expect((await balance(unpriced)).monthly_used).toBe(0);
   });
 
+  it("charge an upscale the description's 1080p rate by its mode (188 precise, 267 creative per second); nothing where the result size or mode is unknown", async () => {
+    const upscale = routeWhere((route) => route.label === "VU-A");
+    const sb = await sandbox(configWith());
+    // 720 × 1.5 and 540 × 2: 1080p results; 6 s precise, then 3 s creative.
+    await sb.send("POST", upscale.path, {
+      body: { video: "https://x.example/v.mp4#duration=6&height=720", upscale_factor: 1.5, mode: "precise" },
+    });
+    sb.advance(END);
+    expect((await balance(sb)).monthly_used).toBe(1_128);
+    await sb.send("POST", upscale.path, {
+      body: { video: "https://x.example/v.mp4#duration=3&height=540", upscale_factor: 2, mode: "creative" },
+    });
+    sb.advance(END);
+    expect((await balance(sb)).monthly_used).toBe(1_128 + 801);
+    // A 1440p result (720 × 2), and a 1080p result without a mode: no rate shown.
+    await sb.send("POST", upscale.path, {
+      body: { video: "https://x.example/v.mp4#duration=6&height=720", upscale_factor: 2, mode: "precise" },
+    });
+    await sb.send("POST", upscale.path, {
+      body: { video: "https://x.example/v.mp4#duration=6&height=720", upscale_factor: 1.5 },
+    });
+    sb.advance(END);
+    expect((await balance(sb)).monthly_used).toBe(1_929);
+  });
+
   it("charge nothing for failed, timed-out or moderation-blocked requests", async () => {
     const sb = await sandbox(configWith());
     const body = example(image.path);

@@ -145,6 +145,15 @@ export const PRICE_FAULTS = {
         ),
     ),
   },
+  "vu-a-creative-at-precise-rate": {
+    breaks: ["video-upscales.price"],
+    bug: "VU-A charges a creative upscale of a 1080p result at the precise rate (188 credits per second, not 267)",
+    rules: repriced(
+      "/v1/video-upscales/vu-a",
+      (body) => body.mode === "creative",
+      (quote) => quote.breakdown.reduce((sum, line) => sum + 188 * line.quantity, 0),
+    ),
+  },
   "a-a-minimum-missing": {
     breaks: ["audios.price"],
     bug: "A-A charges an input video shorter than 10 seconds its own seconds, without the 10-second minimum",

@@ -185,6 +185,7 @@ const WRITTEN_CAUGHT_BY: Record<WrittenFaultName, CheckName> = {
   "depth-map-seconds-rounded-down": named("prices", MEDIA_SECONDS, "DM-A: each second of video is charged"),
   "v-c-video-edit-input-at-full-rate": named("prices", MEDIA_SECONDS, "V-C: each second of video is charged"),
   "a-a-minimum-missing": named("prices", MEDIA_SECONDS, "A-A: each second of video is charged"),
+  "vu-a-creative-at-precise-rate": named("prices", PRICES, "VU-A: each rate of the price table is charged its quote"),
 };
 
 /** For each fault, the check written for the rule it breaks: it must fail (for a field fault, a negative case within its rule on its route). */

@@ -39,4 +39,14 @@ export const INDEPENDENT_DECLARATION: TargetConfig = {
   costRequest: { model: "{model}", request: "{request}" },
   mediaInputs: Object.entries(HOSTED_CLIPS).map(([url, seconds]) => ({ kind: "video", url, seconds })),
   rates: OWN_SUPPLIED_RATES,
+  // Its upscale create answers the job's id in `id`, where the description shows no create response.
+  jobIdFields: { "VU-A": "id" },
+  // Its upscales yield a 1080p result whatever the input (its choice; the description shows no other size's rates).
+  upscaleRequests: [
+    {
+      body: { video: "https://cdn.independent.test/clips/four-seconds.mp4", upscale_factor: 2, mode: "creative" },
+      mode: "creative",
+      seconds: 4,
+    },
+  ],
 };
