@@ -9,7 +9,7 @@ import type { AreaModel, ServiceModel } from "../../model/service-model.ts";
 import { Cooldowns } from "../../sandbox/cooldown.ts";
 import { JobStore, timingOf, type Job } from "../../sandbox/jobs.ts";
 import { Ledger } from "../../sandbox/ledger.ts";
-import { durationIn, mediaDurationProblem, mediaDurations, outcomeOf } from "../../sandbox/markers.ts";
+import { durationIn, mediaDurationProblem, mediaDurations, outcomeOf, priceFacts } from "../../sandbox/markers.ts";
 import { FixedWindows } from "../../sandbox/rate-windows.ts";
 import { bodyShapeProblem, describeProblem, describeProblems } from "../../sandbox/validation.ts";
 import { RULES, type Call } from "../../sandbox/rules.ts";
@@ -537,6 +537,37 @@ describe("a media duration in a URL's fragment", () => {
     expect(durationIn(`${clip}#t=3;duration=12;x=1`)).toBe(12);
     expect(durationIn(`${clip}#duration=12s`)).toBeNull();
     expect(durationIn(clip)).toBeNull();
+  });
+});
+
+describe("the facts an upscale's price reads, as the sandbox derives them", () => {
+  const facts = { result_resolution: ["1080p"], mode: ["precise", "creative"] };
+  const clip = "https://media.example/clip.mp4";
+
+  it("are the mode from its `mode` field and the result's height from the input's #height=N times upscale_factor", () => {
+    expect(
+      priceFacts({ video: `${clip}#duration=6&height=720`, upscale_factor: 1.5, mode: "creative" }, facts, ["video"]),
+    ).toEqual({
+      mode: "creative",
+      result_resolution: "1080p",
+    });
+    expect(priceFacts({ video: `${clip}#t=1;height=540`, upscale_factor: 2.5 }, facts, ["video"])).toEqual({
+      result_resolution: "1350p",
+    });
+  });
+
+  it("leave out what the body does not give: no #height, no upscale_factor, a mode that is no text", () => {
+    expect(priceFacts({ video: `${clip}#duration=6`, upscale_factor: 2, mode: 3 }, facts, ["video"])).toEqual({});
+    expect(priceFacts({ video: `${clip}#height=720` }, facts, ["video"])).toEqual({});
+    expect(priceFacts({ video: `${clip}#height=720p`, upscale_factor: 2 }, facts, ["video"])).toEqual({});
+    expect(priceFacts({ upscale_factor: 2, mode: "precise" }, facts, ["video"])).toEqual({ mode: "precise" });
+  });
+
+  it("derive only the facts the route's price reads", () => {
+    const body = { video: `${clip}#height=720`, upscale_factor: 1.5, mode: "quality" };
+    expect(priceFacts(body, {}, ["video"])).toEqual({});
+    expect(priceFacts(body, { mode: ["precise"] }, ["video"])).toEqual({ mode: "quality" });
+    expect(priceFacts(body, { result_resolution: ["1080p"] }, ["video"])).toEqual({ result_resolution: "1080p" });
   });
 });
 
