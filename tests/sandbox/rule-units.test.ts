@@ -554,6 +554,9 @@ describe("the facts an upscale's price reads, as the sandbox derives them", () =
     expect(priceFacts({ video: `${clip}#t=1;height=540`, upscale_factor: 2.5 }, facts, ["video"])).toEqual({
       result_resolution: "1350p",
     });
+    expect(priceFacts({ video: `${clip}#height=720&duration=6`, upscale_factor: 1.5 }, facts, ["video"])).toEqual({
+      result_resolution: "1080p",
+    });
   });
 
   it("leave out what the body does not give: no #height, no upscale_factor, a mode that is no text", () => {
