@@ -30,7 +30,9 @@ export async function runSuite(session: Session, checks: readonly Check[]): Prom
   const started = Date.now();
   const line = (text: string): void =>
     session.progress(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${text}`);
-  const runs: Array<Promise<void>> = [];
+  // Every check is enrolled before any starts: a check reaching a stage at once (rate-limits' last
+  // requests, when it runs first) would otherwise pass the checks enrolled after it.
+  const tokens = new Map<Check, ReturnType<Stages["enroll"]>>();
   for (const check of checks) {
     if (!session.runs(check.group)) {
       results.skip(check.group, "*", `group ${check.group}`, "skipped by the target's declaration");
@@ -39,48 +41,48 @@ export async function runSuite(session: Session, checks: readonly Check[]): Prom
     const blocked = check.blockedBy?.(session) ?? null;
     if (blocked) results.skip(check.group, "*", `group ${check.group}`, blocked);
     if (!check.run || blocked) continue;
-    const token = stages.enroll();
+    tokens.set(check, stages.enroll());
     enrolled.push(check);
     status.set(check, "started");
-    runs.push(
-      (async () => {
-        try {
-          await check.run?.({
-            session,
-            stage: (stage) => stages.reach(token, stage),
-            status: (text) => status.set(check, text),
-          });
-          finished.add(check);
-        } catch (error) {
-          if (session.signal.aborted) return;
-          finished.add(check);
-          if (error instanceof WaitPastDeadline) results.skip(check.group, "*", "check finished", error.message);
-          else if (error instanceof NoAnswer)
-            results.fail(
-              check.group,
-              error.route,
-              "the target answers every request",
-              `${error.message}; the check stopped there`,
-              session.curl(error.request),
-            );
-          else
-            results.fail(
-              check.group,
-              "*",
-              "check finished",
-              `the check stopped on an error: ${(error as Error).stack ?? String(error)}`,
-            );
-        } finally {
-          stages.leave(token);
-          status.delete(check);
-          if (!session.signal.aborted)
-            line(
-              `${check.group}: done (${results.all.filter((result) => result.group === check.group && result.outcome === "fail").length} failed)`,
-            );
-        }
-      })(),
-    );
   }
+  const runs = [...tokens].map(([check, token]) =>
+    (async () => {
+      try {
+        await check.run?.({
+          session,
+          stage: (stage) => stages.reach(token, stage),
+          status: (text) => status.set(check, text),
+        });
+        finished.add(check);
+      } catch (error) {
+        if (session.signal.aborted) return;
+        finished.add(check);
+        if (error instanceof WaitPastDeadline) results.skip(check.group, "*", "check finished", error.message);
+        else if (error instanceof NoAnswer)
+          results.fail(
+            check.group,
+            error.route,
+            "the target answers every request",
+            `${error.message}; the check stopped there`,
+            session.curl(error.request),
+          );
+        else
+          results.fail(
+            check.group,
+            "*",
+            "check finished",
+            `the check stopped on an error: ${(error as Error).stack ?? String(error)}`,
+          );
+      } finally {
+        stages.leave(token);
+        status.delete(check);
+        if (!session.signal.aborted)
+          line(
+            `${check.group}: done (${results.all.filter((result) => result.group === check.group && result.outcome === "fail").length} failed)`,
+          );
+      }
+    })(),
+  );
   const heartbeat = setInterval(
     () => line([...status].map(([check, text]) => `${check.group}: ${text}`).join("; ")),
     HEARTBEAT_MS,
