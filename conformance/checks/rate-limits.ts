@@ -57,6 +57,7 @@ function observeHeaders(session: Session, op: ContractOperation, exchange: Excha
   if (limit === null || remaining === null || reset === null) return;
   const seenSoFar = headerMeaning.get(session) ?? { responses: 0, problems: [] };
   headerMeaning.set(session, seenSoFar);
+  // Stryker disable next-line UpdateOperator: the count is never read; finish reads the record's presence and problems
   seenSoFar.responses++;
   const windowSeconds = session.contract.model.limits.requests.windowSeconds;
   if (remaining > limit)
