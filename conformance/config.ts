@@ -703,7 +703,8 @@ export function readTargetConfig(
   const modes = Object.values(contract.model.priceTables)
     .flatMap((table) => table.facts.mode ?? [])
     .map(String);
-  config.upscaleRequests?.forEach((request, index) => known(`upscaleRequests[${index}].mode`, [request.mode], modes));
+  for (const [index, request] of (config.upscaleRequests ?? []).entries())
+    known(`upscaleRequests[${index}].mode`, [request.mode], modes);
   try {
     suppliedRatesOf(config, contract);
   } catch (error) {
