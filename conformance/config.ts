@@ -204,6 +204,18 @@ const record =
     return null;
   };
 
+/** A non-empty array of `shape`, each item passing `item`; a problem names the item's index. */
+const listOf =
+  (shape: string, item: Check): Check =>
+  (value) => {
+    if (!Array.isArray(value) || value.length === 0) return `must be a non-empty array of ${shape}`;
+    for (const [index, entry] of value.entries()) {
+      const problem = item(entry);
+      if (problem) return `[${index}]${problem.startsWith(".") ? "" : " "}${problem}`;
+    }
+    return null;
+  };
+
 const list = (text: string): string[] =>
   text
     .split(",")
@@ -473,18 +485,14 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
     shown: "none",
     meaning:
       "`[{body, mode, seconds}]`: video-upscale creates the target accepts whose result is 1080p (the only result size whose rates the description shows), each `body` holding the mode in the target's own field (its name is not shown) and an input video the target measures at `seconds`, with `mode` `precise` or `creative`: enables the prices check of the upscale rates (188 or 267 credits per second of a 1080p result).",
-    check: (value) =>
-      !Array.isArray(value) || value.length === 0
-        ? "must be a non-empty array of {body, mode, seconds}"
-        : (value
-            .map((item, index) => {
-              const problem = record(
-                { body: (body) => (isObject(body) ? null : "must be an object"), mode: text, seconds: measure },
-                ["body", "mode", "seconds"],
-              )(item);
-              return problem && `[${index}]${problem.startsWith(".") ? "" : " "}${problem}`;
-            })
-            .find(Boolean) ?? null),
+    check: listOf(
+      "{body, mode, seconds}",
+      record({ body: (body) => (isObject(body) ? null : "must be an object"), mode: text, seconds: measure }, [
+        "body",
+        "mode",
+        "seconds",
+      ]),
+    ),
   },
   rates: {
     type: "object",
@@ -513,22 +521,15 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
     shown: "none",
     meaning:
       "`[{kind, url, seconds, width, height, megabytes}]`: media inputs the target can fetch (`kind` as the description's `x-media` kind, `video` or `audio`), each with what the target measures of it (at least one of the four): enables the prices check of the prices per second of a media input (which no answer states the seconds of), sending each input within a priced field's limits, and the media-limits check, sending each input past a field's limits.",
-    check: (value) =>
-      !Array.isArray(value) || value.length === 0
-        ? "must be a non-empty array of {kind, url, seconds, width, height, megabytes}"
-        : (value
-            .map((item, index) => {
-              const problem =
-                record(
-                  { kind: text, url: text, seconds: measure, width: measure, height: measure, megabytes: measure },
-                  ["kind", "url"],
-                )(item) ??
-                (MEASURES.some((name) => name in (item as object))
-                  ? null
-                  : `must give at least one of ${MEASURES.join(", ")}`);
-              return problem && `[${index}]${problem.startsWith(".") ? "" : " "}${problem}`;
-            })
-            .find(Boolean) ?? null),
+    check: listOf(
+      "{kind, url, seconds, width, height, megabytes}",
+      (item) =>
+        record({ kind: text, url: text, seconds: measure, width: measure, height: measure, megabytes: measure }, [
+          "kind",
+          "url",
+        ])(item) ??
+        (MEASURES.some((name) => name in (item as object)) ? null : `must give at least one of ${MEASURES.join(", ")}`),
+    ),
   },
 };
 
