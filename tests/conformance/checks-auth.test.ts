@@ -14,15 +14,15 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { auth } from "../../conformance/checks/auth.ts";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { runConformance } from "../../conformance/run.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { loadBundle } from "../../model/document.ts";
-import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import type { Call } from "../../sandbox/rules.ts";
 import { startSandbox, type Answer, type SandboxHooks } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
 
 const doc = loadBundle();
 const STOCK_SECURITY: Record<string, Array<Record<string, string[]>>> = {
@@ -41,13 +41,8 @@ if (!models) throw new Error("the description has no GET /v1/models");
 models.security = [{ bearerAuth: [] }];
 const contract = new Contract(variant);
 
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object };
+const declared = sandboxDeclaration(contract);
+const defaults = sandboxDefaults();
 
 const NO_HEADER = "401 for no Authorization header";
 const BASIC = "401 for malformed Authorization header (Basic scheme)";

@@ -9,27 +9,22 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
 import { createResponse } from "../../conformance/checks/create-response.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import type { Exchange } from "../../conformance/http.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { templateOf } from "../../conformance/rules.ts";
-import { Session } from "../../conformance/session.ts";
+import type { Session } from "../../conformance/session.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { loadBundle } from "../../model/document.ts";
-import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { startSandbox } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
+import { checkSession } from "./support/check-session.ts";
 
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object };
+const declared = sandboxDeclaration(contract);
+const defaults = sandboxDefaults();
 const createOf = (label: string, of = contract) =>
   of.operations.find((op) => op.create?.label === label) as ContractOperation;
 const LS_A = createOf("LS-A");
@@ -48,16 +43,12 @@ const AUDIO = "https://media.example/voice.mp3";
 const VIDEO = "https://media.example/dance.mp4";
 
 const sessionOf = (config: Partial<TargetConfig> = {}, of = contract, target = "http://127.0.0.1:9"): Session => {
-  const session: Session = new Session({
+  const session: Session = checkSession({
     contract: of,
     config: { ...declared, ...config },
-    transport: { sendUrl: target, targetUrl: target, secrets: {} },
+    target,
     apiKey: declared.apiKey as string,
-    proxied: false,
-    signal: new AbortController().signal,
-    deadline: Date.now() + 20_000,
-    observe: (seen) => createResponse.observe?.(session, seen),
-    progress: () => {},
+    observe: (session, seen) => createResponse.observe?.(session, seen),
   });
   return session;
 };

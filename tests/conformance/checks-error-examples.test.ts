@@ -13,21 +13,17 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
 import { errorExamples } from "../../conformance/checks/error-examples.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { templateOf } from "../../conformance/rules.ts";
-import { Session } from "../../conformance/session.ts";
+import type { Session } from "../../conformance/session.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
+import { sandboxDeclaration } from "./support/sandbox-declaration.ts";
+import { checkSession } from "./support/check-session.ts";
 
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
+const declared = sandboxDeclaration(contract);
 const I_A = contract.operations.find((op) => op.create?.label === "I-A") as ContractOperation;
 /** I-A's create alone: the run sends only its selections. */
 const NARROW: Partial<TargetConfig> = { areas: [I_A.area], models: ["I-A"], selectableExamples: true };
@@ -117,16 +113,12 @@ async function startTarget(fault: Fault = (served) => served): Promise<Target> {
 
 /** The error-examples check run alone on `target`; positive requests go to `sendUrl` (the validation proxy's place). */
 async function examplesRun(sendUrl: string, targetUrl = sendUrl): Promise<CheckResult[]> {
-  const session: Session = new Session({
+  const session: Session = checkSession({
     contract,
     config: { ...declared, ...NARROW },
-    transport: { sendUrl, targetUrl, secrets: {} },
+    target: sendUrl,
+    targetUrl,
     apiKey: declared.apiKey as string,
-    proxied: sendUrl !== targetUrl,
-    signal: new AbortController().signal,
-    deadline: Date.now() + 20_000,
-    observe: () => {},
-    progress: () => {},
   });
   await errorExamples.run?.({ session, stage: async () => {}, status: () => {} });
   return session.results.all;
@@ -239,17 +231,7 @@ describe("what the error-examples check sends and needs", () => {
 
   it("is blocked unless the declaration says the target honours Prism's Prefer header (selectableExamples)", () => {
     const sessionOf = (config: Partial<TargetConfig>) =>
-      new Session({
-        contract,
-        config: { ...declared, ...config },
-        transport: { sendUrl: "http://127.0.0.1:9", targetUrl: "http://127.0.0.1:9", secrets: {} },
-        apiKey: declared.apiKey as string,
-        proxied: false,
-        signal: new AbortController().signal,
-        deadline: Date.now() + 20_000,
-        observe: () => {},
-        progress: () => {},
-      });
+      checkSession({ contract, config: { ...declared, ...config }, apiKey: declared.apiKey as string });
     expect(errorExamples.blockedBy?.(sessionOf({ selectableExamples: false }))).toBe(
       "not declared: the target honours Prism's Prefer header, as only the mock does (selectableExamples)",
     );

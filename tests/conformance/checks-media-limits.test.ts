@@ -11,17 +11,17 @@
  */
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
 import { mediaLimits } from "../../conformance/checks/media-limits.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type MediaInput, type TargetConfig } from "../../conformance/config.ts";
+import type { MediaInput, TargetConfig } from "../../conformance/config.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { templateOf } from "../../conformance/rules.ts";
-import { Session } from "../../conformance/session.ts";
+import type { Session } from "../../conformance/session.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { loadBundle } from "../../model/document.ts";
-import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { startSandbox, type SandboxHooks } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
+import { checkSession } from "./support/check-session.ts";
 
 // A description in which POST /v1/posts, which is no create, also takes a media field with a limit.
 const variant = structuredClone(loadBundle());
@@ -31,13 +31,8 @@ const postsBody = (
 if (!postsBody) throw new Error("the description has no inline request body for POST /v1/posts");
 postsBody.properties.clip = { type: "string", "x-media": { kind: "video", maxDurationSeconds: 20 } };
 const contract = new Contract(variant);
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object };
+const declared = sandboxDeclaration(contract);
+const defaults = sandboxDefaults();
 const createOf = (label: string) => contract.operations.find((op) => op.create?.label === label) as ContractOperation;
 const VU_A = createOf("VU-A");
 const V_B = createOf("V-B");
@@ -70,16 +65,11 @@ const EXPECTED = [
 ] as const;
 
 const sessionOf = (target: string, config: Partial<TargetConfig> = {}): Session =>
-  new Session({
+  checkSession({
     contract,
     config: { ...declared, models: ["VU-A", "V-B"], mediaInputs: INPUTS, ...config },
-    transport: { sendUrl: target, targetUrl: target, secrets: {} },
+    target,
     apiKey: declared.apiKey as string,
-    proxied: false,
-    signal: new AbortController().signal,
-    deadline: Date.now() + 20_000,
-    observe: () => {},
-    progress: () => {},
   });
 
 interface MediaRun {

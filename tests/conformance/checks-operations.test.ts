@@ -13,17 +13,17 @@
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
 import { operations } from "../../conformance/checks/operations.ts";
 import type { Observed } from "../../conformance/client.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import type { CheckResult } from "../../conformance/results.ts";
-import { Session } from "../../conformance/session.ts";
+import type { Session } from "../../conformance/session.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { loadBundle, type ResponseObject } from "../../model/document.ts";
-import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { startSandbox, type SandboxHooks } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
+import { checkSession } from "./support/check-session.ts";
 
 const variant = structuredClone(loadBundle());
 const postsBody = variant.paths["/v1/posts"]?.post?.requestBody as
@@ -34,13 +34,8 @@ if (!postsJson?.examples) throw new Error("the description gives POST /v1/posts 
 delete postsJson.examples;
 const contract = new Contract(variant);
 
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object };
+const declared = sandboxDeclaration(contract);
+const defaults = sandboxDefaults();
 
 const route = (method: string, path: string): string => {
   const op = contract.byPath(method, path);
@@ -64,16 +59,14 @@ const POLLED = "polled by the lifecycle check, with the ids of jobs the target c
 function sessionOf(url: string, declaration: Partial<TargetConfig> = {}, seen: Observed[] = []): Session {
   const stop = new AbortController();
   const config = { ...declared, ...declaration };
-  return new Session({
+  return checkSession({
     contract,
     config,
-    transport: { sendUrl: url, targetUrl: url, secrets: {} },
+    target: url,
     apiKey: config.apiKey as string,
-    proxied: false,
     signal: stop.signal,
-    deadline: Date.now() + 60_000,
-    observe: (observed) => seen.push(observed),
-    progress: () => undefined,
+    deadlineMs: 60_000,
+    observe: (_session, observed) => seen.push(observed),
   });
 }
 

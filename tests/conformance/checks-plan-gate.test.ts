@@ -11,28 +11,24 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { STAGE } from "../../conformance/check.ts";
 import { planGate } from "../../conformance/checks/plan-gate.ts";
-import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
 import type { Observed } from "../../conformance/client.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import { validRequests } from "../../conformance/requests.ts";
 import type { CheckResult } from "../../conformance/results.ts";
-import { Session } from "../../conformance/session.ts";
+import type { Session } from "../../conformance/session.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import type { OpenApiDocument } from "../../model/document.ts";
-import { DEFAULT_CONFIG_FILE, type SandboxConfig } from "../../sandbox/config.ts";
+import type { SandboxConfig } from "../../sandbox/config.ts";
 import { startSandbox, type SandboxHooks } from "../../sandbox/server.ts";
 import { pricedPathOf } from "../client/labels.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { wrap } from "./faults/support.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
+import { checkSession } from "./support/check-session.ts";
 
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object };
+const declared = sandboxDeclaration(contract);
+const defaults = sandboxDefaults();
 const MAIN_KEY = declared.apiKey as string;
 const FREE_KEY = declared.freePlanKey as string;
 
@@ -55,16 +51,13 @@ function sessionOf(
   signal = new AbortController().signal,
   of = contract,
 ): Session {
-  const session: Session = new Session({
+  const session: Session = checkSession({
     contract: of,
     config: { ...declared, poll: { intervalMs: 50, timeoutSeconds: 3, stablePolls: 1 }, ...config },
-    transport: { sendUrl: target, targetUrl: target, secrets: {} },
+    target,
     apiKey: MAIN_KEY,
-    proxied: false,
     signal,
-    deadline: Date.now() + 20_000,
-    observe: (seen) => observe(session, seen),
-    progress: () => {},
+    observe,
   });
   return session;
 }

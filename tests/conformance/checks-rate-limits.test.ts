@@ -10,27 +10,23 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
 import { rateLimits } from "../../conformance/checks/rate-limits.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { runConformance } from "../../conformance/run.ts";
-import { Session } from "../../conformance/session.ts";
+import type { Session } from "../../conformance/session.ts";
 import { Contract } from "../../contract/contract.ts";
 import type { OpenApiDocument } from "../../model/document.ts";
-import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import type { Call } from "../../sandbox/rules.ts";
 import { startSandbox, type Answer, type SandboxHooks } from "../../sandbox/server.ts";
 import type { SandboxState } from "../../sandbox/state.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { bodyOf, queueFull, replaced, tooManyCode, withoutHeader } from "./faults/support.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
+import { checkSession } from "./support/check-session.ts";
 
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object };
+const declared = sandboxDeclaration(contract);
+const defaults = sandboxDefaults();
 const MAIN_KEY = declared.apiKey as string;
 const FREE_KEY = declared.freePlanKey as string;
 const { limit: LIMIT, remaining: REMAINING, reset: RESET } = contract.model.rateLimitHeaders;
@@ -91,16 +87,13 @@ async function rateRun(
 
 /** A session of the test's own on `target` (nothing is sent unless the test sends it). */
 function sessionOf(config: Partial<TargetConfig>, target = "http://127.0.0.1:9", signal?: AbortSignal): Session {
-  const session: Session = new Session({
+  const session: Session = checkSession({
     contract,
     config: { ...declared, ...config },
-    transport: { sendUrl: target, targetUrl: target, secrets: {} },
+    target,
     apiKey: MAIN_KEY,
-    proxied: false,
     signal: signal ?? new AbortController().signal,
-    deadline: Date.now() + 20_000,
-    observe: (seen) => rateLimits.observe?.(session, seen),
-    progress: () => {},
+    observe: (session, seen) => rateLimits.observe?.(session, seen),
   });
   return session;
 }

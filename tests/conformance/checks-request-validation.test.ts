@@ -13,15 +13,15 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
 import { negativeResult, requestValidation } from "../../conformance/checks/request-validation.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import { runConformance } from "../../conformance/run.ts";
-import { Session } from "../../conformance/session.ts";
 import type { NegativeCase, NegativeCaseSet } from "../../contract/bodies/negative-cases.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { loadBundle } from "../../model/document.ts";
-import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { startSandbox } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
+import { checkSession } from "./support/check-session.ts";
 
 /** A rule of the uploads body that, in this variant, no small edit of the examples breaks. */
 const UNCOVERED = "maxLength on file (#/properties/file)";
@@ -39,13 +39,8 @@ if (!postsResponses?.["400"]) throw new Error("the description documents no 400 
 delete postsResponses["400"];
 const contract = new Variant(doc);
 
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object };
+const declared = sandboxDeclaration(contract);
+const defaults = sandboxDefaults();
 
 const byRoute = (route: string): ContractOperation => {
   const op = contract.operations.find((candidate) => candidate.route === route);
@@ -104,16 +99,11 @@ describe("the request-validation check", () => {
         },
       },
     }) as Contract;
-    const session = new Session({
+    const session = checkSession({
       contract: counting,
       config: { ...declared, areas: ["images", "posts"] },
-      transport: { sendUrl: "http://127.0.0.1:9", targetUrl: "http://127.0.0.1:9", secrets: {} },
       apiKey: declared.apiKey as string,
-      proxied: false,
-      signal: new AbortController().signal,
-      deadline: Date.now() + 60_000,
-      observe: () => undefined,
-      progress: () => undefined,
+      deadlineMs: 60_000,
     });
     requestValidation.prepare?.(session);
     expect(asked).toEqual(session.selected().map((op) => op.route));

@@ -8,25 +8,20 @@ import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
 import { retiredModel } from "../../conformance/checks/retired-model.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { templateOf } from "../../conformance/rules.ts";
 import { runConformance } from "../../conformance/run.ts";
-import { Session } from "../../conformance/session.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
-import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { startSandbox, type SandboxHooks } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { hooksFor } from "./faults/registry.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
+import { checkSession } from "./support/check-session.ts";
 
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object };
+const declared = sandboxDeclaration(contract);
+const defaults = sandboxDefaults();
 const I_F = contract.operations.find((op) => op.create?.label === "I-F") as ContractOperation;
 /** Specification, Errors: "410 | `model_retired`". */
 const RETIRED = "a retired model answers 410 model_retired";
@@ -96,17 +91,7 @@ describe("the retired-model check fails what the specification's 410 model_retir
 
 describe("what the retired-model check needs", () => {
   const sessionOf = (config: Partial<TargetConfig>) =>
-    new Session({
-      contract,
-      config: { ...declared, ...config },
-      transport: { sendUrl: "http://127.0.0.1:9", targetUrl: "http://127.0.0.1:9", secrets: {} },
-      apiKey: declared.apiKey as string,
-      proxied: false,
-      signal: new AbortController().signal,
-      deadline: Date.now() + 20_000,
-      observe: () => {},
-      progress: () => {},
-    });
+    checkSession({ contract, config: { ...declared, ...config }, apiKey: declared.apiKey as string });
 
   it("needs retiredModel declared, and a target implementing that model", () => {
     expect(retiredModel.blockedBy?.(sessionOf({ retiredModel: undefined }))).toBe(

@@ -8,27 +8,21 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
 import { stockResults } from "../../conformance/checks/stock-results.ts";
-import { TARGET_DEFAULTS, readTargetConfig } from "../../conformance/config.ts";
 import type { Exchange } from "../../conformance/http.ts";
 import { validRequests } from "../../conformance/requests.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { templateOf } from "../../conformance/rules.ts";
-import { Session } from "../../conformance/session.ts";
+import type { Session } from "../../conformance/session.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
-import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { startSandbox } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
+import { checkSession } from "./support/check-session.ts";
 
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object };
+const declared = sandboxDeclaration(contract);
+const defaults = sandboxDefaults();
 const byPath = (path: string) => contract.byPath("get", path) as ContractOperation;
 // The specification's three stock searches, the Free plan's operations.
 const IMAGES = byPath("/v1/stock/images");
@@ -42,16 +36,12 @@ const PAGE = "a page holds at most 20 results, each with its credit line";
 const ANSWERED = "stock searches answered";
 
 const sessionOf = (target = "http://127.0.0.1:9"): Session => {
-  const session: Session = new Session({
+  const session: Session = checkSession({
     contract,
     config: declared,
-    transport: { sendUrl: target, targetUrl: target, secrets: {} },
+    target,
     apiKey: declared.apiKey as string,
-    proxied: false,
-    signal: new AbortController().signal,
-    deadline: Date.now() + 20_000,
-    observe: (seen) => stockResults.observe?.(session, seen),
-    progress: () => {},
+    observe: (session, seen) => stockResults.observe?.(session, seen),
   });
   return session;
 };

@@ -8,28 +8,23 @@
  */
 import { readFileSync } from "node:fs";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
 import { uploadsWindow } from "../../conformance/checks/uploads-window.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import type { Exchange } from "../../conformance/http.ts";
 import { validRequests } from "../../conformance/requests.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { templateOf } from "../../conformance/rules.ts";
-import { Session } from "../../conformance/session.ts";
+import type { Session } from "../../conformance/session.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
-import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { startSandbox, type SandboxHooks } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { bodyOf } from "./faults/support.ts";
+import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
+import { checkSession, NOWHERE } from "./support/check-session.ts";
 
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
-const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object };
+const declared = sandboxDeclaration(contract);
+const defaults = sandboxDefaults();
 const UPLOADS = contract.operations.find((op) => op.facts.operationId === "createUpload") as ContractOperation;
 const I_A = contract.operations.find((op) => op.create?.label === "I-A") as ContractOperation;
 
@@ -42,19 +37,17 @@ const RETRY_AFTER = "the uploads 429 carries Retry-After";
  * would be), the others to a port where nothing answers.
  */
 const sessionOf = (target: string, config: Partial<TargetConfig> = {}): Session => {
-  const session: Session = new Session({
+  return checkSession({
     contract,
     config: { ...declared, ...config },
-    transport: { sendUrl: target, targetUrl: "http://127.0.0.1:9", secrets: {} },
-    apiKey: declared.apiKey as string,
+    target,
+    targetUrl: NOWHERE,
     proxied: false,
-    signal: new AbortController().signal,
+    apiKey: declared.apiKey as string,
     // Shorter than the window: a wait for the 429's Retry-After would pass it, and stop the run at once.
-    deadline: Date.now() + 30_000,
-    observe: (seen) => uploadsWindow.observe?.(session, seen),
-    progress: () => {},
+    deadlineMs: 30_000,
+    observe: (session, seen) => uploadsWindow.observe?.(session, seen),
   });
-  return session;
 };
 
 interface UploadsRun {
