@@ -30,7 +30,9 @@ function checkTable(where: string, route: RoutePricing, by: readonly string[], n
   }
   if (typeof node !== "object" || node === null || Array.isArray(node) || Object.keys(node).length === 0)
     throw new QuoteError(where, `must be an object of rates by ${field}`);
-  const allowed = route.fields[field]?.enum?.map(String) ?? [];
+  const rule = route.fields[field];
+  // The values a rate table is keyed by (model/price-tables.ts): an enum's, or true/false.
+  const allowed = rule?.enum?.map(String) ?? (rule?.type === "boolean" ? ["true", "false"] : []);
   for (const [key, below] of Object.entries(node)) {
     if (!allowed.includes(key))
       throw new QuoteError(`${where}.${key}`, `${field} must be one of ${allowed.join(", ")}`);
@@ -79,9 +81,10 @@ export function withSuppliedRates(tables: PriceTables, rates: SuppliedRates): Pr
     const own = route.pricing.components.map((component) =>
       component === hidden ? filled(component, rate) : component,
     );
+    // A rate following another follows the one that is not shown (model/price-tables.ts), filled just above.
     const components = own.map((component) => {
       const source = component.rateTimes && own.find((other) => other.label === component.rateTimes!.component);
-      return source && (source.rate !== undefined || source.rateBy) ? followed(component, source) : component;
+      return source ? followed(component, source) : component;
     });
     result[path] = { ...route, pricing: { ...route.pricing, components } };
   }

@@ -46,6 +46,24 @@ const flat = route({
     { label: "extra", rateTimes: { component: "input", factor: 0.25 }, per: { field: "seconds" } },
   ],
 });
+/** A shown component first, then the hidden rate a third follows: the follower finds its own. */
+const behindShown = route(
+  {
+    charged: "on-success",
+    components: [
+      { label: "setup", rate: 7 },
+      { label: "output", rateNotShown: { by: ["hd"] }, per: { field: "seconds" } },
+      { label: "input", rateTimes: { component: "output", factor: 0.5 }, per: { mediaSeconds: "video" } },
+    ],
+  },
+  {
+    fields: {
+      hd: { type: "boolean", required: false },
+      seconds: { type: "integer", required: false },
+      video: { type: "string", required: false },
+    },
+  },
+);
 /** Two fields deep. */
 const twoDeep = route({
   charged: "on-success",
@@ -55,7 +73,7 @@ const shown = route(
   { charged: "on-success", components: [{ label: "image", rate: 12 }] },
   { notShown: null, fields: {}, media: {} },
 );
-const tables: PriceTables = { "/a": byResolution, "/b": flat, "/c": twoDeep, "/shown": shown };
+const tables: PriceTables = { "/a": byResolution, "/b": flat, "/c": twoDeep, "/d": behindShown, "/shown": shown };
 
 describe("supplied rates", () => {
   it("lists the routes with a rate that is not shown, with the fields it differs by", () => {
@@ -63,6 +81,7 @@ describe("supplied rates", () => {
       { path: "/a", by: ["resolution"] },
       { path: "/b", by: [] },
       { path: "/c", by: ["resolution", "mode"] },
+      { path: "/d", by: ["hd"] },
     ]);
   });
 
@@ -104,6 +123,20 @@ describe("supplied rates", () => {
     expect(quoteRoute(filled, "/b", { video: "v", seconds: 2 }, { video: 7 }).credits).toBe(126);
   });
 
+  it("fill a rate by a boolean field (keyed true and false), the follower finding the component it names", () => {
+    const filled = withSuppliedRates(tables, { "/d": { true: 20, false: 10 } });
+    expect(filled["/d"]!.pricing!.components[2]).toEqual({
+      label: "input",
+      rateBy: { fields: ["hd"], table: { true: 10, false: 5 } },
+      per: { mediaSeconds: "video" },
+    });
+    // 7 once, 3 s with hd at 20, and a 4-s input at half of it.
+    expect(quoteRoute(filled, "/d", { hd: true, seconds: 3, video: "v" }, { video: 4 }).credits).toBe(7 + 60 + 40);
+    expect(() => withSuppliedRates(tables, { "/d": { yes: 1 } })).toThrow(
+      "quote: rates./d.yes: hd must be one of true, false",
+    );
+  });
+
   it("scale a table two fields deep, and leave a value the target did not give unpriced", () => {
     const filled = withSuppliedRates(tables, { "/c": { "720p": { fast: 10, fine: 30 } } });
     expect(quoteRoute(filled, "/c", { resolution: "720p", mode: "fine", seconds: 2 }).credits).toBe(60);
@@ -114,8 +147,8 @@ describe("supplied rates", () => {
   });
 
   it.each([
-    [{ "/shown": 3 }, "rates./shown: must be a route whose rate is not shown (/a, /b, /c)"],
-    [{ "/nowhere": 3 }, "rates./nowhere: must be a route whose rate is not shown (/a, /b, /c)"],
+    [{ "/shown": 3 }, "rates./shown: must be a route whose rate is not shown (/a, /b, /c, /d)"],
+    [{ "/nowhere": 3 }, "rates./nowhere: must be a route whose rate is not shown (/a, /b, /c, /d)"],
     [{ toString: 3 }, "rates.toString: must be a route whose rate is not shown"],
     [{ "/a": 40 }, "rates./a: must be an object of rates by resolution"],
     [{ "/a": {} }, "rates./a: must be an object of rates by resolution"],
