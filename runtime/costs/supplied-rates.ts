@@ -31,8 +31,8 @@ function checkTable(where: string, route: RoutePricing, by: readonly string[], n
   if (typeof node !== "object" || node === null || Array.isArray(node) || Object.keys(node).length === 0)
     throw new QuoteError(where, `must be an object of rates by ${field}`);
   const rule = route.fields[field];
-  // The values a rate table is keyed by (model/price-tables.ts): an enum's, or true/false.
-  const allowed = rule?.enum?.map(String) ?? (rule?.type === "boolean" ? ["true", "false"] : []);
+  // The values a rate table is keyed by: an enum's, else true/false (model/price-tables.ts refuses any other field).
+  const allowed = rule?.enum?.map(String) ?? ["true", "false"];
   for (const [key, below] of Object.entries(node)) {
     if (!allowed.includes(key))
       throw new QuoteError(`${where}.${key}`, `${field} must be one of ${allowed.join(", ")}`);
