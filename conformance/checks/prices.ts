@@ -342,8 +342,9 @@ function plan(session: Session): { jobs: PricedJob[]; unplaced: Unplaced[] } {
   return { jobs: routes.flatMap((route) => route.jobs), unplaced: routes.flatMap((route) => route.unplaced) };
 }
 
-/** The result size whose upscale rates the description shows, the one the declared creates yield. */
-const UPSCALE_RESULT = "1080p";
+/** The result size whose upscale rates the description shows (its price's `result_resolution` fact), which the declared creates yield. */
+const shownResult = (session: Session, op: ContractOperation): string | undefined =>
+  session.contract.model.priceTables[op.path]?.facts.result_resolution?.map(String)[0];
 
 /**
  * The declared upscale creates (upscaleRequests) of a route whose price reads the mode and the
@@ -351,17 +352,18 @@ const UPSCALE_RESULT = "1080p";
  */
 function upscaleJobs(session: Session, op: ContractOperation, components: readonly PricingComponent[]): PricedJob[] {
   const table = session.contract.model.priceTables[op.path];
-  if (!table?.facts.result_resolution || !table.facts.mode) return [];
+  const result = shownResult(session, op);
+  if (!result || !table?.facts.mode) return [];
   const [field] = Object.keys(table.media);
   const inputs: MediaInput[] = [];
   const measured: MeasuredField[] = field ? [{ field, inputs }] : [];
   return (session.config.upscaleRequests ?? []).flatMap(({ body, mode, seconds }) => {
     if (!field || typeof body[field] !== "string") return [];
     inputs.push({ kind: "video", url: body[field] as string, seconds });
-    const price = priceOf(session.contract, op, body, { [field]: seconds, result_resolution: UPSCALE_RESULT, mode });
+    const price = priceOf(session.contract, op, body, { [field]: seconds, result_resolution: result, mode });
     if (price.credits === null || price.atMost) return [];
     const job = pricedJob(session, op, body, price as Price & { credits: number }, components, measured);
-    return [{ ...job, what: `mode ${mode}, a ${UPSCALE_RESULT} result, ${job.what}` }];
+    return [{ ...job, what: `mode ${mode}, a ${result} result, ${job.what}` }];
   });
 }
 
@@ -478,8 +480,8 @@ export const prices: Check = {
         GROUP,
         op.route,
         RATES.replace("{model}", label(op)),
-        session.contract.model.priceTables[op.path]?.facts.result_resolution
-          ? `not declared: ${op.route} creates with their mode and a ${UPSCALE_RESULT} result (upscaleRequests), which its price reads and no body the description shows holds`
+        shownResult(session, op)
+          ? `not declared: ${op.route} creates with their mode and a ${shownResult(session, op)} result (upscaleRequests), which its price reads and no body the description shows holds`
           : Object.keys(rates).length > 0
             ? `no named example of ${op.route} holds ${JSON.stringify(rates)} validly at an exact quote (a media input whose seconds only the target measures is left out)`
             : `no named example of ${op.route} has an exact quote without a media input whose seconds only the target measures`,

@@ -11,7 +11,6 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createResponse } from "../../conformance/checks/create-response.ts";
 import type { TargetConfig } from "../../conformance/config.ts";
-import type { Exchange } from "../../conformance/http.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { templateOf } from "../../conformance/rules.ts";
 import type { Session } from "../../conformance/session.ts";
@@ -20,7 +19,7 @@ import { loadBundle } from "../../model/document.ts";
 import { startSandbox } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
-import { checkSession } from "./support/check-session.ts";
+import { checkSession, jsonExchange } from "./support/check-session.ts";
 
 const contract = new Contract();
 const declared = sandboxDeclaration(contract);
@@ -55,16 +54,11 @@ const sessionOf = (config: Partial<TargetConfig> = {}, of = contract, target = "
 
 /** Shows the check `op`'s request `body` answered `status` with `json`. */
 function answered(session: Session, op: ContractOperation, body: unknown, json: unknown, status = 200): void {
-  const exchange: Exchange = {
-    request: { method: "POST", path: op.path, headers: { "content-type": "application/json" }, body },
-    sentAt: Date.now(),
-    receivedAt: Date.now(),
+  const exchange = jsonExchange(
+    { method: "POST", path: op.path, headers: { "content-type": "application/json" }, body },
     status,
-    headers: new Headers({ "content-type": "application/json" }),
-    text: JSON.stringify(json),
     json,
-    violations: [],
-  };
+  );
   createResponse.observe?.(session, { client: session.main, op, exchange, options: {} });
 }
 

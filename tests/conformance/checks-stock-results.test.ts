@@ -9,7 +9,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { stockResults } from "../../conformance/checks/stock-results.ts";
-import type { Exchange } from "../../conformance/http.ts";
 import { validRequests } from "../../conformance/requests.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { templateOf } from "../../conformance/rules.ts";
@@ -18,7 +17,7 @@ import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { startSandbox } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
-import { checkSession } from "./support/check-session.ts";
+import { checkSession, jsonExchange } from "./support/check-session.ts";
 
 const contract = new Contract();
 const declared = sandboxDeclaration(contract);
@@ -55,16 +54,7 @@ const results = (count: number) => Array.from({ length: count }, (_, index) => r
 
 /** Shows the check an answer of `op` with `json` as its body. */
 function answered(session: Session, op: ContractOperation, json: unknown, status = 200): void {
-  const exchange: Exchange = {
-    request: { method: op.method.toUpperCase(), path: op.path, headers: {} },
-    sentAt: Date.now(),
-    receivedAt: Date.now(),
-    status,
-    headers: new Headers({ "content-type": "application/json" }),
-    text: JSON.stringify(json),
-    json,
-    violations: [],
-  };
+  const exchange = jsonExchange({ method: op.method.toUpperCase(), path: op.path, headers: {} }, status, json);
   stockResults.observe?.(session, { client: session.main, op, exchange, options: {} });
 }
 

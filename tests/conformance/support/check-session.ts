@@ -4,6 +4,7 @@
  */
 import type { TargetConfig } from "../../../conformance/config.ts";
 import type { Observed } from "../../../conformance/client.ts";
+import type { Exchange } from "../../../conformance/http.ts";
 import { Session } from "../../../conformance/session.ts";
 import type { Contract } from "../../../contract/contract.ts";
 
@@ -43,4 +44,18 @@ export function checkSession(options: CheckSessionOptions): Session {
     progress: () => {},
   });
   return session;
+}
+
+/** An answer with a JSON body, made up for a check's `observe`: `request` answered `status` with `json` now. */
+export function jsonExchange(request: Exchange["request"], status: number, json: unknown): Exchange {
+  return {
+    request,
+    sentAt: Date.now(),
+    receivedAt: Date.now(),
+    status,
+    headers: new Headers({ "content-type": "application/json" }),
+    text: JSON.stringify(json),
+    json,
+    violations: [],
+  };
 }
