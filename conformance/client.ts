@@ -50,7 +50,10 @@ export interface SendOptions {
   positive?: boolean;
   /** The rate limiter's 429 is what the caller provokes: it is returned as it is, not waited out and resent. */
   expectTooMany?: boolean;
-  /** Sent however few requests the window has left (the rate-limit burst). */
+  /**
+   * Sent however few requests the window has left, and whatever another key's rate-limited 429 made
+   * the run wait for (the bursts, which provoke the refusals that wait is for).
+   */
   unpaced?: boolean;
   /** A create sent with a slot held: the suite's other jobs in flight on this key then. */
   jobsInFlight?: number;
@@ -133,7 +136,7 @@ export class Client {
   private async ready(options: SendOptions): Promise<void> {
     for (;;) {
       const now = Date.now();
-      const blocked = Math.max(this.blockedUntil, this.session.blockedUntil);
+      const blocked = Math.max(this.blockedUntil, options.unpaced ? 0 : this.session.blockedUntil);
       if (blocked > now) {
         await this.session.waitUntil(blocked, `Retry-After of a 429 to the ${this.name} key`);
         continue;

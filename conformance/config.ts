@@ -67,6 +67,14 @@ export interface UpscaleRequest {
   seconds: number;
 }
 
+/** The per-IP burst's keys, and the target's request limits where it tunes the description's. */
+export interface SourceIpBurst {
+  apiKeys: string[];
+  perSourceIp?: number;
+  perKey?: number;
+  windowSeconds?: number;
+}
+
 export interface TargetConfig {
   stateful: boolean;
   selectableExamples: boolean;
@@ -98,6 +106,8 @@ export interface TargetConfig {
   spendLimit?: { apiKey: string; credits: number };
   uploadRequest?: Record<string, unknown>;
   rateLimitBurst: boolean;
+  /** Keys of the target's own, enough to pass its per-IP limit before any key passes its own; the limits where it tunes them. */
+  sourceIpBurst?: SourceIpBurst;
   /** A key whose plan discounts these models (labels) by these percentages. */
   planDiscounts?: PlanDiscounts;
   /** A key of a Pro or Ultra account whose day's free pool is unused, the pool's size and its models (labels). */
@@ -123,7 +133,8 @@ export interface TargetConfig {
 export const DECLARED_KEYS: ReadonlyArray<{
   readonly name: string;
   readonly variable: string;
-  readonly of: (config: TargetConfig) => string | undefined;
+  /** The keys it gives (a field may give several: the variable of the n-th gets the suffix _n). */
+  readonly of: (config: TargetConfig) => string | readonly string[] | undefined;
 }> = [
   { name: "free plan", variable: "CONFORMANCE_FREE_PLAN_KEY", of: (config) => config.freePlanKey },
   { name: "cooldown", variable: "CONFORMANCE_COOLDOWN_KEY", of: (config) => config.cooldownApiKey },
@@ -131,7 +142,22 @@ export const DECLARED_KEYS: ReadonlyArray<{
   { name: "spend limit", variable: "CONFORMANCE_SPEND_LIMIT_KEY", of: (config) => config.spendLimit?.apiKey },
   { name: "plan discounts", variable: "CONFORMANCE_PLAN_DISCOUNTS_KEY", of: (config) => config.planDiscounts?.apiKey },
   { name: "free pool", variable: "CONFORMANCE_FREE_POOL_KEY", of: (config) => config.freePool?.apiKey },
+  { name: "source-IP burst", variable: "CONFORMANCE_SOURCE_IP_KEY", of: (config) => config.sourceIpBurst?.apiKeys },
 ];
+
+/** The keys `key` gives in `config`, each with how reports name it and the variable curl lines name it by. */
+export function declaredKeys(
+  key: (typeof DECLARED_KEYS)[number],
+  config: TargetConfig,
+): Array<{ readonly name: string; readonly variable: string; readonly value: string }> {
+  const given = key.of(config);
+  if (typeof given === "string") return [{ name: key.name, variable: key.variable, value: given }];
+  return (given ?? []).map((value, index) => ({
+    name: `${key.name} ${index + 1}`,
+    variable: `${key.variable}_${index + 1}`,
+    value,
+  }));
+}
 
 /** A mistake in the target's declaration or a run's options: reported by its message alone, it names the field and the rule. */
 export class DeclarationError extends Error {}
@@ -454,6 +480,21 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
       "Spends the rest of a rate-limit window (on `freePlanKey` if given) to see the 429, as the run's last requests.",
     check: boolean,
   },
+  sourceIpBurst: {
+    type: "object",
+    shown: "none",
+    meaning:
+      "`{apiKeys, perSourceIp?, perKey?, windowSeconds?}`: keys of the target's own, used by nothing else in the run, enough that twice the per-IP limit plus one requests spread over them stay within each key's own limit (5 at the description's 1200 and 600), and the target's limits where it tunes them (default the description's; `windowSeconds` where it shortens the one-minute windows for testing): enables the source-ip-limit check, the run's very last requests, which spends this address's whole window (every key, and every other program on this machine, is refused until it resets).",
+    check: record(
+      {
+        apiKeys: listOf("keys", text),
+        perSourceIp: integer(1),
+        perKey: integer(1),
+        windowSeconds: integer(1),
+      },
+      ["apiKeys"],
+    ),
+  },
   planDiscounts: {
     type: "object",
     shown: "none",
@@ -706,6 +747,7 @@ export function readTargetConfig(
     .map(String);
   for (const [index, request] of (config.upscaleRequests ?? []).entries())
     known(`upscaleRequests[${index}].mode`, [request.mode], modes);
+  if (config.sourceIpBurst) checkSourceIpBurst(config, contract);
   try {
     suppliedRatesOf(config, contract);
   } catch (error) {
@@ -718,6 +760,49 @@ export function readTargetConfig(
     );
   }
   return config;
+}
+
+/** The limits the per-IP burst works with: the declaration's, else the description's. */
+export function sourceIpLimits(
+  burst: SourceIpBurst,
+  contract: Contract,
+): { perSourceIp: number; perKey: number; windowSeconds: number } {
+  const described = contract.model.limits.requests;
+  return {
+    perSourceIp: burst.perSourceIp ?? described.perSourceIp,
+    perKey: burst.perKey ?? described.perKey,
+    windowSeconds: burst.windowSeconds ?? described.windowSeconds,
+  };
+}
+
+/**
+ * The burst's keys must be its own (another field's key has spent part of its window, or will be
+ * spent by the rate-limit burst) and enough that none passes its own limit before the address's
+ * is proven missing: twice the per-IP limit plus one requests, as a burst may straddle two windows.
+ */
+function checkSourceIpBurst(config: TargetConfig, contract: Contract): void {
+  const burst = config.sourceIpBurst as SourceIpBurst;
+  const others = new Set([
+    config.apiKey,
+    ...DECLARED_KEYS.filter((key) => key.variable !== "CONFORMANCE_SOURCE_IP_KEY").flatMap((key) =>
+      declaredKeys(key, config).map((given) => given.value),
+    ),
+  ]);
+  for (const [index, key] of burst.apiKeys.entries()) {
+    if (others.has(key))
+      throw new DeclarationError(
+        `sourceIpBurst.apiKeys[${index}]: is a key another field gives; the burst needs keys nothing else in the run uses`,
+      );
+    if (burst.apiKeys.indexOf(key) !== index)
+      throw new DeclarationError(`sourceIpBurst.apiKeys[${index}]: repeats apiKeys[${burst.apiKeys.indexOf(key)}]`);
+  }
+  const { perSourceIp, perKey } = sourceIpLimits(burst, contract);
+  const requests = 2 * perSourceIp + 1;
+  const needed = Math.ceil(requests / perKey);
+  if (burst.apiKeys.length < needed)
+    throw new DeclarationError(
+      `sourceIpBurst.apiKeys: ${burst.apiKeys.length} keys cannot send the ${requests} requests that show a per-IP limit of ${perSourceIp} missing without one passing its own limit of ${perKey}; give at least ${needed}`,
+    );
 }
 
 /**

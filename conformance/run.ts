@@ -11,6 +11,7 @@ import { NoAnswer, type Client } from "./client.ts";
 import {
   DECLARED_KEYS,
   DeclarationError,
+  declaredKeys,
   keySource,
   MOCK_CONFIG,
   TARGET_DEFAULTS,
@@ -68,10 +69,9 @@ export interface RunOutcome {
 
 /** The key curl lines name as $CONFORMANCE_API_KEY; the declaration's other keys get their own variables. */
 function secrets(config: TargetConfig, apiKey: string): Record<string, string> {
-  const declared = DECLARED_KEYS.flatMap((key) => {
-    const value = key.of(config);
-    return value ? [[key.variable, value] as const] : [];
-  });
+  const declared = DECLARED_KEYS.flatMap((key) =>
+    declaredKeys(key, config).flatMap(({ variable, value }) => (value ? [[variable, value] as const] : [])),
+  );
   return { CONFORMANCE_API_KEY: apiKey, ...Object.fromEntries(declared) };
 }
 

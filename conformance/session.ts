@@ -4,7 +4,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, type ClientRun, type Observed } from "./client.ts";
-import { DECLARED_KEYS, type TargetConfig } from "./config.ts";
+import { DECLARED_KEYS, declaredKeys, type TargetConfig } from "./config.ts";
 import type { Contract, ContractOperation, NamedExample } from "../contract/contract.ts";
 import { Semaphore } from "./coordination.ts";
 import { priceOf, quotedBody, Spend } from "./cost.ts";
@@ -109,7 +109,9 @@ export class Session implements ClientRun {
 
   /** How reports name a key: by the declaration fields that give it. */
   private keyName(apiKey: string): string {
-    const roles = DECLARED_KEYS.filter((key) => key.of(this.config) === apiKey).map((key) => key.name);
+    const roles = DECLARED_KEYS.flatMap((key) => declaredKeys(key, this.config))
+      .filter((key) => key.value === apiKey)
+      .map((key) => key.name);
     return roles.join(" and ") || "other";
   }
 

@@ -22,6 +22,7 @@ import { prismProxy } from "./prism-proxy.ts";
 import { rateLimits } from "./rate-limits.ts";
 import { requestValidation } from "./request-validation.ts";
 import { retiredModel } from "./retired-model.ts";
+import { sourceIpLimit } from "./source-ip-limit.ts";
 import { spendLimit } from "./spend-limit.ts";
 import { stockResults } from "./stock-results.ts";
 import { uploadsWindow } from "./uploads-window.ts";
@@ -50,6 +51,7 @@ export const CHECKS: readonly Check[] = [
   modelPrices,
   costQuotes,
   rateLimits,
+  sourceIpLimit,
   prismProxy,
 ];
 

@@ -179,8 +179,8 @@ export const rateLimits: Check = {
     else session.results.expect(GROUP, "*", meaningName(session), [...new Set(meaning.problems)].slice(0, 5));
   },
   async run({ session, stage, status }) {
-    // Spending a window stops every key until it resets: these are the run's last requests.
-    await stage(STAGE.last);
+    // Spending a window stops its key until it resets: these are the run's last requests but the per-IP burst.
+    await stage(STAGE.keyWindow);
     const freeKey = session.config.freePlanKey;
     const client = freeKey ? session.client(freeKey) : session.main;
     const op = burstRequest(session)!;

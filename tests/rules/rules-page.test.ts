@@ -80,6 +80,13 @@ describe("the rules page of a catalogue", () => {
     );
   });
 
+  it("counts the rules no check names, and says which of them no request can observe", () => {
+    const hidden = { ...rule, id: "x.hidden", unchecked: "u", observable: false };
+    const open = { ...rule, id: "x.open", unchecked: "u" };
+    expect(pageOf([hidden])).toContain("name 0 of them; the other 1 cannot be observed by any request");
+    expect(pageOf([hidden, open])).toContain("name 0 of them; of the other 2, 1 cannot be observed by any request");
+  });
+
   it("escapes a route's ~ and / in a JSON pointer", () => {
     const source = { rules: [{ ...rule, openapi: ["/paths/~1v1~1a~0b~1i-a/post"] }], informative: [] };
     const routes = [{ label: "I-A", path: "/v1/a~b/real-slug" }] as unknown as typeof model.createRoutes;

@@ -5,15 +5,19 @@
  * 5 minutes, 1.2 s. Request windows last 10 s instead of a minute, so a run paced by them waits
  * seconds; the per-key limit stays the description's (a faultless run's main key sends fewer
  * requests than it allows, the rate-limit burst spends the free key's whole window), the per-IP
- * one is wide enough for both keys at once. The other limits stay the given config's (the default's
+ * one is wide enough for both keys at once. The shortened windows are no longer the description's,
+ * so the per-IP burst (sourceIpBurst) is declared against it only with them (windowSeconds). The other limits stay the given config's (the default's
  * cooldown pauses seconds, at real time).
  */
+/** The request windows' length in the fast config. */
+export const FAST_WINDOW_SECONDS = 10;
+
 export function fastSandboxConfig(defaults: { jobs?: object; limits?: object }, jobSeconds = 0.6): object {
   const speed = 100;
   return {
     ...defaults,
     clock: { speed },
     jobs: { ...defaults.jobs, defaultDurationSeconds: jobSeconds * speed },
-    limits: { ...defaults.limits, requests: { perSourceIp: 6_000, windowSeconds: 10 } },
+    limits: { ...defaults.limits, requests: { perSourceIp: 6_000, windowSeconds: FAST_WINDOW_SECONDS } },
   };
 }

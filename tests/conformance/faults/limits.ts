@@ -2,7 +2,27 @@
 import { SANDBOX_CODES } from "../../../sandbox/responses.ts";
 import { bodyOf, isCreate, isPoll, limits, queueFull, tooManyCode, when, wrap, type Fault } from "./support.ts";
 
+/**
+ * The per-IP limit of the source-IP fault's sandbox, which the self-test declares (support/mutation.ts):
+ * small, so that its burst of twice the limit plus one is quick.
+ */
+export const SELF_TEST_PER_SOURCE_IP = 40;
+
 export const LIMIT_FAULTS = {
+  "source-ip-limit-missing": {
+    breaks: ["limits.rate.per-ip"],
+    bug: "requests are counted per key only: an address spreading its requests over keys is never refused",
+    config: (config) =>
+      limits(config, (old) => ({ ...old, requests: { ...old.requests, perSourceIp: SELF_TEST_PER_SOURCE_IP } })),
+    rules: wrap("request-windows", (original) => (call, state) => {
+      const reply = original(call, state);
+      if (!reply || call.key === null || !state.accounts.byKey.has(call.key)) return reply;
+      const own = state.keyWindows.peek(call.key, call.now);
+      if (own.exceeded) return reply;
+      call.window = own;
+      return undefined;
+    }),
+  },
   "rate-limit-one-past": {
     breaks: ["limits.rate.per-key"],
     bug: "the per-key window lets one request past X-RateLimit-Limit through",

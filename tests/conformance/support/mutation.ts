@@ -7,10 +7,11 @@ import { templateOf } from "../../../conformance/rules.ts";
 import type { NearMissKind } from "../../../contract/bodies/near-misses.ts";
 import { runConformance } from "../../../conformance/run.ts";
 import { FIELD_CATCHES } from "../faults/fields.ts";
+import { SELF_TEST_PER_SOURCE_IP } from "../faults/limits.ts";
 import { CATCHES, faultNamed, hooksFor, type FaultName, type WrittenFaultName } from "../faults/registry.ts";
 import { named, type CheckName } from "../faults/support.ts";
 import { startSandbox } from "../../../sandbox/server.ts";
-import { fastSandboxConfig } from "../../support/fast-sandbox.ts";
+import { FAST_WINDOW_SECONDS, fastSandboxConfig } from "../../support/fast-sandbox.ts";
 import { sandboxDeclaration, sandboxDefaults } from "./sandbox-declaration.ts";
 
 const contract = new Contract();
@@ -50,6 +51,7 @@ export const isResultOf = (
 
 const BEYOND_THE_CAP = "a create beyond the cap{cap} is refused as queue full";
 const AFTER_ZERO = "the request after {remaining} reached 0 gets the rate-limited 429";
+const SOURCE_IP = "requests from one address past its per-IP limit get the rate-limited 429, whichever keys they carry";
 const RETRY_AFTER_WHERE_SENT = "429 variant{prefer}: Retry-After exactly where the specification sends it";
 const POLLS_MATCH = "every poll response matches the description{example}";
 const REJECTS = "rejects a body breaking {constraint}";
@@ -68,6 +70,7 @@ const HEADERS_MEAN = "{remaining} never exceeds {limit}, and {reset} counts seco
 const WRITTEN_CAUGHT_BY: Record<WrittenFaultName, CheckName> = {
   "wrong-id-prefix": named("lifecycle", "valid request {name} accepted"),
   "wrong-id-prefix-one-route": named("lifecycle", "valid request {name} accepted"),
+  "source-ip-limit-missing": named("source-ip-limit", SOURCE_IP),
   "rate-limit-one-past": named("rate-limits", AFTER_ZERO),
   "rejected-requests-not-counted": named("rate-limits", "{remaining} counts down by one per request{rejected}"),
   "remaining-off-by-one": named("rate-limits", AFTER_ZERO),
@@ -331,6 +334,11 @@ export async function resultsWith(
       ...declared,
       ...onlyTheirOperations(faults),
       rateLimitBurst: needs(faults, "rate-limits"),
+      // Only the source-IP fault's sandbox has the per-IP limit declared; the others' is wide, in windows of 10 s.
+      sourceIpBurst:
+        faults.length > 0 && needs(faults, "source-ip-limit")
+          ? { ...declared.sourceIpBurst!, perSourceIp: SELF_TEST_PER_SOURCE_IP, windowSeconds: FAST_WINDOW_SECONDS }
+          : undefined,
       skipGroups: CHECK_GROUPS.filter((group) => !needs(faults, group)),
       generated: { seed: MUTATION_SEED, ...(cases === undefined ? {} : { cases }) },
       poll: { intervalMs: 150, timeoutSeconds: pollTimeoutSeconds, stablePolls: 1 },

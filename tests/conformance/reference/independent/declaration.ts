@@ -1,5 +1,6 @@
 import { TARGET_DEFAULTS, type TargetConfig } from "../../../../conformance/config.ts";
 import {
+  CROWD_KEYS,
   DAILY_FREE_IMAGES,
   DISCOUNT_PERCENT,
   INDEPENDENT_CAP,
@@ -31,6 +32,7 @@ export const INDEPENDENT_DECLARATION: TargetConfig = {
   spendLimit: { apiKey: KEYS.spendLimit, credits: SPEND_LIMIT_CREDITS },
   uploadRequest: { content: "data:text/plain;base64,aGVsbG8=", filename: "hello.txt" },
   rateLimitBurst: true,
+  sourceIpBurst: { apiKeys: CROWD_KEYS },
   planDiscounts: {
     apiKey: KEYS.discount,
     models: { "I-A": DISCOUNT_PERCENT, "V-A": DISCOUNT_PERCENT, "DM-A": DISCOUNT_PERCENT },

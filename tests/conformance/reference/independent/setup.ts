@@ -18,6 +18,15 @@ export const KEYS = {
   discount: "indep_live_d2Lw8Cs5Pf1Yn4Gv",
 } as const;
 
+/** The keys of an account that only the per-IP burst uses: five, as 2,401 requests at most 600 a key take. */
+export const CROWD_KEYS = [
+  "indep_live_r1Tc5Mw8Zp3Lx6Qa",
+  "indep_live_r2Hv7Ks1Dn9Jb4Ye",
+  "indep_live_r3Pq6Wf2Gt8Nc5Uo",
+  "indep_live_r4Xm9Bd3Sk7Vh1Ri",
+  "indep_live_r5Ej2Lz6Cy4Fw8Ta",
+];
+
 /** The Ultra account's free image generations a day (all image models qualify), and the discount account's percent. */
 export const DAILY_FREE_IMAGES = 2;
 export const DISCOUNT_PERCENT = 10;
@@ -58,5 +67,6 @@ export function accountSettings(main: "standard" | "discounted"): AccountSetting
     { name: "legacy", keys: [KEYS.legacy], plan: "creator", ...paid, retired: [RETIRED_LABEL] },
     { name: "ultra", keys: [KEYS.ultra], plan: "ultra", ...paid, dailyFreeImages: DAILY_FREE_IMAGES },
     { name: "discount", keys: [KEYS.discount], plan: "creator", ...paid, discountPercent: DISCOUNT_PERCENT },
+    { name: "crowd", keys: CROWD_KEYS, plan: "creator", ...paid },
   ];
 }
