@@ -6,7 +6,7 @@
  * rate-limited 429; with the per-IP window ignored, all 41 are answered and the check fails.
  */
 import { once } from "node:events";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -37,13 +37,17 @@ interface BurstRun {
   readonly requests: Record<string, number>;
 }
 
-/** The check alone against the default sandbox with a per-IP limit of PER_IP (or the fault's), with `hooks`. */
+/**
+ * The check alone (or with `groups`) against the default sandbox with a per-IP limit of PER_IP and
+ * a per-key one of `perKey` (default the description's), with `hooks`.
+ */
 async function burstRun(
   hooks: SandboxHooks = {},
   burst: Partial<TargetConfig["sourceIpBurst"]> = {},
+  { rateLimitBurst = false, groups = ["source-ip-limit"], perKey = 600 } = {},
 ): Promise<BurstRun> {
   const defaults = sandboxDefaults() as { limits: object };
-  const config = { ...defaults, limits: { ...defaults.limits, requests: { perSourceIp: PER_IP } } };
+  const config = { ...defaults, limits: { ...defaults.limits, requests: { perSourceIp: PER_IP, perKey } } };
   const sandbox = await startSandbox({ config, hooks });
   try {
     const run = await runConformance({
@@ -51,8 +55,9 @@ async function burstRun(
       contract,
       config: {
         ...declared,
+        rateLimitBurst,
         sourceIpBurst: { apiKeys: CROWD, perSourceIp: PER_IP, ...burst },
-        skipGroups: CHECK_GROUPS.filter((group) => group !== "source-ip-limit"),
+        skipGroups: CHECK_GROUPS.filter((group) => !groups.includes(group)),
       },
     });
     return {
@@ -86,19 +91,35 @@ describe("the per-IP limit, by a burst over keys", () => {
       detail:
         "all 41 requests over 5 keys were answered within 60 s, none with 429: a per-IP limit of 20 lets at most 40 through in two windows",
     });
+    // Its curl line names the first burst key by its variable, never by the key itself.
+    expect(resultOf(run, LIMIT)?.curl).toContain("$CONFORMANCE_SOURCE_IP_KEY_1");
+    expect(resultOf(run, LIMIT)?.curl).not.toContain(CROWD[0]);
     // Round robin: no key sends more than its share.
     expect(burstKeys(run)).toEqual([9, 8, 8, 8, 8]);
   });
 
-  it("fails a burst whose 429 is not the rate limiter's", async () => {
+  it("fails a burst whose 429 is not the rate limiter's, quoting the body's first 200 characters", async () => {
     let answered = 0;
     const run = await burstRun({
-      answer: (answer, call, state) =>
-        call?.key && CROWD.includes(call.key) && ++answered === 3 ? replaced(answer, queueFull(state)!) : answer,
+      answer: (answer, call, state) => {
+        if (!call?.key || !CROWD.includes(call.key) || ++answered !== 3) return answer;
+        const full = queueFull(state)!;
+        return replaced(answer, { ...full, body: { ...(full.body as object), note: "x".repeat(300) } });
+      },
     });
     expect(resultOf(run, LIMIT)?.outcome).toBe("fail");
-    expect(resultOf(run, LIMIT)?.detail).toMatch(/^the burst's 429 is not the rate limiter's: \{"error":/);
+    const detail = resultOf(run, LIMIT)?.detail ?? "";
+    expect(detail).toMatch(/^the burst's 429 is not the rate limiter's: \{"error":/);
+    expect(detail.length).toBe("the burst's 429 is not the rate limiter's: ".length + 200);
   });
+
+  it("starts at once after the key burst: another key's 429 holds up the run's other requests, not the burst", async () => {
+    // The Free-plan key's burst ends in a rate-limited 429 with nothing left, which the run honours
+    // for every key until the window resets (a minute): the per-IP burst goes on regardless.
+    const run = await burstRun({}, {}, { rateLimitBurst: true, groups: ["rate-limits", "source-ip-limit"], perKey: 8 });
+    expect(resultOf(run, LIMIT)?.outcome).toBe("pass");
+    expect(run.requests["free plan"]).toBe(9);
+  }, 20_000);
 
   it("fails the keys' result naming each declared key the target does not know", async () => {
     const run = await burstRun({}, { apiKeys: [CROWD[0]!, "no-such-key", CROWD[2]!, CROWD[3]!, CROWD[4]!] });
@@ -146,9 +167,21 @@ describe("what the source-ip-limit check needs", () => {
       "the declaration gives no sourceIpBurst",
     );
     expect(sourceIpLimit.blockedBy?.(session({}))).toBeNull();
-    // The image area's GETs need a job id; the stock searches are priced.
-    expect(sourceIpLimit.blockedBy?.(session({ areas: ["images", "stock"] }))).toBe(
-      "the target implements no unpriced GET route without parameters to send the burst to",
+    // The image area's GETs need a job id; the stock searches are priced; the cost and posts routes are POSTs.
+    for (const areas of [
+      ["images", "stock"],
+      ["cost", "posts"],
+    ])
+      expect(sourceIpLimit.blockedBy?.(session({ areas })), areas.join()).toBe(
+        "the target implements no unpriced GET route without parameters to send the burst to",
+      );
+    // The models list's one parameter is optional.
+    expect(sourceIpLimit.blockedBy?.(session({ areas: ["models"] }))).toBeNull();
+  });
+
+  it("is summed up in conformance/README.md's table of check groups as in --help", () => {
+    expect(readFileSync("conformance/README.md", "utf8")).toContain(
+      `| \`source-ip-limit\` | ${sourceIpLimit.summary} |`,
     );
   });
 });
