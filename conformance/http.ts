@@ -142,14 +142,18 @@ function exchangeOnce(url: string, init: ExchangeInit, pooled = true): Promise<H
     const outgoing = (protocol === "https:" ? httpsRequest : httpRequest)(target, options, (response) => {
       const chunks: Buffer[] = [];
       let size = 0;
+      // Listening before anything may destroy the answer: its error is the request's failure.
+      response.on("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
       if (limits && Number(response.headers["content-length"]) > limits.maxBytes)
-        return void outgoing.destroy(tooLarge());
+        return void response.destroy(tooLarge());
       response.on("data", (chunk: Buffer) => {
         size += chunk.length;
-        if (limits && size > limits.maxBytes) return void outgoing.destroy(tooLarge());
+        if (limits && size > limits.maxBytes) return void response.destroy(tooLarge());
         chunks.push(chunk);
       });
-      response.on("error", reject);
       response.on("end", () => {
         clearTimeout(timer);
         const answered = new Headers();

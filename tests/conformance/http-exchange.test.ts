@@ -59,3 +59,45 @@ describe("httpExchange", () => {
     ).rejects.toMatchObject({ code: "ECONNRESET" });
   });
 });
+
+describe("an answer past maxAnswerBytes", () => {
+  /** A server that answers with headers announcing `length` bytes and sends `body`. */
+  async function announcing(length: number, body: string): Promise<string> {
+    const server = createServer((socket) => {
+      socket.once("data", () =>
+        socket.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${length}\r\n\r\n${body}`),
+      );
+      socket.on("error", () => undefined);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    close = () => new Promise((resolve) => server.close(() => resolve()));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  it("is the request's failure when its Content-Length already passes the bound, before its body is read", async () => {
+    const url = await announcing(300, "x".repeat(300));
+    const uncaught: Error[] = [];
+    const seen = (error: Error) => uncaught.push(error);
+    process.on("uncaughtException", seen);
+    try {
+      await expect(
+        httpExchange(`${url}/`, { method: "GET", headers: {}, limits: { maxBytes: 200, timeoutMs: 5_000 } }),
+      ).rejects.toThrow(
+        "the answer's body passed 200 bytes (maxAnswerBytes, --max-answer-bytes); the rest was not read",
+      );
+    } finally {
+      process.off("uncaughtException", seen);
+    }
+    expect(uncaught).toEqual([]);
+  });
+
+  it("is answered in full at exactly the bound", async () => {
+    const url = await announcing(200, "x".repeat(200));
+    const answer = await httpExchange(`${url}/`, {
+      method: "GET",
+      headers: {},
+      limits: { maxBytes: 200, timeoutMs: 5_000 },
+    });
+    expect(answer.body.length).toBe(200);
+  });
+});
