@@ -50,6 +50,7 @@ async function search<T>(
       if (stopped || (shrinking && shrinkSends++ >= SHRINK_SENDS)) return true;
       try {
         const verdict = await judge(value, shrinking);
+        // Stryker disable next-line ConditionalExpression: a null verdict passes, so its value is never the counterexample looked up
         if (verdict) verdicts.set(JSON.stringify(value), verdict);
         if (verdict?.problems.length) shrinking = true;
         return !verdict || verdict.problems.length === 0;
@@ -61,8 +62,10 @@ async function search<T>(
     { seed: operation.seed, numRuns: plan.cases, endOnFailure: false },
   );
   const value = details.counterexample?.[0];
+  // Stryker disable next-line ConditionalExpression: no value has the key JSON.stringify(undefined)
   const verdict = value === undefined ? undefined : verdicts.get(JSON.stringify(value));
   return {
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a counterexample always has its verdict (only a judged one fails), and none has none
     ...(value !== undefined && verdict ? { failure: { value, verdict, shrinks: details.numShrinks } } : {}),
     ...(stopped ? { stopped } : {}),
   };
