@@ -71,9 +71,11 @@ function fieldValueOf(key: string, rule: FieldRule | undefined): Scalar {
 /** Each leaf of a rate table by `fields`, as the body values that select it. */
 function leaves(table: RateTable, fields: readonly string[], rules: Readonly<Record<string, FieldRule>>): Body[] {
   const [field, ...rest] = fields;
+  // Stryker disable next-line ConditionalExpression,ArrayDeclaration: price tables hold a rate exactly at their last field (model/price-tables.ts, supplied-rates.ts), so this is reached only for a table by no field, where one empty leaf or none alike leave the job count to the bases
   if (field === undefined) return [{}];
   return Object.entries(table).flatMap(([key, node]) => {
     const here = { [field]: fieldValueOf(key, rules[field]) };
+    // Stryker disable next-line ConditionalExpression,StringLiteral,ArrayDeclaration: a rate sits exactly at the last field (model/price-tables.ts, supplied-rates.ts), where recursing gives the same single leaf
     if (typeof node === "number") return rest.length === 0 ? [here] : [];
     return leaves(node, rest, rules).map((below) => ({ ...here, ...below }));
   });
@@ -106,9 +108,11 @@ function measuredMedia(
     if (!per || !("mediaSeconds" in per)) return [];
     const media = (properties[per.mediaSeconds]?.["x-media"] ?? {}) as MediaRule;
     // Within the field's limits: the media-limits check sends the inputs past them.
+    // Stryker disable next-line ArrayDeclaration: an item that is no input has no kind or seconds, so the filter drops it
     const inputs = (session.config.mediaInputs ?? []).filter(
       ({ kind, seconds }) =>
         kind === media.kind &&
+        // Stryker disable next-line ConditionalExpression: undefined seconds fail the comparisons below all the same
         seconds !== undefined &&
         seconds >= (media.minDurationSeconds ?? 0) &&
         seconds <= Math.min(media.maxDurationSeconds ?? Infinity, media.maxCombinedDurationSeconds ?? Infinity) &&
@@ -138,11 +142,13 @@ function secondsOf(body: Body, measured: readonly MeasuredField[]): Record<strin
     const of = (url: unknown): number => inputs.find((input) => input.url === url)?.seconds ?? Number.NaN;
     if (value !== undefined) seconds[field] = Array.isArray(value) ? value.map(of) : of(value);
   }
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: no seconds and undefined quote alike: exact where the body sends no measured input, not exact (null or a bound) where it does
   return Object.keys(seconds).length > 0 ? seconds : undefined;
 }
 
 /** A component whose rate the description does not show and the declaration's `rates` did not fill in. */
 const unfilled = (component: PricingComponent): boolean =>
+  // Stryker disable next-line ConditionalExpression: a rate following another follows a rate not shown (model/price-tables.ts) and is filled with it, so it is unfilled only beside one
   component.rateNotShown !== undefined || component.rateTimes !== undefined;
 
 /** The route's price, when charged on success and not held, if the description or the declared rates give every rate. */
@@ -166,9 +172,13 @@ const undeclaredRates = (session: Session): ContractOperation[] =>
 const pricedFields = (components: readonly PricingComponent[]): Set<string> =>
   new Set(
     components.flatMap((component) => [
+      // Stryker disable next-line ArrayDeclaration: a field named like no body field changes neither the free inputs nor the fields shown
       ...(component.rateBy?.fields ?? []),
+      // Stryker disable next-line ArrayDeclaration: a field named like no body field changes neither the free inputs nor the fields shown
       ...(component.per && "field" in component.per ? [component.per.field] : []),
+      // Stryker disable next-line ArrayDeclaration: a field named like no body field changes neither the free inputs nor the fields shown
       ...(component.per && "itemsBeyond" in component.per ? [component.per.itemsBeyond.field] : []),
+      // Stryker disable next-line ArrayDeclaration: a field named like no body field changes neither the free inputs nor the fields shown
       ...(component.per && "mediaSeconds" in component.per ? [component.per.mediaSeconds] : []),
     ]),
   );
@@ -233,6 +243,7 @@ function bases(
     chosen.push(best);
   }
   if (chosen.length === 0) return { chosen: candidates.slice(0, 1), others: candidates.slice(1) };
+  // Stryker disable next-line MethodExpression: a chosen body tried again among the others fails again: the first that fits is the same
   return { chosen, others: candidates.filter((body) => !chosen.includes(body)) };
 }
 
@@ -326,6 +337,7 @@ function pricedJob(
       ),
     ...free.map((field) => `with ${field}`),
   ].join(", ");
+  // Stryker disable next-line StringLiteral: the request's name is not used, only its spec
   const request = validRequests(session, op, session.main, [{ name: "", value: body }])[0]!;
   return { op, spec: request.spec, price, what: what || "the example", bears };
 }
@@ -353,12 +365,16 @@ const shownResult = (session: Session, op: ContractOperation): string | undefine
 function upscaleJobs(session: Session, op: ContractOperation, components: readonly PricingComponent[]): PricedJob[] {
   const table = session.contract.model.priceTables[op.path];
   const result = shownResult(session, op);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,OptionalChaining: a quote refuses the facts of a route whose price reads none (result_resolution), and a shown result comes from the table
   if (!result || !table?.facts.mode) return [];
   const [field] = Object.keys(table.media);
+  // Stryker disable next-line ArrayDeclaration: an item that is no input has no url, so no body's video is found as it
   const inputs: MediaInput[] = [];
+  // Stryker disable next-line ArrayDeclaration: without a media field every declared upscale is passed over below
   const measured: MeasuredField[] = field ? [{ field, inputs }] : [];
   return (session.config.upscaleRequests ?? []).flatMap(({ body, mode, seconds }) => {
     if (!field || typeof body[field] !== "string") return [];
+    // Stryker disable next-line StringLiteral: the kind of these inputs is not read
     inputs.push({ kind: "video", url: body[field] as string, seconds });
     const price = priceOf(session.contract, op, body, { [field]: seconds, result_resolution: result, mode });
     if (price.credits === null || price.atMost) return [];
@@ -410,6 +426,7 @@ function heldSurcharges(
     if (fields.length === 0 || !base) return [];
     // The fields' type is not shown: a quote charges them whenever they are sent.
     const body = { ...base, ...Object.fromEntries(fields.map((field) => [field, true])) };
+    // Stryker disable next-line StringLiteral: the request's name is not used, only its spec
     const spec = validRequests(session, op, session.main, [{ name: "", value: body }])[0]!.spec;
     return [{ op, spec, fields, price: priceOf(session.contract, op, body) }];
   });
@@ -544,7 +561,7 @@ async function sweep(session: Session, client: Client, jobs: PricedJob[]): Promi
       outcomes.push({ job, created, agreed: (await verdict) === true });
     }
     return outcomes;
-  } finally {
+  } finally /* Stryker disable next-line BlockStatement: every pledged job joins the measurement (all at once, when it opens) before any can fail: no pledge is left to give up */ {
     pledge.release();
   }
 }
@@ -615,6 +632,7 @@ async function fallOf(
     jobs.map(async (job) => {
       const made = await createJob(client, job.op, job.spec, "accept");
       await made.job?.ended;
+      // Stryker disable next-line BooleanLiteral: a job measured again is judged by the balance here, not by this flag
       return { job, created: made, agreed: false };
     }),
   );
@@ -656,6 +674,7 @@ async function isolate(
         if (alone.ran.length === 0) continue;
         if (alone.fell === job.price.credits) verdicts.add(job);
         else {
+          // Stryker disable next-line UpdateOperator: only whether any job was named is read
           named++;
           verdicts.add(
             job,
@@ -694,6 +713,7 @@ async function heldPrice(
   const created = await client.charges.charge(null, async () => {
     const made = await createJob(client, held.op, held.spec, "accept", {
       when: Promise.resolve(),
+      // Stryker disable next-line StringLiteral: the reason a held job is given up is not reported
       reason: "a held price's job outlasts the run; its price is read off the create response",
     });
     await made.job?.ended;

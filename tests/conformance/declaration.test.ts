@@ -302,3 +302,12 @@ describe("conformance/README.md", () => {
     for (const check of CHECKS) expect(readme, check.group).toContain(`| \`${check.group}\` |`);
   });
 });
+
+describe("conformance/README.md's table of check groups", () => {
+  it("has each registered check's row, its summary as --help prints it, in the registry's order", () => {
+    const readme = readFileSync("conformance/README.md", "utf8");
+    const table = readme.slice(readme.indexOf("| group | what it checks |\n|---|---|\n"));
+    const rows = table.split("\n").slice(2);
+    expect(rows.slice(0, rows.indexOf(""))).toEqual(CHECKS.map((check) => `| \`${check.group}\` | ${check.summary} |`));
+  });
+});
