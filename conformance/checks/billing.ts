@@ -106,6 +106,7 @@ export const billing: Check = {
       const roles = chooseRoles(session);
       const outcome = new Map<Role, Exchange>();
       const jobs: Array<Promise<void>> = [];
+      const strays: Role[] = [];
       const held = pricedCreates(session, true)[0];
       if (held) {
         status("creating a job whose price is held");
@@ -147,7 +148,7 @@ export const billing: Check = {
           };
           roles.push(role);
           outcome.set(role, created.exchange);
-          jobs.push(watch(session, role, created.job, outcome));
+          jobs.push(watch(session, role, created.job, outcome, strays));
         }
       }
       const own = roles.filter((role) => role.ends !== null).length;
@@ -159,7 +160,7 @@ export const billing: Check = {
           createJob(client, role.op, role.spec, role.ends === null ? "reject" : "accept").then((created) => {
             if (created.job) {
               outcome.set(role, created.exchange);
-              return watch(session, role, created.job, outcome);
+              return watch(session, role, created.job, outcome, strays);
             }
             if (role.ends === null) return void outcome.set(role, created.exchange);
             session.results.fail(
@@ -176,7 +177,9 @@ export const billing: Check = {
       const beside = await window.settled();
       const after = await balanceOf(session, client);
       if (typeof after === "string") return void session.results.fail(GROUP, "*", "the balance can be read", after);
-      const others = beside.filter((charge) => charge.charged()).reduce((sum, charge) => sum + charge.credits, 0);
+      const others =
+        beside.filter((charge) => charge.charged()).reduce((sum, charge) => sum + charge.credits, 0) +
+        strays.reduce((sum, role) => sum + (role.credits ?? 0), 0);
       const judged = roles.filter((role) => outcome.has(role));
       const quoted = others + judged.filter((role) => role.charged).reduce((sum, role) => sum + (role.credits ?? 0), 0);
       // Charges pledged by another check are its to judge: told whether the balance agreed with every quote.
@@ -201,15 +204,27 @@ export const billing: Check = {
   },
 };
 
-/** Records whether a role's job ended as its marker asked; drops the role from the verdict if not. */
-async function watch(session: Session, role: Role, job: Job, outcome: Map<Role, Exchange>): Promise<void> {
+/**
+ * Records whether a role's job ended as its marker asked; drops the role from the verdict if not.
+ * A dropped job that succeeded all the same is charged its quote, like a job beside the check
+ * (`strays`): else that charge would be blamed on the roles whose quotes happen to add up to it.
+ */
+async function watch(
+  session: Session,
+  role: Role,
+  job: Job,
+  outcome: Map<Role, Exchange>,
+  strays: Role[],
+): Promise<void> {
   await job.done;
   if (job.terminal !== role.ends) {
     outcome.delete(role);
+    if (job.terminal === session.contract.model.jobStatus.success) strays.push(role);
     session.results.fail(
       GROUP,
       role.op.route,
-      `${role.name}: the job ends ${role.ends}`,
+      // A request that should have been blocked started a job instead.
+      role.ends === null ? `${role.name}: the request is blocked` : `${role.name}: the job ends ${role.ends}`,
       `the job ended ${job.terminal ?? `without a terminal status (${job.stoppedBy})`}, so its charge cannot be judged`,
       session.curl(role.spec),
     );
