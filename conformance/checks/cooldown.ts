@@ -65,6 +65,7 @@ async function otherModelsGoOn(session: Session, client: Client): Promise<void> 
 /** A moment before the job ended: the sending of the last poll that showed it running (or of its create). */
 function endedAfter(session: Session, job: Job): number {
   const terminal = job.polls.findIndex(
+    // Stryker disable next-line ConditionalExpression: a job stops at its first poll answered other than 200, so no such poll precedes its terminal one
     (poll) => poll.status === 200 && session.contract.model.jobStatus.terminal.includes(statusOf(poll)),
   );
   return (terminal > 0 ? job.polls[terminal - 1]! : job.created).sentAt;
@@ -152,6 +153,7 @@ async function successClears(
     session.results.fail(
       GROUP,
       route,
+      // Stryker disable next-line ConditionalExpression: a failure with pausedFor is a refused create, which failures() already names acceptedUntil
       failure.pausedFor !== undefined ? acceptedUntil : failure.name,
       failure.detail,
       curl,
@@ -341,6 +343,7 @@ export const cooldown: Check = {
     const { contract, config } = session;
     const { consecutiveFailures, pauseSeconds, growthSeconds } = contract.model.limits.cooldown;
     const key = config.cooldownApiKey as string;
+    // Stryker disable next-line ConditionalExpression: session.client(key) gives the main client for the main key too
     const client = key === session.main.apiKey ? session.main : session.client(key);
     // Another job of the family on the same account would end the run of failures.
     if (client === session.main) await stage(STAGE.late);
