@@ -389,7 +389,7 @@ export const cooldown: Check = {
           GROUP,
           route,
           acceptedUntil,
-          `${last.detail.slice(0, 120)}: failures from before this check (an earlier run's, within the hour) may have counted with its own, and the pause (${left ?? "no Retry-After"} s) is too long to wait out and clear with a success; run again once it is over, or with another cooldownApiKey`,
+          `${last.detail.slice(0, 120)}: failures from before this check (an earlier run's, within the hour) may have counted with its own, and the pause (${left === null ? "its 429 gives no Retry-After" : `${left} s`}) is too long to wait out and clear with a success; run again once it is over, or with another cooldownApiKey`,
         );
       }
       status(`clearing earlier failures: a successful job of the family after the pause of ${left} s`);
