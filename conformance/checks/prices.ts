@@ -391,7 +391,9 @@ function unmeasured(
   return session.selected().flatMap((op) => {
     const components = sweptPricing(session, op);
     if (!components) return [];
-    return measuredMedia(session, op, components).flatMap(({ field, inputs }) => {
+    // One result per field: two components priced by the seconds of one field (an upscale's precise and creative) share it.
+    const byField = new Map(measuredMedia(session, op, components).map((media) => [media.field, media]));
+    return [...byField.values()].flatMap(({ field, inputs }) => {
       const name = MEDIA_SECONDS.replace("{model}", label(op)).replace("{field}", field);
       if (jobs.some((job) => job.op === op && job.bears.includes(name))) return [];
       const why = !session.config.mediaInputs

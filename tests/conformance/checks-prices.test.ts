@@ -1022,6 +1022,8 @@ describe("the prices check skips what the declaration does not give, naming the 
         `not declared: ${VU_A} creates with their mode and a 1080p result (upscaleRequests), which its price reads and no body the description shows holds`,
       ],
     ]);
+    // Its precise and creative rates are both by the second of video: one result names that field.
+    expect(results.filter(([, name]) => name === MEDIA_SECONDS("VU-A", "video"))).toHaveLength(1);
   });
 
   it("skips the seconds of media inputs without mediaInputs, and the rates no body holds without one", async () => {
