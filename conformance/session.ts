@@ -120,6 +120,16 @@ export class Session implements ClientRun {
     return this.contract.operations.filter((op) => this.implements(op));
   }
 
+  /** The unpriced GETs without required parameters the target implements: what a burst of requests may spend a window on at no cost. */
+  unpricedGets(): ContractOperation[] {
+    return this.selected().filter(
+      (op) =>
+        op.method === "get" &&
+        op.parameters.every((parameter) => !parameter.required) &&
+        !this.contract.model.priceTables[op.path],
+    );
+  }
+
   implements(op: ContractOperation): boolean {
     const { areas, models } = this.config;
     if (areas && !areas.includes(op.area)) return false;

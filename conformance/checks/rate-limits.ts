@@ -72,15 +72,7 @@ function observeHeaders(session: Session, op: ContractOperation, exchange: Excha
 
 /** An unpriced, plan-gated GET without required parameters: the Free-plan key is refused it (a rejected request), the main key answered. */
 function burstRequest(session: Session): ContractOperation | undefined {
-  return session
-    .selected()
-    .find(
-      (op) =>
-        op.method === "get" &&
-        op.parameters.every((parameter) => !parameter.required) &&
-        !session.contract.model.priceTables[op.path] &&
-        !op.facts.freePlan,
-    );
+  return session.unpricedGets().find((op) => !op.facts.freePlan);
 }
 
 export const rateLimits: Check = {

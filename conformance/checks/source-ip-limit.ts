@@ -20,16 +20,7 @@ const LIMIT = "requests from one address past its per-IP limit get the rate-limi
 const KEYS = "the burst's keys are the target's";
 
 /** An unpriced GET without required parameters: the burst costs nothing. */
-function burstRequest(session: Session): ContractOperation | undefined {
-  return session
-    .selected()
-    .find(
-      (op) =>
-        op.method === "get" &&
-        op.parameters.every((parameter) => !parameter.required) &&
-        !session.contract.model.priceTables[op.path],
-    );
-}
+const burstRequest = (session: Session): ContractOperation | undefined => session.unpricedGets()[0];
 
 interface Burst {
   /** The first 429, which ends the burst. */
