@@ -645,7 +645,9 @@ describe("failures from before the check", () => {
   it("skips the rule where the 429 gives no Retry-After to wait out", async () => {
     const run = await cooldownRun(refusedEarly(without(cooldown429(20), "retry-after")));
     expect(resultOf(run, UNTIL)?.outcome).toBe("skip");
-    expect(resultOf(run, UNTIL)?.detail).toContain("and the pause (its 429 gives no Retry-After) is too long to wait out");
+    expect(resultOf(run, UNTIL)?.detail).toContain(
+      "and the pause (its 429 gives no Retry-After) is too long to wait out",
+    );
   });
 
   it("skips the rule where the success that would clear them is refused or does not succeed", async () => {
