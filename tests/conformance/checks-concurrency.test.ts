@@ -30,8 +30,10 @@ import { Session } from "../../conformance/session.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { sandboxDeclaration } from "./support/sandbox-declaration.ts";
 import { checkSession, jsonExchange, NOWHERE } from "./support/check-session.ts";
+import { pricedPathOf } from "../client/labels.ts";
 
 const contract = new Contract();
+const I_A_PATH = pricedPathOf("I-A");
 const declared = sandboxDeclaration(contract);
 const createOf = (label: string): ContractOperation =>
   contract.operations.find((op) => op.create?.label === label) as ContractOperation;
@@ -40,7 +42,7 @@ const I_C = createOf("I-C");
 const POLL = contract.pollOf(I_A) as ContractOperation;
 
 /** I-A is the cheapest create the suite can follow: 12 credits for one 1K image (the default size). */
-const I_A_ROUTE = "POST /v1/images/i-a";
+const I_A_ROUTE = `POST ${I_A_PATH}`;
 const I_C_ROUTE = "POST /v1/images/i-c";
 const POLL_ROUTE = "GET /v1/images/{id}";
 
@@ -187,7 +189,7 @@ async function startTarget(rules: TargetRules): Promise<Target> {
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     for await (const _ of request);
     const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
-    if (request.method === "POST" && path === "/v1/images/i-a") {
+    if (request.method === "POST" && path === I_A_PATH) {
       const arrived = Date.now();
       const running = state.running;
       const answer = rules.create(state);
@@ -594,7 +596,7 @@ describe("the concurrency check fails a create beyond the cap that is not refuse
       `${I_A_ROUTE} | ${BEYOND} | pass`,
       `${I_A_ROUTE} | ${NO_RETRY_AFTER} | fail | Retry-After: 0 on a queue-full 429`,
     ]);
-    expect(run.results[2]?.curl).toContain("/v1/images/i-a");
+    expect(run.results[2]?.curl).toContain(I_A_PATH);
   });
 
   it("fails another status with the queue-full body, quoting 200 characters of it, and judges no Retry-After", async () => {
@@ -605,7 +607,7 @@ describe("the concurrency check fails a create beyond the cap that is not refuse
       `${I_A_ROUTE} | ${BEYOND} | fail | answered 503, not the queue-full 429: ${quoted}`,
       `* | ${BELOW} | pass`,
     ]);
-    expect(run.results[1]?.curl).toContain("/v1/images/i-a");
+    expect(run.results[1]?.curl).toContain(I_A_PATH);
   });
 
   it("fails a 429 of no queue-full shape", async () => {
@@ -626,7 +628,7 @@ describe("the concurrency check fails a create beyond the cap that is not refuse
       `${I_A_ROUTE} | ${BEYOND} | fail | accepted a create while 2 of the suite's jobs were running (each seen running by a poll sent after the create was answered)`,
       `* | ${BELOW} | pass`,
     ]);
-    expect(run.results[2]?.curl).toContain("/v1/images/i-a");
+    expect(run.results[2]?.curl).toContain(I_A_PATH);
     expect(run.creates.map(({ status }) => status)).toEqual([200, 200, 200]);
   });
 
@@ -637,7 +639,7 @@ describe("the concurrency check fails a create beyond the cap that is not refuse
     expect(beyond?.credits).toBe(12);
     expect(beyond?.charged()).toBe(true);
     expect(beyond?.op).toBe(I_A);
-    expect(beyond?.spec.path).toBe("/v1/images/i-a");
+    expect(beyond?.spec.path).toBe(I_A_PATH);
   });
 });
 
@@ -919,7 +921,7 @@ describe("the concurrency check and creates refused as queue full below the cap"
     expect(listed(below)).toEqual([
       `${I_A_ROUTE} | ${BELOW} | fail | refused as queue full with 1 of the suite's jobs running, 3 times over 1.0 s (at least poll.timeoutSeconds), and the suite's jobs never filled the cap; the declared cap is ${CAP}. Only ${OTHER_JOBS} could explain it: none may run while the suite does`,
     ]);
-    expect(below[0]?.curl).toContain("/v1/images/i-a");
+    expect(below[0]?.curl).toContain(I_A_PATH);
   });
 
   it("counts only creates of the main key refused as queue full with fewer of its jobs than the cap, none lost track of", async () => {

@@ -25,8 +25,11 @@ import type { Session } from "../../conformance/session.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { sandboxDeclaration } from "./support/sandbox-declaration.ts";
 import { checkSession, NOWHERE } from "./support/check-session.ts";
+import { pricedPathOf } from "../client/labels.ts";
 
 const contract = new Contract();
+const I_A_PATH = pricedPathOf("I-A");
+const LS_A_PATH = pricedPathOf("LS-A");
 const declared = sandboxDeclaration(contract);
 const MAIN_KEY = declared.apiKey as string;
 /** Negatives go with the planDiscounts key, sparing the main key's rate-limit window. */
@@ -416,7 +419,7 @@ describe("the generated-requests check and positives that start jobs", () => {
     const run = await generatedRun(
       { stateful: true, areas: ["images", "lip-sync"], models: ["I-A", "LS-A"], budgetCredits: 1_000_000 },
       (heard, index) => {
-        if (heard.key === MAIN_KEY && heard.path === "/v1/images/i-a" && ++imageCreates === 3) allJoined();
+        if (heard.key === MAIN_KEY && heard.path === I_A_PATH && ++imageCreates === 3) allJoined();
         if (heard.path.startsWith("/v1/lip-sync/") && heard.method === "POST" && heard.key === MAIN_KEY)
           return {
             status: 200,
@@ -443,7 +446,7 @@ describe("the generated-requests check and positives that start jobs", () => {
     // I-A's three positives have exact prices; LS-A's depend on the audio's length, at most 10080.
     expect(charges.map((charge) => charge.what.replace(/ \(.*\)$/, ""))).toEqual(Array(3).fill(I_A.route));
     expect(charges.every((charge) => charge.credits >= 12)).toBe(true);
-    expect(byKey(run.heard, MAIN_KEY).filter((request) => request.path === "/v1/lip-sync/ls-a")).toHaveLength(3);
+    expect(byKey(run.heard, MAIN_KEY).filter((request) => request.path === LS_A_PATH)).toHaveLength(3);
   });
 });
 

@@ -25,8 +25,12 @@ import type { Session } from "../../conformance/session.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { sandboxDeclaration } from "./support/sandbox-declaration.ts";
 import { type CheckSessionOptions, checkSession, NOWHERE } from "./support/check-session.ts";
+import { pricedPathOf } from "../client/labels.ts";
 
 const contract = new Contract();
+const I_A_PATH = pricedPathOf("I-A");
+const D_B_PATH = pricedPathOf("D-B");
+const LS_A_PATH = pricedPathOf("LS-A");
 const declared = sandboxDeclaration(contract);
 const createOf = (label: string) => contract.operations.find((op) => op.create?.label === label) as ContractOperation;
 const I_A = createOf("I-A");
@@ -219,7 +223,7 @@ describe("the lifecycle check on an honest target", () => {
     ]);
     // processing, succeeded, and the stable poll; then the late stage, with nothing unfollowable to send.
     expect(run.log).toEqual([
-      "POST /v1/images/i-a",
+      `POST ${I_A_PATH}`,
       "GET /v1/images/img_1",
       "GET /v1/images/img_1",
       "GET /v1/images/img_1",
@@ -266,8 +270,8 @@ describe("the lifecycle check fails a job that breaks the lifecycle", () => {
     const results = judged(run.results);
     expect(results[`${I_A.route} ${ACCEPTED}`]?.[0]).toBe("fail");
     expect(results[`${I_A.route} ${FOLLOWED}`]).toEqual(["fail", "the create response carries no id"]);
-    expect(run.results.find((result) => result.name === FOLLOWED)?.curl).toMatch(/^curl .*\/v1\/images\/i-a/);
-    expect(run.log).toEqual(["POST /v1/images/i-a", "stage 1"]);
+    expect(run.results.find((result) => result.name === FOLLOWED)?.curl).toMatch(new RegExp(`^curl .*${I_A_PATH}`));
+    expect(run.log).toEqual([`POST ${I_A_PATH}`, "stage 1"]);
   });
 
   it("fails a refused create as a valid request refused, and follows no job", async () => {
@@ -452,10 +456,7 @@ describe("the lifecycle check and jobs the description says outlast poll.timeout
     const run = await lifecycleRun({ models: ["I-A", "D-B"], poll: { ...POLL, timeoutSeconds: 119 } }, (id, count) =>
       id.startsWith("3d_") ? { status: 200, body: { status: "processing" } } : honest(id, count),
     );
-    expect(run.log.filter((line) => line.startsWith("POST")).sort()).toEqual([
-      "POST /v1/3d/d-b",
-      "POST /v1/images/i-a",
-    ]);
+    expect(run.log.filter((line) => line.startsWith("POST")).sort()).toEqual([`POST ${D_B_PATH}`, `POST ${I_A_PATH}`]);
     // Its one poll comes once I-A's job (its three polls) is over.
     expect(run.log.filter((line) => line.startsWith("GET"))).toEqual([
       "GET /v1/images/img_1",
@@ -479,7 +480,7 @@ describe("the lifecycle check and jobs the description says outlast poll.timeout
   it("reports a job of exact price to the billing measurement it runs beside; one of a price at most, or one that outlasts, waits for the measurement to end", async () => {
     let created!: () => void;
     const iACreated = new Promise<void>((resolve) => (created = resolve));
-    const target = await startTarget(honest, accepting, (line) => line === "POST /v1/images/i-a" && created());
+    const target = await startTarget(honest, accepting, (line) => line === `POST ${I_A_PATH}` && created());
     try {
       const session = sessionOf(target.url, { models: ["I-A", "D-B", "LS-A"], poll: { ...POLL, timeoutSeconds: 119 } });
       const measured = session.main.charges.measure(async (window): Promise<MeasuredCharge[]> => {
@@ -494,9 +495,9 @@ describe("the lifecycle check and jobs the description says outlast poll.timeout
       const run = await runOn(target, session);
       expect((await measured).map((charge) => [charge.what, charge.credits])).toEqual([[`${I_A.route} (img_1)`, 12]]);
       const creates = run.log.filter((line) => line.startsWith("POST") || line === "measured");
-      expect(creates[0]).toBe("POST /v1/images/i-a");
+      expect(creates[0]).toBe(`POST ${I_A_PATH}`);
       expect(creates[1]).toBe("measured");
-      expect(creates.slice(2).sort()).toEqual(["POST /v1/3d/d-b", "POST /v1/lip-sync/ls-a"]);
+      expect(creates.slice(2).sort()).toEqual([`POST ${D_B_PATH}`, `POST ${LS_A_PATH}`]);
       // The description names no result field of a lip-sync job.
       expect(judged(run.results)[`${JOB_LS} ${RESULTS}`]).toEqual([
         "skip",

@@ -15,11 +15,13 @@ import type { Session } from "../../conformance/session.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { sandboxDeclaration } from "./support/sandbox-declaration.ts";
 import { checkSession, jsonExchange, NOWHERE } from "./support/check-session.ts";
+import { pricedPathOf } from "../client/labels.ts";
 
 const contract = new Contract();
+const I_A_PATH = pricedPathOf("I-A");
 const declared = sandboxDeclaration(contract);
 const I_A = contract.operations.find((op) => op.create?.label === "I-A") as ContractOperation;
-const I_A_ROUTE = "POST /v1/images/i-a";
+const I_A_ROUTE = `POST ${I_A_PATH}`;
 /** Where the proxy would listen, in front of the target at NOWHERE. */
 const PROXY = "http://127.0.0.1:10";
 
@@ -29,7 +31,7 @@ const sessionOf = (proxied: boolean): Session =>
 
 /** The check sees I-A's create answered `status`, with Prism's `violations`, sent with `options`. */
 function seen(session: Session, status: number, violations: ProxyViolation[], options: SendOptions): void {
-  const request = { method: "post", path: "/v1/images/i-a", headers: session.main.authorized(), body: {} };
+  const request = { method: "post", path: I_A_PATH, headers: session.main.authorized(), body: {} };
   const exchange: Exchange = { ...jsonExchange(request, status, {}), violations };
   prismProxy.observe?.(session, { client: session.main, op: I_A, exchange, options });
 }
@@ -52,7 +54,7 @@ describe("the prism-proxy check", () => {
     const session = sessionOf(true);
     seen(session, 200, [], { positive: true });
     expect(session.results.all).toEqual([
-      { group: "prism-proxy", route: I_A_ROUTE, name: "Prism proxy: POST /v1/images/i-a -> 200", outcome: "pass" },
+      { group: "prism-proxy", route: I_A_ROUTE, name: `Prism proxy: POST ${I_A_PATH} -> 200`, outcome: "pass" },
     ]);
   });
 
@@ -62,13 +64,13 @@ describe("the prism-proxy check", () => {
     expect(session.results.all).toEqual([
       expect.objectContaining({
         route: I_A_ROUTE,
-        name: "Prism proxy: POST /v1/images/i-a -> 201",
+        name: `Prism proxy: POST ${I_A_PATH} -> 201`,
         outcome: "fail",
         detail:
           "response.body: must have required property 'model' [required]; response.body.status: must be equal to one of the allowed values [4]",
       }),
     ]);
-    expect(session.results.all[0]?.curl).toContain("/v1/images/i-a");
+    expect(session.results.all[0]?.curl).toContain(I_A_PATH);
   });
 
   it("judges no request the description holds invalid (it does not go through the proxy)", () => {
