@@ -11,10 +11,8 @@
  * target passes; each broken answer fails the result of the rule it breaks, the detail saying what
  * was seen, and a run that cannot reach a verdict says why.
  */
-import { once } from "node:events";
 import { readFileSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { STAGE } from "../../conformance/check.ts";
 import { concurrency } from "../../conformance/checks/concurrency.ts";
@@ -31,6 +29,7 @@ import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { sandboxDeclaration } from "./support/sandbox-declaration.ts";
 import { checkSession, jsonExchange, NOWHERE } from "./support/check-session.ts";
 import { pricedPathOf } from "../client/labels.ts";
+import { serveOnLoopback } from "../support/loopback-server.ts";
 
 const contract = new Contract();
 const I_A_PATH = pricedPathOf("I-A");
@@ -221,18 +220,12 @@ async function startTarget(rules: TargetRules): Promise<Target> {
         : { status: "processing" },
     });
   };
-  const server = createServer((request, response) => void handle(request, response));
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
+  const server = await serveOnLoopback((request, response) => void handle(request, response));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     creates,
     state,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 

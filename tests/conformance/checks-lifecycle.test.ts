@@ -12,9 +12,6 @@
  * 2K references 38; D-B untextured 1080; LS-A's portrait-speech at most 10080 (84 credits a second,
  * its audio's length not known).
  */
-import { once } from "node:events";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { lifecycle } from "../../conformance/checks/lifecycle.ts";
@@ -26,6 +23,7 @@ import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { sandboxDeclaration } from "./support/sandbox-declaration.ts";
 import { type CheckSessionOptions, checkSession, NOWHERE } from "./support/check-session.ts";
 import { pricedPathOf } from "../client/labels.ts";
+import { serveOnLoopback } from "../support/loopback-server.ts";
 
 const contract = new Contract();
 const I_A_PATH = pricedPathOf("I-A");
@@ -108,7 +106,7 @@ async function startTarget(
   const log: string[] = [];
   const polls = new Map<string, number>();
   const creates = new Map<string, number>();
-  const server = createServer((request, response) => {
+  const server = await serveOnLoopback((request, response) => {
     request.resume();
     const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
     log.push(`${request.method} ${path}`);
@@ -137,16 +135,10 @@ async function startTarget(
     if (served.without) delete headers[served.without];
     response.writeHead(served.status, headers).end(text);
   });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     log,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: server.close,
   };
 }
 
@@ -554,55 +546,6 @@ describe("the lifecycle check and creates whose jobs it cannot follow", () => {
 });
 
 describe("what the lifecycle check observes", () => {
-  it("binds each result to the rules of the specification it observes", () => {
-    expect(lifecycle.rules).toEqual({
-      "valid request {name} accepted": [
-        "service.api-on-paid-plans",
-        "endpoints.create-conventions",
-        "service.create-returns-id-no-media",
-        "route:*.response",
-        "resources.create-response.id",
-        "resources.create-response.message",
-        "resources.create-response.model",
-        "resources.create-response.id-prefixes",
-        "limits.headers-on-every-response",
-        "conventions.bodies-json",
-        "conventions.routes-start-v1",
-        "conventions.model-routes-end-in-slug",
-        "versioning.v1-prefix",
-        "route:resources.create-response.legacy-i-g",
-        "route:images.i-g.legacy-response",
-      ],
-      "job followed through its id": ["service.poll-until-terminal", "events.completion-by-polling"],
-      "job pollable through its id{example}": [
-        "service.poll-until-terminal",
-        "events.completion-by-polling",
-        "route:*.poll",
-      ],
-      "every poll response matches the description{example}": [
-        "route:resources.poll.*",
-        "resources.job-status.values",
-        "resources.poll.status-always-present",
-        "limits.headers-on-every-response",
-      ],
-      "only the JobStatus values appear{example}": ["resources.job-status.values", "states.one-state"],
-      "terminal state reached{example}": [
-        "service.asynchronous",
-        "service.poll-until-terminal",
-        "states.starting",
-        "states.processing",
-        "states.completing",
-      ],
-      "no return from a terminal state, terminal state stable{example}": [
-        "resources.job-status.terminal",
-        "states.succeeded",
-        "states.failed",
-        "states.timeout",
-      ],
-      "result fields exactly once succeeded{example}": ["states.succeeded", "route:resources.poll.*"],
-    });
-  });
-
   it("is summed up in conformance/README.md's table of check groups as in --help", () => {
     expect(readFileSync("conformance/README.md", "utf8")).toContain(`| \`lifecycle\` | ${lifecycle.summary} |`);
   });

@@ -254,17 +254,6 @@ describe("what the spend-limit check needs and spends", () => {
     ]);
   });
 
-  it("binds each result to the rules of spec/rules.yaml it observes", () => {
-    expect(spendLimit.rules).toEqual({
-      "a create past the monthly spend limit is refused with the spend-limit 429": [
-        "errors.429-spend-limit",
-        "errors.429-four-conditions",
-      ],
-      "the spend-limit 429 carries no Retry-After": ["errors.spend-limit-no-retry-after"],
-      "retrying does not clear the spend limit": ["errors.spend-limit-not-cleared-by-retry"],
-    });
-  });
-
   it("its summary is the check's row of conformance/README.md", () => {
     expect(readFileSync("conformance/README.md", "utf8")).toContain(`| \`spend-limit\` | ${spendLimit.summary} |`);
   });

@@ -3,12 +3,11 @@
  * conformance tests, correct by default, with at most one deliberate fault. Jobs advance one
  * state per poll, so a run needs no waiting. Bound to 127.0.0.1 on a free port.
  */
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Contract } from "../../../contract/contract.ts";
 import { models } from "../../../generated/models.ts";
 import { pricedPathOf } from "../../client/labels.ts";
+import { serveOnLoopback } from "../../support/loopback-server.ts";
 
 export const FAULTS = [
   "missing-required-field",
@@ -90,20 +89,13 @@ export async function startFakeService(contract: Contract, fault?: Fault): Promi
     return reply(response, 404, error("invalid_request_error", "not_found", "No such route or job."));
   };
 
-  const server = createServer((request, response) => {
+  const server = await serveOnLoopback((request, response) => {
     handle(request, response).catch((failure: Error) =>
       reply(response, 500, error("api_error", "internal", failure.message)),
     );
   });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    baseUrl: server.url,
+    stop: server.close,
   };
 }

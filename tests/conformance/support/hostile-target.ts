@@ -9,9 +9,8 @@
  * - `drip`    one byte of an answer every `dripMs`, never ending
  * - `static`  a static file server: an HTML index, a 404 in plain text for everything else
  */
-import { once } from "node:events";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { serveOnLoopback } from "../../support/loopback-server.ts";
 
 export type HostileKind = "echo" | "huge" | "drip" | "static";
 
@@ -81,21 +80,15 @@ export async function startHostileTarget(
   options: HostileOptions = {},
 ): Promise<HostileTarget> {
   const seen = new Map<string, number>();
-  const server = createServer((request, response) => {
+  const server = await serveOnLoopback((request, response) => {
     request.resume();
     const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
     seen.set(path, (seen.get(path) ?? 0) + 1);
     answer(kind, options, request, response, path === creditsPath);
   });
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     seen,
-    stop: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    stop: server.close,
   };
 }
