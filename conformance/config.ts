@@ -484,7 +484,7 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
     type: "object",
     shown: "none",
     meaning:
-      "`{apiKeys, perSourceIp?, perKey?, windowSeconds?}`: keys of the target's own, used by nothing else in the run, enough that twice the per-IP limit plus one requests spread over them stay within each key's own limit (5 at the description's 1200 and 600), and the target's limits where it tunes them (default the description's; `windowSeconds` where it shortens the one-minute windows for testing): enables the source-ip-limit check, the run's very last requests, which spends this address's whole window (every key, and every other program on this machine, is refused until it resets).",
+      "`{apiKeys, perSourceIp?, perKey?, windowSeconds?}`: keys of the target's own, used by nothing else in the run, enough that twice the per-IP limit plus one requests spread over them stay within each key's own limit (5 at the description's 1200 and 600), and the target's limits where it tunes them (default the description's, at most ten times them; `windowSeconds` where it shortens the one-minute windows for testing): enables the source-ip-limit check, the run's very last requests, which spends this address's whole window (every key, and every other program on this machine, is refused until it resets).",
     check: record(
       {
         apiKeys: listOf("keys", text),
@@ -775,17 +775,33 @@ export function sourceIpLimits(
   };
 }
 
+/** How far past the description's limits a declaration may tune them: the burst sends twice the per-IP limit plus one. */
+const TUNED_LIMIT_FACTOR = 10;
+
 /**
  * The burst's keys must be its own (another field's key has spent part of its window, or will be
  * spent by the rate-limit burst) and enough that none passes its own limit before the address's
  * is proven missing: twice the per-IP limit plus one requests, as a burst may straddle two windows.
+ * Its limits are bounded, so that a declaration cannot make the burst endless.
  */
 function checkSourceIpBurst(config: TargetConfig, contract: Contract): void {
   const burst = config.sourceIpBurst as SourceIpBurst;
+  const described = contract.model.limits.requests;
+  const bounds = [
+    ["perSourceIp", TUNED_LIMIT_FACTOR * described.perSourceIp, `ten times the description's ${described.perSourceIp}`],
+    ["perKey", TUNED_LIMIT_FACTOR * described.perKey, `ten times the description's ${described.perKey}`],
+    // Shortened for testing, never lengthened.
+    ["windowSeconds", described.windowSeconds, "the description's window"],
+  ] as const;
+  for (const [field, most, why] of bounds) {
+    const value = burst[field];
+    if (value !== undefined && value > most)
+      throw new DeclarationError(`sourceIpBurst.${field} must be at most ${most} (${why}), not ${value}`);
+  }
   const others = new Set([
     config.apiKey,
-    ...DECLARED_KEYS.filter((key) => key.variable !== "CONFORMANCE_SOURCE_IP_KEY").flatMap((key) =>
-      declaredKeys(key, config).map((given) => given.value),
+    ...DECLARED_KEYS.flatMap((key) =>
+      declaredKeys(key, { ...config, sourceIpBurst: undefined }).map((given) => given.value),
     ),
   ]);
   for (const [index, key] of burst.apiKeys.entries()) {

@@ -18,6 +18,7 @@ import { DeclarationError, readTargetConfig, TARGET_DEFAULTS, type TargetConfig 
 import type { CheckResult } from "../../conformance/results.ts";
 import { runConformance } from "../../conformance/run.ts";
 import { Contract } from "../../contract/contract.ts";
+import { ManualClock, type Clock } from "../../sandbox/clock.ts";
 import { startSandbox, type SandboxHooks } from "../../sandbox/server.ts";
 import { hooksFor } from "./faults/registry.ts";
 import { queueFull, replaced } from "./faults/support.ts";
@@ -44,11 +45,12 @@ interface BurstRun {
 async function burstRun(
   hooks: SandboxHooks = {},
   burst: Partial<TargetConfig["sourceIpBurst"]> = {},
-  { rateLimitBurst = false, groups = ["source-ip-limit"], perKey = 600 } = {},
+  { rateLimitBurst = false, groups = ["source-ip-limit"], perKey = 600, clock = undefined as Clock | undefined } = {},
+  runConfig: Partial<TargetConfig> = {},
 ): Promise<BurstRun> {
   const defaults = sandboxDefaults() as { limits: object };
   const config = { ...defaults, limits: { ...defaults.limits, requests: { perSourceIp: PER_IP, perKey } } };
-  const sandbox = await startSandbox({ config, hooks });
+  const sandbox = await startSandbox({ config, hooks, ...(clock ? { clock } : {}) });
   try {
     const run = await runConformance({
       target: sandbox.url,
@@ -58,6 +60,7 @@ async function burstRun(
         rateLimitBurst,
         sourceIpBurst: { apiKeys: CROWD, perSourceIp: PER_IP, ...burst },
         skipGroups: CHECK_GROUPS.filter((group) => !groups.includes(group)),
+        ...runConfig,
       },
     });
     return {
@@ -115,11 +118,18 @@ describe("the per-IP limit, by a burst over keys", () => {
 
   it("starts at once after the key burst: another key's 429 holds up the run's other requests, not the burst", async () => {
     // The Free-plan key's burst ends in a rate-limited 429 with nothing left, which the run honours
-    // for every key until the window resets (a minute): the per-IP burst goes on regardless.
-    const run = await burstRun({}, {}, { rateLimitBurst: true, groups: ["rate-limits", "source-ip-limit"], perKey: 8 });
-    expect(resultOf(run, LIMIT)?.outcome).toBe("pass");
+    // for every key until the window resets: the per-IP burst goes on regardless. The sandbox's clock
+    // stands at a window's start, so that reset is a whole minute off, past the run's time limit: a
+    // burst that waited for it would end the check at once, failing it, rather than pass late.
+    const run = await burstRun(
+      {},
+      {},
+      { rateLimitBurst: true, groups: ["rate-limits", "source-ip-limit"], perKey: 8, clock: new ManualClock(0) },
+      { timeoutSeconds: 30 },
+    );
     expect(run.requests["free plan"]).toBe(9);
-  }, 20_000);
+    expect(resultOf(run, LIMIT)?.outcome).toBe("pass");
+  });
 
   it("fails the keys' result naming each declared key the target does not know", async () => {
     const run = await burstRun({}, { apiKeys: [CROWD[0]!, "no-such-key", CROWD[2]!, CROWD[3]!, CROWD[4]!] });
@@ -212,6 +222,26 @@ describe("the sourceIpBurst declaration", () => {
     expect(read({ apiKeys: keys(2), perSourceIp: 10, perKey: 11 }).sourceIpBurst?.perKey).toBe(11);
     expect(() => read({ apiKeys: keys(2), perSourceIp: 10, perKey: 10 })).toThrow(
       "sourceIpBurst.apiKeys: 2 keys cannot send the 21 requests that show a per-IP limit of 10 missing without one passing its own limit of 10; give at least 3",
+    );
+  });
+
+  it("bounds the limits a target tunes: at most ten times the description's, windows no longer than its minute", () => {
+    expect(read({ apiKeys: keys(5), perSourceIp: 12_000, perKey: 6_000, windowSeconds: 60 }).sourceIpBurst).toEqual({
+      apiKeys: keys(5),
+      perSourceIp: 12_000,
+      perKey: 6_000,
+      windowSeconds: 60,
+    });
+    expect(() => read({ apiKeys: keys(5), perSourceIp: 12_001 })).toThrow(
+      new DeclarationError(
+        "sourceIpBurst.perSourceIp must be at most 12000 (ten times the description's 1200), not 12001",
+      ),
+    );
+    expect(() => read({ apiKeys: keys(5), perKey: 6_001 })).toThrow(
+      "sourceIpBurst.perKey must be at most 6000 (ten times the description's 600), not 6001",
+    );
+    expect(() => read({ apiKeys: keys(5), windowSeconds: 61 })).toThrow(
+      "sourceIpBurst.windowSeconds must be at most 60 (the description's window), not 61",
     );
   });
 
