@@ -107,6 +107,7 @@ async function successClears(
   request: FamilyCreate,
   fail: (atOnce: boolean) => Promise<Failure>,
   acceptedUntil: string,
+  failCurl: string,
 ): Promise<Clearing> {
   const { contract } = session;
   const route = request.op.route;
@@ -156,7 +157,8 @@ async function successClears(
       // Stryker disable next-line ConditionalExpression: a failure with pausedFor is a refused create, which failures() already names acceptedUntil
       failure.pausedFor !== undefined ? acceptedUntil : failure.name,
       failure.detail,
-      curl,
+      // The failing request is the marked one, not the success before it.
+      failCurl,
     );
     return "stop";
   }
@@ -354,7 +356,7 @@ export const cooldown: Check = {
     const acceptedUntil = `creates are accepted until ${consecutiveFailures} consecutive failures`;
     let fail = failures(session, client, request, spec, acceptedUntil);
     status("a success clearing the failures before it");
-    const clearing = await successClears(session, client, request, fail, acceptedUntil);
+    const clearing = await successClears(session, client, request, fail, acceptedUntil, curl);
     if (clearing === "stop") return;
     fail = failures(session, client, request, spec, acceptedUntil);
     const runOfFailures = async (): Promise<Failure> => {

@@ -546,7 +546,9 @@ describe("a success clears the failures before it", () => {
   it("fails a marked job that succeeds: the declared failed marker makes a job fail", async () => {
     const run = await cooldownRun({ ends: (n) => (n === 2 || n === 3 ? "succeeded" : undefined) });
     expect(listed(run.results)).toEqual([[FAMILY, MARKED, "fail", "the job ended succeeded"]]);
+    // The curl line repeats the marked create that went wrong, not the success before it.
     expect(run.results[0]?.curl).toContain(`Bearer ${COOLDOWN_KEY}`);
+    expect(run.results[0]?.curl).toContain(MARKER);
   });
 
   it("skips the rule where the first success is refused (paused before the check), then copes: waits out the pause, clears it and passes the rest", async () => {
