@@ -120,9 +120,26 @@ export const billing: Check = {
             GROUP,
             held.op.route,
             name,
-            `the create answered ${created.exchange.status} without a job and its credits: ${created.exchange.text.slice(0, 200)}`,
+            `the create answered ${created.exchange.status} without ${created.job ? "" : "a job and "}its credits: ${created.exchange.text.slice(0, 200)}`,
             session.curl(held.spec),
           );
+          // Its job runs all the same: charged on success, at its quote, like a job beside the check,
+          // lest that charge be blamed on the roles.
+          const { job } = created;
+          if (job) {
+            const stray = {
+              ...held,
+              name,
+              credits: held.price.atMost ? null : held.price.credits,
+              ends: null,
+              charged: true,
+            };
+            jobs.push(
+              job.done.then(() => {
+                if (job.terminal === session.contract.model.jobStatus.success) strays.push(stray);
+              }),
+            );
+          }
         } else {
           const after = await balanceOf(session, client);
           if (typeof after === "string") session.results.fail(GROUP, held.op.route, name, after);

@@ -397,16 +397,19 @@ describe("a held price (3D: the create response's credits, held until the job fi
     expect(listed(run.results).slice(1)).toEqual(HONEST.slice(1));
   });
 
-  it("fails a create response without its credits, and follows the other jobs without it", async () => {
+  it("fails a create response without its credits, and judges the other jobs with its job's charge counted at its quote", async () => {
     const run = await billingRun({ heldCredits: () => undefined });
-    // (Its job still runs and is charged, unexplained by the quotes judged: a failure of the fall follows.)
-    expect(failures(run.results)[0]).toEqual({
-      route: routeOf("D-A"),
-      name: RESERVED,
-      detail: 'the create answered 200 without a job and its credits: {"id":"job-1","status":"pending"}',
-    });
+    // Its job still runs and is charged D-A's 270 on success, which no other job is blamed for.
+    expect(failures(run.results)).toEqual([
+      {
+        route: routeOf("D-A"),
+        name: RESERVED,
+        detail: 'the create answered 200 without its credits: {"id":"job-1","status":"pending"}',
+      },
+    ]);
     expect(run.statuses).toContain("following 3 jobs");
     expect(run.results.map((result) => result.name)).not.toContain(HELD);
+    expect(run.results.filter((result) => result.outcome === "pass")).toHaveLength(5);
   });
 
   it("fails a refused create, naming its status", async () => {
