@@ -278,10 +278,13 @@ function planRoute(
     const price = priceOf(contract, op, body, secondsOf(body, measured));
     return price.credits !== null && !price.atMost ? (price as Price & { credits: number }) : undefined;
   };
+  // A body an earlier job sends covers nothing more: a base that needed the same stand-in as another.
+  const sent = new Set<string>();
   for (let index = 0; index < count; index++) {
     // This job's rate of each table; the bases in turn, the next one where a rate does not fit one.
     const rates: Body = Object.assign({}, ...tiers.map((leaf) => leaf[index % leaf.length] ?? {}));
     const tried = [...starts.map((_, shift) => starts[(index + shift) % starts.length]!), ...others];
+    let placed = false;
     for (const start of tried) {
       // The declared media inputs in turn, one job after another.
       let body: Body = withInputs({ ...start, ...rates }, measured, index);
@@ -297,10 +300,12 @@ function planRoute(
       }
       const price = exact(body);
       if (!price) continue;
-      jobs.push(pricedJob(session, op, body, price, components, measured));
+      placed = true;
+      if (!sent.has(JSON.stringify(body))) jobs.push(pricedJob(session, op, body, price, components, measured));
+      sent.add(JSON.stringify(body));
       break;
     }
-    if (jobs.length + unplaced.length === index) unplaced.push({ op, rates });
+    if (!placed) unplaced.push({ op, rates });
   }
   return { jobs, unplaced };
 }
@@ -368,14 +373,11 @@ function upscaleJobs(session: Session, op: ContractOperation, components: readon
   // Stryker disable next-line ConditionalExpression,LogicalOperator,OptionalChaining: a quote refuses the facts of a route whose price reads none (result_resolution), and a shown result comes from the table
   if (!result || !table?.facts.mode) return [];
   const [field] = Object.keys(table.media);
-  // Stryker disable next-line ArrayDeclaration: an item that is no input has no url, so no body's video is found as it
-  const inputs: MediaInput[] = [];
-  // Stryker disable next-line ArrayDeclaration: without a media field every declared upscale is passed over below
-  const measured: MeasuredField[] = field ? [{ field, inputs }] : [];
   return (session.config.upscaleRequests ?? []).flatMap(({ body, mode, seconds }) => {
     if (!field || typeof body[field] !== "string") return [];
+    // Its own input alone: two declared upscales may send one URL with different seconds.
     // Stryker disable next-line StringLiteral: the kind of these inputs is not read
-    inputs.push({ kind: "video", url: body[field] as string, seconds });
+    const measured: MeasuredField[] = [{ field, inputs: [{ kind: "video", url: body[field] as string, seconds }] }];
     const price = priceOf(session.contract, op, body, { [field]: seconds, result_resolution: result, mode });
     if (price.credits === null || price.atMost) return [];
     const job = pricedJob(session, op, body, price as Price & { credits: number }, components, measured);

@@ -194,10 +194,9 @@ describe("the prices check's jobs, at the declaration of the sandbox", () => {
   it("checks only the resolutions whose rates are declared", () => {
     const session = sessionOf({ models: ["V-B"], rates: { "V-B": { "720p": 20 } } });
     // Still a job per example showing free inputs, each at the one declared resolution ("references"
-    // has no length, so the next, "video-edit", stands in for it).
+    // has no length, so the next, "video-edit", stands in for it, and is not sent a second time).
     expect(planned(session)).toEqual([
       [`${routeOf("V-B")} (resolution 720p, length_seconds 6, with image, with end_image)`, 6 * 20],
-      [`${routeOf("V-B")} (resolution 720p, length_seconds 10, with reference_videos)`, 10 * 20],
       [`${routeOf("V-B")} (resolution 720p, length_seconds 10, with reference_videos)`, 10 * 20],
     ]);
   });
@@ -432,6 +431,22 @@ describe("the prices check's upscale jobs, from the declared upscaleRequests", (
     });
     // A 1080p result in creative mode: 267 credits per second.
     expect(planned(session)).toEqual([[`${routeOf("VU-A")} (mode creative, a 1080p result, video of 4 s)`, 4 * 267]]);
+  });
+
+  it("quotes and names each declared upscale by its own seconds, where two send the same video", () => {
+    const clip = "https://media.example/clip.mp4";
+    const session = sessionOf({
+      models: ["VU-A"],
+      upscaleRequests: [
+        { body: { video: clip, mode: "creative" }, mode: "creative", seconds: 4 },
+        { body: { video: clip, mode: "precise" }, mode: "precise", seconds: 6 },
+      ],
+    });
+    // A 1080p result: 267 credits per second in creative mode, 188 in precise.
+    expect(planned(session)).toEqual([
+      [`${routeOf("VU-A")} (mode creative, a 1080p result, video of 4 s)`, 4 * 267],
+      [`${routeOf("VU-A")} (mode precise, a 1080p result, video of 6 s)`, 6 * 188],
+    ]);
   });
 
   it("has no upscale job to follow where the create response names no id (jobIdFields)", () => {
