@@ -402,14 +402,19 @@ async function judgeRefusals(
     // needs the suite's jobs back at the cap).
     const margin = Math.max(2 * session.pollIntervalMs(session.contract.pollOf(cheapestOf(session).op)!), persist / 2);
     const end = Math.min(Date.now() + persist + margin, session.deadline);
-    const over = new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, end - Date.now())).unref());
+    let ended = false;
+    const over = new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, end - Date.now())).unref()).then(
+      () => void (ended = true),
+    );
     // The jobs that held slots at the first refusal have ended by poll.timeoutSeconds after it: the
     // cap is filled again then, with a cap's worth of jobs, rather than kept full all that time (the
     // fillers may be spent, and jobs shorter than the timeout would need many rounds).
     filler.allow(refillers(session));
-    await Promise.race([session.sleep(Math.max(0, counted()[0]!.at + persist - Date.now())), over]);
-    while (!state.filled && !persisted() && Date.now() < end) {
-      if (!(await filler.fill(() => Date.now() >= end || persisted(), over))) break;
+    const refillAt = counted()[0]!.at + persist;
+    // A timer may end a millisecond before Date.now(), which timed the refusal, has moved as far.
+    while (!ended && Date.now() < refillAt) await Promise.race([session.sleep(refillAt - Date.now()), over]);
+    while (!ended && !state.filled && !persisted() && Date.now() < end) {
+      if (!(await filler.fill(() => ended || Date.now() >= end || persisted(), over))) break;
       await confirmFilled(session, state);
       if (!state.filled) await Promise.race([session.sleep(50), over]);
     }
