@@ -132,6 +132,7 @@ export const billing: Check = {
               name,
               credits: held.price.atMost ? null : held.price.credits,
               ends: null,
+              // Stryker disable next-line BooleanLiteral: a stray is counted by its credits alone (others, in run); its charged is never read
               charged: true,
             };
             jobs.push(
@@ -301,11 +302,13 @@ function chooseRoles(session: Session): Role[] {
   failure(
     "a failed job is charged nothing",
     failed,
+    // Stryker disable next-line ConditionalExpression: the description lists the failed status before the timeout among the failure statuses, so the first of them is the failed one either way
     jobStatus.failure.find((status) => status !== jobStatus.timeout) ?? null,
   );
   failure("a timed-out job is charged nothing", timeout, jobStatus.timeout);
   failure(
     "a request blocked by moderation is charged nothing",
+    // Stryker disable next-line StringLiteral: the description lists restriction reasons, so the first is always there
     moderation?.replace("{reason}", errors.moderation.reasons[0] ?? ""),
     null,
   );
@@ -441,6 +444,7 @@ async function blame(
         : [
             `measured alone, ${what} (${ended}) made ${account.availableField} fall by ${before - after}; its quote is ${quote}`,
           ];
+    // Stryker disable next-line UpdateOperator: the count is only compared with 0 below, which one more and one less alike are not
     if (problems.length) unexplained++;
     session.results.expect(GROUP, suspect.op.route, suspect.name, problems, session.curl(suspect.spec));
   }
@@ -471,6 +475,7 @@ function perRequest(session: Session) {
 
 async function searchCharge(session: Session, client: Client, before: number): Promise<void> {
   const search = perRequest(session);
+  // Stryker disable next-line ConditionalExpression: every route priced per request in the description is priced exactly (stock searches, 10 credits per search), so its credits are never null
   if (!search || search.price.credits === null) return;
   const exchange = await client.send(search.op, search.request.spec, { positive: true });
   const after = await balanceOf(session, client);

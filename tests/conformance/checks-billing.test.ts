@@ -320,6 +320,22 @@ describe("the billing check against an account charged as the specification says
     expect(run.results.filter((result) => result.outcome !== "pass")).toEqual([]);
   });
 
+  it("never takes a price given only as a bound (\"at most\") for the succeeded job: V-F's exact 2600, not DM-A's cheaper bound of 600", async () => {
+    const run = await billingRun({}, { areas: ["depth-maps", "videos", "account"], models: ["DM-A", "V-F"] });
+    expect(run.results.find((result) => result.name === SUCCEEDED)?.route).toBe(routeOf("V-F"));
+    expect(run.fake.creates.map((create) => create.label)).toEqual(["V-F"]);
+  });
+
+  it("gives a marker a route priced above the sum of the roles before it, not one equal to it: the timed-out job V-G's 75 rather than I-J's 65 (I-C's 25 + I-E's 40)", async () => {
+    const run = await billingRun({}, { areas: ["images", "videos", "account"], models: ["I-C", "I-E", "I-J", "V-G"] });
+    expect(run.results.find((result) => result.name === TIMED_OUT)).toMatchObject({
+      route: routeOf("V-G"),
+      outcome: "pass",
+    });
+    // The blocked request takes what is left over: no route is priced above 25 + 40 + 75.
+    expect(run.results.find((result) => result.name === MODERATION)?.route).toBe(routeOf("I-J"));
+  });
+
   it("reads the balance before the held job, after its create, and once every job has ended, then searches and reads it again", async () => {
     const run = await billingRun();
     const events = run.fake.events;
@@ -410,6 +426,18 @@ describe("a held price (3D: the create response's credits, held until the job fi
     expect(run.statuses).toContain("following 3 jobs");
     expect(run.results.map((result) => result.name)).not.toContain(HELD);
     expect(run.results.filter((result) => result.outcome === "pass")).toHaveLength(5);
+  });
+
+  it("counts nothing for the job of a create response without its credits where that job fails: the held price given back", async () => {
+    const run = await billingRun({
+      heldCredits: () => undefined,
+      ends: (job) => (job.label === "D-A" ? "failed" : undefined),
+    });
+    expect(failures(run.results).map((failure) => failure.name)).toEqual([RESERVED]);
+    expect(listed(run.results).slice(1)).toEqual(HONEST.slice(1).filter((line) => !line.includes(HELD)));
+    // 12 for the succeeded job and 10 for the search: the 270 reserved was given back.
+    expect(run.fake.balance).toBe(START - 22);
+    expect(run.fake.creates).toHaveLength(5);
   });
 
   it("fails a refused create, naming its status", async () => {
@@ -569,6 +597,17 @@ describe("a fall the check's own quotes explain names the jobs charged otherwise
     // The reservation itself was made.
     expect(run.results[0]).toMatchObject({ name: RESERVED, outcome: "pass" });
   });
+
+  it("passes a fall equal to the quotes that should be charged though another set adds up to it too: a held price of 65 beside I-J's 65 (65 + 12)", async () => {
+    const run = await billingRun({
+      heldCredits: () => 65,
+      reserve: () => 65,
+      charge: (job) => (job.label === "D-A" ? 65 : undefined),
+    });
+    expect(listed(run.results)).toEqual(HONEST);
+    // Nothing measured again alone.
+    expect(run.fake.creates).toHaveLength(5);
+  });
 });
 
 describe("a fall no set of the check's quotes explains: each request is measured again alone", () => {
@@ -592,6 +631,14 @@ describe("a fall no set of the check's quotes explains: each request is measured
     expect(failure.curl).toContain(createOf("I-A").path);
     // Each of the five sent again alone, after the two reads around the measurement and the one after it.
     expect(run.fake.creates.map((create) => create.label).slice(5)).toEqual(["I-A", "I-C", "I-E", "I-J", "D-A"]);
+    // Measured alone, each goes where it went in the measurement: the moderation block to the target.
+    expect(run.fake.creates.slice(5).map(({ label, via }) => `${label} ${via}`)).toEqual([
+      "I-A proxy",
+      "I-C proxy",
+      "I-E proxy",
+      "I-J target",
+      "D-A proxy",
+    ]);
     expect(run.fake.events.filter((event) => event.startsWith("read"))).toHaveLength(3 + 2 * 5);
   });
 
@@ -630,6 +677,38 @@ describe("a fall no set of the check's quotes explains: each request is measured
       },
     ]);
     expect(run.results.filter((result) => result.outcome === "pass")).toHaveLength(6);
+  });
+
+  it("expects nothing charged for a request measured alone whose job did not succeed", async () => {
+    // I-A's first job is charged 13; measured alone, its job fails and is charged nothing.
+    const seen: string[] = [];
+    const run = await billingRun({
+      ends: (job) => {
+        if (job.label !== "I-A") return undefined;
+        if (!seen.includes(job.id)) seen.push(job.id);
+        return seen.indexOf(job.id) === 0 ? undefined : "failed";
+      },
+      charge: (job) => (job.label === "I-A" && seen.indexOf(job.id) === 0 ? 13 : undefined),
+    });
+    expect(run.results.find((result) => result.name === SUCCEEDED)?.outcome).toBe("pass");
+    expect(failures(run.results)).toEqual([
+      {
+        route: "*",
+        name: TOGETHER,
+        detail:
+          "total_available fell by 283 while jobs quoted 282 ran together, yet each, measured alone, was charged its quote",
+      },
+    ]);
+  });
+
+  it("does not measure again alone a job run beside it that was not charged (it failed)", async () => {
+    const run = await billingRun({ charge: (job) => (job.label === "I-A" ? 13 : undefined) }, {}, (session) => {
+      const { op, spec } = requestOf(session, "I-E", FAILED);
+      return chargedCreate(session.main, op, spec, 40);
+    });
+    expect(failures(run.results).map((failure) => failure.name)).toEqual([SUCCEEDED]);
+    // Five and the one beside in the measurement; only the five alone.
+    expect(run.fake.creates.map((create) => create.label).slice(6)).toEqual(["I-A", "I-C", "I-E", "I-J", "D-A"]);
   });
 
   it("fails, and stops measuring, when a read around a request measured alone is refused", async () => {
@@ -684,6 +763,9 @@ describe("jobs of other checks run beside the measurement", () => {
         detail: `measured alone, ${routeOf("I-E")} "text-to-image" (ended succeeded) made total_available fall by 45; its quote is 40`,
       },
     ]);
+    // Measured alone last, through the validation proxy's place as the description holds it valid.
+    expect(run.fake.creates.at(-1)).toMatchObject({ label: "I-E", via: "proxy" });
+    expect(run.fake.creates.at(-1)?.prompt).not.toContain("[sandbox:");
   });
 
   it("measures a request beside it once, under the check's own name, where it is the check's own request too", async () => {
@@ -694,6 +776,22 @@ describe("jobs of other checks run beside the measurement", () => {
     expect(failures(run.results).map((failure) => failure.name)).toEqual([SUCCEEDED]);
     // Two in the measurement, one alone.
     expect(run.fake.creates.filter((create) => create.label === "I-A")).toHaveLength(3);
+  });
+
+  it("judges by its own quotes a fall they explain beside a job no other check pledged: the failed job charged its quote (25)", async () => {
+    const run = await billingRun({ charge: (job) => (job.label === "I-C" ? 25 : undefined) }, {}, (session) => {
+      const { op, spec } = requestOf(session, "I-E");
+      return chargedCreate(session.main, op, spec, 40);
+    });
+    expect(failures(run.results)).toEqual([
+      {
+        route: routeOf("I-C"),
+        name: FAILED_JOB,
+        detail: "total_available fell by 307 for this check's requests, which is explained by charging its 25 credits",
+      },
+    ]);
+    // Nothing measured again alone: the five and the one beside.
+    expect(run.fake.creates).toHaveLength(6);
   });
 
   it("leaves room for the jobs that fill the cap's round beside its own four: six of ten, a seventh waits until it is done", async () => {
@@ -816,6 +914,29 @@ describe("the outcomes it cannot try are skipped, saying why", () => {
         }),
       ),
     );
+  });
+
+  it("gives no marker to a prompted route whose price is not shown (I-D), skipping the outcomes instead", async () => {
+    const run = await billingRun({}, { areas: ["images", "account"], models: ["I-A", "I-D"] });
+    expect(run.results.slice(0, 3)).toEqual(
+      [FAILED_JOB, TIMED_OUT, MODERATION].map((name) =>
+        expect.objectContaining({
+          route: "*",
+          name,
+          outcome: "skip",
+          detail: "no implemented create route takes a prompt for the marker",
+        }),
+      ),
+    );
+    expect(run.fake.creates.map((create) => create.label)).toEqual(["I-A"]);
+  });
+
+  it("takes no route whose price is not shown (I-D) for the succeeded job: run where blockedBy would stop it, it sends nothing", async () => {
+    const config: Partial<TargetConfig> = { areas: ["images", "account"], models: ["I-D"] };
+    expect(billing.blockedBy?.(sessionOf(config))).toBe("no implemented create request has an exact standard price");
+    const run = await billingRun({}, config);
+    expect(run.results.filter((result) => result.outcome !== "skip")).toEqual([]);
+    expect(run.fake.creates).toEqual([]);
   });
 
   it("tries only the outcomes whose marker is declared", async () => {

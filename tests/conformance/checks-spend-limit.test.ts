@@ -101,6 +101,8 @@ interface LimitRun {
   readonly requests: Awaited<ReturnType<typeof startTarget>>["requests"];
   /** The creates and the waits between them, in order. */
   readonly events: string[];
+  /** What the check told of its progress, in order. */
+  readonly statuses: string[];
 }
 
 /** The check run against a target answering its creates with `replies`; its wait is recorded, not slept. */
@@ -109,10 +111,11 @@ async function limitRun(...replies: Reply[]): Promise<LimitRun> {
   try {
     const session = sessionOf({}, target.url);
     const events: string[] = [];
+    const statuses: string[] = [];
     session.sleep = async (ms) => void events.push(`wait ${ms}`);
     session.observe = (seen) => void events.push(`${seen.op.route} ${seen.exchange.status}`);
-    await spendLimit.run?.({ session, stage: async () => {}, status: () => {} });
-    return { results: session.results.all, requests: target.requests, events };
+    await spendLimit.run?.({ session, stage: async () => {}, status: (text) => void statuses.push(text) });
+    return { results: session.results.all, requests: target.requests, events, statuses };
   } finally {
     await target.close();
   }
@@ -131,6 +134,10 @@ describe("the spend-limit check against a target that keeps the limit", () => {
 
   it("passes the refusal, its missing Retry-After, and the refusal of the retry", () => {
     expect(outcomes(run.results)).toEqual([pass(REFUSED), pass(NO_RETRY_AFTER), pass(NOT_CLEARED)]);
+  });
+
+  it("tells that it sends a create past the spend limit", () => {
+    expect(run.statuses).toEqual(["sending a create past the spend limit"]);
   });
 
   it("sends the cheapest create above the limit's 500 credits (V-A's text-to-video, 525) with the spend-limit key, then again 1.5 s later", () => {
