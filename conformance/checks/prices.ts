@@ -301,8 +301,9 @@ function planRoute(
       const price = exact(body);
       if (!price) continue;
       placed = true;
-      if (!sent.has(JSON.stringify(body))) jobs.push(pricedJob(session, op, body, price, components, measured));
-      sent.add(JSON.stringify(body));
+      const key = JSON.stringify(body);
+      if (!sent.has(key)) jobs.push(pricedJob(session, op, body, price, components, measured));
+      sent.add(key);
       break;
     }
     if (!placed) unplaced.push({ op, rates });

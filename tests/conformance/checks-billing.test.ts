@@ -258,6 +258,13 @@ async function billingRun(
   return { results: session.results.all, statuses, fake };
 }
 
+/** D-A's held price as `credits` throughout: named in its create response, reserved, and charged on success. */
+const heldAt = (credits: number): Twists => ({
+  heldCredits: () => credits,
+  reserve: () => credits,
+  charge: (job) => (job.label === "D-A" ? credits : undefined),
+});
+
 /** The results as `route | name | outcome`, in the order the check gave them. */
 const listed = (results: CheckResult[]): string[] =>
   results.map((result) => `${result.route} | ${result.name} | ${result.outcome}`);
@@ -457,11 +464,7 @@ describe("a held price (3D: the create response's credits, held until the job fi
 
   it("judges the held price by the credits its create response names", async () => {
     // Held and charged 300, as named: the balance agrees with it.
-    const run = await billingRun({
-      heldCredits: () => 300,
-      reserve: () => 300,
-      charge: (job) => (job.label === "D-A" ? 300 : undefined),
-    });
+    const run = await billingRun(heldAt(300));
     expect(listed(run.results)).toEqual(HONEST);
   });
 });
@@ -599,11 +602,7 @@ describe("a fall the check's own quotes explain names the jobs charged otherwise
   });
 
   it("passes a fall equal to the quotes that should be charged though another set adds up to it too: a held price of 65 beside I-J's 65 (65 + 12)", async () => {
-    const run = await billingRun({
-      heldCredits: () => 65,
-      reserve: () => 65,
-      charge: (job) => (job.label === "D-A" ? 65 : undefined),
-    });
+    const run = await billingRun(heldAt(65));
     expect(listed(run.results)).toEqual(HONEST);
     // Nothing measured again alone.
     expect(run.fake.creates).toHaveLength(5);
@@ -902,32 +901,24 @@ describe("the outcomes it cannot try are skipped, saying why", () => {
     expect(listed(run.results.slice(3))).toEqual([HONEST[0], HONEST[1], HONEST[5], HONEST[6]]);
   });
 
+  /** The failed, timed-out and blocked requests skipped: no route can take their marker. */
+  const NO_MARKED_ROUTE = [FAILED_JOB, TIMED_OUT, MODERATION].map((name) =>
+    expect.objectContaining({
+      route: "*",
+      name,
+      outcome: "skip",
+      detail: "no implemented create route takes a prompt for the marker",
+    }),
+  );
+
   it("skips them where no other route of exact price outside any family takes a prompt", async () => {
     const run = await billingRun({}, { models: ["I-A", "I-B", "I-K", "D-A", "MC-A"] });
-    expect(run.results.slice(0, 3)).toEqual(
-      [FAILED_JOB, TIMED_OUT, MODERATION].map((name) =>
-        expect.objectContaining({
-          route: "*",
-          name,
-          outcome: "skip",
-          detail: "no implemented create route takes a prompt for the marker",
-        }),
-      ),
-    );
+    expect(run.results.slice(0, 3)).toEqual(NO_MARKED_ROUTE);
   });
 
   it("gives no marker to a prompted route whose price is not shown (I-D), skipping the outcomes instead", async () => {
     const run = await billingRun({}, { areas: ["images", "account"], models: ["I-A", "I-D"] });
-    expect(run.results.slice(0, 3)).toEqual(
-      [FAILED_JOB, TIMED_OUT, MODERATION].map((name) =>
-        expect.objectContaining({
-          route: "*",
-          name,
-          outcome: "skip",
-          detail: "no implemented create route takes a prompt for the marker",
-        }),
-      ),
-    );
+    expect(run.results.slice(0, 3)).toEqual(NO_MARKED_ROUTE);
     expect(run.fake.creates.map((create) => create.label)).toEqual(["I-A"]);
   });
 
