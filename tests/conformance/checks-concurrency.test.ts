@@ -75,6 +75,7 @@ const QUEUE_FULL_BODY = {
 const LONG_QUEUE_FULL = { error: { ...QUEUE_FULL_BODY.error, message: "y".repeat(400) } };
 /** Its first 200 characters, as a detail quotes them. */
 const LONG_QUOTED = `{"error":{"type":"rate_limit_error","code":"queue_full","message":"${"y".repeat(133)}`;
+const SUCCEEDED = { status: "succeeded", images: [{ url: "https://files.example.com/1.png", position: 1 }] };
 const RATE_LIMITED_BODY = {
   error: { type: "rate_limit_error", code: "rate_limited", message: "Too many requests: retry in 5 seconds." },
 };
@@ -106,14 +107,16 @@ interface TargetState {
 
 /**
  * A create's answer: a reply, a job (answered `delay` ms late) that runs `life` polls (without end by
- * default) or until `until()` holds when it is polled, or until the test ends it; or the connection
- * dropped without an answer. No job ends by the time that passes: only by what happened.
+ * default) or until `until()` holds when it is polled, or until the test ends it, and then succeeds
+ * (or `fails`); or the connection dropped without an answer. No job ends by the time that passes:
+ * only by what happened.
  */
 type CreateAnswer = Reply | JobAnswer | "reset";
 interface JobAnswer {
   readonly life?: number;
   readonly until?: () => boolean;
   readonly delay?: number;
+  readonly fails?: boolean;
 }
 
 interface TargetRules {
@@ -133,6 +136,8 @@ interface SeenCreate {
 interface Target {
   readonly url: string;
   readonly creates: SeenCreate[];
+  /** Polls of its jobs answered so far. */
+  readonly polls: number;
   /** What the target knows; its `session` set by the test. */
   readonly state: TargetState;
   close(): Promise<void>;
@@ -165,8 +170,12 @@ const honest = (beyond: CreateAnswer = QUEUE_FULL): TargetRules => ({
 });
 
 async function startTarget(rules: TargetRules): Promise<Target> {
-  const jobs = new Map<string, { polls: number; life: number; until?: () => boolean; ended: boolean }>();
+  const jobs = new Map<
+    string,
+    { polls: number; life: number; until?: () => boolean; fails?: boolean; ended: boolean }
+  >();
   const creates: SeenCreate[] = [];
+  let polls = 0;
   const state: TargetState = {
     session: undefined,
     get running() {
@@ -201,30 +210,38 @@ async function startTarget(rules: TargetRules): Promise<Target> {
       let sent: Reply;
       if (!("status" in answer)) {
         const id = `img_${jobs.size + 1}`;
-        jobs.set(id, { polls: 0, life: answer.life ?? Number.POSITIVE_INFINITY, until: answer.until, ended: false });
+        jobs.set(id, {
+          polls: 0,
+          life: answer.life ?? Number.POSITIVE_INFINITY,
+          until: answer.until,
+          fails: answer.fails,
+          ended: false,
+        });
         sent = { status: 200, body: { id, message: "Job accepted.", model: "i-a", status: "pending" } };
-        if (answer.delay) await new Promise((resolve) => setTimeout(resolve, answer.delay));
+        if (answer.delay) await nothingFor(answer.delay);
       } else sent = answer;
       creates.push({ arrived, answered: Date.now(), status: sent.status, running });
       return reply(response, sent);
     }
     const job = request.method === "GET" ? jobs.get(/^\/v1\/images\/([^/]+)$/.exec(path)?.[1] ?? "") : undefined;
     if (!job) return reply(response, { status: 404, body: { error: { message: "No such job." } } });
+    polls++;
     const instead = rules.poll?.(state);
     if (instead) return reply(response, instead);
     job.polls++;
     if (job.polls > job.life || job.until?.()) job.ended = true;
     reply(response, {
       status: 200,
-      body: job.ended
-        ? { status: "succeeded", images: [{ url: "https://files.example.com/1.png", position: 1 }] }
-        : { status: "processing" },
+      body: !job.ended ? { status: "processing" } : job.fails ? { status: "failed" } : SUCCEEDED,
     });
   };
   const server = await serveOnLoopback((request, response) => void handle(request, response));
   return {
     url: server.url,
     creates,
+    get polls() {
+      return polls;
+    },
     state,
     close: server.close,
   };
@@ -249,6 +266,8 @@ const sessionOf = (
   signal = new AbortController().signal,
   tap: (seen: Observed) => void = () => {},
   of = contract,
+  // Past the test's own time limit: a check that waits for the run's end fails the test.
+  deadlineMs = 120_000,
 ): Session =>
   checkSession({
     contract: of,
@@ -258,8 +277,7 @@ const sessionOf = (
     proxied: false,
     apiKey: declared.apiKey as string,
     signal,
-    // Past the test's own time limit: a check that waits for the run's end fails the test.
-    deadlineMs: 120_000,
+    deadlineMs,
     observe: (session, seen) => {
       tap(seen);
       concurrency.observe?.(session, seen);
@@ -370,6 +388,29 @@ const blockedWhile = (blocked: () => boolean): TargetRules => ({
   create: (state) => (blocked() ? QUEUE_FULL : honest().create(state)),
 });
 
+const nothingFor = (ms: number): Promise<unknown> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Resolves once `event()` holds, looking every 10 ms. */
+async function when(event: () => boolean): Promise<void> {
+  while (!event()) await nothingFor(10);
+}
+
+/** A session told that an earlier run on the target left 3 jobs, which may run until T0 + 500 ms (checkSession takes no such report). */
+const afterEarlierRun: typeof sessionOf = (config, target = NOWHERE, signal = new AbortController().signal) => {
+  const made: Session = new Session({
+    contract,
+    config,
+    transport: { sendUrl: target, targetUrl: NOWHERE, secrets: {} },
+    apiKey: declared.apiKey as string,
+    proxied: false,
+    signal,
+    deadline: Date.now() + 120_000,
+    earlierJobs: { jobs: 3, routes: [I_A_ROUTE, I_C_ROUTE], until: T0 + 500 },
+    observe: (observed) => concurrency.observe?.(made, observed),
+    progress: () => {},
+  });
+  return made;
+};
+
 // Every run starts at once (each waits on its own target and timers, not the CPU), and all are
 // over before any test: what they run is then every test's (as Stryker counts what a test covers).
 const runs: Record<string, Promise<CapRun>> = {};
@@ -382,8 +423,18 @@ const issuedRefilling = new AsyncLocalStorage<boolean>();
 const refillingCreates = new Set<Exchange>();
 /** The results of the run that waits for the late stage, just before it ends. */
 let beforeLate: CheckResult[] = [];
-/** What the billing check's measurement beside the accepted-beyond run was told. */
-let measured: MeasuredCharge[] = [];
+/** What the billing check's measurement beside each accepted-beyond run was told. */
+const measured: Record<string, MeasuredCharge[]> = {};
+/** The billing check measuring all along beside the check's run, open to charges of exact price. */
+const measuredInto =
+  (run: string): RunOptions["beside"] =>
+  async (session, _, done) => {
+    measured[run] = await session.main.charges.measure(async (window) => {
+      window.open({ cap: 100, own: 1 });
+      await done;
+      return window.settled();
+    });
+  };
 
 beforeAll(async () => {
   runs.honest = capRun(honest());
@@ -401,15 +452,10 @@ beforeAll(async () => {
   runs.acceptedBeyond = capRun(honest({ life: 0 }), {
     // Another check's result of the same name counts for nothing.
     before: (session) => session.results.pass("another", "*", POLLS_ANSWER),
-    // The billing check measures all along, open to charges of exact price.
-    beside: async (session, _, done) => {
-      measured = await session.main.charges.measure(async (window) => {
-        window.open({ cap: 100, own: 1 });
-        await done;
-        return window.settled();
-      });
-    },
+    beside: measuredInto("acceptedBeyond"),
   });
+  // The same, the job beyond the cap failing.
+  runs.failedBeyond = capRun(honest({ life: 0, fails: true }), { beside: measuredInto("failedBeyond") });
   // The first 7 creates refused as queue full (other jobs hold the slots), then the cap honoured.
   runs.queueFullFirst = capRun({
     create: (state) => (state.creates < 3 * CAP + 1 ? QUEUE_FULL : honest().create(state)),
@@ -469,8 +515,8 @@ beforeAll(async () => {
     late: () => lateStage,
     beside: async (session, target) => {
       // Spent once 3 x CAP creates are refused; the check still waits for the late stage.
-      while (target.creates.length < 3 * CAP) await new Promise((resolve) => setTimeout(resolve, 20));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await when(() => target.creates.length >= 3 * CAP);
+      await nothingFor(200);
       beforeLate = [...session.results.all];
       lateNow();
     },
@@ -508,25 +554,21 @@ beforeAll(async () => {
   });
   // An earlier run's jobs may have run until the last refusal.
   runs.earlier = capRun(REFUSING, {
-    // checkSession takes no earlier run's report.
-    session: (config, target, signal) => {
-      const made: Session = new Session({
-        contract,
-        config,
-        transport: { sendUrl: target!, targetUrl: NOWHERE, secrets: {} },
-        apiKey: declared.apiKey as string,
-        proxied: false,
-        signal: signal!,
-        deadline: Date.now() + 120_000,
-        earlierJobs: { jobs: 3, routes: [I_A_ROUTE, I_C_ROUTE], until: T0 + 500 },
-        observe: (observed) => concurrency.observe?.(made, observed),
-        progress: () => {},
-      });
-      return made;
-    },
+    session: afterEarlierRun,
     before: (session) => {
       refusedBelow(session, I_C, T0, 1);
       refusedBelow(session, I_A, T0 + 500, 0);
+    },
+  });
+  // Refused below the cap after the earlier run's jobs may have run: those refusals persist for
+  // poll.timeoutSeconds (1 s), the first alone does not.
+  runs.afterEarlier = capRun(REFUSING, {
+    config: configOf(1),
+    session: afterEarlierRun,
+    before: (session) => {
+      refusedBelow(session, I_C, T0, 1);
+      refusedBelow(session, I_A, T0 + 501, 1);
+      refusedBelow(session, I_A, T0 + 1501, 0);
     },
   });
   // Other jobs of the account hold the slots until the check fills the cap again.
@@ -640,12 +682,22 @@ describe("the concurrency check fails a create beyond the cap that is not refuse
 
   it("tells the billing check's measurement what that create charged, joining it at once (its price is exact)", async () => {
     await runs.acceptedBeyond;
-    expect(measured).toHaveLength(3);
-    const beyond = measured.find((charge) => charge.what === `${I_A_ROUTE} (img_3)`);
+    expect(measured.acceptedBeyond).toHaveLength(3);
+    const beyond = measured.acceptedBeyond?.find((charge) => charge.what === `${I_A_ROUTE} (img_3)`);
     expect(beyond?.credits).toBe(12);
     expect(beyond?.charged()).toBe(true);
     expect(beyond?.op).toBe(I_A);
     expect(beyond?.spec.path).toBe(I_A_PATH);
+  });
+
+  it("tells the measurement that the create charged nothing when its job failed (the specification: failed, No charge)", async () => {
+    const run = await runs.failedBeyond!;
+    expect(listed(run.results)[1]).toBe(
+      `${I_A_ROUTE} | ${BEYOND} | fail | accepted a create while 2 of the suite's jobs were running (each seen running by a poll sent after the create was answered)`,
+    );
+    const beyond = measured.failedBeyond?.find((charge) => charge.what === `${I_A_ROUTE} (img_3)`);
+    expect(beyond?.credits).toBe(12);
+    expect(beyond?.charged()).toBe(false);
   });
 });
 
@@ -753,7 +805,6 @@ describe("the concurrency check's pace on the clock", () => {
     const stop = new AbortController();
     const session = sessionOf(configOf(LONG), target.url, stop.signal);
     target.state.session = session;
-    const nothingFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     try {
       const run = concurrency.run?.({ session, stage: async () => {}, status: () => {} });
       vi.setSystemTime(start + 2 * INTERVAL_MS);
@@ -785,7 +836,7 @@ describe("the concurrency check and the other checks' jobs on the clock", () => 
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() });
     const run = await capRun(honest(), {
       beside: async (session) => {
-        await new Promise((resolve) => setTimeout(resolve, 60));
+        await nothingFor(60);
         const request = validRequests(session, I_A, session.main, session.createExamples(I_A))[0]!;
         await Promise.all(Array.from({ length: CAP }, () => chargedCreate(session.main, I_A, request.spec, 12)));
       },
@@ -796,64 +847,227 @@ describe("the concurrency check and the other checks' jobs on the clock", () => 
   });
 });
 
+/** The check's run on a clock of the test's: Date faked and moved by the test, every timer real. */
+interface ClockRun {
+  readonly session: Session;
+  readonly target: Target;
+  readonly statuses: string[];
+  /** The waits (ms) the check asked the session for once it said it fills the cap again. */
+  readonly sleeps: number[];
+  /** When the check fills the cap: past two polls' time since it began. */
+  readonly fillAt: number;
+  /** Resolves once the check's run is over. */
+  readonly run: Promise<void>;
+  over(): boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * The check against `rules` on a clock of the test's, with poll.timeoutSeconds of `seconds` and
+ * polls every `interval` ms (so that no job of the check's is polled by the time a test ends, but
+ * by the check itself): two refusals below the cap seen before it, the first `ago` ms before it fills
+ * the cap (when the test moves Date there), the last more than a poll's time before its creates.
+ * Returned once the check says it fills the cap again, or its run is over. The run's time limit is
+ * `limit` ms past `fillAt` on that clock.
+ */
+async function onTheClock(
+  rules: TargetRules,
+  { seconds, interval, ago, limit = 120_000 }: { seconds: number; interval: number; ago: number; limit?: number },
+): Promise<ClockRun> {
+  // Date alone is faked, once the other runs, which read it too, are over.
+  await Promise.allSettled(Object.values(runs));
+  const start = Date.now();
+  vi.useFakeTimers({ toFake: ["Date"], now: start });
+  const target = await startTarget(rules);
+  const stop = new AbortController();
+  const config = configOf(seconds, { poll: { intervalMs: interval, timeoutSeconds: seconds, stablePolls: 0 } });
+  const fillAt = start + 3 * interval;
+  const session = sessionOf(config, target.url, stop.signal, undefined, undefined, fillAt + limit - start);
+  target.state.session = session;
+  const statuses: string[] = [];
+  const refilling = (): boolean => statuses.some((text) => text.startsWith("a create was refused"));
+  const sleeps: number[] = [];
+  const sleep = session.sleep.bind(session);
+  session.sleep = (ms) => {
+    if (refilling()) sleeps.push(ms);
+    return sleep(ms);
+  };
+  refusedBelow(session, I_C, fillAt - ago, 1);
+  refusedBelow(session, I_A, start + 2 * interval - 1, 0);
+  let over = false;
+  const run = (async () => {
+    await concurrency.run?.({ session, stage: async () => {}, status: (text) => statuses.push(text) });
+    over = true;
+  })();
+  // A test may end the run (close) before it is over: what it throws then is no failure of the test.
+  run.catch(() => undefined);
+  vi.setSystemTime(fillAt);
+  await when(() => over || refilling());
+  return {
+    session,
+    target,
+    statuses,
+    sleeps,
+    fillAt,
+    run,
+    over: () => over,
+    close: async () => {
+      vi.useRealTimers();
+      stop.abort();
+      await target.close();
+    },
+  };
+}
+
+/** The refusals below the cap of an onTheClock run held against nobody: the cap was not filled again in `seconds` and more. */
+const COULD_NOT_FILL = (seconds: number): string =>
+  `${I_C_ROUTE} | ${BELOW} | skip | refused as queue full with 0 of the suite's jobs running, and the run could not fill the cap for poll.timeoutSeconds (${seconds} s) after: ${OTHER_JOBS} may have held slots`;
+
+/** A target refusing the check's 3 caps' worth of creates with a 400, then answering each more with `then`. */
+const refusingThen = (then: (state: TargetState) => CreateAnswer, poll?: TargetRules["poll"]): TargetRules => ({
+  create: (state) => (state.creates < 3 * CAP ? BAD_REQUEST : then(state)),
+  poll,
+});
+/** The check has judged the refusals below the cap. */
+const judged = (clock: ClockRun): boolean => clock.session.results.all.some((result) => result.name === BELOW);
+
 describe("the concurrency check's refilling of the cap on the clock", () => {
   afterEach(() => {
     vi.useRealTimers();
   });
 
   it("fills it again for poll.timeoutSeconds and half as long again, or two polls' time if longer, then skips", async () => {
-    // Date alone is faked, once the other runs, which read it too, are over. The windows are far
-    // longer than the test (the check's own timers of that length never fire in it): only the faked
-    // Date, moved by the test, ends them.
-    await Promise.allSettled(Object.values(runs));
-    const nothingFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    // The windows are far longer than the test (the check's own timers of that length never fire in
+    // it): only the faked Date, moved by the test, ends them.
     // 40 s and 20 s more (more than two polls' 200 ms); 20 s and two polls' 24 s more (more than 10 s).
     for (const [seconds, interval, window] of [
       [40, INTERVAL_MS, 60_000],
       [20, 12_000, 44_000],
     ] as const) {
-      const start = Date.now();
-      vi.useFakeTimers({ toFake: ["Date"], now: start });
-      const target = await startTarget(REFUSING);
-      const stop = new AbortController();
-      const config = configOf(seconds, { poll: { intervalMs: interval, timeoutSeconds: seconds, stablePolls: 0 } });
-      const session = sessionOf(config, target.url, stop.signal);
-      target.state.session = session;
-      const statuses: string[] = [];
-      // Past two polls' time since the check began, when it fills the cap.
-      const fillAt = start + 3 * interval;
+      // The first refusal poll.timeoutSeconds before the check fills the cap: it fills it again then.
+      const clock = await onTheClock(REFUSING, { seconds, interval, ago: seconds * 1000 });
       try {
-        // Two refusals below the cap, less than poll.timeoutSeconds apart, the first that long ago
-        // when the check fills the cap again, the last more than a poll's time before its creates.
-        refusedBelow(session, I_C, fillAt - seconds * 1000, 1);
-        refusedBelow(session, I_A, start + 2 * interval - 1, 0);
-        let over = false;
-        const run = concurrency
-          .run?.({ session, stage: async () => {}, status: (text) => statuses.push(text) })
-          .then(() => {
-            over = true;
-          });
-        // The check's creates, refused, and then the refilling, from then.
-        vi.setSystemTime(fillAt);
-        while (!statuses.some((text) => text.startsWith("a create was refused"))) await nothingFor(10);
-        vi.setSystemTime(fillAt + window - 1);
+        vi.setSystemTime(clock.fillAt + window - 1);
         await nothingFor(120);
-        expect(over).toBe(false);
-        vi.setSystemTime(fillAt + window);
-        await run;
-        expect(listed(session.results.all).at(-1)).toBe(
-          `${I_C_ROUTE} | ${BELOW} | skip | refused as queue full with 0 of the suite's jobs running, and the run could not fill the cap for poll.timeoutSeconds (${seconds} s) after: ${OTHER_JOBS} may have held slots`,
-        );
-        expect(statuses).toContain(
+        expect(clock.over()).toBe(false);
+        vi.setSystemTime(clock.fillAt + window);
+        await clock.run;
+        expect(listed(clock.session.results.all).at(-1)).toBe(COULD_NOT_FILL(seconds));
+        expect(clock.statuses).toContain(
           `a create was refused as queue full below the cap: filling it for up to ${seconds} s more`,
         );
         // Its 3 caps' worth, then one cap's worth more.
-        expect(target.creates).toHaveLength(4 * CAP);
+        expect(clock.target.creates).toHaveLength(4 * CAP);
       } finally {
-        vi.useRealTimers();
-        stop.abort();
-        await target.close();
+        await clock.close();
       }
+    }
+  });
+
+  it("stops once the suite's own jobs are seen filling it, after one poll of each, and holds the refusals against nobody", async () => {
+    // Jobs without end, polled by nothing but the check in the test's time: their own first poll is 12 s off.
+    const clock = await onTheClock(
+      refusingThen(() => ({})),
+      { seconds: 20, interval: 12_000, ago: 20_000 },
+    );
+    try {
+      // Without its clock moving, no window of the check's ends it: it judges once it saw the cap
+      // filled, or polls on. (Its run is over once its jobs are, when the test ends them.)
+      await when(() => judged(clock) || clock.target.polls > CAP);
+      expect(clock.target.polls).toBe(CAP);
+      expect(clock.target.creates.map(({ status }) => status)).toEqual([...Array(3 * CAP).fill(400), 200, 200]);
+      expect(listed(clock.session.results.all).at(-1)).toBe(
+        `${I_C_ROUTE} | ${BELOW} | skip | refused as queue full with 0 of the suite's jobs running, but the suite's own jobs filled the declared cap of ${CAP} at another time: ${OTHER_JOBS} held slots`,
+      );
+    } finally {
+      await clock.close();
+    }
+  });
+
+  it("looks again while its jobs are not all seen running, and stops once they are", async () => {
+    // The first look at each job finds it ended; the second, running.
+    let looks = 0;
+    const clock = await onTheClock(
+      refusingThen(
+        () => ({}),
+        () => (++looks <= CAP ? { status: 200, body: SUCCEEDED } : undefined),
+      ),
+      { seconds: 20, interval: 12_000, ago: 20_000 },
+    );
+    try {
+      await when(() => judged(clock) || clock.target.polls > 2 * CAP);
+      expect(clock.target.polls).toBe(2 * CAP);
+      expect(listed(clock.session.results.all).at(-1)).toBe(
+        `${I_C_ROUTE} | ${BELOW} | skip | refused as queue full with 0 of the suite's jobs running, but the suite's own jobs filled the declared cap of ${CAP} at another time: ${OTHER_JOBS} held slots`,
+      );
+    } finally {
+      await clock.close();
+    }
+  });
+
+  it("stops at the run's time limit while its jobs are never all seen running", async () => {
+    // Each job ends at its first poll, the check's.
+    const clock = await onTheClock(
+      refusingThen(() => ({ life: 0 })),
+      { seconds: 20, interval: 60_000, ago: 20_000, limit: 300 },
+    );
+    try {
+      // Only the check's own timer of the limit can end it: the clock stands still, and the jobs'
+      // followers poll them a minute after their creates.
+      await when(() => judged(clock));
+      expect(clock.session.main.jobs.size).toBe(CAP);
+      expect(clock.target.polls).toBeGreaterThanOrEqual(CAP);
+      expect(listed(clock.session.results.all).at(-1)).toBe(COULD_NOT_FILL(20));
+    } finally {
+      await clock.close();
+    }
+  });
+
+  it("stops at the run's time limit while it waits for its jobs to fill the cap again", async () => {
+    const clock = await onTheClock(REFUSING, { seconds: 20, interval: 12_000, ago: 20_000, limit: 300 });
+    try {
+      await clock.run;
+      expect(clock.target.creates).toHaveLength(4 * CAP);
+      expect(listed(clock.session.results.all).at(-1)).toBe(COULD_NOT_FILL(20));
+    } finally {
+      await clock.close();
+    }
+  });
+
+  it("stops once the refusals have persisted for poll.timeoutSeconds, adding no job more, and fails them", async () => {
+    // The first create of the refilling refused as queue full, 20 s after the first refusal.
+    const clock = await onTheClock(
+      refusingThen((state) => (state.creates === 3 * CAP ? QUEUE_FULL : BAD_REQUEST)),
+      { seconds: 20, interval: 12_000, ago: 20_000 },
+    );
+    try {
+      await clock.run;
+      expect(clock.target.creates.map(({ status }) => status)).toEqual([...Array(3 * CAP).fill(400), 429, 400]);
+      expect(listed(clock.session.results.all).at(-1)).toMatch(
+        new RegExp(
+          `^${I_A_ROUTE} \\| ${BELOW} \\| fail \\| refused as queue full with [01] of the suite's jobs running, 3 times over 20\\.0 s \\(at least poll\\.timeoutSeconds\\)`,
+        ),
+      );
+    } finally {
+      await clock.close();
+    }
+  });
+
+  it("stops at the run's time limit, though that comes before poll.timeoutSeconds have passed, and refills nothing", async () => {
+    // The first refusal 10 s before the check fills the cap: 10 s more to wait; the limit 100 ms past.
+    const clock = await onTheClock(REFUSING, { seconds: 20, interval: 12_000, ago: 10_000, limit: 100 });
+    try {
+      // Only the check's own timer of the limit can end it: the clock stands still.
+      await clock.run;
+      expect(clock.target.creates).toHaveLength(3 * CAP);
+      // Its wait for the refilling: one timer, for the 10 s left.
+      expect(clock.sleeps).toEqual([10_000]);
+      expect(listed(clock.session.results.all).at(-1)).toBe(COULD_NOT_FILL(20));
+      expect(clock.statuses).toContain(
+        "a create was refused as queue full below the cap: filling it for up to 20 s more",
+      );
+    } finally {
+      await clock.close();
     }
   });
 });
@@ -928,6 +1142,8 @@ describe("the concurrency check and creates refused as queue full below the cap"
       `${I_A_ROUTE} | ${BELOW} | fail | refused as queue full with 1 of the suite's jobs running, 3 times over 1.0 s (at least poll.timeoutSeconds), and the suite's jobs never filled the cap; the declared cap is ${CAP}. Only ${OTHER_JOBS} could explain it: none may run while the suite does`,
     ]);
     expect(below[0]?.curl).toContain(I_A_PATH);
+    // Judged at once: the cap is not filled again.
+    expect(run.statuses).toEqual(["waiting for the cap to fill"]);
   });
 
   it("counts only creates of the main key refused as queue full with fewer of its jobs than the cap, none lost track of", async () => {
@@ -953,6 +1169,13 @@ describe("the concurrency check and creates refused as queue full below the cap"
     expect(run.creates).toHaveLength(3 * CAP);
   });
 
+  it("counts the refusals that came after the jobs an earlier run left may have run, and fails them once they persist", async () => {
+    const run = await runs.afterEarlier!;
+    expect(listed(run.results).at(-1)).toBe(
+      `${I_A_ROUTE} | ${BELOW} | fail | refused as queue full with 0 of the suite's jobs running, 2 times over 1.0 s (at least poll.timeoutSeconds), and the suite's jobs never filled the cap; the declared cap is ${CAP}. Only ${OTHER_JOBS} could explain it: none may run while the suite does`,
+    );
+  });
+
   it("fills the cap again only once poll.timeoutSeconds (1 s) have passed since the first refusal", async () => {
     const run = await runs.refilled!;
     // The refusal the check counts first: every 429 of the run refused a create of the main key as
@@ -967,14 +1190,19 @@ describe("the concurrency check and creates refused as queue full below the cap"
 });
 
 describe("what the concurrency check needs and costs", () => {
-  it("needs a stateful target, the cap declared, and a create route whose jobs the suite can follow", () => {
+  it("needs a stateful target, the cap declared, and a create route whose jobs the suite can follow, its price not held", () => {
     const blocked = (config: Partial<TargetConfig>) => concurrency.blockedBy?.(sessionOf(configOf(LONG, config)));
     expect(blocked({})).toBeNull();
     expect(blocked({ stateful: false })).toBe("the target is stateless");
     expect(blocked({ concurrency: undefined })).toBe(
       "not declared: the account's cap: the specification's starts at the plan's limit and rises with usage, so no value can be assumed (concurrency)",
     );
-    expect(blocked({ areas: ["stock"] })).toBe("the target implements no create route whose jobs the suite can follow");
+    const noCreate =
+      "the target implements no create route whose jobs the suite can follow and whose price is not held until the job ends";
+    expect(blocked({ areas: ["stock"] })).toBe(noCreate);
+    // 3D's and lip-sync's prices are held until the job ends.
+    expect(blocked({ areas: ["3d", "lip-sync"] })).toBe(noCreate);
+    expect(blocked({ areas: ["3d", "audios"] })).toBeNull();
   });
 
   it("plans 3 caps' worth of the cheapest create, a cap's worth more and 5 probes: 13 creates of I-A at 12 credits", () => {
