@@ -20,7 +20,7 @@ import { startSandbox, type SandboxHooks } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { bodyOf } from "./faults/support.ts";
 import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
-import { checkSession, NOWHERE } from "./support/check-session.ts";
+import { checkSession, jsonExchange, NOWHERE } from "./support/check-session.ts";
 
 const contract = new Contract();
 const declared = sandboxDeclaration(contract);
@@ -188,6 +188,70 @@ describe("the uploads-window check and an earlier upload leaving the rolling win
     // It expected 59 at first; the sandbox took 1 before and 60 of the check's.
     expect(run.statuses[0]).toBe("upload 1 of 60");
     expect(run.answered).toEqual({ 200: 61, 429: 1 });
+  });
+});
+
+/** Shows the check an accepted upload of the run, sent at `sentAt` and answered at `receivedAt`, which the sandbox never saw. */
+const uploadedBefore = (session: Session, sentAt: number, receivedAt: number): void =>
+  uploadsWindow.observe?.(session, {
+    client: session.main,
+    op: UPLOADS,
+    exchange: {
+      ...jsonExchange({ method: "post", path: UPLOADS.path, headers: {} }, 200, {}),
+      sentAt,
+      receivedAt,
+    },
+    options: {},
+  });
+
+describe("the uploads-window check judges by the rolling window of each upload's own sending and answer", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("fails an upload refused early beside earlier uploads 60 and 70 s old, counting only the 1 in the window", async () => {
+    // A window of 59 on a sandbox that saw one upload 30 s ago: the check's 59th upload is refused.
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-05T10:00:00Z") });
+    const start = Date.now();
+    const run = await uploadsRun({}, 59, async (session) => {
+      const request = validRequests(session, UPLOADS, session.main)[0]!;
+      expect((await session.main.send(UPLOADS, request.spec, { positive: true })).status).toBe(200);
+      vi.setSystemTime(start + 30_000);
+      uploadedBefore(session, start - 30_000, start - 30_000);
+      uploadedBefore(session, start - 40_000, start - 40_000);
+    });
+    expect(outcomes(run.results)).toEqual([
+      { route: UPLOADS.route, name: WINDOW, outcome: "fail" },
+      { route: UPLOADS.route, name: RETRY_AFTER, outcome: "pass" },
+    ]);
+    expect(run.results[0]?.detail).toMatch(/^upload 59 \(with 1 earlier in the window\) answered 429: \{"error":/);
+  });
+
+  it("fails a 60th upload accepted while an upload made 30 s before the check still counts", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-05T10:00:00Z") });
+    const start = Date.now();
+    // The sandbox never saw it: it accepts 60 of the check's.
+    const run = await uploadsRun({}, undefined, async (session) =>
+      uploadedBefore(session, start - 30_000, start - 30_000),
+    );
+    expect(outcomes(run.results)).toEqual([{ route: UPLOADS.route, name: WINDOW, outcome: "fail" }]);
+    expect(run.results[0]?.detail).toBe(
+      "upload 60 (with 1 earlier in the window) answered 200, not the rate-limited 429",
+    );
+  });
+
+  it("lets a 60th upload be accepted while an earlier one sent 60 s before leaves the window, answered 59 s before", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-05T10:00:00Z") });
+    const start = Date.now();
+    // In the window when each of the check's uploads is sent, out of it by its answer: the target may count it or not.
+    const run = await uploadsRun({}, undefined, async (session) =>
+      uploadedBefore(session, start - 60_000, start - 59_000),
+    );
+    expect(outcomes(run.results)).toEqual([
+      { route: UPLOADS.route, name: WINDOW, outcome: "pass" },
+      { route: UPLOADS.route, name: RETRY_AFTER, outcome: "pass" },
+    ]);
+    expect(run.answered).toEqual({ 200: 60, 429: 1 });
   });
 });
 
