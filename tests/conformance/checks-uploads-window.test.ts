@@ -253,6 +253,18 @@ describe("the uploads-window check judges by the rolling window of each upload's
     ]);
     expect(run.answered).toEqual({ 200: 60, 429: 1 });
   });
+
+  it("fails an upload refused early beside such an upload, the detail counting 0 to 1 earlier in the window", async () => {
+    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-05T10:00:00Z") });
+    const start = Date.now();
+    // A window of 58: the check's 59th upload is refused, though at most one other counts.
+    const run = await uploadsRun({}, 58, async (session) => uploadedBefore(session, start - 60_000, start - 59_000));
+    expect(outcomes(run.results)).toEqual([
+      { route: UPLOADS.route, name: WINDOW, outcome: "fail" },
+      { route: UPLOADS.route, name: RETRY_AFTER, outcome: "pass" },
+    ]);
+    expect(run.results[0]?.detail).toMatch(/^upload 59 \(with 0 to 1 earlier in the window\) answered 429: \{"error":/);
+  });
 });
 
 describe("the uploads-window check fails a window other than the specification's", () => {
