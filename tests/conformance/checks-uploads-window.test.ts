@@ -92,6 +92,12 @@ async function uploadsRun(
   }
 }
 
+/** Fakes Date alone (the check's clock and the sandbox's move together, when the test says), and gives its start. */
+function fakeDate(): number {
+  vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-05T10:00:00Z") });
+  return Date.now();
+}
+
 const outcomes = (results: CheckResult[]) => results.map(({ route, name, outcome }) => ({ route, name, outcome }));
 
 describe("the uploads-window check on the sandbox", () => {
@@ -130,9 +136,7 @@ describe("the uploads-window check counts the run's earlier uploads within the r
   });
 
   it("expects only 59 more after one accepted upload 30 s ago; older, refused and other routes' answers do not count", async () => {
-    // Date alone is faked, so that the check's clock and the sandbox's move together, when the test says.
-    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-05T10:00:00Z") });
-    const start = Date.now();
+    const start = fakeDate();
     const run = await uploadsRun({}, undefined, async (session) => {
       const request = validRequests(session, UPLOADS, session.main)[0]!;
       const upload = await session.main.send(UPLOADS, request.spec, { positive: true });
@@ -162,8 +166,7 @@ describe("the uploads-window check and an earlier upload leaving the rolling win
   });
 
   it("counts it no more once it has left: the 60th upload of the check accepted, the 61st refused, passes", async () => {
-    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-05T10:00:00Z") });
-    const start = Date.now();
+    const start = fakeDate();
     let uploads = 0;
     const run = await uploadsRun(
       {
@@ -211,8 +214,7 @@ describe("the uploads-window check judges by the rolling window of each upload's
 
   it("fails an upload refused early beside earlier uploads 60 and 70 s old, counting only the 1 in the window", async () => {
     // A window of 59 on a sandbox that saw one upload 30 s ago: the check's 59th upload is refused.
-    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-05T10:00:00Z") });
-    const start = Date.now();
+    const start = fakeDate();
     const run = await uploadsRun({}, 59, async (session) => {
       const request = validRequests(session, UPLOADS, session.main)[0]!;
       expect((await session.main.send(UPLOADS, request.spec, { positive: true })).status).toBe(200);
@@ -228,8 +230,7 @@ describe("the uploads-window check judges by the rolling window of each upload's
   });
 
   it("fails a 60th upload accepted while an upload made 30 s before the check still counts", async () => {
-    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-05T10:00:00Z") });
-    const start = Date.now();
+    const start = fakeDate();
     // The sandbox never saw it: it accepts 60 of the check's.
     const run = await uploadsRun({}, undefined, async (session) =>
       uploadedBefore(session, start - 30_000, start - 30_000),
@@ -241,8 +242,7 @@ describe("the uploads-window check judges by the rolling window of each upload's
   });
 
   it("lets a 60th upload be accepted while an earlier one sent 60 s before leaves the window, answered 59 s before", async () => {
-    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-05T10:00:00Z") });
-    const start = Date.now();
+    const start = fakeDate();
     // In the window when each of the check's uploads is sent, out of it by its answer: the target may count it or not.
     const run = await uploadsRun({}, undefined, async (session) =>
       uploadedBefore(session, start - 60_000, start - 59_000),
@@ -255,8 +255,7 @@ describe("the uploads-window check judges by the rolling window of each upload's
   });
 
   it("fails an upload refused early beside such an upload, the detail counting 0 to 1 earlier in the window", async () => {
-    vi.useFakeTimers({ toFake: ["Date"], now: new Date("2026-01-05T10:00:00Z") });
-    const start = Date.now();
+    const start = fakeDate();
     // A window of 58: the check's 59th upload is refused, though at most one other counts.
     const run = await uploadsRun({}, 58, async (session) => uploadedBefore(session, start - 60_000, start - 59_000));
     expect(outcomes(run.results)).toEqual([
@@ -323,6 +322,22 @@ describe("the uploads-window check fails a window other than the specification's
         name: WINDOW,
         outcome: "fail",
         detail: "upload 61 (with 0 earlier in the window) answered 429, not the rate-limited 429",
+      }),
+    ]);
+  });
+
+  it("fails a 61st upload answered 503 with the rate-limited body, and judges no Retry-After", async () => {
+    const run = await uploadsRun({
+      answer: (answer, call) =>
+        call?.op.operationId === UPLOADS.facts.operationId && answer.status === 429
+          ? { ...answer, status: 503 }
+          : answer,
+    });
+    expect(run.results).toEqual([
+      expect.objectContaining({
+        name: WINDOW,
+        outcome: "fail",
+        detail: "upload 61 (with 0 earlier in the window) answered 503, not the rate-limited 429",
       }),
     ]);
   });
