@@ -45,6 +45,21 @@ describe("the prices page's rate tables", () => {
     ]);
   });
 
+  it("says a rate that is not shown is not shown, naming the fields it goes by (V-B: by resolution), and none where none is named", () => {
+    const [first, ...rest] = route.pricing!.components;
+    const notShown = (by: string[]): string[] => {
+      const component: PricingComponent = { ...first!, rateBy: undefined, rateNotShown: { by } };
+      const changed: RoutePricing = { ...route, pricing: { ...route.pricing!, components: [component, ...rest] } };
+      return rowsOf(pricingPage({ [path]: changed }).split("\n"), "| output video |");
+    };
+    expect(notShown(["resolution"])).toEqual([
+      "| output video | not shown (by `resolution`); a quote takes supplied rates | the value of `length_seconds` | always |",
+    ]);
+    expect(notShown([])).toEqual([
+      "| output video | not shown; a quote takes supplied rates | the value of `length_seconds` | always |",
+    ]);
+  });
+
   it("names every field of a table by three fields, one column each", () => {
     const lines = pageWith(["resolution", "mode", "audio"], {
       "480p": { cost: { true: 20, false: 15 } },
