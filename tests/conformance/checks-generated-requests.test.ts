@@ -18,6 +18,7 @@ import type { TargetConfig } from "../../conformance/config.ts";
 import type { MeasuredCharge } from "../../conformance/coordination.ts";
 import { nearMissRisk, planOf } from "../../conformance/generation/plan.ts";
 import type { CheckResult } from "../../conformance/results.ts";
+import { templateOf } from "../../conformance/rules.ts";
 import type { Session } from "../../conformance/session.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { sandboxDeclaration } from "./support/sandbox-declaration.ts";
@@ -461,6 +462,36 @@ describe("the generated-requests check and near misses the description does not 
 describe("what the generated-requests check observes", () => {
   it("reports in the generated-requests group", () => {
     expect(freshCheck().group).toBe("generated-requests");
+  });
+
+  it("names each result by a template of its rules: a near miss refused observes the route's body fields, exact enums and ranges, the 400 of a model not available, the media input forms and video or audio by URL only; a valid body, the route's body fields", () => {
+    const check = freshCheck();
+    const negative = [
+      "route:*.body.*",
+      "endpoints.enums-ranges-exact",
+      "errors.400-model-not-available",
+      "service.input-media-forms",
+      "service.video-audio-by-url",
+    ];
+    const bodyFields = ["route:*.body.*"];
+    const named: Array<[string, string, string[]]> = [
+      [NEGATIVES, "near-miss negatives refused with 400 ({cases})", negative],
+      [
+        "near-miss negatives refused with 400: every kind once per field (2 cases)",
+        "near-miss negatives refused with 400: every kind once per field ({cases})",
+        negative,
+      ],
+      ["near-miss negative refused: wrong-type", "near-miss negative refused: {kind}", negative],
+      ["near-miss negatives not sent (2)", "near-miss negatives not sent ({count})", bodyFields],
+      [POSITIVES, "generated valid requests accepted or refused for a documented reason ({cases})", bodyFields],
+      ["generated valid request", "generated valid request", bodyFields],
+      ["generated valid requests", "generated valid requests", bodyFields],
+    ];
+    for (const [name, template, rules] of named) {
+      expect(templateOf(check, name), name).toBe(template);
+      expect(check.rules?.[template], template).toEqual(rules);
+    }
+    expect(Object.keys(check.rules ?? {})).toHaveLength(named.length);
   });
 
   it("is summed up in conformance/README.md's table of check groups as in --help", () => {
