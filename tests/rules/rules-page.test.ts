@@ -87,6 +87,15 @@ describe("the rules page of a catalogue", () => {
     expect(pageOf([hidden, open])).toContain("name 0 of them; of the other 2, 1 cannot be observed by any request");
   });
 
+  it("lists a rule no check names as observable and not checked yet, unless the catalogue says no request can observe it", () => {
+    const listed = pageOf([
+      { ...rule, id: "x.hidden", unchecked: "u", observable: false },
+      { ...rule, id: "x.open", unchecked: "v" },
+    ]);
+    expect(listed).toContain("### `x.hidden`\n\n> w\n\n- **unchecked** (not observable from outside): u\n");
+    expect(listed).toContain("### `x.open`\n\n> w\n\n- **unchecked** (observable, not checked yet): v\n");
+  });
+
   it("escapes a route's ~ and / in a JSON pointer", () => {
     const source = { rules: [{ ...rule, openapi: ["/paths/~1v1~1a~0b~1i-a/post"] }], informative: [] };
     const routes = [{ label: "I-A", path: "/v1/a~b/real-slug" }] as unknown as typeof model.createRoutes;
