@@ -45,7 +45,7 @@ describe("the prices page's rate tables", () => {
     ]);
   });
 
-  it("says a rate that is not shown is not shown, naming the fields it goes by (V-B: by resolution), and none where none is named", () => {
+  it("says a rate that is not shown is not shown, naming the fields it goes by (V-B: by resolution; by two, each), and none where none is named", () => {
     const [first, ...rest] = route.pricing!.components;
     const notShown = (by: string[]): string[] => {
       const component: PricingComponent = { ...first!, rateBy: undefined, rateNotShown: { by } };
@@ -54,6 +54,9 @@ describe("the prices page's rate tables", () => {
     };
     expect(notShown(["resolution"])).toEqual([
       "| output video | not shown (by `resolution`); a quote takes supplied rates | the value of `length_seconds` | always |",
+    ]);
+    expect(notShown(["resolution", "mode"])).toEqual([
+      "| output video | not shown (by `resolution` and `mode`); a quote takes supplied rates | the value of `length_seconds` | always |",
     ]);
     expect(notShown([])).toEqual([
       "| output video | not shown; a quote takes supplied rates | the value of `length_seconds` | always |",
