@@ -429,6 +429,10 @@ const refillingCreates = new Set<Exchange>();
 let beforeLate: CheckResult[] = [];
 /** What the billing check's measurement beside each accepted-beyond run was told. */
 const measured: Record<string, MeasuredCharge[]> = {};
+/** A measurement started beside a run once its own jobs were created, by run. */
+const measuredBeside: Record<string, Promise<MeasuredCharge[]>> = {};
+/** The creates answered as that measurement ended, by run. */
+const createsWhenMeasured: Record<string, number> = {};
 /** The billing check measuring all along beside the check's run, open to charges of exact price. */
 const measuredInto =
   (run: string): RunOptions["beside"] =>
@@ -460,6 +464,47 @@ beforeAll(async () => {
   });
   // The same, the job beyond the cap failing.
   runs.failedBeyond = capRun(honest({ life: 0, fails: true }), { beside: measuredInto("failedBeyond") });
+  // I-A's price not shown: the check's creates are of a price not known exactly. Its own jobs (3 polls
+  // long) fill the cap, and then the billing check starts measuring: the create beyond the cap must
+  // wait for the measurement to end, as its charge could not be told apart from the measured ones.
+  runs.unknownPrice = capRun(
+    { create: (state) => (state.running >= CAP ? QUEUE_FULL : { life: 3 }) },
+    {
+      config: configOf(LONG, { models: ["I-A"] }),
+      session: (config, target, signal, tap) => {
+        // I-A's route priced as I-D is: "The price of I-D is not shown."
+        const tables = contract.model.priceTables;
+        const priceTables = { ...tables, [I_A.path]: tables[createOf("I-D").path]! };
+        const unpriced = Object.create(contract, { model: { value: { ...contract.model, priceTables } } }) as Contract;
+        let creates = 0;
+        const made = sessionOf(
+          config,
+          target,
+          signal,
+          (observed) => {
+            tap?.(observed);
+            if (observed.op === I_A) creates++;
+          },
+          unpriced,
+        );
+        const charges = made.main.charges;
+        const charge = charges.charge.bind(charges);
+        let calls = 0;
+        charges.charge = (credits, work) => {
+          const running = charge(credits, work);
+          if (++calls === CAP)
+            measuredBeside.unknownPrice = charges.measure(async (window) => {
+              window.open({ cap: 100, own: 0 });
+              const charged = await window.settled();
+              createsWhenMeasured.unknownPrice = creates;
+              return charged;
+            });
+          return running;
+        };
+        return made;
+      },
+    },
+  );
   // The first 7 creates refused as queue full (other jobs hold the slots), then the cap honoured.
   runs.queueFullFirst = capRun({
     create: (state) => (state.creates < 3 * CAP + 1 ? QUEUE_FULL : honest().create(state)),
@@ -702,6 +747,16 @@ describe("the concurrency check fails a create beyond the cap that is not refuse
     const beyond = measured.failedBeyond?.find((charge) => charge.what === `${I_A_ROUTE} (img_3)`);
     expect(beyond?.credits).toBe(12);
     expect(beyond?.charged()).toBe(false);
+  });
+
+  it("sends a create of a price not known exactly only once the billing check's measurement has ended, and tells it nothing", async () => {
+    const run = await runs.unknownPrice!;
+    // Only the cap's worth of the check's own jobs had been created while the balance was measured.
+    expect(createsWhenMeasured.unknownPrice).toBe(CAP);
+    expect(await measuredBeside.unknownPrice).toEqual([]);
+    // The create beyond the cap was sent after all, and refused as queue full.
+    expect(run.creates.length).toBeGreaterThan(CAP);
+    expect(listed(run.results.filter((result) => result.name === BEYOND))).toEqual([`${I_A_ROUTE} | ${BEYOND} | pass`]);
   });
 });
 

@@ -418,6 +418,64 @@ describe("the prices check's jobs on a description of made-up prices", () => {
   });
 });
 
+/**
+ * DM-A made up with surcharges no one example shows all of: three lists beyond their free items, two
+ * examples sending `masks` and one more each (`layers`, `styles`), and a second medium charged by the
+ * second (`voice`), sent beside `video` by a third.
+ */
+function madeUpSurcharges(): Contract {
+  const doc = structuredClone(loadBundle());
+  const post = doc.paths[createOf("DM-A").path]?.post as unknown as Record<string, unknown>;
+  const pricing = post["x-pricing"] as { components: unknown[] };
+  const json = (post.requestBody as { content: Record<string, { schema: Body; examples: Record<string, unknown> }> })
+    .content["application/json"]!;
+  const properties = json.schema.properties as Record<string, unknown>;
+  const list = { type: "array", items: { type: "string" } };
+  Object.assign(properties, {
+    masks: list,
+    layers: list,
+    styles: list,
+    voice: { type: "string", "x-media": { kind: "audio" } },
+  });
+  pricing.components.push(
+    { label: "masks beyond the first", rate: 3, per: { itemsBeyond: { field: "masks", free: 1 } } },
+    { label: "layers beyond the first", rate: 5, per: { itemsBeyond: { field: "layers", free: 1 } } },
+    { label: "styles beyond the first", rate: 4, per: { itemsBeyond: { field: "styles", free: 1 } } },
+    { label: "voice", rate: 2, per: { mediaSeconds: "voice" }, when: [{ field: "voice", present: true }] },
+  );
+  const video = "https://files.example.com/street.mp4";
+  json.examples = {
+    "masks-and-layers": { value: { video, masks: ["m1", "m2"], layers: ["l1", "l2"] } },
+    "masks-and-styles": { value: { video, masks: ["m1", "m2"], styles: ["s1", "s2"] } },
+    "with-voice": { value: { video, voice: "https://files.example.com/voice.mp3" } },
+  };
+  return new Contract(doc);
+}
+
+describe("the prices check's jobs on a description of made-up surcharges", () => {
+  const video = { kind: "video", url: "https://media.example/street.mp4", seconds: 6 };
+  const voice = { kind: "audio", url: "https://media.example/voice.mp3", seconds: 8 };
+
+  it("chooses one example more for a list beyond its free items that the first does not send", () => {
+    const session = sessionOf({ models: ["DM-A"], mediaInputs: [video] }, NOWHERE, madeUpSurcharges());
+    // 6 s of video at small, base, large (20, 30, 40 a second); one item beyond the first of each list.
+    expect(planned(session)).toEqual([
+      [`${routeOf("DM-A")} (size small, video of 6 s, masks [2 items], layers [2 items])`, 6 * 20 + 3 + 5],
+      [`${routeOf("DM-A")} (size base, video of 6 s, masks [2 items], styles [2 items])`, 6 * 30 + 3 + 4],
+      [`${routeOf("DM-A")} (size large, video of 6 s, masks [2 items], layers [2 items])`, 6 * 40 + 3 + 5],
+    ]);
+  });
+
+  it("chooses one example more for a medium it charges by the second that those do not send", () => {
+    const session = sessionOf({ models: ["DM-A"], mediaInputs: [video, voice] }, NOWHERE, madeUpSurcharges());
+    expect(planned(session)).toEqual([
+      [`${routeOf("DM-A")} (size small, video of 6 s, masks [2 items], layers [2 items])`, 6 * 20 + 3 + 5],
+      [`${routeOf("DM-A")} (size base, video of 6 s, masks [2 items], styles [2 items])`, 6 * 30 + 3 + 4],
+      [`${routeOf("DM-A")} (size large, video of 6 s, voice of 8 s)`, 6 * 40 + 8 * 2],
+    ]);
+  });
+});
+
 describe("the prices check's upscale jobs, from the declared upscaleRequests", () => {
   it("sends each declared upscale whose body holds its input video and whose seconds the price allows (up to 20 s)", () => {
     const session = sessionOf({
@@ -1121,6 +1179,10 @@ describe("what the prices check needs", () => {
     expect(blocked({ areas: ["images"] })).toBe("the target does not implement the credits route");
     expect(blocked({ skipGroups: ["billing"] })).toBe(
       "its jobs run in the billing check's measurement, and the billing group is skipped",
+    );
+    // The credits route is named first: without it there is no balance to measure at all.
+    expect(blocked({ areas: ["images"], skipGroups: ["billing"] })).toBe(
+      "the target does not implement the credits route",
     );
     // I-D's price is not shown; VU-A's rates need the declared upscales.
     expect(blocked({ models: ["I-D", "VU-A"], upscaleRequests: undefined })).toBe(
