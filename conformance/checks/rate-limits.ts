@@ -187,21 +187,25 @@ export const rateLimits: Check = {
       if (sent % 100 === 0) status(`${sent} requests sent`);
       last = await client.send(op, spec, { unpaced: true, expectTooMany: true });
       if (last.status === 429) break;
-      if (previous?.remaining === 0) {
-        pastLimit = `request ${sent} answered ${last.status} after ${names.remaining} reached 0`;
-        break;
-      }
       const remaining = numericHeader(last, names.remaining);
       const limit = numericHeader(last, names.limit);
       const reset = numericHeader(last, names.reset);
+      // A new window began between two requests of the burst when the seconds to the reset went up
+      // (within a window they only go down): a fixed window may end at any request, even right
+      // after the one that spent it, or after the first of a window, whose count the next repeats.
+      const newWindow = previous !== undefined && reset !== null && reset > previous.reset;
+      if (previous?.remaining === 0 && !newWindow) {
+        pastLimit = `request ${sent} answered ${last.status} after ${names.remaining} reached 0`;
+        break;
+      }
       if (remaining === null || limit === null || reset === null) {
         countdown.push(
           `request ${sent} answered ${last.status} without numeric ${names.limit}, ${names.remaining} and ${names.reset}`,
         );
         break;
       }
-      // A higher count means a new window began: the count starts again.
-      if (previous && remaining <= previous.remaining && remaining !== previous.remaining - 1) {
+      // A higher count means a new window began too: the count starts again.
+      if (previous && !newWindow && remaining <= previous.remaining && remaining !== previous.remaining - 1) {
         countdown.push(
           `request ${sent} (${last.status}): ${names.remaining} went from ${previous.remaining} to ${remaining}`,
         );

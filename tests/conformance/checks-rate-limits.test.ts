@@ -208,6 +208,46 @@ describe("the rate-limit window's countdown and refusal", () => {
     expect(resultOf(run.results, REFUSAL)?.outcome).toBe("pass");
   });
 
+  /** The burst's first answers with these `[remaining, reset]` headers, all 200; the sandbox's own 429 ends it. */
+  const windows = (headers: [number, number][]): SandboxHooks => ({
+    answer: answersTo(FREE_KEY, (answer, n) =>
+      n <= headers.length
+        ? { ...withHeaders(answer, { [REMAINING]: headers[n - 1]![0], [RESET]: headers[n - 1]![1] }), status: 200 }
+        : answer,
+    ),
+  });
+
+  // Fixed windows: one may end right after its first request, whose count (7 of 8 left) the next
+  // request repeats as the first of its own, or right after the request that spent it.
+  it.each([
+    ["though the count repeats the first of the window before", 7],
+    ["after the count reached 0: the request then is not past the limit", 0],
+  ])("takes a reset that went up (1 second to 10) for a new window, %s", async (_, first) => {
+    const run = await rateRun(
+      windows([[first, 1], ...[7, 6, 5, 4, 3, 2, 1, 0].map((left): [number, number] => [left, 10])]),
+    );
+    expect(resultOf(run.results, COUNTDOWN)?.outcome).toBe("pass");
+    expect(resultOf(run.results, REFUSAL)?.outcome).toBe("pass");
+    expect(run.requests["free plan"]).toBe(10);
+  });
+
+  it("fails a count that repeats, or a request answered after 0, where the reset did not go up", async () => {
+    const repeated = await rateRun(
+      windows([[7, 5], ...[7, 6, 5, 4, 3, 2, 1, 0].map((left): [number, number] => [left, 5])]),
+    );
+    expect(resultOf(repeated.results, COUNTDOWN)?.detail).toBe(`request 2 (200): ${REMAINING} went from 7 to 7`);
+    const past = await rateRun(
+      windows([
+        [0, 5],
+        [7, 5],
+      ]),
+    );
+    expect(resultOf(past.results, REFUSAL)).toMatchObject({
+      outcome: "fail",
+      detail: `request 2 answered 200 after ${REMAINING} reached 0`,
+    });
+  });
+
   it("counts down the main key's window where no Free-plan key is declared (no rejected requests), after the run's other requests on that key", async () => {
     // Stateful: the cost measure reads the main key's balance; its reads come before the burst,
     // which waits for every check enrolled in the run (suite.ts enrols them all before any starts).
