@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { DIAGRAM_END, DIAGRAM_START, drawFloors, floorViolations, type Floor } from "./floors.ts";
+import { dynamicImportLines } from "./dynamic-imports.ts";
 import { findCycles, importsLeaving, readImportGraph, type ImportGraph } from "./import-graph.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -83,6 +84,20 @@ describe("the floor check", () => {
   });
 });
 
+describe("the dynamic import finder", () => {
+  it("finds each import() call by its line, and no static import, type import, template or comment", () => {
+    const source = [
+      'import { a } from "./a.ts";',
+      'const b = await import("./b.ts");',
+      "// await import('./c.ts')",
+      'const text = `await import("./d.ts")`;',
+      "type E = typeof import('./e.ts');",
+      "export const load = (name: string) => import(name);",
+    ].join("\n");
+    expect(dynamicImportLines(source)).toEqual([2, 6]);
+  });
+});
+
 describe("the project's imports", () => {
   const graph = readImportGraph(ROOT);
 
@@ -115,5 +130,19 @@ describe("the project's imports", () => {
 
   it("leave runtime/ for nothing outside it", () => {
     expect(importsLeaving(graph, "runtime")).toEqual([]);
+  });
+
+  // Test files share their worker's modules: a module first loaded by an import() inside a test
+  // would have what it runs as it loads credited by Stryker to that test alone (tests/README.md).
+  it("are static in every folder Stryker mutates", async () => {
+    const { default: config } = (await import(new URL("../../stryker.config.mjs", import.meta.url).href)) as {
+      default: { mutate: string[] };
+    };
+    const folders = config.mutate.filter((glob) => !glob.startsWith("!")).map((glob) => glob.replace(/[*{].*/, ""));
+    expect(folders).toEqual(expect.arrayContaining(["runtime/", "sandbox/", "generators/", "conformance/checks/"]));
+    const found = [...graph.keys()]
+      .filter((file) => folders.some((folder) => file.startsWith(folder)))
+      .flatMap((file) => dynamicImportLines(readFileSync(`${ROOT}${file}`, "utf8")).map((line) => `${file}:${line}`));
+    expect(found).toEqual([]);
   });
 });
