@@ -20,9 +20,6 @@ export default defineConfig({
       "tests/generators/*.test.ts",
       "tests/rules/*.test.ts",
     ],
-    // The whole conformance suite against the sandbox (about 9 s alone) would run for every mutant
-    // of a rule or a check: each of those is to be killed by a unit test that states its rule.
-    exclude: ["tests/conformance/mutation.test.ts"],
     // What a file's hooks run counts as covered by each of its tests (hook-coverage.ts).
     setupFiles: ["tests/mutation/hook-coverage.ts"],
     // Stryker prints its own report; vitest's closing line would only repeat per mutant.

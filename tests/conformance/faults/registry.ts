@@ -1,6 +1,6 @@
 /**
  * Injected faults: each one a plausible bug of an implementation of the description, for proving
- * that the conformance suite catches it (tests/conformance/mutation.test.ts). A fault changes the
+ * that the conformance suite catches it (tests/conformance/mutation-*.conformance-test.ts). A fault changes the
  * config, the rules, or an answer before it is sent, through startSandbox's hooks:
  * `startSandbox({ hooks: hooksFor(["wrong-id-prefix"]) })` serves the description with that bug.
  * Test code only: the sandbox that ships knows nothing of it (faults-not-shipped.test.ts).

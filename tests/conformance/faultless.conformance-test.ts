@@ -4,7 +4,8 @@
  * mutation-limits.conformance-test.ts, mutation-answers.conformance-test.ts,
  * mutation-prices.conformance-test.ts, mutation-validation.conformance-test.ts and (the faults
  * generated from the rule catalogue) mutation-fields.conformance-test.ts, side by side
- * (npm run test:conformance).
+ * (npm run test:conformance, with this faultless run: a whole run holds one of npm test's two
+ * workers about 15 s, half of it waiting on the sandbox's jobs).
  */
 import { describe, expect, it } from "vitest";
 import { CHECKS } from "../../conformance/checks/index.ts";
