@@ -1,5 +1,5 @@
 /** Faults of the limits: rate-limit windows and their headers, the concurrency cap, the cooldown, the uploads window. */
-import { SANDBOX_CODES } from "../../../sandbox/responses.ts";
+import { SANDBOX_CODES } from "../../../behaviour/responses.ts";
 import { bodyOf, isCreate, isPoll, limits, queueFull, tooManyCode, when, wrap, type Fault } from "./support.ts";
 
 /**
