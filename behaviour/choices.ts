@@ -44,4 +44,8 @@ export interface Choices {
   timing(area: AreaModel): JobTiming;
   /** A new job's id: the prefix and an opaque part, or the `sequence`-th integer. */
   jobId(prefix: string, integer: boolean, sequence: number): string;
+  /** Whose failures the cooldown counts together (not shown): an account's, all its keys', or each key's. */
+  readonly cooldownScope: "account" | "key";
+  /** Which ends count as failed generations for the cooldown (not shown): any unsuccessful one, or `failed` only. */
+  readonly cooldownCounts: "unsuccessful" | "failed";
 }

@@ -52,6 +52,7 @@ const create: Handler = (call, state) => {
   const job: Job = {
     id,
     accountName: account.name,
+    key: call.key!,
     route,
     createdAt: call.now,
     endAt,

@@ -14,6 +14,8 @@ export interface Job {
   /** The id the job is polled with (the decimal text of an integer id). */
   readonly id: string;
   readonly accountName: string;
+  /** The key that created it. */
+  readonly key: string;
   readonly route: CreateRouteModel;
   readonly createdAt: number;
   /** When it ends; Infinity until told (`JobStore.end`). */
@@ -65,6 +67,11 @@ export class JobStore {
 
   get(id: string): Job | undefined {
     return this.jobs.get(id);
+  }
+
+  /** Every job kept (not yet expired). */
+  all(): IterableIterator<Job> {
+    return this.jobs.values();
   }
 
   statusAt(job: Job, now: number): string {

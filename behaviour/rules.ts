@@ -25,7 +25,8 @@ function isJsonMediaType(header: string | null): boolean {
   );
 }
 
-export interface Call {
+/** A request as the service model reads it: what was sent, and when. */
+export interface ServiceRequest {
   readonly op: OperationModel;
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
@@ -41,6 +42,10 @@ export interface Call {
   readonly contentType: string | null;
   /** The body's bytes are UTF-8 (`text` replaced what was not). */
   readonly utf8: boolean;
+}
+
+/** A request on its way through the rules: what each rule found out about it. */
+export interface Call extends ServiceRequest {
   account: Account | null;
   /** The parsed JSON body. */
   body: unknown;
@@ -52,6 +57,11 @@ export interface Call {
   free: boolean;
   /** Create routes: the outcome asked for. */
   outcome: Outcome | null;
+}
+
+/** A request before any rule has run. */
+export function newCall(request: ServiceRequest): Call {
+  return { ...request, account: null, body: undefined, window: null, quote: null, free: false, outcome: null };
 }
 
 export interface Rule {
@@ -184,7 +194,7 @@ export const RULES: readonly Rule[] = [
     check(call, state) {
       const family = isCreate(call) ? state.routes.get(call.op.path)?.family : null;
       if (!family) return undefined;
-      const seconds = state.cooldowns.pausedFor(state.cooldownId(call.account!, family), call.now);
+      const seconds = state.cooldowns.pausedFor(state.cooldownId(call.account!, call.key!, family), call.now);
       if (seconds === null) return undefined;
       return state.responses.tooMany(
         "cooldown",

@@ -18,18 +18,27 @@ function handlers(model: ServiceModel): ReadonlyMap<string, Handler> {
   return found;
 }
 
+/** An answer, with the rule that gave it (null: the operation's handler). */
+export interface Answered {
+  readonly reply: Reply;
+  readonly rule: string | null;
+}
+
 /**
  * The answer to `call`: the first of `rules` (RULES when omitted) that refuses it, else its
  * handler's; a price charged per request (the stock searches) is charged on its 200.
  */
-export function answer(state: ServiceState, call: Call, rules: readonly Rule[] = RULES): Reply {
-  let reply: Reply | undefined;
+export function answered(state: ServiceState, call: Call, rules: readonly Rule[] = RULES): Answered {
   for (const rule of rules) {
-    reply = rule.check(call, state);
-    if (reply) break;
+    const reply = rule.check(call, state);
+    if (reply) return { reply, rule: rule.name };
   }
-  reply ??= handlers(state.model).get(call.op.operationId)!(call, state);
+  const reply = handlers(state.model).get(call.op.operationId)!(call, state);
   if (reply.status === 200 && call.quote?.charged === "per-request")
     call.account!.ledger.charge(call.quote.credits ?? 0);
-  return reply;
+  return { reply, rule: null };
+}
+
+export function answer(state: ServiceState, call: Call, rules: readonly Rule[] = RULES): Reply {
+  return answered(state, call, rules).reply;
 }

@@ -114,9 +114,9 @@ export class ServiceState {
     return documentOperation(this.model, op);
   }
 
-  /** The cooldown counter of an account on a model family. */
-  cooldownId(account: Account, family: string): string {
-    return `${account.name}\u0000${family}`;
+  /** The cooldown counter of a key's requests on a model family: its account's, or its own (Choices.cooldownScope). */
+  cooldownId(account: Account, key: string, family: string): string {
+    return `${this.choices.cooldownScope === "key" ? key : account.name}\u0000${family}`;
   }
 
   /** Settles the account's ended jobs and drops expired ones, so every rule reads the present. */
@@ -134,8 +134,10 @@ export class ServiceState {
     const family = job.route.family;
     // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent while the description has one model family: a job of no family would be counted under an id no rule reads
     if (family === null || family !== this.model.limits.cooldown.family) return;
-    const id = this.cooldownId(account, family);
-    if (job.outcome === this.model.jobStatus.success) this.cooldowns.succeeded(id);
-    else this.cooldowns.failed(id, job.endAt);
+    const id = this.cooldownId(account, job.key, family);
+    const { success, timeout } = this.model.jobStatus;
+    if (job.outcome === success) this.cooldowns.succeeded(id);
+    else if (this.choices.cooldownCounts === "unsuccessful" || job.outcome !== timeout)
+      this.cooldowns.failed(id, job.endAt);
   }
 }

@@ -24,6 +24,9 @@ export function sandboxChoices(model: ServiceModel, config: SandboxConfig): Choi
     defaultMediaSeconds: config.media.defaultDurationSeconds,
     priceFacts,
     timing: (area) => timingOf(area, config),
+    // The sandbox's reading: an account's failures, whichever of its keys sent them; any unsuccessful end.
+    cooldownScope: "account",
+    cooldownCounts: "unsuccessful",
     jobId: (prefix, integer, sequence) =>
       integer
         ? String(sequence)

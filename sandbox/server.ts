@@ -11,7 +11,7 @@ import { listenOnLoopback } from "../http-server/listen.ts";
 import { DOCS_ORIGINS } from "../http-server/loopback-guard.ts";
 import { readTarget, unrouted } from "../http-server/request-target.ts";
 import { SANDBOX_CODES, type Reply } from "../behaviour/responses.ts";
-import { RULES, type Call, type Rule } from "../behaviour/rules.ts";
+import { newCall, RULES, type Call, type Rule } from "../behaviour/rules.ts";
 import { answer as answerOf } from "../behaviour/service.ts";
 import { ServiceState } from "../behaviour/state.ts";
 import { loadServiceModel, type ServiceModel } from "../model/service-model.ts";
@@ -164,7 +164,7 @@ function createHandler(
     const { text, utf8 } = decode(body.read.bytes);
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1] ?? null;
     const contentType = request.headers["content-type"] ?? null;
-    const call: Call = {
+    const call = newCall({
       op: match.op,
       params: match.params,
       query,
@@ -175,13 +175,7 @@ function createHandler(
       text,
       contentType,
       utf8,
-      account: null,
-      body: undefined,
-      window: null,
-      quote: null,
-      free: false,
-      outcome: null,
-    };
+    });
     return { reply: answerOf(state, call, rules), call };
   };
 
