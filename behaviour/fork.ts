@@ -53,6 +53,6 @@ const sharing = new WeakMap<object, Set<object>>();
 /** A state equal to `state` that changes apart from it. */
 export function fork(state: ServiceState): ServiceState {
   let shared = sharing.get(state.choices);
-  if (!shared || !shared.has(state.config)) sharing.set(state.choices, (shared = sharedBy(state)));
+  if (!shared?.has(state.config)) sharing.set(state.choices, (shared = sharedBy(state)));
   return copy(state, shared, new Map());
 }

@@ -669,7 +669,7 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     flag: "sequences",
     argument: "N",
     env: "CONFORMANCE_SEQUENCES",
-    meaning: "random sequences of the sequence phase, after its tour (default 6; more for a nightly run)",
+    meaning: "random sequences of the sequence phase, after its tour (default 3; more for a nightly run)",
   },
   {
     flag: "shard",

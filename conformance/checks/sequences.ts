@@ -18,7 +18,7 @@ const GROUP = "sequences";
 /** Credits the phase's jobs may be charged at most, at the standard prices, where no budget says less. */
 export const SEQUENCE_CREDITS = 20_000;
 /** Random sequences after the tour, and commands in each, when `--sequences` is not given. */
-export const DEFAULT_SEQUENCES = 6;
+export const DEFAULT_SEQUENCES = 3;
 export const SEQUENCE_STEPS = 12;
 
 const KINDS: Readonly<Record<StepKind, string>> = {
@@ -114,6 +114,13 @@ function record(session: Session, outcome: PhaseOutcome, seed: number): void {
   const { phase, failure } = outcome;
   outcomes.set(session, outcome);
   const judged = new Set(phase.judgedKinds);
+  if (outcome.cutShort)
+    session.results.skip(
+      GROUP,
+      "*",
+      "every sequence ran",
+      `the run's time limit (timeoutSeconds ${session.config.timeoutSeconds} s) drew near after ${phase.sequencesRun} sequences: the others were left out`,
+    );
   for (const kind of Object.keys(KINDS) as StepKind[]) {
     const name = template(kind);
     if (failure?.step.kind === kind) {

@@ -78,6 +78,12 @@ export class Steps {
   }
 }
 
+/** Jobs whose end is open that a credits read leaves open, at most: more are polled first. */
+const OPEN_BEFORE_READ = 4;
+
+/** Jobs that outlast the phase (3D) it keeps running at once, at most: each holds a slot of the cap to its end. */
+const OUTLASTING_AT_MOST = 2;
+
 /** A create: its model, its body (a named example or one drawn), the outcome it asks for, and who sends it. */
 export class CreateCommand implements Command {
   constructor(
@@ -92,8 +98,14 @@ export class CreateCommand implements Command {
   ) {}
 
   check(sequence: Readonly<Sequence>): boolean {
-    // A bounded number of jobs whose end is open, so the states the oracle keeps stay few.
-    return sequence.jobs.filter((job) => job.terminal === null && !job.outlasting).length < sequence.phase.openJobs;
+    // A bounded number of jobs whose end is open, so the states the oracle keeps stay few; those of
+    // earlier sequences still running count; a job that outlasts the phase only while few do.
+    const { phase } = sequence;
+    const open = sequence.jobs.filter((job) => job.terminal === null).length + phase.left.length;
+    const outlasting = [...sequence.jobs, ...phase.left].filter(
+      (job) => job.outlasting && job.terminal === null,
+    ).length;
+    return open < phase.openJobs && (!new Steps(phase).outlasting(this.op) || outlasting < OUTLASTING_AT_MOST);
   }
 
   async run(sequence: Sequence, phase: Phase): Promise<void> {
@@ -274,6 +286,11 @@ export class OtherCommand implements Command {
     // The Free plan's key on the routes it may call (searches) and on those it may not: the home account's keys besides.
     const parties = [...steps.home, ...(steps.free ? [steps.free] : [])];
     const party = parties[this.by % parties.length]!;
+    if (this.kind === "upload" && !phase.mayUpload(party.account)) return;
+    // With many jobs whose end no answer has shown, the balance could be explained too many ways: they are polled first.
+    const open = sequence.jobs.filter((job) => job.terminal === null && job.party.account === party.account);
+    if (this.kind === "credits" && open.length > OPEN_BEFORE_READ)
+      for (const job of open) await pollJob(sequence, job, job.party, "soon");
     await sequence.step({
       kind: this.kind,
       party,
@@ -346,7 +363,12 @@ function buildOther(
 /** The same request again, by the same party: a second charge, a second window count, a second search. */
 export class RepeatCommand implements Command {
   check(sequence: Readonly<Sequence>): boolean {
-    return sequence.last !== undefined && sequence.last.kind !== "create";
+    const last = sequence.last;
+    return (
+      last !== undefined &&
+      last.kind !== "create" &&
+      (last.kind !== "upload" || sequence.phase.mayUpload(last.party.account))
+    );
   }
 
   async run(sequence: Sequence): Promise<void> {

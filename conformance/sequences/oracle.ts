@@ -17,6 +17,7 @@ import { idFieldOf } from "../jobs.ts";
 import { responseProblems } from "../response-check.ts";
 import { unstatedAcceptance } from "../unstated.ts";
 import { describeReply, misfit } from "./fits.ts";
+import { OWNERSHIP } from "./steps.ts";
 import type { Parties, Party } from "./parties.ts";
 import { declaredOutcome, targetChoices } from "./target-choices.ts";
 import { distinct, ended, endingLevels, forkWorld, openJobs, type World } from "./worlds.ts";
@@ -208,10 +209,10 @@ export class Oracle {
       }
     }
     const allowed = [...new Set(tried.map((answer) => describeReply(contract, answer.reply)))];
-    const due = [...new Set(tried.map((answer) => answer.rule ?? "handler"))];
+    const due = [...new Set(tried.map((answer) => decider(step, answer)))];
     if (fitting.length > 0) {
       this.worlds = distinct(fitting.map(({ world, answer }) => this.follow(world, step, exchange, answer)));
-      return { problems: shape, allowed, due, takenAs: fitting[0]!.answer.rule ?? "handler" };
+      return { problems: shape, allowed, due, takenAs: decider(step, fitting[0]!.answer) };
     }
     const lenient = this.lenient(step, exchange);
     if (lenient) {
@@ -358,6 +359,12 @@ export class Oracle {
     }
     return null;
   }
+}
+
+/** What decided an answer: its rule's name, the ownership of a job polled by another account, else the operation's handler. */
+function decider(step: Step, answer: Answered): string {
+  if (answer.rule) return answer.rule;
+  return step.op.facts.kind === "poll" && answer.reply.status === 403 ? OWNERSHIP : "handler";
 }
 
 /** The model's settings for the phase's parties: what the declaration states, the balances read, the limits the target keeps. */

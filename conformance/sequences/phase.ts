@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import type { Session } from "../session.ts";
-import { commandArbitraries, Steps } from "./commands.ts";
+import { commandArbitraries, PollCommand, Steps } from "./commands.ts";
 import { Coverage } from "./coverage.ts";
 import { applicableConditions } from "./domain.ts";
 import { drain, settle } from "./drain.ts";
@@ -28,7 +28,9 @@ export interface PhaseSettings {
 }
 
 /** Replays of a failing sequence, at most, while it is shrunk: each is real requests to the target. */
-const SHRINK_RUNS = 25;
+const SHRINK_RUNS = 12;
+/** Jobs polled again at the end of the phase, the first that ended. */
+const LATE_POLLS = 4;
 
 export interface PhaseOutcome {
   readonly phase: Phase;
@@ -38,6 +40,16 @@ export interface PhaseOutcome {
   readonly failure?: SequenceFailure;
   /** Steps of the failing sequence before it was shrunk. */
   readonly shrunkFrom?: number;
+  /** Sequences were left out: the run's time limit was near. */
+  readonly cutShort?: boolean;
+}
+
+/** Sequences start only while this share of the run's time limit is left: the other checks' last stages need the rest. */
+const TIME_LEFT_SHARE = 0.5;
+
+function outOfTime(session: Session): boolean {
+  const left = session.deadline - Date.now();
+  return left < session.config.timeoutSeconds * 1000 * TIME_LEFT_SHARE;
 }
 
 /** Runs `commands` as one sequence: judged throughout, its jobs polled to their end after (unjudged after a failure). */
@@ -56,26 +68,37 @@ async function runSequence(phase: Phase, commands: readonly Command[]): Promise<
   return sequence;
 }
 
-/** The failing sequence's commands cut after the failing one, then each dropped in turn while it still fails. */
+/**
+ * The failing sequence shrunk by dropping commands (delta debugging: halves, then smaller parts) while
+ * it still fails, within SHRINK_RUNS replays; a replay that cannot finish (the run's time is up) ends it.
+ */
 async function shrinkTour(
   phase: Phase,
   commands: readonly Command[],
   failure: SequenceFailure,
 ): Promise<SequenceFailure> {
-  const at = (found: SequenceFailure): number => found.log.length;
   let best = failure;
   let kept = commands.slice(0, commandIndex(failure) + 1);
+  let parts = 2;
   let runs = 0;
-  for (let index = kept.length - 2; index >= 0 && runs < SHRINK_RUNS; index--) {
-    const candidate = kept.filter((_, position) => position !== index);
-    runs++;
-    try {
-      await runSequence(phase, candidate);
-    } catch (error) {
-      if (!(error instanceof SequenceFailure)) throw error;
-      kept = candidate.slice(0, commandIndex(error) + 1);
-      if (at(error) <= at(best)) best = error;
+  while (kept.length > 1 && parts <= kept.length && runs < SHRINK_RUNS) {
+    const size = Math.ceil(kept.length / parts);
+    let shrunk = false;
+    // The last part holds the failing command: the others are dropped in turn.
+    for (let start = 0; start + size < kept.length && runs < SHRINK_RUNS; start += size) {
+      const candidate = [...kept.slice(0, start), ...kept.slice(start + size)];
+      runs++;
+      try {
+        await runSequence(phase, candidate);
+      } catch (error) {
+        if (!(error instanceof SequenceFailure)) return best;
+        kept = candidate.slice(0, commandIndex(error) + 1);
+        if (error.log.length <= best.log.length) best = error;
+        shrunk = true;
+        break;
+      }
     }
+    parts = shrunk ? Math.max(parts - 1, 2) : parts * 2;
   }
   return best;
 }
@@ -98,6 +121,7 @@ export async function runPhase(
   const mine = <T>(items: readonly T[]): T[] => items.filter((_, position) => position % count === index - 1);
   const tour = mine(tourSequences(steps, phase.openJobs - 1, settings.seed));
   for (const [position, commands] of tour.entries()) {
+    if (outOfTime(session)) return { phase, tourSequences: position, randomSequences: 0, cutShort: true };
     status(`tour ${position + 1} of ${tour.length}`);
     try {
       await runSequence(phase, commands);
@@ -107,20 +131,57 @@ export async function runPhase(
       return { phase, tourSequences: tour.length, randomSequences: 0, failure: shrunk, shrunkFrom: error.log.length };
     }
   }
-  const runs = Math.ceil((settings.sequences - (index - 1)) / count);
-  if (runs <= 0) return { phase, tourSequences: tour.length, randomSequences: 0 };
+  const runs = outOfTime(session) ? 0 : Math.max(0, Math.ceil((settings.sequences - (index - 1)) / count));
+  const random = runs > 0 ? await randomSequences(phase, steps, settings, runs, tour.length, status) : {};
+  if (random.failure || random.cutShort || outOfTime(session))
+    return { phase, tourSequences: tour.length, randomSequences: runs, ...random, cutShort: !random.failure };
+  // Last, the jobs that ended first, polled again long after their end (the whole phase later).
+  status("polling the first jobs again, long after their end");
+  try {
+    await runSequence(phase, lateCommands(phase));
+  } catch (error) {
+    if (!(error instanceof SequenceFailure)) throw error;
+    return { phase, tourSequences: tour.length, randomSequences: runs, failure: error, shrunkFrom: error.log.length };
+  }
+  return { phase, tourSequences: tour.length, randomSequences: runs };
+}
+
+/** Polls of the jobs that ended first, by their creator and by another account. */
+function lateCommands(phase: Phase): Command[] {
+  const first = Math.min(phase.ended.length, LATE_POLLS);
+  return Array.from({ length: first }, (_, job) => [
+    new PollCommand(job, "owner", true),
+    new PollCommand(job, "other-account", true),
+  ]).flat();
+}
+
+/** The random sequences, fast-check's; a failure shrunk within SHRINK_RUNS replays. */
+async function randomSequences(
+  phase: Phase,
+  steps: Steps,
+  settings: PhaseSettings,
+  runs: number,
+  tour: number,
+  status: (text: string) => void,
+): Promise<Pick<PhaseOutcome, "failure" | "shrunkFrom" | "cutShort">> {
+  const { index } = settings.shard;
   let replays = 0;
+  let cut = false;
   // An error that is not the target's (the run stopped, a wait past its time limit) ends the search; it is thrown after.
   let stopped: unknown;
   const property = fc.asyncProperty(
     fc.commands(commandArbitraries(steps), { maxCommands: settings.steps }),
     async (commands) => {
-      // Past the shrinking budget every candidate is skipped: the shortest failure so far stands.
+      // Past the shrinking budget every candidate is skipped: the shortest failure so far stands; so is every sequence past the phase's time.
       if (stopped !== undefined || (phase.failures.length > 0 && ++replays > SHRINK_RUNS)) fc.pre(false);
+      if (phase.failures.length === 0 && outOfTime(phase.session)) {
+        cut = true;
+        fc.pre(false);
+      }
       status(
         phase.failures.length
           ? `shrinking a failing sequence (replay ${replays} of at most ${SHRINK_RUNS})`
-          : `random sequence ${phase.sequencesRun + 1 - tour.length} of ${runs}`,
+          : `random sequence ${phase.sequencesRun + 1 - tour} of ${runs}`,
       );
       try {
         await runSequence(phase, [...commands]);
@@ -131,15 +192,10 @@ export async function runPhase(
     },
   );
   const result = await fc.check(property, { seed: settings.seed + index - 1, numRuns: runs });
-  if (stopped !== undefined) throw stopped;
   const failures = phase.failures;
-  if (!result.failed || failures.length === 0) return { phase, tourSequences: tour.length, randomSequences: runs };
+  // A failure found stands, though its shrinking could not finish.
+  if (stopped !== undefined && failures.length === 0) throw stopped;
+  if (!result.failed || failures.length === 0) return cut ? { cutShort: true } : {};
   const shortest = failures.reduce((best, next) => (next.log.length < best.log.length ? next : best));
-  return {
-    phase,
-    tourSequences: tour.length,
-    randomSequences: runs,
-    failure: shortest,
-    shrunkFrom: failures[0]!.log.length,
-  };
+  return { failure: shortest, shrunkFrom: failures[0]!.log.length };
 }

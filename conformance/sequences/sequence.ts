@@ -13,10 +13,10 @@ import type { Session } from "../session.ts";
 import { Coverage } from "./coverage.ts";
 import { Oracle, type Verdict } from "./oracle.ts";
 import type { Parties, Party } from "./parties.ts";
-import { observedRules, OWNERSHIP, type Condition, type StepKind } from "./steps.ts";
+import { observedRules, type Condition, type StepKind } from "./steps.ts";
 
 /** Jobs a sequence keeps in flight at most where the cap is not declared (or larger). */
-const OPEN_JOBS = 10;
+const OPEN_JOBS = 20;
 
 /** A job a sequence started, as the target gave and showed it. */
 export interface TrackedJob {
@@ -88,6 +88,8 @@ export class Phase {
   readonly failures: SequenceFailure[] = [];
   sequencesRun = 0;
   steps = 0;
+  /** When each accepted upload of an account was answered: the phase keeps to a share of its window. */
+  readonly uploads = new Map<string, number[]>();
   /** The kinds of step whose answers were judged. */
   readonly judgedKinds = new Set<StepKind>();
   /** Jobs a sequence has in flight at most: one more than the home account's cap, where declared, so that the cap is reached. */
@@ -110,6 +112,29 @@ export class Phase {
     this.openJobs = Math.min((cap ?? OPEN_JOBS) + 1, OPEN_JOBS + 1);
   }
 
+  /** The jobs earlier sequences left running, polled once by their creators: those that ended join the ended ones. */
+  private async lookAtLeft(): Promise<void> {
+    const { terminal } = this.session.contract.model.jobStatus;
+    for (const job of [...this.left]) {
+      const client = this.client(job.party);
+      const path = requestPath(this.session.contract, job.poll, { id: job.id });
+      const exchange = await client.send(job.poll, { method: "get", path, headers: client.authorized() });
+      const status = String((exchange.json as { status?: unknown } | undefined)?.status);
+      if (exchange.status !== 200 || !terminal.includes(status)) continue;
+      job.terminal = status;
+      job.endedAt = exchange.receivedAt;
+      this.left.splice(this.left.indexOf(job), 1);
+      this.ended.push(job);
+    }
+  }
+
+  /** Whether the phase may upload with `account` without nearing its window (a Retry-After would stop the key). */
+  mayUpload(account: string): boolean {
+    const { perAccount, windowSeconds } = this.session.contract.model.limits.uploads;
+    const since = Date.now() - windowSeconds * 1000;
+    return (this.uploads.get(account) ?? []).filter((at) => at > since).length < perAccount / 2;
+  }
+
   client(party: Party): Client {
     return this.clients.get(party.key)!;
   }
@@ -119,9 +144,10 @@ export class Phase {
     return this.parties.all.filter((party) => party.account === account);
   }
 
-  /** A new sequence: its account's balance read, an oracle starting there. */
+  /** A new sequence: the jobs earlier ones left running looked at, its account's balance read, an oracle starting there. */
   async begin(number: number): Promise<Sequence> {
     const { session } = this;
+    await this.lookAtLeft();
     const credits = session.contract.operations.find(
       (op) => op.facts.operationId === session.contract.model.account.creditsOperationId,
     );
@@ -178,10 +204,6 @@ export class Sequence {
   async step(input: StepInput): Promise<{ exchange: Exchange; verdict: Verdict }> {
     const { phase } = this;
     const exchange = await phase.client(input.party).send(input.op, input.spec, { positive: true });
-    if (process.env.SEQ_DEBUG)
-      console.log(
-        `${this.number} ${input.kind} ${input.party.name} ${exchange.status} sent+${exchange.sentAt % 100000} took ${exchange.receivedAt - exchange.sentAt}`,
-      );
     const verdict = this.oracle.judge(
       {
         op: input.op,
@@ -192,9 +214,7 @@ export class Sequence {
       },
       exchange,
     );
-    // A poll of another account's job refused by no rule of the model: its handler's ownership 403.
-    const decided =
-      verdict.takenAs === "handler" && input.kind === "poll" && exchange.status === 403 ? OWNERSHIP : verdict.takenAs;
+    const decided = verdict.takenAs;
     const logged: LoggedStep = {
       number: this.log.length + 1,
       kind: input.kind,
@@ -223,6 +243,8 @@ export class Sequence {
       throw failure;
     }
     phase.judgedKinds.add(input.kind);
+    if (input.kind === "upload" && exchange.status === 200)
+      phase.uploads.set(input.party.account, [...(phase.uploads.get(input.party.account) ?? []), exchange.receivedAt]);
     phase.coverage.observed(logged.rules, input.conditions);
     return { exchange, verdict };
   }

@@ -14,6 +14,9 @@ import { type Asked, CreateCommand, OtherCommand, PollCommand, RepeatCommand, ty
 
 type Command = fc.AsyncCommand<import("./sequence.ts").Sequence, import("./sequence.ts").Phase>;
 
+/** Slots of the cap a tour sequence leaves to jobs that outlast the phase (commands.ts keeps at most that many). */
+const OUTLASTING_ROOM = 2;
+
 /** The outcomes a tour's creates ask for, in turn. */
 const ASKED: readonly Asked[] = ["none", "failed", "none", "moderation", "timeout"];
 
@@ -22,18 +25,26 @@ export function tourSequences(steps: Steps, perSequence: number, seed: number): 
   const { contract } = steps.phase.session;
   const creates: CreateCommand[] = [];
   let turn = 0;
-  // The Free plan's key, where declared, is the party after the home account's keys.
-  const parties = steps.home.length + (steps.free ? 1 : 0);
+  // The home account's keys in turn; the Free plan's key, where declared, is the party after them.
+  const home = steps.home.length;
   for (const op of steps.creates()) {
     const drawn = positiveArbitrary(contract, op);
     const bodies: Array<[Body, "example" | "drawn"]> = [
       ...op.requestExamples.map((example): [Body, "example"] => [example.value as Body, "example"]),
       ...(drawn ? fc.sample(drawn, { seed, numRuns: 1 }).map((body): [Body, "drawn"] => [body, "drawn"]) : []),
     ];
-    for (const [body, input] of bodies) {
-      creates.push(new CreateCommand(op, body, input, ASKED[turn % ASKED.length]!, turn % parties, turn, turn));
+    // Where a price is held or a failure counts towards a cooldown, every outcome: the first body again for those its bodies leave out.
+    const outlasting = steps.outlasting(op);
+    const everyOutcome = !outlasting && (op.create?.priceHeld === true || op.create?.family !== null);
+    const sends = Math.max(bodies.length, everyOutcome ? ASKED.length : 0);
+    for (let send = 0; send < sends; send++) {
+      const [body, input] = bodies[send % bodies.length]!;
+      // A job that outlasts the phase holds a slot of the cap to its end: one such job a route, its other bodies blocked by moderation.
+      const asked = outlasting && send > 0 ? "moderation" : ASKED[send % ASKED.length]!;
+      creates.push(new CreateCommand(op, body, input, asked, turn % home, turn, turn));
       turn++;
     }
+    if (steps.free) creates.push(new CreateCommand(op, bodies[0]![0], bodies[0]![1], "none", home, turn, turn));
   }
   const sequences: Command[][] = [];
   let current: Command[] = [];
@@ -59,8 +70,9 @@ export function tourSequences(steps: Steps, perSequence: number, seed: number): 
   };
   for (const create of creates) {
     // Asked for no job (moderation), or refused one (the Free plan's key): no slot taken.
-    const startsJob = create.asked !== "moderation" && create.by % parties < steps.home.length;
-    if (startsJob && jobs === perSequence) close();
+    const startsJob = create.asked !== "moderation" && create.by < home;
+    // Room for the jobs that outlast the phase, which earlier sequences leave running.
+    if (startsJob && jobs === perSequence - OUTLASTING_ROOM) close();
     current.push(create);
     if (startsJob) jobs++;
   }

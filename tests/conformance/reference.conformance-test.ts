@@ -102,6 +102,8 @@ describe.concurrent("the conformance suite against honest reference servers", ()
       skipGroups: ["request-validation"],
       rateLimitBurst: false,
       parallelRequests: 24,
+      // Within the test's own time: the sequence phase, one request at a time, stops starting sequences near it.
+      timeoutSeconds: 110,
     };
     expect(
       failures(
