@@ -7,6 +7,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { allowedOriginsSetting } from "../../http-server/loopback-guard.ts";
 import { parseFlags, portSetting, runCommand } from "../../tools/command.ts";
 import { stopWhenAsked } from "../../tools/process-lifecycle.ts";
+import { BIN } from "./bin.ts";
 import { CATALOG } from "./catalog.ts";
 import { DEFAULT_MCP_PORT, MCP_PATH, startHttpServer } from "./http.ts";
 import { createSessionServer } from "./server.ts";
@@ -16,7 +17,6 @@ import { BASE_URL_VARIABLE, BUDGET_VARIABLE, CONFIRM_VARIABLE, KEY_VARIABLE, rea
 /** The package's version, defined by its build; a run from the repository is the development one. */
 declare const MCP_PACKAGE_VERSION: string | undefined;
 const VERSION = typeof MCP_PACKAGE_VERSION === "undefined" ? "0.0.0-development" : MCP_PACKAGE_VERSION;
-export const BIN = "media-service-mcp";
 
 const HELP = `usage: ${BIN} [--http [--port N] [--allow-origin ORIGIN]] [--base-url URL] [--budget N] [--confirm-above N]
 
