@@ -24,14 +24,19 @@ import { failedTask, jobTask } from "./tasks.ts";
 import { DEFAULT_WAIT_SECONDS, instructions, TOOL_NAMES, toolDefinitions } from "./tools.ts";
 
 export const SERVER_NAME = "media-service";
+/** A task's suggested poll interval: a second, since tasks/get reads memory here, not the service. */
+export const DEFAULT_TASK_POLL_MS = 1000;
 
 export interface McpServerOptions {
   readonly client: QuotingMediaServiceClient;
   readonly settings: Pick<McpSettings, "apiKey" | "budget" | "confirmAbove">;
   /** The package's version, shown to the client. */
   readonly version: string;
-  /** A task's poll interval by area, in milliseconds (the client's polling of the job is the typed client's own). */
-  readonly taskPollIntervalMs?: (area: string) => number;
+  /**
+   * How often a client should ask for a task's status, in milliseconds (DEFAULT_TASK_POLL_MS): it
+   * reads this server's task store, not the service, whose polling is the typed client's own.
+   */
+  readonly taskPollIntervalMs?: number;
   readonly catalog?: Catalog;
 }
 
@@ -99,7 +104,7 @@ export function createSessionServer(options: McpServerOptions): SessionServer {
         ttl: extra.taskRequestedTtl ?? undefined,
         signal: closing.signal,
         scrub,
-        pollIntervalMs: options.taskPollIntervalMs?.(typeof checked === "string" ? "" : checked.model.area) ?? 5000,
+        pollIntervalMs: options.taskPollIntervalMs ?? DEFAULT_TASK_POLL_MS,
       });
       if (typeof checked === "string")
         return task ? failedTask(taskContext(), toolError(checked)) : scrub(toolError(checked));

@@ -69,7 +69,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     client,
     settings: { apiKey, budget: 1000, confirmAbove: null, ...options.settings },
     version: "0.0.0-test",
-    taskPollIntervalMs: () => 50,
+    taskPollIntervalMs: 50,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const messages: JSONRPCMessage[] = [];
