@@ -20,7 +20,7 @@ import { CATALOG, findModel, type Catalog } from "./catalog.ts";
 import { toolError, toolResult, withoutKey } from "./results.ts";
 import { Session, type ConfirmCreate } from "./session.ts";
 import { MAX_WAIT_SECONDS, type McpSettings } from "./settings.ts";
-import { failedTask, jobTask } from "./tasks.ts";
+import { endedTask, jobTask } from "./tasks.ts";
 import { DEFAULT_WAIT_SECONDS, instructions, TOOL_NAMES, toolDefinitions } from "./tools.ts";
 
 export const SERVER_NAME = "media-service";
@@ -107,11 +107,14 @@ export function createSessionServer(options: McpServerOptions): SessionServer {
         pollIntervalMs: options.taskPollIntervalMs ?? DEFAULT_TASK_POLL_MS,
       });
       if (typeof checked === "string")
-        return task ? failedTask(taskContext(), toolError(checked)) : scrub(toolError(checked));
+        return task ? endedTask(taskContext(), "failed", toolError(checked)) : scrub(toolError(checked));
       const outcome = await session.create(checked, confirm);
-      if ("refused" in outcome) return task ? failedTask(taskContext(), outcome.refused) : scrub(outcome.refused);
-      if (task && !outcome.job.ended) return jobTask(session, outcome.job, taskContext());
-      return scrub(session.createdResult(outcome));
+      if ("refused" in outcome)
+        return task ? endedTask(taskContext(), "failed", outcome.refused) : scrub(outcome.refused);
+      if (!task) return scrub(session.createdResult(outcome));
+      // A job being followed gets its own task; one that cannot be followed, or that ended, is told as it stands.
+      if (!outcome.job.ended) return jobTask(session, outcome.job, taskContext());
+      return endedTask(taskContext(), "completed", session.createdResult(outcome));
     }
     return scrub(await callTool(name, args, extra));
   });

@@ -152,16 +152,22 @@ export class Session {
   create(request: CreateRequest, confirm: ConfirmCreate): Promise<CreateOutcome> {
     const key = canonical([request.model.slug, request.input, request.media ?? null]);
     const earlier = this.#sent.get(key);
-    if (earlier && !request.again)
-      return earlier.then((outcome) =>
-        "job" in outcome
-          ? {
-              ...outcome,
-              repeated: true,
-              note: ` An identical create was sent earlier in this session as this job; it was not sent again (again: true makes a second job).`,
-            }
-          : outcome,
-      );
+    if (!earlier || request.again) return this.#sendOnce(key, request, confirm);
+    return earlier.then((outcome) => {
+      if (!("job" in outcome)) return outcome;
+      // A job seen to end without success was not charged: the same input may be created again, once.
+      const { job } = outcome;
+      if (job.ended && job.jobId && job.status !== this.catalog.statuses.success)
+        return this.#sent.get(key) === earlier ? this.#sendOnce(key, request, confirm) : this.create(request, confirm);
+      return {
+        ...outcome,
+        repeated: true,
+        note: " An identical create was sent earlier in this session as this job; it was not sent again (again: true makes a second job).",
+      };
+    });
+  }
+
+  #sendOnce(key: string, request: CreateRequest, confirm: ConfirmCreate): Promise<CreateOutcome> {
     const sending = this.#send(request, confirm);
     this.#sent.set(key, sending);
     // A refused create may be tried again as it is (after the user raised the budget, say); a lost answer may have made a job, so it stays.

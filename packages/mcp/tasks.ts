@@ -29,10 +29,18 @@ const firstText = (result: CallToolResult): string => {
   return block && "text" in block ? block.text : "";
 };
 
-/** A task that has already failed: a create refused before anything was sent, still answered as the task the client asked for. */
-export async function failedTask(context: TaskContext, result: CallToolResult): Promise<CreateTaskResult> {
+/**
+ * A task that has already ended, still answered as the task the client asked for: failed, a create
+ * refused before anything was sent; completed, a job created that cannot be followed (its create
+ * response names no job id), or an identical create's earlier job.
+ */
+export async function endedTask(
+  context: TaskContext,
+  status: "completed" | "failed",
+  result: CallToolResult,
+): Promise<CreateTaskResult> {
   const task = await context.taskStore.createTask({ ttl: context.ttl ?? DEFAULT_TASK_TTL_MS });
-  await finish(context, task.taskId, "failed", result);
+  await finish(context, task.taskId, status, result);
   return { task: (await context.taskStore.getTask(task.taskId)) ?? task };
 }
 

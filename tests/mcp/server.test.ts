@@ -109,6 +109,25 @@ describe("a create without tasks", () => {
     expect(creates(sent)).toHaveLength(2);
   });
 
+  it("sends an identical create again once its job ended without success (nothing was charged)", async () => {
+    const { mcp, sent } = await start();
+    const failing = { model: "I-A", input: { prompt: "x [sandbox:failed]" } };
+    const first = await mcp.callTool({ name: "create", arguments: failing });
+    const { job_id: jobId } = first.structuredContent as { job_id: string };
+    const retryWhileRunning = await mcp.callTool({ name: "create", arguments: failing });
+    expect(retryWhileRunning.structuredContent).toMatchObject({ job_id: jobId, repeated: true });
+    await mcp.callTool({ name: "wait_job", arguments: { job_id: jobId } });
+    const [again, alsoAgain] = await Promise.all([
+      mcp.callTool({ name: "create", arguments: failing }),
+      mcp.callTool({ name: "create", arguments: failing }),
+    ]);
+    expect((again.structuredContent as { job_id: string }).job_id).not.toBe(jobId);
+    expect((alsoAgain.structuredContent as { job_id: string }).job_id).toBe(
+      (again.structuredContent as { job_id: string }).job_id,
+    );
+    expect(creates(sent)).toHaveLength(2);
+  });
+
   it("waits a bounded time and says to wait again while the job runs", async () => {
     const { mcp } = await start({ account: {}, config: { jobs: { defaultDurationSeconds: 600 } } });
     const created = await mcp.callTool({ name: "create", arguments: IMAGE });
