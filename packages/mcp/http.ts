@@ -38,6 +38,10 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Loopb
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? "").split("?")[0];
     if (path !== MCP_PATH) return jsonRpcError(response, 404, `Not found: the MCP endpoint is ${MCP_PATH}`);
+    // An MCP answer may stay silent for as long as wait_job waits, and a notification stream for the
+    // whole session: the idle timeout of the HTTP layer, which guards against slow senders of
+    // requests, would cut them (the request itself has been let in by the guard and the limits).
+    request.socket.setTimeout(0);
     const id = request.headers["mcp-session-id"];
     if (typeof id === "string") {
       const open = sessions.get(id);

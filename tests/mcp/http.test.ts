@@ -57,11 +57,12 @@ function post(headers: Record<string, string>): Promise<{ status: number; body: 
 describe("the HTTP transport", () => {
   it("serves the SDK's client on 127.0.0.1, a session per client", async () => {
     expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const before = running.sessions;
     const clients = [new Client({ name: "a", version: "1" }), new Client({ name: "b", version: "1" })];
     for (const client of clients)
       await client.connect(new StreamableHTTPClientTransport(new URL(`${running.url}${MCP_PATH}`)));
     expect((await clients[0]!.listTools()).tools.map((tool) => tool.name)).toContain("create");
-    expect(running.sessions).toBe(2);
+    expect(running.sessions).toBe(before + 2);
     for (const client of clients) await client.close();
   });
 

@@ -189,13 +189,22 @@ describe("the installed bin over stdio", () => {
 
 describe("the installed bin over Streamable HTTP", () => {
   it("serves on 127.0.0.1, refuses another site's page, and stops on SIGTERM", async () => {
-    const child = spawn(process.execPath, [bin(), "--http", "--port", "0"], { cwd: project, env: env("50") });
+    const child = spawn(process.execPath, [bin(), "--http", "--port", "0"], { cwd: project, env: env("500") });
     const { stderr } = output(child);
     const line = await until(() => /(http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr())?.[1], "the address line", 30_000);
     const client = new Client({ name: "e2e-http", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(line)));
     const created = await client.callTool({ name: "create", arguments: { model: "I-A", input: { prompt: "Noon" } } });
     expect(created.structuredContent).toMatchObject({ quoted_credits: 12 });
+    // A 3D job runs the area's typical minimum (2 minutes) in the sandbox: a wait longer than the HTTP
+    // layer's idle timeout (10 s) with no byte sent meanwhile is answered, not cut.
+    const model = await client.callTool({
+      name: "create",
+      arguments: { model: "D-A", input: { image: "https://example.com/chair.png" } },
+    });
+    const { job_id: jobId } = model.structuredContent as { job_id: string };
+    const waited = await client.callTool({ name: "wait_job", arguments: { job_id: jobId, max_seconds: 12 } });
+    expect(text(waited)).toMatch(/after waiting 12 s; call wait_job again/);
     const page = await fetch(line, {
       method: "POST",
       headers: { origin: "https://elsewhere.example", "content-type": "application/json" },
