@@ -5,12 +5,19 @@
  * errors an agent can act on. The bin's stdio and HTTP runs are tests/mcp/mcp.e2e.ts.
  */
 import { CallToolResultSchema, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, describe, expect, it } from "vitest";
-import { available, harness, KEY, textOf, type Harness } from "./support.ts";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { RunningSandbox } from "../../sandbox/server.ts";
+import { available, fileSandbox, harness, textOf, type Harness } from "./support.ts";
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await fileSandbox();
+});
+afterAll(() => sandbox.close());
 
 let open: Harness[] = [];
-async function start(options?: Parameters<typeof harness>[0]): Promise<Harness> {
-  const started = await harness(options);
+async function start(options?: Parameters<typeof harness>[1]): Promise<Harness> {
+  const started = await harness(sandbox, options);
   open.push(started);
   return started;
 }
@@ -24,8 +31,9 @@ const IMAGE = { model: "I-A", input: { prompt: "A lighthouse at dawn", num_image
 
 describe("a create as a task", () => {
   it("follows the job to its result URLs as resource links, with the service's statuses as messages, and charges the quote", async () => {
-    const { mcp, sandbox, messages } = await start();
-    const before = await available(sandbox);
+    const started = await start();
+    const { mcp, messages, key } = started;
+    const before = await available(started);
     const seen: Array<{ type: string; status?: string; message?: string }> = [];
     let result:
       | { content: Array<{ type: string; uri?: string }>; structuredContent?: Record<string, unknown> }
@@ -49,8 +57,8 @@ describe("a create as a task", () => {
     for (const link of links) expect(link).toMatch(/^https:\/\/files\.sandbox\.invalid\/img_/);
     expect(result!.structuredContent).toMatchObject({ status: "succeeded" });
     // I-A at the default size 1K: 12 credits an image, two images (the specification's price table).
-    expect(before - (await available(sandbox))).toBe(24);
-    expect(JSON.stringify(messages)).not.toContain(KEY);
+    expect(before - (await available(started))).toBe(24);
+    expect(JSON.stringify(messages)).not.toContain(key);
   });
 
   it("fails a task refused before sending, its message naming why, and sends nothing", async () => {
@@ -67,8 +75,9 @@ describe("a create as a task", () => {
 
 describe("a create without tasks", () => {
   it("returns the job id, and wait_job follows it with progress notifications to its URLs", async () => {
-    const { mcp, sandbox } = await start({ client: { capabilities: {} } });
-    const before = await available(sandbox);
+    const started = await start({ client: { capabilities: {} } });
+    const { mcp } = started;
+    const before = await available(started);
     const created = await mcp.callTool({ name: "create", arguments: IMAGE });
     expect(created.isError).toBeFalsy();
     const { job_id: jobId, quoted_credits: quoted } = created.structuredContent as {
@@ -88,7 +97,7 @@ describe("a create without tasks", () => {
     expect(waited.structuredContent).toMatchObject({ status: "succeeded" });
     expect((waited.structuredContent as { urls: unknown[] }).urls).toHaveLength(2);
     expect(progress.at(-1)).toBe(`job ${jobId} succeeded`);
-    expect(before - (await available(sandbox))).toBe(quoted);
+    expect(before - (await available(started))).toBe(quoted);
   });
 
   it("never sends an identical create twice in a session, unless asked with again", async () => {
@@ -129,8 +138,12 @@ describe("a create without tasks", () => {
   });
 
   it("waits a bounded time and says to wait again while the job runs", async () => {
-    const { mcp } = await start({ account: {}, config: { jobs: { defaultDurationSeconds: 600 } } });
-    const created = await mcp.callTool({ name: "create", arguments: IMAGE });
+    const { mcp } = await start();
+    // A 3D job: the area's typical two minutes, 12 s at the sandbox's pace.
+    const created = await mcp.callTool({
+      name: "create",
+      arguments: { model: "D-A", input: { image: "https://example.com/chair.png" } },
+    });
     const { job_id: jobId } = created.structuredContent as { job_id: string };
     const waited = await mcp.callTool({ name: "wait_job", arguments: { job_id: jobId, max_seconds: 1 } });
     expect(waited.isError).toBeFalsy();
@@ -233,8 +246,9 @@ describe("money first", () => {
 
 describe("errors an agent can act on", () => {
   it("names the moderation block's restriction_reason and says to reword, with nothing charged", async () => {
-    const { mcp, sandbox } = await start();
-    const before = await available(sandbox);
+    const started = await start();
+    const { mcp } = started;
+    const before = await available(started);
     const blocked = await mcp.callTool({
       name: "create",
       arguments: { model: "I-A", input: { prompt: "x [sandbox:moderation=input_celebrity_likeness]" } },
@@ -243,7 +257,7 @@ describe("errors an agent can act on", () => {
     expect(textOf(blocked)).toMatch(
       /restriction_reason = input_celebrity_likeness .*Reword the prompt or change the input media/,
     );
-    expect(await available(sandbox)).toBe(before);
+    expect(await available(started)).toBe(before);
   });
 
   it("refuses input outside the model's schema before any request, naming the field", async () => {
@@ -259,11 +273,9 @@ describe("errors an agent can act on", () => {
   });
 
   it("puts a full queue first while the session has jobs running, and names the spend limit too", async () => {
-    const { mcp } = await start({
-      account: { concurrency: 1 },
-      config: { jobs: { defaultDurationSeconds: 600 } },
-    });
-    expect((await mcp.callTool({ name: "create", arguments: IMAGE })).isError).toBeFalsy();
+    const { mcp } = await start({ account: "queue" });
+    const model3d = { model: "D-A", input: { image: "https://example.com/chair.png" } };
+    expect((await mcp.callTool({ name: "create", arguments: model3d })).isError).toBeFalsy();
     const full = await mcp.callTool({ name: "create", arguments: { model: "I-A", input: { prompt: "Second" } } });
     expect(textOf(full)).toMatch(
       /^Too many requests, without Retry-After: .* Either the account's queue is full .*wait_job.*\(this session has 1 job\(s\) running\), or the monthly spend limit/,
@@ -271,7 +283,7 @@ describe("errors an agent can act on", () => {
   });
 
   it("gives the model family's cooldown in seconds", async () => {
-    const { mcp } = await start({ config: { limits: { cooldown: { pauseSeconds: 40, growthSeconds: 10 } } } });
+    const { mcp } = await start();
     for (let failure = 0; failure < 3; failure += 1) {
       const created = await mcp.callTool({
         name: "create",
@@ -305,10 +317,10 @@ describe("errors an agent can act on", () => {
   });
 
   it("says to stop at the spend limit, and never shows the key", async () => {
-    const { mcp, messages } = await start({ account: { monthlySpendLimit: 20 } });
+    const { mcp, messages, key } = await start({ account: "capped" });
     const limited = await mcp.callTool({ name: "create", arguments: IMAGE });
     // No job of this session runs: the spend limit is named first.
     expect(textOf(limited)).toMatch(/Either the monthly spend limit .*stop creating.*, or the account's queue is full/);
-    expect(JSON.stringify(messages)).not.toContain(KEY);
+    expect(JSON.stringify(messages)).not.toContain(key);
   });
 });

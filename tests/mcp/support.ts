@@ -1,7 +1,8 @@
 /**
- * Shared set-up of the MCP server's tests: the sandbox in-process (startSandbox, its documented
- * config), the typed client counting what it sends, the server of one session, and the SDK's own
- * client linked to it in memory, with every message either way recorded (to look for the key).
+ * Shared set-up of the MCP server's tests: one sandbox in-process per test file (startSandbox, its
+ * documented config), and per test an account of its own, the typed client counting what it sends,
+ * the server of one session, and the SDK's own client linked to it in memory, with every message
+ * either way recorded (to look for the key).
  */
 import { Client, type ClientOptions } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -12,11 +13,45 @@ import { createSessionServer, type SessionServer } from "../../packages/mcp/serv
 import type { McpSettings } from "../../packages/mcp/settings.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 
-/** A key long enough that any echo of it shows. */
+/** A key long enough that any echo of it shows; each account's key is it with the account's name. */
 export const KEY = "sk-live-mcp-test-3f9a71c2e8d4";
+export const keyOf = (account: string) => `${KEY}-${account}`;
+
+/** Accounts of their own for the tests that need a limit: one job in flight, a spend limit of 20 credits. */
+const SPECIAL_ACCOUNTS = {
+  queue: { concurrency: 1 },
+  capped: { monthlySpendLimit: 20 },
+} as const;
+/** Plain accounts, one per test, so that no test sees another's jobs or charges. */
+const PLAIN_ACCOUNTS = 24;
+
+/**
+ * One sandbox for a test file (startSandbox and its documented config): ten times the real pace, so
+ * that image jobs take 0.3 s and 3D jobs (the area's typical two minutes) 12 s; the content-filtered
+ * family's cooldown pauses 40 s.
+ */
+export async function fileSandbox(): Promise<RunningSandbox> {
+  const account = (fields: object) => ({ plan: "paid", credits: { monthlyLimit: 10_000, extra: 0 }, ...fields });
+  const accounts: Record<string, object> = {};
+  for (let index = 0; index < PLAIN_ACCOUNTS; index += 1)
+    accounts[`t${index}`] = account({ keys: [keyOf(`t${index}`)] });
+  for (const [name, fields] of Object.entries(SPECIAL_ACCOUNTS))
+    accounts[name] = account({ keys: [keyOf(name)], ...fields });
+  return startSandbox({
+    port: 0,
+    config: {
+      accounts,
+      clock: { speed: 10 },
+      jobs: { defaultDurationSeconds: 3 },
+      limits: { cooldown: { pauseSeconds: 40, growthSeconds: 10 } },
+    },
+  });
+}
 
 export interface Harness {
   readonly sandbox: RunningSandbox;
+  /** The key of the test's account. */
+  readonly key: string;
   readonly mcp: Client;
   readonly server: SessionServer;
   /** Requests the typed client sent, as "METHOD /path". */
@@ -29,31 +64,23 @@ export interface Harness {
 }
 
 export interface HarnessOptions {
-  /** The account's fields besides its key and plan (credits by default: plenty). */
-  readonly account?: Record<string, unknown>;
+  /** One of the accounts with a limit; a plain account of its own by default. */
+  readonly account?: keyof typeof SPECIAL_ACCOUNTS;
   readonly settings?: Partial<Pick<McpSettings, "budget" | "confirmAbove">>;
   readonly client?: ClientOptions;
-  /** The key the server is given (KEY, the sandbox account's, by default). */
+  /** The key the server is given (the account's by default). */
   readonly apiKey?: string;
-  /** Extra sandbox config (limits). */
-  readonly config?: Record<string, unknown>;
 }
 
-/** A sandbox whose jobs take 0.3 s (3 s at ten times the speed), a server of one session, and the SDK's client. */
-export async function harness(options: HarnessOptions = {}): Promise<Harness> {
-  const sandbox = await startSandbox({
-    port: 0,
-    config: {
-      accounts: {
-        main: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 10_000, extra: 0 }, ...options.account },
-      },
-      clock: { speed: 10 },
-      jobs: { defaultDurationSeconds: 3 },
-      ...options.config,
-    },
-  });
+let plainUsed = 0;
+
+/** A server of one session on `sandbox`, for an account of its own, and the SDK's client linked to it in memory. */
+export async function harness(sandbox: RunningSandbox, options: HarnessOptions = {}): Promise<Harness> {
+  if (!options.account && plainUsed >= PLAIN_ACCOUNTS)
+    throw new Error("tests/mcp/support.ts: more plain accounts needed");
+  const key = keyOf(options.account ?? `t${plainUsed++}`);
   const sent: string[] = [];
-  const apiKey = options.apiKey ?? KEY;
+  const apiKey = options.apiKey ?? key;
   const client = createClient({
     apiKey,
     baseUrl: sandbox.url,
@@ -90,6 +117,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   await mcp.connect(clientSide);
   return {
     sandbox,
+    key,
     mcp,
     server,
     sent,
@@ -98,7 +126,6 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     async close() {
       await mcp.close();
       await server.close();
-      await sandbox.close();
     },
   };
 }
@@ -108,8 +135,8 @@ export const textOf = (result: unknown): string =>
   (result as { content: Array<{ type: string; text?: string }> }).content.find((block) => block.type === "text")
     ?.text ?? "";
 
-/** The account's credits still available, read through the sandbox's own route. */
-export async function available(sandbox: RunningSandbox): Promise<number> {
-  const response = await fetch(`${sandbox.url}/v1/account/credits`, { headers: { authorization: `Bearer ${KEY}` } });
+/** An account's credits still available, read through the sandbox's own route. */
+export async function available({ sandbox, key }: Pick<Harness, "sandbox" | "key">): Promise<number> {
+  const response = await fetch(`${sandbox.url}/v1/account/credits`, { headers: { authorization: `Bearer ${key}` } });
   return ((await response.json()) as { total_available: number }).total_available;
 }
