@@ -65,7 +65,8 @@ export async function jobTask(session: Session, job: SessionJob, context: TaskCo
   const { taskId } = task;
   const describe = (status: string) => {
     const meaning = session.catalog.statuses.descriptions[status];
-    return `job ${job.jobId} ${status}${meaning ? `: ${meaning}` : ""}`;
+    // The status is the service's text: the key is taken out of it as out of every result.
+    return context.scrub(`job ${job.jobId} ${status}${meaning ? `: ${meaning}` : ""}`);
   };
   await context.taskStore.updateTaskStatus(taskId, "working", describe(job.status));
   void (async () => {
