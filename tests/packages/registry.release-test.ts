@@ -397,10 +397,12 @@ export const bonus = async () => (await createClient({ apiKey: "k", baseUrl: "ht
       `release: publishing the recorded ${CLIENT_PACKAGE}@2.0.0, ${TOOLS_PACKAGE}@2.0.0, ${MCP_PACKAGE}@2.0.0, which ${registry.url} lacks`,
       `release: published packages/dist/media-service-client-2.0.0.tgz to ${registry.url}`,
       `release: published packages/dist/media-service-tools-2.0.0.tgz to ${registry.url}`,
+      `release: published packages/dist/media-service-mcp-2.0.0.tgz to ${registry.url}`,
       "release: the notes of 2.0.0:",
     ]);
     expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.1.0", "2.0.0"]);
     expect(await published(TOOLS_PACKAGE)).toEqual(["1.0.0", "1.1.0", "2.0.0"]);
+    expect(await published(MCP_PACKAGE)).toEqual(["1.0.0", "1.1.0", "2.0.0"]);
     // The acknowledgement is consumed: in the record of the release that shipped it, gone from the pending file.
     expect(JSON.parse(readRoot("changes/acknowledged.json"))).toEqual({ acknowledged: [] });
     expect(JSON.parse(readRoot("releases/2.0.0/release.json")).changes).toEqual([
