@@ -1,16 +1,17 @@
 // @ts-check
 /**
  * Mutation testing (StrykerJS): `npm run test:mutation` mutates the code that ships (runtime/), the
- * generators, the sandbox's rules (not its HTTP plumbing) and the conformance checks, one small
+ * generators, the service model's rules (behaviour/, not the sandbox's HTTP plumbing) and the conformance checks, one small
  * change at a time, and runs the unit tests that cover each change (tests/mutation/vitest.config.ts);
  * a mutant no test fails on survives, and the report names it. CI mutates a part of it,
  * incrementally (tests/mutation/stryker-ci.config.mjs).
  */
 
-/** The code that ships and the sandbox's rules (not its HTTP plumbing): what CI mutates. */
+/** The code that ships and the service model's rules (behaviour/, with the sandbox's markers; not the HTTP plumbing): what CI mutates. */
 export const SHIPPED_AND_RULES = [
   "runtime/**/*.ts",
-  "sandbox/{rules,jobs,ledger,cooldown,rate-windows,accounts,markers,state,validation}.ts",
+  "behaviour/{rules,jobs,ledger,cooldown,rate-windows,accounts,media,state,validation}.ts",
+  "sandbox/markers.ts",
 ];
 
 /** @type {import("@stryker-mutator/api/core").PartialStrykerOptions} */

@@ -8,13 +8,15 @@ import type { PlannedSpend } from "./cost.ts";
 import type { Session } from "./session.ts";
 
 /**
- * When a check may go on (CheckContext.stage). Checks start together at `main`. The late stages
- * hold the requests that change what may be sent afterwards: creates whose jobs the suite cannot
+ * When a check may go on (CheckContext.stage). Checks start together at `main`. A check that needs
+ * the main account to itself runs `alone`, once every check of `main` is done (the sequence phase
+ * where no second account is declared). The late stages hold the requests that change what may be
+ * sent afterwards: creates whose jobs the suite cannot
  * follow hold their slot to the end (`late`), and a 429 with Retry-After stops a key for its wait
  * (`final`, one such request per key; `keyWindow`, the rate-limit burst, which spends one key's
  * window; `addressWindow`, the per-IP burst, which spends the window of every key at once).
  */
-export const STAGE = { main: 0, late: 1, final: 2, keyWindow: 3, addressWindow: 4 } as const;
+export const STAGE = { main: 0, alone: 1, late: 2, final: 3, keyWindow: 4, addressWindow: 5 } as const;
 
 export interface CheckContext {
   readonly session: Session;

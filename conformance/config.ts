@@ -34,6 +34,10 @@ export interface GeneratedSettings {
   seed?: number;
   /** Generated negatives and positives per operation, each. */
   cases?: number;
+  /** Random sequences of the sequence phase, after its tour. */
+  sequences?: number;
+  /** This run's share of the sequences: the `index`-th (from 1) of `count` runs. */
+  shard?: { index: number; count: number };
 }
 
 export interface PlanDiscounts {
@@ -65,6 +69,14 @@ export interface UpscaleRequest {
   body: Record<string, unknown>;
   mode: string;
   seconds: number;
+}
+
+/** A second paid account for the sequence phase: its key, and a second key of the same account. */
+export interface OtherAccount {
+  apiKey: string;
+  secondKey?: string;
+  /** Its cap on jobs in flight, where known. */
+  concurrency?: number;
 }
 
 /** The per-IP burst's keys, and the target's request limits where it tunes the description's. */
@@ -122,6 +134,8 @@ export interface TargetConfig {
   rates?: Record<string, number | RateTable>;
   /** By model label: the create response field holding the job id, where the description shows none. */
   jobIdFields?: Record<string, string>;
+  /** A second paid account that nothing else in the run uses, with a second key of it. */
+  otherAccount?: OtherAccount;
   /** The generated requests' seed and count: command-line options, not a declaration field. */
   generated?: GeneratedSettings;
 }
@@ -143,6 +157,12 @@ export const DECLARED_KEYS: ReadonlyArray<{
   { name: "plan discounts", variable: "CONFORMANCE_PLAN_DISCOUNTS_KEY", of: (config) => config.planDiscounts?.apiKey },
   { name: "free pool", variable: "CONFORMANCE_FREE_POOL_KEY", of: (config) => config.freePool?.apiKey },
   { name: "source-IP burst", variable: "CONFORMANCE_SOURCE_IP_KEY", of: (config) => config.sourceIpBurst?.apiKeys },
+  { name: "other account", variable: "CONFORMANCE_OTHER_ACCOUNT_KEY", of: (config) => config.otherAccount?.apiKey },
+  {
+    name: "other account's second key",
+    variable: "CONFORMANCE_OTHER_ACCOUNT_KEY_2",
+    of: (config) => config.otherAccount?.secondKey,
+  },
 ];
 
 /** The keys `key` gives in `config`, each with how reports name it and the variable curl lines name it by. */
@@ -557,6 +577,13 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
         ? null
         : "must map model labels to the create response's id field",
   },
+  otherAccount: {
+    type: "object",
+    shown: "none",
+    meaning:
+      "`{apiKey, secondKey?, concurrency?}`: a key of a second paid account at the standard prices (no discount, promotion or free pool), which nothing else in the run uses, and a second key of that same account, and its cap where known: the sequence phase's steps across accounts and keys (another account's job polled, charges and caps per account, windows per key) need them, and are skipped naming the field without.",
+    check: record({ apiKey: text, secondKey: text, concurrency: integer(1) }, ["apiKey"]),
+  },
   mediaInputs: {
     type: "array",
     shown: "none",
@@ -637,6 +664,18 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     argument: "N",
     env: "CONFORMANCE_CASES",
     meaning: `generated negatives and positives per operation (default ${DEFAULT_CASES})`,
+  },
+  {
+    flag: "sequences",
+    argument: "N",
+    env: "CONFORMANCE_SEQUENCES",
+    meaning: "random sequences of the sequence phase, after its tour (default 6; more for a nightly run)",
+  },
+  {
+    flag: "shard",
+    argument: "K/N",
+    env: "CONFORMANCE_SHARD",
+    meaning: "run the K-th of N shares of the sequences (one per CI machine; each run's report names its shard)",
   },
   {
     flag: "report-dir",
@@ -861,7 +900,25 @@ export function generatedSettings(env: NodeJS.ProcessEnv, flags: Readonly<Record
   };
   const seed = read("seed", "CONFORMANCE_SEED", 0);
   const cases = read("cases", "CONFORMANCE_CASES", 1);
-  return { ...(seed !== undefined ? { seed } : {}), ...(cases !== undefined ? { cases } : {}) };
+  const sequences = read("sequences", "CONFORMANCE_SEQUENCES", 0);
+  const shardText = typeof flags.shard === "string" ? flags.shard : env.CONFORMANCE_SHARD;
+  const shard = shardText === undefined ? undefined : shardOf(shardText);
+  return {
+    ...(seed !== undefined ? { seed } : {}),
+    ...(cases !== undefined ? { cases } : {}),
+    ...(sequences !== undefined ? { sequences } : {}),
+    ...(shard ? { shard } : {}),
+  };
+}
+
+/** `K/N`: the K-th of N shares, 1 <= K <= N. */
+function shardOf(text: string): { index: number; count: number } {
+  const found = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const index = Number(found?.[1]);
+  const count = Number(found?.[2]);
+  if (!found || index < 1 || count < 1 || index > count)
+    throw new DeclarationError(`--shard (CONFORMANCE_SHARD): "${text}" is not K/N with 1 <= K <= N, as in 2/4`);
+  return { index, count };
 }
 
 function readJson(source: string, named: string): unknown {

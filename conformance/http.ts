@@ -243,7 +243,8 @@ export function curl(transport: Transport, request: RequestSpec): string {
   const parts = ["curl -sS -i", "-X", request.method.toUpperCase(), shellQuote(transport.targetUrl + request.path)];
   for (const [name, value] of Object.entries(request.headers)) {
     let shown = value;
-    for (const [variable, secret] of Object.entries(transport.secrets))
+    // The longest first: a key that another key starts with would otherwise be cut in two.
+    for (const [variable, secret] of Object.entries(transport.secrets).sort(([, a], [, b]) => b.length - a.length))
       if (secret) shown = shown.split(secret).join(`$${variable}`);
     // Double quotes so the shell expands the key's variable; the header text itself is plain.
     parts.push("-H", shown === value ? shellQuote(`${name}: ${shown}`) : `"${name}: ${shown}"`);

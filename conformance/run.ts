@@ -22,6 +22,7 @@ import {
 import { Contract } from "../contract/contract.ts";
 import { stillRunning, type StillRunning } from "./jobs.ts";
 import { describeEstimate, total, type PlannedSpend } from "./cost.ts";
+import { resolveSettings } from "./generation/generated.ts";
 import { nearMissRisk } from "./generation/plan.ts";
 import { probeTarget } from "./probe.ts";
 import { requirePrism, startMock, startProxy, type RunningPrism } from "../mock/prism.ts";
@@ -88,7 +89,12 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
       options.configFile,
       options.flags,
     );
-  const config: TargetConfig = { ...declared, ...options.overrides };
+  const overridden: TargetConfig = { ...declared, ...options.overrides };
+  // One seed for the whole run (the generated requests and the sequences), chosen here when not given.
+  const config: TargetConfig = {
+    ...overridden,
+    generated: { ...overridden.generated, ...resolveSettings(overridden.generated) },
+  };
   // The target's own rates price the routes whose rates the description does not show.
   const contract = given.withRates(suppliedRatesOf(config, given));
   const apiKey = options.apiKey ?? config.apiKey ?? "conformance-key";

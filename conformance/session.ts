@@ -68,6 +68,7 @@ export class Session implements ClientRun {
   freePoolUsedAt: number | undefined;
   /** Nothing is sent with any key before then (a rate-limited 429 that spent a window). */
   blockedUntil = 0;
+
   private readonly clients = new Map<string, Client>();
   private readonly observer: (seen: Observed) => void;
 

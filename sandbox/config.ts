@@ -13,35 +13,21 @@ import type { RateTable } from "../runtime/costs/pricing.ts";
 import { JsonSyntaxError, parseJsonText } from "../tools/json-text.ts";
 import { runtimeFile } from "../tools/packaged.ts";
 import { HTTP_DEFAULTS, type HttpLimits } from "../http-server/limits.ts";
+import type { AccountSettings, ServiceSettings } from "../behaviour/settings.ts";
+import { describeProblems } from "../behaviour/validation.ts";
 import { defaultMaxBodyBytes } from "./body-limit.ts";
 import schema from "./config.schema.json" with { type: "json" };
-import { describeProblems } from "./validation.ts";
 
 export const DEFAULT_CONFIG_FILE = runtimeFile("sandbox/default-config.json");
 
 /** The port `npm run sandbox` listens on without --port or SANDBOX_PORT; the docs' sandbox address is built on it. */
 export const DEFAULT_SANDBOX_PORT = 4020;
 
-export interface AccountConfig {
-  readonly keys: readonly string[];
-  /** Free-plan keys may call only the operations the description opens to the Free plan. */
-  readonly plan: "free" | "paid";
-  readonly credits: { readonly monthlyLimit: number; readonly extra: number };
-  /** Jobs in flight at once, shared by the account's keys. */
-  readonly concurrency: number;
-  readonly monthlySpendLimit: number | null;
-  /** Slugs that answer 410 to this account (the config may name a model by its label). */
-  readonly retiredModels: readonly string[];
-  /** The terminal status of this account's jobs whose request carries no outcome marker. */
-  readonly outcome: string;
-  /** The plan's model discounts: percent off the standard price, by slug (the config may name a model by its label). */
-  readonly discounts: Readonly<Record<string, number>>;
-  /** The plan's daily pool of free generations across qualified image models (slugs), or null. */
-  readonly dailyFreePool: { readonly generations: number; readonly models: readonly string[] } | null;
-}
+/** An account as the config gives it, with the defaults filled in: what the service model is set up with. */
+export type AccountConfig = AccountSettings;
 
-export interface SandboxConfig {
-  readonly accounts: Readonly<Record<string, AccountConfig>>;
+/** The service model's settings, and the sandbox's own: its clock, its jobs' timing, its media and HTTP bounds. */
+export interface SandboxConfig extends ServiceSettings {
   /** How many times faster than real time jobs progress and expire. */
   readonly clock: { readonly speed: number };
   readonly jobs: {
@@ -52,20 +38,8 @@ export interface SandboxConfig {
   };
   /** The duration of a media input whose URL names none (see README: durations). */
   readonly media: { readonly defaultDurationSeconds: number };
-  /** The sandbox's own rates where the description's are not shown, by route path (none: those routes charge nothing). */
-  readonly rates: SuppliedRates;
   /** What one client may hold of the sandbox (http-server/limits.ts). */
   readonly http: HttpLimits;
-  readonly limits: {
-    readonly requests: { readonly perKey: number; readonly perSourceIp: number; readonly windowSeconds: number };
-    readonly uploads: { readonly perAccount: number; readonly windowSeconds: number };
-    readonly cooldown: {
-      readonly consecutiveFailures: number;
-      readonly withinSeconds: number;
-      readonly pauseSeconds: number;
-      readonly growthSeconds: number;
-    };
-  };
 }
 
 /** The sandbox's own defaults, for what the description does not fix. */

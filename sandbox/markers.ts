@@ -7,20 +7,8 @@
  *   [sandbox:moderation=input_csam]                           the create answers the moderation block
  *   https://host/clip.mp4#duration=12                         the media lasts 12 seconds
  */
-import type { JsonSchema } from "../model/document.ts";
+import { AskError, type Outcome } from "../behaviour/choices.ts";
 import type { ServiceModel } from "../model/service-model.ts";
-import type { MediaRule } from "../runtime/costs/pricing.ts";
-
-export type Outcome = { readonly status: string } | { readonly moderation: string };
-
-export class MarkerError extends Error {
-  constructor(
-    readonly field: string,
-    readonly rule: string,
-  ) {
-    super(`${field}: ${rule}`);
-  }
-}
 
 const MARKER = /sandbox:([a-z_]+)(?:=([a-z_]+))?/g;
 const MODERATION = "moderation";
@@ -52,10 +40,10 @@ export function outcomeOf(model: ServiceModel, body: unknown): Outcome | null {
           ...model.jobStatus.terminal.map((status) => `sandbox:${status}`),
           `sandbox:${MODERATION}=<${reasons.join("|")}>`,
         ];
-        throw new MarkerError(field, `"${marker}" is not a sandbox marker (${asked.join(", ")})`);
+        throw new AskError(field, `"${marker}" is not a sandbox marker (${asked.join(", ")})`);
       }
       if (found !== null && JSON.stringify(found) !== JSON.stringify(outcome))
-        throw new MarkerError(field, `"${marker}" contradicts an earlier marker`);
+        throw new AskError(field, `"${marker}" contradicts an earlier marker`);
       found = outcome;
     }
   }
@@ -95,79 +83,4 @@ export function priceFacts(
   if ("result_resolution" in facts && height && Number.isFinite(factor))
     derived.result_resolution = `${Math.round(Number(height[1]) * factor)}p`;
   return derived;
-}
-
-/** The duration limits a media field states (`x-media`), some only when another field has a value. */
-interface DurationLimits {
-  readonly minDurationSeconds?: number;
-  readonly maxDurationSeconds?: number;
-  readonly maxCombinedDurationSeconds?: number;
-  readonly conditionalLimits?: ReadonlyArray<{
-    readonly when: { readonly field: string; readonly equals: unknown };
-    readonly limits: { readonly maxDurationSeconds?: number };
-  }>;
-}
-
-/**
- * The first duration limit a body's media break, as `body.<field> (#duration): <rule>`, or null: the
- * durations its URLs name (`#duration=N`), on every route, priced or not (a URL naming none is
- * taken to be within them).
- */
-export function mediaDurationProblem(schema: JsonSchema | undefined, body: unknown): string | null {
-  if (typeof body !== "object" || body === null) return null;
-  const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
-  for (const [field, property] of Object.entries(properties)) {
-    const limits = property["x-media"] as DurationLimits | undefined;
-    const value = (body as Record<string, unknown>)[field];
-    // Stryker disable next-line ConditionalExpression: equivalent: an absent field's value names no duration, so nothing below finds a problem
-    if (!limits || value === undefined) continue;
-    const seconds = (Array.isArray(value) ? value : [value]).flatMap((item) => {
-      const found = typeof item === "string" ? durationIn(item) : null;
-      return found === null ? [] : [found];
-    });
-    const max = Math.min(
-      limits.maxDurationSeconds ?? Infinity,
-      ...(limits.conditionalLimits ?? [])
-        .filter(({ when }) => (body as Record<string, unknown>)[when.field] === when.equals)
-        .map(({ limits: conditional }) => conditional.maxDurationSeconds ?? Infinity),
-    );
-    const where = `body.${field} (#duration)`;
-    if (seconds.some((length) => length > max)) return `${where}: must be at most ${max} seconds`;
-    if (seconds.some((length) => length < (limits.minDurationSeconds ?? 0)))
-      return `${where}: must be at least ${limits.minDurationSeconds} seconds`;
-    const total = seconds.reduce((sum, length) => sum + length, 0);
-    if (total > (limits.maxCombinedDurationSeconds ?? Infinity))
-      return `${where}: must be at most ${limits.maxCombinedDurationSeconds} seconds combined`;
-  }
-  return null;
-}
-
-/**
- * The durations of the priced media fields of a body, as quoteRoute takes them: the URL's
- * `#duration=N`, else the configured default kept within the field's duration limits (the smallest
- * stated maximum, the minimum, and an even share of a combined maximum).
- */
-export function mediaDurations(
-  body: Readonly<Record<string, unknown>>,
-  media: Readonly<Record<string, MediaRule>>,
-  defaultSeconds: number,
-): Record<string, number | number[]> {
-  const durations: Record<string, number | number[]> = {};
-  for (const [field, rule] of Object.entries(media)) {
-    const value = body[field];
-    if (value === undefined) continue;
-    const items = Array.isArray(value) ? value : [value];
-    const maxima = [
-      rule.maxDurationSeconds,
-      ...(rule.conditionalLimits ?? []).map((limit) => limit.limits.maxDurationSeconds),
-    ];
-    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent: the share of no items would be Infinity (a combined maximum over 0), which lowers no minimum
-    if (rule.maxCombinedDurationSeconds !== undefined && items.length > 0)
-      maxima.push(rule.maxCombinedDurationSeconds / items.length);
-    const max = Math.min(...maxima.filter((limit): limit is number => limit !== undefined));
-    const fallback = Math.max(rule.minDurationSeconds ?? 0, Math.min(defaultSeconds, max));
-    const seconds = items.map((item) => (typeof item === "string" ? durationIn(item) : null) ?? fallback);
-    durations[field] = rule.list ? seconds : (seconds[0] ?? fallback);
-  }
-  return durations;
 }

@@ -10,14 +10,15 @@ import type { HttpRefusal } from "../http-server/error-codes.ts";
 import { listenOnLoopback } from "../http-server/listen.ts";
 import { DOCS_ORIGINS } from "../http-server/loopback-guard.ts";
 import { readTarget, unrouted } from "../http-server/request-target.ts";
+import { SANDBOX_CODES, type Reply } from "../behaviour/responses.ts";
+import { newCall, RULES, type Call, type Rule } from "../behaviour/rules.ts";
+import { answer as answerOf } from "../behaviour/service.ts";
+import { ServiceState } from "../behaviour/state.ts";
 import { loadServiceModel, type ServiceModel } from "../model/service-model.ts";
 import { Router } from "../model/router.ts";
+import { sandboxChoices } from "./choices.ts";
 import { systemClock, type Clock } from "./clock.ts";
 import { DEFAULT_CONFIG_FILE, readConfigFile, resolveConfig, type SandboxConfig } from "./config.ts";
-import { handlersFor, type Handler } from "./handlers.ts";
-import { SANDBOX_CODES, type Reply } from "./responses.ts";
-import { RULES, type Call, type Rule } from "./rules.ts";
-import { SandboxState } from "./state.ts";
 
 export interface SandboxOptions {
   /** A config object (checked like a file), or a file path; the default config when omitted. */
@@ -49,13 +50,14 @@ export interface SandboxHooks {
   config?(config: SandboxConfig): SandboxConfig;
   rules?(rules: readonly Rule[]): readonly Rule[];
   /** `call` is undefined for a request outside the description. */
-  answer?(answer: Answer, call: Call | undefined, state: SandboxState): Answer;
+  answer?(answer: Answer, call: Call | undefined, state: ServiceState): Answer;
 }
 
 export interface RunningSandbox {
   readonly url: string;
   readonly port: number;
-  readonly state: SandboxState;
+  /** The service model's state behind it (behaviour/), whose config is the sandbox's. */
+  readonly state: ServiceState & { readonly config: SandboxConfig };
   close(): Promise<void>;
 }
 
@@ -68,14 +70,20 @@ function configOf(config: unknown, model: ServiceModel): SandboxConfig {
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const model = options.model ?? loadServiceModel();
   const hooks = options.hooks ?? {};
-  const config = configOf(options.config, model);
-  const state = new SandboxState(model, hooks.config?.(config) ?? config, options.clock ?? systemClock);
+  const given = configOf(options.config, model);
+  const config = hooks.config?.(given) ?? given;
+  const state = new ServiceState(model, config, sandboxChoices(model, config)) as RunningSandbox["state"];
   const rules = options.rules ?? RULES;
-  const { handle, refuse } = createHandler(state, hooks.rules?.(rules) ?? rules, hooks.answer ?? ((answer) => answer));
+  const { handle, refuse } = createHandler(
+    state,
+    options.clock ?? systemClock,
+    hooks.rules?.(rules) ?? rules,
+    hooks.answer ?? ((answer) => answer),
+  );
   const running = await listenOnLoopback({
     port: options.port ?? 0,
     policy: { allowedOrigins: [...DOCS_ORIGINS, ...(options.allowedOrigins ?? [])], cors: true },
-    limits: state.config.http,
+    limits: config.http,
     handle,
     refuse,
   });
@@ -106,9 +114,13 @@ function decode(bytes: Buffer): { text: string; utf8: boolean } {
  * client sends escapes it: an unexpected error is one log line and a 500 with the error body, and
  * the server goes on serving.
  */
-function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonNullable<SandboxHooks["answer"]>) {
+function createHandler(
+  state: RunningSandbox["state"],
+  clock: Clock,
+  rules: readonly Rule[],
+  answer: NonNullable<SandboxHooks["answer"]>,
+) {
   const router = new Router(state.model.operations);
-  const handlers: Map<string, Handler> = handlersFor(state.model.operations);
   const { rateLimitHeaders } = state.model;
   const { maxBodyBytes, maxBufferedBytes } = state.config.http;
   const budget = new BufferBudget(maxBufferedBytes);
@@ -152,7 +164,7 @@ function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonN
     const { text, utf8 } = decode(body.read.bytes);
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1] ?? null;
     const contentType = request.headers["content-type"] ?? null;
-    const call: Call = {
+    const call = newCall({
       op: match.op,
       params: match.params,
       query,
@@ -163,17 +175,8 @@ function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonN
       text,
       contentType,
       utf8,
-      account: null,
-      body: undefined,
-      window: null,
-      quote: null,
-      free: false,
-      outcome: null,
-    };
-    const reply = applyRules(call, state, rules) ?? handlers.get(match.op.operationId)!(call, state);
-    if (reply.status === 200 && call.quote?.charged === "per-request")
-      call.account!.ledger.charge(call.quote.credits ?? 0);
-    return { reply, call };
+    });
+    return { reply: answerOf(state, call, rules), call };
   };
 
   const respond = (request: IncomingMessage, response: ServerResponse, outcome: Outcome, now: number) => {
@@ -191,7 +194,7 @@ function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonN
 
   return {
     handle: (request: IncomingMessage, response: ServerResponse): void => {
-      const now = state.clock.now();
+      const now = clock.now();
       const failed = (message: string): Outcome => {
         const { type, code } = SANDBOX_CODES.internal;
         return {
@@ -217,18 +220,10 @@ function createHandler(state: SandboxState, rules: readonly Rule[], answer: NonN
           reply: state.responses.error(status, type, code, message, headers ? { ...headers } : undefined),
           close: headers?.connection === "close",
         },
-        state.clock.now(),
+        clock.now(),
       );
     },
   };
-}
-
-function applyRules(call: Call, state: SandboxState, rules: readonly Rule[]): Reply | undefined {
-  for (const rule of rules) {
-    const reply = rule.check(call, state);
-    if (reply) return reply;
-  }
-  return undefined;
 }
 
 function send(response: ServerResponse, answer: Answer): void {

@@ -22,6 +22,7 @@ import { prismProxy } from "./prism-proxy.ts";
 import { rateLimits } from "./rate-limits.ts";
 import { requestValidation } from "./request-validation.ts";
 import { retiredModel } from "./retired-model.ts";
+import { sequences } from "./sequences.ts";
 import { sourceIpLimit } from "./source-ip-limit.ts";
 import { spendLimit } from "./spend-limit.ts";
 import { stockResults } from "./stock-results.ts";
@@ -53,6 +54,8 @@ export const CHECKS: readonly Check[] = [
   rateLimits,
   sourceIpLimit,
   prismProxy,
+  // Its estimate is what the budget leaves after the others'.
+  sequences(() => CHECKS),
 ];
 
 export const CHECK_GROUPS: readonly string[] = CHECKS.map((check) => check.group);

@@ -33,8 +33,9 @@ export const uploadsWindow: Check = {
     },
     (session) => (uploadsOp(session) ? null : "the target does not implement the uploads route"),
   ),
-  observe(session, { op, exchange }) {
-    if (op === uploadsOp(session) && accepted(exchange))
+  observe(session, { client, op, exchange }) {
+    // The window is the account's: only the main key's uploads count (every other declared key is another account's).
+    if (op === uploadsOp(session) && accepted(exchange) && client === session.main)
       acceptedAt.set(session, [
         ...(acceptedAt.get(session) ?? []),
         { sentAt: exchange.sentAt, receivedAt: exchange.receivedAt },

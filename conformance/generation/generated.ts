@@ -17,7 +17,9 @@ export interface NegativeCase {
 }
 
 /** The settings with the seed and count chosen. */
-export function resolveSettings(settings: GeneratedSettings | undefined): Required<GeneratedSettings> {
+export function resolveSettings(
+  settings: GeneratedSettings | undefined,
+): Required<Pick<GeneratedSettings, "seed" | "cases">> {
   return { seed: settings?.seed ?? randomInt(2 ** 31), cases: settings?.cases ?? DEFAULT_CASES };
 }
 

@@ -19,7 +19,7 @@ import type { CheckResult } from "../../conformance/results.ts";
 import { runConformance } from "../../conformance/run.ts";
 import { Contract, type ContractOperation } from "../../contract/contract.ts";
 import { loadBundle } from "../../model/document.ts";
-import type { Call } from "../../sandbox/rules.ts";
+import type { Call } from "../../behaviour/rules.ts";
 import { startSandbox, type Answer, type SandboxHooks } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";

@@ -14,6 +14,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { STAGE } from "../../conformance/check.ts";
 import { lifecycle } from "../../conformance/checks/lifecycle.ts";
 import type { TargetConfig } from "../../conformance/config.ts";
 import type { MeasuredCharge } from "../../conformance/coordination.ts";
@@ -219,7 +220,7 @@ describe("the lifecycle check on an honest target", () => {
       "GET /v1/images/img_1",
       "GET /v1/images/img_1",
       "GET /v1/images/img_1",
-      "stage 1",
+      `stage ${STAGE.late}`,
     ]);
     expect(run.statuses).toEqual(["1 jobs to follow", "1 of 1 jobs ended, 0 in flight"]);
     expect(new Set(run.results.map((result) => result.group))).toEqual(new Set(["lifecycle"]));
@@ -263,7 +264,7 @@ describe("the lifecycle check fails a job that breaks the lifecycle", () => {
     expect(results[`${I_A.route} ${ACCEPTED}`]?.[0]).toBe("fail");
     expect(results[`${I_A.route} ${FOLLOWED}`]).toEqual(["fail", "the create response carries no id"]);
     expect(run.results.find((result) => result.name === FOLLOWED)?.curl).toMatch(new RegExp(`^curl .*${I_A_PATH}`));
-    expect(run.log).toEqual([`POST ${I_A_PATH}`, "stage 1"]);
+    expect(run.log).toEqual([`POST ${I_A_PATH}`, `stage ${STAGE.late}`]);
   });
 
   it("fails a refused create as a valid request refused, and follows no job", async () => {
@@ -516,7 +517,7 @@ describe("the lifecycle check and creates whose jobs it cannot follow", () => {
       ],
     });
     // Its job holds its slot to the end of the run, so it waits for every other check's late stage.
-    expect(run.log).toEqual(["stage 1", "POST /v1/video-upscales/vu-a"]);
+    expect(run.log).toEqual([`stage ${STAGE.late}`, "POST /v1/video-upscales/vu-a"]);
     expect(run.statuses).toEqual(["0 jobs to follow"]);
   });
 

@@ -16,9 +16,9 @@ import { runConformance } from "../../conformance/run.ts";
 import type { Session } from "../../conformance/session.ts";
 import { Contract } from "../../contract/contract.ts";
 import type { OpenApiDocument } from "../../model/document.ts";
-import type { Call } from "../../sandbox/rules.ts";
+import type { Call } from "../../behaviour/rules.ts";
 import { startSandbox, type Answer, type SandboxHooks } from "../../sandbox/server.ts";
-import type { SandboxState } from "../../sandbox/state.ts";
+import type { ServiceState } from "../../behaviour/state.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { bodyOf, queueFull, replaced, tooManyCode, withoutHeader } from "./faults/support.ts";
 import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
@@ -111,13 +111,13 @@ const namesOf = (results: CheckResult[]): string[] => results.map((result) => re
 /** An answer hook changing the answers to `key` only, numbered from 1 in the order they are sent. */
 function answersTo(
   key: string,
-  change: (answer: Answer, n: number, call: Call, state: SandboxState) => Answer,
+  change: (answer: Answer, n: number, call: Call, state: ServiceState) => Answer,
 ): NonNullable<SandboxHooks["answer"]> {
   let n = 0;
   return (answer, call, state) => (call?.key === key ? change(answer, ++n, call, state) : answer);
 }
 
-const isRateLimited = (answer: Answer, state: SandboxState): boolean =>
+const isRateLimited = (answer: Answer, state: ServiceState): boolean =>
   answer.status === 429 && bodyOf(answer).error?.code === tooManyCode(state, "rate-limited");
 const withHeaders = (answer: Answer, headers: Record<string, string | number>): Answer => ({
   ...answer,
@@ -333,7 +333,7 @@ describe("the rate-limited 429's Retry-After and message", () => {
               }
             : withHeaders(answer, { [RESET]: 5 }),
         );
-        return (answer: Answer, call: Call | undefined, state: SandboxState) =>
+        return (answer: Answer, call: Call | undefined, state: ServiceState) =>
           free(main(answer, call, state), call, state);
       })(),
     });

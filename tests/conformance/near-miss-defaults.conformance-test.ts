@@ -7,7 +7,7 @@ import { runConformance } from "../../conformance/run.ts";
 import type { JsonSchema } from "../../model/document.ts";
 import { createSchemaRegistry } from "../../model/schema-registry.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
-import type { RequestSchema, SandboxState } from "../../sandbox/state.ts";
+import type { RequestSchema, ServiceState } from "../../behaviour/state.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { wrap } from "./faults/support.ts";
 import { sandboxDeclaration, sandboxDefaults } from "./support/sandbox-declaration.ts";
@@ -26,7 +26,7 @@ const config: TargetConfig = {
 const iB = contract.operations.find((op) => op.create?.label === "I-B")!;
 
 /** The request schemas with I-B's aspect_ratio allowing every image model's values. */
-function widened(state: SandboxState): ReadonlyMap<string, RequestSchema> {
+function widened(state: ServiceState): ReadonlyMap<string, RequestSchema> {
   const registry = createSchemaRegistry(state.model.doc);
   const all = new Set(
     contract.operations
@@ -65,7 +65,7 @@ beforeAll(async () => {
         (original) => (call, state) =>
           original(
             call,
-            Object.assign(Object.create(state) as SandboxState, { requestSchemas: (wide ??= widened(state)) }),
+            Object.assign(Object.create(state) as ServiceState, { requestSchemas: (wide ??= widened(state)) }),
           ),
       ),
     },

@@ -15,7 +15,7 @@ import { runConformance } from "../../conformance/run.ts";
 import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { createSchemaRegistry } from "../../model/schema-registry.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
-import type { RequestSchema, SandboxState } from "../../sandbox/state.ts";
+import type { RequestSchema, ServiceState } from "../../behaviour/state.ts";
 import { wrap } from "./faults/support.ts";
 import { readFileSync } from "node:fs";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
@@ -36,7 +36,7 @@ const config: TargetConfig = {
 };
 
 /** The request schemas without `additionalProperties: false` at their top. */
-function openSchemas(state: SandboxState): ReadonlyMap<string, RequestSchema> {
+function openSchemas(state: ServiceState): ReadonlyMap<string, RequestSchema> {
   const registry = createSchemaRegistry(state.model.doc);
   return new Map(
     [...state.requestSchemas].map(([operationId, request]) => {
@@ -60,7 +60,7 @@ beforeAll(async () => {
       rules: wrap("request-body", (original) => (call, state) => {
         const refused = original(
           call,
-          Object.assign(Object.create(state) as SandboxState, { requestSchemas: (open ??= openSchemas(state)) }),
+          Object.assign(Object.create(state) as ServiceState, { requestSchemas: (open ??= openSchemas(state)) }),
         );
         const listed = state.requestSchemas.get(call.op.operationId)?.schema.properties as object | undefined;
         if (refused || typeof call.body !== "object" || call.body === null || Array.isArray(call.body) || !listed)

@@ -13,7 +13,7 @@ import { describe, expect, it, vi } from "vitest";
 import { rawExchange, type RawAnswer } from "../../fuzz/raw-http.ts";
 import { defaultMaxBodyBytes, largestInlineMedia } from "../../sandbox/body-limit.ts";
 import { startSandbox } from "../../sandbox/server.ts";
-import { RULES } from "../../sandbox/rules.ts";
+import { RULES } from "../../behaviour/rules.ts";
 import { configWith, example, KEY, model, routeWhere, checkedSandboxes } from "./support.ts";
 
 const sandbox = checkedSandboxes();

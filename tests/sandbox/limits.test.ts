@@ -5,7 +5,7 @@
  * cooldown of the content-filtered family, and retired models.
  */
 import { describe, expect, it } from "vitest";
-import { SANDBOX_CODES } from "../../sandbox/responses.ts";
+import { SANDBOX_CODES } from "../../behaviour/responses.ts";
 import { checkedSandboxes, configWith, example, KEY, model, routeWhere, type Sent } from "./support.ts";
 
 const sandbox = checkedSandboxes();

@@ -6,22 +6,25 @@
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import type { AreaModel, ServiceModel } from "../../model/service-model.ts";
-import { Cooldowns } from "../../sandbox/cooldown.ts";
-import { JobStore, timingOf, type Job } from "../../sandbox/jobs.ts";
-import { Ledger } from "../../sandbox/ledger.ts";
-import { durationIn, mediaDurationProblem, mediaDurations, outcomeOf, priceFacts } from "../../sandbox/markers.ts";
-import { FixedWindows } from "../../sandbox/rate-windows.ts";
-import { bodyShapeProblem, describeProblem, describeProblems } from "../../sandbox/validation.ts";
-import { RULES, type Call } from "../../sandbox/rules.ts";
-import { SandboxState } from "../../sandbox/state.ts";
-import { resolveConfig } from "../../sandbox/config.ts";
-import { ManualClock } from "../../sandbox/clock.ts";
+import { Cooldowns } from "../../behaviour/cooldown.ts";
+import { JobStore, type Job } from "../../behaviour/jobs.ts";
+import { mediaDurationProblem, mediaDurations } from "../../behaviour/media.ts";
+import { sandboxChoices, timingOf } from "../../sandbox/choices.ts";
+import { Ledger } from "../../behaviour/ledger.ts";
+import { durationIn, outcomeOf, priceFacts } from "../../sandbox/markers.ts";
+import { FixedWindows } from "../../behaviour/rate-windows.ts";
+import { bodyShapeProblem, describeProblem, describeProblems } from "../../behaviour/validation.ts";
+import { RULES, type Call } from "../../behaviour/rules.ts";
+import { ServiceState } from "../../behaviour/state.ts";
+import { resolveConfig, type SandboxConfig } from "../../sandbox/config.ts";
 import { checkedSandboxes, configWith, example, KEY, model, routeWhere } from "./support.ts";
 
 const sandbox = checkedSandboxes();
 
 /** A sandbox's state with the default config, for rules called one at a time. */
-const stateOf = (): SandboxState => new SandboxState(model, resolveConfig(configWith(), model), new ManualClock(0));
+const serviceState = (config: SandboxConfig, of: ServiceModel = model): ServiceState =>
+  new ServiceState(of, config, sandboxChoices(of, config));
+const stateOf = (): ServiceState => serviceState(resolveConfig(configWith(), model));
 /** The create operation of the route labelled `label`. */
 const createOf = (label: string) => {
   const route = routeWhere((candidate) => candidate.label === label);
@@ -138,8 +141,18 @@ describe("jobs", () => {
     }) as unknown as AreaModel;
 
   it("run and are kept the description's figures, else the config's, on a clock a hundred times faster", () => {
-    expect(timingOf(area(120, 24), 100, 10, 1)).toEqual({ runMs: 1_200, retentionMs: 864_000 });
-    expect(timingOf(area(undefined, undefined), 100, 10, 1)).toEqual({ runMs: 100, retentionMs: 36_000 });
+    expect(
+      timingOf(area(120, 24), {
+        clock: { speed: 100 },
+        jobs: { defaultDurationSeconds: 10, defaultRetentionHours: 1 },
+      }),
+    ).toEqual({ runMs: 1_200, retentionMs: 864_000 });
+    expect(
+      timingOf(area(undefined, undefined), {
+        clock: { speed: 100 },
+        jobs: { defaultDurationSeconds: 10, defaultRetentionHours: 1 },
+      }),
+    ).toEqual({ runMs: 100, retentionMs: 36_000 });
   });
 
   const statuses = (values: string[], initial: string) =>
@@ -147,9 +160,10 @@ describe("jobs", () => {
       jobStatus: { values, terminal: ["succeeded", "failed"], initial, success: "succeeded" },
     }) as unknown as ServiceModel;
   const job = { createdAt: 0, endAt: 300, outcome: "succeeded" } as Job;
+  const ids = sandboxChoices(model, resolveConfig(configWith(), model));
 
   it("walk the running statuses from the initial one, skipping those before it", () => {
-    const store = new JobStore(statuses(["queued", "pending", "processing", "succeeded", "failed"], "pending"));
+    const store = new JobStore(statuses(["queued", "pending", "processing", "succeeded", "failed"], "pending"), ids);
     expect([0, 149, 150, 299, 300].map((now) => store.statusAt(job, now))).toEqual([
       "pending",
       "pending",
@@ -160,13 +174,13 @@ describe("jobs", () => {
   });
 
   it("are numbered from 1, as the opaque ids' first part too", () => {
-    const store = new JobStore(statuses(["pending", "succeeded", "failed"], "pending"));
+    const store = new JobStore(statuses(["pending", "succeeded", "failed"], "pending"), ids);
     expect([store.nextId("img_", true), store.nextId("img_", true)]).toEqual(["1", "2"]);
     expect(store.nextId("img_", false)).toMatch(/^img_000003[0-9a-z]{1,6}$/);
   });
 
   it("refuse a description whose initial status is not a running one, naming it", () => {
-    expect(() => new JobStore(statuses(["pending", "succeeded", "failed"], "succeeded"))).toThrow(
+    expect(() => new JobStore(statuses(["pending", "succeeded", "failed"], "succeeded"), ids)).toThrow(
       "JobStatus's initial status succeeded is not a running status",
     );
   });
@@ -450,16 +464,24 @@ describe("the rules", () => {
 
   it("find no duration problem in a body that is not an object, or in an item that is not a URL", () => {
     const schema = requestSchemaOf("V-B");
-    expect(mediaDurationProblem(schema, null)).toBeNull();
-    expect(mediaDurationProblem(schema, undefined)).toBeNull();
-    expect(mediaDurationProblem(schema, "https://files.example.com/clip.mp4#duration=99")).toBeNull();
+    expect(mediaDurationProblem(schema, null, durationIn)).toBeNull();
+    expect(mediaDurationProblem(schema, undefined, durationIn)).toBeNull();
+    expect(mediaDurationProblem(schema, "https://files.example.com/clip.mp4#duration=99", durationIn)).toBeNull();
     // An item that is no string names no duration, even one whose text would.
     expect(
-      mediaDurationProblem(schema, { reference_videos: [["https://files.example.com/clip.mp4#duration=99"]] }),
+      mediaDurationProblem(
+        schema,
+        { reference_videos: [["https://files.example.com/clip.mp4#duration=99"]] },
+        durationIn,
+      ),
     ).toBeNull();
-    expect(mediaDurationProblem(schema, { reference_videos: ["https://files.example.com/clip.mp4#duration=99"] })).toBe(
-      "body.reference_videos (#duration): must be at most 15 seconds",
-    );
+    expect(
+      mediaDurationProblem(
+        schema,
+        { reference_videos: ["https://files.example.com/clip.mp4#duration=99"] },
+        durationIn,
+      ),
+    ).toBe("body.reference_videos (#duration): must be at most 15 seconds");
   });
 
   it("say whether the API key is missing, sent with another scheme or unknown, and which route the Free plan may not call", async () => {
@@ -602,6 +624,7 @@ describe("a media input's duration without #duration", () => {
         absent: { list: false },
       },
       9,
+      durationIn,
     );
     expect(durations).toEqual({ a: 5, b: 3, c: 12, d: [2.5, 2.5, 2.5, 2.5], e: 7, f: [9] });
   });
@@ -609,13 +632,13 @@ describe("a media input's duration without #duration", () => {
 
 describe("the sandbox's state", () => {
   it("names the operation the description lacks, should the model name one", () => {
-    const state = new SandboxState(model, resolveConfig(configWith(), model), new ManualClock(0));
+    const state = serviceState(resolveConfig(configWith(), model));
     const op = { ...model.operations[0]!, method: "post" as const, path: "/v1/nowhere" };
     expect(() => state.operation(op)).toThrow(/^no POST \/v1\/nowhere in the description$/);
   });
 
   it("compiles a description's request schemas once, however many sandboxes serve it", () => {
-    const state = () => new SandboxState(model, resolveConfig(configWith(), model), new ManualClock(0));
+    const state = () => serviceState(resolveConfig(configWith(), model));
     expect(state().requestSchemas).toBe(state().requestSchemas);
   });
 
@@ -623,11 +646,8 @@ describe("the sandbox's state", () => {
     const op = model.operations.find((candidate) => candidate.kind === "create")!;
     const doc = structuredClone(model.doc);
     delete doc.paths[op.path]![op.method]!.requestBody!.required;
-    const state = new SandboxState({ ...model, doc }, resolveConfig(configWith(), model), new ManualClock(0));
-    expect(
-      new SandboxState(model, resolveConfig(configWith(), model), new ManualClock(0)).requestSchemas.get(op.operationId)
-        ?.required,
-    ).toBe(true);
+    const state = serviceState(resolveConfig(configWith(), model), { ...model, doc });
+    expect(serviceState(resolveConfig(configWith(), model)).requestSchemas.get(op.operationId)?.required).toBe(true);
     expect(state.requestSchemas.get(op.operationId)?.required).toBe(false);
   });
 });

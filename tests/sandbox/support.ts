@@ -16,7 +16,7 @@ import { Contract } from "../../contract/contract.ts";
 import { responseProblems } from "../../conformance/response-check.ts";
 import { loadServiceModel } from "../../model/service-model.ts";
 import { ManualClock } from "../../sandbox/clock.ts";
-import type { Call } from "../../sandbox/rules.ts";
+import type { Call } from "../../behaviour/rules.ts";
 import { startSandbox, type Answer, type RunningSandbox, type SandboxOptions } from "../../sandbox/server.ts";
 import type { LooseJson } from "../support/loose.ts";
 

@@ -34,6 +34,11 @@ export const FLOORS: readonly Floor[] = [
     holds: "the stateful sandbox, the contract mock (Prism behind a front)",
   },
   {
+    name: "behaviour",
+    folders: ["behaviour"],
+    holds: "the service's behaviour as a model: accounts, ledger, jobs, windows, rules; no HTTP",
+  },
+  {
     name: "contract",
     folders: ["contract"],
     holds: "the description as a contract: operations, examples, request bodies",

@@ -1,7 +1,7 @@
 /** Faults of billing: what is charged, when, and what the balance and the create responses show. */
 import { quoteRoute } from "../../../runtime/costs/quote.ts";
-import { handlersFor } from "../../../sandbox/handlers.ts";
-import type { Call } from "../../../sandbox/rules.ts";
+import { handlersFor } from "../../../behaviour/handlers.ts";
+import type { Call } from "../../../behaviour/rules.ts";
 import type { Answer } from "../../../sandbox/server.ts";
 import { bodyOf, isCreate, onPolledJob, when, type Fault } from "./support.ts";
 

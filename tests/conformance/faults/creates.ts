@@ -3,9 +3,9 @@
  * type, another status or media type, routes not under /v1 or not by slug, I-G's legacy shape lost,
  * and (generated from the catalogue's `<area>.response` rules) one area's responses in an envelope.
  */
-import type { Call } from "../../../sandbox/rules.ts";
+import type { Call } from "../../../behaviour/rules.ts";
 import type { Answer } from "../../../sandbox/server.ts";
-import type { SandboxState } from "../../../sandbox/state.ts";
+import type { ServiceState } from "../../../behaviour/state.ts";
 import {
   areaOf,
   bodyOf,
@@ -29,7 +29,7 @@ const accepted = (route: string): CheckName => named("lifecycle", ACCEPTED, unde
 
 /** A create's 200 on a route `applies` picks, its body changed by `change`. */
 const createBody = (
-  change: (body: Body, call: Call, state: SandboxState) => Body,
+  change: (body: Body, call: Call, state: ServiceState) => Body,
   applies: (call: Call) => boolean = () => true,
 ) =>
   when(
@@ -38,7 +38,7 @@ const createBody = (
   );
 
 /** The create's 200 otherwise changed. */
-const createAnswer = (change: (answer: Answer, call: Call, state: SandboxState) => Answer) =>
+const createAnswer = (change: (answer: Answer, call: Call, state: ServiceState) => Answer) =>
   when(
     (answer, call) => isCreate(call) && answer.status === 200,
     (answer, call, state) => change(answer, call!, state),

@@ -3,9 +3,9 @@
  * queue, the spend limit and the rate limit each answered with another status or body; request
  * windows reset as if longer than a minute; usage metered per job; a 3D job's held price released on success.
  */
-import { SANDBOX_CODES, type Reply } from "../../../sandbox/responses.ts";
-import type { Rule } from "../../../sandbox/rules.ts";
-import type { SandboxState } from "../../../sandbox/state.ts";
+import { SANDBOX_CODES, type Reply } from "../../../behaviour/responses.ts";
+import type { Rule } from "../../../behaviour/rules.ts";
+import type { ServiceState } from "../../../behaviour/state.ts";
 import {
   areaOf,
   bodyOf,
@@ -29,7 +29,7 @@ const refusedWith = (name: string, status: number, code: string): ((rules: reado
   });
 
 /** `reply` as an error of `status` and `code`, its message kept. */
-function otherwise(state: SandboxState, reply: Reply, status: number, code: string): Reply {
+function otherwise(state: ServiceState, reply: Reply, status: number, code: string): Reply {
   const { message } = (reply.body as { error?: { message?: unknown } }).error ?? {};
   return state.responses.error(status, SANDBOX_CODES.internal.type, code, String(message ?? "Refused."));
 }
@@ -38,7 +38,7 @@ function otherwise(state: SandboxState, reply: Reply, status: number, code: stri
 const model3d = MODEL.areas.find((area) => areaOf(area.poll.path) === "3d")?.id;
 
 const BLOCKED = "a request blocked by moderation is charged nothing: the request is blocked";
-const isModerationBlock = (status: number, body: Record<string, unknown>, state: SandboxState): boolean =>
+const isModerationBlock = (status: number, body: Record<string, unknown>, state: ServiceState): boolean =>
   status === state.model.errors.moderation.status && state.model.errors.moderation.reasonField in body;
 
 export const ERROR_FAULTS = {

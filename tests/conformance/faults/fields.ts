@@ -19,8 +19,8 @@ import { Contract, type ContractOperation } from "../../../contract/contract.ts"
 import type { JsonSchema } from "../../../model/document.ts";
 import { readCatalogue, type Rule } from "../../../spec/catalogue.ts";
 import type { FieldRule, PriceTables, RoutePricing } from "../../../runtime/costs/pricing.ts";
-import type { Rule as SandboxRule } from "../../../sandbox/rules.ts";
-import type { SandboxState } from "../../../sandbox/state.ts";
+import type { Rule as SandboxRule } from "../../../behaviour/rules.ts";
+import type { ServiceState } from "../../../behaviour/state.ts";
 import { sandboxDeclaration } from "../support/sandbox-declaration.ts";
 import { wrap, type Fault } from "./support.ts";
 import { validatingAs } from "./validation.ts";
@@ -119,7 +119,7 @@ function pricingAs(
   operationId: string,
   loosen: (route: RoutePricing) => RoutePricing,
 ): (rules: readonly SandboxRule[]) => readonly SandboxRule[] {
-  const read = new WeakMap<SandboxState, PriceTables>();
+  const read = new WeakMap<ServiceState, PriceTables>();
   return wrap("price", (original) => (call, state) => {
     if (call.op.operationId !== operationId) return original(call, state);
     let priceTables = read.get(state);
@@ -129,7 +129,7 @@ function pricingAs(
       priceTables = path ? { ...tables, [path]: loosen(tables[path]!) } : tables;
       read.set(state, priceTables);
     }
-    return original(call, Object.assign(Object.create(state) as SandboxState, { priceTables }));
+    return original(call, Object.assign(Object.create(state) as ServiceState, { priceTables }));
   });
 }
 

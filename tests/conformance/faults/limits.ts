@@ -1,5 +1,5 @@
 /** Faults of the limits: rate-limit windows and their headers, the concurrency cap, the cooldown, the uploads window. */
-import { SANDBOX_CODES } from "../../../sandbox/responses.ts";
+import { SANDBOX_CODES } from "../../../behaviour/responses.ts";
 import { bodyOf, isCreate, isPoll, limits, queueFull, tooManyCode, when, wrap, type Fault } from "./support.ts";
 
 /**
@@ -149,7 +149,7 @@ export const LIMIT_FAULTS = {
         const reply = original(call, state);
         const family = isCreate(call) ? state.routes.get(call.op.path)?.family : undefined;
         if (!family) return reply;
-        const id = state.cooldownId(call.account!, family);
+        const id = state.cooldownId(call.account!, call.key!, family);
         if (reply) paused.add(id);
         else if (paused.delete(id)) state.cooldowns.succeeded(id);
         return reply;
@@ -279,7 +279,10 @@ export const LIMIT_FAULTS = {
     bug: "the cooldown pauses every model of the account, not only the family's",
     rules: wrap("cooldown", (original) => (call, state) => {
       const seconds = isCreate(call)
-        ? state.cooldowns.pausedFor(state.cooldownId(call.account!, state.model.limits.cooldown.family), call.now)
+        ? state.cooldowns.pausedFor(
+            state.cooldownId(call.account!, call.key!, state.model.limits.cooldown.family),
+            call.now,
+          )
         : null;
       return seconds === null
         ? original(call, state)

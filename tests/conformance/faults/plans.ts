@@ -1,11 +1,11 @@
 /**
  * Faults of a plan's prices, model discounts and the daily free pool of qualified image models
- * (sandbox/plans.ts), and of the quotes of `POST /v1/cost`.
+ * (behaviour/plans.ts), and of the quotes of `POST /v1/cost`.
  */
 import type { AccountConfig, SandboxConfig } from "../../../sandbox/config.ts";
-import { handlersFor } from "../../../sandbox/handlers.ts";
-import { PlanPrices } from "../../../sandbox/plans.ts";
-import type { Call } from "../../../sandbox/rules.ts";
+import { handlersFor } from "../../../behaviour/handlers.ts";
+import { PlanPrices } from "../../../behaviour/plans.ts";
+import type { Call } from "../../../behaviour/rules.ts";
 import type { Answer } from "../../../sandbox/server.ts";
 import { bodyOf, when, wrap, type Fault } from "./support.ts";
 

@@ -6,7 +6,7 @@
 import { Contract } from "../../../contract/contract.ts";
 import type { AreaModel } from "../../../model/service-model.ts";
 import { sandboxDeclaration } from "../support/sandbox-declaration.ts";
-import type { Call } from "../../../sandbox/rules.ts";
+import type { Call } from "../../../behaviour/rules.ts";
 import type { Answer } from "../../../sandbox/server.ts";
 import {
   areaOf,

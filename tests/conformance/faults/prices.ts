@@ -4,8 +4,8 @@
  */
 import { quoteRoute, type Quote } from "../../../runtime/costs/quote.ts";
 import { durationIn } from "../../../sandbox/markers.ts";
-import type { Call } from "../../../sandbox/rules.ts";
-import type { SandboxState } from "../../../sandbox/state.ts";
+import type { Call } from "../../../behaviour/rules.ts";
+import type { ServiceState } from "../../../behaviour/state.ts";
 import { CHECKS } from "../../../conformance/checks/index.ts";
 import { rulesOf } from "../../../conformance/rules.ts";
 import {
@@ -26,7 +26,7 @@ import {
 const repriced = (
   path: string,
   applies: (body: Record<string, unknown>) => boolean,
-  change: (quote: Quote, call: Call, state: SandboxState) => number,
+  change: (quote: Quote, call: Call, state: ServiceState) => number,
 ): Fault["rules"] =>
   wrap("price", (original) => (call, state) => {
     const reply = original(call, state);

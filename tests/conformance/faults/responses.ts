@@ -1,5 +1,5 @@
 /** Faults of what answers say: job ids and statuses, result fields, error bodies, authentication, the plan gate, retired models. */
-import type { SandboxState } from "../../../sandbox/state.ts";
+import type { ServiceState } from "../../../behaviour/state.ts";
 import {
   bodyOf,
   isCreate,
@@ -15,7 +15,7 @@ import {
 } from "./support.ts";
 
 /** The id prefix of the last area with one, and the prefix of the area before it that it takes by mistake. */
-function prefixSwap(state: SandboxState): [string, string] {
+function prefixSwap(state: ServiceState): [string, string] {
   const prefixes = [
     ...new Set(
       state.model.areas

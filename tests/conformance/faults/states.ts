@@ -3,9 +3,9 @@
  * from the description), a job that stops there as if it were terminal; jobs that never run; a job
  * shown in two states at once.
  */
-import type { Call } from "../../../sandbox/rules.ts";
+import type { Call } from "../../../behaviour/rules.ts";
 import type { Answer } from "../../../sandbox/server.ts";
-import type { SandboxState } from "../../../sandbox/state.ts";
+import type { ServiceState } from "../../../behaviour/state.ts";
 import {
   bodyOf,
   family,
@@ -25,7 +25,7 @@ const { values, terminal, initial } = MODEL.jobStatus;
 const running = values.filter((status) => !terminal.includes(status));
 
 /** A poll's answer showing `status`, without the result fields a running job does not have. */
-function showing(answer: Answer, call: Call, state: SandboxState, status: unknown): Answer {
+function showing(answer: Answer, call: Call, state: ServiceState, status: unknown): Answer {
   const job = polledJob(call, state);
   const fields = job ? (state.areas.get(job.route.areaId)?.resultFields ?? []) : [];
   return { ...answer, body: { ...omitted(bodyOf(answer), fields), status } };

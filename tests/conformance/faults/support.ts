@@ -6,13 +6,13 @@ import {
   type TooManyCondition,
 } from "../../../model/service-model.ts";
 import { readCatalogue, type Rule as CatalogueRule } from "../../../spec/catalogue.ts";
-import type { Account } from "../../../sandbox/accounts.ts";
+import type { Account } from "../../../behaviour/accounts.ts";
 import type { SandboxConfig } from "../../../sandbox/config.ts";
-import type { Job } from "../../../sandbox/jobs.ts";
-import { SANDBOX_CODES, type Reply } from "../../../sandbox/responses.ts";
-import type { Call, Rule } from "../../../sandbox/rules.ts";
+import type { Job } from "../../../behaviour/jobs.ts";
+import { SANDBOX_CODES, type Reply } from "../../../behaviour/responses.ts";
+import type { Call, Rule } from "../../../behaviour/rules.ts";
 import type { Answer, SandboxHooks } from "../../../sandbox/server.ts";
-import type { SandboxState } from "../../../sandbox/state.ts";
+import type { ServiceState } from "../../../behaviour/state.ts";
 
 export type AnswerHook = NonNullable<SandboxHooks["answer"]>;
 
@@ -51,7 +51,7 @@ export const without =
 /** An answer hook that only looks at answers `applies` picks. */
 export const when =
   (
-    applies: (answer: Answer, call: Call | undefined, state: SandboxState) => boolean,
+    applies: (answer: Answer, call: Call | undefined, state: ServiceState) => boolean,
     change: AnswerHook,
   ): (() => AnswerHook) =>
   () =>
@@ -64,13 +64,13 @@ export const limits = (
 ): SandboxConfig => ({ ...config, limits: change(config.limits) });
 
 /** The job a poll asks for. */
-export const polledJob = (call: Call, state: SandboxState) => state.jobs.get(call.params.id ?? "");
+export const polledJob = (call: Call, state: ServiceState) => state.jobs.get(call.params.id ?? "");
 
 /** Put before a job id by the wrong-id-prefix fault. */
 export const WRONG_PREFIX = "id_";
 
 /** A running status after the initial one (JobStatus's order): what a job may say later, never at creation. */
-export function laterRunningStatus(state: SandboxState): string {
+export function laterRunningStatus(state: ServiceState): string {
   const { values, terminal, initial } = state.model.jobStatus;
   const running = values.filter((status) => !terminal.includes(status));
   const later = running[running.indexOf(initial) + 1];
@@ -79,7 +79,7 @@ export function laterRunningStatus(state: SandboxState): string {
 }
 
 /** A queue-full answer where the concurrency rule would not give one. */
-export const queueFull = (state: SandboxState): ReturnType<Rule["check"]> =>
+export const queueFull = (state: ServiceState): ReturnType<Rule["check"]> =>
   state.responses.tooMany("queue-full", "As many generations are in flight as the account's concurrency cap allows.");
 
 /** The answer without the header `name`. */
@@ -90,7 +90,7 @@ export const withoutHeader = (answer: Answer, name: string): Answer => {
 };
 
 /** The error code of the 429 variant for `condition`: the description's, else the sandbox's where it shows none. */
-export const tooManyCode = (state: SandboxState, condition: TooManyCondition): string | undefined =>
+export const tooManyCode = (state: ServiceState, condition: TooManyCondition): string | undefined =>
   state.model.errors.tooManyRequests.variants.find((variant) => variant.condition === condition)?.code ??
   (condition === "rate-limited" ? undefined : SANDBOX_CODES[condition].code);
 
@@ -100,7 +100,7 @@ export const tooManyCode = (state: SandboxState, condition: TooManyCondition): s
  */
 export const onPolledJob =
   (
-    shows: (status: string, state: SandboxState) => boolean,
+    shows: (status: string, state: ServiceState) => boolean,
     act: (job: Job, account: Account, seenBefore: boolean) => void,
   ): (() => AnswerHook) =>
   () => {
@@ -166,7 +166,7 @@ export const omitted = (body: Body, fields: readonly string[]): Body =>
   Object.fromEntries(Object.entries(body).filter(([field]) => !fields.includes(field)));
 
 /** The 404 a route that is not mounted gives. */
-export const notFound = (state: SandboxState, what: string): Reply =>
+export const notFound = (state: ServiceState, what: string): Reply =>
   state.responses.error(404, SANDBOX_CODES.notFound.type, SANDBOX_CODES.notFound.code, `No route ${what}.`);
 
 /** The model and catalogue the families are generated from (the sandbox serves the same bundle). */

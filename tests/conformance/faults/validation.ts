@@ -8,7 +8,7 @@
 import type { JsonSchema } from "../../../model/document.ts";
 import { createSchemaRegistry } from "../../../model/schema-registry.ts";
 import type { ServiceModel } from "../../../model/service-model.ts";
-import type { RequestSchema, SandboxState } from "../../../sandbox/state.ts";
+import type { RequestSchema, ServiceState } from "../../../behaviour/state.ts";
 import { without, wrap, type Fault } from "./support.ts";
 
 type Properties = Record<string, JsonSchema>;
@@ -83,7 +83,7 @@ export function validatingAs(misreading: Misreading): NonNullable<Fault["rules"]
       let requestSchemas = compiled.get(state.model);
       if (!requestSchemas)
         compiled.set(state.model, (requestSchemas = misreadSchemas(state.model, state.requestSchemas, misreading)));
-      return original(call, Object.assign(Object.create(state) as SandboxState, { requestSchemas }));
+      return original(call, Object.assign(Object.create(state) as ServiceState, { requestSchemas }));
     })(rules);
   };
 }

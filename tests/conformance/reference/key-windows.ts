@@ -3,7 +3,7 @@
  * request (not at a multiple of the window's length), and the per-IP count is kept beside it. The
  * specification states the limits and that rejected requests count, not where a window starts.
  */
-import type { WindowState } from "../../../sandbox/rate-windows.ts";
+import type { WindowState } from "../../../behaviour/rate-windows.ts";
 
 export class FirstRequestWindows {
   private readonly windows = new Map<string, { start: number; count: number }>();

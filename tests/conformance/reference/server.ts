@@ -14,9 +14,9 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { loadServiceModel, type ServiceModel } from "../../../model/service-model.ts";
 import { DEFAULT_CONFIG_FILE } from "../../../sandbox/config.ts";
-import type { Call, Rule } from "../../../sandbox/rules.ts";
+import type { Call, Rule } from "../../../behaviour/rules.ts";
 import { startSandbox, type Answer, type SandboxHooks } from "../../../sandbox/server.ts";
-import type { SandboxState } from "../../../sandbox/state.ts";
+import type { ServiceState } from "../../../behaviour/state.ts";
 import { fastSandboxConfig } from "../../support/fast-sandbox.ts";
 import { FirstRequestWindows } from "./key-windows.ts";
 import { startLatencyProxy, type Latency } from "./latency-proxy.ts";
@@ -66,7 +66,7 @@ function hooks(model: ServiceModel): SandboxHooks {
   let ipWindows: FirstRequestWindows | undefined;
   const windows: Rule = {
     name: "request-windows",
-    check(call: Call, state: SandboxState) {
+    check(call: Call, state: ServiceState) {
       const { perKey, perSourceIp, windowSeconds } = state.config.limits.requests;
       keyWindows ??= new FirstRequestWindows(perKey, windowSeconds * 1000);
       ipWindows ??= new FirstRequestWindows(perSourceIp, windowSeconds * 1000);

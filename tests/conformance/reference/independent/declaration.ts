@@ -7,6 +7,7 @@ import {
   KEYS,
   MARKERS,
   HOSTED_CLIPS,
+  OTHER_CAP,
   RETIRED_LABEL,
   SPEND_LIMIT_CREDITS,
 } from "./setup.ts";
@@ -39,6 +40,7 @@ export const INDEPENDENT_DECLARATION: TargetConfig = {
   },
   freePool: { apiKey: KEYS.ultra, generations: DAILY_FREE_IMAGES, models: ["I-A", "I-C"] },
   costRequest: { model: "{model}", request: "{request}" },
+  otherAccount: { apiKey: KEYS.other, secondKey: KEYS.otherSecond, concurrency: OTHER_CAP },
   mediaInputs: Object.entries(HOSTED_CLIPS).map(([url, seconds]) => ({ kind: "video", url, seconds })),
   rates: OWN_SUPPLIED_RATES,
   // Its upscale create answers the job's id in `id`, where the description shows no create response.

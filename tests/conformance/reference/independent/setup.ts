@@ -16,7 +16,12 @@ export const KEYS = {
   legacy: "indep_live_l1Kz4Fu8Vb2Qn7Wi",
   ultra: "indep_live_u6Rb3Xe9Km2Tq5Ha",
   discount: "indep_live_d2Lw8Cs5Pf1Yn4Gv",
+  other: "indep_live_o7Tg3Vn8Qs1Kw5Ym",
+  otherSecond: "indep_live_o2Hb9Rc4Xe6Jp3Lu",
 } as const;
+
+/** The cap of the second account the sequences own. */
+export const OTHER_CAP = 8;
 
 /** The keys of an account that only the per-IP burst uses: five, as 2,401 requests at most 600 a key take. */
 export const CROWD_KEYS = [
@@ -68,5 +73,6 @@ export function accountSettings(main: "standard" | "discounted"): AccountSetting
     { name: "ultra", keys: [KEYS.ultra], plan: "ultra", ...paid, dailyFreeImages: DAILY_FREE_IMAGES },
     { name: "discount", keys: [KEYS.discount], plan: "creator", ...paid, discountPercent: DISCOUNT_PERCENT },
     { name: "crowd", keys: CROWD_KEYS, plan: "creator", ...paid },
+    { name: "other", keys: [KEYS.other, KEYS.otherSecond], plan: "creator", ...paid, cap: OTHER_CAP },
   ];
 }

@@ -1,23 +1,28 @@
 /**
- * Jobs: each runs on the sandbox clock from its creation to its end time, walking the non-terminal
- * statuses in the description's order, then shows its terminal status until it expires. Status is
- * computed when asked, so a job costs no timer. Ended jobs are settled per account in end-time
- * order (billing, concurrency, cooldown); finished jobs expire after the retention and are dropped,
- * so memory stays bounded however many jobs are created.
+ * Jobs: each runs from its creation to its end time, walking the non-terminal statuses in the
+ * description's order, then shows its terminal status until it expires. Status is computed when
+ * asked, so a job costs no timer. Ended jobs are settled per account in end-time order (billing,
+ * concurrency, cooldown); finished jobs expire after the retention and are dropped, so memory stays
+ * bounded however many jobs are created. A job whose end the choices leave open (an end time of
+ * Infinity) ends when told (`end`): the oracle ends it where a target's answers show it ended.
  */
-import type { AreaModel, CreateRouteModel, ServiceModel } from "../model/service-model.ts";
+import type { CreateRouteModel, ServiceModel } from "../model/service-model.ts";
+import type { Choices } from "./choices.ts";
 import { MinHeap } from "./heap.ts";
 
 export interface Job {
   /** The id the job is polled with (the decimal text of an integer id). */
   readonly id: string;
   readonly accountName: string;
+  /** The key that created it. */
+  readonly key: string;
   readonly route: CreateRouteModel;
   readonly createdAt: number;
-  readonly endAt: number;
-  readonly expireAt: number;
+  /** When it ends; Infinity until told (`JobStore.end`). */
+  endAt: number;
+  expireAt: number;
   /** The terminal status it ends in. */
-  readonly outcome: string;
+  outcome: string;
   /** The price charged on success (0 where the description shows none). */
   readonly credits: number;
   /** Reserved at creation and shown as held until the job ends. */
@@ -27,32 +32,16 @@ export interface Job {
   settled: boolean;
 }
 
-export interface JobTiming {
-  /** Clock milliseconds from creation to the terminal status. */
-  readonly runMs: number;
-  /** Clock milliseconds a finished job can still be polled. */
-  readonly retentionMs: number;
-}
-
-/** Run time and retention of an area's jobs: the description's figures where shown, else the config's, on the sandbox clock's speed. */
-export function timingOf(
-  area: AreaModel,
-  speed: number,
-  defaultSeconds: number,
-  defaultRetentionHours: number,
-): JobTiming {
-  const seconds = area.poll.typicalDurationSeconds?.min ?? defaultSeconds;
-  const hours = area.poll.retention?.hours ?? defaultRetentionHours;
-  return { runMs: (seconds * 1000) / speed, retentionMs: (hours * 3_600_000) / speed };
-}
-
 export class JobStore {
   private readonly jobs = new Map<string, Job>();
   private readonly expiries = new MinHeap<Job>((job) => job.expireAt);
   private readonly progression: readonly string[];
   private sequence = 0;
 
-  constructor(model: ServiceModel) {
+  constructor(
+    model: ServiceModel,
+    private readonly choices: Pick<Choices, "jobId">,
+  ) {
     const { values, terminal, initial } = model.jobStatus;
     const running = values.filter((status) => !terminal.includes(status));
     // The transitions are not shown: the sandbox walks the running statuses in the enum's order from the initial one.
@@ -68,8 +57,7 @@ export class JobStore {
   /** A new job id: the area's prefix and an opaque part, or the next integer where the id is one. */
   nextId(prefix: string, integer: boolean): string {
     this.sequence += 1;
-    if (integer) return String(this.sequence);
-    return `${prefix}${this.sequence.toString(36).padStart(6, "0")}${Math.random().toString(36).slice(2, 8)}`;
+    return this.choices.jobId(prefix, integer, this.sequence);
   }
 
   add(job: Job): void {
@@ -81,11 +69,24 @@ export class JobStore {
     return this.jobs.get(id);
   }
 
+  /** Every job kept (not yet expired). */
+  all(): IterableIterator<Job> {
+    return this.jobs.values();
+  }
+
   statusAt(job: Job, now: number): string {
     if (now >= job.endAt) return job.outcome;
     const share = (now - job.createdAt) / (job.endAt - job.createdAt);
     // Stryker disable next-line ArithmeticOperator: equivalent: now < endAt keeps share below 1, so the floor never reaches length and the bound never binds
     return this.progression[Math.min(this.progression.length - 1, Math.floor(share * this.progression.length))]!;
+  }
+
+  /** Ends a job whose end was left open, at `at` in `outcome`, to be kept `retentionMs` after. */
+  end(job: Job, outcome: string, at: number, retentionMs: number): void {
+    job.endAt = at;
+    job.outcome = outcome;
+    job.expireAt = at + retentionMs;
+    this.expiries.reorder();
   }
 
   /** Drops the jobs whose retention has passed; `settle` runs first for any not yet settled. */

@@ -66,6 +66,11 @@ export class RollingWindow {
     readonly windowMs: number,
   ) {}
 
+  /** What it holds, as plain data (the oracle tells states apart by it). */
+  snapshot(): Array<[string, number[]]> {
+    return [...this.events].sort(([a], [b]) => a.localeCompare(b));
+  }
+
   /** Records an event of `id` if the window allows it; otherwise the seconds until it will. */
   take(id: string, now: number): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
     const times = this.events.get(id) ?? [];

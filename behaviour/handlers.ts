@@ -9,13 +9,12 @@ import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
 import { QuoteError } from "../runtime/costs/quote-error.ts";
 import type { PricingExtension, RoutePricing } from "../runtime/costs/pricing.ts";
 import type { Job } from "./jobs.ts";
-import { mediaDurations, priceFacts } from "./markers.ts";
 import type { Reply } from "./responses.ts";
 import type { Call } from "./rules.ts";
-import type { SandboxState } from "./state.ts";
+import type { ServiceState } from "./state.ts";
 import { describeProblems } from "./validation.ts";
 
-export type Handler = (call: Call, state: SandboxState) => Reply;
+export type Handler = (call: Call, state: ServiceState) => Reply;
 
 /** The billed seconds of a per-second price: the quantity of its media-seconds line. */
 function billedSeconds(quote: Quote | null, pricing: PricingExtension | null | undefined): number {
@@ -28,7 +27,7 @@ function billedSeconds(quote: Quote | null, pricing: PricingExtension | null | u
 }
 
 /** Items of an array result field: the request's `num_<field>` (`num_images`), with its schema default. */
-function outputsOf(state: SandboxState, route: CreateRouteModel, body: Record<string, unknown>): number {
+function outputsOf(state: ServiceState, route: CreateRouteModel, body: Record<string, unknown>): number {
   const area = state.areas.get(route.areaId)!;
   const properties = (state.requestSchemas.get(route.operationId)?.schema.properties ?? {}) as Record<
     string,
@@ -53,6 +52,7 @@ const create: Handler = (call, state) => {
   const job: Job = {
     id,
     accountName: account.name,
+    key: call.key!,
     route,
     createdAt: call.now,
     endAt,
@@ -101,7 +101,7 @@ function pricingMaps(table: RoutePricing | undefined): Record<string, unknown> {
 
 /** The model list's examples that carry a `type` beside price maps: the type of the model whose maps match. */
 function typeOf(
-  state: SandboxState,
+  state: ServiceState,
   op: OperationModel,
   route: CreateRouteModel,
   maps: Record<string, unknown>,
@@ -159,10 +159,7 @@ const cost: Handler = (call, state) => {
   const table = state.priceTables[route.path];
   if (!table) return { status: 200, body: { model: route.slug, credits: null } };
   const mediaFields = Object.keys(table.media);
-  let media = request.media ?? {
-    ...mediaDurations(body, table.media, state.config.media.defaultDurationSeconds),
-    ...priceFacts(body, table.facts, Object.keys(table.media)),
-  };
+  let media = request.media ?? state.priceInputs(body, table);
   if (request.seconds !== undefined) {
     if (mediaFields.length !== 1)
       return state.responses.invalidRequest(

@@ -31,8 +31,20 @@ export class Cooldowns {
     this.states.set(id, state);
   }
 
+  /** A pause known to last until `until` (one seen from outside: the oracle learns it from an answer). */
+  pause(id: string, until: number): void {
+    const state = this.states.get(id) ?? { failures: [], pausedUntil: 0 };
+    state.pausedUntil = until;
+    this.states.set(id, state);
+  }
+
   succeeded(id: string): void {
     this.states.delete(id);
+  }
+
+  /** What it holds, as plain data (the oracle tells states apart by it). */
+  snapshot(): Array<[string, FamilyState]> {
+    return [...this.states].sort(([a], [b]) => a.localeCompare(b));
   }
 
   /** The seconds left of a pause, or null when requests may go on. */

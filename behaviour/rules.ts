@@ -8,10 +8,11 @@ import type { OperationModel } from "../model/service-model.ts";
 import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
 import { QuoteError } from "../runtime/costs/quote-error.ts";
 import type { Account } from "./accounts.ts";
-import { mediaDurationProblem, mediaDurations, MarkerError, outcomeOf, priceFacts, type Outcome } from "./markers.ts";
+import { AskError, type Outcome } from "./choices.ts";
+import { mediaDurationProblem } from "./media.ts";
 import type { WindowState } from "./rate-windows.ts";
 import { SANDBOX_CODES, type Reply } from "./responses.ts";
-import type { SandboxState } from "./state.ts";
+import type { ServiceState } from "./state.ts";
 import { bodyShapeProblem, describeProblems } from "./validation.ts";
 
 /** `application/json`, in any case, with at most a UTF-8 charset (`application/json; charset=UTF-8`). */
@@ -24,7 +25,8 @@ function isJsonMediaType(header: string | null): boolean {
   );
 }
 
-export interface Call {
+/** A request as the service model reads it: what was sent, and when. */
+export interface ServiceRequest {
   readonly op: OperationModel;
   readonly params: Readonly<Record<string, string>>;
   readonly query: URLSearchParams;
@@ -40,6 +42,10 @@ export interface Call {
   readonly contentType: string | null;
   /** The body's bytes are UTF-8 (`text` replaced what was not). */
   readonly utf8: boolean;
+}
+
+/** A request on its way through the rules: what each rule found out about it. */
+export interface Call extends ServiceRequest {
   account: Account | null;
   /** The parsed JSON body. */
   body: unknown;
@@ -53,9 +59,14 @@ export interface Call {
   outcome: Outcome | null;
 }
 
+/** A request before any rule has run. */
+export function newCall(request: ServiceRequest): Call {
+  return { ...request, account: null, body: undefined, window: null, quote: null, free: false, outcome: null };
+}
+
 export interface Rule {
   readonly name: string;
-  check(call: Call, state: SandboxState): Reply | undefined;
+  check(call: Call, state: ServiceState): Reply | undefined;
 }
 
 /** The window of the two that is nearer its limit (the per-key one on a tie). */
@@ -149,7 +160,9 @@ export const RULES: readonly Rule[] = [
     // The durations each media field allows (x-media), on every route: the price rule reads only priced media.
     name: "media-durations",
     check(call, state) {
-      const problem = mediaDurationProblem(state.requestSchemas.get(call.op.operationId)?.schema, call.body);
+      const problem = mediaDurationProblem(state.requestSchemas.get(call.op.operationId)?.schema, call.body, (media) =>
+        state.choices.mediaSeconds(media),
+      );
       return problem === null ? undefined : state.responses.invalidRequest(problem);
     },
   },
@@ -181,7 +194,7 @@ export const RULES: readonly Rule[] = [
     check(call, state) {
       const family = isCreate(call) ? state.routes.get(call.op.path)?.family : null;
       if (!family) return undefined;
-      const seconds = state.cooldowns.pausedFor(state.cooldownId(call.account!, family), call.now);
+      const seconds = state.cooldowns.pausedFor(state.cooldownId(call.account!, call.key!, family), call.now);
       if (seconds === null) return undefined;
       return state.responses.tooMany(
         "cooldown",
@@ -191,14 +204,14 @@ export const RULES: readonly Rule[] = [
     },
   },
   {
-    // Markers ask for outcomes; a moderation marker blocks the request before any job exists.
+    // The outcome a create asks for (the choices: the sandbox's markers); a moderation block answers before any job exists.
     name: "outcome-marker",
     check(call, state) {
       if (!isCreate(call)) return undefined;
       try {
-        call.outcome = outcomeOf(state.model, call.body);
+        call.outcome = state.choices.outcome(call.body);
       } catch (error) {
-        if (error instanceof MarkerError) return state.responses.invalidRequest(error.message);
+        if (error instanceof AskError) return state.responses.invalidRequest(error.message);
         throw error;
       }
       return call.outcome && "moderation" in call.outcome
@@ -217,10 +230,7 @@ export const RULES: readonly Rule[] = [
         unknown
       >;
       try {
-        call.quote = quoteRoute(state.priceTables, call.op.path, input, {
-          ...mediaDurations(input, table.media, state.config.media.defaultDurationSeconds),
-          ...priceFacts(input, table.facts, Object.keys(table.media)),
-        });
+        call.quote = quoteRoute(state.priceTables, call.op.path, input, state.priceInputs(input, table));
       } catch (error) {
         // The quote names a duration `media.<field>`; the request carries it in body.<field>'s #duration.
         if (error instanceof QuoteError)
@@ -269,7 +279,7 @@ export const RULES: readonly Rule[] = [
     },
   },
   {
-    // The specification does not say what happens when credits run out: the sandbox refuses with 403.
+    // The specification does not say what happens when credits run out: the model refuses with 403.
     name: "credits",
     check(call, state) {
       if (!call.quote || call.account!.ledger.covers(credits(call))) return undefined;

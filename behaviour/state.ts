@@ -1,20 +1,22 @@
 /**
- * Everything the sandbox keeps while it runs, built from the service model and the config: the
+ * Everything the service keeps, built from the service model, the settings and the choices: the
  * accounts, the request windows, the uploads window, the cooldowns, the jobs, the compiled request
- * schemas and the response builder. Rules and handlers read and change it; nothing else does.
+ * schemas and the response builder. Rules and handlers read and change it (service.ts); nothing else
+ * does, but for ending a job whose end the choices left open (`endJob`).
  */
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import { deref, type JsonSchema, type Operation } from "../model/document.ts";
 import { createSchemaRegistry } from "../model/schema-registry.ts";
 import type { AreaModel, CreateRouteModel, OperationModel, ServiceModel } from "../model/service-model.ts";
 import { createAccounts, type Account, type Accounts } from "./accounts.ts";
-import type { Clock } from "./clock.ts";
-import type { SandboxConfig } from "./config.ts";
+import type { Choices, JobTiming } from "./choices.ts";
 import { Cooldowns } from "./cooldown.ts";
-import { JobStore, timingOf, type Job, type JobTiming } from "./jobs.ts";
+import { JobStore, type Job } from "./jobs.ts";
 import { FixedWindows, RollingWindow } from "./rate-windows.ts";
 import { Responses } from "./responses.ts";
-import type { PriceTables } from "../runtime/costs/pricing.ts";
+import type { ServiceSettings } from "./settings.ts";
+import type { PriceTables, RoutePricing } from "../runtime/costs/pricing.ts";
+import { mediaDurations } from "./media.ts";
 import { withSuppliedRates } from "../runtime/costs/supplied-rates.ts";
 
 export interface RequestSchema {
@@ -55,7 +57,7 @@ function requestSchemasOf(model: ServiceModel): ReadonlyMap<string, RequestSchem
   return schemas;
 }
 
-export class SandboxState {
+export class ServiceState {
   readonly accounts: Accounts;
   readonly keyWindows: FixedWindows;
   readonly ipWindows: FixedWindows;
@@ -71,8 +73,8 @@ export class SandboxState {
 
   constructor(
     readonly model: ServiceModel,
-    readonly config: SandboxConfig,
-    readonly clock: Clock,
+    readonly config: ServiceSettings,
+    readonly choices: Choices,
   ) {
     const { requests, uploads, cooldown } = config.limits;
     this.accounts = createAccounts(config);
@@ -85,27 +87,36 @@ export class SandboxState {
       pauseMs: cooldown.pauseSeconds * 1000,
       growthMs: cooldown.growthSeconds * 1000,
     });
-    this.jobs = new JobStore(model);
+    this.jobs = new JobStore(model, choices);
     this.responses = new Responses(model);
     this.requestSchemas = requestSchemasOf(model);
     this.priceTables = withSuppliedRates(model.priceTables, config.rates);
     for (const route of model.createRoutes) this.routes.set(route.path, route);
-    const { speed } = config.clock;
-    for (const area of model.areas) {
-      this.areas.set(area.id, {
-        ...area,
-        timing: timingOf(area, speed, config.jobs.defaultDurationSeconds, config.jobs.defaultRetentionHours),
-      });
-    }
+    for (const area of model.areas) this.areas.set(area.id, { ...area, timing: choices.timing(area) });
+  }
+
+  /** Ends a job whose end was left open (timing's runMs Infinity): at `at`, in `outcome`. */
+  endJob(job: Job, outcome: string, at: number): void {
+    this.jobs.end(job, outcome, at, this.areas.get(job.route.areaId)!.timing.retentionMs);
+    this.accounts.byName.get(job.accountName)!.reorder();
+  }
+
+  /** What a price reads beside the body: the seconds of its priced media and the facts the body does not hold. */
+  priceInputs(body: Readonly<Record<string, unknown>>, table: RoutePricing): Record<string, unknown> {
+    const { choices } = this;
+    return {
+      ...mediaDurations(body, table.media, choices.defaultMediaSeconds, (media) => choices.mediaSeconds(media)),
+      ...choices.priceFacts(body, table.facts, Object.keys(table.media)),
+    };
   }
 
   operation(op: OperationModel): Operation {
     return documentOperation(this.model, op);
   }
 
-  /** The cooldown counter of an account on a model family. */
-  cooldownId(account: Account, family: string): string {
-    return `${account.name}\u0000${family}`;
+  /** The cooldown counter of a key's requests on a model family: its account's, or its own (Choices.cooldownScope). */
+  cooldownId(account: Account, key: string, family: string): string {
+    return `${this.choices.cooldownScope === "key" ? key : account.name}\u0000${family}`;
   }
 
   /** Settles the account's ended jobs and drops expired ones, so every rule reads the present. */
@@ -123,8 +134,10 @@ export class SandboxState {
     const family = job.route.family;
     // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent while the description has one model family: a job of no family would be counted under an id no rule reads
     if (family === null || family !== this.model.limits.cooldown.family) return;
-    const id = this.cooldownId(account, family);
-    if (job.outcome === this.model.jobStatus.success) this.cooldowns.succeeded(id);
-    else this.cooldowns.failed(id, job.endAt);
+    const id = this.cooldownId(account, job.key, family);
+    const { success, timeout } = this.model.jobStatus;
+    if (job.outcome === success) this.cooldowns.succeeded(id);
+    else if (this.choices.cooldownCounts === "unsuccessful" || job.outcome !== timeout)
+      this.cooldowns.failed(id, job.endAt);
   }
 }

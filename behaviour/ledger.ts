@@ -22,8 +22,18 @@ export class Ledger {
   constructor(
     private readonly monthlyLimit: number,
     private readonly extra: number,
-    private readonly spendLimit: number | null,
+    private spendLimit: number | null,
   ) {}
+
+  /** The owner sets, raises or removes (null) the monthly spend limit. */
+  setSpendLimit(credits: number | null): void {
+    this.spendLimit = credits;
+  }
+
+  /** What this month's spending comes to, with what is held or committed for jobs in flight. */
+  spending(): number {
+    return this.monthlyUsed + this.extraUsed + this.held + this.committed;
+  }
 
   /** Whether the balance covers `credits` on top of everything held or committed. */
   covers(credits: number): boolean {
@@ -32,10 +42,7 @@ export class Ledger {
 
   /** Whether `credits` more would take this month's spending past the owner's limit. */
   overSpendLimit(credits: number): boolean {
-    return (
-      this.spendLimit !== null &&
-      this.monthlyUsed + this.extraUsed + this.held + this.committed + credits > this.spendLimit
-    );
+    return this.spendLimit !== null && this.spending() + credits > this.spendLimit;
   }
 
   reserve(credits: number, held: boolean): void {

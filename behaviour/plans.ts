@@ -7,7 +7,7 @@
  * sandbox's clock; a generation is taken when a job is created, and once the day's pool is used
  * the plan's price applies again.
  */
-import type { AccountConfig } from "./config.ts";
+import type { AccountSettings } from "./settings.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -15,7 +15,7 @@ export class PlanPrices {
   private day = -1;
   private taken = 0;
 
-  constructor(private readonly config: Pick<AccountConfig, "discounts" | "dailyFreePool">) {}
+  constructor(private readonly config: Pick<AccountSettings, "discounts" | "dailyFreePool">) {}
 
   /** The plan's price of a create of `slug` whose standard price is `standard`. */
   discounted(slug: string, standard: number): number {

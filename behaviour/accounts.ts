@@ -3,7 +3,7 @@
  * cooldowns; its running jobs are kept in end-time order so that the ones that ended can be settled
  * (charged or released, slot freed) before anything reads the account.
  */
-import type { AccountConfig, SandboxConfig } from "./config.ts";
+import type { AccountSettings, ServiceSettings } from "./settings.ts";
 import { MinHeap } from "./heap.ts";
 import type { Job } from "./jobs.ts";
 import { Ledger } from "./ledger.ts";
@@ -17,7 +17,7 @@ export class Account {
 
   constructor(
     readonly name: string,
-    readonly config: AccountConfig,
+    readonly config: AccountSettings,
   ) {
     this.ledger = new Ledger(config.credits.monthlyLimit, config.credits.extra, config.monthlySpendLimit);
     this.plan = new PlanPrices(config);
@@ -26,6 +26,11 @@ export class Account {
   /** Jobs not yet settled; polling never changes it. */
   get inFlight(): number {
     return this.running.size;
+  }
+
+  /** Restores the end-time order after a job's end was set (JobStore.end). */
+  reorder(): void {
+    this.running.reorder();
   }
 
   start(job: Job): void {
@@ -50,10 +55,10 @@ export interface Accounts {
   readonly byKey: ReadonlyMap<string, Account>;
 }
 
-export function createAccounts(config: SandboxConfig): Accounts {
+export function createAccounts(settings: ServiceSettings): Accounts {
   const byName = new Map<string, Account>();
   const byKey = new Map<string, Account>();
-  for (const [name, accountConfig] of Object.entries(config.accounts)) {
+  for (const [name, accountConfig] of Object.entries(settings.accounts)) {
     const account = new Account(name, accountConfig);
     byName.set(name, account);
     for (const key of accountConfig.keys) byKey.set(key, account);

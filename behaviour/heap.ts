@@ -25,6 +25,12 @@ export class MinHeap<T> {
     items[index] = item;
   }
 
+  /** Restores the order after keys of items in it changed. */
+  reorder(): void {
+    const items = this.items.splice(0);
+    for (const item of items) this.push(item);
+  }
+
   pop(): T | undefined {
     const items = this.items;
     const top = items[0];

@@ -1,0 +1,61 @@
+/**
+ * The media inputs a sequence sends where a price reads their seconds: the declared ones
+ * (`mediaInputs`), whose seconds the target measures as declared, so that the price is exact.
+ */
+import type { Contract, ContractOperation } from "../../contract/contract.ts";
+import type { Body } from "../../contract/bodies/near-misses.ts";
+import type { TargetConfig } from "../config.ts";
+
+/** The seconds the target measures for the declared media inputs a body sends, by field. */
+export function mediaSeconds(
+  inputs: ReadonlyArray<{ url: string; seconds?: number }>,
+  body: Body,
+): Record<string, number | number[]> | undefined {
+  const seconds = new Map(inputs.flatMap((input) => (input.seconds !== undefined ? [[input.url, input.seconds]] : [])));
+  const found: Record<string, number | number[]> = {};
+  for (const [field, value] of Object.entries(body)) {
+    if (typeof value === "string" && seconds.has(value)) found[field] = seconds.get(value)!;
+    else if (
+      Array.isArray(value) &&
+      value.length &&
+      value.every((item) => typeof item === "string" && seconds.has(item))
+    )
+      found[field] = value.map((item) => seconds.get(item as string)!);
+  }
+  return Object.keys(found).length ? found : undefined;
+}
+
+/**
+ * `body` with each field whose seconds its price reads sent a declared media input (`mediaInputs`)
+ * of the field's kind and within its limits (the `index`th that fits), so that its price is exact;
+ * a field no declared input fits is left as it is (its price then unknown).
+ */
+export function withDeclaredMedia(
+  config: Pick<TargetConfig, "mediaInputs">,
+  contract: Contract,
+  op: ContractOperation,
+  body: Body,
+  index: number,
+): { body: Body; declared: boolean } {
+  const table = contract.model.priceTables[op.path];
+  const properties = (op.requestSchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const sent: Body = { ...body };
+  let declared = false;
+  for (const [field, rule] of Object.entries(table?.media ?? {})) {
+    if (sent[field] === undefined) continue;
+    const kind = (properties[field]?.["x-media"] as { kind?: string } | undefined)?.kind;
+    const most = Math.min(rule.maxDurationSeconds ?? Infinity, rule.maxCombinedDurationSeconds ?? Infinity);
+    const fits = (config.mediaInputs ?? []).filter(
+      (input) =>
+        input.kind === kind &&
+        input.seconds !== undefined &&
+        input.seconds >= (rule.minDurationSeconds ?? 0) &&
+        input.seconds <= most,
+    );
+    const input = fits[index % Math.max(fits.length, 1)];
+    if (!input) continue;
+    sent[field] = rule.list ? [input.url] : input.url;
+    declared = true;
+  }
+  return { body: sent, declared };
+}

@@ -1,0 +1,239 @@
+/**
+ * One run of the sequence phase (`Phase`, what fast-check calls the real system) and one sequence
+ * in it (`Sequence`, its model): every step is sent with its party's key, its answer judged by the
+ * oracle against the service model, and logged; a step whose answer the model does not allow ends
+ * the sequence with a SequenceFailure, which fast-check then shrinks. Each sequence starts from a
+ * settled account (its jobs ended, its balance read) and ends by polling its jobs to their end.
+ */
+import type { ContractOperation } from "../../contract/contract.ts";
+import type { Client } from "../client.ts";
+import type { Exchange, RequestSpec } from "../http.ts";
+import { requestPath } from "../../contract/contract.ts";
+import type { Session } from "../session.ts";
+import { Coverage } from "./coverage.ts";
+import { Oracle, type Verdict } from "./oracle.ts";
+import type { Parties, Party } from "./parties.ts";
+import { observedRules, OWNERSHIP, type Condition, type StepKind } from "./steps.ts";
+
+/** Jobs a sequence keeps in flight at most where the cap is not declared (or larger). */
+const OPEN_JOBS = 10;
+
+/** A job a sequence started, as the target gave and showed it. */
+export interface TrackedJob {
+  /** The target's id. */
+  readonly id: string;
+  readonly create: ContractOperation;
+  readonly poll: ContractOperation;
+  readonly party: Party;
+  /** The outcome its create asked for (`none`: no marker). */
+  readonly asked: string;
+  /** The terminal status it was seen in, or null. */
+  terminal: string | null;
+  /** When it was first seen terminal. */
+  endedAt: number | null;
+  /** It outlasts a sequence (3D): watched, never waited for. */
+  readonly outlasting: boolean;
+  /** Credits its create holds until it ends (a held price's `credits`), else 0. */
+  readonly held: number;
+}
+
+/** A step as it went: what was sent, what came back, and the oracle's verdict. */
+export interface LoggedStep {
+  readonly number: number;
+  readonly kind: StepKind;
+  readonly party: Party;
+  readonly op: ContractOperation;
+  readonly spec: RequestSpec;
+  readonly exchange: Exchange;
+  readonly verdict: Verdict;
+  readonly conditions: readonly Condition[];
+  /** The rules the answer observed (those it broke, when the verdict has problems). */
+  readonly rules: readonly string[];
+}
+
+/** A step whose answer the specification does not allow: the sequence stops there. */
+export class SequenceFailure extends Error {
+  constructor(
+    readonly step: LoggedStep,
+    readonly log: readonly LoggedStep[],
+    /** The command each step was sent in, by step number. */
+    readonly commandOf: readonly number[],
+    /** The sequence's number in the run. */
+    readonly sequence: number,
+  ) {
+    super(`step ${step.number}: ${step.verdict.problems.join("; ")}`);
+  }
+}
+
+/** What a step is before it is sent. */
+export interface StepInput {
+  readonly kind: StepKind;
+  readonly party: Party;
+  readonly op: ContractOperation;
+  readonly spec: RequestSpec;
+  readonly jobId?: string;
+  /** The body as the model reads it, where the target's shape is its own (a quote's). */
+  readonly modelBody?: unknown;
+  readonly conditions: readonly Condition[];
+}
+
+/** Everything the phase keeps over the run: the parties and their clients, the jobs that ended, coverage, the credits it may still spend. */
+export class Phase {
+  readonly clients = new Map<string, Client>();
+  /** Jobs seen ended in earlier sequences: polled again later. */
+  readonly ended: TrackedJob[] = [];
+  /** Jobs of earlier sequences still running (outlasting, or given up): never waited for again. */
+  readonly left: TrackedJob[] = [];
+  /** Failures met, each with its whole log (shrinking may meet several). */
+  readonly failures: SequenceFailure[] = [];
+  sequencesRun = 0;
+  steps = 0;
+  /** The kinds of step whose answers were judged. */
+  readonly judgedKinds = new Set<StepKind>();
+  /** Jobs a sequence has in flight at most: one more than the home account's cap, where declared, so that the cap is reached. */
+  readonly openJobs: number;
+
+  /** What the phase observed, of what it can (set once the phase knows its steps: domain.ts). */
+  coverage = new Coverage(new Map());
+
+  constructor(
+    readonly session: Session,
+    readonly parties: Parties,
+    /** The account the phase owns: its state is modelled whole. */
+    readonly home: string,
+    /** Credits the phase's jobs may still be charged. */
+    public credits: number,
+  ) {
+    for (const party of parties.all)
+      this.clients.set(party.key, party.account === "main" && !party.second ? session.main : session.client(party.key));
+    const cap = home === "main" ? session.config.concurrency : session.config.otherAccount?.concurrency;
+    this.openJobs = Math.min((cap ?? OPEN_JOBS) + 1, OPEN_JOBS + 1);
+  }
+
+  client(party: Party): Client {
+    return this.clients.get(party.key)!;
+  }
+
+  /** The parties acting for `account`. */
+  of(account: string): Party[] {
+    return this.parties.all.filter((party) => party.account === account);
+  }
+
+  /** A new sequence: its account's balance read, an oracle starting there. */
+  async begin(number: number): Promise<Sequence> {
+    const { session } = this;
+    const credits = session.contract.operations.find(
+      (op) => op.facts.operationId === session.contract.model.account.creditsOperationId,
+    );
+    const balances = new Map<string, number | null>();
+    const home = this.of(this.home)[0]!;
+    if (credits && session.config.stateful) {
+      const exchange = await this.client(home).send(credits, {
+        method: "get",
+        path: credits.path,
+        headers: this.client(home).authorized(),
+      });
+      const total = (exchange.json as Record<string, unknown> | undefined)?.[
+        session.contract.model.account.availableField
+      ];
+      balances.set(this.home, exchange.status === 200 && Number.isInteger(total) ? (total as number) : null);
+    }
+    const { failure, success } = session.contract.model.jobStatus;
+    const oracle = new Oracle(session.contract, session.config, this.parties, {
+      balances,
+      at: Date.now(),
+      carried: this.left.map((job) => ({
+        targetId: job.id,
+        create: job.create,
+        party: job.party,
+        asked: job.asked === "none" ? null : failure.includes(job.asked) || job.asked === success ? job.asked : null,
+        held: job.held,
+      })),
+      ...(session.earlierJobs ? { earlierJobsUntil: session.earlierJobs.until } : {}),
+    });
+    for (const job of this.ended) oracle.remember(job.id, job.create, job.party, job.terminal!, job.endedAt!);
+    this.sequencesRun++;
+    return new Sequence(this, number, oracle);
+  }
+}
+
+/** One sequence: its oracle, its jobs, its log. */
+export class Sequence {
+  readonly jobs: TrackedJob[] = [];
+  readonly log: LoggedStep[] = [];
+  /** The last step sent, for a repeat. */
+  last: StepInput | undefined;
+  /** The index of the command running, in the list the sequence runs. */
+  command = 0;
+  /** The command during which each step was sent, by step number. */
+  readonly commandOf: number[] = [];
+
+  constructor(
+    readonly phase: Phase,
+    readonly number: number,
+    readonly oracle: Oracle,
+  ) {}
+
+  /** Sends the step, judges its answer, logs it; throws SequenceFailure on an answer the model does not allow. */
+  async step(input: StepInput): Promise<{ exchange: Exchange; verdict: Verdict }> {
+    const { phase } = this;
+    const exchange = await phase.client(input.party).send(input.op, input.spec, { positive: true });
+    if (process.env.SEQ_DEBUG)
+      console.log(
+        `${this.number} ${input.kind} ${input.party.name} ${exchange.status} sent+${exchange.sentAt % 100000} took ${exchange.receivedAt - exchange.sentAt}`,
+      );
+    const verdict = this.oracle.judge(
+      {
+        op: input.op,
+        party: input.party,
+        spec: input.spec,
+        ...(input.jobId !== undefined ? { jobId: input.jobId } : {}),
+        ...(input.modelBody !== undefined ? { modelBody: input.modelBody } : {}),
+      },
+      exchange,
+    );
+    // A poll of another account's job refused by no rule of the model: its handler's ownership 403.
+    const decided =
+      verdict.takenAs === "handler" && input.kind === "poll" && exchange.status === 403 ? OWNERSHIP : verdict.takenAs;
+    const logged: LoggedStep = {
+      number: this.log.length + 1,
+      kind: input.kind,
+      party: input.party,
+      op: input.op,
+      spec: input.spec,
+      exchange,
+      verdict,
+      conditions: input.conditions,
+      // A leniency (an answer the model never gives, that the specification allows) observes no rule.
+      rules: decided ? observedRules(input.kind, input.op, decided) : [],
+    };
+    this.log.push(logged);
+    this.commandOf.push(this.command);
+    this.last = input;
+    phase.steps++;
+    if (verdict.problems.length) {
+      // The failing step breaks the rules of the answers that were due.
+      const broken = {
+        ...logged,
+        rules: [...new Set(verdict.due.flatMap((due) => observedRules(input.kind, input.op, due)))],
+      };
+      this.log[this.log.length - 1] = broken;
+      const failure = new SequenceFailure(broken, [...this.log], [...this.commandOf], this.number);
+      phase.failures.push(failure);
+      throw failure;
+    }
+    phase.judgedKinds.add(input.kind);
+    phase.coverage.observed(logged.rules, input.conditions);
+    return { exchange, verdict };
+  }
+
+  /** The spec of a poll of `job`'s id. */
+  pollSpec(job: TrackedJob, party: Party): RequestSpec {
+    const { contract } = this.phase.session;
+    return {
+      method: "get",
+      path: requestPath(contract, job.poll, { id: job.id }),
+      headers: this.phase.client(party).authorized(),
+    };
+  }
+}
