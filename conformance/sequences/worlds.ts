@@ -73,9 +73,8 @@ function* endingsOf(jobs: readonly Job[], outcomes: (job: Job) => readonly strin
 /** `world` with the jobs of `ending` ended at `at`, a millisecond apart in creation order (settling, and the cooldown's count, then have one order). */
 export function ended(world: World, ending: Ending, at: number): World {
   const branch = forkWorld(world);
-  ending.forEach(({ job, outcome }, index) =>
-    branch.state.endJob(branch.state.jobs.get(job.id)!, outcome, at - ending.length + index),
-  );
+  for (const [index, { job, outcome }] of ending.entries())
+    branch.state.endJob(branch.state.jobs.get(job.id)!, outcome, at - ending.length + index);
   return branch;
 }
 
