@@ -58,6 +58,7 @@ export const SITE_PAGES: SitePage[] = [
   guide("billing", "Billing"),
   { kind: "markdown", file: "prices.html", source: "docs/pricing.md", nav: "Price tables" },
   guide("versioning", "Versioning"),
+  guide("mcp-server", "MCP server for agents"),
   guide("release-from-ci", "Release from CI"),
   { kind: "markdown", file: "changelog.html", source: "docs/changelog.md", nav: "Changelog" },
   { kind: "markdown", file: "rules.html", source: "docs/rules.md", nav: "Rules and their checks" },

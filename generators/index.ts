@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { ServiceModel } from "../model/service-model.ts";
 import { generate as client } from "./client.ts";
 import { generate as costs } from "./costs.ts";
+import { generate as mcp } from "./mcp.ts";
 import { generate as rulesPage } from "./rules-page.ts";
 import { generate as types } from "./types.ts";
 
@@ -25,7 +26,7 @@ export const PROJECT_ROOT = fileURLToPath(new URL("..", import.meta.url));
  * loads with this one: Stryker counts what a module runs as it loads as static only when it loads
  * before any test, and test files share their worker's modules (vitest.config.ts).
  */
-const GENERATORS = { costs, types, client, "rules-page": rulesPage } satisfies Record<string, Generator>;
+const GENERATORS = { costs, types, client, mcp, "rules-page": rulesPage } satisfies Record<string, Generator>;
 
 export type GeneratorName = keyof typeof GENERATORS;
 

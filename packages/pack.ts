@@ -4,7 +4,14 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { buildClientPackage } from "./client/build.ts";
-import { CLIENT_PACKAGE, TOOLS_PACKAGE, type BuiltPackage, type PackageRelease } from "./shared/package-build.ts";
+import { buildMcpPackage } from "./mcp/build.ts";
+import {
+  CLIENT_PACKAGE,
+  MCP_PACKAGE,
+  TOOLS_PACKAGE,
+  type BuiltPackage,
+  type PackageRelease,
+} from "./shared/package-build.ts";
 import { buildToolsPackage } from "./tools/build.ts";
 
 const run = promisify(execFile);
@@ -14,6 +21,7 @@ const BUILDS: Readonly<
 > = {
   [CLIENT_PACKAGE]: buildClientPackage,
   [TOOLS_PACKAGE]: buildToolsPackage,
+  [MCP_PACKAGE]: buildMcpPackage,
 };
 
 /** `npm pack` of folders into `into`, in one npm run; the tarballs' paths, in the folders' order. */

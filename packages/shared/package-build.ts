@@ -10,8 +10,9 @@ import type { OpenApiDocument } from "../../model/document.ts";
 
 export const CLIENT_PACKAGE = "@media-service/client";
 export const TOOLS_PACKAGE = "@media-service/tools";
+export const MCP_PACKAGE = "@media-service/mcp";
 /** Every package of packages/, in the order they are built, packed and published. */
-export const PACKAGE_NAMES: readonly string[] = [CLIENT_PACKAGE, TOOLS_PACKAGE];
+export const PACKAGE_NAMES: readonly string[] = [CLIENT_PACKAGE, TOOLS_PACKAGE, MCP_PACKAGE];
 
 /** The files of the bundled description, by their name in the bundle directory and in each package. */
 export const DESCRIPTION_FILES: readonly string[] = ["openapi.json", "openapi.yaml"];

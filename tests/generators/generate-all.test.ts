@@ -22,6 +22,7 @@ describe("generateAll", () => {
       "docs/rules.md",
       "generated/client.ts",
       "generated/costs.ts",
+      "generated/mcp-catalog.ts",
       "generated/media-inputs.ts",
       "generated/models.ts",
       "generated/rules.json",

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify as toYaml } from "yaml";
 import { slugMapFile } from "../../model/slug-map.ts";
 import { BIN } from "../../packages/tools/commands.ts";
-import { CLIENT_PACKAGE, TOOLS_PACKAGE } from "../../packages/shared/package-build.ts";
+import { CLIENT_PACKAGE, MCP_PACKAGE, TOOLS_PACKAGE } from "../../packages/shared/package-build.ts";
 import { bundleDescription } from "../../tools/bundle-description.ts";
 import { PLANTED } from "../changes/planted.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
@@ -191,7 +191,7 @@ describe("releasing to a local npm registry", () => {
     console.log(`the first release:\n${releaseLines(stdout).join("\n")}`);
     expect(code, stderr).toBe(0);
     expect(stdout).toContain(
-      `release: ${CLIENT_PACKAGE} (none) → 1.0.0, ${TOOLS_PACKAGE} (none) → 1.0.0 (first: the first release of the packages)`,
+      `release: ${CLIENT_PACKAGE} (none) → 1.0.0, ${TOOLS_PACKAGE} (none) → 1.0.0, ${MCP_PACKAGE} (none) → 1.0.0 (first: the first release of the packages)`,
     );
     expect(stdout).toMatch(
       /release: published packages\/dist\/media-service-client-1\.0\.0\.tgz to http:\/\/127\.0\.0\.1:\d+\//,
@@ -215,7 +215,7 @@ describe("releasing to a local npm registry", () => {
     const again = await release();
     expect(again.code, again.stderr).toBe(0);
     expect(releaseLines(again.stdout)).toEqual([
-      `release: nothing to release: generated/openapi.json is what ${CLIENT_PACKAGE}@1.0.0, ${TOOLS_PACKAGE}@1.0.0 were built from, and ${registry.url} has them`,
+      `release: nothing to release: generated/openapi.json is what ${CLIENT_PACKAGE}@1.0.0, ${TOOLS_PACKAGE}@1.0.0, ${MCP_PACKAGE}@1.0.0 were built from, and ${registry.url} has them`,
     ]);
     const record = readRoot("releases/1.0.0/release.json");
     const description = readRoot("releases/1.0.0/openapi.json");
@@ -339,7 +339,7 @@ export async function run(baseUrl: string, apiKey: string) {
     const { code, stdout, stderr } = await release();
     expect(code, stderr).toBe(0);
     expect(stdout).toContain(
-      `release: ${CLIENT_PACKAGE} 1.0.0 → 1.1.0, ${TOOLS_PACKAGE} 1.0.0 → 1.1.0 (minor: one compatible change and 0 changelog entries, nothing breaking)`,
+      `release: ${CLIENT_PACKAGE} 1.0.0 → 1.1.0, ${TOOLS_PACKAGE} 1.0.0 → 1.1.0, ${MCP_PACKAGE} 1.0.0 → 1.1.0 (minor: one compatible change and 0 changelog entries, nothing breaking)`,
     );
     expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.1.0"]);
     console.log(
@@ -374,7 +374,7 @@ export const bonus = async () => (await createClient({ apiKey: "k", baseUrl: "ht
     const dry = await release("--dry-run");
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain(
-      `release: ${CLIENT_PACKAGE} 1.1.0 → 2.0.0, ${TOOLS_PACKAGE} 1.1.0 → 2.0.0 (major: one breaking change for client code), interface version 2026-07-01`,
+      `release: ${CLIENT_PACKAGE} 1.1.0 → 2.0.0, ${TOOLS_PACKAGE} 1.1.0 → 2.0.0, ${MCP_PACKAGE} 1.1.0 → 2.0.0 (major: one breaking change for client code), interface version 2026-07-01`,
     );
     expect(dry.stdout).toContain(
       'no longer allows "21:9". **What to do:** stop sending "21:9"; send one of the values still allowed. **Why:** I-A no longer renders 21:9; use 16:9.',
@@ -394,13 +394,15 @@ export const bonus = async () => (await createClient({ apiKey: "k", baseUrl: "ht
     const { code, stdout, stderr } = await release();
     expect(code, stderr).toBe(0);
     expect(releaseLines(stdout)).toEqual([
-      `release: publishing the recorded ${CLIENT_PACKAGE}@2.0.0, ${TOOLS_PACKAGE}@2.0.0, which ${registry.url} lacks`,
+      `release: publishing the recorded ${CLIENT_PACKAGE}@2.0.0, ${TOOLS_PACKAGE}@2.0.0, ${MCP_PACKAGE}@2.0.0, which ${registry.url} lacks`,
       `release: published packages/dist/media-service-client-2.0.0.tgz to ${registry.url}`,
       `release: published packages/dist/media-service-tools-2.0.0.tgz to ${registry.url}`,
+      `release: published packages/dist/media-service-mcp-2.0.0.tgz to ${registry.url}`,
       "release: the notes of 2.0.0:",
     ]);
     expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.1.0", "2.0.0"]);
     expect(await published(TOOLS_PACKAGE)).toEqual(["1.0.0", "1.1.0", "2.0.0"]);
+    expect(await published(MCP_PACKAGE)).toEqual(["1.0.0", "1.1.0", "2.0.0"]);
     // The acknowledgement is consumed: in the record of the release that shipped it, gone from the pending file.
     expect(JSON.parse(readRoot("changes/acknowledged.json"))).toEqual({ acknowledged: [] });
     expect(JSON.parse(readRoot("releases/2.0.0/release.json")).changes).toEqual([
@@ -425,7 +427,7 @@ export const bonus = async () => (await createClient({ apiKey: "k", baseUrl: "ht
     const { code, stdout, stderr } = await release();
     expect(code, stderr).toBe(0);
     expect(stdout).toContain(
-      `release: ${CLIENT_PACKAGE} 2.0.0 → 2.0.1, ${TOOLS_PACKAGE} 2.0.0 → 2.0.1 (patch: descriptions, examples or documentation only; no change for client code)`,
+      `release: ${CLIENT_PACKAGE} 2.0.0 → 2.0.1, ${TOOLS_PACKAGE} 2.0.0 → 2.0.1, ${MCP_PACKAGE} 2.0.0 → 2.0.1 (patch: descriptions, examples or documentation only; no change for client code)`,
     );
     expect(await published(CLIENT_PACKAGE)).toEqual(["1.0.0", "1.1.0", "2.0.0", "2.0.1"]);
     const page = await expectOneStory("2.0.1");

@@ -20,7 +20,7 @@ import { npmError, publish, registryOf } from "../../release/npm-registry.ts";
 import { bumpOf, nextVersion as nextSemver } from "../../release/next-version.ts";
 import { planRelease, projectPaths } from "../../release/plan.ts";
 import { readRecords, type ReleaseRecord } from "../../release/records.ts";
-import { CLIENT_PACKAGE, PACKAGE_NAMES, TOOLS_PACKAGE } from "../../packages/shared/package-build.ts";
+import { CLIENT_PACKAGE, MCP_PACKAGE, PACKAGE_NAMES, TOOLS_PACKAGE } from "../../packages/shared/package-build.ts";
 import { renderMarkdown as renderPage } from "../../docs-src/markdown-page.ts";
 import { SITE_PAGES } from "../../docs-src/site-pages.ts";
 import { loadBundle } from "../../model/document.ts";
@@ -371,7 +371,7 @@ describe("npm run release, refusing", () => {
     const { code, stdout } = await release("--root", ".", "--dry-run");
     expect(code).toBe(0);
     expect(stdout).toContain(
-      `release: ${CLIENT_PACKAGE} (none) → 1.0.0, ${TOOLS_PACKAGE} (none) → 1.0.0 (first: the first release of the packages), interface version 2026-06-20\n`,
+      `release: ${CLIENT_PACKAGE} (none) → 1.0.0, ${TOOLS_PACKAGE} (none) → 1.0.0, ${MCP_PACKAGE} (none) → 1.0.0 (first: the first release of the packages), interface version 2026-06-20\n`,
     );
     expect(existsSync(join(dir, "releases"))).toBe(false);
   });

@@ -17,7 +17,7 @@ export const FLOORS: readonly Floor[] = [
   { name: "commands", folders: ["scripts", "fuzz"], holds: "npm scripts' entry points, the working loop, the fuzzer" },
   { name: "release", folders: ["release"], holds: "versions, release records, changelogs, publishing" },
   { name: "docs", folders: ["docs-src"], holds: "the docs site: reference, guides, console, search" },
-  { name: "packages", folders: ["packages"], holds: "the npm packages' builds" },
+  { name: "packages", folders: ["packages"], holds: "the npm packages' builds; the MCP server" },
   {
     name: "generators",
     folders: ["generators"],
