@@ -1306,9 +1306,11 @@ export interface components {
          *     (the specification's "URL", "URLs", "URLs only"). Not inlined: a data URI or raw base64 is refused.
          *     A URL starts with a scheme and a colon (`https:`), which raw base64 never holds; `data:` is the
          *     data URI's scheme. Which other schemes a public URL may use is not shown, so any is accepted.
+         *     Referred to beside `type: string`, by each field (or list item) that takes URLs only; it states
+         *     the form alone, so that the field's own `type` stays the one rule on its type.
          * @example https://files.example.com/clip.mp4
          */
-        MediaUrl: string;
+        MediaUrl: unknown;
         /**
          * Model3dCreateResponse
          * @description Create response of a 3D job. `credits` is the price the job charges on success, held until the
