@@ -149,3 +149,63 @@ export class Spend {
     this.spent.push({ key, what: op.route, price: priceOf(this.contract, op, quotedBody(exchange.request)) });
   }
 }
+
+/** What a check group plans to spend, for the balance preflight. */
+export interface GroupSpend {
+  readonly group: string;
+  readonly spends: readonly PlannedSpend[];
+}
+
+/** A key whose account's balance is below what the run could spend with it, and what would make it do. */
+export interface Shortfall {
+  /** The key's name (`main`, `free plan`, ...). */
+  readonly key: string;
+  readonly balance: number;
+  /** What the run could spend with the key. */
+  readonly need: SpendTotal;
+  /** Credits to add to the account. */
+  readonly add: number;
+  /** Groups whose skipping brings the spend within the balance, most spending first, with what each spends with the key. */
+  readonly skip: ReadonlyArray<{ readonly group: string; readonly credits: number }>;
+}
+
+/**
+ * The keys whose balance cannot pay for what the run could spend with them: each with the credits
+ * to add, or the groups to skip (the fewest, most spending first, that bring it within the balance).
+ * Keys whose balance is unknown are not judged. Groups are tried most spending first until one alone
+ * closes the gap; of those that would, the least spending is named.
+ */
+export function shortfalls(groups: readonly GroupSpend[], balances: ReadonlyMap<string, number>): Shortfall[] {
+  const found: Shortfall[] = [];
+  for (const [key, balance] of balances) {
+    const need = total(groups.flatMap((group) => group.spends.filter((spend) => spend.key === key)));
+    if (need.credits <= balance) continue;
+    const byGroup = groups
+      .map((group) => ({
+        group: group.group,
+        credits: total(group.spends.filter((spend) => spend.key === key)).credits,
+      }))
+      .filter((group) => group.credits > 0)
+      .sort((a, b) => b.credits - a.credits);
+    // The fewest groups: the most spending first, until one alone closes the gap, then the least spending that does.
+    const skip: Array<{ group: string; credits: number }> = [];
+    let left = need.credits;
+    const rest = [...byGroup];
+    while (left > balance && rest.length > 0) {
+      const closing = rest.filter((group) => left - group.credits <= balance).at(-1);
+      const next = closing ?? rest[0]!;
+      skip.push(next);
+      rest.splice(rest.indexOf(next), 1);
+      left -= next.credits;
+    }
+    found.push({ key, balance, need, add: need.credits - balance, skip });
+  }
+  return found;
+}
+
+/** One line per shortfall, for the refusal to start. */
+export function describeShortfall(shortfall: Shortfall): string {
+  const { key, balance, need, add, skip } = shortfall;
+  const groups = skip.map((group) => `${group.group} (${group.credits.toLocaleString("en")})`).join(", ");
+  return `the ${key} key's account holds ${balance.toLocaleString("en")} credits and the run could spend ${credits(need)} with it: add ${add.toLocaleString("en")} credits to it, or skip ${groups} (skipGroups, CONFORMANCE_SKIP)`;
+}

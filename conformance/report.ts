@@ -3,8 +3,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { SpendTotal } from "./cost.ts";
 import type { StillRunning } from "./jobs.ts";
+import { CHECKS } from "./checks/index.ts";
 import type { CheckResult, Outcome } from "./results.ts";
 import { ruleCoverage, type RuleCoverage } from "./rules.ts";
+import { rulesLine, rulesTestSuite, uncheckedLines } from "./rules-report.ts";
 
 /** What the run spent: by the quotes of what it saw charged, and as the balance measured it. */
 export interface Spent {
@@ -29,7 +31,7 @@ export interface Summary {
   stillRunning?: StillRunning;
   /** When this run (or an earlier one) used the freePool key's day's pool, in milliseconds since the epoch: the next run's pool check waits a day. */
   freePoolUsedAt?: number;
-  /** The specification's rules the run checked (spec/rules.yaml). */
+  /** The specification's rules the run checked (spec/rules.yaml), and those it did not, each with why. */
   rules?: RuleCoverage;
 }
 
@@ -50,7 +52,7 @@ export function summarize(
     fail: count("fail"),
     skip: count("skip"),
     byGroup,
-    rules: ruleCoverage(results),
+    rules: ruleCoverage(results, CHECKS),
     ...extra,
   };
 }
@@ -129,10 +131,7 @@ export function formatConsole(summary: Summary, results: CheckResult[]): string 
   for (const [group, counts] of Object.entries(summary.byGroup)) {
     lines.push(`  ${group.padEnd(20)} ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped`);
   }
-  if (summary.rules)
-    lines.push(
-      `rules: ${summary.rules.checked} of ${summary.rules.total} checked (${summary.rules.notObservable} not observable from outside)`,
-    );
+  if (summary.rules) lines.push(rulesLine(summary.rules), ...uncheckedLines(summary.rules));
   return lines.join("\n");
 }
 
@@ -171,9 +170,12 @@ export function junitXml(summary: Summary, results: CheckResult[]): string {
       "  </testsuite>",
     ].join("\n");
   });
+  // The rules not checked are skipped test cases of a suite of their own (rules-report.ts).
+  const notChecked = summary.rules?.unchecked.length ?? 0;
+  if (summary.rules) suites.push(rulesTestSuite(summary.rules, xml));
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<testsuites name="conformance" tests="${results.length}" failures="${summary.fail}" skipped="${summary.skip}">`,
+    `<testsuites name="conformance" tests="${results.length + notChecked}" failures="${summary.fail}" skipped="${summary.skip + notChecked}">`,
     ...suites,
     "</testsuites>",
     "",

@@ -99,13 +99,47 @@ export function checksByRule(checks: readonly Check[], catalogue: Catalogue): Ma
   return byRule;
 }
 
+/** Why a rule was not checked in a run. */
+export const UNCHECKED_WHY = {
+  /** The catalogue: no client can see it (spec/rules.yaml `observable: false`). */
+  "not-observable": "not observable",
+  /** The catalogue: a client could see it, but no check reads it. */
+  "no-check": "observable without a check",
+  /** A check that names it did not run: the declaration lacks what it needs (a field, a stateful target). */
+  declaration: "needing a declaration",
+  /** A check that names it is in the declaration's `skipGroups`. */
+  "group-skipped": "in a skipped group",
+  /** Its check ran, and skipped the results that observe it, each with a reason. */
+  skipped: "skipped by their check",
+  /** Its check ran, and no result of this run observed it (its routes are not implemented, the run stopped). */
+  "not-run": "not reached",
+} as const;
+export type UncheckedWhy = keyof typeof UNCHECKED_WHY;
+
+/** A rule no passed or failed result of the run observed, and why. */
+export interface UncheckedRule {
+  id: string;
+  why: UncheckedWhy;
+  /** The reason in words: the catalogue's, or each check's (`billing: the declaration gives no outcomeMarkers`). */
+  detail: string;
+}
+
 export interface RuleCoverage {
   /** Rules a result of this run observed (passed or failed). */
   checked: number;
   total: number;
-  /** Rules the catalogue says no request can observe. */
+  /** Rules the catalogue says no client can observe. */
   notObservable: number;
+  /** Rules a client could observe that no check reads (the catalogue's). */
+  noCheck: number;
+  /** The rules not checked in this run, by id, each with why (`total - checked` of them). */
+  unchecked: UncheckedRule[];
+  /** How many rules were not checked for each reason. */
+  uncheckedBy: Record<UncheckedWhy, number>;
 }
+
+/** The detail of the result suite.ts writes for a group the declaration's skipGroups names. */
+export const GROUP_SKIPPED = "skipped by the target's declaration";
 
 /** Gives each result of the checks its rule ids (the suite's own results have none). */
 export function annotateRules(
@@ -119,14 +153,88 @@ export function annotateRules(
   }
 }
 
-/** How many rules the results checked (a result passed or failed on them), of how many. */
-export function ruleCoverage(results: readonly CheckResult[], catalogue: Catalogue = readCatalogue()): RuleCoverage {
+/** `POST /v1/images/i-a` for a pointer on that operation, else undefined. */
+function routeOfPointer(pointer: string): string | undefined {
+  const match = /^\/paths\/([^/]+)\/([a-z]+)(?:\/|$)/.exec(pointer);
+  return match ? `${match[2]!.toUpperCase()} ${match[1]!.replace(/~1/g, "/").replace(/~0/g, "~")}` : undefined;
+}
+
+/** Why each check naming `rule` observed nothing of it in the run, most telling first. */
+function whyNotChecked(
+  rule: Rule,
+  groups: readonly string[],
+  results: readonly CheckResult[],
+): Omit<UncheckedRule, "id"> {
+  if (rule.observable === false) return { why: "not-observable", detail: rule.unchecked ?? "" };
+  if (groups.length === 0)
+    return { why: "no-check", detail: `${rule.unchecked ?? ""}${rule.declare ? ` (declare ${rule.declare})` : ""}` };
+  const unimplemented = new Map(
+    results
+      .filter((result) => result.group === "*" && result.outcome === "skip")
+      .map((result) => [result.route, result.detail ?? ""]),
+  );
+  const routes = (rule.openapi ?? []).map(routeOfPointer);
+  const reasons = groups.map((group): Omit<UncheckedRule, "id"> => {
+    const skipped = results.find(
+      (result) =>
+        result.group === group && result.route === "*" && result.name === `group ${group}` && result.outcome === "skip",
+    );
+    if (skipped?.detail === GROUP_SKIPPED) return { why: "group-skipped", detail: `${group}: skipGroups names it` };
+    if (skipped) return { why: "declaration", detail: `${group}: ${skipped.detail ?? ""}` };
+    const skips = [
+      ...new Set(
+        results
+          .filter((result) => result.group === group && result.outcome === "skip" && result.rules?.includes(rule.id))
+          .map((result) => result.detail ?? ""),
+      ),
+    ];
+    if (skips.length)
+      return {
+        why: "skipped",
+        detail: `${group}: ${skips.slice(0, 2).join("; ")}${skips.length > 2 ? `; and ${skips.length - 2} more reasons` : ""}`,
+      };
+    const stopped = results.find(
+      (result) => result.group === group && result.name === "check finished" && result.outcome === "skip",
+    );
+    if (stopped) return { why: "not-run", detail: `${group}: ${stopped.detail ?? ""}` };
+    if (routes.length > 0 && routes.every((route) => route !== undefined && unimplemented.has(route)))
+      return { why: "not-run", detail: `${group}: ${unimplemented.get(routes[0]!)}` };
+    return { why: "not-run", detail: `${group}: no result of this run observed it` };
+  });
+  const order: readonly UncheckedWhy[] = ["declaration", "group-skipped", "skipped", "not-run"];
+  const first = order.find((why) => reasons.some((reason) => reason.why === why)) ?? "not-run";
+  return { why: first, detail: reasons.map((reason) => reason.detail).join("; ") };
+}
+
+/**
+ * How many rules the results checked (a result passed or failed on them), of how many, and each
+ * rule that none checked with why: the catalogue's reason, or what each check naming it did.
+ */
+export function ruleCoverage(
+  results: readonly CheckResult[],
+  checks: readonly Check[],
+  catalogue: Catalogue = readCatalogue(),
+): RuleCoverage {
   const checked = new Set(
     results.filter((result) => result.outcome !== "skip").flatMap((result) => result.rules ?? []),
   );
+  const byRule = checksByRule(checks, catalogue);
+  const unchecked = catalogue.rules
+    .filter((rule) => !checked.has(rule.id))
+    .map((rule) => ({
+      id: rule.id,
+      ...whyNotChecked(rule, [...new Set((byRule.get(rule.id) ?? []).map((check) => check.split(":")[0]!))], results),
+    }));
+  const uncheckedBy = Object.fromEntries(
+    Object.keys(UNCHECKED_WHY).map((why) => [why, unchecked.filter((rule) => rule.why === why).length]),
+  ) as Record<UncheckedWhy, number>;
   return {
-    checked: checked.size,
+    checked: catalogue.rules.length - unchecked.length,
     total: catalogue.rules.length,
     notObservable: catalogue.rules.filter((rule) => rule.observable === false).length,
+    noCheck: catalogue.rules.filter((rule) => rule.observable !== false && (byRule.get(rule.id) ?? []).length === 0)
+      .length,
+    unchecked,
+    uncheckedBy,
   };
 }

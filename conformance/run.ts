@@ -21,6 +21,7 @@ import {
 } from "./config.ts";
 import { Contract } from "../contract/contract.ts";
 import { stillRunning, type StillRunning } from "./jobs.ts";
+import { checkBalances } from "./balance-preflight.ts";
 import { describeEstimate, total, type PlannedSpend } from "./cost.ts";
 import { resolveSettings } from "./generation/generated.ts";
 import { nearMissRisk } from "./generation/plan.ts";
@@ -148,6 +149,7 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
         },
       );
       checkBudget(session, progress);
+      await checkBalances(session, CHECKS, progress);
     }
     if (options.target ? options.proxy === true : options.mock === undefined) {
       // Checked here, since the start's own refusal would surface only after the preparations.

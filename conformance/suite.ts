@@ -7,7 +7,7 @@ import { once } from "node:events";
 import type { Check } from "./check.ts";
 import { NoAnswer } from "./client.ts";
 import { Stages } from "./coordination.ts";
-import { annotateRules } from "./rules.ts";
+import { annotateRules, GROUP_SKIPPED } from "./rules.ts";
 import { WaitPastDeadline, type Session } from "./session.ts";
 
 /** Seconds between two progress lines while checks run. */
@@ -35,7 +35,7 @@ export async function runSuite(session: Session, checks: readonly Check[]): Prom
   const tokens = new Map<Check, ReturnType<Stages["enroll"]>>();
   for (const check of checks) {
     if (!session.runs(check.group)) {
-      results.skip(check.group, "*", `group ${check.group}`, "skipped by the target's declaration");
+      results.skip(check.group, "*", `group ${check.group}`, GROUP_SKIPPED);
       continue;
     }
     const blocked = check.blockedBy?.(session) ?? null;

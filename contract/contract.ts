@@ -121,7 +121,7 @@ export class Contract {
 
   /**
    * Whether `body` is valid against the operation's request schema (compiled once), its media
-   * fields in forms they take (`x-media.forms`, which the schema cannot hold); true without one.
+   * fields in forms they take (`x-media.forms`; the schema holds the URL-only rule too, `MediaUrl`); true without one.
    */
   validBody(op: ContractOperation, body: unknown): boolean {
     if (!op.requestSchema) return true;

@@ -791,6 +791,15 @@ export const mcpCatalog = {
           },
           "audio": {
             "type": "string",
+            "allOf": [
+              {
+                "description": "A media input passed by URL: a public URL, or an uploaded-file URL returned by `POST /v1/uploads`\n(the specification's \"URL\", \"URLs\", \"URLs only\"). Not inlined: a data URI or raw base64 is refused.\nA URL starts with a scheme and a colon (`https:`), which raw base64 never holds; `data:` is the\ndata URI's scheme. Which other schemes a public URL may use is not shown, so any is accepted.\nReferred to beside `type: string`, by each field (or list item) that takes URLs only; it states\nthe form alone, so that the field's own `type` stays the one rule on its type.\n",
+                "pattern": "^(?![Dd][Aa][Tt][Aa]:)[A-Za-z][A-Za-z0-9+.-]*:",
+                "examples": [
+                  "https://files.example.com/clip.mp4"
+                ]
+              }
+            ],
             "description": "Soundtrack, at least 2 s, at most 15 MB, MP3 or WAV. Replaces the generated audio,\ntrimmed to the video's length. Only for text-to-video or image-to-video.\n"
           },
           "end_image": {
@@ -814,7 +823,16 @@ export const mcpCatalog = {
             "maxItems": 3,
             "items": {
               "type": "string",
-              "description": "A reference audio."
+              "description": "A reference audio.",
+              "allOf": [
+                {
+                  "description": "A media input passed by URL: a public URL, or an uploaded-file URL returned by `POST /v1/uploads`\n(the specification's \"URL\", \"URLs\", \"URLs only\"). Not inlined: a data URI or raw base64 is refused.\nA URL starts with a scheme and a colon (`https:`), which raw base64 never holds; `data:` is the\ndata URI's scheme. Which other schemes a public URL may use is not shown, so any is accepted.\nReferred to beside `type: string`, by each field (or list item) that takes URLs only; it states\nthe form alone, so that the field's own `type` stays the one rule on its type.\n",
+                  "pattern": "^(?![Dd][Aa][Tt][Aa]:)[A-Za-z][A-Za-z0-9+.-]*:",
+                  "examples": [
+                    "https://files.example.com/clip.mp4"
+                  ]
+                }
+              ]
             }
           },
           "reference_images": {
@@ -832,7 +850,16 @@ export const mcpCatalog = {
             "maxItems": 3,
             "items": {
               "type": "string",
-              "description": "A reference video clip."
+              "description": "A reference video clip.",
+              "allOf": [
+                {
+                  "description": "A media input passed by URL: a public URL, or an uploaded-file URL returned by `POST /v1/uploads`\n(the specification's \"URL\", \"URLs\", \"URLs only\"). Not inlined: a data URI or raw base64 is refused.\nA URL starts with a scheme and a colon (`https:`), which raw base64 never holds; `data:` is the\ndata URI's scheme. Which other schemes a public URL may use is not shown, so any is accepted.\nReferred to beside `type: string`, by each field (or list item) that takes URLs only; it states\nthe form alone, so that the field's own `type` stays the one rule on its type.\n",
+                  "pattern": "^(?![Dd][Aa][Tt][Aa]:)[A-Za-z][A-Za-z0-9+.-]*:",
+                  "examples": [
+                    "https://files.example.com/clip.mp4"
+                  ]
+                }
+              ]
             }
           },
           "resolution": {
@@ -852,6 +879,15 @@ export const mcpCatalog = {
           },
           "video": {
             "type": "string",
+            "allOf": [
+              {
+                "description": "A media input passed by URL: a public URL, or an uploaded-file URL returned by `POST /v1/uploads`\n(the specification's \"URL\", \"URLs\", \"URLs only\"). Not inlined: a data URI or raw base64 is refused.\nA URL starts with a scheme and a colon (`https:`), which raw base64 never holds; `data:` is the\ndata URI's scheme. Which other schemes a public URL may use is not shown, so any is accepted.\nReferred to beside `type: string`, by each field (or list item) that takes URLs only; it states\nthe form alone, so that the field's own `type` stays the one rule on its type.\n",
+                "pattern": "^(?![Dd][Aa][Tt][Aa]:)[A-Za-z][A-Za-z0-9+.-]*:",
+                "examples": [
+                  "https://files.example.com/clip.mp4"
+                ]
+              }
+            ],
             "description": "Video to extend: 1.6 to 60 s, at most 50 MB, aspect ratio between 2:5 and 5:2. Cannot\nbe combined with any other media input. The output is the source followed by the\ncontinuation. The first 15 seconds of the source are billed at 170 credits per second.\n"
           }
         },
@@ -1174,7 +1210,16 @@ export const mcpCatalog = {
             "maxItems": 5,
             "items": {
               "type": "string",
-              "description": "A reference audio."
+              "description": "A reference audio.",
+              "allOf": [
+                {
+                  "description": "A media input passed by URL: a public URL, or an uploaded-file URL returned by `POST /v1/uploads`\n(the specification's \"URL\", \"URLs\", \"URLs only\"). Not inlined: a data URI or raw base64 is refused.\nA URL starts with a scheme and a colon (`https:`), which raw base64 never holds; `data:` is the\ndata URI's scheme. Which other schemes a public URL may use is not shown, so any is accepted.\nReferred to beside `type: string`, by each field (or list item) that takes URLs only; it states\nthe form alone, so that the field's own `type` stays the one rule on its type.\n",
+                  "pattern": "^(?![Dd][Aa][Tt][Aa]:)[A-Za-z][A-Za-z0-9+.-]*:",
+                  "examples": [
+                    "https://files.example.com/clip.mp4"
+                  ]
+                }
+              ]
             }
           },
           "reference_images": {
@@ -1192,7 +1237,16 @@ export const mcpCatalog = {
             "maxItems": 5,
             "items": {
               "type": "string",
-              "description": "A reference video."
+              "description": "A reference video.",
+              "allOf": [
+                {
+                  "description": "A media input passed by URL: a public URL, or an uploaded-file URL returned by `POST /v1/uploads`\n(the specification's \"URL\", \"URLs\", \"URLs only\"). Not inlined: a data URI or raw base64 is refused.\nA URL starts with a scheme and a colon (`https:`), which raw base64 never holds; `data:` is the\ndata URI's scheme. Which other schemes a public URL may use is not shown, so any is accepted.\nReferred to beside `type: string`, by each field (or list item) that takes URLs only; it states\nthe form alone, so that the field's own `type` stays the one rule on its type.\n",
+                  "pattern": "^(?![Dd][Aa][Tt][Aa]:)[A-Za-z][A-Za-z0-9+.-]*:",
+                  "examples": [
+                    "https://files.example.com/clip.mp4"
+                  ]
+                }
+              ]
             }
           },
           "resolution": {
@@ -1329,6 +1383,15 @@ export const mcpCatalog = {
           },
           "audio": {
             "type": "string",
+            "allOf": [
+              {
+                "description": "A media input passed by URL: a public URL, or an uploaded-file URL returned by `POST /v1/uploads`\n(the specification's \"URL\", \"URLs\", \"URLs only\"). Not inlined: a data URI or raw base64 is refused.\nA URL starts with a scheme and a colon (`https:`), which raw base64 never holds; `data:` is the\ndata URI's scheme. Which other schemes a public URL may use is not shown, so any is accepted.\nReferred to beside `type: string`, by each field (or list item) that takes URLs only; it states\nthe form alone, so that the field's own `type` stays the one rule on its type.\n",
+                "pattern": "^(?![Dd][Aa][Tt][Aa]:)[A-Za-z][A-Za-z0-9+.-]*:",
+                "examples": [
+                  "https://files.example.com/clip.mp4"
+                ]
+              }
+            ],
             "description": "Reference audio, MP3, WAV or OGG. Must accompany an image (`image` or\n`reference_images`) or a video; audio cannot be the only input.\n"
           },
           "end_image": {
@@ -1370,6 +1433,15 @@ export const mcpCatalog = {
           },
           "video": {
             "type": "string",
+            "allOf": [
+              {
+                "description": "A media input passed by URL: a public URL, or an uploaded-file URL returned by `POST /v1/uploads`\n(the specification's \"URL\", \"URLs\", \"URLs only\"). Not inlined: a data URI or raw base64 is refused.\nA URL starts with a scheme and a colon (`https:`), which raw base64 never holds; `data:` is the\ndata URI's scheme. Which other schemes a public URL may use is not shown, so any is accepted.\nReferred to beside `type: string`, by each field (or list item) that takes URLs only; it states\nthe form alone, so that the field's own `type` stays the one rule on its type.\n",
+                "pattern": "^(?![Dd][Aa][Tt][Aa]:)[A-Za-z][A-Za-z0-9+.-]*:",
+                "examples": [
+                  "https://files.example.com/clip.mp4"
+                ]
+              }
+            ],
             "description": "Input video for editing, 2 to 15 s, at most 100 MB; enables video-edit mode. Not\ncombinable with `image`/`end_image`. Billed on its duration at half the output\nper-second rate, in addition to the output.\n"
           }
         },
@@ -1554,6 +1626,15 @@ export const mcpCatalog = {
           },
           "video": {
             "type": "string",
+            "allOf": [
+              {
+                "description": "A media input passed by URL: a public URL, or an uploaded-file URL returned by `POST /v1/uploads`\n(the specification's \"URL\", \"URLs\", \"URLs only\"). Not inlined: a data URI or raw base64 is refused.\nA URL starts with a scheme and a colon (`https:`), which raw base64 never holds; `data:` is the\ndata URI's scheme. Which other schemes a public URL may use is not shown, so any is accepted.\nReferred to beside `type: string`, by each field (or list item) that takes URLs only; it states\nthe form alone, so that the field's own `type` stays the one rule on its type.\n",
+                "pattern": "^(?![Dd][Aa][Tt][Aa]:)[A-Za-z][A-Za-z0-9+.-]*:",
+                "examples": [
+                  "https://files.example.com/clip.mp4"
+                ]
+              }
+            ],
             "description": "Input video for editing. Video-edit mode: start/end frames unsupported, audio always\noff, output length equals the input.\n"
           }
         },
@@ -1992,6 +2073,15 @@ export const mcpCatalog = {
           },
           "video": {
             "type": "string",
+            "allOf": [
+              {
+                "description": "A media input passed by URL: a public URL, or an uploaded-file URL returned by `POST /v1/uploads`\n(the specification's \"URL\", \"URLs\", \"URLs only\"). Not inlined: a data URI or raw base64 is refused.\nA URL starts with a scheme and a colon (`https:`), which raw base64 never holds; `data:` is the\ndata URI's scheme. Which other schemes a public URL may use is not shown, so any is accepted.\nReferred to beside `type: string`, by each field (or list item) that takes URLs only; it states\nthe form alone, so that the field's own `type` stays the one rule on its type.\n",
+                "pattern": "^(?![Dd][Aa][Tt][Aa]:)[A-Za-z][A-Za-z0-9+.-]*:",
+                "examples": [
+                  "https://files.example.com/clip.mp4"
+                ]
+              }
+            ],
             "description": "Motion reference video; mp4 or webm; 3 to 30 s (at most 10 s when\n`character_orientation` is `image`); at most 30 MB. Its duration, rounded up to\nwhole seconds, is billed at 130 credits per second.\n"
           },
           "character_orientation": {
@@ -2076,6 +2166,15 @@ export const mcpCatalog = {
         "properties": {
           "video": {
             "type": "string",
+            "allOf": [
+              {
+                "description": "A media input passed by URL: a public URL, or an uploaded-file URL returned by `POST /v1/uploads`\n(the specification's \"URL\", \"URLs\", \"URLs only\"). Not inlined: a data URI or raw base64 is refused.\nA URL starts with a scheme and a colon (`https:`), which raw base64 never holds; `data:` is the\ndata URI's scheme. Which other schemes a public URL may use is not shown, so any is accepted.\nReferred to beside `type: string`, by each field (or list item) that takes URLs only; it states\nthe form alone, so that the field's own `type` stays the one rule on its type.\n",
+                "pattern": "^(?![Dd][Aa][Tt][Aa]:)[A-Za-z][A-Za-z0-9+.-]*:",
+                "examples": [
+                  "https://files.example.com/clip.mp4"
+                ]
+              }
+            ],
             "description": "The video to turn into a depth map; up to 30 s; MP4, MOV or WebM; up to 100 MB."
           },
           "size": {

@@ -1301,6 +1301,17 @@ export interface components {
             [key: string]: unknown;
         };
         /**
+         * MediaUrl
+         * @description A media input passed by URL: a public URL, or an uploaded-file URL returned by `POST /v1/uploads`
+         *     (the specification's "URL", "URLs", "URLs only"). Not inlined: a data URI or raw base64 is refused.
+         *     A URL starts with a scheme and a colon (`https:`), which raw base64 never holds; `data:` is the
+         *     data URI's scheme. Which other schemes a public URL may use is not shown, so any is accepted.
+         *     Referred to beside `type: string`, by each field (or list item) that takes URLs only; it states
+         *     the form alone, so that the field's own `type` stays the one rule on its type.
+         * @example https://files.example.com/clip.mp4
+         */
+        MediaUrl: unknown;
+        /**
          * Model3dCreateResponse
          * @description Create response of a 3D job. `credits` is the price the job charges on success, held until the
          *     job finishes. Poll `GET /v1/3d/{id}` every 15 to 30 seconds.
@@ -1756,7 +1767,7 @@ export interface components {
          */
         XRateLimitRemaining: number;
         /**
-         * @description Seconds until the current window resets.
+         * @description Seconds until the current window resets. Windows are fixed and one minute long, so at most 60.
          * @example 42
          */
         XRateLimitReset: number;
@@ -2074,7 +2085,7 @@ export interface operations {
                      */
                     size?: "small" | "base" | "large";
                     /** @description The video to turn into a depth map; up to 30 s; MP4, MOV or WebM; up to 100 MB. */
-                    video?: string;
+                    video?: string & components["schemas"]["MediaUrl"];
                 };
             };
         };
@@ -2695,7 +2706,7 @@ export interface operations {
                      *     `character_orientation` is `image`); at most 30 MB. Its duration, rounded up to
                      *     whole seconds, is billed at 130 credits per second.
                      */
-                    video?: string;
+                    video?: string & components["schemas"]["MediaUrl"];
                 };
             };
         };
@@ -3020,7 +3031,7 @@ export interface operations {
                      * @description Soundtrack, at least 2 s, at most 15 MB, MP3 or WAV. Replaces the generated audio,
                      *     trimmed to the video's length. Only for text-to-video or image-to-video.
                      */
-                    audio?: string;
+                    audio?: string & components["schemas"]["MediaUrl"];
                     /**
                      * @description Last frame. With `image` the video interpolates between the two; alone it is an
                      *     end-keyframe generation. Cannot be combined with reference media or `video`.
@@ -3043,7 +3054,7 @@ export interface operations {
                      * @description Reference audios (free), each 2 to 15 s, 15 s combined, WAV or MP3. Cannot be
                      *     combined with `image`/`end_image`.
                      */
-                    reference_audios?: string[];
+                    reference_audios?: (string & components["schemas"]["MediaUrl"])[];
                     /**
                      * @description Reference images; each beyond the first two adds 50 credits. Cannot be combined with
                      *     `image`/`end_image`.
@@ -3054,7 +3065,7 @@ export interface operations {
                      *     billed at 170 credits per input second on top of the output. Cannot be combined with
                      *     `image`/`end_image`.
                      */
-                    reference_videos?: string[];
+                    reference_videos?: (string & components["schemas"]["MediaUrl"])[];
                     /**
                      * @description Output resolution; sets the per-second price. `2k` only when extending.
                      * @default 768p
@@ -3068,7 +3079,7 @@ export interface operations {
                      *     be combined with any other media input. The output is the source followed by the
                      *     continuation. The first 15 seconds of the source are billed at 170 credits per second.
                      */
-                    video?: string;
+                    video?: string & components["schemas"]["MediaUrl"];
                 } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown);
             };
         };
@@ -3116,7 +3127,7 @@ export interface operations {
                      * @description Reference audios (free), each 2 to 15 s, 15 s combined, WAV or MP3. Cannot be
                      *     combined with `image`/`end_image`.
                      */
-                    reference_audios?: string[];
+                    reference_audios?: (string & components["schemas"]["MediaUrl"])[];
                     /** @description Reference images (free). Cannot be combined with `image`/`end_image`. */
                     reference_images?: string[];
                     /**
@@ -3124,7 +3135,7 @@ export interface operations {
                      *     each; with them the prompt is the edit instruction. Input video duration plus output
                      *     length must not exceed 30 s.
                      */
-                    reference_videos?: string[];
+                    reference_videos?: (string & components["schemas"]["MediaUrl"])[];
                     /**
                      * @description Output resolution; sets the per-second price (rates not shown).
                      * @enum {string}
@@ -3165,7 +3176,7 @@ export interface operations {
                      * @description Reference audio, MP3, WAV or OGG. Must accompany an image (`image` or
                      *     `reference_images`) or a video; audio cannot be the only input.
                      */
-                    audio?: string;
+                    audio?: string & components["schemas"]["MediaUrl"];
                     /** @description End frame, with `image`. */
                     end_image?: string;
                     /** @description Generate audio with the video. */
@@ -3191,7 +3202,7 @@ export interface operations {
                      *     combinable with `image`/`end_image`. Billed on its duration at half the output
                      *     per-second rate, in addition to the output.
                      */
-                    video?: string;
+                    video?: string & components["schemas"]["MediaUrl"];
                 } & {
                     [key: string]: unknown;
                 }) & (unknown & unknown & unknown & unknown & unknown);
@@ -3251,7 +3262,7 @@ export interface operations {
                      * @description Input video for editing. Video-edit mode: start/end frames unsupported, audio always
                      *     off, output length equals the input.
                      */
-                    video?: string;
+                    video?: string & components["schemas"]["MediaUrl"];
                 } & (unknown & unknown & unknown & unknown & unknown & unknown);
             };
         };

@@ -6,7 +6,7 @@
  * poll cadence and result retention; the job statuses and the moderation reasons with their
  * meanings. Prices are not repeated here: the server quotes with generated/costs.ts.
  */
-import type { OpenApiDocument } from "../model/document.ts";
+import { deref, type OpenApiDocument } from "../model/document.ts";
 import type { AreaModel, CreateRouteModel, ServiceModel } from "../model/service-model.ts";
 
 function fail(message: string): never {
@@ -29,13 +29,23 @@ export function agentSchema(schema: unknown): unknown {
   return kept;
 }
 
-/** The request schema of a create route, as the bundle holds it (inline: the bundle resolves no $ref there). */
+/** `schema` with every `$ref` to a component replaced by the component itself: an agent is shown no reference it could not follow. */
+export function inlined(doc: OpenApiDocument, schema: unknown, seen: readonly string[] = []): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => inlined(doc, item, seen));
+  if (typeof schema !== "object" || schema === null) return schema;
+  const ref = (schema as { $ref?: unknown }).$ref;
+  if (typeof ref === "string") {
+    if (seen.includes(ref)) fail(`${ref} refers to itself`);
+    return inlined(doc, deref(doc, schema), [...seen, ref]);
+  }
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, inlined(doc, value, seen)]));
+}
+
+/** The request schema of a create route, its component references inlined. */
 export function requestSchema(doc: OpenApiDocument, path: string): unknown {
   const schema = doc.paths[path]?.post?.requestBody?.content["application/json"]?.schema;
   if (schema === undefined) fail(`POST ${path} has no JSON request schema`);
-  if (JSON.stringify(schema).includes('"$ref"'))
-    fail(`POST ${path}'s request schema holds a $ref the agent could not follow`);
-  return schema;
+  return inlined(doc, schema);
 }
 
 const oneLine = (text: string | undefined): string => (text ?? "").replace(/\s+/g, " ").trim();

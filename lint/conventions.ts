@@ -20,3 +20,9 @@ export const ERROR_BODY_SCHEMAS: readonly string[] = ["ErrorBody", "ModerationBl
 
 /** Prefix of the rate-limit headers every response declares (the OWASP rate-limit convention). */
 export const RATE_LIMIT_HEADER_PREFIX = "X-RateLimit-";
+
+/**
+ * The schema of a media input taken by URL only (public or uploaded-file URL): what a field whose
+ * `x-media.forms` leaves out the inline forms refers to, so that any validator refuses inline media.
+ */
+export const MEDIA_URL_SCHEMA = "MediaUrl";

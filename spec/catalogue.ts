@@ -10,6 +10,8 @@
  * cover every unit they overlap there (words may run across a sentence's end, to name one sentence
  * of several alike, such as the two "No `Retry-After`." of Errors). A unit no entry covers fails. The informative entries are the few
  * sentences no implementation can honour or break, each with its reason.
+ * A rule states one thing: its words lie within one unit (a sentence may hold two statements, each
+ * its own rule), save for the tail of the sentence before, quoted only to name one of such twins.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -47,7 +49,10 @@ export interface Rule {
   readonly sandbox?: readonly string[];
   /** Why no check of the conformance suite observes it: only for rules no check names. */
   readonly unchecked?: string;
-  /** With `unchecked`: false when no request of a client holding the declared keys can observe it. */
+  /**
+   * With `unchecked`: false when no client holding the declared keys can see it, in an answer of the
+   * service or in a result file an answer links to (what media depicts, the web application, the dashboard).
+   */
   readonly observable?: boolean;
   /** With `unchecked`: the declaration field that would make it observable. */
   readonly declare?: string;
@@ -64,7 +69,7 @@ export interface Catalogue {
   readonly informative: readonly Informative[];
 }
 
-const SENTENCE_END = /(?<=\.)\s+(?=[A-Z`(*])/;
+const SENTENCE_END = /(?<=\.)\s+(?=[A-Z0-9`(*])/;
 
 /** The units of a specification's text, each with its 1-based line and section. */
 export function specUnits(text: string): SpecUnit[] {
@@ -205,4 +210,23 @@ export function coverageProblems(units: readonly SpecUnit[], catalogue: Catalogu
       );
   }
   return problems;
+}
+
+/**
+ * Rules whose words join several statements (units), each as a problem naming them: words may run
+ * into a second unit only from the tail of the one before, to name a sentence that occurs more than
+ * once in its section (the Errors section's two "No `Retry-After`.").
+ */
+export function joinedStatements(units: readonly SpecUnit[], catalogue: Catalogue): string[] {
+  return catalogue.rules.flatMap((rule) => {
+    const covered = coveredUnits(units, rule);
+    if (covered.length < 2) return [];
+    const [first, named] = covered as [SpecUnit, SpecUnit];
+    const twins = units.filter((unit) => unit.section === named.section && unit.text === named.text).length;
+    const fromTail = !first.source.slice(first.start).startsWith(rule.words);
+    if (covered.length === 2 && twins > 1 && fromTail && rule.words.endsWith(named.text)) return [];
+    return [
+      `rule ${rule.id} joins ${covered.length} statements (${covered.map((unit) => JSON.stringify(unit.text)).join(", ")}): one rule per statement`,
+    ];
+  });
 }

@@ -17,6 +17,7 @@ import { conditionsOf, retryAfterFor } from "../../contract/retry-after.ts";
 import type { Session } from "../session.ts";
 
 const GROUP = "rate-limits";
+const UNSHOWN_CODE = "429 variant{prefer} with a code the specification does not show: no Retry-After";
 
 /** Runs that saw a 429. */
 const seen = new WeakSet<Session>();
@@ -86,6 +87,9 @@ export const rateLimits: Check = {
       "errors.spend-limit-no-retry-after",
       "errors.429-cooldown",
     ],
+    // Neither the rate limiter's code nor the cooldown's field: which 429 it is cannot be told, only
+    // that the specification's 429s that send Retry-After are those two.
+    [UNSHOWN_CODE]: ["errors.429-four-conditions"],
     "429 responses": [],
     "{remaining} counts down by one per request{rejected}": [
       "limits.header-remaining",
@@ -108,7 +112,7 @@ export const rateLimits: Check = {
     ],
   },
   summary:
-    "Every 429 is one of the description's variants with Retry-After exactly where it sends it; with rateLimitBurst, a window counts down by one per request (rejected ones too) and ends in the rate-limited 429.",
+    "Every 429 is one of the description's variants with Retry-After exactly where it sends it (a 429 with Retry-After whose code the specification does not show is failed as such); with rateLimitBurst, a window counts down by one per request (rejected ones too) and ends in the rate-limited 429.",
   blockedBy: needing({ declared: ["rateLimitBurst"] }, (session) =>
     burstRequest(session) ? null : "the target implements no free GET route without parameters to spend a window on",
   ),
@@ -152,6 +156,23 @@ export const rateLimits: Check = {
       return;
     }
     const present = exchange.headers.has(session.contract.model.retryAfterHeader);
+    if (present && !sends && matching.every((variant) => variant.code === null && variant.secondsField === null)) {
+      // A shape only queue full and spend limit share, whose codes are not shown: its code is none the specification shows.
+      const { variants } = session.contract.model.errors.tooManyRequests;
+      const code = (exchange.json as { error?: { code?: unknown } } | undefined)?.error?.code;
+      const shown = variants.flatMap((variant) => (variant.retryAfter && variant.code ? [variant.code] : []));
+      const fields = variants.flatMap((variant) =>
+        variant.retryAfter && variant.secondsField ? [variant.secondsField] : [],
+      );
+      session.results.fail(
+        GROUP,
+        op.route,
+        UNSHOWN_CODE.replace("{prefer}", prefer ? ` (${prefer})` : ""),
+        `a 429 with the code ${JSON.stringify(code)}, which the specification does not show, sends Retry-After: the specification's 429s that send it are the rate limiter's (code ${shown.join(", ")}) and the cooldown's (${fields.join(", ")} in the body), and this is neither; the ${matching.map((variant) => variant.condition).join(" and ")} 429s, whose codes it does not show, send none`,
+        curl,
+      );
+      return;
+    }
     const problems =
       sends && !present
         ? [`Retry-After is missing on a ${shapes} 429`]

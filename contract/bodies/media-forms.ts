@@ -1,8 +1,10 @@
 /**
  * The input forms of media fields (`x-media.forms`: public URL, data URI, raw base64, uploaded-file
- * URL), which JSON Schema cannot check: which form a value is, whether a body holds one its field
- * does not take, and an inline value of a media kind to send where only URLs are taken. Fields
- * whose forms the specification does not state take any.
+ * URL): which form a value is, whether a body holds one its field does not take, and an inline value
+ * of a media kind to send where only URLs are taken. A field taking URLs only also says so in
+ * standard keywords (its schema refers to `MediaUrl`, whose pattern refuses inline media); the
+ * extension is what these readers and the client's check read. Fields whose forms the
+ * specification does not state take any.
  */
 import type { JsonSchema } from "../../model/document.ts";
 import { inputFormsOf } from "../../runtime/client/media-inputs.ts";

@@ -12,8 +12,9 @@
  * - `other-mode-value` a value the schema allows only in another mode (`2k` without `video`)
  * - `required-null`   a required field sent as null
  * - `wrong-type`      the right value in the wrong JSON type (`"2"` for 2, a bare string for a list)
- * - `other-form`      a media input in a form its field does not take (`x-media.forms`): a video or
- *                     audio inlined as a data URI or raw base64 where only URLs are taken
+ * - `other-form`      a media input in a form its field does not take (`x-media.forms`, and the
+ *                     field's `MediaUrl` schema): a video or audio inlined as a data URI or raw
+ *                     base64 where only URLs are taken
  *
  * The cross-field rules are read by model/cross-field-rules.ts; rules of other shapes are left to
  * the exact negative cases (negative-cases.ts).

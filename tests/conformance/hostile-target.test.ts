@@ -91,7 +91,7 @@ describe("the suite against a hostile target", () => {
     expect(printed).toContain("\\n:\\x3aerror file=x.ts:\\x3apwned");
   });
 
-  it("stops at a target that is not the service, in one line saying what it saw, before any other request", async () => {
+  it("stops at a target that is not the service, in one line saying what it saw, before any request but the probe's", async () => {
     target = await startHostileTarget("static", CREDITS);
     const lines: string[] = [];
     const attempt = runConformance({
@@ -103,11 +103,12 @@ describe("the suite against a hostile target", () => {
     });
     await expect(attempt).rejects.toThrow(
       new TargetError(
-        `--target: ${target.url} is not the service: GET ${CREDITS} answered 404 with text/plain, not JSON (9 bytes: "Not Found")`,
+        `--target: ${target.url} is not the service: GET ${CREDITS} answered 404 with text/plain (9 bytes: "Not Found"), not a body the description documents for it; nor did anything else answer as the service does (without a key: GET ${CREDITS} answered 404 with text/plain (9 bytes: "Not Found"); GET /v1/models answered 404 with text/plain (9 bytes: "Not Found"))`,
       ),
     );
     expect(lines).toEqual([]);
-    expect([...target.seen.values()].reduce((sum, count) => sum + count, 0)).toBe(1);
+    // The main key's request, then two without a key asking whether anything answers as the service does.
+    expect([...target.seen.values()].reduce((sum, count) => sum + count, 0)).toBe(3);
   });
 
   it("fails a request whose answer passes maxAnswerBytes, naming the route, and reads no more of it", {

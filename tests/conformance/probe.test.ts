@@ -11,6 +11,7 @@ import { Contract } from "../../contract/contract.ts";
 import { TargetError, targetUrl } from "../../conformance/http.ts";
 import { freePort } from "../../http-server/listen.ts";
 import { probeTarget, type Probe } from "../../conformance/probe.ts";
+import { TARGET_DEFAULTS } from "../../conformance/config.ts";
 import { runConformance } from "../../conformance/run.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 import { model } from "../support/description.ts";
@@ -95,6 +96,102 @@ describe("the start-up probe", () => {
           `--target: ${url} gave no usable answer to GET /v1/account/credits, sent to check the target and the main key: no complete answer within 0.2 s (requestTimeoutSeconds, --request-timeout)`,
         ),
       );
+    } finally {
+      stop(server);
+    }
+  });
+});
+
+/**
+ * A relay to the sandbox that answers the credits route with the main key otherwise than the
+ * service does (`change`), and counts the requests it relays.
+ */
+interface Relayed {
+  status: number;
+  type: string;
+  body: string;
+}
+async function relaying(
+  change: (answer: Relayed) => Relayed,
+): Promise<{ url: string; server: Server; seen: () => number }> {
+  let seen = 0;
+  const relay = await serving(async (request, response) => {
+    seen += 1;
+    const upstream = await fetch(`${sandbox.url}${request.url}`, {
+      headers: request.headers.authorization ? { authorization: request.headers.authorization } : {},
+    });
+    const original: Relayed = {
+      status: upstream.status,
+      type: upstream.headers.get("content-type") ?? "",
+      body: await upstream.text(),
+    };
+    const changed = request.url === CREDITS && request.headers.authorization ? change(original) : original;
+    response.writeHead(changed.status, { "content-type": changed.type }).end(changed.body);
+  });
+  return { ...relay, seen: () => seen };
+}
+const CREDITS = contract.byOperationId(contract.model.account.creditsOperationId)!.path;
+
+describe("a target that answers as the service does, with a wrong Content-Type, status or header", () => {
+  it.each([
+    ["the credits as text/plain", (answer: Relayed): Relayed => ({ ...answer, type: "text/plain" }), 1],
+    [
+      "the credits under 202, in no JSON type",
+      (answer: Relayed): Relayed => ({ ...answer, status: 202, type: "application/octet-stream" }),
+      1,
+    ],
+    [
+      "a 500 page, while the service answers without a key",
+      (): Relayed => ({ status: 500, type: "text/html", body: "<h1>oops</h1>" }),
+      2,
+    ],
+  ])("is the service, so the run goes on: %s", async (_, change, requests) => {
+    const { url, server, seen } = await relaying(change);
+    try {
+      await expect(
+        probeTarget(contract, url, KEY, "CONFORMANCE_API_KEY", probe("--target", url)),
+      ).resolves.toBeUndefined();
+      // Only where the credits answer is no documented body is anything more sent, without a key.
+      expect(seen()).toBe(requests);
+    } finally {
+      stop(server);
+    }
+  });
+
+  it("is not the service where nothing answers as the service does, saying what each request saw", async () => {
+    const { url, server } = await serving(
+      (_, response) => void response.writeHead(404, { "content-type": "text/plain" }).end("Not Found"),
+    );
+    try {
+      await expect(probeTarget(contract, url, KEY, "CONFORMANCE_API_KEY", probe("--target", url))).rejects.toThrow(
+        new TargetError(
+          `--target: ${url} is not the service: GET ${CREDITS} answered 404 with text/plain (9 bytes: "Not Found"), not a body the description documents for it; nor did anything else answer as the service does (without a key: GET ${CREDITS} answered 404 with text/plain (9 bytes: "Not Found"); GET /v1/models answered 404 with text/plain (9 bytes: "Not Found"))`,
+        ),
+      );
+    } finally {
+      stop(server);
+    }
+  });
+
+  it("fails the wrong Content-Type in the run's checks (exit status 1), where it stopped the run as not the service (exit 2)", {
+    timeout: 60_000,
+  }, async () => {
+    const { url, server } = await relaying((answer) => ({ ...answer, type: "text/plain" }));
+    try {
+      const { summary, results } = await runConformance({
+        target: url,
+        config: { ...TARGET_DEFAULTS, apiKey: KEY, areas: ["account"], timeoutSeconds: 50 },
+        contract,
+      });
+      expect(summary.fail).toBeGreaterThan(0);
+      expect(
+        results.some(
+          (result) =>
+            result.outcome === "fail" &&
+            result.route === `GET ${CREDITS}` &&
+            result.detail?.includes('Content-Type of 200 is "text/plain", not application/json'),
+        ),
+      ).toBe(true);
     } finally {
       stop(server);
     }

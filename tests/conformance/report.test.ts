@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatConsole, junitXml, summarize } from "../../conformance/report.ts";
+import { formatConsole, junitXml, summarize, writeReports } from "../../conformance/report.ts";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CHECKS } from "../../conformance/checks/index.ts";
+import type { Summary } from "../../conformance/report.ts";
 import type { CheckResult } from "../../conformance/results.ts";
+import { checksByRule, GROUP_SKIPPED } from "../../conformance/rules.ts";
 import { readCatalogue } from "../../spec/catalogue.ts";
 
 const results: CheckResult[] = [
@@ -40,7 +46,9 @@ describe("the JUnit XML report", () => {
   const xml = junitXml(summary, results);
 
   it("has one testsuite per group with its counts, and a failure and skipped element with messages", () => {
-    expect(xml).toMatch(/<testsuites name="conformance" tests="4" failures="1" skipped="2">/);
+    // Beside the results, one skipped case per rule not checked (here every rule: none was observed).
+    const rules = readCatalogue().rules.length;
+    expect(xml).toContain(`<testsuites name="conformance" tests="${4 + rules}" failures="1" skipped="${2 + rules}">`);
     expect(xml).toMatch(/<testsuite name="auth" tests="3" failures="0" skipped="2">/);
     expect(xml).toMatch(
       /<testcase classname="conformance.auth" name="POST \/v1\/images\/i-a: 401 for unknown bearer key"><skipped message="the target accepts any key"\/><\/testcase>/,
@@ -114,12 +122,13 @@ describe("the rules a report names", () => {
   ];
   const ruled = summarize("a target", annotated, { seconds: 1, requests: { main: 3 } });
 
-  it("counts the rules a passed or failed result observed, of the catalogue's, on the console's last line", () => {
-    const total = readCatalogue().rules.length;
-    const hidden = readCatalogue().rules.filter((rule) => rule.observable === false).length;
-    expect(ruled.rules).toEqual({ checked: 3, total, notObservable: hidden });
-    expect(formatConsole(ruled, annotated).split("\n").at(-1)).toBe(
-      `rules: 3 of ${total} checked (${hidden} not observable from outside)`,
+  it("counts the rules a passed or failed result observed, of the catalogue's", () => {
+    const catalogue = readCatalogue();
+    const hidden = catalogue.rules.filter((rule) => rule.observable === false).length;
+    expect(ruled.rules).toMatchObject({ checked: 3, total: catalogue.rules.length, notObservable: hidden });
+    expect(ruled.rules?.unchecked).toHaveLength(catalogue.rules.length - 3);
+    expect(formatConsole(ruled, annotated)).toContain(
+      `rules: 3 of ${catalogue.rules.length} checked; ${catalogue.rules.length - 3} not checked: ${hidden} not observable, `,
     );
   });
 
@@ -127,5 +136,99 @@ describe("the rules a report names", () => {
     expect(junitXml(ruled, annotated)).toContain(
       '<testcase classname="conformance.billing" name="POST /v1/images/i-a: a failed job is charged nothing"><properties><property name="rules" value="service.charged-only-on-success states.failed"/></properties></testcase>',
     );
+  });
+});
+
+describe("the rules a run did not check, named in every report", () => {
+  const catalogue = readCatalogue();
+  const byRule = checksByRule(CHECKS, catalogue);
+  /** A rule that only `group` names. */
+  const onlyOf = (group: string): string =>
+    catalogue.rules.find((rule) => {
+      const groups = new Set((byRule.get(rule.id) ?? []).map((check) => check.split(":")[0]));
+      return groups.size === 1 && groups.has(group);
+    })!.id;
+  const perIp = onlyOf("source-ip-limit");
+  const retired = onlyOf("retired-model");
+  const media = onlyOf("media-limits");
+  const results: CheckResult[] = [
+    {
+      group: "source-ip-limit",
+      route: "*",
+      name: "group source-ip-limit",
+      outcome: "skip",
+      detail: "the declaration gives no sourceIpBurst",
+    },
+    { group: "retired-model", route: "*", name: "group retired-model", outcome: "skip", detail: GROUP_SKIPPED },
+    { group: "media-limits", route: "POST /v1/x", name: "n", outcome: "skip", detail: "no input fits", rules: [media] },
+    { group: "auth", route: "POST /v1/x", name: "n", outcome: "pass", rules: ["errors.401"] },
+  ];
+  const summary = summarize("a target", results, { seconds: 1, requests: {} });
+  const why = (id: string) => summary.rules?.unchecked.find((rule) => rule.id === id);
+
+  it("says why each was not checked: not observable, no check, a declaration, a group skipped, skipped, not reached", () => {
+    expect(why("errors.401")).toBeUndefined();
+    expect(why("versioning.version-string")).toEqual({
+      id: "versioning.version-string",
+      why: "not-observable",
+      detail: "no response carries the interface version (none is shown)",
+    });
+    expect(why("images.i-a.4k-jpeg")?.why).toBe("no-check");
+    expect(why(perIp)).toEqual({
+      id: perIp,
+      why: "declaration",
+      detail: "source-ip-limit: the declaration gives no sourceIpBurst",
+    });
+    expect(why(retired)).toEqual({ id: retired, why: "group-skipped", detail: "retired-model: skipGroups names it" });
+    expect(why(media)).toEqual({ id: media, why: "skipped", detail: "media-limits: no input fits" });
+    expect(why("resources.job-status.values")).toMatchObject({
+      why: "not-run",
+      detail: expect.stringContaining("no result of this run observed it"),
+    });
+  });
+
+  it("gives the same counts and the same ids on the console, in the JSON and in the JUnit report", () => {
+    const coverage = summary.rules!;
+    const notChecked = coverage.unchecked.length;
+    expect(notChecked).toBe(catalogue.rules.length - 1);
+    expect(Object.values(coverage.uncheckedBy).reduce((sum, count) => sum + count, 0)).toBe(notChecked);
+    const dir = mkdtempSync(join(tmpdir(), "rules-report-"));
+    try {
+      const paths = { json: join(dir, "c.json"), junit: join(dir, "c.junit.xml") };
+      writeReports(paths, summary, results);
+      const json = JSON.parse(readFileSync(paths.json, "utf8")) as { summary: Summary };
+      const junit = readFileSync(paths.junit, "utf8");
+      const text = formatConsole(summary, results);
+      expect(json.summary.rules).toEqual(coverage);
+      const counts = `${coverage.uncheckedBy["not-observable"]} not observable, ${coverage.uncheckedBy["no-check"]} observable without a check, ${coverage.uncheckedBy.declaration} needing a declaration, ${coverage.uncheckedBy["group-skipped"]} in a skipped group, ${coverage.uncheckedBy.skipped} skipped by their check, ${coverage.uncheckedBy["not-run"]} not reached`;
+      expect(text).toContain(`rules: 1 of ${catalogue.rules.length} checked; ${notChecked} not checked: ${counts}`);
+      expect(junit).toContain(`<testsuite name="rules" tests="${notChecked}" failures="0" skipped="${notChecked}">`);
+      for (const [name, value] of [
+        ["checked", 1],
+        ["total", catalogue.rules.length],
+        ["notChecked", notChecked],
+        ["notObservable", coverage.notObservable],
+        ["noCheck", coverage.noCheck],
+        ["notChecked.declaration", coverage.uncheckedBy.declaration],
+      ] as const)
+        expect(junit).toContain(`<property name="${name}" value="${value}"/>`);
+      expect(junit).toContain(
+        `<testsuites name="conformance" tests="${results.length + notChecked}" failures="0" skipped="${summary.skip + notChecked}">`,
+      );
+      // Every rule not checked is named in all three.
+      for (const rule of coverage.unchecked) {
+        expect(junit).toContain(`<testcase classname="conformance.rules" name="${rule.id}"><skipped message=`);
+        expect(text).toMatch(new RegExp(`not checked, [^\\n]*\\b${rule.id.replace(/\./g, "\\.")}\\b`));
+      }
+      expect(junit).toContain(
+        `name="${perIp}"><skipped message="needing a declaration: source-ip-limit: the declaration gives no sourceIpBurst"/>`,
+      );
+      expect(text).toContain(
+        `  not checked, needing a declaration: source-ip-limit: the declaration gives no sourceIpBurst: ${perIp}`,
+      );
+      expect(text).toContain("  not checked, not observable (docs/rules.md says why): service.promotions-web-only,");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -115,6 +115,12 @@ describe("limits, written where a reader finds them", () => {
     expect(info).toMatch(pattern);
   });
 
+  it("X-RateLimit-Reset counts at most the seconds of a one-minute window, in its schema and in x-limits", () => {
+    const reset = doc.components.headers!.XRateLimitReset as { schema: JsonSchema };
+    expect(reset.schema).toMatchObject({ type: "integer", minimum: 0, maximum: 60 });
+    expect((doc.info["x-limits"] as { requests: { windowSeconds: number } }).requests.windowSeconds).toBe(60);
+  });
+
   it("the uploads route restates its own limit and is free", () => {
     expect(operation("/v1/uploads").description).toMatch(/60 uploads per minute per\s+account, a rolling window/);
     expect(operation("/v1/uploads")["x-pricing"]).toEqual({ charged: "free", components: [] });

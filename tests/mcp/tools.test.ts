@@ -34,8 +34,17 @@ function withoutAnnotations(schema: unknown): unknown {
   );
 }
 
+/** A schema with each component reference replaced by the component, as the test reads the bundle. */
+const resolved = (schema: unknown): unknown => {
+  if (Array.isArray(schema)) return schema.map(resolved);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const { $ref } = schema as { $ref?: string };
+  if ($ref) return resolved(model.doc.components?.schemas?.[$ref.replace("#/components/schemas/", "")]);
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, resolved(value)]));
+};
+
 const bundleSchema = (path: string) =>
-  withoutAnnotations(model.doc.paths[path]?.post?.requestBody?.content["application/json"]?.schema);
+  withoutAnnotations(resolved(model.doc.paths[path]?.post?.requestBody?.content["application/json"]?.schema));
 
 let mcp: Client;
 let close: () => Promise<void>;

@@ -5,7 +5,14 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { CATALOGUE_FILE, coverageProblems, readSpecUnits, SPEC_FILE, specUnits } from "../../spec/catalogue.ts";
+import {
+  CATALOGUE_FILE,
+  coverageProblems,
+  joinedStatements,
+  readSpecUnits,
+  SPEC_FILE,
+  specUnits,
+} from "../../spec/catalogue.ts";
 import { CATALOGUE_SOURCE, readCatalogueSource } from "../../spec/catalogue-source.ts";
 
 const catalogue = readCatalogueSource();
@@ -79,7 +86,7 @@ describe("the rule catalogue", () => {
         "|---|---|",
         "| Uploads | 60 |",
         "",
-        "1. One rule. Another `rule`. (A third.)",
+        "1. One rule. 4K is a second. Another `rule`. (A third.)",
         "",
         "### Sub",
         "**Variant X** (label). Text.",
@@ -88,10 +95,46 @@ describe("the rule catalogue", () => {
     expect(units.map(({ line, section, text }) => [line, section, text])).toEqual([
       [5, "Limits", "| Uploads | 60 |"],
       [7, "Limits", "One rule."],
+      [7, "Limits", "4K is a second."],
       [7, "Limits", "Another `rule`."],
       [7, "Limits", "(A third.)"],
       [10, "Limits / Sub / Variant X", "**Variant X** (label)."],
       [10, "Limits / Sub / Variant X", "Text."],
     ]);
+  });
+
+  it("names one statement per rule: no rule joins two sentences (I-A's free references and its 4K JPEG are two)", () => {
+    expect(joinedStatements(readSpecUnits(), catalogue)).toEqual([]);
+    const joined = {
+      ...catalogue,
+      rules: [
+        {
+          id: "images.i-a.joined",
+          section: "Endpoints / Image creation: POST /v1/images/{slug} / Variant I-A",
+          words: "Reference images are free. 4K is returned as JPEG, smaller sizes as PNG.",
+        },
+      ],
+    };
+    expect(joinedStatements(readSpecUnits(), joined)).toEqual([
+      'rule images.i-a.joined joins 2 statements ("Reference images are free.", "4K is returned as JPEG, smaller sizes as PNG."): one rule per statement',
+    ]);
+  });
+
+  it("lets words run in from the sentence before only to name one of two identical sentences", () => {
+    const named = catalogue.rules.filter((rule) => rule.words.endsWith(". No `Retry-After`."));
+    expect(named.map((rule) => rule.id).sort()).toEqual([
+      "errors.queue-full-no-retry-after",
+      "errors.spend-limit-no-retry-after",
+    ]);
+    const whole = {
+      ...catalogue,
+      rules: [
+        {
+          ...named[0]!,
+          words: `Queue full: as many generations in flight as the plan's concurrency cap allows. The client polls its running jobs and submits the next as they finish; a fixed wait is the wrong response. No \`Retry-After\`.`,
+        },
+      ],
+    };
+    expect(joinedStatements(readSpecUnits(), whole)).toHaveLength(1);
   });
 });

@@ -1,6 +1,8 @@
 /** docs/rules.md lists every rule with its words and its checks, or why it has none, and is as the generator makes it. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { CHECKS } from "../../conformance/checks/index.ts";
+import { ruleCoverage } from "../../conformance/rules.ts";
 import { builtCatalogue, rulesPage } from "../../generators/rules-page.ts";
 import { readCatalogue } from "../../spec/catalogue.ts";
 import { readCatalogueSource } from "../../spec/catalogue-source.ts";
@@ -24,12 +26,23 @@ describe("docs/rules.md", () => {
     ).toEqual([]);
   });
 
+  it("gives the counts a run's reports give of the rules no run can check", () => {
+    const coverage = ruleCoverage([], CHECKS, catalogue);
+    expect(coverage.uncheckedBy["not-observable"]).toBe(coverage.notObservable);
+    expect(coverage.uncheckedBy["no-check"]).toBe(coverage.noCheck);
+    expect(page).toContain(
+      `The conformance suite's checks name ${coverage.total - coverage.notObservable - coverage.noCheck} of them. Of the other ${coverage.notObservable + coverage.noCheck}, ${coverage.notObservable} are not observable`,
+    );
+    expect(page).toContain(`and ${coverage.noCheck} are observable without a check.`);
+    expect(coverage.noCheck).toBeGreaterThan(0);
+  });
+
   it("names a rule's checks, and where none, the reason", () => {
     expect(page).toContain(
       "### `states.failed`\n\n> failed | yes | No charge\n\n- **checked by:** `billing: a failed job is charged nothing`; `lifecycle: no return from a terminal state, terminal state stable{example}`",
     );
     expect(page).toContain(
-      "### `versioning.version-string`\n\n> The interface version string is `2026-06-20`.\n\n- **unchecked** (not observable from outside): no response carries the interface version (none is shown)",
+      "### `versioning.version-string`\n\n> The interface version string is `2026-06-20`.\n\n- **unchecked** (not observable): no response carries the interface version (none is shown)",
     );
   });
 
@@ -80,11 +93,15 @@ describe("the rules page of a catalogue", () => {
     );
   });
 
-  it("counts the rules no check names, and says which of them no request can observe", () => {
+  it("counts the rules no check names, those no client can observe and those no check reads", () => {
     const hidden = { ...rule, id: "x.hidden", unchecked: "u", observable: false };
     const open = { ...rule, id: "x.open", unchecked: "u" };
-    expect(pageOf([hidden])).toContain("name 0 of them; the other 1 cannot be observed by any request");
-    expect(pageOf([hidden, open])).toContain("name 0 of them; of the other 2, 1 cannot be observed by any request");
+    expect(pageOf([hidden])).toContain(
+      "name 0 of them. Of the other 1, 1 is not observable (no client holding the declared keys can see it, in an answer or in a result file an answer links to) and 0 are observable without a check.",
+    );
+    expect(pageOf([hidden, open, { ...open, id: "x.more" }])).toContain(
+      "name 0 of them. Of the other 3, 1 is not observable (no client holding the declared keys can see it, in an answer or in a result file an answer links to) and 2 are observable without a check.",
+    );
   });
 
   it("lists a rule no check names as observable and not checked yet, unless the catalogue says no request can observe it", () => {
@@ -92,8 +109,8 @@ describe("the rules page of a catalogue", () => {
       { ...rule, id: "x.hidden", unchecked: "u", observable: false },
       { ...rule, id: "x.open", unchecked: "v" },
     ]);
-    expect(listed).toContain("### `x.hidden`\n\n> w\n\n- **unchecked** (not observable from outside): u\n");
-    expect(listed).toContain("### `x.open`\n\n> w\n\n- **unchecked** (observable, not checked yet): v\n");
+    expect(listed).toContain("### `x.hidden`\n\n> w\n\n- **unchecked** (not observable): u\n");
+    expect(listed).toContain("### `x.open`\n\n> w\n\n- **unchecked** (observable without a check): v\n");
   });
 
   it("escapes a route's ~ and / in a JSON pointer", () => {

@@ -1,5 +1,6 @@
 import extensions from "../../../model/extensions.schema.json" with { type: "json" };
 import type { OpenApiDocument } from "../../../model/document.ts";
+import { MEDIA_URL_SCHEMA } from "../../conventions.ts";
 import type { Finding, HouseRule } from "../../finding.ts";
 import { follow, isObject, type Json } from "../../refs.ts";
 import { routes } from "../../routes.ts";
@@ -9,6 +10,14 @@ import { subschemas, type SchemaNode } from "../../schema-walk.ts";
 const KINDS: readonly string[] = extensions.$defs["x-media"].properties.kind.enum;
 const MEDIA_NAME = new RegExp(`(?:^|_)(${KINDS.join("|")})s?$`);
 const FORMS = extensions.$defs["x-media"].properties.forms.items.enum;
+/** The forms that carry the media itself in the body; a field taking neither takes URLs only. */
+const INLINE_FORMS = ["data-uri", "raw-base64"];
+const MEDIA_URL_REF = `#/components/schemas/${MEDIA_URL_SCHEMA}`;
+
+/** Whether a string schema refers to the URL-only schema (`allOf: [{$ref: MediaUrl}]`, or `$ref` beside its keywords). */
+const refersToMediaUrl = (schema: Json): boolean =>
+  schema.$ref === MEDIA_URL_REF ||
+  (Array.isArray(schema.allOf) && schema.allOf.some((entry) => isObject(entry) && entry.$ref === MEDIA_URL_REF));
 
 /**
  * The media kind a property's name denotes (`end_image` -> image, `reference_videos` -> video),
@@ -38,12 +47,39 @@ function requestProperties(doc: OpenApiDocument): SchemaNode[] {
 }
 
 /**
+ * The URL-only rule in standard keywords: a field whose forms leave out both inline forms refers to
+ * MediaUrl (its items, for a list), and a field that takes an inline form does not.
+ */
+function urlOnlyFinding(propertyName: string, schema: Json, path: SchemaNode["path"], forms: unknown): Finding[] {
+  const list = schema.type === "array" && isObject(schema.items);
+  const value = list ? (schema.items as Json) : schema;
+  const where = list ? [...path, "items"] : path;
+  const urlOnly = Array.isArray(forms) && !forms.some((form) => INLINE_FORMS.includes(String(form)));
+  if (urlOnly && !refersToMediaUrl(value))
+    return [
+      {
+        path: where,
+        message: `Media field "${propertyName}" takes URLs only (x-media.forms) but its ${list ? "items accept" : "schema accepts"} a data URI or raw base64: add allOf: [{$ref: '${MEDIA_URL_REF}'}]${list ? " to its items" : ""}, so that any validator refuses inline media.`,
+      },
+    ];
+  if (!urlOnly && refersToMediaUrl(value))
+    return [
+      {
+        path: where,
+        message: `Media field "${propertyName}" refers to ${MEDIA_URL_SCHEMA}, which refuses inline media, but its x-media.forms ${Array.isArray(forms) ? "takes an inline form" : "are not stated"}: remove the reference, or the inline forms.`,
+      },
+    ];
+  return [];
+}
+
+/**
  * Every request property that carries media has x-media, whose kind matches the name,
- * with its accepted input forms, or x-not-shown.input-forms beside it where the forms are not shown.
+ * with its accepted input forms, or x-not-shown.input-forms beside it where the forms are not shown;
+ * a field taking URLs only says so in standard keywords too (MediaUrl).
  */
 const rule: HouseRule = {
   description:
-    "Media inputs accept only some input forms (public URL, data URI, raw base64, uploaded-file URL) and have limits JSON Schema cannot check; x-media records them for the client, the mock and the docs, or x-not-shown.input-forms says the specification does not state them.",
+    "Media inputs accept only some input forms (public URL, data URI, raw base64, uploaded-file URL) and have limits JSON Schema cannot check; x-media records them for the client, the mock and the docs, or x-not-shown.input-forms says the specification does not state them. A field taking URLs only refers to the MediaUrl schema, so that any validator refuses inline media there.",
   check: (doc) => {
     const findings: Finding[] = [];
     for (const { schema, path, propertyName = "" } of requestProperties(doc)) {
@@ -76,6 +112,7 @@ const rule: HouseRule = {
           message: `Media field "${propertyName}" has both x-media.forms and x-not-shown.input-forms: keep forms if the specification states them, else remove forms.`,
         });
       }
+      findings.push(...urlOnlyFinding(propertyName, schema, path, media.forms));
     }
     return findings;
   },

@@ -38,3 +38,31 @@ describe("media field names", () => {
     ]);
   });
 });
+
+describe("media fields taking URLs only", () => {
+  const items = `${I_A_REQUEST}/properties/reference_images/items`;
+  const urlOnly = {
+    op: "replace",
+    path: `${I_A_REQUEST}/properties/reference_images/x-media/forms`,
+    value: ["public-url", "uploaded-file-url"],
+  } as const;
+  const refersToMediaUrl = {
+    op: "add",
+    path: `${items}/allOf`,
+    value: [{ $ref: "#/components/schemas/MediaUrl" }],
+  } as const;
+
+  it("refer to MediaUrl, which refuses inline media in standard keywords", () => {
+    expect(findings(rule.check, [urlOnly, refersToMediaUrl])).toEqual([]);
+  });
+
+  it("a field taking an inline form does not refer to MediaUrl", () => {
+    expect(findings(rule.check, [refersToMediaUrl])).toEqual([
+      {
+        path: expect.stringMatching(/reference_images\.items$/),
+        message:
+          'Media field "reference_images" refers to MediaUrl, which refuses inline media, but its x-media.forms takes an inline form: remove the reference, or the inline forms.',
+      },
+    ]);
+  });
+});

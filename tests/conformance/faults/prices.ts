@@ -76,6 +76,17 @@ export const PRICE_FAULTS = {
       (quote) => (quote.credits ?? 0) + (quote.breakdown[0]?.rate ?? 0),
     ),
   },
+  "i-a-reference-images-charged": {
+    breaks: ["images.i-a.input-image-free"],
+    bug: "I-A charges each reference image of an edit as one more output image",
+    rules: repriced(
+      "/v1/images/i-a",
+      (body) => Array.isArray(body.reference_images) && body.reference_images.length > 0,
+      (quote, call) =>
+        (quote.credits ?? 0) +
+        (quote.breakdown[0]?.rate ?? 0) * (call.body as { reference_images: unknown[] }).reference_images.length,
+    ),
+  },
   "v-a-reference-image-surcharge-missing": {
     breaks: ["videos.v-a.reference-image-surcharge"],
     bug: "V-A does not add the surcharge for reference images beyond the first two",

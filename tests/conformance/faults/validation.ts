@@ -109,6 +109,15 @@ function coerced(value: unknown, type: unknown): unknown {
   return value;
 }
 
+/** A media field's schema without its reference to MediaUrl (on its items, for a list): any string is taken. */
+function withoutMediaUrl(property: JsonSchema): JsonSchema {
+  const plain = (schema: JsonSchema): JsonSchema => {
+    const { allOf: _allOf, ...rest } = schema;
+    return JSON.stringify(schema.allOf ?? []).includes("/MediaUrl") ? rest : schema;
+  };
+  return isObject(property.items) ? { ...property, items: plain(property.items as JsonSchema) } : plain(property);
+}
+
 /** A cross-field rule that forbids fields together: `if` one is given, `then` `not` the other. */
 const isExclusion = (rule: JsonSchema): boolean => isObject(rule.then) && "not" in rule.then;
 /** A cross-field rule without the fields its value needs (`then` `required`, or one of them): only its limits are left, if any. */
@@ -202,8 +211,8 @@ export const VALIDATION_FAULTS = {
   },
   "media-forms-unchecked": {
     breaks: ["service.input-media-forms", "service.video-audio-by-url"],
-    bug: "media fields are checked against the schema only: a video or audio inlined (data URI, raw base64) where only URLs are taken is accepted",
-    rules: without("media-forms"),
+    bug: "media fields are checked against their type only (a schema without MediaUrl, no x-media forms): a video or audio inlined (data URI, raw base64) where only URLs are taken is accepted",
+    rules: (rules) => validatingAs({ property: withoutMediaUrl })(without("media-forms")(rules)),
   },
   "upscale-input-length-unchecked": {
     breaks: ["video-upscales.input-limits"],

@@ -177,6 +177,7 @@ const WRITTEN_CAUGHT_BY: Record<WrittenFaultName, CheckName> = {
   "i-a-tier-at-another-price": named("prices", PRICES),
   "billed-for-one-image": named("prices", "{model}: the price is charged per {field}"),
   "i-b-input-image-charged": named("prices", "{model}: the inputs the price does not name are free"),
+  "i-a-reference-images-charged": named("prices", "{model}: the inputs the price does not name are free"),
   "v-a-reference-image-surcharge-missing": named(
     "prices",
     "{model}: each of {field} beyond the first {free} is charged",
