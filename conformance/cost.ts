@@ -77,6 +77,8 @@ export interface PlannedSpend {
   /** `POST /v1/images/i-a "text-to-image"` */
   what: string;
   price: Price;
+  /** It spends only what the account holds beyond the rest of the run's spending with the key (the sequences): it never runs the account dry. */
+  fitsBalance?: true;
 }
 
 export interface SpendTotal {
@@ -178,12 +180,14 @@ export interface Shortfall {
 export function shortfalls(groups: readonly GroupSpend[], balances: ReadonlyMap<string, number>): Shortfall[] {
   const found: Shortfall[] = [];
   for (const [key, balance] of balances) {
-    const need = total(groups.flatMap((group) => group.spends.filter((spend) => spend.key === key)));
+    const need = total(
+      groups.flatMap((group) => group.spends.filter((spend) => spend.key === key && !spend.fitsBalance)),
+    );
     if (need.credits <= balance) continue;
     const byGroup = groups
       .map((group) => ({
         group: group.group,
-        credits: total(group.spends.filter((spend) => spend.key === key)).credits,
+        credits: total(group.spends.filter((spend) => spend.key === key && !spend.fitsBalance)).credits,
       }))
       .filter((group) => group.credits > 0)
       .sort((a, b) => b.credits - a.credits);

@@ -45,6 +45,10 @@ const RULES: Record<string, readonly string[]> = Object.fromEntries(
 /** The account the phase owns: the declared second account, else the main one. */
 const homeOf = (session: Session): string => (session.config.otherAccount ? "other" : "main");
 
+/** How estimates name the key the phase spends with. */
+const homeKeyName = (session: Session): string =>
+  homeOf(session) === "other" ? session.client(session.config.otherAccount!.apiKey).name : session.main.name;
+
 /** The credits the phase may spend: SEQUENCE_CREDITS, or what the budget leaves after the other checks' estimate. */
 function creditsOf(session: Session, others: () => readonly Check[]): number {
   const budget = session.config.budgetCredits;
@@ -65,12 +69,12 @@ export function sequences(others: () => readonly Check[]): Check {
     rules: RULES,
     blockedBy: needing({ stateful: true }),
     spend(session): PlannedSpend[] {
-      const party = homeOf(session) === "other" ? "other account" : "main";
       return [
         {
-          key: party,
-          what: "sequences (the most their jobs can be charged)",
+          key: homeKeyName(session),
+          what: "sequences (the most their jobs can be charged, within what the account holds beyond the rest of the run)",
           price: { credits: creditsOf(session, others), atMost: true },
+          fitsBalance: true,
         },
       ];
     },
@@ -86,11 +90,18 @@ export function sequences(others: () => readonly Check[]): Check {
       status("running");
       const generated = session.config.generated ?? {};
       const seed = generated.seed ?? 0;
+      // The rest of the run's spending with the same key comes first: the phase keeps within what the account holds beyond it.
+      const besides = total(
+        others()
+          .filter((check) => check.group !== GROUP && session.runs(check.group) && !check.blockedBy?.(session))
+          .flatMap((check) => check.spend?.(session) ?? [])
+          .filter((spend) => spend.key === homeKeyName(session)),
+      ).credits;
       const outcome = await runPhase(
         session,
         parties,
         home,
-        creditsOf(session, others),
+        { most: creditsOf(session, others), besides },
         {
           sequences: generated.sequences ?? DEFAULT_SEQUENCES,
           steps: SEQUENCE_STEPS,

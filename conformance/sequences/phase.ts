@@ -110,7 +110,8 @@ export async function runPhase(
   session: Session,
   parties: Parties,
   home: string,
-  credits: number,
+  /** The most its jobs may be charged, and what the rest of the run may spend with the same key (the phase keeps within the balance beyond it). */
+  credits: { readonly most: number; readonly besides: number },
   settings: PhaseSettings,
   status: (text: string) => void = () => {},
 ): Promise<PhaseOutcome> {

@@ -92,6 +92,10 @@ export class Phase {
   readonly uploads = new Map<string, number[]>();
   /** The kinds of step whose answers were judged. */
   readonly judgedKinds = new Set<StepKind>();
+  /** Credits the phase's jobs may still be charged: its allowance, within what the home account held beyond the rest of the run (read by the first sequence). */
+  credits = 0;
+  private balanceRead = false;
+
   /** Jobs a sequence has in flight at most: one more than the home account's cap, where declared, so that the cap is reached. */
   readonly openJobs: number;
 
@@ -103,8 +107,8 @@ export class Phase {
     readonly parties: Parties,
     /** The account the phase owns: its state is modelled whole. */
     readonly home: string,
-    /** Credits the phase's jobs may still be charged. */
-    public credits: number,
+    /** The most the phase's jobs may be charged, and what the rest of the run may spend with the home key. */
+    private readonly allowance: { readonly most: number; readonly besides: number },
   ) {
     for (const party of parties.all)
       this.clients.set(party.key, party.account === "main" && !party.second ? session.main : session.client(party.key));
@@ -163,6 +167,12 @@ export class Phase {
         session.contract.model.account.availableField
       ];
       balances.set(this.home, exchange.status === 200 && Number.isInteger(total) ? (total as number) : null);
+    }
+    if (!this.balanceRead) {
+      this.balanceRead = true;
+      const held = balances.get(this.home);
+      const beyond = held === null || held === undefined ? this.allowance.most : held - this.allowance.besides;
+      this.credits = Math.max(0, Math.min(this.allowance.most, beyond));
     }
     const { failure, success } = session.contract.model.jobStatus;
     const oracle = new Oracle(session.contract, session.config, this.parties, {
