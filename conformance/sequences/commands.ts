@@ -12,7 +12,7 @@ import { requestPath } from "../../contract/contract.ts";
 import type { Body } from "../../contract/bodies/near-misses.ts";
 import { priceOf } from "../cost.ts";
 import { positiveArbitrary } from "../generation/generated.ts";
-import type { RequestSpec } from "../http.ts";
+import type { Exchange, RequestSpec } from "../http.ts";
 import { followable, hasPrompt, marked } from "../requests.ts";
 import type { Party } from "./parties.ts";
 import type { Phase, Sequence, TrackedJob } from "./sequence.ts";
@@ -143,6 +143,8 @@ export class CreateCommand implements Command {
       party,
       op: this.op,
       spec: sent,
+      asked,
+      ...(charged && outcome === null && price.credits !== null ? { price: price.credits } : {}),
       conditions: [
         `model=${this.op.create!.label}`,
         `input=${declared ? "declared-media" : this.input}`,
@@ -151,27 +153,33 @@ export class CreateCommand implements Command {
       ],
     });
     if (charged && outcome === null && exchange.status !== 200) phase.credits += price.credits ?? 0;
-    const id = createdId(phase, this.op, exchange.json);
-    const poll = contract.pollOf(this.op);
-    if (exchange.status === 200 && id !== null && poll)
-      sequence.jobs.push({
-        id,
-        create: this.op,
-        poll,
-        party,
-        asked,
-        terminal: null,
-        endedAt: null,
-        outlasting: steps.outlasting(this.op),
-        held: this.op.create?.priceHeld
-          ? Number((exchange.json as Record<string, unknown>)[contract.model.account.priceField] ?? 0) || 0
-          : 0,
-      });
+    track(sequence, this.op, party, asked, exchange);
   }
 
   toString(): string {
     return `create ${this.op.create?.label} (${this.input}, asks ${this.asked}) by party ${this.by}`;
   }
+}
+
+/** The job a create's answer started, followed by the sequence (where the answer names its id). */
+function track(sequence: Sequence, op: ContractOperation, party: Party, asked: string, exchange: Exchange): void {
+  const { phase } = sequence;
+  const { contract } = phase.session;
+  const id = createdId(phase, op, exchange.json);
+  const poll = contract.pollOf(op);
+  if (exchange.status !== 200 || id === null || !poll) return;
+  const stated = Number((exchange.json as Record<string, unknown>)[contract.model.account.priceField] ?? 0);
+  sequence.jobs.push({
+    id,
+    create: op,
+    poll,
+    party,
+    asked,
+    terminal: null,
+    endedAt: null,
+    outlasting: new Steps(phase).outlasting(op),
+    held: op.create?.priceHeld && Number.isFinite(stated) ? stated : 0,
+  });
 }
 
 /** Who polls a job: its creator, another key of its account, a key of another account, the Free plan's key. */
@@ -364,19 +372,21 @@ function buildOther(
 export class RepeatCommand implements Command {
   check(sequence: Readonly<Sequence>): boolean {
     const last = sequence.last;
-    return (
-      last !== undefined &&
-      last.kind !== "create" &&
-      (last.kind !== "upload" || sequence.phase.mayUpload(last.party.account))
-    );
+    if (last === undefined) return false;
+    if (last.kind === "upload") return sequence.phase.mayUpload(last.party.account);
+    // A create again is a second job, charged again: only one that asked to fail, or whose price the phase can still pay.
+    if (last.kind === "create") return last.asked !== "none" || (last.price ?? Infinity) <= sequence.phase.credits;
+    return true;
   }
 
   async run(sequence: Sequence): Promise<void> {
     const last = sequence.last!;
-    await sequence.step({
+    if (last.kind === "create" && last.asked === "none") sequence.phase.credits -= last.price ?? 0;
+    const { exchange } = await sequence.step({
       ...last,
       conditions: [...last.conditions.filter((c) => !c.startsWith("repeat=")), "repeat=yes"],
     });
+    if (last.kind === "create") track(sequence, last.op, last.party, last.asked ?? "none", exchange);
   }
 
   toString(): string {

@@ -16,7 +16,9 @@ import type { Exchange, RequestSpec } from "../http.ts";
 import { idFieldOf } from "../jobs.ts";
 import { responseProblems } from "../response-check.ts";
 import { unstatedAcceptance } from "../unstated.ts";
+import { priceOf } from "../cost.ts";
 import { describeReply, misfit } from "./fits.ts";
+import { mediaSeconds } from "./inputs.ts";
 import { OWNERSHIP } from "./steps.ts";
 import type { Parties, Party } from "./parties.ts";
 import { declaredOutcome, targetChoices } from "./target-choices.ts";
@@ -64,6 +66,9 @@ export interface OracleStart {
   /** Until when jobs an earlier run left on the main account may hold its cap. */
   readonly earlierJobsUntil?: number;
 }
+
+/** The quote operation, whose request's shape is the target's own (`costRequest`): the model reads its `modelBody`. */
+const QUOTE_OPERATION = "quoteCost";
 
 /** Endings tried for one answer, at most, before the oracle calls it one no state explains. */
 const TRIED_AT_MOST = 20_000;
@@ -180,10 +185,12 @@ export class Oracle {
   judge(step: Step, exchange: Exchange): Verdict {
     const { contract } = this;
     const shape = responseProblems(contract, step.op, exchange);
+    const reused = this.reusedId(step, exchange);
+    if (reused) shape.push(reused);
     const context = {
       contract,
       op: step.op,
-      pricesKnown: this.config.standardPrices && step.party.plan === "paid",
+      pricesKnown: this.config.standardPrices && step.party.plan === "paid" && this.exactPrice(step),
     };
     // Each state's answer with the fewest of its open jobs ended that fits; every state's answers are kept for a failure's report.
     const fitting: Array<{ world: World; answer: Answered }> = [];
@@ -221,6 +228,30 @@ export class Oracle {
     }
     const closest = tried.map((answer) => misfit(answer.reply, exchange, context)!);
     return { problems: [...new Set(closest)].concat(shape), allowed, due };
+  }
+
+  /**
+   * The price the step's answer states or charges is one the target must give: no media input whose
+   * seconds only the target measures (none declared), no fact the body does not hold.
+   */
+  private exactPrice(step: Step): boolean {
+    const quoted =
+      step.op.facts.operationId === QUOTE_OPERATION
+        ? (step.modelBody as { model?: string; body?: unknown } | undefined)
+        : undefined;
+    const op = quoted ? this.contract.operations.find((candidate) => candidate.create?.slug === quoted.model) : step.op;
+    const body = (quoted ? quoted.body : step.spec.body) as Record<string, unknown> | undefined;
+    if (!op?.create || !body) return true;
+    const price = priceOf(this.contract, op, body, mediaSeconds(this.config.mediaInputs ?? [], body));
+    return price.credits !== null && !price.atMost;
+  }
+
+  /** Why an accepted create's job id is not a new job's: it is the id of a job an earlier create started. */
+  private reusedId(step: Step, exchange: Exchange): string | null {
+    const field = step.op.create && exchange.status === 200 ? idFieldOf(this.config, step.op) : null;
+    const id = field === null ? undefined : (exchange.json as Record<string, unknown> | undefined)?.[field];
+    if (id === undefined || !this.worlds.some((world) => world.jobs.has(String(id)))) return null;
+    return `the create answered ${field} ${JSON.stringify(id)}, the id of a job an earlier create started: each create starts a job of its own`;
   }
 
   /** The open jobs whose end could change the answer to `step`. */

@@ -74,6 +74,9 @@ export interface StepInput {
   readonly jobId?: string;
   /** The body as the model reads it, where the target's shape is its own (a quote's). */
   readonly modelBody?: unknown;
+  /** A create: the outcome it asked for, and the price it is charged if none (for a repeat). */
+  readonly asked?: string;
+  readonly price?: number;
   readonly conditions: readonly Condition[];
 }
 

@@ -9,12 +9,15 @@ import { rulesOf } from "../rules.ts";
 
 export type StepKind = "create" | "poll" | "credits" | "quote" | "upload" | "post" | "search";
 
-/** The rules every answer to a step of the kind observes (the route's own rules are added: ROUTE_RULES). */
+/** The rules every answer to a step of the kind observes, by id or pattern (the route's own rules are added: ROUTE_RULES). */
 export const KIND_RULES: Readonly<Record<StepKind, readonly string[]>> = {
   create: [
     "service.create-returns-id-no-media",
     "service.charged-only-on-success",
     "resources.create-response.status-initial",
+    "resources.create-response.credits-and-seconds",
+    "resources.create-response.3d-credits",
+    "service.metered-in-credits",
     "endpoints.create-conventions",
     "service.api-on-paid-plans",
   ],
@@ -29,6 +32,7 @@ export const KIND_RULES: Readonly<Record<StepKind, readonly string[]>> = {
     "states.timeout",
     "states.polling-not-counted",
   ],
+  // A balance read after jobs end shows what each was charged (every route's price) and what each held and released.
   credits: [
     "routes.account-credits",
     "service.metered-in-credits",
@@ -36,6 +40,15 @@ export const KIND_RULES: Readonly<Record<StepKind, readonly string[]>> = {
     "states.charged-on-succeeded",
     "states.failed",
     "states.timeout",
+    "states.lip-sync-reserves-quote",
+    "states.3d-credits-held",
+    "*.price",
+    "images.billed-per-image",
+    "images.further.*",
+    "videos.further.*",
+    "routes.stock-images",
+    "routes.stock-sound-effects",
+    "routes.stock-music",
   ],
   quote: ["routes.cost", "service.cost-quotes-discounted-price"],
   upload: ["routes.uploads", "limits.uploads"],
@@ -91,8 +104,10 @@ export function routeRules(op: ContractOperation, kind: StepKind): string[] {
 
 /** The rules an answer to a step observes, by what decided it (`handler`: the operation's answer; a rule's name: its refusal). */
 export function observedRules(kind: StepKind, op: ContractOperation, decided: string): string[] {
-  if (decided === "handler") return [...new Set([...KIND_RULES[kind], ...routeRules(op, kind)])];
-  return [...(RULE_RULES[decided] ?? [])];
+  catalogue ??= readCatalogue();
+  if (decided !== "handler") return [...(RULE_RULES[decided] ?? [])];
+  const kinds = rulesOf(catalogue, KIND_RULES[kind]).map((rule) => rule.id);
+  return [...new Set([...kinds, ...routeRules(op, kind)])];
 }
 
 /** What decided a poll's 403 that no rule gave: the job is another account's. */

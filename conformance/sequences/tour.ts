@@ -10,6 +10,7 @@
 import fc from "fast-check";
 import type { Body } from "../../contract/bodies/near-misses.ts";
 import { positiveArbitrary } from "../generation/generated.ts";
+import { hasPrompt } from "../requests.ts";
 import { type Asked, CreateCommand, OtherCommand, PollCommand, RepeatCommand, type Steps } from "./commands.ts";
 
 type Command = fc.AsyncCommand<import("./sequence.ts").Sequence, import("./sequence.ts").Phase>;
@@ -17,8 +18,32 @@ type Command = fc.AsyncCommand<import("./sequence.ts").Sequence, import("./seque
 /** Slots of the cap a tour sequence leaves to jobs that outlast the phase (commands.ts keeps at most that many). */
 const OUTLASTING_ROOM = 2;
 
+/** Bodies drawn from each create's schema (fast-check's draws favour the bounds of ranges and lists). */
+const DRAWN = 2;
+
 /** The outcomes a tour's creates ask for, in turn. */
 const ASKED: readonly Asked[] = ["none", "failed", "none", "moderation", "timeout"];
+
+/**
+ * Where the home account's cap is declared: creates asking to fail (charged nothing) by its keys in
+ * turn, one more than the cap, the last of which must be refused as queue full, and each job polled
+ * at once, so that it is seen still running when the last create was refused.
+ */
+function capProbe(steps: Steps, cap: number): Command[] | null {
+  const { config } = steps.phase.session;
+  const declared = steps.phase.home === "main" ? config.concurrency : config.otherAccount?.concurrency;
+  const op = steps
+    .creates()
+    .find((candidate) => hasPrompt(candidate) && candidate.requestExamples.length > 0 && !steps.outlasting(candidate));
+  if (declared === undefined || declared + 1 !== cap || !op || !config.outcomeMarkers.failed) return null;
+  const body = op.requestExamples[0]!.value as Body;
+  const creates = Array.from(
+    { length: cap },
+    (_, turn) => new CreateCommand(op, body, "example", "failed", turn % steps.home.length, turn, turn),
+  );
+  const polls = Array.from({ length: cap }, (_, job) => new PollCommand(job, "owner"));
+  return [...creates, ...polls];
+}
 
 /** The tour's sequences: each starts at most `perSequence` jobs (the open jobs an oracle's state follows at once). */
 export function tourSequences(steps: Steps, perSequence: number, seed: number): Command[][] {
@@ -31,7 +56,7 @@ export function tourSequences(steps: Steps, perSequence: number, seed: number): 
     const drawn = positiveArbitrary(contract, op);
     const bodies: Array<[Body, "example" | "drawn"]> = [
       ...op.requestExamples.map((example): [Body, "example"] => [example.value as Body, "example"]),
-      ...(drawn ? fc.sample(drawn, { seed, numRuns: 1 }).map((body): [Body, "drawn"] => [body, "drawn"]) : []),
+      ...(drawn ? fc.sample(drawn, { seed, numRuns: DRAWN }).map((body): [Body, "drawn"] => [body, "drawn"]) : []),
     ];
     // Where a price is held or a failure counts towards a cooldown, every outcome: the first body again for those its bodies leave out.
     const outlasting = steps.outlasting(op);
@@ -71,12 +96,19 @@ export function tourSequences(steps: Steps, perSequence: number, seed: number): 
   for (const create of creates) {
     // Asked for no job (moderation), or refused one (the Free plan's key): no slot taken.
     const startsJob = create.asked !== "moderation" && create.by < home;
-    // Room for the jobs that outlast the phase, which earlier sequences leave running.
-    if (startsJob && jobs === perSequence - OUTLASTING_ROOM) close();
+    // Room for the jobs that outlast the phase, which earlier sequences leave running, and for a repeat.
+    if (startsJob && jobs >= perSequence - OUTLASTING_ROOM - 1) close();
     current.push(create);
     if (startsJob) jobs++;
+    // Each sequence's first create sent again: a second job, charged again.
+    if (startsJob && jobs === 1) {
+      current.push(new RepeatCommand());
+      jobs++;
+    }
   }
   close();
+  const probe = capProbe(steps, perSequence + 1);
+  if (probe) sequences.push(probe);
   // The operations that are neither creates nor polls, each value in turn, and each request again.
   const others: Command[] = [];
   for (let detail = 0; detail < 9; detail++)

@@ -15,6 +15,7 @@ import { PLAN_FAULTS } from "./plans.ts";
 import { MISSHAPEN_RESULTS, POLL_CATCHES, POLL_FAULTS, UNMOUNTED_POLLS } from "./polls.ts";
 import { PRICE_FAULTS, STALE_PRICES } from "./prices.ts";
 import { RESPONSE_FAULTS } from "./responses.ts";
+import { SEQUENCE_CATCHES, SEQUENCE_FAULTS } from "./sequences.ts";
 import { ROUTE_CATCHES, ROUTE_FAULTS, UNMOUNTED_ROUTES } from "./routes.ts";
 import { STATE_CATCHES, STATE_FAULTS, STUCK_STATES } from "./states.ts";
 import type { CheckName, Family, Fault, FamilyFaultName } from "./support.ts";
@@ -44,6 +45,7 @@ const FAMILIES: readonly Family[] = [
 
 /** The faults of creates, polls, job states, the other routes, errors and model prices, which name their checks in CATCHES. */
 const FILE_CAUGHT = {
+  ...SEQUENCE_FAULTS,
   ...CREATE_FAULTS,
   ...POLL_FAULTS,
   ...STATE_FAULTS,
@@ -60,6 +62,7 @@ export const CAUGHT_IN_FILES: Readonly<Record<CaughtInFilesName, Fault>> = {
 
 /** The checks that must catch CAUGHT_IN_FILES's faults, named in the faults' own files. */
 export const CATCHES: Readonly<Record<CaughtInFilesName, CheckName>> = {
+  ...SEQUENCE_CATCHES,
   ...CREATE_CATCHES,
   ...POLL_CATCHES,
   ...STATE_CATCHES,
