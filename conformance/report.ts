@@ -7,6 +7,7 @@ import { CHECKS } from "./checks/index.ts";
 import type { CheckResult, Outcome } from "./results.ts";
 import { ruleCoverage, type RuleCoverage } from "./rules.ts";
 import { rulesLine, rulesTestSuite, uncheckedLines } from "./rules-report.ts";
+import { sequencesLines, sequencesTestSuite, shortRules, type SequencesSummary } from "./sequences/report.ts";
 
 /** What the run spent: by the quotes of what it saw charged, and as the balance measured it. */
 export interface Spent {
@@ -33,12 +34,14 @@ export interface Summary {
   freePoolUsedAt?: number;
   /** The specification's rules the run checked (spec/rules.yaml), and those it did not, each with why. */
   rules?: RuleCoverage;
+  /** The sequence phase's sequences and steps, and its rule × condition coverage, where it ran. */
+  sequences?: SequencesSummary;
 }
 
 export function summarize(
   target: string,
   results: CheckResult[],
-  extra: Pick<Summary, "seconds" | "requests" | "stopped" | "spent" | "stillRunning" | "freePoolUsedAt">,
+  extra: Pick<Summary, "seconds" | "requests" | "stopped" | "spent" | "stillRunning" | "freePoolUsedAt" | "sequences">,
 ): Summary {
   const byGroup: Summary["byGroup"] = {};
   for (const result of results) {
@@ -132,6 +135,7 @@ export function formatConsole(summary: Summary, results: CheckResult[]): string 
     lines.push(`  ${group.padEnd(20)} ${counts.pass} passed, ${counts.fail} failed, ${counts.skip} skipped`);
   }
   if (summary.rules) lines.push(rulesLine(summary.rules), ...uncheckedLines(summary.rules));
+  if (summary.sequences) lines.push(...sequencesLines(summary.sequences));
   return lines.join("\n");
 }
 
@@ -170,9 +174,11 @@ export function junitXml(summary: Summary, results: CheckResult[]): string {
       "  </testsuite>",
     ].join("\n");
   });
-  // The rules not checked are skipped test cases of a suite of their own (rules-report.ts).
-  const notChecked = summary.rules?.unchecked.length ?? 0;
+  // The rules not checked, and those the sequences saw in fewer conditions than apply, are skipped test cases of suites of their own.
+  const notChecked =
+    (summary.rules?.unchecked.length ?? 0) + (summary.sequences ? shortRules(summary.sequences).length : 0);
   if (summary.rules) suites.push(rulesTestSuite(summary.rules, xml));
+  if (summary.sequences) suites.push(sequencesTestSuite(summary.sequences, xml));
   return [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="conformance" tests="${results.length + notChecked}" failures="${summary.fail}" skipped="${summary.skip + notChecked}">`,

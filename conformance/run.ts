@@ -33,6 +33,8 @@ import type { CheckResult } from "./results.ts";
 import { Session } from "./session.ts";
 import { escapeForTerminal, redactor, urlCredentials, withoutCredentials } from "./shown-text.ts";
 import { runSuite } from "./suite.ts";
+import { phaseOutcome } from "./checks/sequences.ts";
+import { sequencesSummary, type SequencesSummary } from "./sequences/report.ts";
 
 export interface RunOptions {
   /** Base URL of the implementation; the mock is started when omitted. */
@@ -210,6 +212,7 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
         ...(spent ? { spent } : {}),
         ...(left ? { stillRunning: left } : {}),
         ...(poolUsed !== undefined ? { freePoolUsedAt: poolUsed } : {}),
+        ...sequencesOf(session),
       },
     );
     return { summary, results: session.results.all };
@@ -221,6 +224,15 @@ export async function runConformance(options: RunOptions, env: NodeJS.ProcessEnv
     // A Prism that failed to start has stopped itself; one that started while a preparation threw is stopped here.
     await (await starting?.catch(() => undefined))?.stop();
   }
+}
+
+/** The sequence phase's figures and coverage, where it ran. */
+function sequencesOf(session: Session): { sequences?: SequencesSummary } {
+  const outcome = phaseOutcome(session);
+  const generated = session.config.generated ?? {};
+  return outcome
+    ? { sequences: sequencesSummary(outcome, generated.seed ?? 0, generated.shard ?? { index: 1, count: 1 }) }
+    : {};
 }
 
 /** The jobs this run's main key left running, with those an earlier run left that may still run. */

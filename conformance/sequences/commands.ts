@@ -21,7 +21,7 @@ import type { Condition, StepKind } from "./steps.ts";
 import { markerFor } from "./target-choices.ts";
 
 export type Asked = "none" | "failed" | "timeout" | "moderation";
-export type InputClass = "example" | "drawn";
+export type InputClass = "example" | "drawn" | "declared";
 
 type Command = fc.AsyncCommand<Sequence, Phase>;
 
@@ -117,17 +117,36 @@ export class CreateCommand implements Command {
     let outcome = steps.outcomeOf(this.op, this.asked, this.reason);
     const { body, declared } = withDeclaredMedia(session.config, session.contract, this.op, this.body, this.media);
     const paid = party.plan === "paid";
-    if (paid && steps.outlasting(this.op) && phase.home === "main") return;
-    // A job the phase may be charged for needs an exact price within the credits left; else it asks to fail.
+    const label = this.op.create!.label;
+    if (paid && steps.outlasting(this.op) && phase.home === "main")
+      return phase.notSent(
+        label,
+        "its jobs outlast the phase, and the main account's cap must be free for the other checks",
+      );
+    // A job the phase may be charged for needs an exact price within the credits left (and a share of them); else it asks to fail.
     const price = priceOf(contract, this.op, body, mediaSeconds(config.mediaInputs ?? [], body));
     const charged =
       paid && (outcome === null || ("status" in outcome && outcome.status === contract.model.jobStatus.success));
-    if (charged && (price.credits === null || price.atMost || price.credits > phase.credits)) {
+    const why =
+      price.credits === null || price.atMost
+        ? "its price is not exact (not shown, or it reads media seconds no declared input gives)"
+        : price.credits > Math.min(phase.credits, phase.creditsPerJob)
+          ? `its price (${price.credits}) is past what the phase may spend on one job (${Math.min(phase.credits, phase.creditsPerJob)})`
+          : null;
+    if (charged && why !== null) {
       outcome = steps.outcomeOf(this.op, "failed", 0);
-      if (outcome === null || markerFor(config.outcomeMarkers, outcome) === null) return;
+      if (outcome === null || markerFor(config.outcomeMarkers, outcome) === null)
+        return phase.notSent(
+          label,
+          `${why}, and no declared marker can make it fail (outcomeMarkers.failed, in a prompt)`,
+        );
     }
     const marker = outcome ? markerFor(config.outcomeMarkers, outcome) : null;
-    if (outcome && marker === null) return;
+    if (outcome && marker === null)
+      return phase.notSent(
+        label,
+        `no declared marker asks for ${this.asked} (outcomeMarkers), or the request has no prompt`,
+      );
     const spec: RequestSpec = {
       method: "post",
       path: this.op.path,
@@ -135,7 +154,8 @@ export class CreateCommand implements Command {
       body,
     };
     const sent = marker ? marked(spec, marker) : spec;
-    if (marker && !contract.validBody(this.op, sent.body)) return;
+    if (marker && !contract.validBody(this.op, sent.body))
+      return phase.notSent(label, "the marker in its prompt makes the body invalid");
     const asked = outcome === null ? "none" : "moderation" in outcome ? "moderation" : outcome.status;
     if (charged && outcome === null) phase.credits -= price.credits ?? 0;
     const { exchange } = await sequence.step({
@@ -255,6 +275,19 @@ export async function pollJob(
     job.terminal = String(status);
     job.endedAt = exchange.receivedAt;
   }
+}
+
+/** A read of `party`'s account's balance. */
+export async function readCredits(sequence: Sequence, party: Party): Promise<void> {
+  const built = buildOther(new Steps(sequence.phase), "credits", 0);
+  if (!built) return;
+  await sequence.step({
+    kind: "credits",
+    party,
+    op: built.op,
+    spec: { ...built.spec, headers: sequence.phase.client(party).authorized() },
+    conditions: [...built.conditions, ...partyConditions(party)],
+  });
 }
 
 /** A pause between steps: later moments of the jobs in flight. */

@@ -4,9 +4,11 @@
  * refusal its rule's (RULE_RULES: the Free plan's gate, another account's job, a moderation block,
  * the cap), any other its kind's and its route's.
  */
+import { priceOf } from "../cost.ts";
 import { hasPrompt } from "../requests.ts";
 import type { Steps } from "./commands.ts";
-import { withDeclaredMedia } from "./inputs.ts";
+import { mediaSeconds, withDeclaredMedia } from "./inputs.ts";
+import { tourBodies } from "./tour.ts";
 import type { Party } from "./parties.ts";
 import { observedRules, OWNERSHIP, RULE_RULES, type Condition, type StepKind } from "./steps.ts";
 
@@ -26,35 +28,43 @@ export function applicableConditions(steps: Steps): Map<string, Set<Condition>> 
   ];
   const home = steps.home;
   const markers = config.outcomeMarkers;
-  const cap = phase.openJobs <= 10 && (phase.home === "main" ? config.concurrency : config.otherAccount?.concurrency);
+  const { contract } = phase.session;
+  const declaredCap = phase.home === "main" ? config.concurrency : config.otherAccount?.concurrency;
   const otherPaid = phase.parties.all.some((party) => party.plan === "paid" && party.account !== phase.home);
   for (const op of steps.creates()) {
     const model: Condition = `model=${op.create!.label}`;
     const prompt = hasPrompt(op);
+    const outlasting = steps.outlasting(op);
+    // Each input class the tour and the random sequences send, and whether one of its bodies has an exact price (it may go unmarked).
+    const classes = tourBodies(steps, op, 0).reduce((found, { body, input }) => {
+      // A body whose priced media a declared input fits is sent that input (commands.ts).
+      const { body: sent, declared } = withDeclaredMedia(config, contract, op, body, 0);
+      const price = priceOf(contract, op, sent, mediaSeconds(config.mediaInputs ?? [], sent));
+      const sentAs = declared ? "declared-media" : input;
+      found.set(sentAs, (found.get(sentAs) ?? false) || (price.credits !== null && !price.atMost));
+      return found;
+    }, new Map<string, boolean>());
+    // A class of bodies is sent where one has an exact price, or where a marker can make its jobs fail (charged nothing).
+    const markable = prompt && markers.failed !== undefined && !outlasting;
+    const inputs = [...classes]
+      .filter(([, exactPrice]) => exactPrice || markable)
+      .map(([input]) => `input=${input}` as Condition);
+    const exact = [...classes.values()].some(Boolean);
     const outcomes: Condition[] = [
-      "outcome=none",
-      ...(prompt && markers.failed ? (["outcome=failed"] as const) : []),
-      ...(prompt && markers.timeout ? (["outcome=timeout"] as const) : []),
+      ...(exact ? (["outcome=none"] as const) : []),
+      ...(prompt && markers.failed && !outlasting ? (["outcome=failed"] as const) : []),
+      ...(prompt && markers.timeout && !outlasting ? (["outcome=timeout"] as const) : []),
     ];
-    const inputs: Condition[] = [
-      ...(op.requestExamples.length ? (["input=example"] as const) : []),
-      ...(op.requestSchema ? (["input=drawn"] as const) : []),
-      ...(withDeclaredMedia(
-        config,
-        phase.session.contract,
-        op,
-        (op.requestExamples[0]?.value ?? {}) as Record<string, unknown>,
-        0,
-      ).declared
-        ? (["input=declared-media"] as const)
-        : []),
-    ];
-    add(observedRules("create", op, "handler"), [model, ...outcomes, ...inputs, "plan=paid", ...keys(home)]);
+    const sendable = outcomes.length > 0;
+    if (sendable)
+      add(observedRules("create", op, "handler"), [model, ...outcomes, ...inputs, "plan=paid", ...keys(home)]);
     if (prompt && markers.moderation) add(RULE_RULES["outcome-marker"]!, [model, "outcome=moderation", ...keys(home)]);
     if (steps.free) add(RULE_RULES["plan-gate"]!, [model, "plan=free"]);
-    if (cap) add(RULE_RULES.concurrency!, keys(home));
-    const poll = phase.session.contract.pollOf(op)!;
-    const moments: Condition[] = ["moment=soon", "moment=end", "moment=later"];
+    if (declaredCap !== undefined && declaredCap < phase.openJobs) add(RULE_RULES.concurrency!, keys(home));
+    if (!sendable) continue;
+    const poll = contract.pollOf(op)!;
+    // A job that outlasts the phase is seen running only: its end and what follows are not.
+    const moments: Condition[] = outlasting ? ["moment=soon"] : ["moment=soon", "moment=end", "moment=later"];
     add(observedRules("poll", poll, "handler"), [
       model,
       ...moments,

@@ -2,7 +2,7 @@
  * The end of a sequence: each job it started, still running, polled by its creator until a terminal
  * status (or the declared poll timeout); those that end join the jobs later sequences poll again.
  */
-import { OtherCommand, pollJob } from "./commands.ts";
+import { pollJob, readCredits } from "./commands.ts";
 import type { Sequence } from "./sequence.ts";
 
 export async function drain(sequence: Sequence): Promise<void> {
@@ -18,7 +18,10 @@ export async function drain(sequence: Sequence): Promise<void> {
   }
   for (const job of sequence.jobs) (job.terminal === null ? phase.left : phase.ended).push(job);
   // What the ended jobs were charged, and what their holds released, as the balance shows it.
-  if (sequence.jobs.length) await new OtherCommand("credits", sequence.number, 0).run(sequence, phase);
+  if (sequence.jobs.length) {
+    const home = phase.of(phase.home);
+    await readCredits(sequence, home[sequence.number % home.length]!);
+  }
 }
 
 /** After a failure: the sequence's running jobs polled by their creators, unjudged, until they end, so the next sequence starts settled. */

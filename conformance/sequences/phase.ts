@@ -42,6 +42,8 @@ export interface PhaseOutcome {
   readonly shrunkFrom?: number;
   /** Sequences were left out: the run's time limit was near. */
   readonly cutShort?: boolean;
+  /** How long the phase took. */
+  readonly seconds: number;
 }
 
 /** Sequences start only while this share of the run's time limit is left: the other checks' last stages need the rest. */
@@ -110,11 +112,24 @@ export async function runPhase(
   session: Session,
   parties: Parties,
   home: string,
-  /** The most its jobs may be charged, and what the rest of the run may spend with the same key (the phase keeps within the balance beyond it). */
   credits: { readonly most: number; readonly besides: number },
   settings: PhaseSettings,
   status: (text: string) => void = () => {},
 ): Promise<PhaseOutcome> {
+  const started = Date.now();
+  const outcome = await runPhaseSteps(session, parties, home, credits, settings, status);
+  return { ...outcome, seconds: (Date.now() - started) / 1000 };
+}
+
+async function runPhaseSteps(
+  session: Session,
+  parties: Parties,
+  home: string,
+  /** The most its jobs may be charged, and what the rest of the run may spend with the same key (the phase keeps within the balance beyond it). */
+  credits: { readonly most: number; readonly besides: number },
+  settings: PhaseSettings,
+  status: (text: string) => void,
+): Promise<Omit<PhaseOutcome, "seconds">> {
   const phase = new Phase(session, parties, home, credits);
   const steps = new Steps(phase);
   phase.coverage = new Coverage(applicableConditions(steps));

@@ -15,6 +15,9 @@ import { Oracle, type Verdict } from "./oracle.ts";
 import type { Parties, Party } from "./parties.ts";
 import { observedRules, type Condition, type StepKind } from "./steps.ts";
 
+/** One job may be charged at most this share of the phase's allowance. */
+const JOBS_PER_ALLOWANCE = 10;
+
 /** Jobs a sequence keeps in flight at most where the cap is not declared (or larger). */
 const OPEN_JOBS = 20;
 
@@ -95,6 +98,20 @@ export class Phase {
   readonly uploads = new Map<string, number[]>();
   /** The kinds of step whose answers were judged. */
   readonly judgedKinds = new Set<StepKind>();
+  /** Creates the phase chose not to send, by model label, each with why (the reports name them). */
+  readonly skipped = new Map<string, Set<string>>();
+
+  notSent(model: string, why: string): void {
+    let reasons = this.skipped.get(model);
+    if (!reasons) this.skipped.set(model, (reasons = new Set()));
+    reasons.add(why);
+  }
+
+  /** The most one job may be charged: a share of the allowance, so that one expensive body does not spend it all. */
+  get creditsPerJob(): number {
+    return Math.ceil(this.allowance.most / JOBS_PER_ALLOWANCE);
+  }
+
   /** Credits the phase's jobs may still be charged: its allowance, within what the home account held beyond the rest of the run (read by the first sequence). */
   credits = 0;
   private balanceRead = false;

@@ -11,7 +11,16 @@ import fc from "fast-check";
 import type { Body } from "../../contract/bodies/near-misses.ts";
 import { positiveArbitrary } from "../generation/generated.ts";
 import { hasPrompt } from "../requests.ts";
-import { type Asked, CreateCommand, OtherCommand, PollCommand, RepeatCommand, type Steps } from "./commands.ts";
+import type { ContractOperation } from "../../contract/contract.ts";
+import {
+  type Asked,
+  CreateCommand,
+  type InputClass,
+  OtherCommand,
+  PollCommand,
+  RepeatCommand,
+  type Steps,
+} from "./commands.ts";
 
 type Command = fc.AsyncCommand<import("./sequence.ts").Sequence, import("./sequence.ts").Phase>;
 
@@ -45,19 +54,32 @@ function capProbe(steps: Steps, cap: number): Command[] | null {
   return [...creates, ...polls];
 }
 
+/** The bodies the tour sends a create: its named examples, bodies drawn from its schema, and the declaration's own (upscaleRequests). */
+export function tourBodies(
+  steps: Steps,
+  op: ContractOperation,
+  seed: number,
+): Array<{ body: Body; input: InputClass }> {
+  const { contract, config } = steps.phase.session;
+  const drawn = positiveArbitrary(contract, op);
+  // The declared upscales are the creates whose price reads facts the body does not hold (the mode, the result's size).
+  const facts = Object.keys(contract.model.priceTables[op.path]?.facts ?? {}).length > 0;
+  const declared = facts ? (config.upscaleRequests ?? []) : [];
+  return [
+    ...op.requestExamples.map((example) => ({ body: example.value as Body, input: "example" as const })),
+    ...(drawn ? fc.sample(drawn, { seed, numRuns: DRAWN }).map((body) => ({ body, input: "drawn" as const })) : []),
+    ...declared.map((request) => ({ body: request.body, input: "declared" as const })),
+  ];
+}
+
 /** The tour's sequences: each starts at most `perSequence` jobs (the open jobs an oracle's state follows at once). */
 export function tourSequences(steps: Steps, perSequence: number, seed: number): Command[][] {
-  const { contract } = steps.phase.session;
   const creates: CreateCommand[] = [];
   let turn = 0;
   // The home account's keys in turn; the Free plan's key, where declared, is the party after them.
   const home = steps.home.length;
   for (const op of steps.creates()) {
-    const drawn = positiveArbitrary(contract, op);
-    const bodies: Array<[Body, "example" | "drawn"]> = [
-      ...op.requestExamples.map((example): [Body, "example"] => [example.value as Body, "example"]),
-      ...(drawn ? fc.sample(drawn, { seed, numRuns: DRAWN }).map((body): [Body, "drawn"] => [body, "drawn"]) : []),
-    ];
+    const bodies = tourBodies(steps, op, seed).map(({ body, input }): [Body, InputClass] => [body, input]);
     // Where a price is held or a failure counts towards a cooldown, every outcome: the first body again for those its bodies leave out.
     const outlasting = steps.outlasting(op);
     const everyOutcome = !outlasting && (op.create?.priceHeld === true || op.create?.family !== null);
