@@ -407,8 +407,12 @@ export class RepeatCommand implements Command {
     const last = sequence.last;
     if (last === undefined) return false;
     if (last.kind === "upload") return sequence.phase.mayUpload(last.party.account);
-    // A create again is a second job, charged again: only one that asked to fail, or whose price the phase can still pay.
-    if (last.kind === "create") return last.asked !== "none" || (last.price ?? Infinity) <= sequence.phase.credits;
+    // A create again is a second job, charged again: only one that asked to fail, or whose price the phase can still pay; and not one that outlasts the phase.
+    if (last.kind === "create")
+      return (
+        !new Steps(sequence.phase).outlasting(last.op) &&
+        (last.asked !== "none" || (last.price ?? Infinity) <= sequence.phase.credits)
+      );
     return true;
   }
 

@@ -10,7 +10,7 @@ import type { Steps } from "./commands.ts";
 import { mediaSeconds, withDeclaredMedia } from "./inputs.ts";
 import { tourBodies } from "./tour.ts";
 import type { Party } from "./parties.ts";
-import { observedRules, OWNERSHIP, RULE_RULES, type Condition, type StepKind } from "./steps.ts";
+import { kindRules, observedRules, OWNERSHIP, routeRules, RULE_RULES, type Condition, type StepKind } from "./steps.ts";
 
 export function applicableConditions(steps: Steps): Map<string, Set<Condition>> {
   const { phase } = steps;
@@ -36,7 +36,10 @@ export function applicableConditions(steps: Steps): Map<string, Set<Condition>> 
     const prompt = hasPrompt(op);
     const outlasting = steps.outlasting(op);
     // Each input class the tour and the random sequences send, and whether one of its bodies has an exact price (it may go unmarked).
-    const classes = tourBodies(steps, op, 0).reduce((found, { body, input }) => {
+    // Each input class sent, and whether one of its bodies has an exact price (it may go unmarked); a job
+    // that outlasts the phase is started by the first body only (the others are blocked by moderation: tour.ts).
+    const bodies = tourBodies(steps, op, 0).slice(0, outlasting ? 1 : undefined);
+    const classes = bodies.reduce((found, { body, input }) => {
       // A body whose priced media a declared input fits is sent that input (commands.ts).
       const { body: sent, declared } = withDeclaredMedia(config, contract, op, body, 0);
       const price = priceOf(contract, op, sent, mediaSeconds(config.mediaInputs ?? [], sent));
@@ -52,12 +55,20 @@ export function applicableConditions(steps: Steps): Map<string, Set<Condition>> 
     const exact = [...classes.values()].some(Boolean);
     const outcomes: Condition[] = [
       ...(exact ? (["outcome=none"] as const) : []),
-      ...(prompt && markers.failed && !outlasting ? (["outcome=failed"] as const) : []),
-      ...(prompt && markers.timeout && !outlasting ? (["outcome=timeout"] as const) : []),
+      ...(markable ? (["outcome=failed"] as const) : []),
+      ...(markable && markers.timeout ? (["outcome=timeout"] as const) : []),
     ];
     const sendable = outcomes.length > 0;
-    if (sendable)
-      add(observedRules("create", op, "handler"), [model, ...outcomes, ...inputs, "plan=paid", ...keys(home)]);
+    // A route's own rules are observed in each outcome where its price is held or its failures count towards a cooldown; the others in any.
+    const perOutcome = op.create?.priceHeld === true || op.create?.family !== null;
+    // A job that outlasts the phase is started by the first key only (tour.ts).
+    const parties: Condition[] = ["plan=paid", ...keys(outlasting ? home.slice(0, 1) : home)];
+    if (sendable) {
+      add(kindRules("create"), [model, ...outcomes, ...inputs, ...parties]);
+      // A drawn body may be one the route refuses for a reason of its own (a mode its fields leave): the route's rules count the other inputs.
+      const named = inputs.filter((input) => input !== "input=drawn");
+      add(routeRules(op, "create"), [model, ...(perOutcome ? outcomes : []), ...named, ...parties]);
+    }
     if (prompt && markers.moderation) add(RULE_RULES["outcome-marker"]!, [model, "outcome=moderation", ...keys(home)]);
     if (steps.free) add(RULE_RULES["plan-gate"]!, [model, "plan=free"]);
     if (declaredCap !== undefined && declaredCap < phase.openJobs) add(RULE_RULES.concurrency!, keys(home));
@@ -65,14 +76,8 @@ export function applicableConditions(steps: Steps): Map<string, Set<Condition>> 
     const poll = contract.pollOf(op)!;
     // A job that outlasts the phase is seen running only: its end and what follows are not.
     const moments: Condition[] = outlasting ? ["moment=soon"] : ["moment=soon", "moment=end", "moment=later"];
-    add(observedRules("poll", poll, "handler"), [
-      model,
-      ...moments,
-      ...outcomes,
-      "account=same",
-      "plan=paid",
-      ...keys(home),
-    ]);
+    add(kindRules("poll"), [model, ...moments, ...outcomes, "account=same", ...parties]);
+    add(routeRules(poll, "poll"), [model, ...moments, ...(perOutcome ? outcomes : []), "account=same", ...parties]);
     if (otherPaid) add(RULE_RULES[OWNERSHIP]!, [model, "account=other", "plan=paid"]);
     if (steps.free) add(RULE_RULES["plan-gate"]!, [model, "account=other", "plan=free"]);
   }

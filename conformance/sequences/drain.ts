@@ -9,6 +9,9 @@ export async function drain(sequence: Sequence): Promise<void> {
   const { phase } = sequence;
   const { session } = phase;
   const deadline = Date.now() + session.config.poll.timeoutSeconds * 1000;
+  // Each job once more by its creator, ended or not: an end seen by another key is seen again (it stays).
+  for (const job of sequence.jobs.filter((candidate) => !candidate.outlasting))
+    await pollJob(sequence, job, job.party, "end");
   for (;;) {
     const open = sequence.jobs.filter((job) => job.terminal === null && !job.outlasting);
     if (open.length === 0 || Date.now() > deadline) break;

@@ -44,7 +44,15 @@ export function withDeclaredMedia(
   for (const [field, rule] of Object.entries(table?.media ?? {})) {
     if (sent[field] === undefined) continue;
     const kind = (properties[field]?.["x-media"] as { kind?: string } | undefined)?.kind;
-    const most = Math.min(rule.maxDurationSeconds ?? Infinity, rule.maxCombinedDurationSeconds ?? Infinity);
+    // The field's limits, and those a condition on another field of the body sets (MC-A's 10 s with one orientation).
+    const conditional = (rule.conditionalLimits ?? [])
+      .filter(({ when }) => "field" in when && body[when.field] === (when as { equals?: unknown }).equals)
+      .map(({ limits }) => limits.maxDurationSeconds ?? Infinity);
+    const most = Math.min(
+      rule.maxDurationSeconds ?? Infinity,
+      rule.maxCombinedDurationSeconds ?? Infinity,
+      ...conditional,
+    );
     const fits = (config.mediaInputs ?? []).filter(
       (input) =>
         input.kind === kind &&

@@ -164,11 +164,16 @@ async function runPhaseSteps(
 
 /** Polls of the jobs that ended first, by their creator and by another account. */
 function lateCommands(phase: Phase): Command[] {
-  const first = Math.min(phase.ended.length, LATE_POLLS);
-  return Array.from({ length: first }, (_, job) => [
-    new PollCommand(job, "owner", true),
-    new PollCommand(job, "other-account", true),
-  ]).flat();
+  // The first job of each poll route to end, and the first few of all.
+  const firsts = new Map<string, number>();
+  phase.ended.forEach((job, index) => firsts.has(job.poll.route) || firsts.set(job.poll.route, index));
+  const jobs = [
+    ...new Set([
+      ...Array.from({ length: Math.min(phase.ended.length, LATE_POLLS) }, (_, index) => index),
+      ...firsts.values(),
+    ]),
+  ];
+  return jobs.flatMap((job) => [new PollCommand(job, "owner", true), new PollCommand(job, "other-account", true)]);
 }
 
 /** The random sequences, fast-check's; a failure shrunk within SHRINK_RUNS replays. */

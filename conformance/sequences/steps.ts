@@ -104,10 +104,14 @@ export function routeRules(op: ContractOperation, kind: StepKind): string[] {
 
 /** The rules an answer to a step observes, by what decided it (`handler`: the operation's answer; a rule's name: its refusal). */
 export function observedRules(kind: StepKind, op: ContractOperation, decided: string): string[] {
-  catalogue ??= readCatalogue();
   if (decided !== "handler") return [...(RULE_RULES[decided] ?? [])];
-  const kinds = rulesOf(catalogue, KIND_RULES[kind]).map((rule) => rule.id);
-  return [...new Set([...kinds, ...routeRules(op, kind)])];
+  return [...new Set([...kindRules(kind), ...routeRules(op, kind)])];
+}
+
+/** The rules every answer of the kind observes (KIND_RULES, patterns resolved). */
+export function kindRules(kind: StepKind): string[] {
+  catalogue ??= readCatalogue();
+  return rulesOf(catalogue, KIND_RULES[kind]).map((rule) => rule.id);
 }
 
 /** What decided a poll's 403 that no rule gave: the job is another account's. */

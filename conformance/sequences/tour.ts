@@ -27,6 +27,9 @@ type Command = fc.AsyncCommand<import("./sequence.ts").Sequence, import("./seque
 /** Slots of the cap a tour sequence leaves to jobs that outlast the phase (commands.ts keeps at most that many). */
 const OUTLASTING_ROOM = 2;
 
+/** Creates the cap probe sends past the cap. */
+const PAST_THE_CAP = 4;
+
 /** Bodies drawn from each create's schema (fast-check's draws favour the bounds of ranges and lists). */
 const DRAWN = 2;
 
@@ -46,8 +49,9 @@ function capProbe(steps: Steps, cap: number): Command[] | null {
     .find((candidate) => hasPrompt(candidate) && candidate.requestExamples.length > 0 && !steps.outlasting(candidate));
   if (declared === undefined || declared + 1 !== cap || !op || !config.outcomeMarkers.failed) return null;
   const body = op.requestExamples[0]!.value as Body;
+  // Creates past the cap by each key in turn, so that each key is refused though a job or two end meanwhile.
   const creates = Array.from(
-    { length: cap },
+    { length: cap + PAST_THE_CAP - 1 },
     (_, turn) => new CreateCommand(op, body, "example", "failed", turn % steps.home.length, turn, turn),
   );
   const polls = Array.from({ length: cap }, (_, job) => new PollCommand(job, "owner"));
@@ -86,9 +90,14 @@ export function tourSequences(steps: Steps, perSequence: number, seed: number): 
     const sends = Math.max(bodies.length, everyOutcome ? ASKED.length : 0);
     for (let send = 0; send < sends; send++) {
       const [body, input] = bodies[send % bodies.length]!;
-      // A job that outlasts the phase holds a slot of the cap to its end: one such job a route, its other bodies blocked by moderation.
-      const asked = outlasting && send > 0 ? "moderation" : ASKED[send % ASKED.length]!;
-      creates.push(new CreateCommand(op, body, input, asked, turn % home, turn, turn));
+      // A job that outlasts the phase holds a slot of the cap to its end: one such job a route, its other
+      // bodies blocked by moderation, or, where no prompt takes the marker, sent by the Free plan's key.
+      const later = outlasting && send > 0;
+      if (later && !hasPrompt(op) && !steps.free) continue;
+      const asked = later ? "moderation" : ASKED[send % ASKED.length]!;
+      // The account's keys in turn within each route: its first two sends (a job each) by different keys.
+      const by = later && !hasPrompt(op) ? home : send % home;
+      creates.push(new CreateCommand(op, body, input, asked, by, turn, turn));
       turn++;
     }
     if (steps.free) creates.push(new CreateCommand(op, bodies[0]![0], bodies[0]![1], "none", home, turn, turn));
@@ -133,9 +142,13 @@ export function tourSequences(steps: Steps, perSequence: number, seed: number): 
   if (probe) sequences.push(probe);
   // The operations that are neither creates nor polls, each value in turn, and each request again.
   const others: Command[] = [];
+  // Each variant by each party in turn (the nine pairs of three searches and three parties).
   for (let detail = 0; detail < 9; detail++)
     for (const kind of ["quote", "upload", "post", "search"] as const)
-      others.push(new OtherCommand(kind, detail, detail), ...(detail === 0 ? [new RepeatCommand()] : []));
+      others.push(
+        new OtherCommand(kind, detail + Math.floor(detail / 3), detail),
+        ...(detail === 0 ? [new RepeatCommand()] : []),
+      );
   sequences.push([...others, new OtherCommand("credits", 1, 0), new RepeatCommand()]);
   return sequences;
 }
