@@ -69,7 +69,7 @@ export function applicableConditions(steps: Steps): Map<string, Set<Condition>> 
       const named = inputs.filter((input) => input !== "input=drawn");
       add(routeRules(op, "create"), [model, ...(perOutcome ? outcomes : []), ...named, ...parties]);
     }
-    if (prompt && markers.moderation) add(RULE_RULES["outcome-marker"]!, [model, "outcome=moderation", ...keys(home)]);
+    if (prompt && markers.moderation && !outlasting) add(RULE_RULES["outcome-marker"]!, [model, "outcome=moderation"]);
     if (steps.free) add(RULE_RULES["plan-gate"]!, [model, "plan=free"]);
     if (declaredCap !== undefined && declaredCap < phase.openJobs) add(RULE_RULES.concurrency!, keys(home));
     if (!sendable) continue;

@@ -21,8 +21,10 @@ import {
   RepeatCommand,
   type Steps,
 } from "./commands.ts";
+import { withDeclaredMedia } from "./inputs.ts";
+import type { Phase, Sequence } from "./sequence.ts";
 
-type Command = fc.AsyncCommand<import("./sequence.ts").Sequence, import("./sequence.ts").Phase>;
+type Command = fc.AsyncCommand<Sequence, Phase>;
 
 /** Slots of the cap a tour sequence leaves to jobs that outlast the phase (commands.ts keeps at most that many). */
 const OUTLASTING_ROOM = 2;
@@ -34,7 +36,7 @@ const PAST_THE_CAP = 4;
 const DRAWN = 2;
 
 /** The outcomes a tour's creates ask for, in turn. */
-const ASKED: readonly Asked[] = ["none", "failed", "none", "moderation", "timeout"];
+const ASKED: readonly Asked[] = ["none", "failed", "none", "timeout", "moderation"];
 
 /**
  * Where the home account's cap is declared: creates asking to fail (charged nothing) by its keys in
@@ -83,10 +85,19 @@ export function tourSequences(steps: Steps, perSequence: number, seed: number): 
   // The home account's keys in turn; the Free plan's key, where declared, is the party after them.
   const home = steps.home.length;
   for (const op of steps.creates()) {
-    const bodies = tourBodies(steps, op, seed).map(({ body, input }): [Body, InputClass] => [body, input]);
-    // Where a price is held or a failure counts towards a cooldown, every outcome: the first body again for those its bodies leave out.
+    // One body of each class first (as sent: a declared medium in its priced fields), so that each class is sent asking for a job.
+    const { config, contract } = steps.phase.session;
+    const classOf = (body: Body, input: InputClass): string =>
+      withDeclaredMedia(config, contract, op, body, 0).declared ? "declared-media" : input;
+    const all = tourBodies(steps, op, seed).map(({ body, input }): [Body, InputClass] => [body, input]);
+    const firsts = all.filter(
+      ([body, input], index) =>
+        all.findIndex(([other, kind]) => classOf(other, kind) === classOf(body, input)) === index,
+    );
+    const bodies = [...firsts, ...all.filter((entry) => !firsts.includes(entry))];
     const outlasting = steps.outlasting(op);
-    const everyOutcome = !outlasting && (op.create?.priceHeld === true || op.create?.family !== null);
+    // Every outcome a prompt can ask for, where a job does not outlast the phase: the first body again for those its bodies leave out.
+    const everyOutcome = !outlasting && hasPrompt(op);
     const sends = Math.max(bodies.length, everyOutcome ? ASKED.length : 0);
     for (let send = 0; send < sends; send++) {
       const [body, input] = bodies[send % bodies.length]!;

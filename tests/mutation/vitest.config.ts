@@ -13,6 +13,7 @@ export default defineConfig({
     include: [
       "tests/client/*.test.ts",
       "tests/costs/*.test.ts",
+      "tests/behaviour/*.test.ts",
       "tests/sandbox/*.test.ts",
       "tests/conformance/*.test.ts",
       "tests/description/*.test.ts",

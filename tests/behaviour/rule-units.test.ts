@@ -17,7 +17,7 @@ import { bodyShapeProblem, describeProblem, describeProblems } from "../../behav
 import { RULES, type Call } from "../../behaviour/rules.ts";
 import { ServiceState } from "../../behaviour/state.ts";
 import { resolveConfig, type SandboxConfig } from "../../sandbox/config.ts";
-import { checkedSandboxes, configWith, example, KEY, model, routeWhere } from "./support.ts";
+import { checkedSandboxes, configWith, example, KEY, model, routeWhere } from "../sandbox/support.ts";
 
 const sandbox = checkedSandboxes();
 
