@@ -15,6 +15,7 @@ import type { SearchEntry } from "./browser/search-data.ts";
 import { withCodeSamples } from "./code-samples.ts";
 import { consoleData } from "./console-operations.ts";
 import { fillPlaceholders } from "./guide-placeholders.ts";
+import { makeDescriptionsInert } from "./inert-descriptions.ts";
 import { llmsTxt } from "./llms-txt.ts";
 import { markdownCopy, renderMarkdown } from "./markdown-page.ts";
 import { guidePage, referencePage } from "./page-layout.ts";
@@ -52,6 +53,8 @@ function pageMarkdown(page: Exclude<SitePage, { kind: "reference" }>, doc: OpenA
 export function buildSite(doc: OpenApiDocument, outDir: string): string[] {
   const siteTitle = doc.info.title;
   const reference = withCodeSamples(doc);
+  // The description's text is data: its raw HTML is shown as text, as on the guides.
+  makeDescriptionsInert(reference);
   const files: Record<string, string> = {
     // The built site is derived output; it ignores itself so it is never committed.
     ".gitignore": "*\n",
