@@ -18,7 +18,8 @@ function namedExamples(doc: OpenApiDocument, operation: Operation): ConsoleExamp
   });
 }
 
-function jobFollowing(model: ServiceModel, operationId: string): JobFollowing | null {
+/** How a create route's job is followed: its id field, the area's poll path and cadence; null for other routes. */
+export function jobFollowing(model: ServiceModel, operationId: string): JobFollowing | null {
   const route = model.createRoutes.find((candidate) => candidate.operationId === operationId);
   const area = model.areas.find((candidate) => candidate.id === route?.areaId);
   if (!route?.idField || !area) return null;

@@ -17,7 +17,7 @@ type Render = (doc: OpenApiDocument, args: string) => string;
 
 const PLACEHOLDER = /\{\{([a-z-]+)(?: ([^}]*))?\}\}/g;
 
-const SAMPLE_FENCE: Record<SampleKind, string> = { curl: "sh", client: "ts" };
+const SAMPLE_FENCE: Record<SampleKind, string> = { curl: "sh", client: "ts", python: "python", fetch: "js" };
 
 const RENDERERS: Record<string, Render> = {
   version: (doc) => `\`${doc.info.version}\``,

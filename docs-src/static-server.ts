@@ -86,7 +86,12 @@ export function serveStatic(root: string, port: number, { liveReload = false } =
         file = undefined; // a malformed %-escape is simply not found
       }
       if (!file) {
-        sendWhole(response, 404, { "content-type": "text/plain; charset=utf-8", ...DOCS_SERVER_HEADERS }, "not found\n");
+        sendWhole(
+          response,
+          404,
+          { "content-type": "text/plain; charset=utf-8", ...DOCS_SERVER_HEADERS },
+          "not found\n",
+        );
         return;
       }
       response.writeHead(200, {

@@ -72,9 +72,14 @@ describe("HTML planted in the description", () => {
         expect(await ran(page)).toEqual({ global: undefined, title: expect.not.stringContaining("planted") });
         expect(await page.locator("#redoc [onerror]").count(), "Redoc dropped the handler").toBe(0);
         expect(await page.locator("#redoc script").count(), "Redoc dropped the script").toBe(0);
-        expect(await page.locator("#redoc style, #redoc form, #redoc input[name=key]").count(), "no style or form").toBe(0);
+        expect(
+          await page.locator("#redoc style, #redoc form, #redoc input[name=key]").count(),
+          "no style or form",
+        ).toBe(0);
         expect(await section.textContent(), "the style and form shown as text").toContain("<form id=");
-        expect(await page.locator("#redoc").evaluate((element) => getComputedStyle(element).visibility)).toBe("visible");
+        expect(await page.locator("#redoc").evaluate((element) => getComputedStyle(element).visibility)).toBe(
+          "visible",
+        );
         expect(outside).toEqual([]);
         await section.scrollIntoViewIfNeeded();
         await page.screenshot({ path: join(SCREENSHOTS, `hostile-reference-${from}.png`) });
@@ -127,13 +132,15 @@ describe("HTML planted in the description", () => {
         .end(`<iframe id="docs" src="${site.server.url}reference.html" width="800" height="600"></iframe>`),
     );
     await new Promise<void>((resolve) => framing.listen(0, "127.0.0.1", resolve));
-    const { page, close } = await openRecorded(
-      browser,
-      `http://127.0.0.1:${(framing.address() as AddressInfo).port}/`,
-    );
+    const { page, close } = await openRecorded(browser, `http://127.0.0.1:${(framing.address() as AddressInfo).port}/`);
     try {
       const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
-      const framedRedoc = frame ? await frame.locator("#redoc").count().catch(() => 0) : 0;
+      const framedRedoc = frame
+        ? await frame
+            .locator("#redoc")
+            .count()
+            .catch(() => 0)
+        : 0;
       expect(framedRedoc, "the reference rendered inside the other site's frame").toBe(0);
       expect(frame?.url() ?? "", "the browser blocked the frame").not.toContain("reference.html#");
     } finally {

@@ -48,15 +48,13 @@ describe("inertMarkdown", () => {
   });
 
   it("does not keep a formatting tag that carries an attribute", () => {
-    expect(inertMarkdown('<p style="position:fixed">x</p>')).toBe('&lt;p style=&quot;position:fixed&quot;&gt;x</p>');
+    expect(inertMarkdown('<p style="position:fixed">x</p>')).toBe("&lt;p style=&quot;position:fixed&quot;&gt;x</p>");
     expect(inertMarkdown('<b onclick="x()">b</b>')).not.toMatch(/<b /);
   });
 
   it("finds raw HTML after code holding the same text", () => {
     const markdown = "Write `<style>` in code, then <style>body{}</style> for real.";
-    expect(inertMarkdown(markdown)).toBe(
-      "Write `<style>` in code, then &lt;style&gt;body{}&lt;/style&gt; for real.",
-    );
+    expect(inertMarkdown(markdown)).toBe("Write `<style>` in code, then &lt;style&gt;body{}&lt;/style&gt; for real.");
   });
 });
 

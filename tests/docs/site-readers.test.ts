@@ -16,7 +16,7 @@ import { SEARCH_INDEX_GLOBAL, SEARCH_OPTIONS, type SearchEntry } from "../../doc
 import { LIVE_RELOAD_SCRIPT_HASH } from "../../docs-src/content-security.ts";
 import { renderMarkdown } from "../../docs-src/markdown-page.ts";
 import { markdownCopyFile, SEARCH_INDEX_FILE, SITE_PAGES } from "../../docs-src/site-pages.ts";
-import { loadBundle, operations } from "../../model/document.ts";
+import { deref, loadBundle, operations } from "../../model/document.ts";
 import { serveStatic } from "../../docs-src/static-server.ts";
 import { siteForThisFile } from "./built-site.ts";
 
@@ -63,6 +63,41 @@ describe("llms.txt and the Markdown copies", () => {
     }
     expect(reference).toContain('import { createClient } from "@media-service/client";');
     expect(reference).toContain("**Request example: Text-to-image at the default size**");
+  });
+
+  it("hold every answer's description whole, lists and all, under each operation that answers it", () => {
+    const reference = read("reference.md");
+    const tooMany = String(
+      deref(doc, { $ref: "#/components/responses/TooManyRequests" } as never as { description?: string }).description ??
+        "",
+    );
+    // Each line of the description, as it stands inside the answer's list item (indented by two).
+    const lines = tooMany
+      .trim()
+      .split("\n")
+      .filter((line) => line.trim() !== "");
+    const answering = operations(doc).filter(({ operation }) => operation.responses["429"] !== undefined).length;
+    expect(answering).toBeGreaterThan(30);
+    for (const line of lines.slice(1)) expect(reference.split(`  ${line}\n`).length - 1, line).toBe(answering);
+    expect(reference).toContain(`- **429** ${lines[0]}`);
+  });
+
+  it("list each request body's fields with their type, requiredness, default and meaning, and what is not shown", () => {
+    const reference = read("reference.md");
+    const section = reference.slice(
+      reference.indexOf("`POST /v1/images/i-a`"),
+      reference.indexOf("`POST /v1/images/i-b`"),
+    );
+    expect(section).toContain("| Field | Type | Required | Default | Meaning |");
+    expect(section).toContain("| `prompt` | string | yes |  | Description of the image or of the edit. |");
+    expect(section).toMatch(
+      /\| `num_images` \| integer, 1 to 4 \| not shown \| `1` \| Number of images; each is billed\. \|/,
+    );
+    expect(section).toContain(
+      "- Requiredness is stated only for prompt; whether the other fields are required is not shown.",
+    );
+    const posts = reference.slice(reference.indexOf("`POST /v1/posts`"));
+    expect(posts).toMatch(/\| `license` \| string, one of `arr`, `cc-by`, `cc0` \|[^\n]*`arr`: All Rights Reserved/);
   });
 });
 
