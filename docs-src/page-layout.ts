@@ -50,7 +50,7 @@ function header(siteTitle: string): string {
   return `<header class="site-header">
 <a class="brand" href="${SITE_PAGES[0]!.file}">${escapeHtml(siteTitle)}</a>
 <div class="site-search" role="search">
-<input type="search" id="site-search" placeholder="Search guides and reference" aria-label="Search guides and reference" autocomplete="off" spellcheck="false">
+<input type="search" id="site-search" placeholder="Search guides and reference (/ or Ctrl+K)" aria-label="Search guides and reference" aria-keyshortcuts="/ Control+K Meta+K" autocomplete="off" spellcheck="false">
 <ol id="site-search-results" class="search-results" hidden></ol>
 </div>
 <button type="button" class="menu-toggle" aria-controls="site-sidebar" aria-expanded="false">Pages</button>

@@ -66,6 +66,19 @@ export const SITE_PAGES: SitePage[] = [
   { kind: "reference", file: "reference.html", nav: "API reference" },
 ];
 
+/**
+ * The search's weight of a page's entries (search-data.ts): the implementers' rules catalogue and
+ * the changelog name every word of the service in lists of rule ids and changes, and would push
+ * the guide that explains it down; the price tables too, a little. Every other page: 1.
+ */
+const SEARCH_WEIGHTS: Readonly<Record<string, number>> = {
+  "rules.html": 0.3,
+  "changelog.html": 0.4,
+  "prices.html": 0.8,
+};
+
+export const searchWeight = (page: SitePage): number => SEARCH_WEIGHTS[page.file] ?? 1;
+
 /** A page's Markdown copy, beside it: `index.html` -> `index.md`. */
 export const markdownCopyFile = (page: SitePage): string => page.file.replace(/\.html$/, ".md");
 

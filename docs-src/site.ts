@@ -32,6 +32,7 @@ import {
   SITE_PAGES,
   SITE_SCRIPT_FILE,
   STYLESHEET_FILE,
+  searchWeight,
   type SitePage,
 } from "./site-pages.ts";
 
@@ -58,7 +59,7 @@ export function buildSite(doc: OpenApiDocument, outDir: string): string[] {
     [REFERENCE_SCRIPT_FILE]: referenceScript(),
     [SITE_SCRIPT_FILE]: siteScript(),
   };
-  const entries = new Map<SitePage, SearchEntry[]>();
+  const entries = new Map<SitePage, Omit<SearchEntry, "excerpt">[]>();
   const about = new Map<SitePage, string>();
   const guides: GuideSections[number][] = [];
   // The guides first: the reference's introduction links to their sections.
@@ -68,7 +69,7 @@ export function buildSite(doc: OpenApiDocument, outDir: string): string[] {
     const rendered = renderMarkdown(markdown, page.source);
     files[page.file] = guidePage(page, rendered.title, siteTitle, rendered.html, rendered.sections);
     files[markdownCopyFile(page)] = markdownCopy(markdown, page.source);
-    entries.set(page, pageEntries(page.file, page.nav, rendered.html));
+    entries.set(page, pageEntries(page.file, page.nav, rendered.html, searchWeight(page)));
     about.set(page, rendered.title === page.nav ? "" : rendered.title);
     guides.push({ file: page.file, nav: page.nav, sections: rendered.sections });
   }

@@ -12,7 +12,12 @@ import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
-import { SEARCH_INDEX_GLOBAL, SEARCH_OPTIONS, type SearchEntry } from "../../docs-src/browser/search-data.ts";
+import {
+  SEARCH_INDEX_GLOBAL,
+  SEARCH_OPTIONS,
+  SEARCH_QUERY_OPTIONS,
+  type SearchEntry,
+} from "../../docs-src/browser/search-data.ts";
 import { LIVE_RELOAD_SCRIPT_HASH } from "../../docs-src/content-security.ts";
 import { renderMarkdown } from "../../docs-src/markdown-page.ts";
 import { markdownCopyFile, SEARCH_INDEX_FILE, SITE_PAGES } from "../../docs-src/site-pages.ts";
@@ -154,6 +159,32 @@ describe("the search index", () => {
     const index = MiniSearch.loadJSON<SearchEntry>(window[SEARCH_INDEX_GLOBAL] as string, SEARCH_OPTIONS);
     expect(index.search("moderation blocks").map((hit) => hit.id)).toContain("errors.html#moderation-blocks");
     expect(index.search("createImageIA").map((hit) => hit.id)).toContain("reference.html#operation/createImageIA");
+  });
+
+  it("ranks for a client developer's words: the guide that explains first, the implementers' catalogue after", () => {
+    const window: Record<string, unknown> = {};
+    runInNewContext(read(SEARCH_INDEX_FILE), { window });
+    const index = MiniSearch.loadJSON<SearchEntry>(window[SEARCH_INDEX_GLOBAL] as string, SEARCH_OPTIONS);
+    const ids = (query: string) => index.search(query, SEARCH_QUERY_OPTIONS).map((hit) => String(hit.id));
+    const cooldown = ids("cooldown");
+    expect(cooldown[0]).toBe("limits.html#cooldown");
+    // The catalogue still answers, after every guide's and the reference's entries.
+    const firstCatalogue = cooldown.findIndex((id) => id.startsWith("rules.html"));
+    expect(firstCatalogue).toBeGreaterThan(0);
+    expect(cooldown.slice(firstCatalogue).some((id) => id.startsWith("limits.html"))).toBe(false);
+    expect(ids("uploads")[0]).toMatch(/^limits\.html#uploads$|^reference\.html#tag\/Uploads$/);
+    expect(ids("retired model")[0]).toBe("versioning.html#retired-models");
+  });
+
+  it("keeps each entry's words for the result's snippet, as text", () => {
+    const window: Record<string, unknown> = {};
+    runInNewContext(read(SEARCH_INDEX_FILE), { window });
+    const index = MiniSearch.loadJSON<SearchEntry>(window[SEARCH_INDEX_GLOBAL] as string, SEARCH_OPTIONS);
+    const [first] = index.search("cooldown", SEARCH_QUERY_OPTIONS);
+    expect(String(first?.excerpt)).toMatch(/^After three consecutive failed generations within an hour/);
+    // Words, not markup: no tag, no Markdown emphasis or code marks (a "<" of the text itself stays).
+    for (const hit of index.search("model", SEARCH_QUERY_OPTIONS))
+      expect(String(hit.excerpt), String(hit.id)).not.toMatch(/<\/?(?:code|p|strong|em|a|li)\b|\*\*|`/);
   });
 });
 
