@@ -51,7 +51,7 @@ function snippet(text: string, terms: readonly string[]): HTMLElement {
   const start = first <= SNIPPET_CHARS / 3 ? 0 : text.lastIndexOf(" ", first - SNIPPET_CHARS / 3) + 1;
   const cut = start + SNIPPET_CHARS;
   // Ends at a word's end: the last space before the cut, if the text goes on past it.
-  const end = cut >= text.length ? text.length : Math.max(text.lastIndexOf(" ", cut), first + 1);
+  const end = cut >= text.length ? text.length : Math.max(text.lastIndexOf(" ", cut), start + 1, first + 1);
   const shown = `${start > 0 ? "… " : ""}${text.slice(start, end).trim()}${end < text.length ? " …" : ""}`;
   const parts: Array<string | HTMLElement> = [];
   let at = 0;
