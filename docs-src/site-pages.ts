@@ -97,3 +97,8 @@ export const SEARCH_INDEX_FILE = "search-index.js";
 export const REFERENCE_SPEC_FILE = "openapi.json";
 export const STYLESHEET_FILE = "site.css";
 export const LLMS_FILE = "llms.txt";
+/**
+ * Not a file: what the docs server answers about the servers started in this project,
+ * `{ "sandbox": URL or null }`, for the try-it console's base URL (http-server/local-servers.ts).
+ */
+export const LOCAL_SERVERS_PATH = "local-servers.json";

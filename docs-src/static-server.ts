@@ -9,6 +9,7 @@ import { extname, join, normalize, sep } from "node:path";
 import { sendWhole } from "../http-server/answer.ts";
 import { listenOnLoopback } from "../http-server/listen.ts";
 import { DOCS_SERVER_HEADERS } from "./content-security.ts";
+import { LOCAL_SERVERS_PATH } from "./site-pages.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -55,7 +56,18 @@ function fileFor(root: string, urlPath: string): string | undefined {
   }
 }
 
-export function serveStatic(root: string, port: number, { liveReload = false } = {}): Promise<RunningServer> {
+export interface StaticServerOptions {
+  /** Tells every open page to reload when asked (npm run dev). */
+  readonly liveReload?: boolean;
+  /** Where the sandbox started in this project listens, for the try-it console; none when omitted. */
+  readonly localSandbox?: () => string | null;
+}
+
+export function serveStatic(
+  root: string,
+  port: number,
+  { liveReload = false, localSandbox = () => null }: StaticServerOptions = {},
+): Promise<RunningServer> {
   const listeners = new Set<ServerResponse>();
   return listenOnLoopback({
     port,
@@ -77,6 +89,16 @@ export function serveStatic(root: string, port: number, { liveReload = false } =
           .write(": connected\n\n");
         listeners.add(response);
         request.on("close", () => listeners.delete(response));
+        return;
+      }
+      if (request.url === `/${LOCAL_SERVERS_PATH}` && (request.method === "GET" || request.method === "HEAD")) {
+        const body = `${JSON.stringify({ sandbox: localSandbox() })}\n`;
+        sendWhole(
+          response,
+          200,
+          { "content-type": CONTENT_TYPES[".json"]!, "cache-control": "no-store", ...DOCS_SERVER_HEADERS },
+          request.method === "HEAD" ? "" : body,
+        );
         return;
       }
       let file: string | undefined;

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveStatic, type RunningServer } from "../../docs-src/static-server.ts";
 import { rawExchange } from "../../fuzz/raw-http.ts";
+import { listenOnLoopback } from "../../http-server/listen.ts";
 
 let dir: string;
 let site: RunningServer;
@@ -94,6 +95,33 @@ describe("the docs server", () => {
       const answer = await get([`Host: 127.0.0.1:${port}`, `Origin: ${origin}`]);
       expect(answer?.status, origin).toBe(403);
       expect(answer?.body.toString()).not.toContain("docs");
+    }
+  });
+});
+
+describe("the servers' onRefusal", () => {
+  it("hears of every refused request, with the refusal the client gets", async () => {
+    const heard: Array<{ origin: string | undefined; code: string; message: string }> = [];
+    const server = await listenOnLoopback({
+      port: 0,
+      policy: { allowedOrigins: [], cors: true },
+      handle: (_request, response) => response.end("ok"),
+      refuse: (_request, response, refusal) => response.writeHead(refusal.status).end(refusal.message),
+      onRefusal: (request, refusal) =>
+        heard.push({ origin: request.headers.origin, code: refusal.code, message: refusal.message }),
+    });
+    try {
+      expect((await fetch(server.url)).status).toBe(200);
+      expect((await fetch(server.url, { headers: { origin: "http://127.0.0.1:9000" } })).status).toBe(403);
+      expect(heard).toEqual([
+        {
+          origin: "http://127.0.0.1:9000",
+          code: "origin_not_allowed",
+          message: expect.stringContaining("allow it with --allow-origin http://127.0.0.1:9000"),
+        },
+      ]);
+    } finally {
+      await server.close();
     }
   });
 });
