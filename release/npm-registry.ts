@@ -78,3 +78,26 @@ export async function publish(registry: Registry, tarball: string): Promise<void
     throw new UsageError(`${registryName(registry)} refused ${basename(tarball)}: ${npmError(error)}`);
   }
 }
+
+/**
+ * Who npm is logged in as at the registry (`npm whoami`): a publish needs a login, so a release
+ * asks before it writes anything. No login is a UsageError saying how to log in.
+ */
+export async function loggedInAs(registry: Registry): Promise<string> {
+  try {
+    const { stdout } = await run("npm", ["whoami", ...registryArgs(registry)]);
+    return stdout.trim();
+  } catch (error) {
+    const said = npmError(error);
+    const at = registry.url === undefined ? "" : ` --registry ${redacted(registry.url)}`;
+    if (
+      /ENEEDAUTH|E401|\b401\b|not logged in|requires you to be logged in/i.test(
+        `${said} ${(error as { stderr?: string }).stderr ?? ""}`,
+      )
+    )
+      throw new UsageError(
+        `${registryName(registry)} has no login for npm here (${said}); log in with npm login${at}, or put a token for it in .npmrc; nothing was built, written or published`,
+      );
+    throw new UsageError(`cannot ask ${registryName(registry)} who is logged in: ${said}`);
+  }
+}

@@ -407,6 +407,51 @@ describe("npm run release, refusing", () => {
   });
 });
 
+describe("npm run release with no login at the registry", () => {
+  it("says how to log in, before anything is built or written", async () => {
+    // A registry that has nothing (so the version is free) and an npm with no token for it.
+    const registry = createServer((request, response) => {
+      request.resume();
+      response.writeHead(request.url === "/-/whoami" ? 401 : 404, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: request.url === "/-/whoami" ? "unauthorized" : "not found" }));
+    });
+    await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve));
+    const port = (registry.address() as AddressInfo).port;
+    mkdirSync(join(dir, "generated"));
+    writeFileSync(join(dir, "generated", "openapi.json"), `${JSON.stringify(base)}\n`);
+    writeFileSync(join(dir, "npmrc"), "");
+    const saved = { userconfig: process.env.npm_config_userconfig, retries: process.env.npm_config_fetch_retries };
+    Object.assign(process.env, { npm_config_userconfig: join(dir, "npmrc"), npm_config_fetch_retries: "0" });
+    try {
+      const out: string[] = [];
+      const err: string[] = [];
+      const code = await runRelease(["--root", ".", "--registry", `http://127.0.0.1:${port}/`], {
+        cwd: dir,
+        stdout: (text) => out.push(text),
+        stderr: (text) => err.push(text),
+      });
+      expect(code).toBe(2);
+      expect(out.join("")).not.toMatch(/wrote|packed|published/);
+      expect(err.join("")).toMatch(
+        new RegExp(
+          `^release: http://127\\.0\\.0\\.1:${port}/ has no login for npm here \\(.+\\); log in with npm login --registry http://127\\.0\\.0\\.1:${port}/, or put a token for it in \\.npmrc; nothing was built, written or published\\n$`,
+        ),
+      );
+    } finally {
+      for (const [key, value] of [
+        ["npm_config_userconfig", saved.userconfig],
+        ["npm_config_fetch_retries", saved.retries],
+      ] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+      await new Promise((resolve) => registry.close(resolve));
+    }
+    expect(existsSync(join(dir, "releases")), "no record").toBe(false);
+    expect(existsSync(join(dir, "packages")), "nothing built").toBe(false);
+  });
+});
+
 describe("publishing refused by the registry", () => {
   it("shows npm's error, not its notices about the tarball, with the registry's credentials and npm's token hidden", async () => {
     // A registry that has nothing (GET: 404) and refuses every publish (PUT: 403 with its reason).
