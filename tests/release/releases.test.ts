@@ -408,7 +408,7 @@ describe("npm run release, refusing", () => {
 });
 
 describe("npm run release with no login at the registry", () => {
-  it("says how to log in, before anything is built or written", async () => {
+  it("says how to log in, before anything is built or written (npm's log level silent, as under npm run -s)", async () => {
     // A registry that has nothing (so the version is free) and an npm with no token for it.
     const registry = createServer((request, response) => {
       request.resume();
@@ -420,8 +420,18 @@ describe("npm run release with no login at the registry", () => {
     mkdirSync(join(dir, "generated"));
     writeFileSync(join(dir, "generated", "openapi.json"), `${JSON.stringify(base)}\n`);
     writeFileSync(join(dir, "npmrc"), "");
-    const saved = { userconfig: process.env.npm_config_userconfig, retries: process.env.npm_config_fetch_retries };
-    Object.assign(process.env, { npm_config_userconfig: join(dir, "npmrc"), npm_config_fetch_retries: "0" });
+    const saved = {
+      userconfig: process.env.npm_config_userconfig,
+      retries: process.env.npm_config_fetch_retries,
+      loglevel: process.env.npm_config_loglevel,
+    };
+    // As under `npm run -s release`: the npm the release runs inherits the silent log level, and
+    // prints no error lines; its JSON still says what happened.
+    Object.assign(process.env, {
+      npm_config_userconfig: join(dir, "npmrc"),
+      npm_config_fetch_retries: "0",
+      npm_config_loglevel: "silent",
+    });
     try {
       const out: string[] = [];
       const err: string[] = [];
@@ -441,6 +451,7 @@ describe("npm run release with no login at the registry", () => {
       for (const [key, value] of [
         ["npm_config_userconfig", saved.userconfig],
         ["npm_config_fetch_retries", saved.retries],
+        ["npm_config_loglevel", saved.loglevel],
       ] as const) {
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
