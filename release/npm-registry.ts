@@ -108,7 +108,7 @@ export async function loggedInAs(registry: Registry): Promise<string> {
     const at = registry.url === undefined ? "" : ` --registry ${redacted(registry.url)}`;
     if (["ENEEDAUTH", "E401"].includes(npmCode(error) ?? ""))
       throw new UsageError(
-        `${registryName(registry)} has no login for npm here (${said}); log in with npm login${at}, or put a token for it in .npmrc; nothing was built, written or published`,
+        `${registryName(registry)} has no login for npm here (${said}); log in with npm login${at} (npm adduser${at} makes an account), or put a token for it in .npmrc; nothing was built, written or published`,
       );
     throw new UsageError(`cannot ask ${registryName(registry)} who is logged in: ${said}`);
   }

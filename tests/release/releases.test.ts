@@ -444,7 +444,7 @@ describe("npm run release with no login at the registry", () => {
       expect(out.join("")).not.toMatch(/wrote|packed|published/);
       expect(err.join("")).toMatch(
         new RegExp(
-          `^release: http://127\\.0\\.0\\.1:${port}/ has no login for npm here \\(.+\\); log in with npm login --registry http://127\\.0\\.0\\.1:${port}/, or put a token for it in \\.npmrc; nothing was built, written or published\\n$`,
+          `^release: http://127\\.0\\.0\\.1:${port}/ has no login for npm here \\(.+\\); log in with npm login --registry http://127\\.0\\.0\\.1:${port}/ \\(npm adduser --registry http://127\\.0\\.0\\.1:${port}/ makes an account\\), or put a token for it in \\.npmrc; nothing was built, written or published\\n$`,
         ),
       );
     } finally {
