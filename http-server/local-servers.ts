@@ -12,7 +12,8 @@ import { fileURLToPath } from "node:url";
 
 /** This repository's record folder; MEDIA_LOCAL_SERVERS_DIR names another (tests keep theirs apart). */
 export const LOCAL_SERVERS_DIR =
-  process.env.MEDIA_LOCAL_SERVERS_DIR ?? fileURLToPath(new URL("../node_modules/.cache/media-service/", import.meta.url));
+  process.env.MEDIA_LOCAL_SERVERS_DIR ??
+  fileURLToPath(new URL("../node_modules/.cache/media-service/", import.meta.url));
 
 /** The servers that record themselves. */
 export type LocalServer = "sandbox";

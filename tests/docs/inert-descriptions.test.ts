@@ -1,15 +1,15 @@
 /**
  * Description text is made inert before the reference page shows it (docs-src/inert-descriptions.ts):
  * the HTML Redoc's sanitizer keeps (`<style>`, `<form>`, `<input>`, `style` attributes, ...) is
- * shown as text, a few bare formatting tags stay, code and Markdown stay as written; and a site built
- * from a description with such HTML carries none of it in the reference's data or its Markdown copy.
+ * shown as text, a few bare formatting tags stay, code and Markdown stay as written; and the
+ * reference's copies of a description with such HTML (the page's, openapi.json, reference.md) carry
+ * none of it as HTML.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { inertMarkdown, makeDescriptionsInert } from "../../docs-src/inert-descriptions.ts";
 import { loadBundle, operations } from "../../model/document.ts";
-import { siteForThisFile } from "./built-site.ts";
+import { referenceCopies } from "../../docs-src/reference-copy.ts";
+import { referenceMarkdown } from "../../docs-src/reference-markdown.ts";
 
 const ACTIVE = [
   "<style>body { display: none }</style>",
@@ -108,14 +108,16 @@ function hostileCopy(): ReturnType<typeof loadBundle> {
   return doc;
 }
 
-const site = siteForThisFile(hostileCopy());
-
-describe("a site built from a description with active HTML", () => {
-  it("carries none of it as HTML in the reference's data or its Markdown copy, and shows it as text", () => {
-    for (const file of ["reference-data.js", "reference.md", "openapi.json"]) {
-      const text = readFileSync(join(site().dir, file), "utf8");
-      expect(/<style|<form|<input/.test(text), `${file} holds the planted HTML as HTML`).toBe(false);
-      expect(text.includes("&lt;style&gt;body { display: none }&lt;/style&gt;"), `${file} shows it as text`).toBe(true);
+describe("the reference's copies of a description with active HTML", () => {
+  it("carry none of it as HTML, on the page, in openapi.json or in reference.md, and show it as text", () => {
+    const { whole, page } = referenceCopies(hostileCopy(), []);
+    for (const [what, text] of Object.entries({
+      page: JSON.stringify(page),
+      "openapi.json": JSON.stringify(whole),
+      "reference.md": referenceMarkdown(whole),
+    })) {
+      expect(/<style|<form|<input/.test(text), `${what} holds the planted HTML as HTML`).toBe(false);
+      expect(text.includes("&lt;style&gt;body { display: none }&lt;/style&gt;"), `${what} shows it as text`).toBe(true);
     }
   });
 });

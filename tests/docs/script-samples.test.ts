@@ -17,8 +17,6 @@ const imageArea = model.areas.find((area) => area.labelPrefix === "I")!;
 /** Each operation with the languages its sample runs in here (npm test's budget: every pair is in the e2e run). */
 const RUNS: Array<[operationId: string, kind: ScriptKind]> = [
   [model.account.creditsOperationId, "python"],
-  [model.account.creditsOperationId, "fetch"],
-  [imageArea.createRoutes.find((route) => route.label === "I-A")!.operationId, "python"],
   [imageArea.createRoutes.find((route) => route.label === "I-A")!.operationId, "fetch"],
   [imageArea.poll.operationId, "python"],
 ];
@@ -38,7 +36,7 @@ describe("the reference's Python and JavaScript samples", () => {
 
   it("print the status and body of a refusal, and fail", { timeout: 30_000 }, async () => {
     const { url } = await sandbox(fastSandboxConfig(defaults) as Record<string, unknown>, { clock: systemClock });
-    for (const kind of ["python", "fetch"] as const) {
+    for (const kind of ["fetch"] as const) {
       const result = await runSample(
         model.account.creditsOperationId,
         kind,

@@ -38,7 +38,10 @@ describe("npm run sandbox and a page it refuses", () => {
         expect(refused.status).toBe(403);
       }
       await until(() => (text.stderr().includes("refused") ? true : undefined), "the refusal's line");
-      const lines = text.stderr().split("\n").filter((line) => line.startsWith("sandbox: refused"));
+      const lines = text
+        .stderr()
+        .split("\n")
+        .filter((line) => line.startsWith("sandbox: refused"));
       expect(lines).toEqual([
         'sandbox: refused GET /v1/account/credits from a page at "http://127.0.0.1:9000"; if you trust that page (the docs served elsewhere than the default address, say), restart the sandbox and allow it with --allow-origin http://127.0.0.1:9000 (later requests from it are refused without a line)',
       ]);
