@@ -6,16 +6,17 @@
  * again does. Builds both packages, so it runs with the e2e suites.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runRelease } from "../../release/command.ts";
 import { CLIENT_PACKAGE, TOOLS_PACKAGE } from "../../packages/shared/package-build.ts";
 import { loadBundle } from "../../model/document.ts";
 import { placeholderPaths } from "../../model/slug-map.ts";
+import { withNpmConfig } from "../support/npm-config.ts";
 import { withoutSlugMap } from "../support/placeholder-slugs.ts";
+import { releaseIn } from "./run-release.ts";
 
 withoutSlugMap();
 const built = loadBundle();
@@ -25,10 +26,33 @@ const BEFORE = "# Changelog\n\nAs it was before the release.\n";
 let dir: string;
 let registry: Server;
 let port: number;
-/** The packages the registry has taken, and the ones it refuses. */
+/** The packages the registry has taken (it then has them: a GET finds 1.0.0), and the ones it refuses. */
 const taken = new Set<string>();
 let refused = new Set<string>();
-const saved = { userconfig: process.env.npm_config_userconfig, retries: process.env.npm_config_fetch_retries };
+
+/**
+ * A registry as npm's answers: who is logged in, a package it has (1.0.0 of those it took) or not
+ * (404), a publish taken or refused (403).
+ */
+function answer(request: IncomingMessage, response: ServerResponse): void {
+  const name = decodeURIComponent((request.url ?? "").slice(1).split("/-/")[0] ?? "");
+  request.resume();
+  const send = (status: number, body: object): void => {
+    response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+  };
+  if (request.url === "/-/whoami") return send(200, { username: "releaser" });
+  if (request.method === "PUT") {
+    if (refused.has(name)) return send(403, { error: `releaser may not publish ${name}` });
+    taken.add(name);
+    return send(201, { ok: true });
+  }
+  if (!taken.has(name)) return send(404, { error: "not found" });
+  send(200, {
+    name,
+    "dist-tags": { latest: "1.0.0" },
+    versions: { "1.0.0": { name, version: "1.0.0", dist: { tarball: `http://127.0.0.1:${port}/x.tgz` } } },
+  });
+}
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "release-failure-"));
@@ -39,47 +63,21 @@ beforeEach(async () => {
   mkdirSync(join(dir, "docs"));
   writeFileSync(join(dir, "docs", "changelog.md"), BEFORE);
   taken.clear();
-  registry = createServer((request, response) => {
-    const name = decodeURIComponent((request.url ?? "").slice(1).split("/-/")[0] ?? "");
-    request.resume();
-    const answer = (status: number, body: object) =>
-      response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-    if (request.url === "/-/whoami") return answer(200, { username: "releaser" });
-    if (request.method === "PUT") {
-      if (refused.has(name)) return answer(403, { error: `releaser may not publish ${name}` });
-      taken.add(name);
-      return answer(201, { ok: true });
-    }
-    return answer(404, { error: "not found" });
-  });
+  registry = createServer(answer);
   await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve));
   port = (registry.address() as AddressInfo).port;
   writeFileSync(join(dir, "npmrc"), `//127.0.0.1:${port}/:_authToken=npm-token\n`);
-  Object.assign(process.env, { npm_config_userconfig: join(dir, "npmrc"), npm_config_fetch_retries: "0" });
 });
 
 afterEach(async () => {
-  for (const [key, value] of [
-    ["npm_config_userconfig", saved.userconfig],
-    ["npm_config_fetch_retries", saved.retries],
-  ] as const) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
   await new Promise((resolve) => registry.close(resolve));
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function release(): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runRelease(["--root", ".", "--registry", `http://127.0.0.1:${port}/`], {
-    cwd: dir,
-    stdout: (text) => out.push(text),
-    stderr: (text) => err.push(text),
-  });
-  return { code, stdout: out.join(""), stderr: err.join("") };
-}
+const release = () =>
+  withNpmConfig({ userconfig: join(dir, "npmrc"), fetch_retries: "0" }, () =>
+    releaseIn(dir, ["--root", ".", "--registry", `http://127.0.0.1:${port}/`]),
+  );
 
 describe("a release whose publishing fails", () => {
   it("takes its files back when nothing was published, and says to run it again", async () => {
@@ -112,26 +110,6 @@ describe("a release whose publishing fails", () => {
     expect([...taken]).toEqual([CLIENT_PACKAGE]);
     // The registry now has the client (a GET finds it) and takes the tools.
     refused = new Set();
-    const server = registry;
-    server.removeAllListeners("request");
-    server.on("request", (request, response) => {
-      const name = decodeURIComponent((request.url ?? "").slice(1).split("/-/")[0] ?? "");
-      request.resume();
-      const answer = (status: number, body: object) =>
-        response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-      if (request.url === "/-/whoami") return answer(200, { username: "releaser" });
-      if (request.method === "PUT") {
-        taken.add(name);
-        return answer(201, { ok: true });
-      }
-      if (taken.has(name))
-        return answer(200, {
-          name,
-          "dist-tags": { latest: "1.0.0" },
-          versions: { "1.0.0": { name, version: "1.0.0", dist: { tarball: `http://127.0.0.1:${port}/x.tgz` } } },
-        });
-      return answer(404, { error: "not found" });
-    });
     const again = await release();
     expect(again.stderr).toBe("");
     expect(again.code).toBe(0);
