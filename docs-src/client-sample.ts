@@ -12,10 +12,14 @@ import { CLIENT_PACKAGE } from "../packages/shared/package-build.ts";
 import { readServiceModel } from "../model/service-model.ts";
 import { createPath, type RouteTable } from "../runtime/client/route-table.ts";
 import { examplePath, type RequestExample } from "./request-example.ts";
+import { callOf, JS_CALL } from "./sample-layout.ts";
 
 const SETUP = `import { createClient } from "${CLIENT_PACKAGE}";
 
-const client = createClient({ apiKey: process.env.API_KEY!, baseUrl: process.env.BASE_URL! });`;
+const client = createClient({
+  apiKey: process.env.API_KEY!,
+  baseUrl: process.env.BASE_URL!,
+});`;
 
 const literal = (value: unknown): string => JSON.stringify(value, null, 2);
 
@@ -24,12 +28,12 @@ function call(request: RequestExample, { areas, operations }: RouteTable): strin
     for (const [slug, idField] of Object.entries(routes)) {
       if (createPath(pollPath, slug) !== request.template || request.method !== "post") continue;
       if (idField === null) {
-        return `// The create response shows no job id to poll.\nconst { created } = await client.${area}.create(${literal(slug)}, ${literal(request.body)});\nconsole.log(created);`;
+        return `// The create response shows no job id to poll.\n${callOf(`const { created } = await client.${area}.create`, [literal(slug), literal(request.body)], JS_CALL)}\nconsole.log(created);`;
       }
-      return `// Creates the job once, then polls at the area's cadence until the status is terminal.\nconst { jobId, job } = await client.${area}.createAndWait(${literal(slug)}, ${literal(request.body)});\nconsole.log(jobId, job);`;
+      return `// Creates the job once, then polls at the area's cadence\n// until the status is terminal.\n${callOf(`const { jobId, job } = await client.${area}.createAndWait`, [literal(slug), literal(request.body)], JS_CALL)}\nconsole.log(jobId, job);`;
     }
     if (pollPath === request.template && request.method === "get") {
-      return `const job = await client.${area}.get(${literal(Object.values(request.pathParams)[0])});\nconsole.log(job.status);`;
+      return `${callOf(`const job = await client.${area}.get`, [literal(Object.values(request.pathParams)[0])], JS_CALL)}\nconsole.log(job.status);`;
     }
   }
   for (const [operationId, [method, path, input]] of Object.entries(operations)) {
@@ -40,8 +44,8 @@ function call(request: RequestExample, { areas, operations }: RouteTable): strin
         : input === "query" && Object.keys(request.query).length > 0
           ? request.query
           : undefined;
-    const args = argument === undefined ? "" : literal(argument);
-    return `// ${request.method.toUpperCase()} ${examplePath(request)}\nconst result = await client.${operationId}(${args});\nconsole.log(result);`;
+    const args = argument === undefined ? [] : [literal(argument)];
+    return `// ${request.method.toUpperCase()} ${examplePath(request)}\n${callOf(`const result = await client.${operationId}`, args, JS_CALL)}\nconsole.log(result);`;
   }
   // A route the client has no method for: the raw openapi-fetch client.
   const params: string[] = [];
@@ -49,8 +53,8 @@ function call(request: RequestExample, { areas, operations }: RouteTable): strin
   if (Object.keys(request.query).length > 0) params.push(`query: ${literal(request.query)}`);
   const init = params.length > 0 ? [`params: { ${params.join(", ")} }`] : [];
   if (request.body !== undefined) init.push(`body: ${literal(request.body)}`);
-  const args = [literal(request.template), ...(init.length > 0 ? [`{ ${init.join(", ")} }`] : [])].join(", ");
-  return `// ${request.method.toUpperCase()} ${examplePath(request)}\nconst { data, error } = await client.api.${request.method.toUpperCase()}(${args});\nconsole.log(error ?? data);`;
+  const args = [literal(request.template), ...(init.length > 0 ? [`{ ${init.join(", ")} }`] : [])];
+  return `// ${request.method.toUpperCase()} ${examplePath(request)}\n${callOf(`const { data, error } = await client.api.${request.method.toUpperCase()}`, args, JS_CALL)}\nconsole.log(error ?? data);`;
 }
 
 /** The sample of one request, calling the client generated from `doc` (its route table, as generators/client.ts derives it). */

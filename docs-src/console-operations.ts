@@ -3,6 +3,7 @@
  * operation's request prefilled from its examples, how a create route's job is followed, and the
  * routes and headers the console reads.
  */
+import { DOCS_ORIGINS } from "../http-server/loopback-guard.ts";
 import { deref, type OpenApiDocument, type Operation } from "../model/document.ts";
 import type { ServiceModel } from "../model/service-model.ts";
 import { DEFAULT_POLL_INTERVAL_MS } from "../runtime/client/options.ts";
@@ -18,7 +19,8 @@ function namedExamples(doc: OpenApiDocument, operation: Operation): ConsoleExamp
   });
 }
 
-function jobFollowing(model: ServiceModel, operationId: string): JobFollowing | null {
+/** How a create route's job is followed: its id field, the area's poll path and cadence; null for other routes. */
+export function jobFollowing(model: ServiceModel, operationId: string): JobFollowing | null {
   const route = model.createRoutes.find((candidate) => candidate.operationId === operationId);
   const area = model.areas.find((candidate) => candidate.id === route?.areaId);
   if (!route?.idField || !area) return null;
@@ -57,6 +59,7 @@ export function consoleData(model: ServiceModel): ConsoleData {
   const { limit, remaining, reset } = model.rateLimitHeaders;
   return {
     defaultBaseUrl: SANDBOX_DEFAULT_URL,
+    allowedDocsOrigin: DOCS_ORIGINS[0]!,
     demoKeyHint: sandboxDemoKey(),
     operations,
     creditsPath: credits.path,

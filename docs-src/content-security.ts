@@ -22,3 +22,16 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
   "object-src 'none'",
 ].join("; ");
+
+/**
+ * What every answer of the docs server carries besides its type: the policy as a header too (it then
+ * also covers the Markdown copies and llms.txt, which a `<meta>` cannot), with `frame-ancestors`,
+ * which only a header can set: no page, this site's included, may frame the docs (a page elsewhere
+ * could otherwise lay its own content over the console's key field); `X-Frame-Options` says the
+ * same to browsers that predate it; `nosniff` keeps a browser from reading a text file as HTML.
+ */
+export const DOCS_SERVER_HEADERS: Readonly<Record<string, string>> = {
+  "content-security-policy": `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+};

@@ -17,20 +17,36 @@ type Render = (doc: OpenApiDocument, args: string) => string;
 
 const PLACEHOLDER = /\{\{([a-z-]+)(?: ([^}]*))?\}\}/g;
 
-const SAMPLE_FENCE: Record<SampleKind, string> = { curl: "sh", client: "ts" };
+const SAMPLE_FENCE: Record<SampleKind, string> = { curl: "sh", client: "ts", python: "python", fetch: "js" };
+
+/**
+ * One item of a list in an info section, by how it starts (`**Cooldown:**`, or its first words),
+ * on one line: whole, or (`text`) without its bold lead, for a guide that gives it a heading.
+ */
+function infoItem(doc: OpenApiDocument, args: string, form: "whole" | "text"): string {
+  const [heading = "", lead = ""] = args.split("|").map((part) => part.trim());
+  const items = infoSection(doc, heading)
+    .split(/^(?:\d+\.|-) /m)
+    .slice(1);
+  const item = items.find((candidate) => candidate.startsWith(`**${lead}`) || candidate.startsWith(lead));
+  if (!item) throw new Error(`{{info-item ${args}}}: no item starting "**${lead}" or "${lead}" under "## ${heading}"`);
+  const line = item.trim().replace(/\s*\n\s*/g, " ");
+  return form === "whole" ? line : line.replace(/^\*\*[^*]+\*\*\s*/, "").replace(/^./, (first) => first.toUpperCase());
+}
+
+/** The leads of an info section's list items (`Requests`, `Cooldown`, ...), or their first words where they have none. */
+export function infoItemLeads(doc: OpenApiDocument, heading: string): string[] {
+  return infoSection(doc, heading)
+    .split(/^(?:\d+\.|-) /m)
+    .slice(1)
+    .map((item) => /^\*\*([^*:]+):?\*\*/.exec(item.trim())?.[1] ?? item.trim().split(/\s+/).slice(0, 3).join(" "));
+}
 
 const RENDERERS: Record<string, Render> = {
   version: (doc) => `\`${doc.info.version}\``,
   "info-section": (doc, heading) => infoSection(doc, heading),
-  "info-item": (doc, args) => {
-    const [heading = "", lead = ""] = args.split("|").map((part) => part.trim());
-    const items = infoSection(doc, heading)
-      .split(/^\d+\. /m)
-      .slice(1);
-    const item = items.find((candidate) => candidate.startsWith(`**${lead}`));
-    if (!item) throw new Error(`{{info-item ${args}}}: no item starting "**${lead}" under "## ${heading}"`);
-    return item.trim().replace(/\s*\n\s*/g, " ");
-  },
+  "info-item": (doc, args) => infoItem(doc, args, "whole"),
+  "info-item-text": (doc, args) => infoItem(doc, args, "text"),
   "env-setup": (doc) => `\`\`\`sh\nexport BASE_URL=${defaultServer(doc)}\nexport API_KEY=...  # your API key\n\`\`\``,
   "local-servers": (doc) => {
     const mock = defaultServer(doc);

@@ -1,7 +1,7 @@
 /**
  * Renders a page's Markdown to HTML: links to other pages' .md sources point at their .html pages,
  * code blocks are highlighted at build time. The Markdown carries text from the description, which
- * is data: raw HTML in it is shown as text, never passed through, and a link is kept only to a
+ * is data: raw HTML in it is shown as text (a whole comment dropped), never passed through, and a link is kept only to a
  * page, an anchor or an http(s)/mailto address (a `javascript:` link becomes its text).
  */
 import { posix } from "node:path";
@@ -74,6 +74,8 @@ export function renderMarkdown(markdown: string, source: string): RenderedPage {
         return `<h${depth} id="${id}">${this.parser.parseInline(tokens)}</h${depth}>\n`;
       },
       html({ text }) {
+        // A comment (a generated page's "do not edit" note) is for the source's reader: dropped.
+        if (/^\s*<!--[\s\S]*?-->\s*$/.test(text)) return "";
         return escapeHtml(text);
       },
       link({ href, title: linkTitle, tokens }) {

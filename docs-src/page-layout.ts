@@ -21,7 +21,7 @@ export interface PageSection {
   title: string;
 }
 
-function sidebar(current: SitePage, sections: readonly PageSection[]): string {
+function pageList(current: SitePage, sections: readonly PageSection[]): string {
   const items = SITE_PAGES.map((page) => {
     if (page !== current) return `<li><a href="${page.file}">${escapeHtml(page.nav)}</a></li>`;
     const own = sections.map(
@@ -29,14 +29,28 @@ function sidebar(current: SitePage, sections: readonly PageSection[]): string {
     );
     return `<li><a href="${page.file}" aria-current="page">${escapeHtml(page.nav)}</a>${own.length > 0 ? `<ul>${own.join("")}</ul>` : ""}</li>`;
   });
-  return `<nav id="site-sidebar" class="sidebar" aria-label="Documentation"><ul>${items.join("")}</ul></nav>`;
+  return `<ul>${items.join("")}</ul>`;
+}
+
+/** Every page of the site, the current one with its sections. */
+function sidebar(current: SitePage, sections: readonly PageSection[]): string {
+  return `<nav id="site-sidebar" class="sidebar" aria-label="Documentation">${pageList(current, sections)}</nav>`;
+}
+
+/**
+ * The reference's list of pages, folded into one line at the top of Redoc's menu: the reader of the
+ * reference looks for operations, which the list would push below the fold; the guides are one
+ * click away (and in the search).
+ */
+function foldedSidebar(current: SitePage): string {
+  return `<nav id="site-sidebar" class="sidebar folded" aria-label="Documentation"><details><summary>Guides and pages (${SITE_PAGES.length - 1})</summary>${pageList(current, [])}</details></nav>`;
 }
 
 function header(siteTitle: string): string {
   return `<header class="site-header">
 <a class="brand" href="${SITE_PAGES[0]!.file}">${escapeHtml(siteTitle)}</a>
 <div class="site-search" role="search">
-<input type="search" id="site-search" placeholder="Search guides and reference" aria-label="Search guides and reference" autocomplete="off" spellcheck="false">
+<input type="search" id="site-search" placeholder="Search guides and reference (/ or Ctrl+K)" aria-label="Search guides and reference" aria-keyshortcuts="/ Control+K Meta+K" autocomplete="off" spellcheck="false">
 <ol id="site-search-results" class="search-results" hidden></ol>
 </div>
 <button type="button" class="menu-toggle" aria-controls="site-sidebar" aria-expanded="false">Pages</button>
@@ -96,7 +110,7 @@ export function guidePage(
  * top of Redoc's sidebar and adds the try-it console.
  */
 export function referencePage(page: SitePage, siteTitle: string): string {
-  return shell(page, "API reference", siteTitle, `${sidebar(page, [])}\n<div id="redoc"></div>`, "reference-page", [
+  return shell(page, "API reference", siteTitle, `${foldedSidebar(page)}\n<div id="redoc"></div>`, "reference-page", [
     REFERENCE_DATA_FILE,
     REDOC_SCRIPT_FILE,
     REFERENCE_SCRIPT_FILE,

@@ -7,9 +7,11 @@
  */
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { DOCS_PORT } from "../http-server/loopback-guard.ts";
+import { localServer } from "../http-server/local-servers.ts";
+import { DOCS_ORIGINS, DOCS_PORT } from "../http-server/loopback-guard.ts";
 import { parseFlags, portSetting, runCommand, UsageError } from "../tools/command.ts";
 import { stopWhenAsked } from "../tools/process-lifecycle.ts";
+import { SANDBOX_DEFAULT_URL } from "./sandbox-facts.ts";
 import { DEFAULT_SITE_DIR } from "./site.ts";
 import { serveStatic } from "./static-server.ts";
 
@@ -39,9 +41,14 @@ await runCommand(
       throw new UsageError(
         `${dir} has no built site (no index.html); run npm run docs first, or name the site with --dir DIR`,
       );
-    const server = await serveStatic(dir, port);
+    const server = await serveStatic(dir, port, { localSandbox: () => localServer("sandbox") });
     stopWhenAsked(() => server.close());
     console.log(`docs: serving ${dir} at ${server.url} (Ctrl-C to stop)`);
+    const origin = server.url.replace(/\/$/, "");
+    const sandbox = localServer("sandbox");
+    console.log(
+      `docs: Try it calls ${sandbox ? `the sandbox running at ${sandbox}` : `the sandbox started in this project (npm run sandbox), wherever it listens, else ${SANDBOX_DEFAULT_URL}`}${DOCS_ORIGINS.includes(origin) ? "" : `; for it to accept these pages, start the sandbox with --allow-origin ${origin}`}`,
+    );
   },
   () => "--port N or DOCS_PORT=N",
 );

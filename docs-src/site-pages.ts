@@ -67,6 +67,19 @@ export const SITE_PAGES: SitePage[] = [
   { kind: "reference", file: "reference.html", nav: "API reference" },
 ];
 
+/**
+ * The search's weight of a page's entries (search-data.ts): the implementers' rules catalogue and
+ * the changelog name every word of the service in lists of rule ids and changes, and would push
+ * the guide that explains it down; the price tables too, a little. Every other page: 1.
+ */
+const SEARCH_WEIGHTS: Readonly<Record<string, number>> = {
+  "rules.html": 0.3,
+  "changelog.html": 0.4,
+  "prices.html": 0.8,
+};
+
+export const searchWeight = (page: SitePage): number => SEARCH_WEIGHTS[page.file] ?? 1;
+
 /** A page's Markdown copy, beside it: `index.html` -> `index.md`. */
 export const markdownCopyFile = (page: SitePage): string => page.file.replace(/\.html$/, ".md");
 
@@ -85,3 +98,8 @@ export const SEARCH_INDEX_FILE = "search-index.js";
 export const REFERENCE_SPEC_FILE = "openapi.json";
 export const STYLESHEET_FILE = "site.css";
 export const LLMS_FILE = "llms.txt";
+/**
+ * Not a file: what the docs server answers about the servers started in this project,
+ * `{ "sandbox": URL or null }`, for the try-it console's base URL (http-server/local-servers.ts).
+ */
+export const LOCAL_SERVERS_PATH = "local-servers.json";

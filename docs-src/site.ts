@@ -12,13 +12,13 @@ import type { OpenApiDocument } from "../model/document.ts";
 import { readServiceModel } from "../model/service-model.ts";
 import { referenceDataScript, referenceScript, siteScript } from "./browser-bundle.ts";
 import type { SearchEntry } from "./browser/search-data.ts";
-import { withCodeSamples } from "./code-samples.ts";
 import { consoleData } from "./console-operations.ts";
 import { fillPlaceholders } from "./guide-placeholders.ts";
 import { llmsTxt } from "./llms-txt.ts";
 import { markdownCopy, renderMarkdown } from "./markdown-page.ts";
 import { guidePage, referencePage } from "./page-layout.ts";
 import { offlineRedocBundle } from "./redoc-bundle.ts";
+import { type GuideSections, referenceCopies } from "./reference-copy.ts";
 import { referenceMarkdown } from "./reference-markdown.ts";
 import { pageEntries, referenceEntries, searchIndexScript } from "./search-index.ts";
 import {
@@ -32,6 +32,7 @@ import {
   SITE_PAGES,
   SITE_SCRIPT_FILE,
   STYLESHEET_FILE,
+  searchWeight,
   type SitePage,
 } from "./site-pages.ts";
 
@@ -51,35 +52,42 @@ function pageMarkdown(page: Exclude<SitePage, { kind: "reference" }>, doc: OpenA
 /** Builds the whole site into `outDir` (emptied first); returns the files written. */
 export function buildSite(doc: OpenApiDocument, outDir: string): string[] {
   const siteTitle = doc.info.title;
-  const reference = withCodeSamples(doc);
   const files: Record<string, string> = {
     // The built site is derived output; it ignores itself so it is never committed.
     ".gitignore": "*\n",
-    [REFERENCE_SPEC_FILE]: `${JSON.stringify(reference, null, 2)}\n`,
-    [REFERENCE_DATA_FILE]: referenceDataScript(reference, consoleData(readServiceModel(doc))),
     [REDOC_SCRIPT_FILE]: offlineRedocBundle(),
     [REFERENCE_SCRIPT_FILE]: referenceScript(),
     [SITE_SCRIPT_FILE]: siteScript(),
   };
-  const entries: SearchEntry[] = [];
-  const titles: { page: SitePage; about: string }[] = [];
+  const entries = new Map<SitePage, Omit<SearchEntry, "excerpt">[]>();
+  const about = new Map<SitePage, string>();
+  const guides: GuideSections[number][] = [];
+  // The guides first: the reference's introduction links to their sections.
   for (const page of SITE_PAGES) {
-    if (page.kind === "reference") {
-      files[page.file] = referencePage(page, siteTitle);
-      files[markdownCopyFile(page)] = referenceMarkdown(reference);
-      entries.push(...referenceEntries(page.file, page.nav, reference));
-      titles.push({ page, about: "every operation with its parameters, answers and code samples" });
-      continue;
-    }
+    if (page.kind === "reference") continue;
     const markdown = pageMarkdown(page, doc);
-    const { title, html, sections } = renderMarkdown(markdown, page.source);
-    files[page.file] = guidePage(page, title, siteTitle, html, sections);
+    const rendered = renderMarkdown(markdown, page.source);
+    files[page.file] = guidePage(page, rendered.title, siteTitle, rendered.html, rendered.sections);
     files[markdownCopyFile(page)] = markdownCopy(markdown, page.source);
-    entries.push(...pageEntries(page.file, page.nav, html));
-    titles.push({ page, about: title === page.nav ? "" : title });
+    entries.set(page, pageEntries(page.file, page.nav, rendered.html, searchWeight(page)));
+    about.set(page, rendered.title === page.nav ? "" : rendered.title);
+    guides.push({ file: page.file, nav: page.nav, sections: rendered.sections });
   }
-  files[SEARCH_INDEX_FILE] = searchIndexScript(entries);
-  files[LLMS_FILE] = llmsTxt(doc, titles);
+  const { whole, page: shown } = referenceCopies(doc, guides);
+  for (const page of SITE_PAGES) {
+    if (page.kind !== "reference") continue;
+    files[page.file] = referencePage(page, siteTitle);
+    files[markdownCopyFile(page)] = referenceMarkdown(whole);
+    entries.set(page, referenceEntries(page.file, page.nav, whole));
+    about.set(page, "every operation with its parameters, answers and code samples");
+  }
+  files[REFERENCE_SPEC_FILE] = `${JSON.stringify(whole, null, 2)}\n`;
+  files[REFERENCE_DATA_FILE] = referenceDataScript(shown, consoleData(readServiceModel(doc)));
+  files[SEARCH_INDEX_FILE] = searchIndexScript(SITE_PAGES.flatMap((page) => entries.get(page) ?? []));
+  files[LLMS_FILE] = llmsTxt(
+    doc,
+    SITE_PAGES.map((page) => ({ page, about: about.get(page) ?? "" })),
+  );
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(outDir, name), text);

@@ -8,16 +8,29 @@ import type { ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { sendWhole } from "../http-server/answer.ts";
 import { listenOnLoopback } from "../http-server/listen.ts";
-import { CONTENT_SECURITY_POLICY } from "./content-security.ts";
+import { DOCS_SERVER_HEADERS } from "./content-security.ts";
+import { LOCAL_SERVERS_PATH } from "./site-pages.ts";
 
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
   ".json": "application/json; charset=utf-8",
+  ".md": "text/markdown; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
   ".svg": "image/svg+xml",
   ".png": "image/png",
 };
+
+/**
+ * A file's type as the asker reads it best. The Markdown copies are `text/markdown` for programs;
+ * a browser opening one (it asks for HTML first) gets `text/plain`, which every browser shows as
+ * text, where some would offer `text/markdown` as a download.
+ */
+export function contentType(file: string, accept: string | undefined): string {
+  const type = CONTENT_TYPES[extname(file)] ?? "application/octet-stream";
+  return type.startsWith("text/markdown") && /\btext\/html\b/.test(accept ?? "") ? CONTENT_TYPES[".txt"]! : type;
+}
 
 export interface RunningServer {
   url: string;
@@ -43,7 +56,18 @@ function fileFor(root: string, urlPath: string): string | undefined {
   }
 }
 
-export function serveStatic(root: string, port: number, { liveReload = false } = {}): Promise<RunningServer> {
+export interface StaticServerOptions {
+  /** Tells every open page to reload when asked (npm run dev). */
+  readonly liveReload?: boolean;
+  /** Where the sandbox started in this project listens, for the try-it console; none when omitted. */
+  readonly localSandbox?: () => string | null;
+}
+
+export function serveStatic(
+  root: string,
+  port: number,
+  { liveReload = false, localSandbox = () => null }: StaticServerOptions = {},
+): Promise<RunningServer> {
   const listeners = new Set<ServerResponse>();
   return listenOnLoopback({
     port,
@@ -53,7 +77,7 @@ export function serveStatic(root: string, port: number, { liveReload = false } =
       sendWhole(
         response,
         refusal.status,
-        { "content-type": "text/plain; charset=utf-8", ...refusal.headers },
+        { "content-type": "text/plain; charset=utf-8", ...DOCS_SERVER_HEADERS, ...refusal.headers },
         `${refusal.message}\n`,
       ),
     handle: (request, response) => {
@@ -67,6 +91,16 @@ export function serveStatic(root: string, port: number, { liveReload = false } =
         request.on("close", () => listeners.delete(response));
         return;
       }
+      if (request.url === `/${LOCAL_SERVERS_PATH}` && (request.method === "GET" || request.method === "HEAD")) {
+        const body = `${JSON.stringify({ sandbox: localSandbox() })}\n`;
+        sendWhole(
+          response,
+          200,
+          { "content-type": CONTENT_TYPES[".json"]!, "cache-control": "no-store", ...DOCS_SERVER_HEADERS },
+          request.method === "HEAD" ? "" : body,
+        );
+        return;
+      }
       let file: string | undefined;
       try {
         file = request.method === "GET" || request.method === "HEAD" ? fileFor(root, request.url ?? "/") : undefined;
@@ -74,14 +108,19 @@ export function serveStatic(root: string, port: number, { liveReload = false } =
         file = undefined; // a malformed %-escape is simply not found
       }
       if (!file) {
-        sendWhole(response, 404, { "content-type": "text/plain; charset=utf-8" }, "not found\n");
+        sendWhole(
+          response,
+          404,
+          { "content-type": "text/plain; charset=utf-8", ...DOCS_SERVER_HEADERS },
+          "not found\n",
+        );
         return;
       }
-      // The policy as a header too, so that it also covers the files a <meta> cannot (the Markdown copies, llms.txt).
       response.writeHead(200, {
-        "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream",
+        "content-type": contentType(file, request.headers.accept),
         "cache-control": "no-cache",
-        "content-security-policy": CONTENT_SECURITY_POLICY,
+        vary: "Accept",
+        ...DOCS_SERVER_HEADERS,
       });
       if (request.method === "HEAD") response.end();
       else if (liveReload && extname(file) === ".html")

@@ -32,6 +32,8 @@ export interface LoopbackServerOptions {
   handle(request: IncomingMessage, response: ServerResponse): void;
   /** Answers the guard's refusal in the server's own form (its headers included). */
   refuse(request: IncomingMessage, response: ServerResponse, refusal: HttpRefusal): void;
+  /** Hears of each refusal (a refused origin or host), to tell the person running the server; none when omitted. */
+  onRefusal?(request: IncomingMessage, refusal: HttpRefusal): void;
 }
 
 export interface LoopbackServer {
@@ -47,6 +49,7 @@ export async function listenOnLoopback(options: LoopbackServerOptions): Promise<
     const verdict = guardRequest(request, response, port, options.policy);
     if (verdict === "answered") return;
     if (verdict === null) return options.handle(request, response);
+    options.onRefusal?.(request, verdict);
     // A refused request's body is never read; thrown away, so its client hears the refusal.
     const headers = discardBody(request) ? verdict.headers : { ...verdict.headers, connection: "close" };
     options.refuse(request, response, { ...verdict, ...(headers ? { headers } : {}) });

@@ -7,7 +7,10 @@
  * - A request from a page (it carries `Origin`) is served only when that origin is the server's own
  *   or one the user allowed; the others are refused before they reach the server's routes, so a page
  *   elsewhere can neither read an answer nor cause an effect (a job, a charge). `Origin: null` (a page
- *   opened from disk, or any page's sandboxed iframe) is refused unless the user allowed `null`.
+ *   opened from disk, or any page's sandboxed iframe) is refused unless the user allowed `null`. The
+ *   page cannot read the refusal either (no CORS header); the server's `onRefusal` hears of it (the
+ *   sandbox logs it with the flag that allows the page), and the docs' console, which knows its own
+ *   origin, names the same flag.
  * - An allowed origin gets CORS headers, and its preflight (OPTIONS with Access-Control-Request-Method)
  *   is answered here: it is the browser asking, not a call.
  */
@@ -48,6 +51,13 @@ export function allowedOriginsSetting(flagValues: readonly string[] | undefined,
   return origins;
 }
 
+/** How a person lets a page's origin call the server: the flag, with the origin as the browser sends it. */
+export function allowOriginHint(origin: string): string {
+  return origin === "null"
+    ? "allow null (pages opened from disk) with --allow-origin null"
+    : `allow it with --allow-origin ${origin.slice(0, 100)}`;
+}
+
 export interface LoopbackPolicy {
   /** Origins, besides the server's own, whose pages may call it (exact strings; `null` allowed by name only). */
   readonly allowedOrigins: readonly string[];
@@ -82,14 +92,10 @@ export function guardRequest(
   const own = origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
   const preflight = request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined;
   if (!own && !policy.allowedOrigins.includes(origin)) {
-    const flag =
-      origin === "null"
-        ? "allow null (pages opened from disk) with --allow-origin null"
-        : `allow it with --allow-origin ${origin.slice(0, 100)}`;
     return {
       status: 403,
       ...HTTP_CODES.originNotAllowed,
-      message: `Origin: ${JSON.stringify(origin.slice(0, 100))} is not allowed to call this server; if you trust that page, ${flag}`,
+      message: `Origin: ${JSON.stringify(origin.slice(0, 100))} is not allowed to call this server; if you trust that page, ${allowOriginHint(origin)}`,
     };
   }
   if (own || !policy.cors) return null;

@@ -4,18 +4,18 @@
  * to release, or the changelogs fresh), 1 a stale changelog with --check, 2 refused or failed (one
  * line saying why, naming the flag or file).
  */
-import { existsSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
 import { EMPTY_ACKNOWLEDGEMENTS } from "../changes/acknowledgements.ts";
 import { PROJECT_ROOT } from "../changes/baseline.ts";
 import { readFlags, UsageError } from "../tools/command.ts";
 import { packPackages } from "../packages/pack.ts";
 import { PACKAGE_NAMES, type PackageRelease } from "../packages/shared/package-build.ts";
-import { changelogText, staleChangelogs, writeChangelogs } from "./changelog.ts";
-import { isPublished, publish, redacted, registryName, registryOf, type Registry } from "./npm-registry.ts";
+import { changelogFiles, changelogText, staleChangelogs, writeChangelogs } from "./changelog.ts";
+import { isPublished, loggedInAs, publish, redacted, registryName, registryOf, type Registry } from "./npm-registry.ts";
 import { count, releaseNotes } from "./notes.ts";
 import { planRelease, projectPaths, shownIn, type ReleasePaths, type ReleasePlan } from "./plan.ts";
-import { readRecords, writeRecord, type ReleaseRecord } from "./records.ts";
+import { folderOf, readRecords, writeRecord, type ReleaseRecord } from "./records.ts";
 
 export const USAGE = `usage: npm run release -- [--dry-run] [--registry URL] [--no-publish] [--root DIR] [--page] [--check]
 
@@ -26,6 +26,11 @@ minor, descriptions or examples only: patch), records it (releases/<version>/ wi
 acknowledgements it consumes, docs/changelog.md, packages/*/CHANGELOG.md), packs the
 tarballs into packages/dist/, publishes them and prints the release's notes. A bundle
 already released publishes the recorded version the registry lacks, or nothing.
+
+All or nothing: it asks the registry for the version and for npm's login there (npm whoami)
+before it builds or writes anything; a publish that fails before any package is published
+takes the release's files back; one that fails after says so, and running the release again
+publishes the rest of the recorded version.
 
   --dry-run       say what would be released and print its notes; write, build and publish nothing
   --registry URL  publish there (default: npm's own configuration)
@@ -82,17 +87,72 @@ export function recordRelease(paths: ReleasePaths, plan: ReleasePlan, pending: R
   return [...written, ...writeChangelogs(paths, [...plan.recorded.map((release) => release.record), pending])];
 }
 
-/** Publishes the tarballs, in the packages' order. */
+/** A publish that failed after `published` went through. */
+class PublishFailed extends Error {
+  constructor(
+    readonly published: readonly string[],
+    cause: Error,
+  ) {
+    super(cause.message);
+  }
+}
+
+/** Publishes the tarballs, in the packages' order; a failure says which were published before it. */
 async function publishAll(
   registry: Registry,
   tarballs: readonly string[],
   io: CommandIo,
   paths: ReleasePaths,
 ): Promise<void> {
+  const published: string[] = [];
   for (const tarball of tarballs) {
-    await publish(registry, tarball);
+    try {
+      await publish(registry, tarball);
+    } catch (error) {
+      throw new PublishFailed(published, error as Error);
+    }
+    published.push(basename(tarball));
     io.stdout(`release: published ${shownIn(paths, tarball)} to ${registryName(registry)}\n`);
   }
+}
+
+/**
+ * The files a release writes (its record's folder, the acknowledgements, the changelogs) as they
+ * are before it, to put back when its publishing fails before anything is published: a release is
+ * then all or nothing.
+ */
+function snapshotOf(paths: ReleasePaths, pending: ReleaseRecord): () => void {
+  const folder = join(paths.releasesDir, folderOf(pending));
+  const files = [paths.acknowledgementsFile, ...changelogFiles(paths)];
+  const before = new Map(files.map((file) => [file, existsSync(file) ? readFileSync(file) : null]));
+  const folderExisted = existsSync(folder);
+  return () => {
+    if (!folderExisted) rmSync(folder, { recursive: true, force: true });
+    for (const [file, text] of before) {
+      if (text === null) rmSync(file, { force: true });
+      else writeFileSync(file, text);
+    }
+  };
+}
+
+/** What a failed publish leaves, and how to finish: nothing (taken back), or the rest of a recorded release. */
+function publishFailure(
+  error: PublishFailed,
+  version: string,
+  registry: Registry,
+  paths: ReleasePaths,
+  takeBack: () => void,
+): UsageError {
+  const again = `npm run release${registry.url === undefined ? "" : ` -- --registry ${redacted(registry.url)}`}`;
+  if (error.published.length === 0) {
+    takeBack();
+    return new UsageError(
+      `${error.message}; nothing was published, and the release's files are as they were (no releases/${version}/): fix that and run ${again} again`,
+    );
+  }
+  return new UsageError(
+    `${error.message}; ${error.published.join(", ")} ${error.published.length === 1 ? "is" : "are"} published, so ${version} stays recorded (${shownIn(paths, paths.releasesDir)}/${version}/): run ${again} again to publish what the registry lacks of it`,
+  );
 }
 
 /** The notes of a release, as a CI job's log shows them. */
@@ -120,6 +180,7 @@ async function publishRecorded(
     version,
     plan.recorded.map((release) => release.record),
   );
+  await loggedInAs(registry);
   const tarballs = await packPackages(
     paths.bundleDir,
     paths.tarballDir,
@@ -128,7 +189,14 @@ async function publishRecorded(
   io.stdout(
     `release: publishing the recorded ${versionsOf(version, missing)}, which ${registryName(registry)} lacks\n`,
   );
-  await publishAll(registry, tarballs, io, paths);
+  try {
+    await publishAll(registry, tarballs, io, paths);
+  } catch (error) {
+    if (!(error instanceof PublishFailed)) throw error;
+    throw new UsageError(
+      `${error.message}; ${version} is recorded: run npm run release again to publish what the registry lacks of it`,
+    );
+  }
   printNotes(io, last.record);
 }
 
@@ -187,6 +255,8 @@ export async function runRelease(argv: readonly string[], io: CommandIo): Promis
           );
         }
       }
+      // A publish needs a login: asked now, so that a release that cannot publish writes nothing.
+      await loggedInAs(registry);
     }
     // Build before writing anything, so a failed build leaves the repository as it was.
     const tarballs = await packPackages(
@@ -194,13 +264,20 @@ export async function runRelease(argv: readonly string[], io: CommandIo): Promis
       paths.tarballDir,
       packageReleases(version, [...plan.recorded.map((release) => release.record), pending]),
     );
+    const takeBack = snapshotOf(paths, pending);
     for (const file of recordRelease(paths, plan, pending)) io.stdout(`release: wrote ${shownIn(paths, file)}\n`);
     if (plan.acknowledgements.length)
       io.stdout(
         `release: ${count(plan.acknowledgements.length, "acknowledgement")} moved from ${shownIn(paths, paths.acknowledgementsFile)} into the record of ${version}\n`,
       );
     for (const tarball of tarballs) io.stdout(`release: packed ${shownIn(paths, tarball)}\n`);
-    if (publishing) await publishAll(registry, tarballs, io, paths);
+    if (publishing) {
+      try {
+        await publishAll(registry, tarballs, io, paths);
+      } catch (error) {
+        throw error instanceof PublishFailed ? publishFailure(error, version, registry, paths, takeBack) : error;
+      }
+    }
     printNotes(io, pending);
     return 0;
   } catch (error) {

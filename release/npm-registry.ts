@@ -59,13 +59,29 @@ export function npmError(error: unknown): string {
   return redacted(said ?? (error as Error).message.split("\n")[0]!);
 }
 
+/**
+ * npm's error code of a failed call: from its JSON error (`--json`), which it prints whatever the
+ * log level, else from its `npm error code` line (absent under `npm run -s`, whose silent log level
+ * the npm it runs inherits).
+ */
+function npmCode(error: unknown): string | undefined {
+  const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+  try {
+    const code = (JSON.parse(stdout) as { error?: { code?: unknown } }).error?.code;
+    if (typeof code === "string") return code;
+  } catch {
+    // not npm's JSON: read its error lines
+  }
+  return /^npm (?:error|ERR!) code (\S+)/m.exec(stderr)?.[1];
+}
+
 /** Whether the registry already has `name@version`; a package it has never seen has none. */
 export async function isPublished(registry: Registry, name: string, version: string): Promise<boolean> {
   try {
     const { stdout } = await run("npm", ["view", `${name}@${version}`, "version", "--json", ...registryArgs(registry)]);
     return stdout.trim() !== "";
   } catch (error) {
-    if (/\bE404\b/.test((error as { stderr?: string }).stderr ?? "")) return false;
+    if (npmCode(error) === "E404") return false;
     throw new UsageError(`cannot ask ${registryName(registry)} for ${name}@${version}: ${npmError(error)}`);
   }
 }
@@ -76,5 +92,24 @@ export async function publish(registry: Registry, tarball: string): Promise<void
     await run("npm", ["publish", tarball, "--access", "public", "--ignore-scripts", ...registryArgs(registry)]);
   } catch (error) {
     throw new UsageError(`${registryName(registry)} refused ${basename(tarball)}: ${npmError(error)}`);
+  }
+}
+
+/**
+ * Who npm is logged in as at the registry (`npm whoami`): a publish needs a login, so a release
+ * asks before it writes anything. No login is a UsageError saying how to log in.
+ */
+export async function loggedInAs(registry: Registry): Promise<string> {
+  try {
+    const { stdout } = await run("npm", ["whoami", "--json", ...registryArgs(registry)]);
+    return String(JSON.parse(stdout));
+  } catch (error) {
+    const said = npmError(error);
+    const at = registry.url === undefined ? "" : ` --registry ${redacted(registry.url)}`;
+    if (["ENEEDAUTH", "E401"].includes(npmCode(error) ?? ""))
+      throw new UsageError(
+        `${registryName(registry)} has no login for npm here (${said}); log in with npm login${at} (npm adduser${at} makes an account), or put a token for it in .npmrc; nothing was built, written or published`,
+      );
+    throw new UsageError(`cannot ask ${registryName(registry)} who is logged in: ${said}`);
   }
 }

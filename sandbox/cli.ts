@@ -5,10 +5,13 @@
  * config is one line and exit 2, a busy port one line and exit 1 (tools/command.ts), before it
  * listens; SIGINT and SIGTERM stop it cleanly.
  */
-import { allowedOriginsSetting } from "../http-server/loopback-guard.ts";
+import type { IncomingMessage } from "node:http";
+import type { HttpRefusal } from "../http-server/error-codes.ts";
+import { recordLocalServer } from "../http-server/local-servers.ts";
+import { allowedOriginsSetting, allowOriginHint, DOCS_ORIGINS } from "../http-server/loopback-guard.ts";
 import { loadServiceModel } from "../model/service-model.ts";
 import { parseFlags, portSetting, runCommand, UsageError } from "../tools/command.ts";
-import { commandLine, runtimeFile } from "../tools/packaged.ts";
+import { commandLine, IN_TOOLS_PACKAGE, runtimeFile } from "../tools/packaged.ts";
 import {
   ConfigError,
   DEFAULT_CONFIG_FILE,
@@ -53,16 +56,41 @@ await runCommand(
       if (error instanceof ConfigError) throw new UsageError(`bad config ${error.message}`);
       throw error;
     }
-    const sandbox = await startSandbox({ config, port, model, allowedOrigins });
+    const sandbox = await startSandbox({ config, port, model, allowedOrigins, onRefusal: logRefusal() });
     const keys = Object.entries(config.accounts).map(
       ([name, account]) => `${name} (${account.plan}): ${account.keys.join(", ")}`,
     );
     console.log(`sandbox of ${model.doc.info.title} ${model.version} listening on ${sandbox.url}`);
     console.log(`config ${file}; accounts and keys: ${keys.join("; ")}`);
-    stopOnSignals(sandbox);
+    console.log(
+      `pages allowed to call it: ${[...DOCS_ORIGINS, ...allowedOrigins].join(", ")} (others: --allow-origin ORIGIN)`,
+    );
+    // In this repository, the docs server finds the sandbox by this record (http-server/local-servers.ts).
+    const forget = IN_TOOLS_PACKAGE ? () => {} : recordLocalServer("sandbox", sandbox.url);
+    stopOnSignals({ close: () => sandbox.close().then(forget) });
   },
   () => "--port N or SANDBOX_PORT=N",
 );
+
+/**
+ * One line per page origin (or Host) refused, the first time: which page, what it asked, and the
+ * flag that lets it call; a page that goes on polling adds no more lines.
+ */
+function logRefusal(): (request: IncomingMessage, refusal: HttpRefusal) => void {
+  const told = new Set<string>();
+  return (request, refusal) => {
+    const origin = request.headers.origin;
+    const asked = `${request.method ?? "?"} ${(request.url ?? "").slice(0, 80)}`;
+    const key = origin ?? `host ${request.headers.host ?? ""}`;
+    if (told.has(key)) return;
+    told.add(key);
+    const line =
+      origin !== undefined && refusal.code === "origin_not_allowed"
+        ? `refused ${asked} from a page at ${JSON.stringify(origin.slice(0, 100))}; if you trust that page (the docs served elsewhere than the default address, say), restart the sandbox and ${allowOriginHint(origin)} (later requests from it are refused without a line)`
+        : `refused ${asked}: ${refusal.message}`;
+    process.stderr.write(`sandbox: ${line}\n`);
+  };
+}
 
 function stopOnSignals(running: { close(): Promise<void> }): void {
   let stopping = false;

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { answerInTurn, sendWhole } from "../http-server/answer.ts";
 import { BufferBudget, discardBody, readBody } from "../http-server/body-reader.ts";
 import type { HttpRefusal } from "../http-server/error-codes.ts";
-import { listenOnLoopback } from "../http-server/listen.ts";
+import { listenOnLoopback, type LoopbackServerOptions } from "../http-server/listen.ts";
 import { DOCS_ORIGINS } from "../http-server/loopback-guard.ts";
 import { readTarget, unrouted } from "../http-server/request-target.ts";
 import { SANDBOX_CODES, type Reply } from "../behaviour/responses.ts";
@@ -37,6 +37,8 @@ export interface SandboxOptions {
    * port (DOCS_ORIGINS); `null` allows pages opened from disk. Other pages are refused (403).
    */
   allowedOrigins?: readonly string[];
+  /** Hears of each request the Host and Origin checks refused (the CLI logs them); none when omitted. */
+  onRefusal?: LoopbackServerOptions["onRefusal"];
 }
 
 /** A response as it is about to be sent. */
@@ -86,6 +88,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     limits: config.http,
     handle,
     refuse,
+    ...(options.onRefusal && { onRefusal: options.onRefusal }),
   });
   return { url: running.url, port: running.port, state, close: running.close };
 }

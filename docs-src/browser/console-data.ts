@@ -42,8 +42,10 @@ export interface JobFollowing {
 }
 
 export interface ConsoleData {
-  /** The local sandbox's address (`npm run sandbox`). */
+  /** The local sandbox's address (`npm run sandbox`) at its default port. */
   defaultBaseUrl: string;
+  /** Where the docs are served for the sandbox and the mock to accept their pages without a flag. */
+  allowedDocsOrigin: string;
   /** The sandbox's demo key, offered as a hint only (never filled in). */
   demoKeyHint: string;
   operations: ConsoleOperation[];

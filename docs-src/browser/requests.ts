@@ -135,3 +135,36 @@ export function resultUrls(body: unknown, fields: readonly string[]): string[] {
   for (const field of fields) collect((body as Record<string, unknown>)[field]);
   return urls;
 }
+
+/**
+ * Why a call got no answer, for the reader: nothing listens at the base URL; or something answered
+ * but the browser withheld it, which from the sandbox or the mock means they refuse this page's
+ * origin (their terminal logs the refusal with the same flag); or the page's policy lets it call
+ * only 127.0.0.1. `answered` is whether a request the browser does not need to show (no-cors) got
+ * through; `origin` is the page's (`null` opened from disk).
+ */
+export function noAnswerAdvice(baseUrl: string, origin: string, answered: boolean, docsOrigin: string): string {
+  let target: URL;
+  try {
+    target = new URL(baseUrl);
+  } catch {
+    return `The base URL ${JSON.stringify(baseUrl)} is not a URL: write the sandbox's address, e.g. http://127.0.0.1:4020.`;
+  }
+  if (target.protocol !== "http:" || target.hostname !== "127.0.0.1")
+    return `This page may call only http://127.0.0.1 (its Content-Security-Policy): write the sandbox's address as http://127.0.0.1:${target.port || "PORT"}.`;
+  const port = target.port ? ` --port ${target.port}` : "";
+  if (!answered)
+    return `Nothing answers at ${target.origin}: start the sandbox (npm run sandbox${port ? ` --${port}` : ""}), or write the address it listens on as the base URL.`;
+  const fromDisk = origin === "null" ? " (opened from disk, this page's origin is null)" : "";
+  return `${target.origin} answered, but the browser withheld its answer: the sandbox and the mock accept pages only from the docs at ${docsOrigin} and from the origins they are told of${fromDisk}. Restart it with: npm run sandbox --${port} --allow-origin ${origin} (its terminal names the same flag), or serve the docs at ${docsOrigin}.`;
+}
+
+/** Whether anything answers at the base URL, asked so that no answer needs to be shown (no-cors). */
+export async function somethingAnswers(baseUrl: string): Promise<boolean> {
+  try {
+    await fetch(`${baseUrl.replace(/\/+$/, "")}/`, { mode: "no-cors", cache: "no-store" });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -6,7 +6,17 @@
  */
 import type { ConsoleData, ConsoleOperation } from "./console-data.ts";
 import { h, showBody } from "./dom.ts";
-import { balanceChange, fillPath, followJob, resultUrls, send, type Answer } from "./requests.ts";
+import { LOCAL_SERVERS_PATH } from "../site-pages.ts";
+import {
+  balanceChange,
+  fillPath,
+  followJob,
+  noAnswerAdvice,
+  resultUrls,
+  send,
+  somethingAnswers,
+  type Answer,
+} from "./requests.ts";
 
 /** sessionStorage keys: the key survives moving between the site's pages, never the browser session. */
 const STORED_KEY = "media-docs.api-key";
@@ -78,6 +88,7 @@ export class TryItConsole {
     this.baseUrl = h("input", { type: "url", name: "base-url", spellcheck: "false" });
     this.baseUrl.value = stored(STORED_BASE) ?? data.defaultBaseUrl;
     this.baseUrl.addEventListener("change", () => store(STORED_BASE, this.baseUrl.value));
+    const baseHint = h("small", {}, "npm run sandbox serves the local sandbox here");
     this.apiKey = h("input", { type: "password", name: "api-key", autocomplete: "off", spellcheck: "false" });
     this.apiKey.value = stored(STORED_KEY) ?? "";
     this.apiKey.addEventListener("change", () => store(STORED_KEY, this.apiKey.value));
@@ -94,12 +105,30 @@ export class TryItConsole {
       h(
         "div",
         { class: "try-it-settings" },
-        field("Base URL", this.baseUrl, "npm run sandbox serves the local sandbox here"),
+        h("label", { class: "field" }, h("span", {}, "Base URL"), this.baseUrl, baseHint),
         field("API key", this.apiKey, `kept in this tab only; the sandbox's demo key is ${data.demoKeyHint}`),
       ),
       this.form,
       this.output,
     );
+    void this.findSandbox(baseHint);
+  }
+
+  /**
+   * Asks the docs server where the sandbox started in this project listens (served pages only), and
+   * takes that address unless the reader chose one.
+   */
+  private async findSandbox(hint: HTMLElement): Promise<void> {
+    if (stored(STORED_BASE) !== null || !location.protocol.startsWith("http")) return;
+    try {
+      const found = ((await (await fetch(LOCAL_SERVERS_PATH, { cache: "no-store" })).json()) as { sandbox?: unknown })
+        .sandbox;
+      if (typeof found !== "string" || this.baseUrl.value !== this.data.defaultBaseUrl) return;
+      this.baseUrl.value = found;
+      hint.textContent = `the sandbox running in this project (npm run sandbox) listens here`;
+    } catch {
+      // Not our docs server (a static host): the default stays.
+    }
   }
 
   /**
@@ -216,10 +245,12 @@ export class TryItConsole {
       await this.follow(operation.job, String(id), base, creditsBefore);
     } catch (error) {
       if (controller.signal.aborted) return;
-      this.note(
-        `No answer from ${this.baseUrl.value}: ${(error as Error).message}. Is the sandbox running (npm run sandbox), and does it allow this page's origin (CORS)?`,
+      const line = this.note(
+        `No answer from ${this.baseUrl.value} (${(error as Error).message}); finding out why…`,
         "problem",
       );
+      const answered = await somethingAnswers(this.baseUrl.value);
+      line.textContent = noAnswerAdvice(this.baseUrl.value, location.origin, answered, this.data.allowedDocsOrigin);
     }
   }
 

@@ -89,7 +89,8 @@ export async function buildToolsPackage(
   rmSync(outDir, { recursive: true, force: true });
   const bundleDirOut = dirname(join(outDir, BUNDLE));
   const define: ToolsPackageDefine = {
-    bin: BIN,
+    // What npx is given to run a command (tools/packaged.ts's commandLine): the scoped package name.
+    bin: TOOLS_PACKAGE,
     files: Object.fromEntries(
       RUNTIME_FILES.map((file) => [file, relative(bundleDirOut, join(outDir, PACKAGED_AT[file]))]),
     ) as ToolsPackageDefine["files"],

@@ -3,7 +3,18 @@
  * repository's command-line scripts, bundled into the package and run in process: it reads its own
  * options from process.argv as under `npm run`. Adding a command is one entry here.
  */
+import { TOOLS_PACKAGE } from "../shared/package-build.ts";
+
+/** The bin's name: what a package.json script of a project that installed the package runs. */
 export const BIN = "media-service";
+
+/**
+ * How a person runs it with npx: through the package's scoped name, which nobody else can publish.
+ * (`npx media-service` finds the bin where the package is installed, but anywhere else it would ask
+ * the registry for an unscoped name anyone could take.) In this repository the name is linked to
+ * the sources (packages/tools/local/), so the same line works in a clone.
+ */
+export const NPX = `npx ${TOOLS_PACKAGE}`;
 
 export interface Command {
   name: string;

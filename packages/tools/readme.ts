@@ -7,7 +7,7 @@ import type { ServiceModel } from "../../model/service-model.ts";
 import { DEFAULT_SANDBOX_PORT } from "../../sandbox/config.ts";
 import { runtimeFile } from "../../tools/packaged.ts";
 import { code, firstExample } from "../shared/package-build.ts";
-import { BIN, COMMANDS } from "./commands.ts";
+import { BIN, COMMANDS, NPX } from "./commands.ts";
 
 /** The first key of a paid account of the sandbox's default config, for the usage sample. */
 function demoKey(): string {
@@ -23,16 +23,18 @@ export function toolsReadme(model: ServiceModel, name: string, version: string):
   const route = model.createRoutes[0];
   if (!route) throw new Error("the description has no create route");
   const key = demoKey();
-  const commands = COMMANDS.map((command) => `| ${code(`npx ${BIN} ${command.name}`)} | ${command.summary} |`);
+  const commands = COMMANDS.map((command) => `| ${code(`${NPX} ${command.name}`)} | ${command.summary} |`);
   return `# ${name}
 
 Command-line tools of the asynchronous media-generation service, interface version ${code(model.version)}
 (package version ${code(version)}), built from the service's OpenAPI 3.1 description, which ships with
-them. One bin, ${code(BIN)}; no dependencies (what it uses is bundled in); Node 20 or later.
+them. One bin, ${code(BIN)}, run with ${code(NPX)} (the scoped name, which nobody else can publish;
+in a package.json script, ${code(`${BIN} sandbox`)}); no dependencies (what it uses is bundled in); Node 20
+or later.
 
 \`\`\`sh
 npm install --save-dev ${name}        # or the tarball: npm install --save-dev ./${name.replace("@", "").replace("/", "-")}-${version}.tgz
-npx ${BIN} sandbox --port ${DEFAULT_SANDBOX_PORT}
+${NPX} sandbox --port ${DEFAULT_SANDBOX_PORT}
 curl -s -X POST http://127.0.0.1:${DEFAULT_SANDBOX_PORT}${route.path} -H 'Authorization: Bearer ${key}' \\
   -H 'Content-Type: application/json' -d '${JSON.stringify(firstExample(model.doc, route.path)).replaceAll("'", "'\\''")}'
 \`\`\`
@@ -43,7 +45,7 @@ curl -s -X POST http://127.0.0.1:${DEFAULT_SANDBOX_PORT}${route.path} -H 'Author
 |---|---|
 ${commands.join("\n")}
 
-${code(`npx ${BIN} --help`)} lists them; ${code(`npx ${BIN} <command> --help`)} shows a command's options.
+${code(`${NPX} --help`)} lists them; ${code(`${NPX} <command> --help`)} shows a command's options.
 
 ## Sandbox
 
@@ -51,7 +53,7 @@ Accounts and keys, the job clock and the limits come from a config (${code("--co
 default, ${code(`${name}/sandbox/default-config.json`)}, has the key ${code(key)}. The config's
 fields, the outcome markers (${code("[sandbox:failed]")} in a prompt, ...) and the rules the sandbox
 applies are in ${code("sandbox/README.md")} of this package; where it says ${code("npm run sandbox --")}, run
-${code(`npx ${BIN} sandbox`)}.
+${code(`${NPX} sandbox`)}.
 
 ## Conformance suite
 
@@ -63,13 +65,13 @@ before it starts, and exits 0 (all passed), 1 (a check failed), 2 (a usage or de
 128 + a signal's number.
 
 \`\`\`sh
-npx ${BIN} conformance --target https://your-implementation --config declaration.json --report-dir reports
+${NPX} conformance --target https://your-implementation --config declaration.json --report-dir reports
 # against this package's sandbox (default config), with the sandbox's declaration:
-npx ${BIN} conformance --target http://127.0.0.1:4020 --config node_modules/${name}/conformance/targets/sandbox.json
+${NPX} conformance --target http://127.0.0.1:4020 --config node_modules/${name}/conformance/targets/sandbox.json
 \`\`\`
 
 The declaration's fields and the check groups are in ${code("conformance/README.md")} of this package
-(where it says ${code("npm run conformance --")}, run ${code(`npx ${BIN} conformance`)}); the reports go to
+(where it says ${code("npm run conformance --")}, run ${code(`${NPX} conformance`)}); the reports go to
 ${code("conformance/reports/")} under the current folder unless ${code("--report-dir")} says otherwise. The
 Prism contract mock and the Prism validation proxy (${code("--proxy")}) are development tools of the
 description's repository and not in this package: ${code("--target")} is required.

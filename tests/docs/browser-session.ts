@@ -48,6 +48,8 @@ export interface RecordedPage {
 export interface PageView {
   /** Viewport width in CSS pixels (default 1400). */
   width?: number;
+  /** Viewport height in CSS pixels (default 900). */
+  height?: number;
   /** The system colour scheme the page sees (default light). */
   colorScheme?: "light" | "dark";
 }
@@ -63,7 +65,7 @@ export async function openRecorded(
   view: PageView = {},
 ): Promise<RecordedPage> {
   const context = await browser.newContext({
-    viewport: { width: view.width ?? 1400, height: 900 },
+    viewport: { width: view.width ?? 1400, height: view.height ?? 900 },
     colorScheme: view.colorScheme ?? "light",
   });
   const requests: string[] = [];

@@ -181,3 +181,24 @@ describe("guides", () => {
       expect(description, `${source} names \`${identifier}\``).toContain(identifier);
   });
 });
+
+describe("the limits guide", () => {
+  it("gives every limit of the description's Limits section a section of its own, with the item's text", () => {
+    const limits = String(doc.info.description ?? "")
+      .split(/^## /m)
+      .find((section) => section.startsWith("Limits\n"));
+    const items = (limits ?? "").split(/^- /m).slice(1);
+    expect(items.length).toBeGreaterThan(4);
+    const text = guide("limits");
+    for (const item of items) {
+      const lead = /^\*\*([^*:]+):?\*\*/.exec(item)?.[1];
+      // Its words (the bold lead aside), on one line as the guide shows them.
+      const words = item
+        .replace(/^\*\*[^*]+\*\*\s*/, "")
+        .replace(/\s+/g, " ")
+        .trim();
+      expect(text.replace(/\s+/g, " ").toLowerCase(), lead ?? words).toContain(words.toLowerCase());
+      if (lead) expect(text, lead).toMatch(new RegExp(`^## ${lead}$`, "m"));
+    }
+  });
+});

@@ -2,10 +2,12 @@
  * Text in the description is data: a copy of the bundle with HTML planted in an operation's
  * description (shown by Redoc on the reference) and in info.description's "Conventions" section
  * (shown on the overview guide) builds a site on which none of it runs, served or from disk. Each
- * defence is checked on its own: Redoc's sanitizing drops the handler, the guides show the HTML as
- * text, and the pages' Content-Security-Policy refuses an inline handler even if one got through.
+ * defence is checked on its own: the reference shows the description's raw HTML as text (and Redoc's
+ * sanitizing would drop the handler), the guides show the HTML as text, and the pages' Content-Security-Policy refuses an inline handler even if one got through.
  */
 import { mkdirSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
@@ -16,8 +18,12 @@ import { launchChromium, openRecorded } from "./browser-session.ts";
 import { buildAndServe, type BuiltSite } from "./built-site.ts";
 
 const SCREENSHOTS = join(PROJECT_ROOT, "test-results", "browser");
-/** What an attacker writes: each part sets a global (the image's handler also the title) if it is ever treated as HTML. */
-const PLANTED = `<img src=x onerror="window.__planted_ran=true;document.title='planted ran'"> <script>window.__planted_ran=true</script>`;
+/**
+ * What an attacker writes: each script part sets a global (the image's handler also the title) if it
+ * is ever treated as HTML; the style sheet would hide the reference and the form would ask for a key
+ * over it, which Redoc's sanitizer alone lets through.
+ */
+const PLANTED = `<img src=x onerror="window.__planted_ran=true;document.title='planted ran'"> <script>window.__planted_ran=true</script> <style>#redoc, main { visibility: hidden }</style> <form id="planted-form"><input name="key" placeholder="Your API key"></form>`;
 const OPERATION = "createImageIA";
 
 function hostileCopy(): ReturnType<typeof loadBundle> {
@@ -66,6 +72,14 @@ describe("HTML planted in the description", () => {
         expect(await ran(page)).toEqual({ global: undefined, title: expect.not.stringContaining("planted") });
         expect(await page.locator("#redoc [onerror]").count(), "Redoc dropped the handler").toBe(0);
         expect(await page.locator("#redoc script").count(), "Redoc dropped the script").toBe(0);
+        expect(
+          await page.locator("#redoc style, #redoc form, #redoc input[name=key]").count(),
+          "no style or form",
+        ).toBe(0);
+        expect(await section.textContent(), "the style and form shown as text").toContain("<form id=");
+        expect(await page.locator("#redoc").evaluate((element) => getComputedStyle(element).visibility)).toBe(
+          "visible",
+        );
         expect(outside).toEqual([]);
         await section.scrollIntoViewIfNeeded();
         await page.screenshot({ path: join(SCREENSHOTS, `hostile-reference-${from}.png`) });
@@ -108,6 +122,31 @@ describe("HTML planted in the description", () => {
       } finally {
         await close();
       }
+    }
+  });
+
+  it("cannot be framed by a page of another site, which could lay its own text over the console", async () => {
+    const framing = createServer((_request, response) =>
+      response
+        .writeHead(200, { "content-type": "text/html" })
+        .end(`<iframe id="docs" src="${site.server.url}reference.html" width="800" height="600"></iframe>`),
+    );
+    await new Promise<void>((resolve) => framing.listen(0, "127.0.0.1", resolve));
+    const { page, close } = await openRecorded(browser, `http://127.0.0.1:${(framing.address() as AddressInfo).port}/`);
+    try {
+      const frame = page.frames().find((candidate) => candidate !== page.mainFrame());
+      const framedRedoc = frame
+        ? await frame
+            .locator("#redoc")
+            .count()
+            .catch(() => 0)
+        : 0;
+      expect(framedRedoc, "the reference rendered inside the other site's frame").toBe(0);
+      expect(frame?.url() ?? "", "the browser blocked the frame").not.toContain("reference.html#");
+    } finally {
+      await close();
+      framing.closeAllConnections();
+      await new Promise<void>((resolve) => framing.close(() => resolve()));
     }
   });
 });

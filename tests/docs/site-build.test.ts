@@ -1,14 +1,17 @@
 /**
- * The built site without a browser: every operation gets curl and typed-client samples made from
- * its own examples, the description itself is left untouched, Redoc's bundle refers to no CDN,
- * every local link resolves, the reference carries its description and the console's data in a
- * script (no fetch), and the server answers only inside the site folder.
+ * The built site without a browser: every operation gets curl, typed-client, Python and JavaScript
+ * samples made from its own examples, the description itself is left untouched, Redoc's bundle
+ * refers to no CDN, every local link resolves, the reference carries its description and the
+ * console's data in a script (no fetch), the page's copy folds the mock's choices and links its
+ * introduction's sections to the guides, create answers name their own model, and the server
+ * answers only inside the site folder.
  */
 import { runInNewContext } from "node:vm";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SAMPLE_LABELS, withCodeSamples, type CodeSample } from "../../docs-src/code-samples.ts";
+import { referenceCopies } from "../../docs-src/reference-copy.ts";
 import { offlineRedocBundle } from "../../docs-src/redoc-bundle.ts";
 import { REFERENCE_DATA_GLOBAL, type ReferenceData } from "../../docs-src/browser/console-data.ts";
 import { REFERENCE_DATA_FILE, REFERENCE_SCRIPT_FILE, REFERENCE_SPEC_FILE } from "../../docs-src/site-pages.ts";
@@ -34,8 +37,8 @@ describe("code samples", () => {
       expect(
         samples.map((sample) => sample.label),
         operation.operationId,
-      ).toEqual([SAMPLE_LABELS.curl, SAMPLE_LABELS.client]);
-      const [curl, client] = samples as [CodeSample, CodeSample];
+      ).toEqual([SAMPLE_LABELS.curl, SAMPLE_LABELS.client, SAMPLE_LABELS.python, SAMPLE_LABELS.fetch]);
+      const [curl, client, python, fetch] = samples as [CodeSample, CodeSample, CodeSample, CodeSample];
       const concretePath = path.replace("{id}", "");
       expect(curl.source).toContain(`"$BASE_URL${concretePath}`);
       expect(curl.source).toContain(method === "get" ? 'curl "' : `curl -X ${method.toUpperCase()} `);
@@ -45,13 +48,33 @@ describe("code samples", () => {
       expect(curlBody(curl.source), operation.operationId).toEqual(firstExample);
       expect(client.source).toContain("createClient(");
       if (operation["x-model-label"]) expect(client.source).toContain(JSON.stringify(path.split("/").at(-1)));
+      for (const script of [python, fetch]) {
+        expect(script.source).toMatch(new RegExp(`call\\(\\s*"${method.toUpperCase()}",\\s*"${concretePath}`));
+        expect(script.source).toMatch(/BASE_URL = (os\.environ\["BASE_URL"\]|process\.env\.BASE_URL)/);
+      }
+    }
+  });
+
+  it("lay their own lines out within the code panel's 64 columns; only an example's long value is longer", () => {
+    for (const { operation } of operations(documented)) {
+      for (const sample of operation["x-codeSamples"] as CodeSample[]) {
+        const long = sample.source.split("\n").filter((line) => line.length > 64);
+        // An example's value (a prompt, a URL) is data: the panel wraps it rather than hide it.
+        for (const line of long)
+          expect(line, `${operation.operationId} ${sample.label}`).toMatch(/"[^"]{40,}"|'[^']{40,}'/);
+      }
     }
   });
 
   it("are added to a docs-only copy, never to the description", () => {
     for (const { operation } of operations(doc)) expect(operation["x-codeSamples"]).toBeUndefined();
     const served = JSON.parse(readFileSync(join(builtSite().dir, REFERENCE_SPEC_FILE), "utf8"));
-    expect(served).toEqual(documented);
+    for (const { operation } of operations(served as typeof doc))
+      expect(operation["x-codeSamples"]).toEqual(
+        operations(documented).find((own) => own.operation.operationId === operation.operationId)?.operation[
+          "x-codeSamples"
+        ],
+      );
   });
 });
 
@@ -89,26 +112,64 @@ describe("the built site", () => {
   });
 });
 
-describe("the contract mock's choices in the reference", () => {
-  it("end each operation's description with the Prefer values the mock answers, as npm run mock -- --list prints them", () => {
-    const created = (document: typeof doc) =>
-      Object.values(document.paths).find((item) => item.post?.operationId === "createImageIA")?.post?.description ?? "";
-    const description = created(withCodeSamples(doc));
-    expect(description).toContain("**Contract mock** (`npm run mock`)");
+describe("the reference's copies of the description", () => {
+  const guides = [
+    { file: "index.html", nav: "Overview", sections: [{ id: "conventions", title: "Conventions" }] },
+    { file: "limits.html", nav: "Limits", sections: [] },
+  ];
+  const copies = referenceCopies(doc, guides);
+  const created = (document: typeof doc) =>
+    Object.values(document.paths).find((item) => item.post?.operationId === "createImageIA")?.post;
+
+  it("end each operation's description with the Prefer values the mock answers: a sentence for programs, folded on the page", () => {
+    const whole = created(copies.whole)?.description ?? "";
+    expect(whole).toContain("**Contract mock** (`npm run mock`)");
+    const page = created(copies.page)?.description ?? "";
+    expect(page).toMatch(
+      /<details class="mock-choices"><summary>Contract mock: \d+ documented answers on request<\/summary>/,
+    );
     for (const selection of [
       "code=200, example=accepted",
       "code=400, example=moderation-input-csam",
       "code=429, example=queue-full",
-    ])
-      expect(description).toContain(`\`Prefer: ${selection}\``);
-    expect(created(doc)).not.toContain("Contract mock");
+    ]) {
+      expect(whole).toContain(`\`Prefer: ${selection}\``);
+      expect(page).toContain(`- \`Prefer: ${selection}\``);
+    }
+    expect(created(doc)?.description).not.toContain("Contract mock");
+  });
+
+  it("keep the introduction whole for programs; the page links each section a guide shows and keeps the others", () => {
+    expect(copies.whole.info.description).toBe(doc.info.description);
+    const page = String(copies.page.info.description);
+    expect(page).toContain("[Conventions](index.html#conventions)");
+    expect(page).toContain("[Limits](limits.html)");
+    expect(page).not.toContain("## Conventions");
+    expect(page).not.toContain("## Limits");
+    // A section no guide shows here stays on the page, heading and text.
+    expect(page).toContain("## Rules that hold for the whole service");
+    expect(page.startsWith(String(doc.info.description).split("\n## ")[0]!.trim())).toBe(true);
+  });
+
+  it("give each create answer's sample its own model: the route's slug, not the shared example's stand-in", () => {
+    const answer = created(copies.page)?.responses["200"] as {
+      content?: Record<string, { examples?: Record<string, { value?: { model?: string } }> }>;
+    };
+    const examples = Object.values(answer.content?.["application/json"]?.examples ?? {});
+    expect(examples.map((example) => example.value?.model)).toEqual(["i-a"]);
+    expect(JSON.stringify(doc.components)).toContain("model-identifier");
   });
 
   it("carries the description and the console's data in a script, so the reference needs no fetch", () => {
     const window: Record<string, unknown> = {};
     runInNewContext(readFileSync(join(builtSite().dir, REFERENCE_DATA_FILE), "utf8"), { window });
     const data = window[REFERENCE_DATA_GLOBAL] as ReferenceData;
-    expect(data.spec).toEqual(JSON.parse(readFileSync(join(builtSite().dir, REFERENCE_SPEC_FILE), "utf8")));
+    const served = JSON.parse(readFileSync(join(builtSite().dir, REFERENCE_SPEC_FILE), "utf8")) as typeof doc;
+    const shown = data.spec as typeof doc;
+    expect(operations(shown).map(({ operation }) => operation["x-codeSamples"])).toEqual(
+      operations(served).map(({ operation }) => operation["x-codeSamples"]),
+    );
+    expect(String(shown.info.description).length).toBeLessThan(String(served.info.description).length);
     const model = readServiceModel(doc);
     expect(data.console.operations.map((operation) => operation.operationId)).toEqual(
       model.operations.map((operation) => operation.operationId),

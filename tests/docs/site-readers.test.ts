@@ -12,11 +12,16 @@ import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
-import { SEARCH_INDEX_GLOBAL, SEARCH_OPTIONS, type SearchEntry } from "../../docs-src/browser/search-data.ts";
+import {
+  SEARCH_INDEX_GLOBAL,
+  SEARCH_OPTIONS,
+  SEARCH_QUERY_OPTIONS,
+  type SearchEntry,
+} from "../../docs-src/browser/search-data.ts";
 import { LIVE_RELOAD_SCRIPT_HASH } from "../../docs-src/content-security.ts";
 import { renderMarkdown } from "../../docs-src/markdown-page.ts";
 import { markdownCopyFile, SEARCH_INDEX_FILE, SITE_PAGES } from "../../docs-src/site-pages.ts";
-import { loadBundle, operations } from "../../model/document.ts";
+import { deref, loadBundle, operations } from "../../model/document.ts";
 import { serveStatic } from "../../docs-src/static-server.ts";
 import { siteForThisFile } from "./built-site.ts";
 
@@ -63,6 +68,41 @@ describe("llms.txt and the Markdown copies", () => {
     }
     expect(reference).toContain('import { createClient } from "@media-service/client";');
     expect(reference).toContain("**Request example: Text-to-image at the default size**");
+  });
+
+  it("hold every answer's description whole, lists and all, under each operation that answers it", () => {
+    const reference = read("reference.md");
+    const tooMany = String(
+      deref(doc, { $ref: "#/components/responses/TooManyRequests" } as never as { description?: string }).description ??
+        "",
+    );
+    // Each line of the description, as it stands inside the answer's list item (indented by two).
+    const lines = tooMany
+      .trim()
+      .split("\n")
+      .filter((line) => line.trim() !== "");
+    const answering = operations(doc).filter(({ operation }) => operation.responses["429"] !== undefined).length;
+    expect(answering).toBeGreaterThan(30);
+    for (const line of lines.slice(1)) expect(reference.split(`  ${line}\n`).length - 1, line).toBe(answering);
+    expect(reference).toContain(`- **429** ${lines[0]}`);
+  });
+
+  it("list each request body's fields with their type, requiredness, default and meaning, and what is not shown", () => {
+    const reference = read("reference.md");
+    const section = reference.slice(
+      reference.indexOf("`POST /v1/images/i-a`"),
+      reference.indexOf("`POST /v1/images/i-b`"),
+    );
+    expect(section).toContain("| Field | Type | Required | Default | Meaning |");
+    expect(section).toContain("| `prompt` | string | yes |  | Description of the image or of the edit. |");
+    expect(section).toMatch(
+      /\| `num_images` \| integer, 1 to 4 \| not shown \| `1` \| Number of images; each is billed\. \|/,
+    );
+    expect(section).toContain(
+      "- Requiredness is stated only for prompt; whether the other fields are required is not shown.",
+    );
+    const posts = reference.slice(reference.indexOf("`POST /v1/posts`"));
+    expect(posts).toMatch(/\| `license` \| string, one of `arr`, `cc-by`, `cc0` \|[^\n]*`arr`: All Rights Reserved/);
   });
 });
 
@@ -119,6 +159,32 @@ describe("the search index", () => {
     const index = MiniSearch.loadJSON<SearchEntry>(window[SEARCH_INDEX_GLOBAL] as string, SEARCH_OPTIONS);
     expect(index.search("moderation blocks").map((hit) => hit.id)).toContain("errors.html#moderation-blocks");
     expect(index.search("createImageIA").map((hit) => hit.id)).toContain("reference.html#operation/createImageIA");
+  });
+
+  it("ranks for a client developer's words: the guide that explains first, the implementers' catalogue after", () => {
+    const window: Record<string, unknown> = {};
+    runInNewContext(read(SEARCH_INDEX_FILE), { window });
+    const index = MiniSearch.loadJSON<SearchEntry>(window[SEARCH_INDEX_GLOBAL] as string, SEARCH_OPTIONS);
+    const ids = (query: string) => index.search(query, SEARCH_QUERY_OPTIONS).map((hit) => String(hit.id));
+    const cooldown = ids("cooldown");
+    expect(cooldown[0]).toBe("limits.html#cooldown");
+    // The catalogue still answers, after every guide's and the reference's entries.
+    const firstCatalogue = cooldown.findIndex((id) => id.startsWith("rules.html"));
+    expect(firstCatalogue).toBeGreaterThan(0);
+    expect(cooldown.slice(firstCatalogue).some((id) => id.startsWith("limits.html"))).toBe(false);
+    expect(ids("uploads")[0]).toMatch(/^limits\.html#uploads$|^reference\.html#tag\/Uploads$/);
+    expect(ids("retired model")[0]).toBe("versioning.html#retired-models");
+  });
+
+  it("keeps each entry's words for the result's snippet, as text", () => {
+    const window: Record<string, unknown> = {};
+    runInNewContext(read(SEARCH_INDEX_FILE), { window });
+    const index = MiniSearch.loadJSON<SearchEntry>(window[SEARCH_INDEX_GLOBAL] as string, SEARCH_OPTIONS);
+    const [first] = index.search("cooldown", SEARCH_QUERY_OPTIONS);
+    expect(String(first?.excerpt)).toMatch(/^After three consecutive failed generations within an hour/);
+    // Words, not markup: no tag, no Markdown emphasis or code marks (a "<" of the text itself stays).
+    for (const hit of index.search("model", SEARCH_QUERY_OPTIONS))
+      expect(String(hit.excerpt), String(hit.id)).not.toMatch(/<\/?(?:code|p|strong|em|a|li)\b|\*\*|`/);
   });
 });
 

@@ -16,6 +16,7 @@ import { readServiceModel } from "../../model/service-model.ts";
 import { quoteRoute } from "../../runtime/costs/quote.ts";
 import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
+import { serveStatic } from "../../docs-src/static-server.ts";
 import { launchChromium, openRecorded, type RecordedPage } from "./browser-session.ts";
 import { buildAndServe, type BuiltSite } from "./built-site.ts";
 
@@ -190,6 +191,48 @@ describe("the try-it console", () => {
       expect(recorded.errors.filter((error) => !error.includes("401"))).toEqual([]);
     } finally {
       await recorded.close();
+    }
+  });
+
+  it("finds the sandbox's port, and when the sandbox refuses the page, says why and the flag it logs too", async () => {
+    // A sandbox on another port that was not told of these docs, and the docs server that found it.
+    const refusals: string[] = [];
+    const other = await startSandbox({
+      port: 0,
+      onRefusal: (request) => refusals.push(String(request.headers.origin)),
+    });
+    const docs = await serveStatic(site.dir, 0, { localSandbox: () => other.url });
+    const origin = new URL(docs.url).origin;
+    const recorded = await openRecorded(browser, `${docs.url}reference.html`);
+    try {
+      const { page } = recorded;
+      await page.waitForSelector(".try-it-open");
+      await page.locator(`.try-it-open[data-operation="${IMAGE.operationId}"]`).click();
+      const panel = page.locator("#try-it");
+      await expect.poll(() => panel.locator('input[name="base-url"]').inputValue()).toBe(other.url);
+      expect(await panel.locator("label", { hasText: "Base URL" }).textContent()).toContain("running in this project");
+      await panel.locator('input[name="api-key"]').fill(KEY);
+      await panel.locator(".try-it-send").click();
+      const problem = panel.locator(".problem", { hasText: "withheld" });
+      await problem.waitFor();
+      const advice = (await problem.textContent()) ?? "";
+      const flag = `--allow-origin ${origin}`;
+      expect(advice).toContain(`npm run sandbox -- --port ${new URL(other.url).port} ${flag}`);
+      // The sandbox heard of the same page, and its log names the same flag (sandbox/cli.ts, cli-refusals.test.ts).
+      expect(refusals).toContain(origin);
+      await problem.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SCREENSHOTS, "try-it-refused-origin.png") });
+      // Nothing listening: the console says so, with the command that starts the sandbox.
+      await panel.locator('input[name="base-url"]').fill("http://127.0.0.1:9");
+      await panel.locator(".try-it-send").click();
+      const nothing = panel.locator(".problem", { hasText: "Nothing answers" });
+      await nothing.waitFor();
+      expect(await nothing.textContent()).toContain("npm run sandbox -- --port 9");
+      expect(recorded.outside).toEqual([]);
+    } finally {
+      await recorded.close();
+      await docs.close();
+      await other.close();
     }
   });
 });

@@ -17,7 +17,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stringify as toYaml } from "yaml";
 import { slugMapFile } from "../../model/slug-map.ts";
-import { BIN } from "../../packages/tools/commands.ts";
 import { CLIENT_PACKAGE, MCP_PACKAGE, TOOLS_PACKAGE } from "../../packages/shared/package-build.ts";
 import { bundleDescription } from "../../tools/bundle-description.ts";
 import { PLANTED } from "../changes/planted.ts";
@@ -307,7 +306,7 @@ export async function run(baseUrl: string, apiKey: string) {
         fastSandboxConfig(JSON.parse(readFileSync(join(tools, "sandbox/default-config.json"), "utf8")) as object),
       ),
     );
-    sandbox = spawn("npx", [BIN, "sandbox", "--port", "0", "--config", "sandbox.json"], {
+    sandbox = spawn("npx", [TOOLS_PACKAGE, "sandbox", "--port", "0", "--config", "sandbox.json"], {
       cwd: consumer(),
       env,
       stdio: ["ignore", "pipe", "pipe"],

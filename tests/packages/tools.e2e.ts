@@ -11,7 +11,8 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, COMMANDS } from "../../packages/tools/commands.ts";
+import { BIN, COMMANDS, NPX } from "../../packages/tools/commands.ts";
+import { TOOLS_PACKAGE } from "../../packages/shared/package-build.ts";
 import { buildToolsPackage, PACKAGE_NAME } from "../../packages/tools/build.ts";
 import type { BuiltPackage } from "../../packages/shared/package-build.ts";
 import { model } from "../support/description.ts";
@@ -51,14 +52,14 @@ afterAll(() => {
 });
 
 /**
- * `npx media-service ...args` in the fresh project (or, with `direct`, the installed bin run by node
+ * `npx @media-service/tools ...args` in the fresh project (or, with `direct`, the installed bin run by node
  * as npx runs it, without npm's own start-up): its exit code and output, also when it fails.
  */
 async function npx(args: string[], direct = false): Promise<{ code: number; stdout: string; stderr: string }> {
   return (
     direct
       ? run(process.execPath, [join(project, "node_modules", ".bin", BIN), ...args], { cwd: project })
-      : run("npx", [BIN, ...args], { cwd: project })
+      : run("npx", [TOOLS_PACKAGE, ...args], { cwd: project })
   ).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (error: { code: number; stdout: string; stderr: string }) => ({
@@ -161,7 +162,7 @@ describe("the tools package", () => {
     expect(code).toBe(2);
     expect(stdout).toBe("");
     expect(ownLines(stderr)).toEqual([
-      `${BIN}: unknown command "sandbx"; the commands are ${COMMANDS.map((command) => command.name).join(", ")} (npx ${BIN} --help)`,
+      `${BIN}: unknown command "sandbx"; the commands are ${COMMANDS.map((command) => command.name).join(", ")} (${NPX} --help)`,
     ]);
   });
 
@@ -170,7 +171,7 @@ describe("the tools package", () => {
     async (name) => {
       const { code, stdout } = await npx([name, "--help"], true);
       expect(code).toBe(0);
-      expect(stdout).toMatch(new RegExp(`^usage: npx ${BIN} ${name} `));
+      expect(stdout).toMatch(new RegExp(`^usage: ${NPX} ${name} `));
       expect(stdout).toContain(installed(`${name}/README.md`));
       expect(readFileSync(installed(`${name}/README.md`), "utf8")).toMatch(/^# /);
     },
@@ -184,7 +185,7 @@ describe("the tools package", () => {
     ]);
   });
 
-  describe(`npx ${BIN} sandbox, and conformance against it`, () => {
+  describe(`${NPX} sandbox, and conformance against it`, () => {
     /** The declaration of the sandbox with its default config, which the package carries. */
     const declarationFile = join("node_modules", PACKAGE_NAME, "conformance/targets/sandbox.json");
     let sandbox: ChildProcess;
@@ -200,7 +201,7 @@ describe("the tools package", () => {
 
     beforeAll(async () => {
       ({ apiKey } = JSON.parse(readFileSync(join(project, declarationFile), "utf8")) as { apiKey: string });
-      sandbox = spawn("npx", [BIN, "sandbox", "--port", "0", "--config", "sandbox.json"], {
+      sandbox = spawn("npx", [TOOLS_PACKAGE, "sandbox", "--port", "0", "--config", "sandbox.json"], {
         cwd: project,
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -271,7 +272,7 @@ describe("the tools package", () => {
     });
 
     it("stops on SIGTERM sent to the npx process alone, freeing its port and leaving no process behind", async () => {
-      const again = spawn("npx", [BIN, "sandbox", "--port", "0", "--config", "sandbox.json"], {
+      const again = spawn("npx", [TOOLS_PACKAGE, "sandbox", "--port", "0", "--config", "sandbox.json"], {
         cwd: project,
         stdio: ["ignore", "pipe", "pipe"],
       });

@@ -15,7 +15,7 @@ import { EMPTY_ACKNOWLEDGEMENTS } from "../../changes/acknowledgements.ts";
 import { latestRelease } from "../../changes/baseline.ts";
 import { compareDescriptions } from "../../changes/compare.ts";
 import { changelogText, staleChangelogs } from "../../release/changelog.ts";
-import { recordRelease, runRelease } from "../../release/command.ts";
+import { recordRelease } from "../../release/command.ts";
 import { npmError, publish, registryOf } from "../../release/npm-registry.ts";
 import { bumpOf, nextVersion as nextSemver } from "../../release/next-version.ts";
 import { planRelease, projectPaths } from "../../release/plan.ts";
@@ -28,6 +28,8 @@ import { placeholderPaths } from "../../model/slug-map.ts";
 import { PLANTED } from "../changes/planted.ts";
 import { withoutSlugMap } from "../support/placeholder-slugs.ts";
 import type { LooseJson } from "../support/loose.ts";
+import { withNpmConfig } from "../support/npm-config.ts";
+import { releaseIn } from "./run-release.ts";
 
 // Releases keep the placeholder slugs; the planted kinds name routes by them, and the bundles
 // these tests release are placeholder ones, so no slug map applies here.
@@ -316,16 +318,7 @@ describe("the repository's releases", () => {
 });
 
 describe("npm run release, refusing", () => {
-  const release = async (...argv: string[]) => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await runRelease(argv, {
-      cwd: dir,
-      stdout: (text) => out.push(text),
-      stderr: (text) => err.push(text),
-    });
-    return { code, stdout: out.join(""), stderr: err.join("") };
-  };
+  const release = (...argv: string[]) => releaseIn(dir, argv);
 
   it("--help prints the usage and exits 0", async () => {
     const { code, stdout, stderr } = await release("--help");
@@ -407,6 +400,45 @@ describe("npm run release, refusing", () => {
   });
 });
 
+describe("npm run release with no login at the registry", () => {
+  it("says how to log in, before anything is built or written (npm's log level silent, as under npm run -s)", async () => {
+    // A registry that has nothing (so the version is free) and an npm with no token for it.
+    const registry = createServer((request, response) => {
+      request.resume();
+      response.writeHead(request.url === "/-/whoami" ? 401 : 404, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: request.url === "/-/whoami" ? "unauthorized" : "not found" }));
+    });
+    await new Promise<void>((resolve) => registry.listen(0, "127.0.0.1", resolve));
+    const port = (registry.address() as AddressInfo).port;
+    mkdirSync(join(dir, "generated"));
+    writeFileSync(join(dir, "generated", "openapi.json"), `${JSON.stringify(base)}\n`);
+    writeFileSync(join(dir, "npmrc"), "");
+    try {
+      // As under `npm run -s release`: the npm the release runs inherits the silent log level, and
+      // prints no error lines; its JSON still says what happened.
+      await withNpmConfig({ userconfig: join(dir, "npmrc"), fetch_retries: "0", loglevel: "silent" }, async () => {
+        const { code, stdout, stderr } = await releaseIn(dir, [
+          "--root",
+          ".",
+          "--registry",
+          `http://127.0.0.1:${port}/`,
+        ]);
+        expect(code).toBe(2);
+        expect(stdout).not.toMatch(/wrote|packed|published/);
+        expect(stderr).toMatch(
+          new RegExp(
+            `^release: http://127\\.0\\.0\\.1:${port}/ has no login for npm here \\(.+\\); log in with npm login --registry http://127\\.0\\.0\\.1:${port}/ \\(npm adduser --registry http://127\\.0\\.0\\.1:${port}/ makes an account\\), or put a token for it in \\.npmrc; nothing was built, written or published\\n$`,
+          ),
+        );
+      });
+    } finally {
+      await new Promise((resolve) => registry.close(resolve));
+    }
+    expect(existsSync(join(dir, "releases")), "no record").toBe(false);
+    expect(existsSync(join(dir, "packages")), "nothing built").toBe(false);
+  });
+});
+
 describe("publishing refused by the registry", () => {
   it("shows npm's error, not its notices about the tarball, with the registry's credentials and npm's token hidden", async () => {
     // A registry that has nothing (GET: 404) and refuses every publish (PUT: 403 with its reason).
@@ -422,28 +454,21 @@ describe("publishing refused by the registry", () => {
     mkdirSync(folder);
     writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "x-release-probe", version: "1.0.0" }));
     writeFileSync(join(dir, "npmrc"), `//127.0.0.1:${port}/:_authToken=npm-token-s3cret\n`);
-    const saved = { userconfig: process.env.npm_config_userconfig, retries: process.env.npm_config_fetch_retries };
-    Object.assign(process.env, { npm_config_userconfig: join(dir, "npmrc"), npm_config_fetch_retries: "0" });
     try {
-      const registry = registryOf(`http://releaser:s3cret-pass@127.0.0.1:${port}/`);
-      const error = await publish(registry, folder).then(
-        () => undefined,
-        (thrown: Error) => thrown,
-      );
-      expect(error?.message).toMatch(
-        new RegExp(
-          `^http://\\*\\*\\*@127\\.0\\.0\\.1:${port}/ refused x-release-probe: .*403.*user releaser may not publish x-release-probe`,
-        ),
-      );
-      expect(error?.message).not.toMatch(/notice|s3cret/);
+      await withNpmConfig({ userconfig: join(dir, "npmrc"), fetch_retries: "0" }, async () => {
+        const registry = registryOf(`http://releaser:s3cret-pass@127.0.0.1:${port}/`);
+        const error = await publish(registry, folder).then(
+          () => undefined,
+          (thrown: Error) => thrown,
+        );
+        expect(error?.message).toMatch(
+          new RegExp(
+            `^http://\\*\\*\\*@127\\.0\\.0\\.1:${port}/ refused x-release-probe: .*403.*user releaser may not publish x-release-probe`,
+          ),
+        );
+        expect(error?.message).not.toMatch(/notice|s3cret/);
+      });
     } finally {
-      for (const [key, value] of [
-        ["npm_config_userconfig", saved.userconfig],
-        ["npm_config_fetch_retries", saved.retries],
-      ] as const) {
-        if (value === undefined) delete process.env[key];
-        else process.env[key] = value;
-      }
       await new Promise((resolve) => refusing.close(resolve));
     }
   });

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { models } from "../../generated/models.ts";
+import { freePort } from "../../http-server/listen.ts";
 import { systemClock } from "../../sandbox/clock.ts";
 import { checkedSandboxes, model } from "./support.ts";
 
@@ -51,6 +52,21 @@ describe("the README's sandbox quick start", () => {
       expect(stdout).toContain(model.jobStatus.success);
       expect(stdout).toContain(`charged ${price} credits; the offline quote says ${price}`);
     });
+  });
+
+  it("typed client with no sandbox: one line saying so, and exit 1", { timeout: 60_000 }, async () => {
+    const port = await freePort();
+    const ended = await run(process.execPath, ["--import", "tsx", "sandbox/quickstart.ts"], {
+      cwd: ROOT,
+      env: { ...process.env, SANDBOX_URL: `http://127.0.0.1:${port}` },
+    }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(ended.code).toBe(1);
+    expect(ended.stderr.trimEnd().split("\n")).toEqual([
+      `quickstart: GET /v1/account/credits: no usable response (TypeError: fetch failed (Error: connect ECONNREFUSED 127.0.0.1:${port})) (is the sandbox running at http://127.0.0.1:${port}? npm run sandbox)`,
+    ]);
   });
 
   it("curl: the same", { timeout: 60_000 }, async () => {

@@ -1,8 +1,10 @@
 /**
  * The Arazzo workflows of workflows/ run by `redocly respect` against the sandbox (fast clock), as
- * workflows/README.md runs them against any target: every workflow passes, the charge it reads is
- * the quote, and a planted change to the sandbox's poll answer (a proxy that rewrites it) fails the
- * poll step. Respect runs with its usage data off and reaches nothing but 127.0.0.1.
+ * the README's `npm run workflows` runs them against any target: all three pass with nothing but the
+ * target's address given (the key is the sandbox's demo key), the charge read is the quote, and a
+ * planted change to the sandbox's poll answer (a proxy that rewrites it) fails the poll step.
+ * Respect runs with its usage data off, reaches nothing but 127.0.0.1, and its Node end-of-life box
+ * is not shown.
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -14,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WORKFLOWS_DIR } from "../../lint/lint-workflows.ts";
 import { REDOCLY_OFFLINE_ENV } from "../../lint/run-redocly.ts";
 import { loadServiceModel } from "../../model/service-model.ts";
+import { WORKFLOW_RUNS } from "../../scripts/workflow-runs.ts";
 import { startSandbox } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 
@@ -117,12 +120,36 @@ async function plantedProxy(
 
 describe("the workflows against the sandbox (redocly respect)", () => {
   it(
+    "npm run workflows runs all three green with nothing but the target's address, the key masked, no end-of-life box",
+    async () => {
+      const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>(
+        (resolve) => {
+          execFile(
+            process.execPath,
+            ["--import", "tsx", "scripts/workflows.ts", "--server", sandbox.url],
+            { cwd: project, timeout: RUN_MS * 3, maxBuffer: 64 * 1024 * 1024 },
+            (error, out, err) =>
+              resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout: out, stderr: err }),
+          );
+        },
+      );
+      expect(code, `${stdout}${stderr}`).toBe(0);
+      expect(stdout).toContain(`workflows: 3 of 3 passed against ${sandbox.url}`);
+      for (const run of WORKFLOW_RUNS) expect(stdout).toContain(`✓ ${run.name}.arazzo.yaml`);
+      expect(`${stdout}${stderr}`).not.toMatch(/end-of-life|support is ending/);
+      // The key never shows in what respect prints.
+      expect(`${stdout}${stderr}`).not.toContain(KEY);
+    },
+    RUN_MS * 3,
+  );
+
+  it(
     "create an image and upload then create: every step passes",
     async () => {
       const { code, output, report } = await respect(
         [workflow("create-image"), workflow("upload-then-create")],
         sandbox.url,
-        { upload: { media: "data:image/png;base64,iVBORw0KGgo=" } },
+        {},
       );
       expect(outcomes(report), output).toEqual([
         "createImage: success (creditsBefore success, create success, poll success, creditsAfter success)",
@@ -140,12 +167,12 @@ describe("the workflows against the sandbox (redocly respect)", () => {
     async () => {
       const slug = loadServiceModel().createRoutes.find((route) => route.label === "I-A")!.slug;
       // Respect checks a response as if its schema forbade other fields; the quote's other fields are not shown, and the sandbox sends some (model, breakdown).
+      const run = WORKFLOW_RUNS.find((candidate) => candidate.name === "quote-then-create")!;
       const { code, output, report } = await respect(
-        [workflow("quote-then-create")],
+        [workflow(run.name)],
         sandbox.url,
         { model: slug },
-        "--severity",
-        JSON.stringify({ SCHEMA_CHECK: "warn" }),
+        ...run.options,
       );
       expect(code, output).toBe(0);
       const steps = Object.values(report.files)[0]!.executedWorkflows[0]!.executedSteps;
