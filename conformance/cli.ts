@@ -16,6 +16,7 @@ import { DeclarationError, fieldsHelp, generatedSettings, optionsHelp, parseArgs
 import { parseJson, targetUrl, TargetError } from "./http.ts";
 import type { StillRunning } from "./jobs.ts";
 import { PrismUnavailableError } from "../mock/prism.ts";
+import { mergeReports, readReport } from "./merge-reports.ts";
 import { formatConsole, withResult, writeReports } from "./report.ts";
 import { runConformance } from "./run.ts";
 import { escapeForTerminal, redactor, urlCredentials, withoutCredentials } from "./shown-text.ts";
@@ -92,6 +93,20 @@ function earlierFreePoolUse(target: string | undefined): number | undefined {
   return typeof used === "number" && Date.now() - used < POOL_RENEWAL_MS ? used : undefined;
 }
 
+// `--merge a.json,b.json`: the reports of a run's shards as one; no run.
+if (typeof values.merge === "string") {
+  try {
+    const { summary, results } = mergeReports(values.merge.split(",").map((file) => readReport(file.trim())));
+    console.log(formatConsole(summary, results));
+    console.log(`reports: ${writeReports(paths, summary, results).join(", ")}`);
+    process.exit(summary.fail > 0 ? 1 : 0);
+  } catch (error) {
+    if (!(error instanceof DeclarationError)) throw error;
+    console.error(`conformance run failed: ${shown(error.message)}`);
+    process.exit(2);
+  }
+}
+
 try {
   const generated = generatedSettings(env, values);
   const targetName = values.target !== undefined ? "--target" : "CONFORMANCE_TARGET";
@@ -127,8 +142,7 @@ try {
           detail: shown(`stopped by an error of the suite: ${internalError}`),
         });
   console.log(formatConsole(summary, results));
-  writeReports(paths, summary, results);
-  console.log(`reports: ${paths.json}, ${paths.junit}`);
+  console.log(`reports: ${writeReports(paths, summary, results).join(", ")}`);
   process.exitCode = signalled ? 128 + constants.signals[signalled] : summary.fail > 0 ? 1 : 0;
 } catch (error) {
   const message =

@@ -678,6 +678,11 @@ export const RUN_OPTIONS: readonly RunOption[] = [
     meaning: "run the K-th of N shares of the sequences (one per CI machine; each run's report names its shard)",
   },
   {
+    flag: "merge",
+    argument: "A.json,B.json",
+    meaning: "merge the JSON reports of a run's shards into one (written to --report-dir), and run nothing",
+  },
+  {
     flag: "report-dir",
     argument: "DIR",
     env: "CONFORMANCE_REPORT_DIR",

@@ -1,6 +1,6 @@
 /** The run's report: failures on the console with their curl command, and JSON and JUnit XML files. */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import type { SpendTotal } from "./cost.ts";
 import type { StillRunning } from "./jobs.ts";
 import { CHECKS } from "./checks/index.ts";
@@ -188,8 +188,21 @@ export function junitXml(summary: Summary, results: CheckResult[]): string {
   ].join("\n");
 }
 
-export function writeReports(paths: { json: string; junit: string }, summary: Summary, results: CheckResult[]): void {
+/** Writes the reports, and beside them a failing sequence's curl script; the paths written. */
+export function writeReports(
+  paths: { json: string; junit: string },
+  summary: Summary,
+  results: CheckResult[],
+): string[] {
   for (const file of [paths.json, paths.junit]) mkdirSync(dirname(file), { recursive: true });
   writeFileSync(paths.json, `${JSON.stringify({ summary, results }, null, 2)}\n`);
   writeFileSync(paths.junit, junitXml(summary, results));
+  const failing = results.find((result) => result.group === "sequences" && result.outcome === "fail" && result.curl);
+  if (!failing) return [paths.json, paths.junit];
+  const script = join(dirname(paths.json), SEQUENCE_SCRIPT);
+  writeFileSync(script, failing.curl!, { mode: 0o755 });
+  return [paths.json, paths.junit, script];
 }
+
+/** The file a failing sequence's curl script is written to, beside the reports. */
+export const SEQUENCE_SCRIPT = "sequence-failure.sh";

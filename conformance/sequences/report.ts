@@ -50,7 +50,7 @@ const SHOWN = 8;
 export function sequencesLines(summary: SequencesSummary): string[] {
   const { sequences, coverage, shard } = summary;
   const lines = [
-    `sequences: ${sequences.run} run (${sequences.tour} of the tour, ${sequences.random} random, seed ${summary.seed}${shard.count > 1 ? `, shard ${shard.index}/${shard.count}` : ""}), ${summary.steps} steps, in ${summary.seconds.toFixed(1)} s; rule × condition coverage ${coverage.observed} of ${coverage.applicable}`,
+    `sequences: ${sequences.run} run (${sequences.tour} of the tour, ${sequences.random} random, seed ${summary.seed}${shard.count > 1 ? (shard.index === 0 ? `, ${shard.count} shards merged` : `, shard ${shard.index}/${shard.count}`) : ""}), ${summary.steps} steps, in ${summary.seconds.toFixed(1)} s; rule × condition coverage ${coverage.observed} of ${coverage.applicable}`,
   ];
   for (const [model, reasons] of Object.entries(summary.notSent))
     lines.push(`  creates of ${model} not sent where ${reasons.join("; or where ")}`);
