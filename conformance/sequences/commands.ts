@@ -213,7 +213,10 @@ function pollerOf(steps: Steps, job: TrackedJob, who: Poller): Party | undefined
     case "same-account":
       return all.find((party) => party.account === job.party.account && party.key !== job.party.key);
     case "other-account":
-      return all.find((party) => party.account !== job.party.account && party.plan === "paid");
+      // The bystander's key before the main one: the main key's window is the busiest of the run.
+      return [...all]
+        .sort((a, b) => Number(a.account === "main") - Number(b.account === "main"))
+        .find((party) => party.account !== job.party.account && party.plan === "paid");
     case "free":
       return steps.free;
   }
@@ -225,14 +228,21 @@ export class PollCommand implements Command {
     readonly job: number,
     readonly who: Poller,
     readonly earlier = false,
+    /** The first of the sequence's jobs of this model (a label), rather than the `job`-th. */
+    readonly model?: string,
   ) {}
 
+  private pool(sequence: Readonly<Sequence>): readonly TrackedJob[] {
+    const jobs = this.earlier ? sequence.phase.ended : sequence.jobs;
+    return this.model === undefined ? jobs : jobs.filter((job) => job.create.create?.label === this.model).slice(0, 1);
+  }
+
   check(sequence: Readonly<Sequence>): boolean {
-    return (this.earlier ? sequence.phase.ended : sequence.jobs).length > 0;
+    return this.pool(sequence).length > 0;
   }
 
   async run(sequence: Sequence, phase: Phase): Promise<void> {
-    const pool = this.earlier ? phase.ended : sequence.jobs;
+    const pool = this.pool(sequence);
     const job = pool[this.job % pool.length]!;
     const party = pollerOf(new Steps(phase), job, this.who);
     if (!party) return;

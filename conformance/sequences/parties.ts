@@ -1,8 +1,9 @@
 /**
  * Who acts in the sequences: every declared key the phase may use without disturbing another check,
  * each with its account. The main key's account, a second paid account with a second key of it
- * (`otherAccount`), and the Free plan's key. Keys the other checks spend or leave changed (the
- * cooldown, spend-limit, discount, free-pool and burst keys) are left to them.
+ * (`otherAccount`), and the Free plan's key; and one key of an account the other checks use lightly
+ * (the cooldown, spend-limit, retired-model or free-pool key), which only polls the phase's jobs,
+ * never spending or changing anything the other checks rely on.
  */
 import type { TargetConfig } from "../config.ts";
 
@@ -38,6 +39,12 @@ export function partiesOf(config: TargetConfig, apiKey: string): Parties {
       leaves: "steps by a second paid account and by a second key of one account",
     });
   }
+  // Another account's key for polls of the phase's jobs (they must be refused): one the other checks
+  // use lightly, where declared, since the main key's window is the busiest of the run.
+  const bystander =
+    config.cooldownApiKey ?? config.spendLimit?.apiKey ?? config.retiredModel?.apiKey ?? config.freePool?.apiKey;
+  if (bystander && !all.some((party) => party.key === bystander))
+    all.splice(1, 0, { name: "bystander", key: bystander, account: "bystander", plan: "paid", second: false });
   if (config.freePlanKey)
     all.push({ name: "free plan", key: config.freePlanKey, account: "free", plan: "free", second: false });
   else missing.push({ field: "freePlanKey", leaves: "steps by a key on the Free plan" });
