@@ -59,6 +59,11 @@ async function runSequence(phase: Phase, commands: readonly Command[]): Promise<
   const sequence = await phase.begin(phase.sequencesRun + 1);
   try {
     for (const [index, command] of commands.entries()) {
+      // Past the phase's share of the run's time, the sequence stops: its jobs are left to end on their own.
+      if (outOfTime(phase.session)) {
+        phase.left.push(...sequence.jobs.filter((job) => job.terminal === null));
+        return sequence;
+      }
       sequence.command = index;
       if (command.check(sequence)) await command.run(sequence, phase);
     }

@@ -31,6 +31,9 @@ export async function startLatencyProxy(
           method: incoming.method,
           path: incoming.url,
           headers: { ...incoming.headers, host: target.host },
+          // A connection of its own: a kept-alive one the upstream closed as idle would answer the
+          // client 502 (ECONNRESET), a fault of this proxy and not of the server it stands for.
+          agent: false,
         },
         (answer) => {
           outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
