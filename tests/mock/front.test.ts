@@ -103,6 +103,28 @@ describe("the mock's front against hostile clients", () => {
     expect((await credits())?.status).toBe(200);
   });
 
+  it("refuses a body of more array items and object members than any request holds, as the sandbox does, before Prism reads it; relays one of the bound", async () => {
+    const post = (entries: number) => {
+      const body = `[${Array(entries).fill("0").join(",")}]`;
+      return raw(
+        `POST /v1/cost HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nContent-Length: ${body.length}`,
+        body,
+      );
+    };
+    // Ten megabytes of [0,0,…] held Prism for minutes: now one line of the front's.
+    for (const entries of [10_001, 5_000_000])
+      expect(errorOf(await post(entries), 400)).toEqual({
+        type: contract.model.errors.invalidRequest.type,
+        code: contract.model.errors.invalidRequest.code,
+        message: `body: holds ${entries} array items and object members; a request holds at most 10000`,
+      });
+    // At the bound, Prism judges it: the description's 400 (an array is no body of POST /v1/cost).
+    const relayed = errorOf(await post(10_000), 400);
+    expect(relayed.message).not.toContain("array items");
+    expect(relayed.type).toBe(contract.model.errors.invalidRequest.type);
+    expect((await credits())?.status).toBe(200);
+  });
+
   it("answers malformed JSON and invalid UTF-8 with the documented 400, not Prism's own body", async () => {
     for (const body of ['{"prompt":', '{"prompt":"\xff"}']) {
       const answer = await raw(
