@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Contract } from "../../contract/contract.ts";
+import { freePort } from "../../http-server/listen.ts";
 import { startMock, type RunningPrism } from "../../mock/prism.ts";
 import { rawExchange, type RawAnswer } from "../../fuzz/raw-http.ts";
 import { fuzz, report } from "../../fuzz/run.ts";
@@ -12,9 +13,12 @@ import { fuzz, report } from "../../fuzz/run.ts";
 const contract = new Contract();
 let mock: RunningPrism;
 let port: number;
+/** Prism's own port behind the front. */
+let prismPort: number;
 
 beforeAll(async () => {
-  mock = await startMock({ snapshot: contract.doc });
+  prismPort = await freePort();
+  mock = await startMock({ snapshot: contract.doc, prismPort });
   port = Number(new URL(mock.baseUrl).port);
 });
 afterAll(async () => {
@@ -76,6 +80,20 @@ describe("the mock's front against hostile clients", () => {
       ),
     );
     expect(errorOf(answer, 403).code).toBe("host_not_allowed");
+  });
+
+  it("Prism's own port behind it refuses a Host that does not name it too, and serves one that does", async () => {
+    const ask = (host: string) =>
+      rawExchange(
+        prismPort,
+        Buffer.from(
+          `GET /v1/account/credits HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer k\r\nConnection: close\r\n\r\n`,
+        ),
+      );
+    for (const host of [`evil.example:${prismPort}`, "evil.example", `127.0.0.1.evil.example:${prismPort}`])
+      expect(errorOf(await ask(host), 403).code, host).toBe("host_not_allowed");
+    for (const host of [`127.0.0.1:${prismPort}`, `localhost:${prismPort}`])
+      expect((await ask(host))?.status).toBe(200);
   });
 
   it("answers a body over Prism's 10 MB limit with 413 from its Content-Length", async () => {
