@@ -109,9 +109,7 @@ describe("a hostile upstream", () => {
       const error = await (async () =>
         createClient({ apiKey: API_KEY, baseUrl, maxRetries: 0 }).getAccountCredits())().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InvalidInputError);
-      expect(String(error)).toBe(
-        "InvalidInputError: baseUrl: must hold no credentials: the key goes in apiKey",
-      );
+      expect(String(error)).toBe("InvalidInputError: baseUrl: must hold no credentials: the key goes in apiKey");
       expect(JSON.stringify({ ...(error as object), stack: (error as Error).stack })).not.toMatch(/s3cret|secret|bob/);
     }
   });
