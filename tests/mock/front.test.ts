@@ -129,13 +129,12 @@ describe("the mock's front against hostile clients", () => {
         body,
       );
     };
-    // Ten megabytes of [0,0,…] held Prism for minutes: now one line of the front's.
-    for (const entries of [10_001, 5_000_000])
-      expect(errorOf(await post(entries), 400)).toEqual({
-        type: contract.model.errors.invalidRequest.type,
-        code: contract.model.errors.invalidRequest.code,
-        message: `body: holds ${entries} array items and object members; a request holds at most 10000`,
-      });
+    // Ten megabytes of [0,0,…] held Prism for minutes (mock.e2e.ts sends them): now one line of the front's.
+    expect(errorOf(await post(10_001), 400)).toEqual({
+      type: contract.model.errors.invalidRequest.type,
+      code: contract.model.errors.invalidRequest.code,
+      message: "body: holds 10001 array items and object members; a request holds at most 10000",
+    });
     // At the bound, Prism judges it: the description's 400 (an array is no body of POST /v1/cost).
     const relayed = errorOf(await post(10_000), 400);
     expect(relayed.message).not.toContain("array items");
