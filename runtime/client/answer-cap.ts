@@ -21,16 +21,18 @@ export const ATTEMPT = "mediaServiceAttempt";
 
 const decoder = new TextDecoder();
 
+/** Made only when thrown: an error's stack costs more than reading a small answer. */
+const tooLarge = (maxBytes: number) =>
+  new RangeError(`the answer is larger than maxResponseBytes, ${maxBytes} bytes`);
+
 /** The answer's body as text, read within `maxBytes` (a RangeError past it); `attempt.stop` ends the reading. */
 export async function readText(response: Response, maxBytes: number, attempt?: Attempt): Promise<string> {
   const { body } = response;
   if (!body) return "";
-  // Made only when thrown: an error's stack costs more than reading a small answer.
-  const tooLarge = () => new RangeError(`the answer is larger than maxResponseBytes, ${maxBytes} bytes`);
   if (attempt?.late || Number(response.headers.get("content-length")) > maxBytes) {
     await body.cancel();
     if (attempt?.late) return "";
-    throw tooLarge();
+    throw tooLarge(maxBytes);
   }
   const reader = body.getReader();
   if (attempt) attempt.stop = () => reader.cancel();
@@ -43,7 +45,7 @@ export async function readText(response: Response, maxBytes: number, attempt?: A
   ) {
     if ((bytes += read.value.byteLength) > maxBytes) {
       await reader.cancel();
-      throw tooLarge();
+      throw tooLarge(maxBytes);
     }
   }
   return decoder.decode(chunks.length > 1 ? await new Blob(chunks).arrayBuffer() : chunks[0]);
@@ -53,7 +55,9 @@ export async function readText(response: Response, maxBytes: number, attempt?: A
  * The answer, its `text` and `json` reading within `maxBytes` and `attempt`'s time (readText):
  * cheaper than a bounded copy of the answer, which would cost a second Response per call.
  */
-export function capped(response: Response, maxBytes: number, attempt?: Attempt): Response {
-  const text = () => readText(response, maxBytes, attempt);
-  return Object.assign(response, { text, json: async () => JSON.parse(await text()) as unknown });
-}
+export const capped = (response: Response, maxBytes: number, attempt?: Attempt): Response =>
+  // Closures in an object literal: no named function made per answer (a bundler's keepNames would name each).
+  Object.assign(response, {
+    text: () => readText(response, maxBytes, attempt),
+    json: async () => JSON.parse(await readText(response, maxBytes, attempt)) as unknown,
+  });
