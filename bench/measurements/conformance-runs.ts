@@ -10,7 +10,9 @@ import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
 import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
 import { Contract } from "../../contract/contract.ts";
 import { runConformance } from "../../conformance/run.ts";
+import { startMock } from "../../mock/prism.ts";
 import { startSandbox } from "../../sandbox/server.ts";
+import { sender } from "../load.ts";
 import type { Figure, Measurement } from "../measurement.ts";
 
 const SANDBOX_DECLARATION = "conformance/targets/sandbox.json";
@@ -38,15 +40,60 @@ async function againstSandbox(config: TargetConfig): Promise<{ seconds: number; 
   }
 }
 
+/** The sandbox's declaration (conformance/targets/sandbox.json), read as `npm run conformance -- --config` reads it. */
+export const sandboxDeclaration = (): TargetConfig =>
+  readTargetConfig({ CONFORMANCE_CONFIG: SANDBOX_DECLARATION }, TARGET_DEFAULTS, new Contract(), CHECK_GROUPS);
+
+/**
+ * The run against a sandbox started as `npm run sandbox` starts it, in the sandbox's job lengths:
+ * its time over the seconds a job of the sandbox runs (its config), both of one run. The run's time
+ * is mostly the chain of jobs it waits on, which a loaded machine does not stretch.
+ */
+export async function sandboxRunInJobLengths(): Promise<{ jobLengths: number; seconds: number }> {
+  const sandbox = await startSandbox();
+  try {
+    const jobSeconds = sandbox.state.config.jobs.defaultDurationSeconds;
+    const { seconds } = await timed(() => runConformance({ target: sandbox.url, config: sandboxDeclaration() }));
+    return { jobLengths: seconds / jobSeconds, seconds };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** Plain requests the run against the mock is set beside: about as many as the run sends (1,311 with the default declaration). */
+const BARE_REQUESTS = 1_000;
+
+/** BARE_REQUESTS credit reads sent to `url` one after another, in seconds. */
+async function bareReads(url: string): Promise<number> {
+  const started = performance.now();
+  const send = sender(url, "bench-key");
+  for (let request = 0; request < BARE_REQUESTS; request += 1) await send("GET", "/v1/account/credits");
+  return (performance.now() - started) / 1000;
+}
+
+/**
+ * `npm run conformance`'s checks against a running Prism mock, over the time the same mock takes to
+ * answer BARE_REQUESTS plain reads, measured just before and just after the run: what the suite
+ * costs beyond having Prism answer, with a loaded moment falling on both sides. Prism's start, the
+ * rest of the run's time, is Prism's own and the same whatever the suite does.
+ */
+export async function mockRunOverBareReads(): Promise<{ ratio: number; seconds: number }> {
+  const contract = new Contract();
+  const mock = await startMock({ snapshot: contract.doc });
+  try {
+    const before = await bareReads(mock.baseUrl);
+    const { seconds } = await timed(() => runConformance({ contract, mock }));
+    const after = await bareReads(mock.baseUrl);
+    return { ratio: seconds / ((before + after) / 2), seconds };
+  } finally {
+    await mock.stop();
+  }
+}
+
 export const conformanceRuns: Measurement = {
   name: "conformance-runs",
   async run(): Promise<Figure[]> {
-    const declared = readTargetConfig(
-      { CONFORMANCE_CONFIG: SANDBOX_DECLARATION },
-      TARGET_DEFAULTS,
-      new Contract(),
-      CHECK_GROUPS,
-    );
+    const declared = sandboxDeclaration();
     const vsSandbox = await againstSandbox(declared);
     const withoutGenerated = await againstSandbox({
       ...declared,
