@@ -23,7 +23,7 @@ await runCommand("bench:guard", async () => {
   const started = performance.now();
   for (const guard of guards()) {
     const at = performance.now();
-    const verdict = await judge(guard);
+    const verdict = await judge(guard, (detail) => console.error(`bench:guard:   ${detail}`));
     verdicts.push(verdict);
     console.error(
       `bench:guard: ${guard.figure}: ${verdict.values.map(format).join(", ")} in ${((performance.now() - at) / 1000).toFixed(1)} s`,

@@ -36,7 +36,7 @@ export const guards = (): readonly Guard[] => [
   {
     figure: `Prism mock's CPU per request over the sandbox's (x; median of ${PRISM_ROUNDS} alternating rounds of ${PRISM_ROUND_MS / 1000} s)`,
     goal: { least: 10 },
-    measure: () => prismCpuOverSandbox(PRISM_ROUNDS, PRISM_ROUND_MS),
+    measure: (note) => prismCpuOverSandbox(PRISM_ROUNDS, PRISM_ROUND_MS, note),
     varies: true,
   },
   ...Object.entries(diffPairs()).map(
@@ -48,10 +48,17 @@ export const guards = (): readonly Guard[] => [
     }),
   ),
   {
-    figure: "npm run conformance against the sandbox, in the sandbox's job lengths (its time over one job's)",
+    figure:
+      "npm run conformance against the sandbox, in the sandbox's job lengths (its time, less what the machine's load stretched its work, over one job's)",
     // 30 s at the sandbox's default 3-s jobs.
     goal: { most: 10 },
-    measure: async () => (await sandboxRunInJobLengths()).jobLengths,
+    measure: async (note) => {
+      const { jobLengths, seconds, stretched } = await sandboxRunInJobLengths();
+      note?.(
+        `the run took ${seconds.toFixed(1)} s, its work stretched ${stretched.toFixed(2)} times by the machine's load`,
+      );
+      return jobLengths;
+    },
     varies: true,
   },
   {
@@ -59,7 +66,13 @@ export const guards = (): readonly Guard[] => [
       "npm run conformance's checks against a running Prism mock, over the mock answering 1,000 plain reads (x; the reads before and after)",
     // The 10 s the whole run may take on an idle machine, of which Prism's start takes about 2.5 s: see bench/README.md.
     goal: { most: 5 },
-    measure: async () => (await mockRunOverBareReads()).ratio,
+    measure: async (note) => {
+      const { ratio, seconds, reads } = await mockRunOverBareReads();
+      note?.(
+        `the checks took ${seconds.toFixed(1)} s, the reads ${reads.map((read) => read.toFixed(1)).join(" s and ")} s`,
+      );
+      return ratio;
+    },
     varies: true,
   },
 ];

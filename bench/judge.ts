@@ -11,8 +11,8 @@ export interface Guard {
   readonly figure: string;
   /** The goal: the figure at most or at least this. */
   readonly goal: { readonly most: number } | { readonly least: number };
-  /** One measurement of the figure. */
-  measure(): Promise<number>;
+  /** One measurement of the figure; `note` hears what went into it (the rounds' own figures), for the log. */
+  measure(note?: (detail: string) => void): Promise<number>;
   /** Whether a second measurement could differ (a size cannot). */
   readonly varies: boolean;
 }
@@ -34,10 +34,10 @@ export interface Verdict {
 }
 
 /** Measures `guard`, again up to CONFIRMATIONS in all when the first is past the goal, and judges it. */
-export async function judge(guard: Guard): Promise<Verdict> {
-  const values = [await guard.measure()];
+export async function judge(guard: Guard, note?: (detail: string) => void): Promise<Verdict> {
+  const values = [await guard.measure(note)];
   if (guard.varies && !meets(values[0]!, guard.goal))
-    while (values.length < CONFIRMATIONS) values.push(await guard.measure());
+    while (values.length < CONFIRMATIONS) values.push(await guard.measure(note));
   const value = median(values);
   return { guard, values, value, passed: meets(value, guard.goal) };
 }

@@ -137,7 +137,11 @@ async function cpuPerRequest(url: string, pid: number, ms: number): Promise<numb
  * median of the per-round ratios. CPU per request holds on a shared machine where requests per
  * second do not: on two loaded cores the load generator, not the sandbox, set the sandbox's rate.
  */
-export async function prismCpuOverSandbox(rounds: number, roundMs: number): Promise<number> {
+export async function prismCpuOverSandbox(
+  rounds: number,
+  roundMs: number,
+  note?: (detail: string) => void,
+): Promise<number> {
   const sandbox = await startSandboxProcess();
   try {
     const mock = await startServerProcess(["mock/cli.ts"]);
@@ -145,10 +149,14 @@ export async function prismCpuOverSandbox(rounds: number, roundMs: number): Prom
       await cpuPerRequest(sandbox.url, sandbox.pid, roundMs);
       await cpuPerRequest(mock.url, mock.pid, roundMs);
       const ratios: number[] = [];
+      const perRequest: string[] = [];
       for (let round = 0; round < rounds; round += 1) {
         const ours = await cpuPerRequest(sandbox.url, sandbox.pid, roundMs);
-        ratios.push((await cpuPerRequest(mock.url, mock.pid, roundMs)) / ours);
+        const theirs = await cpuPerRequest(mock.url, mock.pid, roundMs);
+        ratios.push(theirs / ours);
+        perRequest.push(`${(ours * 1e6).toFixed(0)}/${(theirs * 1e6).toFixed(0)}`);
       }
+      note?.(`CPU µs per request, sandbox/Prism, by round: ${perRequest.join(", ")}`);
       return median(ratios);
     } finally {
       await mock.stop();
