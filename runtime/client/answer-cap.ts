@@ -22,8 +22,7 @@ export const ATTEMPT = "mediaServiceAttempt";
 const decoder = new TextDecoder();
 
 /** Made only when thrown: an error's stack costs more than reading a small answer. */
-const tooLarge = (maxBytes: number) =>
-  new RangeError(`the answer is larger than maxResponseBytes, ${maxBytes} bytes`);
+const tooLarge = (maxBytes: number) => new RangeError(`the answer is larger than maxResponseBytes, ${maxBytes} bytes`);
 
 /** The answer's body as text, read within `maxBytes` (a RangeError past it); `attempt.stop` ends the reading. */
 export async function readText(response: Response, maxBytes: number, attempt?: Attempt): Promise<string> {
