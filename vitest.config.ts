@@ -39,6 +39,9 @@ export const unitTest = {
 export default defineConfig({
   test: {
     reporters: ["default", new SummaryReporter()],
+    // Each module's transform kept on disk (node_modules/.experimental-vitest-cache, keyed by the
+    // module's text and the config) and reused by the next run: about 5 s of npm test's CPU once warm.
+    experimental: { fsModuleCache: true },
     projects: [
       { test: { name: "unit", ...unitTest } },
       {

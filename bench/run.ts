@@ -7,7 +7,7 @@
 import { availableParallelism } from "node:os";
 import { parseFlags, runCommand, UsageError } from "../tools/command.ts";
 import type { Figure, Measurement } from "./measurement.ts";
-import { clientOverhead } from "./measurements/client-overhead.ts";
+import { clientOverheadMeasurement } from "./measurements/client-overhead.ts";
 import { clientSize } from "./measurements/client-size.ts";
 import { conformanceRuns } from "./measurements/conformance-runs.ts";
 import { descriptionDiff } from "./measurements/description-diff.ts";
@@ -24,7 +24,7 @@ const MEASUREMENTS: readonly Measurement[] = [
   hostileLoad,
   descriptionDiff,
   workingLoop,
-  clientOverhead,
+  clientOverheadMeasurement,
   clientSize,
   quoteThroughput,
   conformanceRuns,

@@ -11,11 +11,18 @@ export const REDACTED = "[redacted]";
 /** Secrets shorter than this are not searched for in free text: a one-letter key would blank every such letter. */
 const SHORTEST = 4;
 
-/** The credentials of a target URL (`http://user:pass@host`): as given, decoded, and in Basic form. */
+/**
+ * The scheme and userinfo of a URL as the URL parser reads it: the userinfo runs to the authority's
+ * last "@" (a password may hold a raw "@"), and a special scheme takes backslashes for slashes.
+ */
+const USERINFO = /^([a-z][a-z0-9+.-]*:[/\\]{2})([^/\\?#]*)@/i;
+
+/**
+ * The credentials of a target URL (`http://user:pass@host`) in every form a run may show them: as
+ * given, decoded, percent-encoded as a URL object prints them, and in Basic form.
+ */
 export function urlCredentials(target: string | undefined): string[] {
   if (!target) return [];
-  const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^@/?#]*)@/i.exec(target)?.[1];
-  if (!userinfo) return [];
   const decode = (text: string): string => {
     try {
       return decodeURIComponent(text);
@@ -23,9 +30,27 @@ export function urlCredentials(target: string | undefined): string[] {
       return text;
     }
   };
-  const [user = "", password = ""] = userinfo.split(/:(.*)/s);
-  const plain = `${decode(user)}:${decode(password)}`;
-  return [userinfo, plain, Buffer.from(plain).toString("base64"), ...(password ? [password, decode(password)] : [])];
+  const forms = new Set<string>();
+  const add = (user: string, password: string): void => {
+    for (const [name, secret] of [
+      [user, password],
+      [decode(user), decode(password)],
+    ] as const) {
+      forms.add(`${name}:${secret}`).add(Buffer.from(`${name}:${secret}`).toString("base64"));
+      if (secret) forms.add(secret);
+    }
+  };
+  const given = USERINFO.exec(target)?.[2];
+  if (given) {
+    forms.add(given);
+    const [user = "", password = ""] = given.split(/:(.*)/s);
+    add(user, password);
+  }
+  if (URL.canParse(target)) {
+    const { username, password } = new URL(target);
+    if (username || password) add(username, password);
+  }
+  return [...forms];
 }
 
 /** Replaces each of `secrets` (longest first) in text by REDACTED. */
@@ -37,8 +62,7 @@ export function redactor(secrets: ReadonlyArray<string | undefined>): (text: str
 }
 
 /** A target URL with its credentials, if any, left out. */
-export const withoutCredentials = (target: string): string =>
-  target.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, `$1${REDACTED}@`);
+export const withoutCredentials = (target: string): string => target.replace(USERINFO, `$1${REDACTED}@`);
 
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 

@@ -43,6 +43,14 @@ export interface RunningServer {
 const RELOAD_PATH = "/__reload";
 const RELOAD_SCRIPT = `<script>new EventSource("${RELOAD_PATH}").onmessage = () => location.reload();</script>`;
 
+/**
+ * The reload stream keeps the server's timeouts: a comment every `heartbeatMs` (within the idle
+ * timeout) keeps a page's stream open, and each stream ends after `maxMs`, so that no client holds a
+ * connection for good. The page's EventSource then connects again at once (`retry`), and is told of
+ * a reload it missed meanwhile: each stream and reload carries the count of reloads as its event id.
+ */
+export const RELOAD_STREAM = { heartbeatMs: 4_000, maxMs: 60_000 };
+
 /** Maps a request path to a file under root, or undefined when it would leave root or is missing. */
 function fileFor(root: string, urlPath: string): string | undefined {
   const decoded = decodeURIComponent(urlPath.split("?")[0] ?? "/");
@@ -61,14 +69,17 @@ export interface StaticServerOptions {
   readonly liveReload?: boolean;
   /** Where the sandbox started in this project listens, for the try-it console; none when omitted. */
   readonly localSandbox?: () => string | null;
+  /** The reload stream's heartbeat and length (tests shorten them). */
+  readonly reloadStream?: typeof RELOAD_STREAM;
 }
 
 export function serveStatic(
   root: string,
   port: number,
-  { liveReload = false, localSandbox = () => null }: StaticServerOptions = {},
+  { liveReload = false, localSandbox = () => null, reloadStream = RELOAD_STREAM }: StaticServerOptions = {},
 ): Promise<RunningServer> {
   const listeners = new Set<ServerResponse>();
+  let reloads = 0;
   return listenOnLoopback({
     port,
     // The site calls no other server of its own: no page elsewhere may read it.
@@ -82,13 +93,18 @@ export function serveStatic(
       ),
     handle: (request, response) => {
       if (liveReload && request.url === RELOAD_PATH) {
-        // The event stream stays open and silent between reloads: no idle timeout for it.
-        request.socket.setTimeout(0);
+        const missed = Number(request.headers["last-event-id"]) < reloads;
         response
           .writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" })
-          .write(": connected\n\n");
+          .write(`: connected\nretry: 1000\nid: ${reloads}\n${missed ? "data: reload\n" : ""}\n`);
         listeners.add(response);
-        request.on("close", () => listeners.delete(response));
+        const heartbeat = setInterval(() => response.write(":\n\n"), reloadStream.heartbeatMs);
+        const end = setTimeout(() => response.end(), reloadStream.maxMs);
+        response.on("close", () => {
+          listeners.delete(response);
+          clearInterval(heartbeat);
+          clearTimeout(end);
+        });
         return;
       }
       if (request.url === `/${LOCAL_SERVERS_PATH}` && (request.method === "GET" || request.method === "HEAD")) {
@@ -134,7 +150,8 @@ export function serveStatic(
       return running.close();
     },
     reload: () => {
-      for (const listener of listeners) listener.write("data: reload\n\n");
+      reloads += 1;
+      for (const listener of listeners) listener.write(`id: ${reloads}\ndata: reload\n\n`);
     },
   }));
 }

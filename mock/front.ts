@@ -10,8 +10,9 @@
  * Nothing a client sends can stop it: the request target is read without `new URL` (a target that
  * is not a path, or malformed percent-encoding, is a 400), a method a known path does not serve is a
  * 405 with `Allow`, a body is read within Prism's own size limit (413 past it) and a shared budget,
- * relayed only to operations that take one, and replaced by a stand-in Prism refuses where it is not
- * UTF-8 JSON or is nested deep enough to end Prism,
+ * relayed only to operations that take one, refused (400) where it holds more array items and
+ * object members than any request (as the sandbox refuses it), and replaced by a stand-in Prism
+ * refuses where it is not UTF-8 JSON or is nested deep enough to end Prism,
  * and any unexpected error is one log line and a 500; every one of these answers carries the error
  * body. It is served by the project's HTTP layer (http-server/): the Host and Origin checks, CORS for
  * allowed pages, the sandbox's timeouts and connection cap.
@@ -42,6 +43,13 @@ const LIMITS = { ...HTTP_DEFAULTS, maxBodyBytes: PRISM_MAX_BODY_BYTES };
 
 /** Far deeper than any body of the description; Prism's stack ends somewhere past a few thousand. */
 const MAX_JSON_DEPTH = 256;
+/**
+ * Array items and object members a body may hold, all levels together: the sandbox's bound
+ * (sandbox/validation.ts). The description's largest body holds a few hundred; ten megabytes of
+ * `[0,0,…]` hold five million, which Prism, validating every one, took minutes and half a gigabyte
+ * over while every other request waited: such a body is refused here, as the sandbox refuses it.
+ */
+const MAX_BODY_ENTRIES = 10_000;
 /** A JSON body every request schema refuses (they are all objects), which Prism answers with the documented 400. */
 const STAND_IN = Buffer.from(JSON.stringify("the request body was not one the mock could relay"));
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -52,9 +60,9 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * body, or one that is not UTF-8, goes on as the stand-in, so the answer is the documented 400. So
  * does a media field in a form its `x-media.forms` does not take, which Prism cannot see.
  */
-function relayedBody(bytes: Buffer, schema: JsonSchema | undefined): Buffer {
+function relayedBody(bytes: Buffer, schema: JsonSchema | undefined, depth: number): Buffer {
   if (bytes.length === 0) return bytes;
-  if (jsonShape(bytes).depth > MAX_JSON_DEPTH) return STAND_IN;
+  if (depth > MAX_JSON_DEPTH) return STAND_IN;
   try {
     return mediaFormProblem(schema, JSON.parse(utf8.decode(bytes))) === null ? bytes : STAND_IN;
   } catch {
@@ -177,7 +185,17 @@ export async function startMockFront(
             { "retry-after": "1", ...close },
           );
     }
-    const relayed = op?.requestSchema ? relayedBody(body.read.bytes, op.requestSchema) : Buffer.alloc(0);
+    const { bytes } = body.read;
+    const { depth, entries } = op?.requestSchema ? jsonShape(bytes) : { depth: 0, entries: 0 };
+    // A body deep enough to end Prism goes on as the stand-in (relayedBody), however crowded.
+    if (depth <= MAX_JSON_DEPTH && entries > MAX_BODY_ENTRIES)
+      return errorAnswer(
+        400,
+        invalid.type,
+        invalid.code,
+        `body: holds ${entries} array items and object members; a request holds at most ${MAX_BODY_ENTRIES}`,
+      );
+    const relayed = op?.requestSchema ? relayedBody(bytes, op.requestSchema, depth) : Buffer.alloc(0);
     let answer: RelayedAnswer;
     try {
       answer = await relay(request, read.target, relayed, upstream);

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { constants } from "node:os";
+import { errorBody, HTTP_CODES } from "../http-server/error-codes.ts";
 import { freePort, HOST } from "../http-server/listen.ts";
 import { loadBundle } from "../model/document.ts";
 import { IN_TOOLS_PACKAGE, runtimeFile } from "../tools/packaged.ts";
@@ -19,6 +20,7 @@ import { startMockFront } from "./front.ts";
 export const BUNDLE_YAML = runtimeFile("generated/openapi.yaml");
 const PRISM_CLI = fileURLToPath(new URL("../node_modules/@stoplight/prism-cli/dist/index.js", import.meta.url));
 const EXITS_WITH_PARENT = fileURLToPath(new URL("./prism-exits-with-parent.cjs", import.meta.url));
+const HOST_GUARD = fileURLToPath(new URL("./prism-host-guard.cjs", import.meta.url));
 
 export interface PrismOptions {
   /** Port to listen on; a free one when omitted. */
@@ -110,10 +112,18 @@ async function startPrism(
   const removeSnapshot = (): void => {
     if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
   };
-  const args = ["--require", EXITS_WITH_PARENT, PRISM_CLI, ...command, document];
+  const args = ["--require", EXITS_WITH_PARENT, "--require", HOST_GUARD, PRISM_CLI, ...command, document];
   if (upstream) args.push(upstream);
   args.push("--host", HOST, "--port", String(port), "--no-multiprocess", "--no-cors");
-  const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "pipe"] });
+  // Prism's port refuses a Host that does not name it, in the front's words (prism-host-guard.cjs).
+  const refusal = errorBody({
+    ...HTTP_CODES.hostNotAllowed,
+    message: `Host: must name this server, ${HOST}:${port} or localhost:${port}; a name resolving here is refused, as DNS rebinding would use one`,
+  });
+  const child = spawn(process.execPath, args, {
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, PRISM_HOST_GUARD: JSON.stringify({ port, body: JSON.stringify(refusal) }) },
+  });
   const baseUrl = `http://${HOST}:${port}`;
   const stopNow = (): void => {
     child.kill("SIGTERM");

@@ -12,7 +12,8 @@ import type { Figure, Measurement } from "../measurement.ts";
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const { version } = createRequire(import.meta.url)("openapi-fetch/package.json") as { version: string };
 
-async function gzippedBytes(contents: string): Promise<number> {
+/** The bundle of `contents` (an entry module's text, resolved from the project root), minified, ESM, gzip -9. */
+export async function gzippedBytes(contents: string): Promise<number> {
   const result = await build({
     stdin: { contents, resolveDir: ROOT, loader: "ts" },
     bundle: true,
@@ -25,11 +26,11 @@ async function gzippedBytes(contents: string): Promise<number> {
   return gzipSync(result.outputFiles[0]?.contents ?? new Uint8Array(), { level: 9 }).byteLength;
 }
 
+/** The client as a user who does not quote offline ships it: createClient, openapi-fetch included. */
+export const CLIENT_WITHOUT_TABLES = 'export { createClient } from "./generated/client.ts";';
+
 const BUNDLES: ReadonlyArray<[label: string, contents: string]> = [
-  [
-    "typed client, without the price tables (incl. openapi-fetch)",
-    'export { createClient } from "./generated/client.ts";',
-  ],
+  ["typed client, without the price tables (incl. openapi-fetch)", CLIENT_WITHOUT_TABLES],
   [
     "typed client with the price tables and quote",
     'export { createClient } from "./generated/client.ts"; export { quote } from "./generated/costs.ts";',

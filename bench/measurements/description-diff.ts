@@ -53,6 +53,33 @@ function pair(before: Side, after: Side): { ours: ReturnType<typeof timed>; thei
   };
 }
 
+/** The two pairs compared: the latest release with the bundle, and the bundle with a copy whose schemas all changed. */
+export function diffPairs(): Record<"latest release -> bundle" | "all schemas changed", [Side, Side]> {
+  const release = releaseSide(latestRelease());
+  const bundle = loadSide(BUNDLE_FILE, "bundle");
+  return {
+    "latest release -> bundle": [release, bundle],
+    "all schemas changed": [bundle, { source: "changed", doc: schemasChanged(bundle.doc) }],
+  };
+}
+
+/**
+ * Our comparison's time over api-smart-diff's on one pair: `runs` alternating runs of each (ours
+ * first) after one of each to warm up, and the median of the per-run ratios.
+ */
+export function diffRatio([before, after]: [Side, Side], runs: number): number {
+  const once = (diff: () => unknown): number => {
+    const start = performance.now();
+    diff();
+    return performance.now() - start;
+  };
+  const ours = () => compareDescriptions(before, after);
+  const theirs = () => apiCompare(before.doc, after.doc);
+  once(ours);
+  once(theirs);
+  return median(Array.from({ length: runs }, () => once(ours) / once(theirs)));
+}
+
 const ratio = (ours: number, theirs: number): string =>
   `${(ours / theirs).toFixed(2)} of api-smart-diff's time (goal: at most 0.33)`;
 

@@ -6,15 +6,16 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../http-server/listen.ts";
 import { startMock } from "../../mock/prism.ts";
 import { loadServiceModel } from "../../model/service-model.ts";
+import type { Exchange } from "../../conformance/http.ts";
 import { drive, sender, type Send } from "../load.ts";
-import type { Figure, Measurement } from "../measurement.ts";
+import { median, type Figure, type Measurement } from "../measurement.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const WORKERS = 16;
@@ -32,19 +33,18 @@ const CONFIG = {
   limits: { requests: { perKey: 1_000_000_000, perSourceIp: 1_000_000_000 } },
 };
 
-/** The sandbox in its own process on CONFIG (its pid, to read its memory). */
-export async function startSandboxProcess(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const file = join(mkdtempSync(join(tmpdir(), "bench-sandbox-")), "config.json");
-  writeFileSync(file, JSON.stringify(CONFIG));
+/** A server of the project in a process of its own, started with `args` (a CLI that prints "listening on"). */
+async function startServerProcess(
+  args: readonly string[],
+): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", "sandbox/cli.ts", "--port", String(port), "--config", file],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
-  );
+  const child = spawn(process.execPath, ["--import", "tsx", ...args, "--port", String(port)], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("listening on") && resolve());
-    child.once("exit", (code) => reject(new Error(`the sandbox exited (${code}) before listening`)));
+    child.once("exit", (code) => reject(new Error(`${args[0]} exited (${code}) before listening`)));
   });
   return {
     url: `http://127.0.0.1:${port}`,
@@ -57,8 +57,42 @@ export async function startSandboxProcess(): Promise<{ url: string; pid: number;
   };
 }
 
-/** Requests per second of create + polls loops against `url`. */
-export async function requestsPerSecond(url: string): Promise<{ perSecond: number; failures: number }> {
+/** The sandbox in its own process on CONFIG (its pid, to read its memory). */
+export function startSandboxProcess(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
+  const file = join(mkdtempSync(join(tmpdir(), "bench-sandbox-")), "config.json");
+  writeFileSync(file, JSON.stringify(CONFIG));
+  return startServerProcess(["sandbox/cli.ts", "--config", file]);
+}
+
+/** Linux's clock ticks per second, in which /proc states CPU time (`getconf CLK_TCK`). */
+const CLOCK_TICKS = 100;
+
+/** CPU seconds (user and system) a process and every process under it have spent so far, read from /proc. */
+export function treeCpuSeconds(root: number): number {
+  const processes = readdirSync("/proc").flatMap((entry) => {
+    if (!/^\d+$/.test(entry)) return [];
+    try {
+      // After the command's ")": state, ppid, ..., utime (the 12th), stime (the 13th).
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
+      return [{ pid: Number(entry), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
+    } catch {
+      return []; // a process that ended meanwhile
+    }
+  });
+  const tree = new Set([root]);
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const { pid, ppid } of processes)
+      if (tree.has(ppid) && !tree.has(pid)) {
+        tree.add(pid);
+        grown = true;
+      }
+  }
+  return processes.filter(({ pid }) => tree.has(pid)).reduce((sum, { ticks }) => sum + ticks, 0) / CLOCK_TICKS;
+}
+
+/** Loops that each create an image job and poll it, against `url`. */
+function loopStep(url: string): () => Promise<Exchange[]> {
   const model = loadServiceModel();
   const route = model.createRoutes.find(
     (candidate) => candidate.areaId === "image" && candidate.idType === "string" && candidate.family === null,
@@ -66,7 +100,7 @@ export async function requestsPerSecond(url: string): Promise<{ perSecond: numbe
   const pollPath = model.areas.find((area) => area.id === route.areaId)!.poll.path;
   const body = { prompt: "A lighthouse at dawn" };
   const send: Send = sender(url, KEY);
-  const step = async () => {
+  return async () => {
     const created = await send("POST", route.path, body);
     const id = (created.json as { id?: string } | undefined)?.id ?? "unknown";
     const polls = [];
@@ -74,9 +108,62 @@ export async function requestsPerSecond(url: string): Promise<{ perSecond: numbe
       polls.push(await send("GET", pollPath.replace("{id}", encodeURIComponent(id))));
     return [created, ...polls];
   };
-  await drive(WORKERS, WARM_UP_MS, () => true, step);
-  const result = await drive(WORKERS, MEASURE_MS, () => true, step);
+}
+
+/** Requests per second of create + polls loops against `url`, over `measureMs` after `warmUpMs`. */
+export async function requestsPerSecond(
+  url: string,
+  measureMs = MEASURE_MS,
+  warmUpMs = WARM_UP_MS,
+): Promise<{ perSecond: number; failures: number }> {
+  const step = loopStep(url);
+  if (warmUpMs > 0) await drive(WORKERS, warmUpMs, () => true, step);
+  const result = await drive(WORKERS, measureMs, () => true, step);
   return { perSecond: result.requests / result.seconds, failures: result.failures };
+}
+
+/** Requests `url` answered in `ms` of the loops, and the CPU seconds the server's processes spent meanwhile. */
+async function cpuPerRequest(url: string, pid: number, ms: number): Promise<number> {
+  const before = treeCpuSeconds(pid);
+  const { perSecond, failures } = await requestsPerSecond(url, ms, 0);
+  if (failures > 0) throw new Error(`${url}: ${failures} requests answered other than 200`);
+  return (treeCpuSeconds(pid) - before) / (perSecond * (ms / 1000));
+}
+
+/**
+ * The sandbox's speed over the Prism mock's (as `npm run mock` runs it, front and Prism) as CPU
+ * seconds per request, Prism's over the sandbox's: both running at once, each in processes of its
+ * own, `rounds` alternating rounds of `roundMs` each (sandbox first) after a round of each, and the
+ * median of the per-round ratios. CPU per request holds on a shared machine where requests per
+ * second do not: on two loaded cores the load generator, not the sandbox, set the sandbox's rate.
+ */
+export async function prismCpuOverSandbox(
+  rounds: number,
+  roundMs: number,
+  note?: (detail: string) => void,
+): Promise<number> {
+  const sandbox = await startSandboxProcess();
+  try {
+    const mock = await startServerProcess(["mock/cli.ts"]);
+    try {
+      await cpuPerRequest(sandbox.url, sandbox.pid, roundMs);
+      await cpuPerRequest(mock.url, mock.pid, roundMs);
+      const ratios: number[] = [];
+      const perRequest: string[] = [];
+      for (let round = 0; round < rounds; round += 1) {
+        const ours = await cpuPerRequest(sandbox.url, sandbox.pid, roundMs);
+        const theirs = await cpuPerRequest(mock.url, mock.pid, roundMs);
+        ratios.push(theirs / ours);
+        perRequest.push(`${(ours * 1e6).toFixed(0)}/${(theirs * 1e6).toFixed(0)}`);
+      }
+      note?.(`CPU µs per request, sandbox/Prism, by round: ${perRequest.join(", ")}`);
+      return median(ratios);
+    } finally {
+      await mock.stop();
+    }
+  } finally {
+    await sandbox.stop();
+  }
 }
 
 /** The server's rate, then the server stopped, measured or not. */

@@ -171,7 +171,7 @@ async function runPhaseSteps(
 function lateCommands(phase: Phase): Command[] {
   // The first job of each poll route to end, and the first few of all.
   const firsts = new Map<string, number>();
-  phase.ended.forEach((job, index) => firsts.has(job.poll.route) || firsts.set(job.poll.route, index));
+  for (const [index, job] of phase.ended.entries()) if (!firsts.has(job.poll.route)) firsts.set(job.poll.route, index);
   const jobs = [
     ...new Set([
       ...Array.from({ length: Math.min(phase.ended.length, LATE_POLLS) }, (_, index) => index),

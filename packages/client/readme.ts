@@ -104,10 +104,13 @@ ${code("TooManyRequestsError")}, ${code("UnexpectedStatusError")} (a redirect to
 usable response (refused, cut short, over ${code("requestTimeoutMs")} or ${code("maxResponseBytes")}) is a
 ${code("TransportError")} (${code("mayHaveCreatedJob")} after a POST); a 200 answer without the job it should
 hold is an ${code("InvalidResponseError")}; jobs end in ${code("JobFailedError")},
-${code("JobTimedOutError")} or ${code("WaitDeadlineError")}. The API key never appears in an error.
+${code("JobTimedOutError")} or ${code("WaitDeadlineError")}. The API key never appears in an error, and a
+message quotes at most 500 characters of an answer, its control characters escaped.
 
-After a 429 with ${code("Retry-After")} the whole client waits the full time, then resends (a pause
-longer than ${code("maxPauseMs")}, 5 minutes by default, is cut to it and that call not resent). Polls and
+After a 429 that names its wait (${code("Retry-After")}, a cooldown's ${code("retry_after_seconds")}) the whole
+client waits the full time, then resends; a wait longer than ${code("maxPauseMs")} (30 minutes by default)
+is not waited: that call ends in its ${code("RateLimitedError")} or ${code("CooldownError")}, and calls made
+before the wait is over in a ${code("PausedError")}, each carrying the wait; none is sent early. Polls and
 other reads are resent after a lost response or a 5xx with jittered backoff; creates, posts,
 uploads and searches charged per request never are. The optional parts are entry points of their
 own, so that a client without them ships none of their code:

@@ -14,6 +14,7 @@ import {
   MediaServiceError,
   ModelRetiredError,
   ModerationBlockError,
+  PausedError,
   PermissionError,
   RateLimitedError,
   TooManyRequestsError,
@@ -53,6 +54,8 @@ export function agentMessage(error: unknown, context: ErrorContext, catalog: Cat
   }
   if (error instanceof CooldownError)
     return `The content-filtered model family is cooling down after repeated failed generations: wait ${error.retryAfterSeconds} seconds before another request to this family (other models are unaffected; a success clears the cooldown).${nothing}${said(error)}`;
+  if (error instanceof PausedError)
+    return `Not sent: an earlier 429 asked to wait, and the service is not called again for ${error.retryAfterSeconds} more seconds (longer than this server holds a call). Try again after that.${nothing}`;
   if (error instanceof RateLimitedError)
     return `Rate limited (too many requests per minute) and the wait is longer than this server holds a call: wait ${error.retryAfterSeconds ?? "the Retry-After"} seconds, then try again.${nothing}`;
   if (error instanceof TooManyRequestsError) {

@@ -1,5 +1,10 @@
 /** The typed client the MCP server calls the service with: one per process, so that a Retry-After pause holds every session's requests. */
-import { createClient, type QuotingMediaServiceClient } from "../../generated/client.ts";
+import {
+  type AreaName,
+  type ClientOptions,
+  createClient,
+  type QuotingMediaServiceClient,
+} from "../../generated/client.ts";
 import { quote } from "../../generated/costs.ts";
 import type { McpSettings } from "./settings.ts";
 
@@ -9,12 +14,17 @@ import type { McpSettings } from "./settings.ts";
  */
 export const MAX_PAUSE_MS = 30_000;
 
-export function serviceClient(settings: Pick<McpSettings, "apiKey" | "baseUrl">): QuotingMediaServiceClient {
+export function serviceClient(
+  settings: Pick<McpSettings, "apiKey" | "baseUrl">,
+  /** The tests' own poll intervals and counting fetch; the pause's maximum stays the server's. */
+  overrides: Partial<ClientOptions<AreaName>> = {},
+): QuotingMediaServiceClient {
   return createClient({
+    headers: { "user-agent": "media-service-mcp" },
+    ...overrides,
     apiKey: settings.apiKey,
     baseUrl: settings.baseUrl,
     quote,
     maxPauseMs: MAX_PAUSE_MS,
-    headers: { "user-agent": "media-service-mcp" },
   });
 }

@@ -1,30 +1,62 @@
 /**
- * The bound on an answer's size: a fetch whose answers fail, as a connection dropped mid-body does,
- * once their body passes `maxBytes` (the client's `maxResponseBytes`), so that an upstream cannot
- * fill the caller's memory. A Content-Length over the bound fails before any of the body is read.
+ * An answer read within the client's bounds: no more than `maxResponseBytes` of its body (a
+ * Content-Length over it fails before any of it is read), so that an upstream cannot fill the
+ * caller's memory, and no longer than its request's time. The client's fetch hands openapi-fetch
+ * each answer with its `text` and `json` reading so, the typed calls' and the raw `api`'s alike:
+ * openapi-fetch reads every answer through one of them.
  */
-import type { FetchFunction } from "./options.ts";
 
-export function cappedFetch(fetch: FetchFunction, maxBytes: number): FetchFunction {
-  const tooLarge = () => new RangeError(`the answer is larger than maxResponseBytes, ${maxBytes} bytes`);
-  return async (request) => {
-    const response = await fetch(request);
-    // No body (a 204, a browser's opaque redirect): nothing to count, and no Response could carry one.
-    if (!response.body) return response;
-    if (Number(response.headers.get("content-length")) > maxBytes) {
-      await response.body.cancel();
-      throw tooLarge();
-    }
-    let bytes = 0;
-    const counted = response.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, controller) {
-          bytes += chunk.byteLength;
-          if (bytes > maxBytes) controller.error(tooLarge());
-          else controller.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(counted, response);
-  };
+/**
+ * A typed call's request under way, shared by the call and the client's fetch: it rides on the
+ * Request, as openapi-fetch copies init keys it does not know onto it (ATTEMPT names it).
+ */
+export interface Attempt {
+  /** The request's time ran out: an answer that comes later is let go unread. */
+  late?: boolean;
+  /** Stops the reading of the answer under way (set while one is read). */
+  stop?: () => unknown;
 }
+
+export const ATTEMPT = "mediaServiceAttempt";
+
+const decoder = new TextDecoder();
+
+/** Made only when thrown: an error's stack costs more than reading a small answer. */
+const tooLarge = (maxBytes: number) => new RangeError(`the answer is larger than maxResponseBytes, ${maxBytes} bytes`);
+
+/** The answer's body as text, read within `maxBytes` (a RangeError past it); `attempt.stop` ends the reading. */
+export async function readText(response: Response, maxBytes: number, attempt?: Attempt): Promise<string> {
+  const { body } = response;
+  if (!body) return "";
+  if (attempt?.late || Number(response.headers.get("content-length")) > maxBytes) {
+    await body.cancel();
+    if (attempt?.late) return "";
+    throw tooLarge(maxBytes);
+  }
+  const reader = body.getReader();
+  if (attempt) attempt.stop = () => reader.cancel();
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let bytes = 0;
+  for (
+    let read: ReadableStreamReadResult<Uint8Array<ArrayBuffer>>;
+    !(read = await reader.read()).done;
+    chunks.push(read.value)
+  ) {
+    if ((bytes += read.value.byteLength) > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes);
+    }
+  }
+  return decoder.decode(chunks.length > 1 ? await new Blob(chunks).arrayBuffer() : chunks[0]);
+}
+
+/**
+ * The answer, its `text` and `json` reading within `maxBytes` and `attempt`'s time (readText):
+ * cheaper than a bounded copy of the answer, which would cost a second Response per call.
+ */
+export const capped = (response: Response, maxBytes: number, attempt?: Attempt): Response =>
+  // Closures in an object literal: no named function made per answer (a bundler's keepNames would name each).
+  Object.assign(response, {
+    text: () => readText(response, maxBytes, attempt),
+    json: async () => JSON.parse(await readText(response, maxBytes, attempt)) as unknown,
+  });

@@ -1,12 +1,17 @@
 /**
  * One call of the client: a request sent under the client's policy, apart from any route. It waits
- * out the client-wide Retry-After pause, bounds each request's time, resends what the retry policy
+ * out the client-wide pause, bounds each request's time, resends what the retry policy
  * (retry-policy.ts) allows, and turns what came back into the answer's data or a typed error.
+ *
+ * Cheap per call, since every call of a program pays it: the request's time is a timer raced
+ * against the request rather than an AbortSignal of its own (a signal on a Request costs more than
+ * openapi-fetch's whole call in Node).
  */
 import type { Client } from "openapi-fetch";
+import { ATTEMPT, type Attempt } from "./answer-cap.ts";
 import { errorFromResponse } from "./classify.ts";
-import { TransportError } from "./errors.ts";
-import type { RequestOptions } from "./options.ts";
+import { CooldownError, TransportError } from "./errors.ts";
+import type { RequestOptions, ResolvedOptions } from "./options.ts";
 import type { Pause } from "./pause.ts";
 import { redact } from "./redact.ts";
 import { retryDelay } from "./retry-policy.ts";
@@ -30,18 +35,8 @@ export type RouteInit = {
 
 export type Method = "get" | "post";
 
-export interface CallPolicy {
-  api: Client<AnyPaths>;
-  table: Pick<RouteTable, "errors" | "headers">;
-  apiKey: string;
-  pause: Pause;
-  /** Bound on the resends of one call. */
-  maxRetries: number;
-  /** The longest pause a Retry-After may ask for and still be waited out and resent. */
-  maxPauseMs: number;
-  /** Milliseconds one request may take, its answer's body read to the end included. */
-  requestTimeoutMs: number;
-}
+/** The numbers of the client's options a call follows. */
+export type CallBounds = Pick<ResolvedOptions, "maxRetries" | "maxPauseMs" | "requestTimeoutMs">;
 
 /**
  * Sends `method path` and resolves to the 200 answer's data; throws the typed error of an error
@@ -77,40 +72,67 @@ function lostResponse(method: Method, path: string, reason: string, apiKey: stri
   );
 }
 
-/** The client's `call`, bound to its openapi-fetch client and policy. */
-export function caller({ api, table, apiKey, pause, maxRetries, maxPauseMs, requestTimeoutMs }: CallPolicy): Call {
+/**
+ * `work` (a request and the reading of its answer), or a rejection once `ms` pass: the attempt is
+ * then late, and the reading under way stops. A request still waiting for its answer's head is
+ * left to the fetch's own bounds (Node's closes it after 300 s), and its answer let go unread.
+ */
+const within = <T>(ms: number, attempt: Attempt, work: Promise<T>): Promise<T> =>
+  new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      attempt.late = true;
+      attempt.stop?.();
+      reject(attempt);
+    }, ms);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+
+/** The client's `call`: its requests go through `api`, whose fetch waits out `pause`, hears each answer and bounds its reading. */
+export function caller(
+  api: Client<AnyPaths>,
+  table: Pick<RouteTable, "errors" | "headers">,
+  apiKey: string,
+  pause: Pause,
+  { maxRetries, maxPauseMs, requestTimeoutMs }: CallBounds,
+): Call {
   return async (method, path, route, requestOptions, resendable) => {
-    const callerSignal = requestOptions?.signal;
+    const signal = requestOptions?.signal;
     for (let resends = 0; ; resends += 1) {
-      // Waited out before the request's own time starts (the middleware waits again for a pause begun meanwhile).
-      await pause.wait(callerSignal);
-      const timeout = new AbortController();
-      const timer = setTimeout(() => timeout.abort(), requestTimeoutMs);
-      const signal = callerSignal ? AbortSignal.any([timeout.signal, callerSignal]) : timeout.signal;
+      // Waited out before the request's own time starts.
+      if (pause.until > Date.now()) await pause.wait(signal);
+      const attempt: Attempt = {};
       let failure: unknown;
       try {
-        // openapi-fetch reads the body inside: a connection dropped, or a body dripping, while it streams fails here too.
-        const { data, error, response } = await api.request(method, path, {
-          ...route,
-          signal,
-          headers: requestOptions?.headers,
-        });
+        const { response, error, data } = await within(
+          requestTimeoutMs,
+          attempt,
+          api.request(method, path, { ...route, signal, headers: requestOptions?.headers, [ATTEMPT]: attempt }),
+        );
         if (response.ok) return data;
         failure = errorFromResponse(response, error, table, apiKey);
       } catch (error) {
-        if (callerSignal?.aborted) throw callerSignal.reason;
+        if (signal?.aborted) throw signal.reason;
         failure = lostResponse(
           method,
           path,
-          timeout.signal.aborted ? `no answer within requestTimeoutMs, ${requestTimeoutMs} ms` : reasonOf(error),
+          attempt.late ? `no answer within requestTimeoutMs, ${requestTimeoutMs} ms` : reasonOf(error),
           apiKey,
         );
-      } finally {
-        clearTimeout(timer);
       }
+      // The cooldown's wait holds the whole client, as a Retry-After does (the client's fetch holds that one).
+      if (failure instanceof CooldownError) pause.hold(failure.retryAfterSeconds);
       const delay = retryDelay(failure, resends, maxRetries, resendable, maxPauseMs);
       if (delay === null) throw failure;
-      await sleep(delay, callerSignal);
+      await sleep(delay, signal);
     }
   };
 }

@@ -44,7 +44,7 @@ export function errorFromResponse(
   const type = string(error?.type);
   const code = string(error?.code);
   const text = string(error?.message) ?? string(body?.error) ?? string(body);
-  // Built from the redacted body, so the message cannot hold the key either.
+  // Built from the redacted body, so the message cannot hold the key either (the error bounds and escapes it).
   const message = `HTTP ${status}${code ? ` ${code}` : ""}${text ? `: ${text}` : ""}`;
   const facts = { status, headers, body, type, code };
   // Only a reason the description lists makes a moderation block (an unknown one: regenerate the client).

@@ -7,10 +7,26 @@
  * assignment for all of them instead of one per field and class.
  */
 
+/** The longest message: one line of a log. The whole answer stays on the error (`body`). */
+const MAX_MESSAGE_CHARS = 500;
+
+/**
+ * A message as an error shows it: control and format characters (line breaks, terminal escape
+ * sequences, bidirectional overrides, zero-width characters) written as `\u{XX}`, then cut at
+ * MAX_MESSAGE_CHARS, since much of what it quotes came from the upstream (an answer's text, a job's
+ * status or id).
+ */
+const shown = (message: string): string => {
+  const escaped = message
+    .slice(0, MAX_MESSAGE_CHARS + 1)
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, (char) => `\\u{${char.codePointAt(0)?.toString(16)}}`);
+  return escaped.length > MAX_MESSAGE_CHARS ? `${escaped.slice(0, MAX_MESSAGE_CHARS)}…` : escaped;
+};
+
 export class MediaServiceError extends Error {
   override name = "MediaServiceError";
   constructor(message: string, fields?: object) {
-    super(message);
+    super(shown(message));
     Object.assign(this, fields);
   }
 }
@@ -80,7 +96,11 @@ export class ModelRetiredError extends ApiError {
   override name = "ModelRetiredError";
 }
 
-/** 429 `rate_limited`: the per-minute limit; the whole client waits `retryAfterSeconds`. */
+/**
+ * 429 `rate_limited`: the per-minute limit. The whole client waits `retryAfterSeconds` and resends;
+ * a wait longer than `maxPauseMs` ends the call in this error instead, and the client still sends
+ * nothing before it is over (PausedError).
+ */
 export class RateLimitedError extends ApiError {
   override name = "RateLimitedError";
   declare readonly retryAfterSeconds: number | null;
@@ -89,7 +109,11 @@ export class RateLimitedError extends ApiError {
   }
 }
 
-/** 429 with `retry_after_seconds`: the repeated-failure cooldown of the content-filtered model family. */
+/**
+ * 429 with `retry_after_seconds`: the repeated-failure cooldown of the content-filtered model family
+ * (ten minutes, ten more with each further failure). The whole client waits `retryAfterSeconds` and
+ * resends, as after a rate limit; a wait longer than `maxPauseMs` ends the call in this error.
+ */
 export class CooldownError extends ApiError {
   override name = "CooldownError";
   declare readonly retryAfterSeconds: number;
@@ -122,6 +146,20 @@ export class TransportError extends MediaServiceError {
   declare readonly mayHaveCreatedJob: boolean;
   constructor(message: string, mayHaveCreatedJob: boolean) {
     super(message, { mayHaveCreatedJob });
+  }
+}
+
+/**
+ * Not sent: a 429 paused the client (its `Retry-After` or cooldown) for longer than `maxPauseMs`
+ * from now. `retryAfterSeconds` is the wait left; the client sends nothing before it is over.
+ */
+export class PausedError extends MediaServiceError {
+  override name = "PausedError";
+  declare readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number) {
+    super(`not sent: a 429 paused the client ${retryAfterSeconds} s more, longer than maxPauseMs`, {
+      retryAfterSeconds,
+    });
   }
 }
 

@@ -4,13 +4,13 @@
  * eye on the minified bundle every user ships: closures rather than classes and plan objects.
  */
 import createFetchClient, { type Client } from "openapi-fetch";
-import { cappedFetch } from "./answer-cap.ts";
+import { ATTEMPT, capped, type Attempt } from "./answer-cap.ts";
 import { caller, type AnyPaths } from "./calling.ts";
 import { InvalidInputError, InvalidResponseError, JobFailedError, JobTimedOutError } from "./errors.ts";
 import { integer, oneOf } from "./option-values.ts";
 import { resolveOptions, type ClientOptions, type RequestOptions } from "./options.ts";
 import { retryAfterPause } from "./pause.ts";
-import { pollUntilTerminal, type PolledJob } from "./polling.ts";
+import { pollUntilTerminal, type PolledJob, type PollOptions } from "./polling.ts";
 import { carriesRateLimit, readRateLimit, retryAfterSeconds, type RateLimitInfo } from "./rate-limit.ts";
 import { redact, redactBody } from "./redact.ts";
 import {
@@ -157,40 +157,37 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(
   table: T,
   clientOptions: ClientOptions<AreaName<T>>,
 ): MediaClient<Paths, T> {
-  const { areas, operations, terminalStatuses } = table as RouteTable;
+  const { areas, operations, terminalStatuses, headers: headerNames } = table as RouteTable;
   const { apiKey, limiter, checkMediaInputs, quote } = clientOptions;
-  const {
-    pollIntervalMs,
-    deadlineMs: clientDeadlineMs,
-    maxRetries,
-    requestTimeoutMs,
-    maxPauseMs,
-    maxResponseBytes,
-  } = resolveOptions(clientOptions, areas);
-  const pause = retryAfterPause(maxPauseMs);
+  const resolved = resolveOptions(clientOptions, areas);
+  const pause = retryAfterPause(resolved.maxPauseMs);
   /** The headers of the last response that carried rate-limit headers (read only when asked for). */
   let rateLimitHeaders: Headers | null = null;
 
-  // The client hands it out typed with Paths as `api`.
+  // The client hands it out typed with Paths as `api`; the typed methods send through it too.
   const api = createFetchClient<AnyPaths>({
     baseUrl: clientOptions.baseUrl,
     headers: { ...clientOptions.headers, Authorization: `Bearer ${apiKey}` },
-    // Looked up per request, so that a fetch replaced later (a test's mock) is the one used.
-    fetch: cappedFetch((request) => (clientOptions.fetch ?? globalThis.fetch)(request), maxResponseBytes),
+    // Every request passes this fetch, the typed methods' and the raw `api`'s alike (and after any
+    // middleware): it waits out the pause (the specification: after a 429 with Retry-After the
+    // client waits the full time before sending anything else), hears what the answer tells the
+    // client (the rate-limit window, a 429's Retry-After) and bounds the reading of its body. A
+    // fetch rather than openapi-fetch middleware, whose machinery costs a tenth of a bare call.
+    async fetch(request) {
+      // Reading request.signal makes the Request build one: only done when there is a pause to wait.
+      if (pause.until > Date.now()) await pause.wait(request.signal);
+      // Looked up per request, so that a fetch replaced later (a test's mock) is the one used.
+      const response = await (clientOptions.fetch ?? globalThis.fetch)(request);
+      const { status, headers } = response;
+      if (carriesRateLimit(headers, headerNames)) rateLimitHeaders = headers;
+      const seconds = status === 429 ? retryAfterSeconds(headers, headerNames) : null;
+      if (seconds !== null) pause.hold(seconds);
+      return capped(response, resolved.maxResponseBytes, (request as { [ATTEMPT]?: Attempt })[ATTEMPT]);
+    },
     // A redirect is an error answer: followed, it would resend a create's body (and the key) elsewhere, or twice.
     redirect: "manual",
   });
-  // Every request passes this, the typed methods' and the raw `api` client's alike: after a 429 with
-  // Retry-After the specification says the client waits the full time before sending anything else.
-  api.use({
-    onRequest: ({ request }) => pause.wait(request.signal),
-    onResponse({ response: { status, headers } }) {
-      if (carriesRateLimit(headers, table.headers)) rateLimitHeaders = headers;
-      const seconds = status === 429 ? retryAfterSeconds(headers, table.headers) : null;
-      if (seconds !== null) pause.hold(seconds);
-    },
-  });
-  const call = caller({ api, table, apiKey, pause, maxRetries, maxPauseMs, requestTimeoutMs });
+  const call = caller(api, table, apiKey, pause, resolved);
 
   const area = (name: string): AreaRoutes => oneOf("area", areas, name);
 
@@ -216,7 +213,9 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(
       const created = await call("post", path, { body }, requestOptions, false);
       return [created, idField === null ? null : jobIdOf(created, idField, path, apiKey)];
     };
-    const [created, jobId] = await (limiter ? limiter.create(send, maxRetries, requestOptions?.signal) : send());
+    const [created, jobId] = await (limiter
+      ? limiter.create(send, resolved.maxRetries, requestOptions?.signal)
+      : send());
     return { jobId, created };
   }
 
@@ -229,7 +228,7 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(
       | undefined;
     // An empty body or `null` would otherwise fail below as a bare TypeError.
     if (typeof job !== "object" || job === null)
-      throw new InvalidResponseError(`GET ${pollPath.replace("{id}", jobId)}: the answer holds no job`);
+      throw new InvalidResponseError(`GET ${createPath(pollPath, jobId)}: the answer holds no job`);
     if (terminalStatuses.includes(job.status)) limiter?.release(jobId);
     return job;
   }
@@ -242,16 +241,15 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(
     waitOptions: WaitOptions<unknown> = {},
   ): Promise<JobResult<unknown>> {
     const { resultFields } = area(areaName);
-    const job = (await pollUntilTerminal((signal) => get(areaName, jobId, { signal, headers: waitOptions.headers }), {
+    const job = (await pollUntilTerminal(
+      (signal) => get(areaName, jobId, { signal, headers: waitOptions.headers }),
       jobId,
-      intervalMs: integer("intervalMs", waitOptions.intervalMs, pollIntervalMs[areaName] as number),
-      deadlineMs: integer("deadlineMs", waitOptions.deadlineMs, clientDeadlineMs),
-      isTerminal: (status) => terminalStatuses.includes(status),
-      knownStatus: created?.status,
-      delayFirstPoll: created !== undefined,
-      onStatus: waitOptions.onStatus,
-      signal: waitOptions.signal,
-    })) as PolledJob & Record<string, unknown>;
+      integer("intervalMs", waitOptions.intervalMs, resolved.pollIntervalMs[areaName] as number),
+      integer("deadlineMs", waitOptions.deadlineMs, resolved.deadlineMs),
+      (status) => terminalStatuses.includes(status),
+      created,
+      waitOptions as PollOptions<PolledJob>,
+    )) as PolledJob & Record<string, unknown>;
     const { status } = job;
     if (status === table.successStatus) {
       const missing = resultFields.filter((field) => job[field] == null);
@@ -279,7 +277,7 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(
     wait: wait.bind(null, undefined),
     api,
     get rateLimit() {
-      return rateLimitHeaders && readRateLimit(rateLimitHeaders, table.headers);
+      return rateLimitHeaders && readRateLimit(rateLimitHeaders, headerNames);
     },
     get pausedUntil() {
       return pause.until;

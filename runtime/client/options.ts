@@ -63,8 +63,10 @@ export interface ClientOptions<AreaNames extends string = string> {
    */
   requestTimeoutMs?: number;
   /**
-   * The longest client-wide pause a `Retry-After` holds. A longer one pauses the client this long
-   * only, and the call it answered is not resent: it ends in its RateLimitedError.
+   * The longest a call waits out the client-wide pause after a 429 that names its wait (the
+   * `Retry-After` of a rate limit, the `retry_after_seconds` of a cooldown). A longer wait is not
+   * waited: the call it answered ends in its RateLimitedError or CooldownError, and any call made
+   * before the wait is over in a PausedError, each carrying the wait; none is sent early.
    */
   maxPauseMs?: number;
   /** The largest answer body read, in bytes; a larger answer is a TransportError, as one cut short is. */
@@ -80,10 +82,21 @@ export interface ClientOptions<AreaNames extends string = string> {
 /** "Every few seconds" (images) and cadences the specification does not show: a few seconds, configurable. */
 export const DEFAULT_POLL_INTERVAL_MS = 5_000;
 
+/** The options that are numbers, besides the polling intervals: each one's default, and its least value where not 1. */
+const NUMBERS = {
+  // Well beyond the typical job durations of the description's x-polling, leaving room for slow queues.
+  deadlineMs: [30 * 60_000],
+  maxRetries: [3, 0],
+  // Creates answer at once with a job to poll; a minute is far beyond a healthy answer, not a job's duration.
+  requestTimeoutMs: [60_000],
+  // A cooldown is ten minutes, ten more with each further failure: its first three are waited out, as a wait's deadline is.
+  maxPauseMs: [30 * 60_000, 0],
+  // Poll answers hold URLs, not media; the largest answers, stock search pages, stay far below.
+  maxResponseBytes: [10 * 2 ** 20],
+} as const;
+
 /** The numbers of the options, with their defaults: polling intervals, deadline, resend bound, request timeout and the bounds on pauses and answers. */
-export type ResolvedOptions = Required<
-  Pick<ClientOptions, "deadlineMs" | "maxRetries" | "requestTimeoutMs" | "maxPauseMs" | "maxResponseBytes">
-> & {
+export type ResolvedOptions = Required<Pick<ClientOptions, keyof typeof NUMBERS>> & {
   pollIntervalMs: Readonly<Record<string, number>>;
 };
 
@@ -99,9 +112,12 @@ export function resolveOptions(
   // Tested as text, so that anything but a string fails as well.
   if (!/^https?:/i.test(baseUrl) || !URL.canParse(baseUrl))
     throw new InvalidInputError("baseUrl", "must be an absolute http(s) URL");
+  // fetch refuses such a URL, and its error quotes it whole; the message names no part of it.
+  const { username, password } = new URL(baseUrl);
+  if (username || password) throw new InvalidInputError("baseUrl", "must hold no credentials: the key goes in apiKey");
   for (const area in pollIntervalMs) oneOf(`pollIntervalMs.${area}`, areas, area);
   const defaultMs = integer("defaultPollIntervalMs", options.defaultPollIntervalMs, DEFAULT_POLL_INTERVAL_MS);
-  return {
+  const resolved: Record<string, unknown> = {
     // An area's own interval, else the description's cadence, else the default (an area given as undefined included).
     pollIntervalMs: Object.fromEntries(
       Object.entries(areas).map(([area, { intervalMs }]) => [
@@ -109,14 +125,10 @@ export function resolveOptions(
         integer(`pollIntervalMs.${area}`, pollIntervalMs[area as never], intervalMs ?? defaultMs),
       ]),
     ),
-    // Well beyond the typical job durations of the description's x-polling, leaving room for slow queues.
-    deadlineMs: integer("deadlineMs", options.deadlineMs, 30 * 60_000),
-    maxRetries: integer("maxRetries", options.maxRetries, 3, 0),
-    // Creates answer at once with a job to poll; a minute is far beyond a healthy answer, not a job's duration.
-    requestTimeoutMs: integer("requestTimeoutMs", options.requestTimeoutMs, 60_000),
-    // The specification's rate limits are per minute: a longer Retry-After is not a window closing.
-    maxPauseMs: integer("maxPauseMs", options.maxPauseMs, 5 * 60_000, 0),
-    // Poll answers hold URLs, not media; the largest answers, stock search pages, stay far below.
-    maxResponseBytes: integer("maxResponseBytes", options.maxResponseBytes, 10 * 2 ** 20),
   };
+  for (const [name, [fallback, min]] of Object.entries(NUMBERS) as Array<
+    [keyof typeof NUMBERS, readonly [number, number?]]
+  >)
+    resolved[name] = integer(name, options[name], fallback, min);
+  return resolved as ResolvedOptions;
 }

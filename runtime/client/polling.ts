@@ -11,42 +11,38 @@ export interface PolledJob {
   status: string;
 }
 
+/** What a caller may add to a wait (positional arguments otherwise: they cost nothing in the minified bundle). */
 export interface PollOptions<Job extends PolledJob> {
-  /** The job's id, named by WaitDeadlineError. */
-  jobId: string;
-  /** Milliseconds between two polls. */
-  intervalMs: number;
-  /** Milliseconds after which the wait ends in WaitDeadlineError, whatever is under way. */
-  deadlineMs: number;
-  /** Whether a status ends the wait. */
-  isTerminal: (status: string) => boolean;
-  /** The status the job is known to have before the first poll (a create response's), reported first. */
-  knownStatus?: string | null | undefined;
-  /** Wait one interval before the first poll (a job created a moment ago); else the first poll goes at once. */
-  delayFirstPoll?: boolean | undefined;
-  /** Called with each new status and the poll response that carried it (null for `knownStatus`). */
+  /** Called with each new status and the poll response that carried it (null for the create response's). */
   onStatus?: ((status: string, job: Job | null) => void) | undefined;
   /** Aborts the wait, in a poll or in a sleep, rejecting with its reason. */
   signal?: AbortSignal | undefined;
 }
 
 /**
- * Calls `poll` until the job's status is terminal and returns that poll response. `poll` gets the
- * signal that the deadline and the caller's signal abort, for its request.
+ * Calls `poll` every `intervalMs` until `isTerminal` says the job's status ends the wait, and returns
+ * that poll response; after `deadlineMs` the wait ends in WaitDeadlineError naming `jobId`, whatever
+ * is under way. `poll` gets the signal that the deadline and the caller's signal abort, for its
+ * request. `created`: the create response of a job created a moment ago, whose status is reported
+ * first and whose first poll waits one interval (without it the first poll goes at once).
  */
 export async function pollUntilTerminal<Job extends PolledJob>(
   poll: (signal: AbortSignal) => Promise<Job>,
-  options: PollOptions<Job>,
+  jobId: string,
+  intervalMs: number,
+  deadlineMs: number,
+  isTerminal: (status: string) => boolean,
+  created?: { status?: string | null | undefined },
+  { onStatus, signal: callerSignal }: PollOptions<Job> = {},
 ): Promise<Job> {
-  const { jobId, intervalMs, deadlineMs, isTerminal, knownStatus, delayFirstPoll, onStatus } = options;
-  let lastStatus = knownStatus || null;
+  let lastStatus = created?.status || null;
   if (lastStatus) onStatus?.(lastStatus, null);
   // The deadline and the caller's signal abort whatever is under way, a poll request or a sleep.
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new WaitDeadlineError(jobId, lastStatus, deadlineMs)), deadlineMs);
-  const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
+  const signal = callerSignal ? AbortSignal.any([deadline.signal, callerSignal]) : deadline.signal;
   try {
-    if (delayFirstPoll) await sleep(intervalMs, signal);
+    if (created) await sleep(intervalMs, signal);
     for (;;) {
       const job = await poll(signal);
       if (job.status !== lastStatus) {

@@ -1,8 +1,8 @@
 /** The client's `call` alone, on a bare openapi-fetch client: the pause, the resends, the typed errors. */
-import createFetchClient from "openapi-fetch";
+import createFetchClient, { type Client } from "openapi-fetch";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { routeTable } from "../../generated/client.ts";
-import { caller, type AnyPaths, type CallPolicy } from "../../runtime/client/calling.ts";
+import { caller, type AnyPaths, type CallBounds } from "../../runtime/client/calling.ts";
 import { RateLimitedError, TransportError, UnexpectedStatusError } from "../../runtime/client/errors.ts";
 import { retryAfterPause } from "../../runtime/client/pause.ts";
 import { drive, inOrder, startServer, type Handler, type ScriptedServer } from "./scripted-server.ts";
@@ -15,26 +15,26 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-/** A `call` on a scripted server, with the client's defaults unless `policy` says otherwise. */
-async function callOn(handle: Handler, policy: Partial<CallPolicy> = {}) {
+/**
+ * A `call` on a scripted server, with the client's defaults unless `bounds` say otherwise. `api` is a
+ * bare openapi-fetch client: no fetch of the client's holds the pause or bounds the answers here.
+ */
+async function callOn(handle: Handler, { api, ...bounds }: Partial<CallBounds> & { api?: Client<AnyPaths> } = {}) {
   const server = await startServer(handle);
   servers.push(server);
-  const api = createFetchClient<AnyPaths>({
-    baseUrl: server.baseUrl,
-    fetch: server.fetch,
-    headers: { Authorization: `Bearer ${API_KEY}` },
-  });
   const pause = retryAfterPause(300_000);
-  const call = caller({
-    api,
-    table: routeTable,
-    apiKey: API_KEY,
+  const call = caller(
+    api ??
+      createFetchClient<AnyPaths>({
+        baseUrl: server.baseUrl,
+        fetch: server.fetch,
+        headers: { Authorization: `Bearer ${API_KEY}` },
+      }),
+    routeTable,
+    API_KEY,
     pause,
-    maxRetries: 3,
-    maxPauseMs: 300_000,
-    requestTimeoutMs: 60_000,
-    ...policy,
-  });
+    { maxRetries: 3, maxPauseMs: 300_000, requestTimeoutMs: 60_000, ...bounds },
+  );
   return { server, call, pause };
 }
 
@@ -96,10 +96,10 @@ describe("one call", () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it("resends a rate-limit 429 even when not resendable, with no delay of its own: the pause alone (held by the client's middleware) spaces it", async () => {
+  it("resends a rate-limit 429 even when not resendable, with no delay of its own: the pause alone (held by the client's fetch) spaces it", async () => {
     const { server, call } = await callOn(inOrder(rateLimited("2"), { status: 200, body: { id: "x" } }));
     expect(await drive(server, call("post", "/v1/posts", { body: {} }, undefined, false))).toEqual({ id: "x" });
-    // No middleware holds the pause here: the resend goes at once.
+    // No fetch of the client holds the pause here: the resend goes at once.
     expect(times(server)).toEqual([0, 0]);
   });
 

@@ -5,7 +5,10 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import {
+  createClient,
+  InvalidInputError,
   InvalidResponseError,
+  PausedError,
   RateLimitedError,
   TransportError,
   UnexpectedStatusError,
@@ -55,16 +58,60 @@ describe("a hostile upstream", () => {
     expect(server.requests.map((r) => r.at - START)).toEqual([0, 3_000]);
   });
 
-  it("Retry-After: 3000000 pauses the client for maxPauseMs (5 min by default) only, and the call it answered is not resent", async () => {
+  it("Retry-After: 3000000 is not waited, nor cut short: the call it answered ends in its RateLimitedError, and every later call in a PausedError, unsent, with no timer past setTimeout's longest delay", async () => {
     const { server, client } = await clientOn(
       inOrder({ status: 429, body: example("RateLimited"), headers: { "Retry-After": "3000000" } }, job("processing")),
     );
     const error = await drive(server, client.image.create(IA, { prompt: "x" })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(error).toMatchObject({ retryAfterSeconds: 3_000_000 });
-    expect(client.pausedUntil).toBe(START + 300_000);
-    await drive(server, client.image.get("img_1"));
-    expect(server.requests.map((r) => `${r.method} ${r.at - START}`)).toEqual(["POST 0", "GET 300000"]);
+    expect(client.pausedUntil).toBe(START + 3_000_000_000);
+    await vi.advanceTimersByTimeAsync(300_000);
+    const later = await drive(server, client.image.get("img_1")).catch((e: unknown) => e);
+    expect(later).toBeInstanceOf(PausedError);
+    expect(later).toMatchObject({ retryAfterSeconds: 2_999_700 });
+    expect(vi.getTimerCount()).toBe(0);
+    expect(server.requests.map((r) => `${r.method} ${r.at - START}`)).toEqual(["POST 0"]);
+  });
+
+  it("a 5 MB text/plain error body full of escape sequences goes into no message whole: the message quotes its start, escaped, and the error keeps the body", async () => {
+    const hostile = `\u001b[2J\u001b]0;owned\u0007\u202eevil\r\nFAKE LOG LINE ${"\u001b[31mx".repeat(900_000)}`;
+    expect(hostile.length).toBeGreaterThan(5_000_000);
+    const { server, client } = await clientOn(
+      inOrder({ status: 500, raw: hostile, headers: { "content-type": "text/plain" } }),
+      { maxRetries: 0 },
+    );
+    const error = await drive(server, client.getAccountCredits()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnexpectedStatusError);
+    const { message, body } = error as UnexpectedStatusError;
+    expect(message.length).toBeLessThanOrEqual(501);
+    expect(message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(message.startsWith("HTTP 500: \\u{1b}[2J\\u{1b}]0;owned\\u{7}\\u{202e}evil\\u{d}\\u{a}FAKE LOG LINE ")).toBe(
+      true,
+    );
+    expect(body).toBe(hostile);
+  });
+
+  it("a job's status from the upstream is escaped where a message names it", async () => {
+    const { server, client } = await clientOn(inOrder(job("\u001b[31mprocessing\nok")), { deadlineMs: 1_000 });
+    const error = await drive(server, client.image.wait("img_1", { intervalMs: 400 })).catch((e: unknown) => e);
+    expect(String(error)).toBe(
+      "WaitDeadlineError: job img_1 not terminal after 1000 ms (last status \\u{1b}[31mprocessing\\u{a}ok)",
+    );
+  });
+
+  it("a baseUrl with credentials is refused before anything is sent, by a message that shows none of them", async () => {
+    for (const baseUrl of [
+      "http://bob:p@ss-secret-1@127.0.0.1:1",
+      "http://bob:s3cret-2@127.0.0.1:1/",
+      "http://s3cret-3@127.0.0.1:1",
+    ]) {
+      const error = await (async () =>
+        createClient({ apiKey: API_KEY, baseUrl, maxRetries: 0 }).getAccountCredits())().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InvalidInputError);
+      expect(String(error)).toBe("InvalidInputError: baseUrl: must hold no credentials: the key goes in apiKey");
+      expect(JSON.stringify({ ...(error as object), stack: (error as Error).stack })).not.toMatch(/s3cret|secret|bob/);
+    }
   });
 
   it("a redirect is never followed: a 307 is an UnexpectedStatusError, the create's body goes nowhere else and is not sent twice", async () => {

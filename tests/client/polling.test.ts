@@ -30,21 +30,22 @@ async function settle<T>(promise: Promise<T>): Promise<T> {
   return tracked;
 }
 
-const options = (extra: Partial<PollOptions<PolledJob>> = {}): PollOptions<PolledJob> => ({
-  jobId: "job-1",
-  intervalMs: 5_000,
-  deadlineMs: 60_000,
-  isTerminal: (status) => terminal.includes(status),
-  ...extra,
-});
+const isTerminal = (status: string) => terminal.includes(status);
+/** A wait of job-1 every 5 s with a 60-s deadline, or the deadline given; `created` and `options` as given. */
+const waitFor = (
+  poll: (signal: AbortSignal) => Promise<PolledJob>,
+  {
+    deadlineMs = 60_000,
+    created,
+    ...options
+  }: PollOptions<PolledJob> & { deadlineMs?: number; created?: { status: string } } = {},
+) => pollUntilTerminal(poll, "job-1", 5_000, deadlineMs, isTerminal, created, options);
 
 describe("pollUntilTerminal", () => {
   it("polls at once, then every interval, until a terminal status, which it returns; each new status is reported once with its answer", async () => {
     const { poll, at } = scripted("processing", "processing", "completing", "succeeded");
     const seen: Array<[string, unknown]> = [];
-    const job = await settle(
-      pollUntilTerminal(poll, options({ onStatus: (status, answer) => seen.push([status, answer]) })),
-    );
+    const job = await settle(waitFor(poll, { onStatus: (status, answer) => seen.push([status, answer]) }));
     expect(job).toEqual({ status: "succeeded", n: 4 });
     expect(at).toEqual([0, 5_000, 10_000, 15_000]);
     expect(seen).toEqual([
@@ -57,7 +58,7 @@ describe("pollUntilTerminal", () => {
   it("a failed or timed-out job ends the wait as well: what a terminal status means is the caller's", async () => {
     for (const status of ["failed", "timeout"]) {
       const { poll } = scripted("processing", status);
-      expect((await settle(pollUntilTerminal(poll, options()))).status).toBe(status);
+      expect((await settle(waitFor(poll))).status).toBe(status);
     }
   });
 
@@ -65,14 +66,10 @@ describe("pollUntilTerminal", () => {
     const { poll, at } = scripted("pending", "succeeded");
     const seen: Array<[string, unknown]> = [];
     await settle(
-      pollUntilTerminal(
-        poll,
-        options({
-          knownStatus: "pending",
-          delayFirstPoll: true,
-          onStatus: (status, answer) => seen.push([status, answer]),
-        }),
-      ),
+      waitFor(poll, {
+        created: { status: "pending" },
+        onStatus: (status, answer) => seen.push([status, answer]),
+      }),
     );
     expect(at).toEqual([5_000, 10_000]);
     // The first poll's "pending" is no new status.
@@ -84,7 +81,7 @@ describe("pollUntilTerminal", () => {
 
   it("ends at the deadline in WaitDeadlineError naming the job and its last status, and polls no more", async () => {
     const { poll, at, signals } = scripted("processing");
-    const error = await settle(pollUntilTerminal(poll, options({ deadlineMs: 12_000 }))).catch((e: unknown) => e);
+    const error = await settle(waitFor(poll, { deadlineMs: 12_000 })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WaitDeadlineError);
     expect(error).toMatchObject({ jobId: "job-1", lastStatus: "processing", deadlineMs: 12_000 });
     expect(Date.now() - START).toBe(12_000);
@@ -101,10 +98,10 @@ describe("pollUntilTerminal", () => {
     const reason = new Error("caller gave up");
     const { poll, at } = scripted("processing");
     setTimeout(() => controller.abort(reason), 7_000);
-    await expect(settle(pollUntilTerminal(poll, options({ signal: controller.signal })))).rejects.toBe(reason);
+    await expect(settle(waitFor(poll, { signal: controller.signal }))).rejects.toBe(reason);
     expect(Date.now() - START).toBe(7_000);
     expect(at).toEqual([0, 5_000]);
-    await settle(pollUntilTerminal(scripted("succeeded").poll, options()));
+    await settle(waitFor(scripted("succeeded").poll));
     expect(vi.getTimerCount()).toBe(0);
   });
 });

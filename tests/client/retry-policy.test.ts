@@ -51,14 +51,20 @@ describe("the retry policy", () => {
     expect(retryDelay(new RateLimitedError("m", facts(429), 301), 0, 3, true, MAX_PAUSE)).toBeNull();
   });
 
-  it("a lost answer or a 5xx is resent only when resendable; a 4xx, a cooldown or another 429 never", () => {
+  it("a cooldown is a wait named like a Retry-After: up to maxPauseMs resent at once (the pause spaces it), a create included; longer, or past the bound, not", () => {
+    expect(retryDelay(new CooldownError("m", facts(429), 300), 0, 3, false, MAX_PAUSE)).toBe(0);
+    expect(retryDelay(new CooldownError("m", facts(429), 301), 0, 3, false, MAX_PAUSE)).toBeNull();
+    expect(retryDelay(new CooldownError("m", facts(429), 600), 0, 3, false, 600_000)).toBe(0);
+    expect(retryDelay(new CooldownError("m", facts(429), 30), 3, 3, true, MAX_PAUSE)).toBeNull();
+  });
+
+  it("a lost answer or a 5xx is resent only when resendable; a 4xx or a 429 that names no wait never", () => {
     vi.spyOn(Math, "random").mockReturnValue(0.5);
     expect(retryDelay(lost, 0, 3, false, MAX_PAUSE)).toBeNull();
     expect(retryDelay(new UnexpectedStatusError("m", facts(500)), 0, 3, true, MAX_PAUSE)).toBe(1_000);
     expect(retryDelay(new UnexpectedStatusError("m", facts(500)), 0, 3, false, MAX_PAUSE)).toBeNull();
     // 499 is the last status that is not a server error.
     expect(retryDelay(new UnexpectedStatusError("m", facts(499)), 0, 3, true, MAX_PAUSE)).toBeNull();
-    expect(retryDelay(new CooldownError("m", facts(429), 30), 0, 3, true, MAX_PAUSE)).toBeNull();
     expect(retryDelay(new TooManyRequestsError("m", facts(429)), 0, 3, true, MAX_PAUSE)).toBeNull();
   });
 });

@@ -283,7 +283,7 @@ describe("errors an agent can act on", () => {
   });
 
   it("gives the model family's cooldown in seconds", async () => {
-    const { mcp } = await start();
+    const { mcp, sent } = await start();
     for (let failure = 0; failure < 3; failure += 1) {
       const created = await mcp.callTool({
         name: "create",
@@ -299,6 +299,11 @@ describe("errors an agent can act on", () => {
       arguments: { model: "I-B", input: { prompt: "now", quality: "low", size: "1K" } },
     });
     expect(textOf(cooling)).toMatch(/cooling down .*wait \d+ seconds/);
+    // Every later call waits the cooldown out too: none is sent before it ends, and the agent is told how long.
+    const sentBefore = sent.length;
+    const held = await mcp.callTool({ name: "credits", arguments: {} });
+    expect(textOf(held)).toMatch(/^Not sent: an earlier 429 asked to wait, .* for \d+ more seconds/);
+    expect(sent.length).toBe(sentBefore);
   });
 
   it("says the key was refused without showing it, in any message", async () => {

@@ -7,9 +7,8 @@
 import { Client, type ClientOptions } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { createClient } from "../../generated/client.ts";
-import { quote } from "../../generated/costs.ts";
 import { createSessionServer, type SessionServer } from "../../packages/mcp/server.ts";
+import { serviceClient } from "../../packages/mcp/service-client.ts";
 import type { McpSettings } from "../../packages/mcp/settings.ts";
 import { startSandbox, type RunningSandbox } from "../../sandbox/server.ts";
 
@@ -81,17 +80,18 @@ export async function harness(sandbox: RunningSandbox, options: HarnessOptions =
   const key = keyOf(options.account ?? `t${plainUsed++}`);
   const sent: string[] = [];
   const apiKey = options.apiKey ?? key;
-  const client = createClient({
-    apiKey,
-    baseUrl: sandbox.url,
-    quote,
-    defaultPollIntervalMs: 50,
-    pollIntervalMs: { video: 50, model3d: 50 },
-    fetch: (request: Request) => {
-      sent.push(`${request.method} ${new URL(request.url).pathname}`);
-      return fetch(request);
+  // The server's own client (its maximum pause among its options), with short polls and counted requests.
+  const client = serviceClient(
+    { apiKey, baseUrl: sandbox.url },
+    {
+      defaultPollIntervalMs: 50,
+      pollIntervalMs: { video: 50, model3d: 50 },
+      fetch: (request: Request) => {
+        sent.push(`${request.method} ${new URL(request.url).pathname}`);
+        return fetch(request);
+      },
     },
-  });
+  );
   const server = createSessionServer({
     client,
     settings: { apiKey, budget: 1000, confirmAbove: null, ...options.settings },

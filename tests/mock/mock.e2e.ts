@@ -80,6 +80,21 @@ describe("the mock's front", () => {
     ).toBe(true);
   });
 
+  it("answers ten megabytes of [0,0,…] itself, with the 400 naming the bound, and keeps serving: Prism never reads them", async () => {
+    const body = `[${Array(5_000_000).fill("0").join(",")}]`;
+    const answer = await fetch(`${mock.baseUrl}/v1/cost`, {
+      method: "POST",
+      headers: { authorization: "Bearer k", "content-type": "application/json" },
+      body,
+    });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toBe(
+      "body: holds 5000000 array items and object members; a request holds at most 10000",
+    );
+    const credits = await fetch(`${mock.baseUrl}/v1/account/credits`, { headers: { authorization: "Bearer k" } });
+    expect(credits.status).toBe(200);
+  });
+
   it("finds the operation of a templated path (a poll) for the check", async () => {
     const response = await fetch(`${mock.baseUrl}/v1/images/img_x`, {
       headers: { authorization: "Bearer k", prefer: "example=nope" },

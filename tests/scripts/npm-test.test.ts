@@ -1,9 +1,10 @@
 /**
- * `npm test`'s steps (scripts/test-steps.ts): the bundle, then the generators, then the lint, the
- * type check and vitest side by side; a failed step fails the run and its dependants are not run.
+ * `npm test`'s steps (scripts/test-steps.ts): the build, then the lint, Biome's check, the type
+ * check and vitest side by side; a failed step fails the run and its dependants are not run.
  * The graph runs here with fake steps that pass or fail when the test says, so the order is seen
  * without timing anything; `spawnStep` runs small real commands.
  */
+import { readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import {
@@ -64,18 +65,16 @@ describe("npm test's shuffle seed", () => {
 });
 
 describe("npm test's steps", () => {
-  it("are the bundle, the generators after it, then the lint, Biome's check, the type check and vitest after the generators", () => {
+  it("are the build, then the lint, Biome's check, the type check and vitest after it", () => {
     expect(steps.map(({ name, after }) => [name, after])).toEqual([
-      ["bundle", undefined],
-      ["generate", "bundle"],
-      ["lint", "generate"],
-      ["style", "generate"],
-      ["typecheck", "generate"],
-      ["vitest", "generate"],
+      ["build", undefined],
+      ["lint", "build"],
+      ["style", "build"],
+      ["typecheck", "build"],
+      ["vitest", "build"],
     ]);
     expect(steps.find((step) => step.name === "vitest")).toMatchObject({
       command: [
-        "npx",
         "vitest",
         "run",
         "--project",
@@ -90,20 +89,23 @@ describe("npm test's steps", () => {
     expect(steps.filter((step) => step.live).map((step) => step.name)).toEqual(["vitest"]);
   });
 
-  it("run one after the other, then the last four side by side", async () => {
+  it("run package.json's scripts as npm would, without npm around them", () => {
+    const { scripts } = JSON.parse(readFileSync("package.json", "utf8")) as { scripts: Record<string, string> };
+    for (const name of ["build", "lint", "typecheck"])
+      expect(steps.find((step) => step.name === name)?.command).toEqual(["sh", "-c", scripts[name]]);
+  });
+
+  it("run the build first, then the last four side by side", async () => {
     const fake = fakeSteps();
     const run = runSteps(steps, fake.runStep);
     await fake.settle();
-    expect(fake.started).toEqual(["bundle"]);
-    await fake.end("bundle", true);
-    expect(fake.started).toEqual(["bundle", "generate"]);
-    await fake.end("generate", true);
+    expect(fake.started).toEqual(["build"]);
+    await fake.end("build", true);
     // All four have started while none has ended.
-    expect(fake.started).toEqual(["bundle", "generate", "lint", "style", "typecheck", "vitest"]);
+    expect(fake.started).toEqual(["build", "lint", "style", "typecheck", "vitest"]);
     for (const name of ["vitest", "lint", "style", "typecheck"]) await fake.end(name, true);
     expect(Object.fromEntries(await run)).toEqual({
-      bundle: "passed",
-      generate: "passed",
+      build: "passed",
       lint: "passed",
       style: "passed",
       typecheck: "passed",
@@ -111,49 +113,28 @@ describe("npm test's steps", () => {
     });
   });
 
-  it.each([
-    [
-      "bundle",
-      {
-        bundle: "failed",
-        generate: "skipped",
-        lint: "skipped",
-        style: "skipped",
-        typecheck: "skipped",
-        vitest: "skipped",
-      },
-    ],
-    [
-      "generate",
-      {
-        bundle: "passed",
-        generate: "failed",
-        lint: "skipped",
-        style: "skipped",
-        typecheck: "skipped",
-        vitest: "skipped",
-      },
-    ],
-  ] as const)("when %s fails, the steps after it are not run and the run fails", async (failing, expected) => {
+  it("when the build fails, the steps after it are not run and the run fails", async () => {
     const fake = fakeSteps();
     const run = runSteps(steps, fake.runStep);
     await fake.settle();
-    if (failing === "generate") await fake.end("bundle", true);
-    await fake.end(failing, false);
+    await fake.end("build", false);
     const outcomes = await run;
-    expect(Object.fromEntries(outcomes)).toEqual(expected);
-    expect(fake.started).toEqual(failing === "bundle" ? ["bundle"] : ["bundle", "generate"]);
-    expect(skippedLines(steps, outcomes)).toContain(
-      `npm test: lint not run (generate ${failing === "generate" ? "failed" : "skipped"})`,
-    );
+    expect(Object.fromEntries(outcomes)).toEqual({
+      build: "failed",
+      lint: "skipped",
+      style: "skipped",
+      typecheck: "skipped",
+      vitest: "skipped",
+    });
+    expect(fake.started).toEqual(["build"]);
+    expect(skippedLines(steps, outcomes)).toContain("npm test: lint not run (build failed)");
   });
 
   it("a failed lint does not stop the type check or vitest, and fails the run", async () => {
     const fake = fakeSteps();
     const run = runSteps(steps, fake.runStep);
     await fake.settle();
-    await fake.end("bundle", true);
-    await fake.end("generate", true);
+    await fake.end("build", true);
     await fake.end("lint", false);
     await fake.end("style", true);
     await fake.end("typecheck", true);
@@ -166,8 +147,8 @@ describe("npm test's steps", () => {
 
   it("refuses a step that runs after one that does not come before it", async () => {
     const never = async () => true;
-    await expect(runSteps([{ name: "lint", command: ["x"], after: "bundle" }], never)).rejects.toThrow(
-      'step lint: runs after "bundle", which is not an earlier step',
+    await expect(runSteps([{ name: "lint", command: ["x"], after: "build" }], never)).rejects.toThrow(
+      'step lint: runs after "build", which is not an earlier step',
     );
   });
 });

@@ -1,0 +1,78 @@
+/**
+ * The figures CI holds to their goals (`npm run bench:guard`, guard.ts; judged by judge.ts). Only
+ * figures that hold on a shared two-core machine are guarded: each is a ratio of two things measured
+ * side by side (alternating rounds, the median of their ratios), or a size. `npm run bench` measures
+ * the same figures at length, and more (bench/README.md).
+ */
+import type { Guard } from "./judge.ts";
+import { CLIENT_CALLS, clientOverhead } from "./measurements/client-overhead.ts";
+import { CLIENT_WITHOUT_TABLES, gzippedBytes } from "./measurements/client-size.ts";
+import { mockRunOverBareReads, sandboxRunInJobLengths } from "./measurements/conformance-runs.ts";
+import { diffPairs, diffRatio } from "./measurements/description-diff.ts";
+import { prismCpuOverSandbox } from "./measurements/sandbox-vs-prism.ts";
+
+const CLIENT_ROUNDS = 31;
+const CLIENT_CALLS_PER_ROUND = 1_500;
+const PRISM_ROUNDS = 5;
+const PRISM_ROUND_MS = 1_000;
+const DIFF_RUNS = 15;
+
+/** The guarded figures, each with the goal bench/README.md states for it. */
+export const guards = (): readonly Guard[] => [
+  ...CLIENT_CALLS.map(
+    (call): Guard => ({
+      figure: `client per-call time against bare openapi-fetch, ${call} (x; median of ${CLIENT_ROUNDS} alternating rounds of ${CLIENT_CALLS_PER_ROUND} calls)`,
+      goal: { most: 1.1 },
+      measure: async () => (await clientOverhead(call, CLIENT_ROUNDS, CLIENT_CALLS_PER_ROUND)).ratio,
+      varies: true,
+    }),
+  ),
+  {
+    figure: "client without the price tables, openapi-fetch included, minified + gzip -9 (bytes)",
+    goal: { most: 6_000 },
+    measure: () => gzippedBytes(CLIENT_WITHOUT_TABLES),
+    varies: false,
+  },
+  {
+    figure: `Prism mock's CPU per request over the sandbox's (x; median of ${PRISM_ROUNDS} alternating rounds of ${PRISM_ROUND_MS / 1000} s)`,
+    goal: { least: 10 },
+    measure: (note) => prismCpuOverSandbox(PRISM_ROUNDS, PRISM_ROUND_MS, note),
+    varies: true,
+  },
+  ...Object.entries(diffPairs()).map(
+    ([pair, sides]): Guard => ({
+      figure: `npm run diff's time over api-smart-diff's, ${pair} (x; median of ${DIFF_RUNS} alternating runs)`,
+      goal: { most: 0.33 },
+      measure: async () => diffRatio(sides, DIFF_RUNS),
+      varies: true,
+    }),
+  ),
+  {
+    figure:
+      "npm run conformance against the sandbox, in the sandbox's job lengths (its time, less what the machine's load stretched its work, over one job's)",
+    // 30 s at the sandbox's default 3-s jobs.
+    goal: { most: 10 },
+    measure: async (note) => {
+      const { jobLengths, seconds, stretched } = await sandboxRunInJobLengths();
+      note?.(
+        `the run took ${seconds.toFixed(1)} s, its work stretched ${stretched.toFixed(2)} times by the machine's load`,
+      );
+      return jobLengths;
+    },
+    varies: true,
+  },
+  {
+    figure:
+      "npm run conformance's checks against a running Prism mock, over the mock answering 1,000 plain reads (x; the reads before and after)",
+    // The 10 s the whole run may take on an idle machine, of which Prism's start takes about 2.5 s: see bench/README.md.
+    goal: { most: 5 },
+    measure: async (note) => {
+      const { ratio, seconds, reads } = await mockRunOverBareReads();
+      note?.(
+        `the checks took ${seconds.toFixed(1)} s, the reads ${reads.map((read) => read.toFixed(1)).join(" s and ")} s`,
+      );
+      return ratio;
+    },
+    varies: true,
+  },
+];
