@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { DECLARATION_FIELDS } from "../../conformance/config.ts";
 import { Contract } from "../../contract/contract.ts";
 import { freePort } from "../../http-server/listen.ts";
 import { descendants, running, until as waitFor } from "../support/processes.ts";
@@ -65,6 +66,15 @@ const report = (dir: string) =>
     summary: { fail: number; stopped?: string };
     results: Array<{ name: string; outcome: string }>;
   };
+
+describe("npm run conformance (conformance/cli.ts) --help", () => {
+  it("lists every declaration field and check group", async () => {
+    const run = start("conformance/cli.ts", ["--help"]);
+    expect(await run.exited).toBe(0);
+    for (const field of DECLARATION_FIELDS) expect(run.output()).toContain(`  ${field.field.padEnd(20)} `);
+    expect(run.output()).toContain("  uploads-window ");
+  });
+});
 
 describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", () => {
   for (const [fault, expected] of [

@@ -3,19 +3,19 @@
  * (openapi/README.md, "Adding a model"): a copy of the description gains I-Z, and every tool that
  * reads the service model picks it up: the client, the prices, the docs and the conformance suite.
  */
-import { execFile } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Contract } from "../../contract/contract.ts";
 import { codeSamples } from "../../docs-src/code-samples.ts";
 import { deriveRouteTable } from "../../generators/client.ts";
 import { generate as generateCosts } from "../../generators/costs.ts";
 import { loadBundle, type OpenApiDocument } from "../../model/document.ts";
+import { slugMapFile } from "../../model/slug-map.ts";
 import { readServiceModel, type ServiceModel } from "../../model/service-model.ts";
 import { quoteRoute } from "../../runtime/costs/quote.ts";
+import { bundleDescription } from "../../tools/bundle-description.ts";
 
 const project = new URL("../../", import.meta.url).pathname;
 const NEW_PATH = "/v1/images/i-z";
@@ -45,11 +45,8 @@ describe("adding an image model", () => {
     cpSync(join(project, "openapi"), join(work, "openapi"), { recursive: true });
     addModel(join(work, "openapi"));
     mkdirSync(join(work, "out"));
-    await promisify(execFile)(
-      "node_modules/.bin/tsx",
-      ["scripts/bundle.ts", join(work, "openapi", "openapi.yaml"), join(work, "out")],
-      { cwd: project },
-    );
+    // npm run bundle's work, in this process (the script's own run is tests/description/bundle.test.ts).
+    await bundleDescription(join(work, "openapi", "openapi.yaml"), join(work, "out"), slugMapFile());
     doc = loadBundle(join(work, "out", "openapi.json"));
     model = readServiceModel(doc);
   });

@@ -1,12 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+/**
+ * The Spectral ruleset (.spectral.yaml) on the lint fixtures: nothing on the golden document, each
+ * breaking fixture exactly its findings. The Redocly configuration's are redocly-config.e2e.ts.
+ */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
+import { parse } from "yaml";
 import * as HOUSE_RULES from "../../lint/rules/index.ts";
-import { lintWithRedocly } from "../../lint/run-redocly.ts";
 import { SPECTRAL_RULESET } from "../../lint/run-spectral.ts";
-import { applyPatch, breakingFixtures, GOLDEN_FILE, golden, lint, loadedSpectral, sorted } from "./support.ts";
+import { applyPatch, breakingFixtures, golden, lint, loadedSpectral, sorted } from "./support.ts";
 import { withoutSlugMap } from "../support/placeholder-slugs.ts";
 
 // The fixtures name placeholder slugs: a slug map the project builds with does not apply to them.
@@ -49,50 +50,6 @@ describe("the Spectral ruleset (.spectral.yaml)", () => {
     for (const { code, message } of fixtures.flatMap((fixture) => fixture.expect)) {
       if (!code.startsWith("house-")) continue;
       expect(message, code).toMatch(/\b(add|remove|set|move|rename|use|fix|declare|list|keep|correct)\b/i);
-    }
-  });
-});
-
-describe("the Redocly configuration (redocly.yaml)", () => {
-  const tuned = Object.keys((parse(readFileSync("redocly.yaml", "utf8")) as { rules: Record<string, unknown> }).rules);
-
-  it("reports nothing on the golden document", async () => {
-    expect(await lintWithRedocly(GOLDEN_FILE)).toEqual([]);
-  });
-
-  it("tunes only rules that the plain recommended ruleset breaks on the golden document", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "redocly-"));
-    try {
-      writeFileSync(join(dir, "recommended.yaml"), "extends: [recommended]\n");
-      const ruleIds = new Set(
-        (await lintWithRedocly(GOLDEN_FILE, join(dir, "recommended.yaml"))).map((problem) => problem.ruleId),
-      );
-      expect([...ruleIds].sort()).toEqual([...tuned].sort());
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it("still rejects an example that breaks its schema", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "redocly-"));
-    try {
-      const file = join(dir, "broken-example.yaml");
-      const broken = applyPatch(golden(), [
-        {
-          op: "replace",
-          path: "/components/responses/ImageJobAccepted/content/application~1json/examples/accepted/value/status",
-          value: "lost",
-        },
-      ]);
-      writeFileSync(file, stringify(broken));
-      expect((await lintWithRedocly(file)).map((problem) => [problem.ruleId, problem.pointer])).toEqual([
-        [
-          "no-invalid-media-type-examples",
-          "#/components/responses/ImageJobAccepted/content/application~1json/examples/accepted/value/status",
-        ],
-      ]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,4 @@
-/** Running `npm run sandbox`'s command (sandbox/cli.ts) as npm runs it, for cli.test.ts and cli.e2e.ts. */
+/** Running `npm run sandbox`'s command (sandbox/cli.ts) as npm runs it, for cli.e2e.ts. */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";

@@ -1,11 +1,14 @@
 /**
- * `npm run sandbox` as a person runs it: --help, an unknown option or a busy port ends it with one
- * line before it listens, and SIGINT or SIGTERM sent to npm stops the sandbox and frees its port.
- * A bad config is in cli.test.ts (npm test).
+ * `npm run sandbox` as a person runs it: --help, an unknown option, a bad config or a busy port ends
+ * it with one line before it listens, and SIGINT or SIGTERM sent to npm stops the sandbox and frees
+ * its port. The config's rules themselves are tests/sandbox/config.test.ts (npm test).
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { freePort } from "../../http-server/listen.ts";
 import { output } from "../support/processes.ts";
@@ -21,6 +24,23 @@ describe("npm run sandbox", () => {
     const lines = ownLines(unknown.stderr);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toBe("sandbox: Unknown option '--prot' (--help shows the options)");
+  });
+
+  it("refuses a bad config before listening, with one line naming the field and the rule", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sandbox-config-"));
+    const file = join(dir, "bad.json");
+    writeFileSync(
+      file,
+      JSON.stringify({ accounts: { a: { keys: ["k"], plan: "gold", credits: { monthlyLimit: 1, extra: 0 } } } }),
+    );
+    const ended = await runCli(["--config", file, "--port", "0"]).finally(() =>
+      rmSync(dir, { recursive: true, force: true }),
+    );
+    expect(ended.code).toBe(2);
+    expect(ended.stdout).not.toContain("listening");
+    expect(ownLines(ended.stderr)).toEqual([
+      `sandbox: bad config ${file}: config.accounts.a.plan: must be one of free, paid`,
+    ]);
   });
 
   it("says in one line that the port is in use", async () => {

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Contract } from "../../contract/contract.ts";
+import { freePort } from "../../http-server/listen.ts";
 import { startMock, type RunningPrism } from "../../mock/prism.ts";
 import { rawExchange, type RawAnswer } from "../../fuzz/raw-http.ts";
 import { fuzz, report } from "../../fuzz/run.ts";
@@ -12,9 +13,12 @@ import { fuzz, report } from "../../fuzz/run.ts";
 const contract = new Contract();
 let mock: RunningPrism;
 let port: number;
+/** Prism's own port behind the front. */
+let prismPort: number;
 
 beforeAll(async () => {
-  mock = await startMock({ snapshot: contract.doc });
+  prismPort = await freePort();
+  mock = await startMock({ snapshot: contract.doc, prismPort });
   port = Number(new URL(mock.baseUrl).port);
 });
 afterAll(async () => {
@@ -78,6 +82,20 @@ describe("the mock's front against hostile clients", () => {
     expect(errorOf(answer, 403).code).toBe("host_not_allowed");
   });
 
+  it("Prism's own port behind it refuses a Host that does not name it too, and serves one that does", async () => {
+    const ask = (host: string) =>
+      rawExchange(
+        prismPort,
+        Buffer.from(
+          `GET /v1/account/credits HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer k\r\nConnection: close\r\n\r\n`,
+        ),
+      );
+    for (const host of [`evil.example:${prismPort}`, "evil.example", `127.0.0.1.evil.example:${prismPort}`])
+      expect(errorOf(await ask(host), 403).code, host).toBe("host_not_allowed");
+    for (const host of [`127.0.0.1:${prismPort}`, `localhost:${prismPort}`])
+      expect((await ask(host))?.status).toBe(200);
+  });
+
   it("answers a body over Prism's 10 MB limit with 413 from its Content-Length", async () => {
     const answer = await raw(
       "POST /v1/cost HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nContent-Length: 60000000",
@@ -100,6 +118,27 @@ describe("the mock's front against hostile clients", () => {
       deep,
     );
     expect(get?.status).toBe(200);
+    expect((await credits())?.status).toBe(200);
+  });
+
+  it("refuses a body of more array items and object members than any request holds, as the sandbox does, before Prism reads it; relays one of the bound", async () => {
+    const post = (entries: number) => {
+      const body = `[${Array(entries).fill("0").join(",")}]`;
+      return raw(
+        `POST /v1/cost HTTP/1.1\r\nAuthorization: Bearer k\r\nContent-Type: application/json\r\nContent-Length: ${body.length}`,
+        body,
+      );
+    };
+    // Ten megabytes of [0,0,…] held Prism for minutes (mock.e2e.ts sends them): now one line of the front's.
+    expect(errorOf(await post(10_001), 400)).toEqual({
+      type: contract.model.errors.invalidRequest.type,
+      code: contract.model.errors.invalidRequest.code,
+      message: "body: holds 10001 array items and object members; a request holds at most 10000",
+    });
+    // At the bound, Prism judges it: the description's 400 (an array is no body of POST /v1/cost).
+    const relayed = errorOf(await post(10_000), 400);
+    expect(relayed.message).not.toContain("array items");
+    expect(relayed.type).toBe(contract.model.errors.invalidRequest.type);
     expect((await credits())?.status).toBe(200);
   });
 
