@@ -159,7 +159,7 @@ export const DECLARED_KEYS: ReadonlyArray<{
   { name: "source-IP burst", variable: "CONFORMANCE_SOURCE_IP_KEY", of: (config) => config.sourceIpBurst?.apiKeys },
   { name: "other account", variable: "CONFORMANCE_OTHER_ACCOUNT_KEY", of: (config) => config.otherAccount?.apiKey },
   {
-    name: "other account's second key",
+    name: "other account's second",
     variable: "CONFORMANCE_OTHER_ACCOUNT_KEY_2",
     of: (config) => config.otherAccount?.secondKey,
   },

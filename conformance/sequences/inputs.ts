@@ -28,7 +28,10 @@ export function mediaSeconds(
 /**
  * `body` with each field whose seconds its price reads sent a declared media input (`mediaInputs`)
  * of the field's kind and within its limits (the `index`th that fits), so that its price is exact;
- * a field no declared input fits is left as it is (its price then unknown).
+ * a field no declared input fits is left as it is (its price then unknown). A field the body leaves
+ * out is sent too where the whole price is per second of it (MC-A's video, LS-A's audio): without
+ * it the job has no price, and whether the service takes such a body is not shown (the schema's
+ * requiredness), so the phase does not send it to judge the answer.
  */
 export function withDeclaredMedia(
   config: Pick<TargetConfig, "mediaInputs">,
@@ -41,8 +44,15 @@ export function withDeclaredMedia(
   const properties = (op.requestSchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
   const sent: Body = { ...body };
   let declared = false;
+  const components = table?.pricing?.components ?? [];
+  const wholePriceOf = (field: string) =>
+    components.length > 0 &&
+    components.every(
+      (component) =>
+        component.per !== undefined && "mediaSeconds" in component.per && component.per.mediaSeconds === field,
+    );
   for (const [field, rule] of Object.entries(table?.media ?? {})) {
-    if (sent[field] === undefined) continue;
+    if (sent[field] === undefined && !wholePriceOf(field)) continue;
     const kind = (properties[field]?.["x-media"] as { kind?: string } | undefined)?.kind;
     // The field's limits, and those a condition on another field of the body sets (MC-A's 10 s with one orientation).
     const conditional = (rule.conditionalLimits ?? [])

@@ -84,6 +84,10 @@ export function create(generation: Generation, route: Route, account: Account, b
   if (reason !== undefined)
     return blocked(generation.moderationReasons.includes(reason) ? reason : generation.moderationReasons[0]!);
   const price = standardPrice(route.path, route.segment, fields, check.measured);
+  // A price per second of an input the body does not give cannot be stated in `seconds`: this server
+  // takes the input as required (the specification shows no requiredness), as a real service would.
+  if (route.responseFields.includes("seconds") && price.billedSeconds === undefined)
+    return invalid("the price is per second of an input media this request does not give");
   const credits = account.discounted(price.credits);
   if (account.passesSpendLimit(credits)) return spendLimited();
   if (account.inFlight >= account.settings.cap) return queueFull(account.settings.cap);
