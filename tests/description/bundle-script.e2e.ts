@@ -3,11 +3,11 @@
  * broken $ref, exits 1 and writes nothing. The bundle's work in-process is bundle.test.ts (npm test).
  */
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { copyDescription } from "../support/description-copy.ts";
 
 const run = promisify(execFile);
 const project = new URL("../../", import.meta.url).pathname;
@@ -24,17 +24,8 @@ async function bundleScript(root: string, out: string) {
 }
 
 describe("the bundle script", () => {
-  let work: string;
-  let root: string;
-  let out: string;
-  beforeEach(() => {
-    work = mkdtempSync(join(tmpdir(), "bundle-test-"));
-    cpSync(join(project, "openapi"), join(work, "openapi"), { recursive: true });
-    root = join(work, "openapi", "openapi.yaml");
-    out = join(work, "out");
-    mkdirSync(out);
-  });
-  afterEach(() => rmSync(work, { recursive: true, force: true }));
+  const { work, root, out } = copyDescription();
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it("names the file and the broken $ref, exits 1 and writes nothing (npm run bundle)", async () => {
     const file = join(work, "openapi", "paths", "v1_images_i-a.yaml");

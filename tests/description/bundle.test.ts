@@ -1,7 +1,8 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { copyDescription } from "../support/description-copy.ts";
 import { loadBundle } from "../../model/document.ts";
 import { applySlugMap, placeholderPaths, PROJECT_SLUG_MAP, slugMapFile } from "../../model/slug-map.ts";
 import { readServiceModel } from "../../model/service-model.ts";
@@ -24,11 +25,7 @@ describe("the bundle step", () => {
   let root: string;
   let out: string;
   beforeEach(() => {
-    work = mkdtempSync(join(tmpdir(), "bundle-test-"));
-    cpSync(join(project, "openapi"), join(work, "openapi"), { recursive: true });
-    root = join(work, "openapi", "openapi.yaml");
-    out = join(work, "out");
-    mkdirSync(out);
+    ({ work, root, out } = copyDescription());
   });
   afterEach(() => rmSync(work, { recursive: true, force: true }));
 
