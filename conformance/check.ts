@@ -44,6 +44,11 @@ export interface Check {
   prepare?(session: Session): void;
   /** The priced requests it will send, for the estimate stated before the run. */
   spend?(session: Session): PlannedSpend[];
+  /**
+   * Its spend is what the budget leaves after every other check's (the sequence phase): a check
+   * that sizes its own spend by the others' leaves it out, so that neither waits on the other.
+   */
+  readonly spendsWhatIsLeft?: boolean;
   run?(context: CheckContext): Promise<void>;
   /** Sees every response of the run, whichever check sent the request. */
   observe?(session: Session, seen: Observed): void;

@@ -68,6 +68,7 @@ export function sequences(others: () => readonly Check[]): Check {
       "Sequences over every declared account and key (a second paid account with a second key: otherAccount), models, bodies (named examples, drawn ones, declared media), outcomes and moments: creates, polls by owner, another key, another account and the Free plan, later polls, waits, credit reads, quotes, uploads, posts, stock searches, repeats; each answer must be one the service model allows from the state the earlier answers led to. A failure is shrunk and reported as numbered requests with the seed and a curl script.",
     rules: RULES,
     blockedBy: needing({ stateful: true }),
+    spendsWhatIsLeft: true,
     spend(session): PlannedSpend[] {
       return [
         {

@@ -179,7 +179,7 @@ export function planOf(session: Session, others: () => readonly Check[]): Plan {
   plan = { seed, cases, operations, shrinkCredits: 0, spend: [] };
   const budget = session.config.budgetCredits;
   const othersSpend = others()
-    .filter((check) => session.runs(check.group) && !check.blockedBy?.(session))
+    .filter((check) => !check.spendsWhatIsLeft && session.runs(check.group) && !check.blockedBy?.(session))
     .flatMap((check) => check.spend?.(session) ?? []);
   plan.spend.push(...admit(session, plan, budget === null ? null : budget - total(othersSpend).credits));
   plans.set(session, plan);

@@ -102,6 +102,12 @@ describe("a run whose account could run dry", () => {
     expect(await balance("poor-key")).toBe(30);
   });
 
+  it("with a budget, sizes the generated requests and the sequence phase each by the others' estimate, and refuses a budget too small", async () => {
+    // Both size their spend by what the budget leaves: each leaves the phase out, which takes the rest.
+    const run = runConformance({ target: sandbox.url, config: { ...config("rich-key"), budgetCredits: 5 }, contract });
+    await expect(run).rejects.toThrow(/^the run could spend (up to )?[\d,]+ credits, past budgetCredits 5: /);
+  });
+
   it("starts where the balance pays for the estimate, saying what it read", { timeout: 60_000 }, async () => {
     const lines: string[] = [];
     const { summary, results } = await runConformance({

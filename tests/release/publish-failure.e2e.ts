@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLIENT_PACKAGE, TOOLS_PACKAGE } from "../../packages/shared/package-build.ts";
+import { CLIENT_PACKAGE, MCP_PACKAGE, TOOLS_PACKAGE } from "../../packages/shared/package-build.ts";
 import { loadBundle } from "../../model/document.ts";
 import { placeholderPaths } from "../../model/slug-map.ts";
 import { withNpmConfig } from "../support/npm-config.ts";
@@ -113,7 +113,10 @@ describe("a release whose publishing fails", () => {
     const again = await release();
     expect(again.stderr).toBe("");
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain(`release: publishing the recorded ${TOOLS_PACKAGE}@1.0.0, which`);
-    expect([...taken].sort()).toEqual([CLIENT_PACKAGE, TOOLS_PACKAGE].sort());
+    // The tools' refusal stopped the publishing: the MCP server's package, after it, went out neither.
+    expect(again.stdout).toContain(
+      `release: publishing the recorded ${TOOLS_PACKAGE}@1.0.0, ${MCP_PACKAGE}@1.0.0, which`,
+    );
+    expect([...taken].sort()).toEqual([CLIENT_PACKAGE, TOOLS_PACKAGE, MCP_PACKAGE].sort());
   }, 360_000);
 });
