@@ -184,7 +184,9 @@ describe("npm run conformance (conformance/cli.ts) against CONFORMANCE_TARGET", 
         CONFORMANCE_API_KEY: API_KEY,
       });
       expect(await run.exited).toBe(2);
-      expect(run.output()).toMatch(/conformance run failed: the run could spend up to [\d,]+ credits, past budgetCredits 5/);
+      expect(run.output()).toMatch(
+        /conformance run failed: the run could spend up to [\d,]+ credits, past budgetCredits 5/,
+      );
     } finally {
       await service.stop();
     }
