@@ -11,6 +11,7 @@ import type { Comparison } from "./compare.ts";
 import { JsonSyntaxError, parseJsonText } from "../tools/json-text.ts";
 import { UsageError } from "../tools/command.ts";
 import { isObject } from "./schema-shape.ts";
+import { readSlugMap, slugMapFile } from "../model/slug-map.ts";
 
 export interface Acknowledgement {
   readonly id: string;
@@ -68,6 +69,22 @@ function parseAcknowledgements(parsed: unknown, file: string): Acknowledgement[]
   });
 }
 
+/**
+ * An acknowledgement's id as this build names its change: acknowledgements are written against the
+ * placeholder slugs, as releases are kept (changes/baseline.ts), and both sides of a comparison carry
+ * the slug map in effect, so each route an id names goes through the same map.
+ */
+function slugMappedIds(): (id: string) => string {
+  const map = readSlugMap(slugMapFile());
+  if (Object.keys(map).length === 0) return (id) => id;
+  // A route's last segment is its slug: the placeholder the map names becomes the real one.
+  return (id) =>
+    id.replace(
+      /\b((?:GET|POST|PUT|PATCH|DELETE) \/[^\s"=]*\/)([a-z0-9][a-z0-9._-]*)(?=[\s"=]|$)/g,
+      (whole, route: string, slug: string) => (map[slug] === undefined ? whole : `${route}${map[slug]}`),
+    );
+}
+
 /** Marks the acknowledged breaking changes; an entry that names no breaking change of this comparison is an error. */
 export function applyAcknowledgements(
   comparison: Comparison,
@@ -75,8 +92,9 @@ export function applyAcknowledgements(
   file = "acknowledgements",
 ): Report {
   const byId = new Map(comparison.changes.map((change) => [change.id, change]));
+  const mapped = slugMappedIds();
   acknowledgements.forEach((entry, index) => {
-    const change = byId.get(entry.id);
+    const change = byId.get(mapped(entry.id));
     const at = `${file}: acknowledged[${index}].id "${entry.id}"`;
     const between = `${comparison.before.source} and ${comparison.after.source}`;
     if (!change)
@@ -84,7 +102,7 @@ export function applyAcknowledgements(
     if (change.severity !== "breaking")
       throw new UsageError(`${at} names a compatible change; only breaking changes are acknowledged`);
   });
-  const reasons = new Map(acknowledgements.map((entry) => [entry.id, entry.reason]));
+  const reasons = new Map(acknowledgements.map((entry) => [mapped(entry.id), entry.reason]));
   const changes: ReportedChange[] = comparison.changes.map((change) => {
     const reason = reasons.get(change.id);
     return reason === undefined ? change : { ...change, acknowledged: reason };

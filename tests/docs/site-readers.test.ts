@@ -22,6 +22,7 @@ import { LIVE_RELOAD_SCRIPT_HASH } from "../../docs-src/content-security.ts";
 import { renderMarkdown } from "../../docs-src/markdown-page.ts";
 import { markdownCopyFile, SEARCH_INDEX_FILE, SITE_PAGES } from "../../docs-src/site-pages.ts";
 import { deref, loadBundle, operations } from "../../model/document.ts";
+import { readServiceModel } from "../../model/service-model.ts";
 import { serveStatic } from "../../docs-src/static-server.ts";
 import { siteForThisFile } from "./built-site.ts";
 
@@ -89,9 +90,11 @@ describe("llms.txt and the Markdown copies", () => {
 
   it("list each request body's fields with their type, requiredness, default and meaning, and what is not shown", () => {
     const reference = read("reference.md");
+    // I-A's and I-B's routes in this build (a slug map may change their slugs).
+    const pathOf = (label: string) => readServiceModel(doc).createRoutes.find((route) => route.label === label)!.path;
     const section = reference.slice(
-      reference.indexOf("`POST /v1/images/i-a`"),
-      reference.indexOf("`POST /v1/images/i-b`"),
+      reference.indexOf(`\`POST ${pathOf("I-A")}\``),
+      reference.indexOf(`\`POST ${pathOf("I-B")}\``),
     );
     expect(section).toContain("| Field | Type | Required | Default | Meaning |");
     expect(section).toContain("| `prompt` | string | yes |  | Description of the image or of the edit. |");
