@@ -8,6 +8,8 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { REDOCLY_OFFLINE_ENV } from "../lint/run-redocly.ts";
+import { loadBundle } from "../model/document.ts";
+import { readServiceModel } from "../model/service-model.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const REDOCLY = join(ROOT, "node_modules", ".bin", "redocly");
@@ -19,7 +21,13 @@ export interface WorkflowRun {
   readonly options: readonly string[];
   /** Why the run needs them, printed before it. */
   readonly note?: string;
+  /** Inputs read from the build (NAME=VALUE), each unless the command line gives its NAME. */
+  readonly builtInputs?: () => string[];
 }
+
+/** The slug of model `label` in this build (a slug map may change it). */
+const builtSlug = (label: string): string =>
+  readServiceModel(loadBundle()).createRoutes.find((route) => route.label === label)?.slug ?? label.toLowerCase();
 
 /** Every workflow, in the order README and workflows/README.md list them. */
 export const WORKFLOW_RUNS: readonly WorkflowRun[] = [
@@ -29,6 +37,8 @@ export const WORKFLOW_RUNS: readonly WorkflowRun[] = [
     // Respect checks an answer as if its schema forbade other fields; the quote's other fields are not shown.
     options: ["--severity", JSON.stringify({ SCHEMA_CHECK: "warn" })],
     note: "schema checks as warnings: the quote's fields beyond credits are not shown, and a target may send more (the sandbox sends model, charged, breakdown)",
+    // The quote names the model by its slug, which the workflow's default (i-a) is only without a slug map.
+    builtInputs: () => [`model=${builtSlug("I-A")}`],
   },
   { name: "upload-then-create", options: [] },
 ];

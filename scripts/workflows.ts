@@ -7,9 +7,15 @@
  */
 import { SANDBOX_DEFAULT_URL, sandboxDemoKey } from "../docs-src/sandbox-facts.ts";
 import { parseFlags, runCommand, UsageError } from "../tools/command.ts";
-import { respectArgs, runRespect, WORKFLOW_RUNS } from "./workflow-runs.ts";
+import { respectArgs, runRespect, WORKFLOW_RUNS, type WorkflowRun } from "./workflow-runs.ts";
 
 const names = WORKFLOW_RUNS.map((run) => run.name);
+/** The run's inputs read from the build, but those whose NAME the command line gives. */
+function builtInputs(run: WorkflowRun, given: readonly string[]): string[] {
+  const named = new Set(given.map((input) => input.slice(0, input.indexOf("="))));
+  return (run.builtInputs?.() ?? []).filter((input) => !named.has(input.slice(0, input.indexOf("="))));
+}
+
 const HELP = `usage: npm run workflows -- [NAME...] [--server URL] [--api-key KEY] [--input NAME=VALUE]...
 
 Runs the service's Arazzo workflows (workflows/*.arazzo.yaml: ${names.join(", ")}) with
@@ -54,7 +60,7 @@ await runCommand("workflows", async () => {
   for (const run of runs) {
     console.log(`workflows: ${run.name} against ${server}${run.note ? ` (${run.note})` : ""}`);
     const code = await runRespect(
-      respectArgs(run, server, [`apiKey=${apiKey}`, ...(values.input ?? [])]),
+      respectArgs(run, server, [`apiKey=${apiKey}`, ...builtInputs(run, values.input ?? []), ...(values.input ?? [])]),
       (text) => process.stdout.write(text),
       (text) => process.stderr.write(text),
     );
