@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { copyDescription } from "../support/description-copy.ts";
 import { loadBundle } from "../../model/document.ts";
-import { applySlugMap, placeholderPaths, PROJECT_SLUG_MAP, slugMapFile } from "../../model/slug-map.ts";
+import { applySlugMap, placeholderPaths, PROJECT_SLUG_MAP, readSlugMap, slugMapFile } from "../../model/slug-map.ts";
 import { readServiceModel } from "../../model/service-model.ts";
 import { buildDescription, bundleDescription, writeBundle } from "../../tools/bundle-description.ts";
 
@@ -126,5 +126,51 @@ describe("placeholder paths", () => {
     expect(Object.keys(mapped)).toContain("/v1/images/real-image-model");
     expect(placeholderPaths(mapped)).toEqual(placeholders);
     expect(Object.keys(placeholders)).toContain("/v1/images/{id}");
+  });
+});
+
+describe("a real slug in the slug map", () => {
+  /** readSlugMap on a map file giving I-A the slug `slug`: its error, or null when the slug is taken. */
+  const refusal = (slug: string): string | null => {
+    const dir = mkdtempSync(join(tmpdir(), "slug-map-"));
+    try {
+      const file = join(dir, "slugs.json");
+      writeFileSync(file, JSON.stringify({ "i-a": slug }));
+      readSlugMap(file);
+      return null;
+    } catch (error) {
+      return (error as Error).message;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it("is taken whole when it is one path segment of lower-case letters, digits, '.', '_' and '-', starting with a letter or digit", () => {
+    for (const slug of ["real-image-model", "imagegen-4-ultra", "flux.1-pro", "sdxl_turbo", "4k", "v2"])
+      expect(refusal(slug), slug).toBeNull();
+  });
+
+  it("is refused when it goes bad after a valid start: a second path segment, a space, a line break, a query or an upper-case letter", () => {
+    // The spec: the real slug of each model is the last path segment (spec/media-service-spec.md, Conventions).
+    for (const slug of [
+      "flux/pro",
+      "flux/",
+      "abc def",
+      "model\n",
+      "model\r\n",
+      "model ",
+      "model?version=2",
+      "model#part",
+      "model%2Fpro",
+      "flux-Pro",
+      "model/../i-b",
+    ]) {
+      expect(refusal(slug) ?? "accepted", JSON.stringify(slug)).toContain('slug for "i-a" must be a string matching');
+    }
+  });
+
+  it("is refused when it is no slug from its first character, or empty", () => {
+    for (const slug of ["", "Not A Slug", "/flux", "-model", ".model", "\nmodel"])
+      expect(refusal(slug) ?? "accepted", JSON.stringify(slug)).toContain('slug for "i-a" must be a string matching');
   });
 });

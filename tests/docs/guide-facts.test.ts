@@ -87,6 +87,37 @@ describe("guides", () => {
     }
   });
 
+  it("give every error status an operation of the description answers a row of the errors guide's status table, with that answer's meaning", () => {
+    // Each error answer (status 400 and above) of each operation, read from the bundle itself.
+    const answers = new Map<string, Set<string>>();
+    for (const item of Object.values(doc.paths)) {
+      for (const method of HTTP_METHODS) {
+        const operation = (item as Record<string, { responses?: Record<string, ResponseObject> } | undefined>)[method];
+        for (const [status, raw] of Object.entries(operation?.responses ?? {})) {
+          if (!/^[45]\d\d$/.test(status)) continue;
+          const meaning = deref(doc, raw).description.trim().replace(/\s+/g, " ");
+          answers.set(status, (answers.get(status) ?? new Set()).add(meaning));
+        }
+      }
+    }
+    expect(answers.has("400")).toBe(true);
+    const errors = guide("errors");
+    const start = errors.indexOf("## Status codes");
+    expect(start).toBeGreaterThanOrEqual(0);
+    const table = rows(errors.slice(start, errors.indexOf("\n## ", start + 1)));
+    expect(table[0]).toEqual(["HTTP status", "Meaning"]);
+    const statusRows = table.slice(1);
+    expect([...new Set(statusRows.map(([status]) => status))].sort()).toEqual([...answers.keys()].sort());
+    for (const [status, meaning = ""] of statusRows) {
+      // The row states the start of one of that status's answers (its first paragraph, a closing colon made a full stop).
+      const stated = meaning.replace(/[.:]$/, "");
+      expect(
+        [...(answers.get(status ?? "") ?? [])].some((description) => description.startsWith(stated)),
+        `${status} | ${meaning}`,
+      ).toBe(true);
+    }
+  });
+
   it("list every moderation reason with its description", () => {
     const reason = schemas.RestrictionReason as JsonSchema;
     const descriptions = reason["x-enumDescriptions"] as Record<string, string>;

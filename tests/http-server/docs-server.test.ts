@@ -49,10 +49,12 @@ describe("the docs server", () => {
   });
 
   it("sends every file with the site's Content-Security-Policy: no script but its own, no connection but to 127.0.0.1", async () => {
-    const policy = (await get([`Host: 127.0.0.1:${port}`]))?.headers.get("content-security-policy");
-    expect(policy).toContain("default-src 'none'");
-    expect(policy).toContain("connect-src 'self' http://127.0.0.1:*");
-    expect(policy).not.toContain("'unsafe-eval'");
+    for (const path of ["/index.html", "/index.md", "/llms.txt", "/missing.html"]) {
+      const policy = (await get([`Host: 127.0.0.1:${port}`], path))?.headers.get("content-security-policy");
+      expect(policy, path).toContain("default-src 'none'");
+      expect(policy, path).toContain("connect-src 'self' http://127.0.0.1:*");
+      expect(policy, path).not.toContain("'unsafe-eval'");
+    }
   });
 
   it("lets no page frame any of its answers, pages, files, not-found and refusals alike", async () => {

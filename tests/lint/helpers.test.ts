@@ -40,8 +40,15 @@ describe("routes", () => {
 });
 
 describe("document helpers", () => {
-  it("unescapes JSON pointers", () => {
+  it("unescapes JSON pointers: ~1 is /, ~0 is ~, and ~01 is ~1, not / (RFC 6901, section 4)", () => {
     expect(pointerPath("#/paths/~1v1~1images~1{id}/get")).toEqual(["paths", "/v1/images/{id}", "get"]);
+    expect(pointerPath("#/components/schemas/a~0b/c~01d/e~10f")).toEqual([
+      "components",
+      "schemas",
+      "a~b",
+      "c~1d",
+      "e/0f",
+    ]);
   });
 
   it("follows chains of references to the definition, and gives up on a broken one", () => {

@@ -259,6 +259,39 @@ describe("the release plan and its records", () => {
     );
   });
 
+  it("compares with the latest release in version order, 1.10.0 after 1.9.0 and 1.2.0, a description released before the packages first", () => {
+    // Semver orders versions by their numbers, not their text (https://semver.org, item 11): 1.10.0 > 1.9.0 > 1.2.0.
+    const chain: Array<[name: string, comparedWith: string | null]> = [
+      ["2026-06-20", null],
+      ["1.2.0", "2026-06-20"],
+      ["1.9.0", "1.2.0"],
+      ["1.10.0", "1.9.0"],
+    ];
+    for (const [name, comparedWith] of chain) {
+      const released = name === "2026-06-20";
+      mkdirSync(join(releases, name), { recursive: true });
+      writeFileSync(join(releases, name, "openapi.json"), `${JSON.stringify(base, null, 2)}\n`);
+      writeFileSync(
+        join(releases, name, "release.json"),
+        JSON.stringify({
+          version: released ? null : name,
+          interfaceVersion: "2026-06-20",
+          bump: released ? null : "minor",
+          comparedWith,
+          changes: [],
+          changelog: [],
+          routeTitles: {},
+        }),
+      );
+    }
+    expect(latestRelease(releases).name).toBe("1.10.0");
+    expect(readRecords(releases).map((release) => release.name)).toEqual(["2026-06-20", "1.2.0", "1.9.0", "1.10.0"]);
+    const described = structuredClone(base) as LooseJson;
+    described.info.description += " Clarified.";
+    bundle(described);
+    expect(planRelease(paths).pending).toMatchObject({ version: "1.10.1", bump: "patch", comparedWith: "1.10.0" });
+  });
+
   it("refuses an interface version older than the latest release's", () => {
     bundle(base);
     record();

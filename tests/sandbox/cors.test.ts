@@ -16,28 +16,51 @@ const route = model.createRoutes.find((candidate) => candidate.label === "I-A")!
 const sandbox = checkedSandboxes();
 const config = { accounts: { docs: { keys: [KEY], plan: "paid", credits: { monthlyLimit: 1_000, extra: 0 } } } };
 
-const preflight = (url: string, origin: string, method = "POST") =>
+/**
+ * The request headers a page of the docs sends (sandbox/README.md, CORS): `Authorization` and
+ * `Content-Type` from the console, `Prefer` to choose one of the mock's documented answers (the
+ * reference names a `Prefer` value for each). A browser asks for them in its preflight, lower-cased.
+ */
+const PAGE_HEADERS = ["authorization", "content-type", "prefer"];
+
+const preflight = (url: string, origin: string, method = "POST", headers: readonly string[] = PAGE_HEADERS) =>
   fetch(`${url}${route.path}`, {
     method: "OPTIONS",
     headers: {
       origin,
       "access-control-request-method": method,
-      "access-control-request-headers": "authorization, content-type",
+      "access-control-request-headers": headers.join(","),
     },
   });
+
+/** The headers a preflight's answer allows, as the browser reads the list: comma-separated, any case. */
+const allowedHeaders = (answer: Response): string[] =>
+  (answer.headers.get("access-control-allow-headers") ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
 
 const credits = (url: string, headers: Record<string, string>) =>
   fetch(`${url}/v1/account/credits`, { headers: { authorization: `Bearer ${KEY}`, ...headers } });
 
 describe("which pages may call the sandbox", () => {
-  it("answers the preflights of the docs site served at its default port with what the console sends", async () => {
+  it("answers the preflights of the docs site served at its default port, allowing every header its pages send", async () => {
     const { url } = await sandbox(config);
     for (const origin of ["http://127.0.0.1:8080", "http://localhost:8080"]) {
       const answer = await preflight(url, origin);
       expect(answer.status, origin).toBe(204);
       expect(answer.headers.get("access-control-allow-origin"), origin).toBe(origin);
       expect(answer.headers.get("access-control-allow-methods")).toContain("POST");
-      expect(answer.headers.get("access-control-allow-headers")).toContain("authorization");
+      expect(allowedHeaders(answer), origin).toEqual(expect.arrayContaining(PAGE_HEADERS));
+    }
+  });
+
+  it("allows in its preflight answer each header a page of the docs sends (Authorization, Content-Type, Prefer), asked alone", async () => {
+    const { url } = await sandbox(config);
+    for (const header of PAGE_HEADERS) {
+      const answer = await preflight(url, "http://127.0.0.1:8080", "POST", [header]);
+      expect(answer.status, header).toBe(204);
+      expect(allowedHeaders(answer), header).toContain(header);
     }
   });
 
