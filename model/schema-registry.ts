@@ -39,12 +39,31 @@ export interface SchemaRegistry {
   component(name: string): ValidateFunction;
 }
 
+/** Registries built lately, by their component schemas' JSON text; the oldest is dropped past the bound. */
+const built = new Map<string, SchemaRegistry>();
+const BUILT_BOUND = 8;
+
 /**
  * A JSON Schema 2020-12 validator over the document's schemas, in strict mode: unknown keywords,
  * including undocumented `x-` extensions, are errors, and every documented extension's value is
  * checked against its definition wherever it appears in a schema.
+ *
+ * Shared by every document whose component schemas are the same text: building one checks each
+ * schema against its meta-schema (about 80 ms), and a process reads the same bundle many times
+ * (each sandbox, contract and suite run; a test worker, hundreds). Nothing is ever added to it but
+ * compiled validators, which depend on the schemas' text alone.
  */
 export function createSchemaRegistry(doc: OpenApiDocument): SchemaRegistry {
+  const key = JSON.stringify(doc.components?.schemas ?? {});
+  let registry = built.get(key);
+  if (registry) built.delete(key);
+  else registry = buildSchemaRegistry(doc);
+  built.set(key, registry);
+  if (built.size > BUILT_BOUND) built.delete(built.keys().next().value!);
+  return registry;
+}
+
+function buildSchemaRegistry(doc: OpenApiDocument): SchemaRegistry {
   // strictSchema rejects unknown keywords (typos, undocumented extensions). `required` inside
   // anyOf/not branches and keywords without a sibling `type` are normal in 2020-12 cross-field
   // rules, so those two strict checks stay off.
@@ -65,14 +84,21 @@ export function createSchemaRegistry(doc: OpenApiDocument): SchemaRegistry {
   }
   ajv.addSchema({ $id: SCHEMAS_ID, $defs: rewriteRefs(doc.components.schemas ?? {}) });
 
-  const cache = new WeakMap<object, ValidateFunction>();
+  // By object, then by text: another copy of the same document compiles nothing again.
+  const byObject = new WeakMap<object, ValidateFunction>();
+  const byText = new Map<string, ValidateFunction>();
   return {
     ajv,
     compile(schema) {
-      const hit = cache.get(schema);
-      if (hit) return hit;
-      const validate = ajv.compile(rewriteRefs(schema) as JsonSchema);
-      cache.set(schema, validate);
+      let validate = byObject.get(schema);
+      if (validate) return validate;
+      const text = JSON.stringify(schema);
+      validate = byText.get(text);
+      if (!validate) {
+        validate = ajv.compile(rewriteRefs(schema) as JsonSchema);
+        byText.set(text, validate);
+      }
+      byObject.set(schema, validate);
       return validate;
     },
     component(name) {

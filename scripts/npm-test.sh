@@ -8,7 +8,7 @@ for arg in "$@"; do
       cat <<'USAGE'
 usage: npm test [-- VITEST_ARGS]
 
-The build (bundle, generate), then the lint, Biome's check, the type check and the unit tests
+The build (bundle, generate) beside Biome's check, then the lint, the type check and the unit tests
 (vitest's unit project, shuffled with a printed seed), side by side where one does not read
 another's output (scripts/test.ts, scripts/test-steps.ts). VITEST_ARGS go to vitest: a file or
 a test name to run only those (npm test -- tests/docs), --seed N to replay an order

@@ -17,3 +17,5 @@ fi
 
 npm ci --no-audit --no-fund
 npm run build
+# The type check once: npm test's (incremental, scripts/typecheck.sh) then checks only what changed.
+npm run -s typecheck

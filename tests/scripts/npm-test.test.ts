@@ -65,11 +65,11 @@ describe("npm test's shuffle seed", () => {
 });
 
 describe("npm test's steps", () => {
-  it("are the build, then the lint, Biome's check, the type check and vitest after it", () => {
+  it("are the build and Biome's check (which skips generated/), then the lint, the type check and vitest after the build", () => {
     expect(steps.map(({ name, after }) => [name, after])).toEqual([
       ["build", undefined],
       ["lint", "build"],
-      ["style", "build"],
+      ["style", undefined],
       ["typecheck", "build"],
       ["vitest", "build"],
     ]);
@@ -95,14 +95,14 @@ describe("npm test's steps", () => {
       expect(steps.find((step) => step.name === name)?.command).toEqual(["sh", "-c", scripts[name]]);
   });
 
-  it("run the build first, then the last four side by side", async () => {
+  it("run the build and Biome's check first, then the other three side by side", async () => {
     const fake = fakeSteps();
     const run = runSteps(steps, fake.runStep);
     await fake.settle();
-    expect(fake.started).toEqual(["build"]);
+    expect(fake.started).toEqual(["build", "style"]);
     await fake.end("build", true);
-    // All four have started while none has ended.
-    expect(fake.started).toEqual(["build", "lint", "style", "typecheck", "vitest"]);
+    // All five have started while none but the build has ended.
+    expect(fake.started).toEqual(["build", "style", "lint", "typecheck", "vitest"]);
     for (const name of ["vitest", "lint", "style", "typecheck"]) await fake.end(name, true);
     expect(Object.fromEntries(await run)).toEqual({
       build: "passed",
@@ -113,20 +113,21 @@ describe("npm test's steps", () => {
     });
   });
 
-  it("when the build fails, the steps after it are not run and the run fails", async () => {
+  it("when the build fails, the steps after it are not run (Biome's check, beside it, still is) and the run fails", async () => {
     const fake = fakeSteps();
     const run = runSteps(steps, fake.runStep);
     await fake.settle();
     await fake.end("build", false);
+    await fake.end("style", true);
     const outcomes = await run;
     expect(Object.fromEntries(outcomes)).toEqual({
       build: "failed",
       lint: "skipped",
-      style: "skipped",
+      style: "passed",
       typecheck: "skipped",
       vitest: "skipped",
     });
-    expect(fake.started).toEqual(["build"]);
+    expect(fake.started).toEqual(["build", "style"]);
     expect(skippedLines(steps, outcomes)).toContain("npm test: lint not run (build failed)");
   });
 

@@ -11,8 +11,8 @@ export const SCRIPTS = (
   JSON.parse(readFileSync(join(PROJECT, "package.json"), "utf8")) as { scripts: Record<string, string> }
 ).scripts;
 
-/** Tools whose `--help` prints their usage and does nothing else (tried by hand: vitest 4, tsc 5, Biome 2). */
-const TOOLS = [/^vitest run --project [\w-]+$/, /^tsc --noEmit -p tsconfig\.json$/, /^biome check --write \.$/];
+/** Tools whose `--help` prints their usage and does nothing else (tried by hand: vitest 4, Biome 2). */
+const TOOLS = [/^vitest run --project [\w-]+$/, /^biome check --write \.$/];
 
 const HELP_READING = /parseFlags\(|readFlags\(|"--help"|--help \|/;
 
