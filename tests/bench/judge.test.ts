@@ -35,4 +35,31 @@ describe("a guarded figure", () => {
     expect(await judge(guard)).toMatchObject({ values: [7_023], passed: false });
     expect(taken()).toBe(1);
   });
+
+  it("takes a measurement that failed again, and fails only when every attempt of one measurement fails, saying why", async () => {
+    let calls = 0;
+    const notes: string[] = [];
+    const flaky: Guard = {
+      figure: "a figure",
+      goal: { most: 1.1 },
+      varies: true,
+      measure: async () => {
+        calls += 1;
+        if (calls === 1) throw new Error("socket hang up");
+        return 1.05;
+      },
+    };
+    expect(await judge(flaky, (detail) => notes.push(detail))).toMatchObject({ values: [1.05], passed: true });
+    expect(notes).toEqual(["measurement 1 failed (socket hang up); measuring again"]);
+    let attempts = 0;
+    const broken: Guard = {
+      ...flaky,
+      measure: async () => {
+        attempts += 1;
+        throw new Error(`refused ${attempts}`);
+      },
+    };
+    await expect(judge(broken)).rejects.toThrow("refused 3");
+    expect(attempts).toBe(CONFIRMATIONS);
+  });
 });
