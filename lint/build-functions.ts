@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Plugin } from "esbuild";
+// esbuild starts its service process at the first build, not as it loads.
+import { build, type Plugin } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const entry = fileURLToPath(new URL("./spectral/house-rules.ts", import.meta.url));
@@ -50,8 +51,6 @@ async function upToDate(): Promise<boolean> {
  */
 export async function buildSpectralFunctions(): Promise<void> {
   if (await upToDate()) return;
-  // Loaded only when a build is needed: it starts esbuild's service process.
-  const { build } = await import("esbuild");
   const temporary = `.${process.pid}.tmp`;
   const { metafile } = await build({
     entryPoints: [entry],

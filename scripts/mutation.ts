@@ -7,12 +7,16 @@
  * lacks its committed result, 2 for an unknown run.
  */
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import mutationVitest from "../tests/mutation/vitest.config.ts";
+import { changedInputs, folderScores, mutationInputs } from "./mutation-inputs.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const INCREMENTAL = "tests/mutation/stryker-incremental.json";
+/** What the committed result was made from (scripts/mutation-inputs.ts). */
+const INPUTS = "tests/mutation/stryker-incremental.inputs.json";
 
 interface MutationRun {
   /** Stryker's arguments before the person's own. */
@@ -46,17 +50,20 @@ loads, each run against the whole unit suite; for the few files a change touched
     writesIncremental: true,
     help: `usage: npm run test:mutation:baseline [-- STRYKER_OPTIONS]
 
-Writes ${INCREMENTAL} anew: CI's part of the mutation run (runtime/ and the sandbox's
-rules, tests/mutation/stryker-ci.config.mjs) run whole, about an hour on 2 cores; commit the file.`,
+Writes ${INCREMENTAL} anew: CI's part of the mutation run (tests/mutation/stryker-ci.config.mjs) run whole, about an hour on 2 cores; commit the file.`,
   },
   ci: {
     stryker: ["run", "tests/mutation/stryker-ci.config.mjs"],
     writesIncremental: true,
     help: `usage: npm run test:mutation:ci [-- STRYKER_OPTIONS]
 
-CI's part of the mutation run (runtime/ and the sandbox's rules), incremental from the committed
-${INCREMENTAL}: only the mutants whose file or covering tests changed run
-again. Refuses to start without the file (npm run test:mutation:baseline writes it).`,
+CI's part of the mutation run (runtime/, the sandbox's rules and the folders of HOUSE_IN_CI in
+stryker.config.mjs), incremental from the committed ${INCREMENTAL}: only the
+mutants whose file or covering tests changed run again. When no mutated file, test file or config
+changed since that file was made (${INPUTS} records them), no
+mutant would run again and Stryker is not started: the committed result stands, its score per
+folder printed (--force runs Stryker all the same). Refuses to start without the file (npm run
+test:mutation:baseline writes it).`,
   },
 };
 
@@ -89,7 +96,32 @@ if (name === "ci" && !existsSync(join(ROOT, INCREMENTAL))) {
   );
   process.exit(1);
 }
+// Stryker's configs are plain JavaScript (Stryker loads them without a TypeScript loader).
+const ciConfig = (await import(new URL("../tests/mutation/stryker-ci.config.mjs", import.meta.url).href)) as {
+  default: { mutate: string[] };
+};
+/** The inputs of CI's run as the checkout has them: its mutated files, the unit tests, the configs. */
+const inputsNow = (): Record<string, string> =>
+  mutationInputs(ROOT, ciConfig.default.mutate, mutationVitest.test?.include ?? []);
+// A run of part of the scope (--mutate) makes no record of the whole; one told to run all (--force) runs.
+const wholeScope = !args.some((arg) => arg.startsWith("--mutate"));
+if (name === "ci" && wholeScope && !args.includes("--force") && existsSync(join(ROOT, INPUTS))) {
+  const changed = changedInputs(JSON.parse(readFileSync(join(ROOT, INPUTS), "utf8")), inputsNow());
+  if (changed.length === 0) {
+    const report = JSON.parse(readFileSync(join(ROOT, INCREMENTAL), "utf8"));
+    console.log(
+      `test:mutation:ci: no mutated file, test file or config changed since ${INCREMENTAL} was made: Stryker would reuse every result, which stands (killed / total):`,
+    );
+    for (const line of folderScores(report)) console.log(`  ${line}`);
+    process.exit(0);
+  }
+  console.log(
+    `test:mutation:ci: changed since the committed result: ${changed.slice(0, 10).join(", ")}${changed.length > 10 ? `, and ${changed.length - 10} more` : ""}`,
+  );
+}
 const stryker = join(ROOT, "node_modules", ".bin", "stryker");
 let code = await run(stryker, [...chosen.stryker, ...args]);
 if (code === 0 && chosen.writesIncremental) code = await run(process.execPath, ["tests/mutation/relative-report.mjs"]);
+if (code === 0 && chosen.writesIncremental && wholeScope)
+  writeFileSync(join(ROOT, INPUTS), `${JSON.stringify(inputsNow(), null, 2)}\n`);
 process.exit(code);
