@@ -1,10 +1,11 @@
 /**
  * The origins a user allows (`--allow-origin`, repeatable and comma-separated, and its environment
  * variable), as the sandbox's and the mock's CLIs read them: exact origins as a browser sends them,
- * `null` by name, and an entry that is no origin a usage error naming it.
+ * `null` by name, and an entry that is no origin a usage error naming it; the hint a refusal gives
+ * names the flag that allows the page.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { allowedOriginsSetting } from "../../http-server/loopback-guard.ts";
+import { allowedOriginsSetting, allowOriginHint } from "../../http-server/loopback-guard.ts";
 import { UsageError } from "../../tools/command.ts";
 
 const VARIABLE = "ALLOWED_ORIGINS_TEST";
@@ -36,4 +37,22 @@ describe("allowedOriginsSetting", () => {
       );
     },
   );
+
+  it("names an entry that is no origin by its first 100 characters", () => {
+    const long = `http://x/${"p".repeat(200)}`;
+    expect(() => allowedOriginsSetting([long], VARIABLE)).toThrow(`"${long.slice(0, 100)}" is not an origin`);
+    expect(() => allowedOriginsSetting([long], VARIABLE)).not.toThrow(long.slice(0, 101));
+  });
+});
+
+describe("allowOriginHint", () => {
+  it("tells how to allow pages opened from disk for Origin null", () => {
+    expect(allowOriginHint("null")).toBe("allow null (pages opened from disk) with --allow-origin null");
+  });
+
+  it("tells the flag with the origin as the browser sent it, at most its first 100 characters", () => {
+    expect(allowOriginHint("http://127.0.0.1:8081")).toBe("allow it with --allow-origin http://127.0.0.1:8081");
+    const long = `https://${"a".repeat(200)}.example`;
+    expect(allowOriginHint(long)).toBe(`allow it with --allow-origin ${long.slice(0, 100)}`);
+  });
 });

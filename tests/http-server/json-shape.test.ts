@@ -83,4 +83,16 @@ describe("the shape of a JSON body, read without parsing it", () => {
     expect(scanned("[1, 2,]")).toEqual({ depth: 1, entries: 3 });
     expect(scanned('{"a": 1,}')).toEqual({ depth: 1, entries: 2 });
   });
+
+  it("counts only what a truncated body holds: a container opened at its end has no entry yet", () => {
+    expect(scanned("[")).toEqual({ depth: 1, entries: 0 });
+    expect(scanned('{"a": [')).toEqual({ depth: 2, entries: 1 });
+    expect(scanned("[1, {")).toEqual({ depth: 2, entries: 2 });
+  });
+
+  it("skips whitespace (space, tab, line feed, carriage return): an empty container laid out over lines holds nothing", () => {
+    for (const text of ["[ ]", "{\t}", "[\n]", "{\r\n}", '{ "a": [\t], "b": {\n} }', "[\t1,\r\n 2 ]"]) {
+      expect(scanned(text), JSON.stringify(text)).toEqual(parsedShape(JSON.parse(text)));
+    }
+  });
 });

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { serveStatic } from "../../docs-src/static-server.ts";
 import { LOCAL_SERVERS_PATH } from "../../docs-src/site-pages.ts";
 import { localServer, recordLocalServer } from "../../http-server/local-servers.ts";
@@ -48,6 +48,38 @@ describe("the local servers' records", () => {
     writeFileSync(file, "{ not json");
     expect(localServer("sandbox", dir)).toBeNull();
     rmSync(file);
+    expect(localServer("sandbox", dir)).toBeNull();
+  });
+
+  it("give back the address of a process that runs under another user (signalling it is not permitted: EPERM)", () => {
+    const forget = recordLocalServer("sandbox", "http://127.0.0.1:5125", dir);
+    const kill = vi.spyOn(process, "kill").mockImplementation(() => {
+      throw Object.assign(new Error("kill EPERM"), { code: "EPERM" });
+    });
+    try {
+      expect(localServer("sandbox", dir)).toBe("http://127.0.0.1:5125");
+      expect(kill).toHaveBeenCalledWith(process.pid, 0);
+    } finally {
+      kill.mockRestore();
+      forget();
+    }
+  });
+});
+
+describe("removing a record", () => {
+  it("is no error when the record vanished meanwhile (removed by another process while it was read)", () => {
+    const forget = recordLocalServer("sandbox", "http://127.0.0.1:5126", dir);
+    // The record is read, and then, before it is removed, gone: the process check removes it first.
+    const kill = vi.spyOn(process, "kill").mockImplementation(() => {
+      rmSync(join(dir, "sandbox.json"));
+      return true;
+    });
+    try {
+      expect(() => forget()).not.toThrow();
+      expect(kill).toHaveBeenCalled();
+    } finally {
+      kill.mockRestore();
+    }
     expect(localServer("sandbox", dir)).toBeNull();
   });
 });
