@@ -24,8 +24,7 @@ describe("npm run <script> -- --help", () => {
         (error: { code?: number; stdout?: string }) => ({ code: error.code ?? -1, stdout: error.stdout ?? "" }),
       );
       if (result.code !== 0) problems.push(`${name}: exit ${result.code}`);
-      else if (!/usage/i.test(result.stdout))
-        problems.push(`${name}: no usage in ${result.stdout.slice(0, 200)}`);
+      else if (!/usage/i.test(result.stdout)) problems.push(`${name}: no usage in ${result.stdout.slice(0, 200)}`);
     }
     expect(problems).toEqual([]);
     expect(await status(), "files the --help runs changed").toBe(before);
