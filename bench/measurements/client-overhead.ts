@@ -1,69 +1,71 @@
 /**
  * What the typed client adds per call to bare openapi-fetch: the same GET through both, answered by
- * an in-memory fetch, in alternating rounds; the figure is the median of the per-round ratios, so
- * that a slow moment of a shared machine falls on both sides.
+ * an in-memory fetch, each side in a process of its own (client-call-side.ts), in alternating
+ * rounds; the figure is the median of the per-round ratios, so that a slow moment of a shared
+ * machine falls on both sides.
  */
-import createFetchClient from "openapi-fetch";
-import { createClient, routeTable } from "../../generated/client.ts";
-import type { paths } from "../../generated/types.ts";
+import { fork, type ChildProcess } from "node:child_process";
 import { median, type Figure, type Measurement } from "../measurement.ts";
+import { CLIENT_CALLS, type ClientCall, type Side } from "./client-call-side.ts";
 
-const BASE_URL = "http://127.0.0.1:1";
+export { CLIENT_CALLS, type ClientCall };
 
-const JOB = JSON.stringify({ status: "processing" });
-const HEADERS = {
-  "content-type": "application/json",
-  "X-RateLimit-Limit": "600",
-  "X-RateLimit-Remaining": "599",
-  "X-RateLimit-Reset": "30",
-};
-const fetch = async (_request: Request) => new Response(JOB, { status: 200, headers: HEADERS });
+/** A process making `call` through `side` (client-call-side.ts); `round` runs one round of calls in it. */
+interface SideProcess {
+  /** One round of `calls` calls: milliseconds per call. */
+  round(calls: number): Promise<number>;
+  child: ChildProcess;
+}
 
-/** The calls compared: a poll and a read, each through bare openapi-fetch and through the typed client. */
-export const CLIENT_CALLS = ["poll (image.get)", "read (getAccountCredits)"] as const;
-export type ClientCall = (typeof CLIENT_CALLS)[number];
-
-function pairs(): Record<ClientCall, [bare: () => Promise<unknown>, client: () => Promise<unknown>]> {
-  const bare = createFetchClient<paths>({ baseUrl: BASE_URL, headers: { Authorization: "Bearer bench-key" }, fetch });
-  const client = createClient({ apiKey: "bench-key", baseUrl: BASE_URL, fetch });
-  const pollPath = routeTable.areas.image.pollPath;
+async function sideProcess(side: Side, call: ClientCall): Promise<SideProcess> {
+  const child = fork(new URL("./client-call-side.ts", import.meta.url), [side, call], {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  // One answer awaited at a time: the side answers each message with one.
+  let pending: { resolve: (message: unknown) => void; reject: (error: Error) => void } | null = null;
+  const next = () => new Promise<unknown>((resolve, reject) => (pending = { resolve, reject }));
+  child.on("message", (message) => pending?.resolve(message));
+  child.on("exit", (code) => pending?.reject(new Error(`the ${side} side of ${call} exited (${code}) mid-comparison`)));
+  if ((await next()) !== "ready") throw new Error(`the ${side} side of ${call} did not start`);
   return {
-    "poll (image.get)": [
-      () => bare.GET(pollPath, { params: { path: { id: "img_1" } } }),
-      () => client.image.get("img_1"),
-    ],
-    "read (getAccountCredits)": [() => bare.GET("/v1/account/credits"), () => client.getAccountCredits()],
+    child,
+    async round(calls) {
+      const answer = next();
+      child.send({ calls });
+      return (await answer) as number;
+    },
   };
 }
 
-async function perCall(call: () => Promise<unknown>, calls: number): Promise<number> {
-  const start = performance.now();
-  for (let i = 0; i < calls; i += 1) await call();
-  return (performance.now() - start) / calls;
-}
-
 /**
- * `call`'s time through the client against bare openapi-fetch: the median of `rounds` alternating
- * rounds of `calls` calls each (bare first), and the client's median time per call in milliseconds.
+ * `call`'s time through the client against bare openapi-fetch, each side in a process of its own:
+ * the median of `rounds` alternating rounds of `calls` calls each (bare first), and the client's
+ * median time per call in milliseconds.
  */
 export async function clientOverhead(
   call: ClientCall,
   rounds: number,
   calls: number,
 ): Promise<{ ratio: number; clientMs: number }> {
-  const [viaBare, viaClient] = pairs()[call];
-  // Both paths compiled and warm before the first round counts.
-  await perCall(viaBare, calls);
-  await perCall(viaClient, calls);
-  const ratios: number[] = [];
-  const clientTimes: number[] = [];
-  for (let round = 0; round < rounds; round += 1) {
-    const bareTime = await perCall(viaBare, calls);
-    const clientTime = await perCall(viaClient, calls);
-    ratios.push(clientTime / bareTime);
-    clientTimes.push(clientTime);
+  const sides = await Promise.all([sideProcess("bare", call), sideProcess("client", call)]);
+  const [bare, client] = sides;
+  try {
+    // Both paths compiled and warm before the first round counts.
+    await bare.round(calls);
+    await client.round(calls);
+    const ratios: number[] = [];
+    const clientTimes: number[] = [];
+    for (let counted = 0; counted < rounds; counted += 1) {
+      const bareTime = await bare.round(calls);
+      const clientTime = await client.round(calls);
+      ratios.push(clientTime / bareTime);
+      clientTimes.push(clientTime);
+    }
+    return { ratio: median(ratios), clientMs: median(clientTimes) };
+  } finally {
+    for (const side of sides) side.child.kill();
   }
-  return { ratio: median(ratios), clientMs: median(clientTimes) };
 }
 
 const ROUNDS = 41;

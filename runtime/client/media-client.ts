@@ -4,7 +4,7 @@
  * eye on the minified bundle every user ships: closures rather than classes and plan objects.
  */
 import createFetchClient, { type Client } from "openapi-fetch";
-import { ATTEMPT, capped, type Attempt } from "./answer-cap.ts";
+import { ATTEMPT, attemptRequests, capped } from "./answer-cap.ts";
 import { caller, type AnyPaths } from "./calling.ts";
 import { InvalidInputError, InvalidResponseError, JobFailedError, JobTimedOutError } from "./errors.ts";
 import { integer, oneOf } from "./option-values.ts";
@@ -164,10 +164,12 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(
   /** The headers of the last response that carried rate-limit headers (read only when asked for). */
   let rateLimitHeaders: Headers | null = null;
 
+  const [AttemptRequest, handing] = attemptRequests();
   // The client hands it out typed with Paths as `api`; the typed methods send through it too.
   const api = createFetchClient<AnyPaths>({
     baseUrl: clientOptions.baseUrl,
     headers: { ...clientOptions.headers, Authorization: `Bearer ${apiKey}` },
+    Request: AttemptRequest,
     // Every request passes this fetch, the typed methods' and the raw `api`'s alike (and after any
     // middleware): it waits out the pause (the specification: after a 429 with Retry-After the
     // client waits the full time before sending anything else), hears what the answer tells the
@@ -182,12 +184,12 @@ export function createMediaClient<Paths extends {}, T extends RouteTable>(
       if (carriesRateLimit(headers, headerNames)) rateLimitHeaders = headers;
       const seconds = status === 429 ? retryAfterSeconds(headers, headerNames) : null;
       if (seconds !== null) pause.hold(seconds);
-      return capped(response, resolved.maxResponseBytes, (request as { [ATTEMPT]?: Attempt })[ATTEMPT]);
+      return capped(response, resolved.maxResponseBytes, (request as InstanceType<typeof AttemptRequest>)[ATTEMPT]);
     },
     // A redirect is an error answer: followed, it would resend a create's body (and the key) elsewhere, or twice.
     redirect: "manual",
   });
-  const call = caller(api, table, apiKey, pause, resolved);
+  const call = caller(api, handing, table, apiKey, pause, resolved);
 
   const area = (name: string): AreaRoutes => oneOf("area", areas, name);
 

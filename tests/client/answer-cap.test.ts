@@ -1,6 +1,6 @@
 /** The answer cap alone: an answer's body is read up to the bound and no further, and no longer than its request's time. */
 import { describe, expect, it } from "vitest";
-import { capped, readText, type Attempt } from "../../runtime/client/answer-cap.ts";
+import { ATTEMPT, attemptRequests, capped, readText, type Attempt } from "../../runtime/client/answer-cap.ts";
 
 const TOO_LARGE = "the answer is larger than maxResponseBytes, 100 bytes";
 
@@ -90,5 +90,25 @@ describe("an answer as the client's fetch hands it on", () => {
     const late = answering(50, true);
     expect(await capped(late.response, 100, { late: true }).text()).toBe("");
     expect([late.state.cancelled, late.state.pulled]).toEqual([true, 0]);
+  });
+});
+
+describe("the Request that carries its call's attempt", () => {
+  it("a Request built while an attempt is handed carries it; one built before, after, or after a send that threw carries none", () => {
+    const [Carrying, handing] = attemptRequests();
+    const attempt: Attempt = {};
+    const built = handing(attempt, () => new Carrying("http://127.0.0.1:1/"));
+    expect(built[ATTEMPT]).toBe(attempt);
+    expect(built).toBeInstanceOf(Request);
+    expect(new Carrying("http://127.0.0.1:1/")[ATTEMPT]).toBeUndefined();
+    expect(() =>
+      handing(attempt, () => {
+        throw new Error("the send failed");
+      }),
+    ).toThrow("the send failed");
+    expect(new Carrying("http://127.0.0.1:1/")[ATTEMPT]).toBeUndefined();
+    // Each client its own: another client's hand-over does not reach this one's requests.
+    const [, otherHanding] = attemptRequests();
+    expect(otherHanding({}, () => new Carrying("http://127.0.0.1:1/"))[ATTEMPT]).toBeUndefined();
   });
 });

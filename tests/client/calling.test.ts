@@ -2,6 +2,7 @@
 import createFetchClient, { type Client } from "openapi-fetch";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { routeTable } from "../../generated/client.ts";
+import { attemptRequests } from "../../runtime/client/answer-cap.ts";
 import { caller, type AnyPaths, type CallBounds } from "../../runtime/client/calling.ts";
 import { RateLimitedError, TransportError, UnexpectedStatusError } from "../../runtime/client/errors.ts";
 import { retryAfterPause } from "../../runtime/client/pause.ts";
@@ -30,6 +31,7 @@ async function callOn(handle: Handler, { api, ...bounds }: Partial<CallBounds> &
         fetch: server.fetch,
         headers: { Authorization: `Bearer ${API_KEY}` },
       }),
+    attemptRequests()[1],
     routeTable,
     API_KEY,
     pause,

@@ -58,6 +58,34 @@ describe("a hostile upstream", () => {
     expect(server.requests.map((r) => r.at - START)).toEqual([0, 3_000]);
   });
 
+  it("an answer whose body is still streaming when the request's time runs out stops being read: the client cancels its stream", async () => {
+    const streams = { cancelled: 0 };
+    // One chunk of JSON, then nothing: the reading waits on the rest until the request's time runs out.
+    const dripping = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start: (controller) => controller.enqueue(new TextEncoder().encode('{"')),
+          cancel: () => {
+            streams.cancelled += 1;
+          },
+        }),
+        { headers: { "content-type": "application/json" } },
+      );
+    const client = createClient({
+      apiKey: API_KEY,
+      baseUrl: "http://127.0.0.1:1",
+      maxRetries: 0,
+      requestTimeoutMs: 2_000,
+      fetch: dripping,
+    });
+    const typed = client.getAccountCredits().catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(streams.cancelled).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(String(await typed)).toContain("no answer within requestTimeoutMs, 2000 ms");
+    expect(streams.cancelled).toBe(1);
+  });
+
   it("Retry-After: 3000000 is not waited, nor cut short: the call it answered ends in its RateLimitedError, and every later call in a PausedError, unsent, with no timer past setTimeout's longest delay", async () => {
     const { server, client } = await clientOn(
       inOrder({ status: 429, body: example("RateLimited"), headers: { "Retry-After": "3000000" } }, job("processing")),
