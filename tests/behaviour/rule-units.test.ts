@@ -12,7 +12,7 @@ import { mediaDurationProblem, mediaDurations } from "../../behaviour/media.ts";
 import { sandboxChoices, timingOf } from "../../sandbox/choices.ts";
 import { Ledger } from "../../behaviour/ledger.ts";
 import { durationIn, outcomeOf, priceFacts } from "../../sandbox/markers.ts";
-import { FixedWindows } from "../../behaviour/rate-windows.ts";
+import { FixedWindows, RollingWindow } from "../../behaviour/rate-windows.ts";
 import { bodyShapeProblem, describeProblem, describeProblems } from "../../behaviour/validation.ts";
 import { RULES, type Call } from "../../behaviour/rules.ts";
 import { ServiceState } from "../../behaviour/state.ts";
@@ -73,6 +73,26 @@ describe("the cooldown", () => {
     family.failed("a", 60 * MINUTE);
     expect(family.pausedFor("a", 60 * MINUTE)).toBeNull();
   });
+
+  it("keeps a pause known from outside until it ends, in whole seconds rounded up", () => {
+    const family = cooldowns();
+    family.pause("a", 90_500);
+    expect([family.pausedFor("a", 0), family.pausedFor("a", 90_499), family.pausedFor("a", 90_500)]).toEqual([
+      91,
+      1,
+      null,
+    ]);
+    expect(family.pausedFor("b", 0)).toBeNull();
+  });
+
+  it("is the same plain data whatever order its families were heard of in: the oracle tells states apart by it", () => {
+    const heard = (ids: string[]) => {
+      const family = cooldowns();
+      for (const id of ids) family.failed(id, 0);
+      return family.snapshot();
+    };
+    expect(heard(["b", "a"])).toEqual(heard(["a", "b"]));
+  });
 });
 
 describe("the ledger's monthly spend limit", () => {
@@ -107,11 +127,34 @@ describe("the ledger's monthly spend limit", () => {
     });
   });
 
+  it("is set, raised or removed by the owner (errors.429-spend-limit: a limit the account owner set)", () => {
+    const ledger = new Ledger(1_000, 0, null);
+    ledger.reserve(60, false);
+    expect(ledger.overSpendLimit(500)).toBe(false);
+    ledger.setSpendLimit(100);
+    expect([ledger.overSpendLimit(40), ledger.overSpendLimit(41)]).toEqual([false, true]);
+    ledger.setSpendLimit(200);
+    expect(ledger.overSpendLimit(41)).toBe(false);
+    ledger.setSpendLimit(null);
+    expect(ledger.overSpendLimit(500)).toBe(false);
+  });
+
   it("counts what was charged to the extra credits once the month's allowance is spent", () => {
     const ledger = new Ledger(10, 100, 100);
     ledger.charge(50);
     expect(ledger.balance()).toMatchObject({ monthlyUsed: 10, extra: 60 });
     expect([ledger.overSpendLimit(50), ledger.overSpendLimit(51)]).toEqual([false, true]);
+  });
+});
+
+describe("the rolling uploads window", () => {
+  it("is the same plain data whatever order its accounts uploaded in: the oracle tells states apart by it", () => {
+    const uploaded = (ids: string[]) => {
+      const window = new RollingWindow(5, 60_000);
+      for (const id of ids) window.take(id, 0);
+      return window.snapshot();
+    };
+    expect(uploaded(["b", "a"])).toEqual(uploaded(["a", "b"]));
   });
 });
 
@@ -390,6 +433,19 @@ describe("the rules", () => {
     expect(inlined.json.error.message).toContain("body.video: must match pattern");
     expect((await send("AAAAGGZ0eXBtcDQy")).status).toBe(400);
     expect((await send("https://files.example.com/clip.mp4")).status).toBe(200);
+  });
+
+  it("refuse, in the media-forms rule itself, a media value in a form its field does not take, naming the body's field (service.input-media-forms)", () => {
+    // The request schema refuses an inlined value first where the field refers to MediaUrl; the rule reads x-media.forms, whatever the schema says.
+    const create = createOf("DM-A");
+    const rule = RULES.find((candidate) => candidate.name === "media-forms")!;
+    const check = (video: string) => rule.check(callOf(create, { ...example(create.path), video }), stateOf());
+    const refused = check("data:video/mp4;base64,AAAAGGZ0eXBtcDQy");
+    expect(refused?.status).toBe(400);
+    expect(JSON.stringify(refused?.body)).toMatch(
+      /"message":"body\.video: takes [^"]*public-url[^"]*, not a data-uri"/,
+    );
+    expect(check("https://files.example.com/clip.mp4")).toBeUndefined();
   });
 
   it("refuse a media input whose #duration is outside its field's limits, on unpriced routes too", async () => {
