@@ -142,6 +142,21 @@ describe("an error's message", () => {
   });
 });
 
+describe("an error's message is one line of a log: at most 500 characters, escapes included", () => {
+  it("a message of 500 characters is shown whole; one of 501 or more is cut to its first 500 and marked with …", () => {
+    const exactly = "m".repeat(500);
+    expect(new MediaServiceError(exactly).message).toBe(exactly);
+    for (const length of [501, 502, 10_000])
+      expect(new MediaServiceError("m".repeat(length)).message).toBe(`${"m".repeat(500)}…`);
+  });
+
+  it("an escaped character counts as its written form: 100 line breaks make 500 characters, shown whole; one more character is cut", () => {
+    const breaks = "\n".repeat(100);
+    expect(new MediaServiceError(breaks).message).toBe("\\u{a}".repeat(100));
+    expect(new MediaServiceError(`${breaks}x`).message).toBe(`${"\\u{a}".repeat(100)}…`);
+  });
+});
+
 describe("typed errors", () => {
   for (const c of cases) {
     it(`${c.name} is a ${c.type.name} that keeps status, headers and body and never shows the key`, async () => {
