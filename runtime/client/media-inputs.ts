@@ -12,10 +12,14 @@ export type MediaInputs = Readonly<Record<string, Readonly<Record<string, readon
 /** What the client calls before sending a create: throws InvalidInputError when the body is not one to send. */
 export type MediaInputCheck = (path: string, body: unknown) => void;
 
-/** The input forms a media string may be: a URL may be a public URL or an uploaded-file URL, which look alike. */
+/**
+ * The input forms a media string may be: a URL may be a public URL or an uploaded-file URL, which
+ * look alike. A URL is known by its scheme and colon, as the description's MediaUrl knows it (which
+ * schemes a public URL may use is not shown, so any is one); raw base64 never holds a colon.
+ */
 export function inputFormsOf(value: string): InputForm[] {
   if (/^data:/i.test(value)) return ["data-uri"];
-  if (/^https?:\/\//i.test(value)) return ["public-url", "uploaded-file-url"];
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return ["public-url", "uploaded-file-url"];
   return ["raw-base64"];
 }
 

@@ -24,6 +24,15 @@ describe("the media-input check", () => {
     expect(send({ public: "HTTPS://FILES.EXAMPLE.COM/A.PNG", inline: "DATA:image/png;base64,AAAA" })).not.toThrow();
   });
 
+  it("knows a URL by its scheme, any scheme, as the description's MediaUrl does: the schemes a public URL may use are not shown", () => {
+    expect(
+      send({ public: "ftp://files.example.com/a.png", url: "s3+https.v2://bucket/a.png", inline: "data:,x" }),
+    ).not.toThrow();
+    // The scheme's grammar: a letter first, then letters, digits, "+", "-" or "."; no colon, no scheme.
+    for (const notUrl of ["1ftp://files.example.com/a.png", "f_tp://a", "AAAA/BBBB+CCCC=="])
+      expect(send({ public: notUrl })).toThrow(/^body\.public: accepts public-url; got a raw-base64$/);
+  });
+
   it("knows a form by how the string starts", () => {
     // "data:" inside a URL's path does not make it a data URI; "https://" inside base64 text does not make it a URL.
     expect(send({ url: "https://files.example.com/data:a.png" })).not.toThrow();
