@@ -8,7 +8,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { DECLARATION_FIELDS } from "../../conformance/config.ts";
 import { Contract } from "../../contract/contract.ts";
 import { freePort } from "../../http-server/listen.ts";
-import { descendants, running, until as waitFor } from "../support/processes.ts";
+import { descendants, readyWhen, running, until as waitFor } from "../support/processes.ts";
 import { API_KEY, CREATE_PATH, startFakeService, type Fault } from "./support/fake-service.ts";
 
 const contract = new Contract();
@@ -271,7 +271,11 @@ describe("npm run mock (mock/cli.ts)", () => {
   }, async () => {
     const port = await freePort();
     const mock = start("mock/cli.ts", ["--port", String(port)]);
-    await until(() => mock.output().includes(`listening on http://127.0.0.1:${port}`), "the mock to listen");
+    await readyWhen(
+      mock.child,
+      () => mock.output().includes(`listening on http://127.0.0.1:${port}`),
+      "the mock to listen",
+    );
     const [prism] = descendants(mock.child.pid as number).filter((child) => child.command.includes("prism-cli"));
     expect(prism, "a Prism child runs").toBeDefined();
     mock.child.kill("SIGKILL");
@@ -291,7 +295,7 @@ describe("npm run mock (mock/cli.ts)", () => {
     npm.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     npm.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     children.add(npm);
-    await until(() => output.includes(`listening on http://127.0.0.1:${port}`), "the mock to listen");
+    await readyWhen(npm, () => output.includes(`listening on http://127.0.0.1:${port}`), "the mock to listen");
     // One line naming the URL: Prism's own log (its private port, its routes) only with --verbose.
     expect(output.split("\n").filter((line) => line.trim() !== "" && !line.startsWith("npm warn"))).toEqual([
       `mock of generated/openapi.yaml listening on http://127.0.0.1:${port} (npm run mock -- --list shows the Prefer choices, --verbose Prism's log)`,

@@ -26,6 +26,35 @@ export async function until<T>(
   }
 }
 
+/**
+ * Resolves once `ready()` holds after some output of `child`, and fails when the child exits first.
+ * An event, not a deadline: a start slowed by a loaded machine is still a start, and the test's own
+ * timeout bounds the wait.
+ */
+export function readyWhen(child: ChildProcess, ready: () => boolean, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = (): void => {
+      if (!ready()) return;
+      stop();
+      resolve();
+    };
+    const exited = (code: number | null, signal: string | null): void => {
+      stop();
+      reject(new Error(`${what}: the process exited (${code ?? signal}) first`));
+    };
+    const stop = (): void => {
+      child.stdout?.off("data", check);
+      child.stderr?.off("data", check);
+      child.off("exit", exited);
+    };
+    // After the caller's own listeners, so that the output they collect holds each chunk when checked.
+    child.stdout?.on("data", check);
+    child.stderr?.on("data", check);
+    child.once("exit", exited);
+    check();
+  });
+}
+
 /** The processes below `root` (read from /proc): pid and command line. */
 export function descendants(root: number): Array<{ pid: number; command: string }> {
   const parents = new Map<number, number>();
