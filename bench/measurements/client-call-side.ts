@@ -28,7 +28,7 @@ const HEADERS = {
 const fetch = async (_request: Request) => new Response(JOB, { status: 200, headers: HEADERS });
 
 /** `call` through `side`. */
-export function sideCall(side: Side, call: ClientCall): () => Promise<unknown> {
+function sideCall(side: Side, call: ClientCall): () => Promise<unknown> {
   const pollPath = routeTable.areas.image.pollPath;
   if (side === "bare") {
     const bare = createFetchClient<paths>({ baseUrl: BASE_URL, headers: { Authorization: "Bearer bench-key" }, fetch });
@@ -41,7 +41,7 @@ export function sideCall(side: Side, call: ClientCall): () => Promise<unknown> {
 }
 
 /** Milliseconds per call over `calls` calls made one after the other. */
-export async function perCall(call: () => Promise<unknown>, calls: number): Promise<number> {
+async function perCall(call: () => Promise<unknown>, calls: number): Promise<number> {
   const start = performance.now();
   for (let i = 0; i < calls; i += 1) await call();
   return (performance.now() - start) / calls;

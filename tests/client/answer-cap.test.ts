@@ -97,6 +97,7 @@ describe("the Request that carries its call's attempt", () => {
   it("a Request built while an attempt is handed carries it; one built before, after, or after a send that threw carries none", () => {
     const [Carrying, handing] = attemptRequests();
     const attempt: Attempt = {};
+    expect(new Carrying("http://127.0.0.1:1/")[ATTEMPT]).toBeUndefined();
     const built = handing(attempt, () => new Carrying("http://127.0.0.1:1/"));
     expect(built[ATTEMPT]).toBe(attempt);
     expect(built).toBeInstanceOf(Request);
