@@ -16,16 +16,17 @@ export interface Report {
   readonly results: CheckResult[];
 }
 
-export function readReport(file: string): Report {
+/** A conformance.json report `file`, named by `flag` (`--merge`, the docs' `--coverage`) in its errors. */
+export function readReport(file: string, flag = "--merge"): Report {
   let parsed: unknown;
   try {
     parsed = parseJsonText(readFileSync(file, "utf8"), file);
   } catch (error) {
-    throw new DeclarationError(`--merge ${file}: ${(error as Error).message}`);
+    throw new DeclarationError(`${flag} ${file}: ${(error as Error).message}`);
   }
   const report = parsed as Partial<Report>;
-  if (typeof report?.summary !== "object" || !Array.isArray(report.results))
-    throw new DeclarationError(`--merge ${file}: is not a conformance.json report (it needs summary and results)`);
+  if (typeof report?.summary !== "object" || report.summary === null || !Array.isArray(report.results))
+    throw new DeclarationError(`${flag} ${file}: is not a conformance.json report (it needs summary and results)`);
   return report as Report;
 }
 

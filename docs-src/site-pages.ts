@@ -49,6 +49,9 @@ const guide = (name: string, nav: string): MarkdownPage => ({
  */
 export const EXTRA_PAGES: GeneratedPage[] = workflowPages();
 
+/** The rules catalogue's page, which a build given a conformance run ends with its coverage. */
+export const RULES_PAGE_FILE = "rules.html";
+
 export const SITE_PAGES: SitePage[] = [
   { kind: "markdown", file: "index.html", source: "docs/guides/overview.md", nav: "Overview" },
   guide("getting-started", "Getting started"),
@@ -61,7 +64,7 @@ export const SITE_PAGES: SitePage[] = [
   guide("mcp-server", "MCP server for agents"),
   guide("release-from-ci", "Release from CI"),
   { kind: "markdown", file: "changelog.html", source: "docs/changelog.md", nav: "Changelog" },
-  { kind: "markdown", file: "rules.html", source: "docs/rules.md", nav: "Rules and their checks" },
+  { kind: "markdown", file: RULES_PAGE_FILE, source: "docs/rules.md", nav: "Rules and their checks" },
   guide("not-shown", "Not shown"),
   ...EXTRA_PAGES,
   { kind: "reference", file: "reference.html", nav: "API reference" },
@@ -73,7 +76,7 @@ export const SITE_PAGES: SitePage[] = [
  * the guide that explains it down; the price tables too, a little. Every other page: 1.
  */
 const SEARCH_WEIGHTS: Readonly<Record<string, number>> = {
-  "rules.html": 0.3,
+  [RULES_PAGE_FILE]: 0.3,
   "changelog.html": 0.4,
   "prices.html": 0.8,
 };

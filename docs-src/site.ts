@@ -13,6 +13,7 @@ import { readServiceModel } from "../model/service-model.ts";
 import { referenceDataScript, referenceScript, siteScript } from "./browser-bundle.ts";
 import type { SearchEntry } from "./browser/search-data.ts";
 import { consoleData } from "./console-operations.ts";
+import { type CoverageRun, coverageSection } from "./coverage-section.ts";
 import { fillPlaceholders } from "./guide-placeholders.ts";
 import { llmsTxt } from "./llms-txt.ts";
 import { markdownCopy, renderMarkdown } from "./markdown-page.ts";
@@ -28,6 +29,7 @@ import {
   REFERENCE_DATA_FILE,
   REFERENCE_SCRIPT_FILE,
   REFERENCE_SPEC_FILE,
+  RULES_PAGE_FILE,
   SEARCH_INDEX_FILE,
   SITE_PAGES,
   SITE_SCRIPT_FILE,
@@ -44,13 +46,24 @@ export function guideMarkdown(source: string, doc: OpenApiDocument): string {
   return fillPlaceholders(readFileSync(join(PROJECT_ROOT, source), "utf8"), doc, source);
 }
 
-/** A Markdown page's text as built: a guide's with its placeholders filled, a generated page's as made. */
-function pageMarkdown(page: Exclude<SitePage, { kind: "reference" }>, doc: OpenApiDocument): string {
-  return page.kind === "markdown" ? guideMarkdown(page.source, doc) : page.markdown(doc);
+/**
+ * A Markdown page's text as built: a guide's with its placeholders filled, a generated page's as
+ * made; the rules page ends with a run's rule × condition coverage where the build was given one.
+ */
+function pageMarkdown(
+  page: Exclude<SitePage, { kind: "reference" }>,
+  doc: OpenApiDocument,
+  coverage?: CoverageRun,
+): string {
+  const markdown = page.kind === "markdown" ? guideMarkdown(page.source, doc) : page.markdown(doc);
+  return coverage && page.file === RULES_PAGE_FILE ? `${markdown}\n${coverageSection(coverage)}` : markdown;
 }
 
-/** Builds the whole site into `outDir` (emptied first); returns the files written. */
-export function buildSite(doc: OpenApiDocument, outDir: string): string[] {
+/**
+ * Builds the whole site into `outDir` (emptied first); returns the files written. `coverage`: a
+ * conformance run whose rule × condition coverage the rules page shows.
+ */
+export function buildSite(doc: OpenApiDocument, outDir: string, coverage?: CoverageRun): string[] {
   const siteTitle = doc.info.title;
   const files: Record<string, string> = {
     // The built site is derived output; it ignores itself so it is never committed.
@@ -65,7 +78,7 @@ export function buildSite(doc: OpenApiDocument, outDir: string): string[] {
   // The guides first: the reference's introduction links to their sections.
   for (const page of SITE_PAGES) {
     if (page.kind === "reference") continue;
-    const markdown = pageMarkdown(page, doc);
+    const markdown = pageMarkdown(page, doc, coverage);
     const rendered = renderMarkdown(markdown, page.source);
     files[page.file] = guidePage(page, rendered.title, siteTitle, rendered.html, rendered.sections);
     files[markdownCopyFile(page)] = markdownCopy(markdown, page.source);

@@ -53,6 +53,7 @@ export function rulesPage(catalogue: Catalogue): string {
     `Every statement of the interface specification that an implementation can honour or break, as a rule with a stable id (${catalogue.rules.length} rules).`,
     `The conformance suite's checks name ${checked} of them. Of the other ${catalogue.rules.length - checked}, ${hidden} ${hidden === 1 ? "is" : "are"} ${UNCHECKED_WHY["not-observable"]} (no client holding the declared keys can see ${hidden === 1 ? "it" : "them"}, in an answer or in a result file an answer links to) and ${open} ${open === 1 ? "is" : "are"} ${UNCHECKED_WHY["no-check"]}.`,
     "A run of `npm run conformance` ends with how many rules it checked against that target and lists every rule it did not check, by id, with why: those two counts are the same in every run, and beside them come the rules whose checks the run skipped (a declaration field missing, a group skipped). Each result in its reports carries its rule ids.",
+    "Its sequence phase also records each rule with the conditions it was observed in (the model, whose account and which key, the plan, the input, the outcome, the moment), and its reports list the rules seen in fewer conditions than apply. A docs site built with `npm run docs -- --coverage conformance.json` ends this page with that run's list.",
     "",
   ];
   const sections = [...new Set(catalogue.rules.map((rule) => rule.section))];

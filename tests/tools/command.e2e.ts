@@ -102,6 +102,19 @@ describe("a missing file named by a flag", { timeout: 60_000 }, () => {
     ]);
   });
 
+  it("docs --coverage: one line and exit 2, naming the report", async () => {
+    const missing = await run("docs-src/build.ts", [join(project, "site"), "--coverage", "no-such-report.json"]);
+    expect(missing.code).toBe(2);
+    expect(missing.lines).toEqual([
+      "docs: --coverage no-such-report.json: ENOENT: no such file or directory, open 'no-such-report.json'",
+    ]);
+    const other = await run("docs-src/build.ts", [join(project, "site"), "--coverage", "package.json"]);
+    expect(other.code).toBe(2);
+    expect(other.lines).toEqual([
+      "docs: --coverage package.json: is not a conformance.json report (it needs summary and results)",
+    ]);
+  });
+
   it("dev --root: one line and exit 2", async () => {
     const ended = await run("scripts/dev.ts", ["--root", "no-such-project", "--port", "0"]);
     expect(ended.code).toBe(2);
@@ -175,7 +188,7 @@ describe("--help on the commands without a port: the usage, exit 0", { timeout: 
     ["scripts/bundle.ts", "usage: npm run bundle -- [ROOT [OUT_DIR]]"],
     ["scripts/build.ts", "usage: npm run build"],
     ["generators/cli.ts", "usage: npm run generate"],
-    ["docs-src/build.ts", "usage: npm run docs -- [OUT_DIR]"],
+    ["docs-src/build.ts", "usage: npm run docs -- [OUT_DIR] [--coverage REPORT]"],
   ])("%s", async (script, usage) => {
     const ended = await run(script, ["--help"]);
     expect(ended.code).toBe(0);
