@@ -57,10 +57,8 @@ export async function listenOnLoopback(options: LoopbackServerOptions): Promise<
   applyServerLimits(server, options.limits ?? HTTP_DEFAULTS);
   server.listen(options.port, HOST);
   try {
-    await Promise.race([
-      once(server, "listening"),
-      once(server, "error").then(([error]) => Promise.reject(error as Error)),
-    ]);
+    // once() rejects with the error the server emits before it listens.
+    await once(server, "listening");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") throw new PortInUseError(options.port);
     throw error;

@@ -66,8 +66,9 @@ export interface LoopbackPolicy {
 }
 
 function hostProblem(host: string | undefined, port: number): string | null {
+  // A bracketed IPv6 name is no loopback name here (the servers listen on 127.0.0.1): it is refused unparsed.
   // Stryker disable next-line StringLiteral: equivalent: with no Host, any fallback but a loopback name is refused
-  const named = /^(\[[^\]]*\]|[^:]*)(?::(\d+))?$/.exec(host ?? "");
+  const named = /^([^:]*)(?::(\d+))?$/.exec(host ?? "");
   const name = named?.[1]?.toLowerCase();
   if (name !== undefined && LOOPBACK_NAMES.has(name) && (named?.[2] === undefined || Number(named[2]) === port))
     return null;

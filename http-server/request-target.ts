@@ -52,7 +52,9 @@ export function readTarget(raw: string): TargetResult {
   const hash = target.indexOf("#");
   if (hash >= 0) target = target.slice(0, hash);
   const mark = target.indexOf("?");
+  // Stryker disable next-line EqualityOperator: equivalent: the target starts with "/", so a "?" is never at 0
   const path = mark >= 0 ? target.slice(0, mark) : target;
+  // Stryker disable next-line EqualityOperator: equivalent: as above
   const search = mark >= 0 ? target.slice(mark + 1) : "";
   const problem =
     escapeProblem(path, "path") ?? escapeProblem(search.replace(/\+/g, " "), "query") ?? dotSegmentProblem(path);

@@ -264,7 +264,9 @@ function relay(request: IncomingMessage, target: Target, body: Buffer, upstream:
   }
   // Stryker disable next-line StringLiteral: equivalent: a request Node's server hands over always has its method
   const method = request.method ?? "GET";
-  const sent = body.length > 0 && method !== "GET" && method !== "HEAD" ? body : undefined;
+  // Only GET and POST reach here (the router answers other methods 405): a GET carries no body; a
+  // POST's, even empty, goes with its length, as a chunked one would not.
+  const sent = method === "GET" ? undefined : body;
   if (sent) headers["content-length"] = String(sent.length);
   const { hostname, port } = new URL(upstream);
   return new Promise((resolve, reject) => {

@@ -67,6 +67,32 @@ describe("the shared buffer budget", () => {
     expect(budget.inUse).toBe(0);
   });
 
+  it("refuses a body whose Content-Length the budget cannot hold now as busy before a byte of it is read", async () => {
+    const budget = new BufferBudget(100);
+    budget.take(60);
+    const request = fakeRequest(fakeSocket(), { "content-length": "50" });
+    let outcome: unknown = "pending";
+    void readBody(request, 1000, budget).then(({ read }) => {
+      outcome = read;
+    });
+    await delivered();
+    expect(outcome).toEqual({ refused: "busy", close: false });
+    request.end(Buffer.alloc(50));
+    await delivered();
+    expect(budget.inUse).toBe(60);
+  });
+
+  it("lets go of a refused body: none of the reader's listeners stays on the request to keep its chunks", async () => {
+    const budget = new BufferBudget(10);
+    const request = fakeRequest(fakeSocket());
+    const before = ["end", "close"].map((event) => request.listenerCount(event));
+    const reading = readBody(request, 1000, budget);
+    request.write(Buffer.alloc(6));
+    request.write(Buffer.alloc(6));
+    expect((await reading).read).toEqual({ refused: "busy", close: false });
+    expect(["end", "close"].map((event) => request.listenerCount(event))).toEqual(before);
+  });
+
   it("holds a body's bytes in the budget until they are released, whatever the request does after its end", async () => {
     const budget = new BufferBudget(100);
     const request = fakeRequest(fakeSocket());

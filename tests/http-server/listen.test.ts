@@ -1,7 +1,7 @@
 /**
  * The project's servers on 127.0.0.1 (http-server/listen.ts): a port in use is a PortInUseError
  * that reads like Node's own listen error (code EADDRINUSE) and names the port and 127.0.0.1; the
- * header and request timeouts are checked every TIMEOUT_CHECK_MS (often enough that they hold
+ * limits it is given hold (the timeouts in seconds); the header and request timeouts are checked every TIMEOUT_CHECK_MS (often enough that they hold
  * within a second); a refused request's body is thrown away so its client hears the refusal, and
  * where it is declared larger than is thrown away the refusal closes the connection.
  */
@@ -57,6 +57,21 @@ describe("listenOnLoopback", () => {
       const interval = (running.server as unknown as { connectionsCheckingInterval: number })
         .connectionsCheckingInterval;
       expect(interval).toBe(TIMEOUT_CHECK_MS);
+    } finally {
+      await running.close();
+    }
+  });
+
+  it("holds the server to the limits it is given, each timeout in seconds as Node's milliseconds", async () => {
+    const limits = { maxConnections: 7, headersTimeoutSeconds: 3, requestTimeoutSeconds: 20, idleTimeoutSeconds: 4 };
+    const running = await listenOnLoopback({ port: 0, policy: closed, limits, handle: () => {}, refuse: () => {} });
+    try {
+      const { server } = running;
+      expect([server.maxConnections, server.headersTimeout, server.requestTimeout, server.keepAliveTimeout]).toEqual([
+        7, 3_000, 20_000, 4_000,
+      ]);
+      // A socket silent for the longer of the idle and header timeouts is closed.
+      expect(server.timeout).toBe(4_000);
     } finally {
       await running.close();
     }

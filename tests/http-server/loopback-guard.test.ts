@@ -116,6 +116,34 @@ describe("the Host and Origin checks", () => {
     }
   });
 
+  it("refuses a Host that starts with a loopback name and its port but goes on, or names another port", async () => {
+    const running = await listenOnLoopback({
+      port: 0,
+      policy: { allowedOrigins: [], cors: true },
+      handle: (_request, response) => sendWhole(response, 200, {}, "served"),
+      refuse: (_request, response, refusal) => sendWhole(response, refusal.status, {}, refusal.code),
+    });
+    const exchange = (host: string) =>
+      rawExchange(running.port, Buffer.from(`GET / HTTP/1.0\r\nHost: ${host}\r\n\r\n`));
+    try {
+      for (const host of [
+        `127.0.0.1:${running.port}.evil.example`,
+        `localhost:${running.port}x`,
+        `localhost:${running.port}:80`,
+        `127.0.0.1:${running.port + 1}`,
+        `[::1]:${running.port}`,
+      ]) {
+        const answer = await exchange(host);
+        expect(answer?.status, host).toBe(403);
+        expect(answer?.body.toString(), host).toBe("host_not_allowed");
+      }
+      for (const host of [`127.0.0.1:${running.port}`, `LOCALHOST:${running.port}`, "localhost"])
+        expect((await exchange(host))?.status, host).toBe(200);
+    } finally {
+      await running.close();
+    }
+  });
+
   it("serves a page of its own origin by either name, 127.0.0.1 or localhost, without CORS headers", async () => {
     const running = await listenOnLoopback({
       port: 0,

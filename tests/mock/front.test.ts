@@ -192,6 +192,16 @@ describe("the mock's front: what it relays to Prism", () => {
     expect(relayed[0]?.headers["content-length"]).toBe("0");
   });
 
+  it("relays an empty chunked body with its length, 0, not its transfer coding", async () => {
+    await ask(
+      [`POST ${cost} HTTP/1.1`, "Host: 127.0.0.1", "Content-Type: application/json", "Transfer-Encoding: chunked"],
+      "0\r\n\r\n",
+    );
+    expect(relayed[0]?.body.length).toBe(0);
+    expect(relayed[0]?.headers["content-length"]).toBe("0");
+    expect(relayed[0]?.headers["transfer-encoding"]).toBeUndefined();
+  });
+
   it("relays no body to an operation that takes none, however large or crowded it is", async () => {
     const crowded = `[${Array(10_001).fill("0").join(",")}]`;
     const answer = await call("GET", credits, ["Content-Type: application/json"], crowded);

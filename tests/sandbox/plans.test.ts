@@ -49,6 +49,15 @@ describe("a plan's prices", () => {
     expect(await charge(sb, iA.path)).toBe(0);
   });
 
+  it("leave the day's free pool to the creates it pays: a create whose price is not shown does not use it", async () => {
+    const vB = routeWhere((route) => route.label === "V-B");
+    const sb = await sandbox(configWith({ dailyFreePool: { generations: 1, models: ["I-A"] } }));
+    expect((await sb.send("POST", vB.path, { body: example(vB.path) })).status).toBe(200);
+    sb.advance(END);
+    expect(await charge(sb, iA.path)).toBe(0);
+    expect(await charge(sb, iA.path)).toBe(12);
+  });
+
   it("are checked against the description: pool models must be image models, named by label or slug", () => {
     const video = model.createRoutes.find((route) => route.label === "V-A")!;
     expect(() => resolveConfig(configWith({ dailyFreePool: { generations: 1, models: ["V-A"] } }), model)).toThrow(
