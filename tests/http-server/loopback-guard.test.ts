@@ -13,6 +13,15 @@ import type { HttpRefusal } from "../../http-server/error-codes.ts";
 import { listenOnLoopback } from "../../http-server/listen.ts";
 import { allowOriginHint } from "../../http-server/loopback-guard.ts";
 
+/** A server with CORS and no page allowed, answering 200 "served", or its refusal's status and code. */
+const serving = () =>
+  listenOnLoopback({
+    port: 0,
+    policy: { allowedOrigins: [], cors: true },
+    handle: (_request, response) => sendWhole(response, 200, {}, "served"),
+    refuse: (_request, response, refusal) => sendWhole(response, refusal.status, {}, refusal.code),
+  });
+
 describe("the Host and Origin checks", () => {
   it("refuses a request without Host, saying it got none", async () => {
     const refusals: HttpRefusal[] = [];
@@ -95,12 +104,7 @@ describe("the Host and Origin checks", () => {
   });
 
   it("refuses a Host that only ends with 127.0.0.1 or localhost after a colon", async () => {
-    const running = await listenOnLoopback({
-      port: 0,
-      policy: { allowedOrigins: [], cors: true },
-      handle: (_request, response) => sendWhole(response, 200, {}, "served"),
-      refuse: (_request, response, refusal) => sendWhole(response, refusal.status, {}, refusal.code),
-    });
+    const running = await serving();
     try {
       for (const host of [
         "evil.example:127.0.0.1",
@@ -117,12 +121,7 @@ describe("the Host and Origin checks", () => {
   });
 
   it("refuses a Host that starts with a loopback name and its port but goes on, or names another port", async () => {
-    const running = await listenOnLoopback({
-      port: 0,
-      policy: { allowedOrigins: [], cors: true },
-      handle: (_request, response) => sendWhole(response, 200, {}, "served"),
-      refuse: (_request, response, refusal) => sendWhole(response, refusal.status, {}, refusal.code),
-    });
+    const running = await serving();
     const exchange = (host: string) =>
       rawExchange(running.port, Buffer.from(`GET / HTTP/1.0\r\nHost: ${host}\r\n\r\n`));
     try {
@@ -145,12 +144,7 @@ describe("the Host and Origin checks", () => {
   });
 
   it("serves a page of its own origin by either name, 127.0.0.1 or localhost, without CORS headers", async () => {
-    const running = await listenOnLoopback({
-      port: 0,
-      policy: { allowedOrigins: [], cors: true },
-      handle: (_request, response) => sendWhole(response, 200, {}, "served"),
-      refuse: (_request, response, refusal) => sendWhole(response, refusal.status, {}, refusal.code),
-    });
+    const running = await serving();
     try {
       for (const origin of [`http://127.0.0.1:${running.port}`, `http://localhost:${running.port}`]) {
         const answer = await rawExchange(
