@@ -20,16 +20,17 @@ export const SHIPPED_AND_RULES = [
  * the suite reads from it, the servers' shared HTTP layer, the mock's front, the release, the
  * change report, the lint, the docs and the suite's own plumbing. CI's run takes the folders of
  * the first list (their result is in its committed file); the others only the whole run, until a
- * run of them with their tests of the day is committed.
+ * run of them with their tests of the day is committed (about 11,000 mutants in all, more than a
+ * session's hours on 2 cores).
  */
-export const HOUSE_IN_CI = ["http-server/**/*.ts", "mock/**/*.ts"];
+export const HOUSE_IN_CI = ["http-server/**/*.ts", "mock/**/*.ts", "contract/**/*.ts", "release/**/*.ts"];
 export const HOUSE_ELSEWHERE = [
   "model/**/*.ts",
-  "contract/**/*.ts",
-  "release/**/*.ts",
   "changes/**/*.ts",
   "lint/**/*.ts",
   "!lint/**/*.test.ts",
+  // Re-exports under string names, the Spectral rules' ids: Stryker cannot place a mutant in an export's string name (it stops the whole run), and the ids are the rules' own (lint's tests run each by it).
+  "!lint/rules/index.ts",
   "docs-src/**/*.ts",
   "conformance/**/*.ts",
 ];
