@@ -6,7 +6,7 @@
  * instead of starting Stryker (its unmutated test run alone takes about a minute and a half).
  */
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { minimatch } from "minimatch";
 
@@ -81,11 +81,30 @@ interface RecordedMutant {
   readonly status: string;
 }
 
+/** The part of Stryker's incremental result these functions read: each mutated file's source and mutants. */
+export interface RecordedResult {
+  readonly files: Record<string, { readonly source?: string; readonly mutants: readonly RecordedMutant[] }>;
+}
+
+/**
+ * The mutated files whose source in the recorded result is not the file the checkout has (or has
+ * no more): a result written after its files changed would otherwise pass as current.
+ */
+export function staleSources(report: RecordedResult, root: string): string[] {
+  return Object.entries(report.files).flatMap(([file, { source }]) => {
+    const path = join(root, file);
+    const now = existsSync(path) ? readFileSync(path, "utf8") : undefined;
+    return now === source
+      ? []
+      : [`${file} ${now === undefined ? "removed" : "not the source its result was made from"}`];
+  });
+}
+
 /**
  * Killed / total per folder of a recorded result, as the folder-summary reporter counts them
  * (timeouts are killed; mutants the type check refused or a comment disabled are not counted).
  */
-export function folderScores(report: { files: Record<string, { mutants: readonly RecordedMutant[] }> }): string[] {
+export function folderScores(report: RecordedResult): string[] {
   const folders = new Map<string, { killed: number; total: number }>();
   for (const [file, { mutants }] of Object.entries(report.files)) {
     const folder = file.slice(0, file.lastIndexOf("/"));

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import mutationVitest from "../tests/mutation/vitest.config.ts";
-import { changedInputs, folderScores, mutationInputs } from "./mutation-inputs.ts";
+import { changedInputs, folderScores, mutationInputs, type RecordedResult, staleSources } from "./mutation-inputs.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const INCREMENTAL = "tests/mutation/stryker-incremental.json";
@@ -115,9 +115,12 @@ const inputsNow = (): Record<string, string> =>
 // A run of part of the scope (--mutate) makes no record of the whole; one told to run all (--force) runs.
 const wholeScope = !args.some((arg) => arg.startsWith("--mutate"));
 if (name === "ci" && wholeScope && !args.includes("--force") && existsSync(join(ROOT, INPUTS))) {
-  const changed = changedInputs(JSON.parse(readFileSync(join(ROOT, INPUTS), "utf8")), inputsNow());
+  const report = JSON.parse(readFileSync(join(ROOT, INCREMENTAL), "utf8")) as RecordedResult;
+  const changed = [
+    ...changedInputs(JSON.parse(readFileSync(join(ROOT, INPUTS), "utf8")), inputsNow()),
+    ...staleSources(report, ROOT),
+  ];
   if (changed.length === 0) {
-    const report = JSON.parse(readFileSync(join(ROOT, INCREMENTAL), "utf8"));
     console.log(
       `test:mutation:ci: no mutated file, test file or config changed since ${INCREMENTAL} was made: Stryker would reuse every result, which stands (killed / total):`,
     );
@@ -128,9 +131,12 @@ if (name === "ci" && wholeScope && !args.includes("--force") && existsSync(join(
     `test:mutation:ci: changed since the committed result: ${changed.slice(0, 10).join(", ")}${changed.length > 10 ? `, and ${changed.length - 10} more` : ""}`,
   );
 }
+// Read as Stryker starts, not as it ends: a file changed while it runs (Stryker mutates copies made
+// at its start) must show as changed to the next run, which then runs its mutants again.
+const inputsAtStart = inputsNow();
 const stryker = join(ROOT, "node_modules", ".bin", "stryker");
 let code = await run(stryker, [...chosen.stryker, ...args]);
 if (code === 0 && chosen.writesIncremental) code = await run(process.execPath, ["tests/mutation/relative-report.mjs"]);
 if (code === 0 && chosen.writesIncremental && wholeScope)
-  writeFileSync(join(ROOT, INPUTS), `${JSON.stringify(inputsNow(), null, 2)}\n`);
+  writeFileSync(join(ROOT, INPUTS), `${JSON.stringify(inputsAtStart, null, 2)}\n`);
 process.exit(code);

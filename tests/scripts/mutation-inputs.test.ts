@@ -1,13 +1,13 @@
 /**
  * What CI's mutation run compares before it starts Stryker (scripts/mutation-inputs.ts): the files
  * its globs take (and none its negations drop), each file's digest, what changed between two
- * records, and the per-folder score of a recorded result.
+ * records, the recorded sources the checkout no longer has, and the per-folder score of a recorded result.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { changedInputs, digests, filesMatching, folderScores } from "../../scripts/mutation-inputs.ts";
+import { changedInputs, digests, filesMatching, folderScores, staleSources } from "../../scripts/mutation-inputs.ts";
 
 let root: string;
 
@@ -60,6 +60,25 @@ describe("the inputs compared", () => {
       "b.ts changed",
       "c.ts added",
     ]);
+  });
+});
+
+describe("a recorded result's sources", () => {
+  it("are stale where a mutated file is not the source the result was made from, or is gone", () => {
+    write({ "http-server/a.ts": "const a = 1;\n", "http-server/b.ts": "const b = 2;\n" });
+    const report = {
+      files: {
+        "http-server/a.ts": { source: "const a = 1;\n", mutants: [] },
+        "http-server/b.ts": { source: "const b = 1;\n", mutants: [] },
+        "http-server/c.ts": { source: "", mutants: [] },
+      },
+    };
+    expect(staleSources(report, root)).toEqual([
+      "http-server/b.ts not the source its result was made from",
+      "http-server/c.ts removed",
+    ]);
+    write({ "http-server/b.ts": "const b = 1;\n", "http-server/c.ts": "" });
+    expect(staleSources(report, root)).toEqual([]);
   });
 });
 
