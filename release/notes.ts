@@ -85,12 +85,13 @@ function byArea(changes: readonly ReportedChange[], titles: Readonly<Record<stri
 /** What the release means for code written against the one before. */
 function lead(record: ReleaseRecord, breaking: number): string {
   if (record.version === null) return "The description published before the packages' first release.";
-  const since =
-    record.comparedWith === null
-      ? ""
-      : ` Since ${/^\d+\.\d+\.\d+$/.test(record.comparedWith) ? record.comparedWith : `the description published as interface version ${quoted(record.comparedWith)}`}:`;
-  if (record.bump === "first")
-    return `The first release of the packages.${record.changes.length || record.changelog.length ? since : ""}`;
+  // A first release has no package release before it: what it is compared with, if anything, is a
+  // description released before the packages, named by its interface version (which may look like a semver).
+  if (record.bump === "first") {
+    const told = record.changes.length > 0 || record.changelog.length > 0;
+    if (record.comparedWith === null || !told) return "The first release of the packages.";
+    return `The first release of the packages. Since the description published as interface version ${quoted(record.comparedWith)}:`;
+  }
   if (record.bump === "major")
     return `**A major release:** ${count(breaking, "breaking change")} for code written against ${record.comparedWith}; each says what to do.`;
   if (record.bump === "minor")
@@ -102,10 +103,12 @@ function lead(record: ReleaseRecord, breaking: number): string {
 export function releaseNotes(record: ReleaseRecord): string {
   const titles = record.routeTitles;
   const breaking = record.changes.filter((change) => change.severity === "breaking");
-  // A new model is told once, by its changelog line (route and price); a retired one by its breaking change.
-  const retired = new Set(
-    breaking.filter((change) => change.rule === "route-removed" && change.detail).map((change) => change.detail),
-  );
+  // A new model is told once, by its changelog line (route and price); a retired one by its breaking change;
+  // a moved one (its old route removed, its new one added) by its changelog line, which says where it went.
+  const modelsOf = (rule: string): Array<string | undefined> =>
+    record.changes.filter((change) => change.rule === rule && change.detail).map((change) => change.detail);
+  const added = new Set(modelsOf("route-added"));
+  const retired = new Set(modelsOf("route-removed").filter((model) => !added.has(model)));
   const newModels = new Set(record.changelog.filter((entry) => entry.topic === "models").map((entry) => entry.subject));
   const compatible = record.changes.filter(
     (change) =>

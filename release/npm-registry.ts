@@ -45,6 +45,7 @@ const registryArgs = (registry: Registry): string[] => (registry.url === undefin
  * about the tarball first).
  */
 export function npmError(error: unknown): string {
+  // Stryker disable next-line StringLiteral: equivalent: any default that is neither JSON nor an npm error line reads as none
   const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
   try {
     const summary = (JSON.parse(stdout) as { error?: { summary?: string } }).error?.summary;
@@ -65,6 +66,7 @@ export function npmError(error: unknown): string {
  * the npm it runs inherits).
  */
 function npmCode(error: unknown): string | undefined {
+  // Stryker disable next-line StringLiteral: equivalent: any default that is neither JSON nor an npm error line reads as none
   const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
   try {
     const code = (JSON.parse(stdout) as { error?: { code?: unknown } }).error?.code;

@@ -26,6 +26,7 @@ import { placeholderPaths } from "../../model/slug-map.ts";
 import { PLANTED } from "../changes/planted.ts";
 import { withoutSlugMap } from "../support/placeholder-slugs.ts";
 import type { LooseJson } from "../support/loose.ts";
+import { releasedBefore } from "./record-fixtures.ts";
 import { releaseIn } from "./run-release.ts";
 
 // Releases keep the placeholder slugs; the planted kinds name routes by them, and the bundles
@@ -107,6 +108,12 @@ describe("the release plan and its records", () => {
     const plan = planRelease(paths);
     recordRelease(paths, plan, plan.pending!);
     return plan.pending!;
+  };
+  /** Records the base description as released before the packages, in releases/2026-06-20/. */
+  const releaseBeforePackages = () => {
+    mkdirSync(join(releases, "2026-06-20"), { recursive: true });
+    writeFileSync(join(releases, "2026-06-20", "openapi.json"), `${JSON.stringify(base, null, 2)}\n`);
+    writeFileSync(join(releases, "2026-06-20", "release.json"), JSON.stringify(releasedBefore("2026-06-20")));
   };
   const recorded = (version: string) =>
     JSON.parse(readFileSync(join(releases, version, "release.json"), "utf8")) as ReleaseRecord;
@@ -227,20 +234,7 @@ describe("the release plan and its records", () => {
   });
 
   it("takes a description released before the packages as the first release's baseline, and its acknowledgements", () => {
-    mkdirSync(join(releases, "2026-06-20"), { recursive: true });
-    writeFileSync(join(releases, "2026-06-20", "openapi.json"), `${JSON.stringify(base, null, 2)}\n`);
-    writeFileSync(
-      join(releases, "2026-06-20", "release.json"),
-      JSON.stringify({
-        version: null,
-        interfaceVersion: "2026-06-20",
-        bump: null,
-        comparedWith: null,
-        changes: [],
-        changelog: [],
-        routeTitles: {},
-      }),
-    );
+    releaseBeforePackages();
     bundle(planted(["response enum value added"]));
     expect(() => planRelease(paths)).toThrow(/one breaking change since 2026-06-20 is not acknowledged/);
     writeFileSync(ackFile, JSON.stringify({ acknowledged: [{ id: QUEUED, reason: "Queued jobs." }] }));
@@ -301,6 +295,54 @@ describe("the release plan and its records", () => {
     expect(() => planRelease(paths)).toThrow(
       "info.version 2026-01-01 is older than 2026-06-20, the interface version of the latest release 1.0.0",
     );
+  });
+
+  it("compares interface versions by their numbers: 2026.10.1 is newer than 2026.9.1", () => {
+    const released = structuredClone(base) as LooseJson;
+    released.info.version = "2026.9.1";
+    bundle(released);
+    record();
+    const newer = structuredClone(base) as LooseJson;
+    newer.info.version = "2026.10.1";
+    bundle(newer);
+    expect(planRelease(paths).pending).toMatchObject({ comparedWith: "1.0.0", interfaceVersion: "2026.10.1" });
+  });
+
+  it("counts the unacknowledged breaking changes, and says the diff lists them with their ids", () => {
+    bundle(base);
+    record();
+    bundle(planted(["response enum value added", "request enum value removed"]));
+    expect(() => planRelease(paths)).toThrow(
+      /^2 breaking changes since 1\.0\.0 are not acknowledged in .*acknowledged\.json; npm run diff lists them with their ids$/,
+    );
+  });
+
+  it("releases a bundle that is the description released before the packages as their first release", () => {
+    releaseBeforePackages();
+    bundle(base);
+    expect(planRelease(paths).pending).toMatchObject({ version: "1.0.0", bump: "first", comparedWith: "2026-06-20" });
+  });
+
+  it("names a bundle it cannot read as the bundle", () => {
+    writeFileSync(join(dir, "openapi.json"), "{ not json");
+    expect(() => planRelease(paths)).toThrow(/^bundle .*openapi\.json: not readable as JSON/);
+  });
+
+  it("reads and writes a project's files where the README says: the bundle, the records, the acknowledgements, the changelogs, the tarballs", () => {
+    const root = join(dir, "project");
+    expect(projectPaths(root)).toEqual({
+      root,
+      bundleDir: join(root, "generated"),
+      releasesDir: join(root, "releases"),
+      acknowledgementsFile: join(root, "changes", "acknowledged.json"),
+      changelogPage: join(root, "docs", "changelog.md"),
+      packageChangelogs: {
+        [CLIENT_PACKAGE]: join(root, "packages", "client", "CHANGELOG.md"),
+        [TOOLS_PACKAGE]: join(root, "packages", "tools", "CHANGELOG.md"),
+        [MCP_PACKAGE]: join(root, "packages", "mcp", "CHANGELOG.md"),
+      },
+      tarballDir: join(root, "packages", "dist"),
+    });
   });
 
   it("refuses acknowledgements for the first release, which breaks nothing", () => {
