@@ -95,6 +95,7 @@ export function validBodies(
   valid: (body: Json) => boolean,
 ): fc.Arbitrary<Body> {
   const properties = (isObject(schema.properties) ? schema.properties : {}) as Record<string, JsonSchema>;
+  // Stryker disable next-line ArrayDeclaration: without `required` no field is required, whatever the stand-in list holds
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const fields = Object.entries(properties)
     .filter(([, property]) => isObject(property))

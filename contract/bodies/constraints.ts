@@ -6,6 +6,12 @@
 import type { JsonSchema } from "../../model/document.ts";
 import { isObject, type InstancePath, type Json } from "./edits.ts";
 
+/** An enclosing `if` schema (or a dependentSchemas trigger), and the place in the body it reads. */
+export interface Condition {
+  schema: JsonSchema;
+  instancePath: InstancePath;
+}
+
 export interface Constraint {
   keyword: string;
   /** The entry of `required`, or the key of `dependentRequired`. */
@@ -15,7 +21,7 @@ export interface Constraint {
   instancePath: InstancePath;
   node: JsonSchema;
   /** Enclosing `if` schemas (and dependentSchemas triggers) that must hold for the constraint to apply. */
-  conditions: JsonSchema[];
+  conditions: Condition[];
   /** The nearest `description` of a cross-field rule, which quotes the specification. */
   description?: string;
 }
@@ -52,7 +58,7 @@ export function constraints(schema: JsonSchema): Constraint[] {
     node: JsonSchema,
     schemaPath: Array<string | number>,
     instancePath: InstancePath,
-    conditions: JsonSchema[],
+    conditions: Condition[],
     description: string | undefined,
   ): void => {
     const ruleDescription =
@@ -101,7 +107,13 @@ export function constraints(schema: JsonSchema): Constraint[] {
       });
     }
     if (isObject(node.if) && isObject(node.then)) {
-      walk(node.then, [...schemaPath, "then"], instancePath, [...conditions, node.if], ruleDescription);
+      walk(
+        node.then,
+        [...schemaPath, "then"],
+        instancePath,
+        [...conditions, { schema: node.if, instancePath }],
+        ruleDescription,
+      );
     }
     if (isObject(node.dependentSchemas)) {
       for (const [name, child] of Object.entries(node.dependentSchemas)) {
@@ -110,7 +122,7 @@ export function constraints(schema: JsonSchema): Constraint[] {
             child,
             [...schemaPath, "dependentSchemas", name],
             instancePath,
-            [...conditions, { required: [name] }],
+            [...conditions, { schema: { required: [name] }, instancePath }],
             ruleDescription,
           );
         }
@@ -131,6 +143,7 @@ export function withoutConstraint(schema: JsonSchema, constraint: Constraint): J
     node.required = (node.required as string[]).filter((name) => name !== constraint.name);
   } else if (constraint.keyword === "dependentRequired") {
     const rest = { ...(node.dependentRequired as Record<string, Json>) };
+    // Stryker disable next-line StringLiteral: a dependentRequired constraint is always named by its key
     delete rest[constraint.name ?? ""];
     node.dependentRequired = rest;
   } else {

@@ -54,6 +54,7 @@ export function applyEdit(node: Json, path: InstancePath, edit: Edit): Json {
   if (path.length === 0) return edit.remove ? undefined : structuredClone(edit.value);
   const [head, ...rest] = path as [string, ...string[]];
   if (head === "*") {
+    // Stryker disable next-line ArrayDeclaration: where there is no list, the edit's own item replaces or removes the first, whatever stood there
     const array = Array.isArray(node) ? [...node] : [];
     const updated = applyEdit(array[0], rest, edit);
     if (updated === undefined) array.splice(0, 1);

@@ -56,6 +56,7 @@ const HEADERS: Record<string, { mime: string; base64: string }> = {
 
 /** A value of `media`'s kind inlined in `form`: `data:video/mp4;base64,...` or the bare base64. */
 export function inlineMedia(media: MediaForms, form: InlineForm): string {
+  // Stryker disable next-line StringLiteral: x-media's kind is image, video or audio (model/extensions.schema.json), each with its header
   const header = HEADERS[media.kind] ?? { mime: "application/octet-stream", base64: "AAAA" };
   return form === "data-uri" ? `data:${header.mime};base64,${header.base64}` : header.base64;
 }

@@ -287,10 +287,12 @@ function ruleNearMisses(rule: CrossFieldRule, properties: Record<string, JsonSch
 /** The cross-field rules of a request schema this reader knows, each `allOf` entry on its own. */
 function rulesOf(op: BodyOperation): CrossFieldRule[] {
   const schema = op.requestSchema ?? {};
-  const fields = new Set(Object.keys((schema.properties ?? {}) as object));
+  const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const fields = new Set(Object.keys(properties));
   return ((schema.allOf ?? []) as JsonSchema[]).flatMap((entry) => {
     try {
-      return crossFieldRules(op.route, [entry], fields);
+      // The properties narrow a field's own enum where a rule excludes a value (`not: {const: 4k}`).
+      return crossFieldRules(op.route, [entry], fields, properties);
     } catch {
       // A rule of another shape: the exact negative cases break it.
       return [];
@@ -303,6 +305,7 @@ export function nearMisses(operations: readonly BodyOperation[], op: BodyOperati
   const schema = op.requestSchema;
   if (!schema || !isObject(schema.properties)) return [];
   const properties = schema.properties as Record<string, JsonSchema>;
+  // Stryker disable next-line ArrayDeclaration: without `required` no property is required, whatever the stand-in list holds
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
   const found: NearMiss[] = [];
   for (const [field, property] of Object.entries(properties)) {

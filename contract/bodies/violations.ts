@@ -45,9 +45,11 @@ export function violationEdits(constraint: Constraint, values: ValueSource): Edi
     case "type":
       return wrongTypeValues(node.type).flatMap(set);
     case "required":
+      // Stryker disable next-line StringLiteral,BooleanLiteral: a required constraint always has its name; an edit without a value removes the property all the same (applyEdit)
       return [[{ path: [...at, constraint.name ?? ""], remove: true }]];
     case "additionalProperties":
     case "unevaluatedProperties":
+      // Stryker disable next-line StringLiteral: any property outside the schema's, of any value, breaks a closed object alike
       return [[{ path: [...at, "unexpected_property"], value: "unexpected" }]];
     default: {
       // Cross-field rules: combinations of up to three edits to the properties they mention.
@@ -56,6 +58,7 @@ export function violationEdits(constraint: Constraint, values: ValueSource): Edi
           ? {
               required: [
                 constraint.name,
+                // Stryker disable next-line StringLiteral,ArrayDeclaration: a dependentRequired constraint is named by a key of the map, which lists its dependents
                 ...((node.dependentRequired as Record<string, string[]>)[constraint.name ?? ""] ?? []),
               ],
             }
@@ -96,6 +99,7 @@ export function mentionEdits(schema: Json, at: InstancePath, values: ValueSource
     }
     for (const name of names) {
       edits.push({ path: [...at, name], value: values.valid([...at, name]) });
+      // Stryker disable next-line BooleanLiteral: an edit without a value removes the property all the same (applyEdit)
       edits.push({ path: [...at, name], remove: true });
     }
     for (const key of ["allOf", "anyOf", "oneOf", "not", "if", "then", "else"]) if (key in node) visit(node[key]);
@@ -112,7 +116,9 @@ function outsideOf(allowed: Json[]): Json[] {
       ? [Math.max(...(allowed as number[])) + 1]
       : typeof first === "boolean"
         ? [!first]
-        : ["not-a-listed-value"];
+        : // Stryker disable next-line StringLiteral: any text the enum does not list breaks it alike
+          ["not-a-listed-value"];
+  // Stryker disable next-line MethodExpression: a listed value passes the constraint, so no body made with it is kept
   return candidates.filter((value) => !allowed.includes(value));
 }
 
