@@ -8,7 +8,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import type { Report } from "../../changes/acknowledgements.ts";
 import {
   folderOf,
@@ -204,8 +204,10 @@ describe("reading the records strictly: one line naming the file and the field",
 
 describe("a recorded release as a side of a comparison", () => {
   it("is its description, which must carry the interface version its record says", () => {
-    // The fixture has no paths for a slug map to rename (.ci/run's slug-map run sets one).
+    // The fixture has no paths for a slug map to rename (.ci/run's slug-map run sets one); put back
+    // after the test, as the files of a worker share its environment.
     vi.stubEnv("MEDIA_SLUG_MAP", "");
+    onTestFinished(() => vi.unstubAllEnvs());
     writeRecord(releases, FIRST, description("2026-06-20"));
     const [release] = readRecords(releases);
     expect(recordedSide(release!)).toMatchObject({
