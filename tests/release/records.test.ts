@@ -207,7 +207,9 @@ describe("a recorded release as a side of a comparison", () => {
     // The fixture has no paths for a slug map to rename (.ci/run's slug-map run sets one); put back
     // after the test, as the files of a worker share its environment.
     vi.stubEnv("MEDIA_SLUG_MAP", "");
-    onTestFinished(() => vi.unstubAllEnvs());
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+    });
     writeRecord(releases, FIRST, description("2026-06-20"));
     const [release] = readRecords(releases);
     expect(recordedSide(release!)).toMatchObject({
