@@ -78,8 +78,16 @@ export class Steps {
   }
 }
 
-/** Jobs whose end is open that a credits read leaves open, at most: more are polled first. */
+/** Jobs whose end is open that a credits read leaves open, at most: more are polled first, once. */
 const OPEN_BEFORE_READ = 4;
+
+/**
+ * Jobs in flight at a credits read, at most: more are polled until they end (within the declared
+ * poll timeout), else the read is left out. The oracle explains a balance by the ways the jobs may
+ * have ended, 2^n ways for n jobs even when each ends as asked; under load, a dozen jobs could still
+ * run after one round of polls, past the endings it tries.
+ */
+const OPEN_AT_READ = 10;
 
 /** Jobs that outlast the phase (3D) it keeps running at once, at most: each holds a slot of the cap to its end. */
 const OUTLASTING_AT_MOST = 2;
@@ -287,10 +295,31 @@ export async function pollJob(
   }
 }
 
-/** A read of `party`'s account's balance. */
-export async function readCredits(sequence: Sequence, party: Party): Promise<void> {
+/**
+ * The account's jobs in flight polled before its balance is read: once when more than
+ * OPEN_BEFORE_READ run, then until at most OPEN_AT_READ do or `deadline` passes. Whether few enough
+ * run (those earlier sequences left running counted) for the read to be judged.
+ */
+async function fewInFlight(sequence: Sequence, account: string, deadline: number): Promise<boolean> {
+  const { session, left } = sequence.phase;
+  const open = () => sequence.jobs.filter((job) => job.terminal === null && job.party.account === account);
+  const carried = left.filter((job) => job.party.account === account).length;
+  for (let round = 0; open().length > OPEN_BEFORE_READ; round++) {
+    if (round > 0 && (open().length + carried <= OPEN_AT_READ || Date.now() > deadline)) break;
+    if (round > 0) await session.sleep(Math.min(...open().map((job) => session.pollIntervalMs(job.poll))));
+    for (const job of open()) await pollJob(sequence, job, job.party, "soon");
+  }
+  return open().length + carried <= OPEN_AT_READ;
+}
+
+/** A read of `party`'s account's balance, unless too many of its jobs still run by `deadline` (fewInFlight). */
+export async function readCredits(
+  sequence: Sequence,
+  party: Party,
+  deadline = Date.now() + sequence.phase.session.config.poll.timeoutSeconds * 1000,
+): Promise<void> {
   const built = buildOther(new Steps(sequence.phase), "credits", 0);
-  if (!built) return;
+  if (!built || !(await fewInFlight(sequence, party.account, deadline))) return;
   await sequence.step({
     kind: "credits",
     party,
@@ -338,10 +367,7 @@ export class OtherCommand implements Command {
     const parties = [...steps.home, ...(steps.free ? [steps.free] : [])];
     const party = parties[this.by % parties.length]!;
     if (this.kind === "upload" && !phase.mayUpload(party.account)) return;
-    // With many jobs whose end no answer has shown, the balance could be explained too many ways: they are polled first.
-    const open = sequence.jobs.filter((job) => job.terminal === null && job.party.account === party.account);
-    if (this.kind === "credits" && open.length > OPEN_BEFORE_READ)
-      for (const job of open) await pollJob(sequence, job, job.party, "soon");
+    if (this.kind === "credits") return readCredits(sequence, party);
     await sequence.step({
       kind: this.kind,
       party,

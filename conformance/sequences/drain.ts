@@ -19,12 +19,12 @@ export async function drain(sequence: Sequence): Promise<void> {
     if (sequence.jobs.some((job) => job.terminal === null && !job.outlasting))
       await session.sleep(Math.min(...open.map((job) => session.pollIntervalMs(job.poll))));
   }
-  for (const job of sequence.jobs) (job.terminal === null ? phase.left : phase.ended).push(job);
   // What the ended jobs were charged, and what their holds released, as the balance shows it.
   if (sequence.jobs.length) {
     const home = phase.of(phase.home);
-    await readCredits(sequence, home[sequence.number % home.length]!);
+    await readCredits(sequence, home[sequence.number % home.length]!, deadline);
   }
+  for (const job of sequence.jobs) (job.terminal === null ? phase.left : phase.ended).push(job);
 }
 
 /** After a failure: the sequence's running jobs polled by their creators, unjudged, until they end, so the next sequence starts settled. */

@@ -226,8 +226,13 @@ export class Oracle {
       this.worlds = distinct(lenient.worlds);
       return { problems: shape, allowed, due, takenAs: lenient.why };
     }
-    const closest = tried.map((answer) => misfit(answer.reply, exchange, context)!);
-    return { problems: [...new Set(closest)].concat(shape), allowed, due };
+    const closest = [...new Set(tried.map((answer) => misfit(answer.reply, exchange, context)!))];
+    // Said, so that a verdict the oracle could not finish is not read as the target's fault alone.
+    if (tried.length > TRIED_AT_MOST)
+      closest.push(
+        `(the oracle stopped after ${tried.length} of the ways the jobs in flight may have ended; a later one might explain the answer)`,
+      );
+    return { problems: closest.concat(shape), allowed, due };
   }
 
   /**

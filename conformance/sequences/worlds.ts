@@ -30,28 +30,23 @@ export function openJobs(world: World, account: string): Job[] {
 export type Ending = ReadonlyArray<{ readonly job: Job; readonly outcome: string }>;
 
 /**
- * The ways the open `jobs` may stand at `at`, by level: first none ended, then one, then two, and
- * within a level those ending in an outcome their create did not ask for last (`expected`). The
- * oracle takes the first level some ending of which fits an answer: a job whose end changes
- * nothing seen is left open, to end when an answer shows it.
+ * The ways the open `jobs` may stand at `at`, by level: first every job left running or ended as
+ * expected (`expected`: the outcome its create asked for, else success), by how many ended (none,
+ * then one, then two...); then those with one job ending in an outcome nobody asked for, and so
+ * on. The oracle takes the first level some ending of which fits an answer: a job whose end changes
+ * nothing seen is left open, to end when an answer shows it. Surprises come last whatever the size:
+ * with a dozen jobs in flight, every job ending as asked is a few thousand endings, while every way
+ * of a few of them ending in any status is tens of thousands, more than the oracle tries.
  */
 export function* endingLevels(
   jobs: readonly Job[],
   outcomes: (job: Job) => readonly string[],
   expected: (job: Job) => string | null,
 ): Generator<Ending[]> {
-  for (let size = 0; size <= jobs.length; size++) {
-    for (let unexpected = 0; unexpected <= size; unexpected++) {
+  for (let surprises = 0; surprises <= jobs.length; surprises++) {
+    for (let size = surprises; size <= jobs.length; size++) {
       const level: Ending[] = [];
-      for (const subset of subsetsOf(jobs, size)) {
-        for (const ending of endingsOf(subset, outcomes)) {
-          const surprises = ending.filter(({ job, outcome }) => {
-            const asked = expected(job);
-            return asked !== null && asked !== outcome;
-          }).length;
-          if (surprises === unexpected) level.push(ending);
-        }
-      }
+      for (const subset of subsetsOf(jobs, size)) level.push(...endingsOf(subset, outcomes, expected, surprises));
       if (level.length) yield level;
     }
   }
@@ -63,11 +58,22 @@ function* subsetsOf<T>(items: readonly T[], size: number, from = 0): Generator<T
     for (const rest of subsetsOf(items, size - 1, index + 1)) yield [items[index]!, ...rest];
 }
 
-function* endingsOf(jobs: readonly Job[], outcomes: (job: Job) => readonly string[]): Generator<Ending> {
+/** The endings of all of `jobs` in which exactly `surprises` of them end in an outcome other than the expected one. */
+function* endingsOf(
+  jobs: readonly Job[],
+  outcomes: (job: Job) => readonly string[],
+  expected: (job: Job) => string | null,
+  surprises: number,
+): Generator<Ending> {
+  if (surprises > jobs.length) return;
   if (jobs.length === 0) return yield [];
   const [first, ...rest] = jobs as [Job, ...Job[]];
-  for (const outcome of outcomes(first))
-    for (const tail of endingsOf(rest, outcomes)) yield [{ job: first, outcome }, ...tail];
+  const asked = expected(first);
+  for (const outcome of outcomes(first)) {
+    const left = surprises - (asked !== null && asked !== outcome ? 1 : 0);
+    if (left < 0) continue;
+    for (const tail of endingsOf(rest, outcomes, expected, left)) yield [{ job: first, outcome }, ...tail];
+  }
 }
 
 /** `world` with the jobs of `ending` ended at `at`, a millisecond apart in creation order (settling, and the cooldown's count, then have one order). */

@@ -162,6 +162,50 @@ describe("the sequences' oracle", () => {
     expect(kept.problems.join()).toMatch(/where 100000 is due/);
   });
 
+  it("explains a balance that charged every plain job of many in flight, some of them asked to fail or time out (CI's false verdict)", () => {
+    // The jobs of the tour's first sequence when CI's load left eleven open at its credits read: six
+    // plain ones (287 credits in all with the one seen succeeded) and five asked to fail or time out.
+    const judge = oracle();
+    const { failed, timeout } = config.outcomeMarkers;
+    const jobs: Array<[string, Record<string, unknown>]> = [
+      ["I-A", I_A],
+      ["I-A", I_A],
+      ["I-A", { prompt: `a lighthouse ${failed}` }],
+      [
+        "I-A",
+        { prompt: "cat on sofa", num_images: 2, size: "2K", reference_images: ["https://files.example.com/c.png"] },
+      ],
+      ["I-A", { prompt: `a lighthouse ${timeout}` }],
+      ["I-B", { prompt: "a boat", num_images: 1, quality: "low", size: "1K" }],
+      ["I-B", { prompt: `a boat ${failed}`, size: "1K" }],
+      ["I-B", { prompt: "a sky", image: "https://files.example.com/s.jpg", quality: "medium", size: "2K" }],
+      ["I-B", { prompt: `a boat ${timeout}`, size: "1K" }],
+      ["I-C", { prompt: "a greenhouse", background: "opaque", num_images: 2, size: "2K" }],
+      ["I-C", { prompt: `a greenhouse ${failed}`, size: "1K" }],
+      [
+        "I-C",
+        {
+          prompt: "a mug",
+          background: "transparent",
+          reference_images: ["https://files.example.com/m.png"],
+          num_images: 1,
+          size: "1K",
+        },
+      ],
+    ];
+    for (const [index, [label, body]] of jobs.entries()) {
+      const create = createStep(label, index % 2 ? second : other, body);
+      const answer = { id: `img_${index}`, message: "Job accepted.", model: label.toLowerCase(), status: "pending" };
+      expect(judge.judge(create, exchange(create.spec, 200, answer, 1_000 + index)).problems).toEqual([]);
+    }
+    const ended = pollStep("I-C", other, "img_11");
+    expect(judge.judge(ended, exchange(ended.spec, 200, { status: "succeeded", images: [] }, 3_000)).problems).toEqual(
+      [],
+    );
+    const read = creditsStep(other);
+    expect(judge.judge(read, exchange(read.spec, 200, balance(BALANCE - 287), 4_000)).problems).toEqual([]);
+  });
+
   it("allows a rate-limited 429 at any time, without following it", () => {
     const judge = oracle();
     const read = creditsStep(other);
