@@ -12,7 +12,7 @@ export const SCRIPTS = (
 ).scripts;
 
 /** Tools whose `--help` prints their usage and does nothing else (tried by hand: vitest 4, Biome 2). */
-const TOOLS = [/^vitest run --project [\w-]+(?: --retry=\d+)?$/, /^biome check --write \.$/];
+const TOOLS = [/^vitest run --project [\w-]+$/, /^biome check --write \.$/];
 
 const HELP_READING = /parseFlags\(|readFlags\(|"--help"|--help \|/;
 
