@@ -304,12 +304,17 @@ async function fewInFlight(sequence: Sequence, account: string, deadline: number
   const { session, left } = sequence.phase;
   const open = () => sequence.jobs.filter((job) => job.terminal === null && job.party.account === account);
   const carried = left.filter((job) => job.party.account === account).length;
-  for (let round = 0; open().length > OPEN_BEFORE_READ; round++) {
-    if (round > 0 && (open().length + carried <= OPEN_AT_READ || Date.now() > deadline)) break;
-    if (round > 0) await session.sleep(Math.min(...open().map((job) => session.pollIntervalMs(job.poll))));
+  const tooMany = () => open().length + carried > OPEN_AT_READ;
+  const pollAll = async () => {
     for (const job of open()) await pollJob(sequence, job, job.party, "soon");
+  };
+  if (open().length > OPEN_BEFORE_READ) await pollAll();
+  // Only the sequence's own jobs are polled here: those carried from earlier ones are looked at as a sequence begins.
+  while (tooMany() && open().length > 0 && Date.now() <= deadline) {
+    await session.sleep(Math.min(...open().map((job) => session.pollIntervalMs(job.poll))));
+    await pollAll();
   }
-  return open().length + carried <= OPEN_AT_READ;
+  return !tooMany();
 }
 
 /** A read of `party`'s account's balance, unless too many of its jobs still run by `deadline` (fewInFlight). */
