@@ -14,6 +14,9 @@ export default defineConfig({
     include: unitTest.include,
     // What a file's hooks run counts as covered by each of its tests (hook-coverage.ts).
     setupFiles: ["tests/mutation/hook-coverage.ts"],
+    // Instrumented code runs many times slower (a 10 MB body's scan took past npm test's 30 s once
+    // model/ was mutated too); Stryker bounds each mutant's run itself, from the dry run's times.
+    testTimeout: 120_000,
     // Stryker prints its own report; vitest's closing line would only repeat per mutant.
     reporters: ["dot"],
   },

@@ -1,0 +1,197 @@
+/**
+ * The service model (model/service-model.ts) reads what the sandbox, the suite and the generators
+ * rely on from the description, and refuses a description that breaks one of those facts with an
+ * error that names the fact: each case below breaks one in a copy of the bundle.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  loadBundle,
+  resolvePointer,
+  type JsonSchema,
+  type OpenApiDocument,
+  type Operation,
+} from "../../model/document.ts";
+import { readServiceModel } from "../../model/service-model.ts";
+
+type Edit = (doc: OpenApiDocument) => void;
+
+const schemas = (doc: OpenApiDocument): Record<string, JsonSchema> => doc.components.schemas!;
+const limits = (doc: OpenApiDocument): Record<string, Record<string, unknown>> =>
+  doc.info["x-limits"] as Record<string, Record<string, unknown>>;
+const post = (doc: OpenApiDocument, path: string): Operation => doc.paths[path]!.post!;
+/** The document's tags, as the model reads them (`x-area` on the areas' tags). */
+const tags = (doc: OpenApiDocument): Array<{ name: string; "x-area"?: { segment: string } }> =>
+  (doc as unknown as { tags: Array<{ name: string; "x-area"?: { segment: string } }> }).tags;
+const credits = (doc: OpenApiDocument): Operation => doc.paths["/v1/account/credits"]!.get!;
+/** The status each example of a create response shows, set to `status`. */
+const createExamplesShow = (doc: OpenApiDocument, status: string, paths?: readonly string[]): void => {
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const operation = item.post;
+    if (typeof operation?.["x-model-label"] !== "string" || (paths && !paths.includes(path))) continue;
+    // The operation's own copy of its response and examples, which may be shared components.
+    const ok = structuredClone(resolved(doc, operation.responses["200"])) as {
+      content: Record<string, { examples?: Record<string, unknown> }>;
+    };
+    const examples = ok.content["application/json"]!.examples ?? {};
+    for (const [name, example] of Object.entries(examples))
+      examples[name] = { value: { ...(resolved(doc, example) as { value: object }).value, status } };
+    operation.responses["200"] = ok as Operation["responses"][string];
+  }
+};
+const resolved = (doc: OpenApiDocument, node: unknown): unknown => {
+  const ref = (node as { $ref?: string }).$ref;
+  if (!ref) return node;
+  return ref
+    .slice(2)
+    .split("/")
+    .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], doc);
+};
+
+function brokenBy(edit: Edit): () => unknown {
+  const doc = structuredClone(loadBundle());
+  edit(doc);
+  return () => readServiceModel(doc);
+}
+
+const CASES: ReadonlyArray<[fact: string, edit: Edit, message: string]> = [
+  [
+    "JobStatus marks its terminal values",
+    (doc) => delete schemas(doc).JobStatus!["x-terminal-values"],
+    "service model: no schema carries x-terminal-values (JobStatus)",
+  ],
+  ["JobStatus has an enum", (doc) => delete schemas(doc).JobStatus!.enum, "service model: JobStatus has no enum"],
+  [
+    "every terminal value is one of JobStatus's values",
+    (doc) => (schemas(doc).JobStatus!["x-terminal-values"] as string[]).push("done"),
+    "service model: JobStatus's x-terminal-values names done, which its enum lacks",
+  ],
+  [
+    "timeout is terminal",
+    (doc) => (schemas(doc).JobStatus!["x-terminal-values"] = ["succeeded", "failed"]),
+    "service model: JobStatus's x-terminal-values lack timeout",
+  ],
+  [
+    "the success status is terminal",
+    (doc) => (schemas(doc).JobStatus!["x-terminal-values"] = ["failed", "timeout"]),
+    "service model: the success status succeeded is not terminal",
+  ],
+  [
+    "every create response's example shows one initial status",
+    (doc) => createExamplesShow(doc, "processing", ["/v1/videos/v-a"]),
+    "service model: the create responses' examples show 2 initial statuses (pending, processing); exactly one expected",
+  ],
+  [
+    "the initial status is not terminal",
+    (doc) => createExamplesShow(doc, "failed"),
+    "service model: the initial status failed is not a non-terminal JobStatus",
+  ],
+  ["the limits are stated", (doc) => delete doc.info["x-limits"], "service model: info has no x-limits"],
+  [
+    "each limit's 429 variant is a schema",
+    (doc) => (limits(doc).spendLimit!.variant = "NoSuchError"),
+    "service model: x-limits.spendLimit.variant names NoSuchError, which components/schemas lacks",
+  ],
+  [
+    "one 429 variant stands for one condition",
+    (doc) => (limits(doc).concurrency!.variant = "RateLimitedError"),
+    "service model: x-limits names RateLimitedError for both rate-limited and queue-full",
+  ],
+  [
+    "the uploads' limit names an operation",
+    (doc) => (limits(doc).uploads!.operationId = "uploadSomething"),
+    "service model: x-limits.uploads.operationId names uploadSomething, which no operation has",
+  ],
+  [
+    "the account's credits route has an operationId",
+    (doc) => delete (credits(doc) as { operationId?: string }).operationId,
+    "the description has no operation GET /v1/account/credits with an operationId (the account's credits)",
+  ],
+  [
+    "every model has its own label",
+    (doc) => (post(doc, "/v1/images/i-b")["x-model-label"] = "I-A"),
+    "service model: x-model-label I-A labels both POST /v1/images/i-a and POST /v1/images/i-b; every model has its own label",
+  ],
+  [
+    "a create's label starts with its area's prefix",
+    (doc) => (post(doc, "/v1/images/i-b")["x-model-label"] = "V-Z"),
+    "service model: POST /v1/images/i-b's label V-Z does not start with area image's prefix I-",
+  ],
+  [
+    "an area is marked on a tag",
+    (doc) => {
+      for (const tag of tags(doc)) delete tag["x-area"];
+    },
+    "service model: no tag carries x-area",
+  ],
+  [
+    "an operation carries one tag",
+    (doc) => post(doc, "/v1/images/i-a").tags!.push("Videos"),
+    "service model: /v1/images/i-a must carry exactly one tag",
+  ],
+  [
+    "an area has one poll route",
+    (doc) => (doc.paths["/v1/images/{id}"]!.get!.tags = ["Videos"]),
+    "service model: area image (tag Images) has 0 poll routes; one expected",
+  ],
+  [
+    "an area's poll route lies under its segment",
+    (doc) => (tags(doc).find((tag) => tag.name === "Images")!["x-area"]!.segment = "pictures"),
+    "service model: the poll route /v1/images/{id} of area image is not under /v1/pictures/",
+  ],
+  [
+    "the shared 429 response names each rate-limit header",
+    (doc) =>
+      delete (doc.components.responses!.TooManyRequests as { headers: Record<string, unknown> }).headers[
+        "X-RateLimit-Limit"
+      ],
+    "service model: the 429 response has no header for limit",
+  ],
+  [
+    "each 429 variant says whether it sends Retry-After",
+    (doc) => delete schemas(doc).QueueFullError!["x-retry-after"],
+    "service model: the 429 variant QueueFullError does not say with x-retry-after whether it sends Retry-After",
+  ],
+  [
+    "the error body requires its fields",
+    (doc) => delete (schemas(doc).ErrorBody!.properties as Record<string, JsonSchema>).error!.required,
+    "service model: the error body of POST /v1/images/i-a's 401 response requires no error fields",
+  ],
+  [
+    "the retired model's body fixes its code",
+    (doc) => (schemas(doc).ModelRetiredError!.allOf as JsonSchema[]).pop(),
+    "service model: POST /v1/images/i-a's 410 body fixes no error.code",
+  ],
+  [
+    "the account's credits show the balance",
+    (doc) => delete (schemas(doc).AccountCredits!.properties as Record<string, JsonSchema>).total_available,
+    "GET /v1/account/credits's 200 response has no total_available",
+  ],
+];
+
+describe("the service model refuses a description that breaks what it relies on", () => {
+  it.each(CASES)("%s", (_fact, edit, message) => {
+    expect(brokenBy(edit)).toThrow(new Error(message));
+  });
+
+  it("follows only local references, and names one it cannot resolve", () => {
+    const doc = loadBundle();
+    expect(resolvePointer<JsonSchema>(doc, "#/components/schemas/JobStatus").title).toBe("JobStatus");
+    // A pointer's escapes: ~1 is a slash, ~0 a tilde.
+    expect(resolvePointer(doc, "#/paths/~1v1~1images~1i-a/post/operationId")).toBe(
+      post(doc, "/v1/images/i-a").operationId,
+    );
+    expect(() => resolvePointer(doc, "other.yaml#/components/schemas/JobStatus")).toThrow(
+      new Error("only local references are resolved, got other.yaml#/components/schemas/JobStatus"),
+    );
+    expect(() => resolvePointer(doc, "#/components/schemas/NoSuchSchema")).toThrow(
+      new Error("unresolvable reference #/components/schemas/NoSuchSchema"),
+    );
+    expect(() => resolvePointer(doc, "#/info/title/length")).toThrow(
+      new Error("unresolvable reference #/info/title/length"),
+    );
+  });
+
+  it("reads the bundle as it is (so each case above fails on its one edit)", () => {
+    expect(brokenBy(() => {})).not.toThrow();
+  });
+});
