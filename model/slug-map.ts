@@ -19,10 +19,11 @@ export function slugMapFile(env: NodeJS.ProcessEnv = process.env): string | unde
   return env.MEDIA_SLUG_MAP || (existsSync(PROJECT_SLUG_MAP) ? PROJECT_SLUG_MAP : undefined);
 }
 
-const SLUG = /^[a-z0-9][a-z0-9._-]*$/;
-
 export function readSlugMap(file: string | undefined): SlugMap {
   if (!file) return {};
+  // One path segment, whole. Made per call, not once as the module loads: what a module sets as it
+  // loads no mutation test can switch per test, and the slug tests would not reach it.
+  const SLUG = /^[a-z0-9][a-z0-9._-]*$/;
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, "utf8"));
