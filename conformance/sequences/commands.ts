@@ -207,6 +207,7 @@ function track(sequence: Sequence, op: ContractOperation, party: Party, asked: s
     endedAt: null,
     outlasting: new Steps(phase).outlasting(op),
     held: op.create?.priceHeld && Number.isFinite(stated) ? stated : 0,
+    price: sequence.oracle.chargeOf(id),
   });
 }
 

@@ -55,6 +55,8 @@ export interface CarriedJob {
   readonly asked: string | null;
   /** Credits its create holds until it ends (a held price), else 0; the balance read leaves them out. */
   readonly held: number;
+  /** Credits its success charges where not held (the model's price for its body), else 0. */
+  readonly price: number;
 }
 
 /** What the oracle starts from: each paid account's balance as read (null: unknown), and when the phase began. */
@@ -125,7 +127,8 @@ export class Oracle {
         endAt: Number.POSITIVE_INFINITY,
         expireAt: Number.POSITIVE_INFINITY,
         outcome: job.asked ?? this.contract.model.jobStatus.success,
-        credits: job.held,
+        // Held or not, what it ends charging: a plain job's charge lands after the read that began the sequence.
+        credits: job.held > 0 ? job.held : job.price,
         held: job.held > 0,
         outputs: 1,
         settled: false,
@@ -164,6 +167,15 @@ export class Oracle {
       });
       world.jobs.set(targetId, id);
     }
+  }
+
+  /** The credits the model's job of `targetId` is charged if it succeeds (the same in every state), or 0 where none follows it. */
+  chargeOf(targetId: string): number {
+    for (const world of this.worlds) {
+      const job = world.state.jobs.get(world.jobs.get(targetId) ?? "");
+      if (job) return job.credits;
+    }
+    return 0;
   }
 
   /** How many states the target may be in. */

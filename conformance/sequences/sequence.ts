@@ -38,6 +38,8 @@ export interface TrackedJob {
   readonly outlasting: boolean;
   /** Credits its create holds until it ends (a held price's `credits`), else 0. */
   readonly held: number;
+  /** Credits its success charges, as the model priced its body (0 where no state followed it). */
+  readonly price: number;
 }
 
 /** A step as it went: what was sent, what came back, and the oracle's verdict. */
@@ -204,6 +206,7 @@ export class Phase {
         party: job.party,
         asked: job.asked === "none" ? null : failure.includes(job.asked) || job.asked === success ? job.asked : null,
         held: job.held,
+        price: job.price,
       })),
       ...(session.earlierJobs ? { earlierJobsUntil: session.earlierJobs.until } : {}),
     });

@@ -206,6 +206,26 @@ describe("the sequences' oracle", () => {
     expect(judge.judge(read, exchange(read.spec, 200, balance(BALANCE - 287), 4_000)).problems).toEqual([]);
   });
 
+  it("charges a job an earlier sequence left running its price when it succeeds after the read that began this one (CI's false verdict)", () => {
+    // The earlier sequence's oracle priced the job as its create was answered.
+    const earlier = oracle();
+    const create = createStep("I-A", other, I_A);
+    earlier.judge(create, exchange(create.spec, 200, accepted, 1_000));
+    expect(earlier.chargeOf("img_1")).toBe(12);
+    expect(earlier.chargeOf("img_unknown")).toBe(0);
+    const carried = { targetId: "img_1", create: op("I-A"), party: other, asked: null, held: 0, price: 12 };
+    const judge = new Oracle(contract, config, parties, {
+      balances: new Map([["other", BALANCE]]),
+      at: 2_000,
+      carried: [carried],
+    });
+    const read = creditsStep(second);
+    expect(judge.judge(read, exchange(read.spec, 200, balance(BALANCE - 12), 3_000)).problems).toEqual([]);
+    const poll = pollStep("I-A", other, "img_1");
+    const verdict = judge.judge(poll, exchange(poll.spec, 200, { status: "processing" }, 4_000));
+    expect(verdict.problems.join()).toMatch(/where the job ended succeeded/);
+  });
+
   it("allows a rate-limited 429 at any time, without following it", () => {
     const judge = oracle();
     const read = creditsStep(other);
