@@ -2,7 +2,7 @@
  * Reading price tables off a description: what is extracted, and the description mistakes that
  * stop the generator (each would otherwise misprice silently).
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { JsonSchema, OpenApiDocument, Operation } from "../../model/document.ts";
 import { priceTables } from "../../model/price-tables.ts";
 
@@ -41,34 +41,39 @@ const byLookup = (table: unknown) => ({
 });
 
 describe("extraction", () => {
-  const tables = priceTables(
-    documentOf({
-      "/v1/x/b": { post: post(byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 } })) },
-      "/v1/x/a": {
-        post: post({
-          charged: "on-success",
-          components: [
-            {
-              label: "clip",
-              rate: 5,
-              per: { mediaSeconds: "clip", rounding: "up" },
-              when: [{ fact: "tier", equals: "gold" }],
-            },
-          ],
-        }),
-      },
-      "/v1/x/hidden": { post: post(undefined, { "x-not-shown": { price: "The price of X-C is not shown." } }) },
-      "/v1/search": {
-        get: {
-          operationId: "search",
-          responses: {},
-          parameters: [{ name: "q", in: "query", schema: { type: "string" } }],
-          "x-pricing": { charged: "per-request", components: [{ label: "search", rate: 10 }] },
+  let tables: ReturnType<typeof priceTables>;
+  // Read in a hook, not as the file is collected: a reader's mutant then runs against every test
+  // here (tests/mutation/hook-coverage.ts), not only against the tests that call priceTables themselves.
+  beforeAll(() => {
+    tables = priceTables(
+      documentOf({
+        "/v1/x/b": { post: post(byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 } })) },
+        "/v1/x/a": {
+          post: post({
+            charged: "on-success",
+            components: [
+              {
+                label: "clip",
+                rate: 5,
+                per: { mediaSeconds: "clip", rounding: "up" },
+                when: [{ fact: "tier", equals: "gold" }],
+              },
+            ],
+          }),
         },
-      },
-      "/v1/unpriced": { post: post(undefined) },
-    }),
-  );
+        "/v1/x/hidden": { post: post(undefined, { "x-not-shown": { price: "The price of X-C is not shown." } }) },
+        "/v1/search": {
+          get: {
+            operationId: "search",
+            responses: {},
+            parameters: [{ name: "q", in: "query", schema: { type: "string" } }],
+            "x-pricing": { charged: "per-request", components: [{ label: "search", rate: 10 }] },
+          },
+        },
+        "/v1/unpriced": { post: post(undefined) },
+      }),
+    );
+  });
   it("lists every priced route in path order, and only those", () => {
     expect(Object.keys(tables)).toEqual(["/v1/search", "/v1/x/a", "/v1/x/b", "/v1/x/hidden"]);
   });

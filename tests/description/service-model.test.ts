@@ -2,11 +2,18 @@
  * The service model reads the specification's facts where the description states them, and fails
  * naming the spot when a fact it needs is gone. The expected values are the seed's.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { notShownPlaceholders } from "../../conformance/not-shown-examples.ts";
-import type { JsonSchema, OpenApiDocument } from "../../model/document.ts";
-import { readServiceModel } from "../../model/service-model.ts";
-import { builtPath, doc, model } from "../support/description.ts";
+import { loadBundle, type JsonSchema, type OpenApiDocument } from "../../model/document.ts";
+import { readServiceModel, type ServiceModel } from "../../model/service-model.ts";
+import { builtPath, doc } from "../support/description.ts";
+
+let model: ServiceModel;
+// Read in a hook, not as the module loads: a reader's mutant then runs against every test here
+// (tests/mutation/hook-coverage.ts), not only against the broken-description cases that reach it too.
+beforeAll(() => {
+  model = readServiceModel(loadBundle());
+});
 
 const area = (id: string) => model.areas.find((candidate) => candidate.id === id)!;
 /** A create route by its label (slugs may be real ones, from a slug map). */
@@ -54,6 +61,87 @@ describe("the service model of the description", () => {
     expect(area("image").poll.intervalSeconds).toBeNull();
     expect(area("image").resultFields).toEqual(["images"]);
     expect(area("model3d").resultFields).toEqual(["model_url"]);
+  });
+
+  it("reads each area's poll facts as the seed states them, and none it does not state", () => {
+    // "Polling cadence: every few seconds for images, every 10 to 30 seconds for video, every 15 to
+    // 30 seconds for 3D"; "a job usually takes 2 to 5 minutes" (3D); the depth map "is deleted 24
+    // hours after generation", 3D files "about 24 hours after". Nothing of the kind for the others.
+    expect(
+      model.areas.map(({ id, poll }) => [
+        id,
+        poll.cadence,
+        poll.intervalSeconds,
+        poll.typicalDurationSeconds,
+        poll.retention,
+      ]),
+    ).toEqual([
+      ["image", "every few seconds", null, null, null],
+      ["video", "every 10 to 30 seconds", { min: 10, max: 30 }, null, null],
+      ["audio", null, null, null, null],
+      [
+        "model3d",
+        "every 15 to 30 seconds",
+        { min: 15, max: 30 },
+        { min: 120, max: 300 },
+        { hours: 24, approximate: true },
+      ],
+      ["motionControl", null, null, null, null],
+      ["lipSync", null, null, null, null],
+      ["depthMap", null, null, null, { hours: 24, approximate: false }],
+      ["videoUpscale", null, null, null, null],
+    ]);
+    // The poll results table: the field each area's success carries, where the seed names it.
+    expect(model.areas.map(({ id, resultFields }) => [id, resultFields])).toEqual([
+      ["image", ["images"]],
+      ["video", ["video_url"]],
+      ["audio", ["audio_url"]],
+      ["model3d", ["model_url"]],
+      ["motionControl", ["video_url"]],
+      ["lipSync", []],
+      ["depthMap", ["video_url"]],
+      ["videoUpscale", []],
+    ]);
+  });
+
+  it("answers a create with 200 and leaves every other operation's success status open, as the seed does", () => {
+    // "success is HTTP 200 (`Job accepted.`)" for all create routes; no other route's is stated.
+    for (const operation of model.operations)
+      expect([operation.operationId, operation.successStatus]).toEqual([
+        operation.operationId,
+        operation.kind === "create" ? 200 : null,
+      ]);
+    expect(model.operations.filter((operation) => operation.kind === "poll")).toHaveLength(model.areas.length);
+    expect(
+      model.operations.filter((operation) => operation.kind === "other").map((operation) => operation.path),
+    ).toEqual([
+      "/v1/account/credits",
+      "/v1/models",
+      "/v1/cost",
+      "/v1/uploads",
+      "/v1/posts",
+      "/v1/stock/images",
+      "/v1/stock/sound-effects",
+      "/v1/stock/music",
+    ]);
+  });
+
+  it("reads each create's media fields, single or a list, and the id each create answers", () => {
+    const media = (label: string) =>
+      Object.fromEntries(Object.entries(route(label).media).map(([field, { kind, list }]) => [field, [kind, list]]));
+    expect(media("I-A")).toEqual({ reference_images: ["image", true] });
+    expect(media("I-B")).toEqual({ image: ["image", false] });
+    expect(media("I-F")).toEqual({});
+    expect(media("MC-A")).toEqual({ image: ["image", false], video: ["video", false] });
+    expect(media("LS-A")).toEqual({ audio: ["audio", false], image: ["image", false] });
+    // Four input forms for the lip-sync audio; a video only by URL (public or uploaded) for motion control.
+    expect(route("LS-A").media.audio!.forms).toEqual(["public-url", "data-uri", "raw-base64", "uploaded-file-url"]);
+    expect(route("MC-A").media.video!.forms).toEqual(["public-url", "uploaded-file-url"]);
+    // I-G answers `job_id` (integer) and no `id`; every other create that links its poll answers a string `id`.
+    for (const created of model.createRoutes.filter((candidate) => candidate.idField !== null))
+      expect([created.label, created.idField, created.idType]).toEqual(
+        created.label === "I-G" ? ["I-G", "job_id", "integer"] : [created.label, "id", "string"],
+      );
   });
 
   it("reads job statuses: seven values, three terminal, the success, timeout and initial ones", () => {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  deref,
   loadBundle,
   resolvePointer,
   type JsonSchema,
@@ -12,8 +13,14 @@ import {
   type Operation,
 } from "../../model/document.ts";
 import { readServiceModel } from "../../model/service-model.ts";
+import { builtPath } from "../support/description.ts";
 
 type Edit = (doc: OpenApiDocument) => void;
+
+// The routes the cases break, by their paths in this build (a slug map gives some real slugs).
+const I_A = builtPath("/v1/images/i-a");
+const I_B = builtPath("/v1/images/i-b");
+const V_A = builtPath("/v1/videos/v-a");
 
 const schemas = (doc: OpenApiDocument): Record<string, JsonSchema> => doc.components.schemas!;
 const limits = (doc: OpenApiDocument): Record<string, Record<string, unknown>> =>
@@ -29,23 +36,19 @@ const createExamplesShow = (doc: OpenApiDocument, status: string, paths?: readon
     const operation = item.post;
     if (typeof operation?.["x-model-label"] !== "string" || (paths && !paths.includes(path))) continue;
     // The operation's own copy of its response and examples, which may be shared components.
-    const ok = structuredClone(resolved(doc, operation.responses["200"])) as {
+    const ok = structuredClone(deref(doc, operation.responses["200"])) as {
       content: Record<string, { examples?: Record<string, unknown> }>;
     };
     const examples = ok.content["application/json"]!.examples ?? {};
     for (const [name, example] of Object.entries(examples))
-      examples[name] = { value: { ...(resolved(doc, example) as { value: object }).value, status } };
+      examples[name] = { value: { ...deref<{ value: object }>(doc, example as { $ref: string }).value, status } };
     operation.responses["200"] = ok as Operation["responses"][string];
   }
 };
-const resolved = (doc: OpenApiDocument, node: unknown): unknown => {
-  const ref = (node as { $ref?: string }).$ref;
-  if (!ref) return node;
-  return ref
-    .slice(2)
-    .split("/")
-    .reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], doc);
-};
+
+/** The poll link the image creates' shared 200 response names. */
+const imagePollLink = (doc: OpenApiDocument): Record<string, unknown> =>
+  (doc.components.links as Record<string, Record<string, unknown>>).PollImageJob!;
 
 function brokenBy(edit: Edit): () => unknown {
   const doc = structuredClone(loadBundle());
@@ -77,7 +80,7 @@ const CASES: ReadonlyArray<[fact: string, edit: Edit, message: string]> = [
   ],
   [
     "every create response's example shows one initial status",
-    (doc) => createExamplesShow(doc, "processing", ["/v1/videos/v-a"]),
+    (doc) => createExamplesShow(doc, "processing", [V_A]),
     "service model: the create responses' examples show 2 initial statuses (pending, processing); exactly one expected",
   ],
   [
@@ -108,13 +111,13 @@ const CASES: ReadonlyArray<[fact: string, edit: Edit, message: string]> = [
   ],
   [
     "every model has its own label",
-    (doc) => (post(doc, "/v1/images/i-b")["x-model-label"] = "I-A"),
-    "service model: x-model-label I-A labels both POST /v1/images/i-a and POST /v1/images/i-b; every model has its own label",
+    (doc) => (post(doc, I_B)["x-model-label"] = "I-A"),
+    `service model: x-model-label I-A labels both POST ${I_A} and POST ${I_B}; every model has its own label`,
   ],
   [
     "a create's label starts with its area's prefix",
-    (doc) => (post(doc, "/v1/images/i-b")["x-model-label"] = "V-Z"),
-    "service model: POST /v1/images/i-b's label V-Z does not start with area image's prefix I-",
+    (doc) => (post(doc, I_B)["x-model-label"] = "V-Z"),
+    `service model: POST ${I_B}'s label V-Z does not start with area image's prefix I-`,
   ],
   [
     "an area is marked on a tag",
@@ -125,8 +128,8 @@ const CASES: ReadonlyArray<[fact: string, edit: Edit, message: string]> = [
   ],
   [
     "an operation carries one tag",
-    (doc) => post(doc, "/v1/images/i-a").tags!.push("Videos"),
-    "service model: /v1/images/i-a must carry exactly one tag",
+    (doc) => post(doc, I_A).tags!.push("Videos"),
+    `service model: ${I_A} must carry exactly one tag`,
   ],
   [
     "an area has one poll route",
@@ -137,6 +140,54 @@ const CASES: ReadonlyArray<[fact: string, edit: Edit, message: string]> = [
     "an area's poll route lies under its segment",
     (doc) => (tags(doc).find((tag) => tag.name === "Images")!["x-area"]!.segment = "pictures"),
     "service model: the poll route /v1/images/{id} of area image is not under /v1/pictures/",
+  ],
+  [
+    "a create's 200 response names one poll link",
+    (doc) =>
+      ((doc.components.responses!.ImageJobAccepted as { links: Record<string, unknown> }).links.again = {
+        $ref: "#/components/links/PollImageJob",
+      }),
+    `service model: POST ${I_A}'s 200 response has 2 links; one poll link expected`,
+  ],
+  [
+    "the poll link passes the job's id",
+    (doc) => delete imagePollLink(doc).parameters,
+    `service model: the poll link of POST ${I_A} has no id parameter`,
+  ],
+  [
+    "the poll link's id is a top-level field of the create response",
+    (doc) => (imagePollLink(doc).parameters = { id: "$response.body#/id/value" }),
+    `service model: the poll link of POST ${I_A} reads $response.body#/id/value, not a top-level body field`,
+  ],
+  [
+    "the poll link's id is a bare runtime expression",
+    (doc) => (imagePollLink(doc).parameters = { id: "{$response.body#/id}" }),
+    `service model: the poll link of POST ${I_A} reads {$response.body#/id}, not a top-level body field`,
+  ],
+  [
+    "the poll link names its operation",
+    (doc) => delete imagePollLink(doc).operationId,
+    `service model: the poll link of POST ${I_A} names no operationId`,
+  ],
+  [
+    "the poll link names its area's poll route",
+    (doc) => (imagePollLink(doc).operationId = "getVideoJob"),
+    `service model: the poll link of POST ${I_A} names getVideoJob, not getImageJob`,
+  ],
+  [
+    "the poll schemas agree on the success status",
+    (doc) => (schemas(doc).VideoJob!.if = { properties: { status: { const: "completing" } }, required: ["status"] }),
+    "service model: the poll schemas name 2 success statuses (succeeded, completing); exactly one expected",
+  ],
+  [
+    "only GET and POST operations",
+    (doc) => (doc.paths["/v1/posts"]!.put = structuredClone(doc.paths["/v1/posts"]!.post)),
+    "service model: PUT /v1/posts: only GET and POST operations are modelled",
+  ],
+  [
+    "a query parameter has a name",
+    (doc) => delete (doc.paths["/v1/models"]!.get!.parameters![0] as { name?: string }).name,
+    "service model: a query parameter of /v1/models has no name",
   ],
   [
     "the shared 429 response names each rate-limit header",
@@ -154,12 +205,12 @@ const CASES: ReadonlyArray<[fact: string, edit: Edit, message: string]> = [
   [
     "the error body requires its fields",
     (doc) => delete (schemas(doc).ErrorBody!.properties as Record<string, JsonSchema>).error!.required,
-    "service model: the error body of POST /v1/images/i-a's 401 response requires no error fields",
+    `service model: the error body of POST ${I_A}'s 401 response requires no error fields`,
   ],
   [
     "the retired model's body fixes its code",
     (doc) => (schemas(doc).ModelRetiredError!.allOf as JsonSchema[]).pop(),
-    "service model: POST /v1/images/i-a's 410 body fixes no error.code",
+    `service model: POST ${I_A}'s 410 body fixes no error.code`,
   ],
   [
     "the account's credits show the balance",
@@ -177,8 +228,8 @@ describe("the service model refuses a description that breaks what it relies on"
     const doc = loadBundle();
     expect(resolvePointer<JsonSchema>(doc, "#/components/schemas/JobStatus").title).toBe("JobStatus");
     // A pointer's escapes: ~1 is a slash, ~0 a tilde.
-    expect(resolvePointer(doc, "#/paths/~1v1~1images~1i-a/post/operationId")).toBe(
-      post(doc, "/v1/images/i-a").operationId,
+    expect(resolvePointer(doc, `#/paths/${I_A.replaceAll("/", "~1")}/post/operationId`)).toBe(
+      post(doc, I_A).operationId,
     );
     expect(() => resolvePointer(doc, "other.yaml#/components/schemas/JobStatus")).toThrow(
       new Error("only local references are resolved, got other.yaml#/components/schemas/JobStatus"),
