@@ -19,7 +19,7 @@ describe("the cross-field rules of a request schema", () => {
         description: "  An extension names\n  its source. ",
         dependentRequired: { extend: ["video"], length_seconds: ["prompt", "image"] },
       }),
-    ).toEqual([
+    ).toStrictEqual([
       {
         description: "An extension names its source.",
         when: [{ field: "extend", present: true }],
@@ -45,7 +45,7 @@ describe("the cross-field rules of a request schema", () => {
           anyOf: [{ required: ["video"] }, { required: ["video_id"] }],
         },
       }),
-    ).toEqual([
+    ).toStrictEqual([
       {
         description: "2k only when extending.",
         when: [
@@ -66,9 +66,24 @@ describe("the cross-field rules of a request schema", () => {
         if: { anyOf: [{ required: ["image"] }, { required: ["extend"], properties: { extend: { const: true } } }] },
         then: { not: { anyOf: [{ required: ["resolution"] }, { required: ["length_seconds"] }] } },
       }),
-    ).toEqual([
+    ).toStrictEqual([
       { description: "", when: [{ field: "image", present: true }], forbidden: ["resolution", "length_seconds"] },
       { description: "", when: [{ field: "extend", equals: true }], forbidden: ["resolution", "length_seconds"] },
+    ]);
+  });
+
+  it("keeps a plain enum on a field that has its own, and an empty limit as no limit", () => {
+    expect(
+      read({
+        if: { required: ["extend"] },
+        then: { properties: { resolution: { enum: ["720p", "1080p"] }, length_seconds: {} } },
+      }),
+    ).toStrictEqual([
+      {
+        description: "",
+        when: [{ field: "extend", present: true }],
+        limits: { resolution: { enum: ["720p", "1080p"] }, length_seconds: {} },
+      },
     ]);
   });
 
@@ -78,7 +93,7 @@ describe("the cross-field rules of a request schema", () => {
         if: { required: ["video"] },
         then: { properties: { resolution: { not: { const: "4k" } }, length_seconds: { enum: [5, 10] } } },
       }),
-    ).toEqual([
+    ).toStrictEqual([
       {
         description: "",
         when: [{ field: "video", present: true }],
@@ -88,8 +103,8 @@ describe("the cross-field rules of a request schema", () => {
   });
 
   it("leaves out a rule that mentions no priced field, whatever its shape", () => {
-    expect(read({ if: { type: "object" }, then: { required: ["prompt"] }, description: "unpriced" })).toEqual([]);
-    expect(read({ dependentRequired: { image: ["prompt"] } })).toEqual([]);
+    expect(read({ if: { type: "object" }, then: { required: ["prompt"] }, description: "unpriced" })).toStrictEqual([]);
+    expect(read({ dependentRequired: { image: ["prompt"] } })).toStrictEqual([]);
   });
 
   it.each<[string, JsonSchema]>([
@@ -115,6 +130,14 @@ describe("the cross-field rules of a request schema", () => {
       },
     ],
     ["an if that is not an object", { if: true, then: { required: ["extend"] } }],
+    ["an if that is null", { if: null, then: { required: ["extend"] } }],
+    [
+      "a not of anyOf with one branch of two fields",
+      {
+        if: { required: ["extend"] },
+        then: { not: { anyOf: [{ required: ["image"] }, { required: ["image", "video"] }] } },
+      },
+    ],
     [
       "an anyOf in an if with a branch of an unknown shape",
       {
