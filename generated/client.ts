@@ -97,7 +97,8 @@ export const routeTable = {
       "pollPath": "/v1/3d/{id}",
       "intervalMs": 15000,
       "resultFields": [
-        "model_url"
+        "model_url",
+        "files"
       ],
       "routes": {
         "d-a": "id",

@@ -1327,7 +1327,7 @@ export interface components {
          * @description Poll result of a 3D job. When `status` is `succeeded`, `model_url` is the GLB and `files` lists every produced format. 3D files are deleted about 24 hours after generation.
          */
         Model3dJob: {
-            /** @description Every produced format (GLB, and for D-B also FBX, USDZ, STL). Its structure is not shown. */
+            /** @description Every produced format (GLB, and for D-B also FBX, USDZ, STL). Present when the job has succeeded. Its structure is not shown. */
             files?: unknown;
             /** @description URL of the GLB. Present when the job has succeeded. */
             model_url?: string;

@@ -27,17 +27,18 @@ describe("job states", () => {
     expect(schema("JobStatus")["x-not-shown"]).toHaveProperty("transitions");
   });
 
-  it("a succeeded job carries its result URLs (poll if/then)", () => {
-    for (const [name, field] of [
-      ["ImageJob", "images"],
-      ["VideoJob", "video_url"],
-      ["AudioJob", "audio_url"],
-      ["Model3dJob", "model_url"],
-      ["MotionControlJob", "video_url"],
-      ["DepthMapJob", "video_url"],
+  it("a succeeded job carries its result fields, those of the poll results table (poll if/then)", () => {
+    for (const [name, fields] of [
+      ["ImageJob", ["images"]],
+      ["VideoJob", ["video_url"]],
+      ["AudioJob", ["audio_url"]],
+      // "`model_url` (the GLB) and `files` (every produced format)"
+      ["Model3dJob", ["model_url", "files"]],
+      ["MotionControlJob", ["video_url"]],
+      ["DepthMapJob", ["video_url"]],
     ] as const) {
       expect(schema(name).required).toEqual(["status"]);
-      expect(schema(name).then, name).toEqual({ required: [field] });
+      expect(schema(name).then, name).toEqual({ required: fields });
     }
   });
 });

@@ -130,7 +130,16 @@ export const POLL_FAULTS = {
     areas: withImages("3d"),
     answer: when(polled(model3d, MODEL.jobStatus.success), (answer) => ({
       ...answer,
-      body: omitted(bodyOf(answer), [...model3d.resultFields, "files"]),
+      body: omitted(bodyOf(answer), model3d.resultFields),
+    })),
+  },
+  "3d-files-left-out": {
+    breaks: ["resources.poll.3d"],
+    bug: "a succeeded 3D job's poll gives the GLB's model_url but leaves out files, the list of every produced format",
+    areas: withImages("3d"),
+    answer: when(polled(model3d, MODEL.jobStatus.success), (answer) => ({
+      ...answer,
+      body: omitted(bodyOf(answer), ["files"]),
     })),
   },
   "completion-not-pollable": {
@@ -147,5 +156,6 @@ export const POLL_FAULTS = {
 export const POLL_CATCHES: Record<keyof typeof POLL_FAULTS, CheckName> = {
   "poll-without-status": named("lifecycle", POLLS_MATCH),
   "3d-files-deleted-at-once": named("lifecycle", POLLS_MATCH, undefined, jobRoute(create3d, model3d)),
+  "3d-files-left-out": named("lifecycle", POLLS_MATCH, undefined, jobRoute(create3d, model3d)),
   "completion-not-pollable": named("lifecycle", POLLABLE),
 };
