@@ -78,16 +78,20 @@ describe("extraction", () => {
     expect(Object.keys(tables)).toEqual(["/v1/search", "/v1/x/a", "/v1/x/b", "/v1/x/hidden"]);
   });
   it("keeps the rules of the fields the pricing reads, with requiredness", () => {
-    expect(tables["/v1/x/b"]!.fields).toEqual({
+    // Strictly: a rule holds only the keys its schema states.
+    expect(tables["/v1/x/b"]!.fields).toStrictEqual({
       size: { type: "string", enum: ["S", "L"], default: "S", required: false },
       hd: { type: "boolean", required: false },
       count: { type: "integer", minimum: 1, maximum: 4, required: false },
     });
-    expect(tables["/v1/x/a"]!.fields).toEqual({ clip: { type: "string", required: true } });
+    expect(tables["/v1/x/a"]!.fields).toStrictEqual({ clip: { type: "string", required: true } });
   });
   it("lists the fields of a closed schema, and none for a query", () => {
     expect(tables["/v1/x/b"]!.knownFields).toEqual(["size", "count", "hd", "clip", "prompt"]);
     expect(tables["/v1/search"]).toMatchObject({ knownFields: null, bodyIn: "query", method: "get" });
+  });
+  it("gives a route without a summary an empty one", () => {
+    expect([tables["/v1/search"]!.summary, tables["/v1/x/a"]!.summary]).toEqual(["", "Create"]);
   });
   it("keeps the duration limits of priced media and the facts with their values", () => {
     expect(tables["/v1/x/a"]).toMatchObject({
@@ -132,6 +136,85 @@ describe("extraction", () => {
       },
     ]);
   });
+  it("reads a priced query's parameters as its fields: only query parameters, each with its requiredness", () => {
+    const query = priceTables(
+      documentOf({
+        "/v1/search": {
+          get: {
+            operationId: "search",
+            responses: {},
+            parameters: [
+              { name: "q", in: "query", schema: { type: "string" } },
+              { name: "tier", in: "query", required: true, schema: { type: "string", enum: ["basic", "full"] } },
+              // A header of the same name is no field of the query.
+              { name: "q", in: "header", required: true, schema: { type: "integer" } },
+            ],
+            "x-pricing": {
+              charged: "per-request",
+              components: [
+                { label: "search", rateBy: { fields: ["tier"], table: { basic: 10, full: 20 } } },
+                { label: "filtered", rate: 1, when: [{ field: "q", equals: "cats" }] },
+              ],
+            },
+          },
+        },
+      }),
+    )["/v1/search"]!;
+    expect(query.fields).toStrictEqual({
+      tier: { type: "string", enum: ["basic", "full"], required: true },
+      q: { type: "string", required: false },
+    });
+  });
+  it("reads a const as a one-value enum, and each fact's values once", () => {
+    const doc = documentOf({
+      "/v1/x/a": {
+        post: post({
+          charged: "on-success",
+          components: [
+            {
+              label: "a",
+              rate: 1,
+              when: [
+                { fact: "tier", equals: "gold" },
+                { field: "mode", equals: "fast" },
+              ],
+            },
+            { label: "b", rate: 2, when: [{ fact: "tier", equals: "gold" }] },
+            { label: "c", rate: 3, when: [{ fact: "tier", equals: "silver" }] },
+          ],
+        }),
+      },
+    });
+    doc.components.schemas!.Body!.properties = { ...properties, mode: { const: "fast" } };
+    const table = priceTables(doc)["/v1/x/a"]!;
+    expect(table.fields).toStrictEqual({ mode: { enum: ["fast"], required: false } });
+    expect(table.facts).toEqual({ tier: ["gold", "silver"] });
+  });
+  it("keeps every duration limit of a priced media field, and no key it does not state", () => {
+    const limits = {
+      minDurationSeconds: 2,
+      maxDurationSeconds: 30,
+      maxCombinedDurationSeconds: 45,
+      conditionalLimits: [{ when: { field: "hd", equals: true }, limits: { maxDurationSeconds: 10 } }],
+    };
+    const priced = (media: Record<string, unknown>) => {
+      const doc = documentOf({
+        "/v1/x/a": {
+          post: post({
+            charged: "on-success",
+            components: [{ label: "clip", rate: 5, per: { mediaSeconds: "clip" } }],
+          }),
+        },
+      });
+      doc.components.schemas!.Body!.properties = {
+        ...properties,
+        clip: { type: "array", items: { type: "string" }, "x-media": { kind: "video", formats: ["mp4"], ...media } },
+      };
+      return priceTables(doc)["/v1/x/a"]!.media;
+    };
+    expect(priced(limits)).toStrictEqual({ clip: { list: true, ...limits } });
+    expect(priced({})).toStrictEqual({ clip: { list: true } });
+  });
   it("keeps the not-shown sentence with no pricing", () => {
     expect(tables["/v1/x/hidden"]).toMatchObject({
       pricing: null,
@@ -155,8 +238,13 @@ describe("description mistakes stop the generator", () => {
     ],
     [
       "a rate for a value the field does not allow",
-      byLookup({ S: { true: 2, false: 1 }, L: { true: 4, false: 3 }, XL: { true: 5, false: 5 } }),
-      'x-pricing "item" has rates for size = XL, which size does not allow (S, L)',
+      byLookup({
+        S: { true: 2, false: 1 },
+        L: { true: 4, false: 3 },
+        XL: { true: 5, false: 5 },
+        XXL: { true: 6, false: 6 },
+      }),
+      'x-pricing "item" has rates for size = XL, XXL, which size does not allow (S, L)',
     ],
     [
       "a lookup by a field with no enum",

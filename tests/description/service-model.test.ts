@@ -60,7 +60,7 @@ describe("the service model of the description", () => {
     expect(area("depthMap").poll.retention).toEqual({ hours: 24, approximate: false });
     expect(area("image").poll.intervalSeconds).toBeNull();
     expect(area("image").resultFields).toEqual(["images"]);
-    expect(area("model3d").resultFields).toEqual(["model_url"]);
+    expect(area("model3d").resultFields).toEqual(["model_url", "files"]);
   });
 
   it("reads each area's poll facts as the seed states them, and none it does not state", () => {
@@ -91,12 +91,13 @@ describe("the service model of the description", () => {
       ["depthMap", null, null, null, { hours: 24, approximate: false }],
       ["videoUpscale", null, null, null, null],
     ]);
-    // The poll results table: the field each area's success carries, where the seed names it.
+    // The poll results table: the fields each area's success carries, where the seed names them
+    // (3D: "`model_url` (the GLB) and `files` (every produced format)").
     expect(model.areas.map(({ id, resultFields }) => [id, resultFields])).toEqual([
       ["image", ["images"]],
       ["video", ["video_url"]],
       ["audio", ["audio_url"]],
-      ["model3d", ["model_url"]],
+      ["model3d", ["model_url", "files"]],
       ["motionControl", ["video_url"]],
       ["lipSync", []],
       ["depthMap", ["video_url"]],
@@ -170,17 +171,26 @@ describe("the service model of the description", () => {
       "strict_model_nsfw",
     ]);
     expect(model.errors.retired.code).toBe("model_retired");
+    // "only the rate limiter and the cooldown send `Retry-After`"; rate_limit_error / rate_limited is
+    // the one 429 type and code shown ("Codes for conditions 2, 3 and 4: not shown"); the cooldown's
+    // body carries `retry_after_seconds`.
     expect(
-      model.errors.tooManyRequests.variants.map(({ condition, retryAfter, code }) => [condition, retryAfter, code]),
+      model.errors.tooManyRequests.variants.map(({ condition, retryAfter, type, code, secondsField }) => [
+        condition,
+        retryAfter,
+        type,
+        code,
+        secondsField,
+      ]),
     ).toEqual([
-      ["rate-limited", true, "rate_limited"],
-      ["queue-full", false, null],
-      ["spend-limit", false, null],
-      ["cooldown", true, null],
+      ["rate-limited", true, "rate_limit_error", "rate_limited", null],
+      ["queue-full", false, null, null, null],
+      ["spend-limit", false, null, null, null],
+      ["cooldown", true, null, null, "retry_after_seconds"],
     ]);
-    expect(
-      model.errors.tooManyRequests.variants.find((variant) => variant.condition === "cooldown")?.secondsField,
-    ).toBe("retry_after_seconds");
+    // The moderation block is a 400 whose every reason the description explains.
+    expect(model.errors.moderation.status).toBe(400);
+    expect(Object.keys(model.errors.moderation.reasonDescriptions)).toEqual(model.errors.moderation.reasons);
     // The examples' stand-in where the seed shows no type or code; the codes it shows are not stand-ins.
     expect(notShownPlaceholders(model)).toEqual(["(not shown)"]);
   });

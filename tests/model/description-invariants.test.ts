@@ -12,7 +12,7 @@ import {
   type OpenApiDocument,
   type Operation,
 } from "../../model/document.ts";
-import { readServiceModel } from "../../model/service-model.ts";
+import { loadServiceModel, readServiceModel } from "../../model/service-model.ts";
 import { builtPath } from "../support/description.ts";
 
 type Edit = (doc: OpenApiDocument) => void;
@@ -45,6 +45,14 @@ const createExamplesShow = (doc: OpenApiDocument, status: string, paths?: readon
     operation.responses["200"] = ok as Operation["responses"][string];
   }
 };
+
+/** A response of components/responses, as the cases edit it. */
+type EditedResponse = { content?: Record<string, { schema?: unknown; examples?: Record<string, unknown> }> };
+const sharedResponse = (doc: OpenApiDocument, name: string): EditedResponse =>
+  doc.components.responses![name] as EditedResponse;
+/** The named examples of the shared 400 response, which every create refers to. */
+const badRequestExamples = (doc: OpenApiDocument): Record<string, unknown> =>
+  sharedResponse(doc, "BadRequest").content!["application/json"]!.examples!;
 
 /** The poll link the image creates' shared 200 response names. */
 const imagePollLink = (doc: OpenApiDocument): Record<string, unknown> =>
@@ -213,6 +221,90 @@ const CASES: ReadonlyArray<[fact: string, edit: Edit, message: string]> = [
     `service model: POST ${I_A}'s 410 body fixes no error.code`,
   ],
   [
+    "the 400 examples show one invalid-request type and code",
+    (doc) =>
+      (badRequestExamples(doc).other = {
+        value: { error: { type: "api_error", code: "internal", message: "Something broke." } },
+      }),
+    `service model: the 400 examples of POST ${I_A} show 2 error type/code pairs; exactly one expected`,
+  ],
+  [
+    "the 400 examples show an invalid-request type and code at all",
+    (doc) => delete badRequestExamples(doc)["invalid-request"],
+    `service model: the 400 examples of POST ${I_A} show 0 error type/code pairs; exactly one expected`,
+  ],
+  [
+    "the 429 body is a union of its variants",
+    (doc) => delete schemas(doc).TooManyRequestsBody!.anyOf,
+    `service model: POST ${I_A}'s 429 body is not a oneOf/anyOf of variants`,
+  ],
+  [
+    "each 429 variant stands for a condition x-limits names",
+    (doc) => {
+      schemas(doc).ExtraError = structuredClone(schemas(doc).CooldownError!);
+      (schemas(doc).TooManyRequestsBody!.anyOf as JsonSchema[]).push({ $ref: "#/components/schemas/ExtraError" });
+    },
+    "service model: no x-limits entry names the 429 variant ExtraError",
+  ],
+  [
+    "a 429 variant is a component schema, named by its reference",
+    (doc) => (schemas(doc).TooManyRequestsBody!.anyOf as JsonSchema[]).push({ type: "object" }),
+    `service model: a 429 body variant of POST ${I_A} is not a $ref to a schema of components/schemas`,
+  ],
+  [
+    "a 429 variant is a whole component schema, not a part of one",
+    (doc) =>
+      (schemas(doc).TooManyRequestsBody!.anyOf as JsonSchema[]).push({
+        $ref: "#/components/schemas/CooldownError/allOf/1",
+      }),
+    `service model: a 429 body variant of POST ${I_A} is not a $ref to a schema of components/schemas`,
+  ],
+  [
+    "the moderation block requires a message besides its reason",
+    (doc) => (schemas(doc).ModerationBlock!.required = ["restriction_reason"]),
+    `service model: the moderation body of POST ${I_A} has no message field`,
+  ],
+  [
+    "a 400 variant enumerates the moderation reasons",
+    (doc) => delete schemas(doc).RestrictionReason!.enum,
+    `service model: no 400 body variant of POST ${I_A} has an enum property (the moderation block)`,
+  ],
+  [
+    "the retired model's 410 has a JSON body",
+    (doc) => delete sharedResponse(doc, "ModelRetired").content,
+    `service model: POST ${I_A}'s 410 response has no JSON schema`,
+  ],
+  [
+    "a create route is its area's segment and a slug",
+    (doc) => {
+      doc.paths[I_B.replace("/v1/images/", "/v1/images/more/")] = doc.paths[I_B]!;
+      delete doc.paths[I_B];
+    },
+    `service model: POST ${I_B.replace("/v1/images/", "/v1/images/more/")} is tagged image but is not /v1/images/<slug>`,
+  ],
+  [
+    "a create route lies under its own area's segment",
+    (doc) => {
+      doc.paths[I_B.replace("/v1/images/", "/v1/videos/")] = doc.paths[I_B]!;
+      delete doc.paths[I_B];
+    },
+    `service model: POST ${I_B.replace("/v1/images/", "/v1/videos/")} is tagged image but is not /v1/images/<slug>`,
+  ],
+  [
+    "an area's create responses state one id prefix",
+    (doc) => {
+      const accepted = structuredClone(sharedResponse(doc, "ImageJobAccepted"));
+      accepted.content!["application/json"]!.schema = {
+        allOf: [
+          { $ref: "#/components/schemas/CreateResponse" },
+          { type: "object", properties: { id: { type: "string", pattern: "^pic_" } } },
+        ],
+      };
+      post(doc, I_B).responses["200"] = accepted as Operation["responses"][string];
+    },
+    "service model: the create responses of area image state different id prefixes: img_, pic_",
+  ],
+  [
     "the account's credits show the balance",
     (doc) => delete (schemas(doc).AccountCredits!.properties as Record<string, JsonSchema>).total_available,
     "GET /v1/account/credits's 200 response has no total_available",
@@ -244,5 +336,90 @@ describe("the service model refuses a description that breaks what it relies on"
 
   it("reads the bundle as it is (so each case above fails on its one edit)", () => {
     expect(brokenBy(() => {})).not.toThrow();
+  });
+});
+
+/** The model read from a copy of the bundle changed by `edit`. */
+function readAfter(edit: Edit) {
+  const doc = structuredClone(loadBundle());
+  edit(doc);
+  return readServiceModel(doc);
+}
+
+describe("the service model reads a description that varies within what it relies on", () => {
+  it("lists the create routes in the order of the paths, whatever the order of the areas' tags", () => {
+    const doc = loadBundle();
+    const creates = Object.keys(doc.paths).filter(
+      (path) => typeof doc.paths[path]!.post?.["x-model-label"] === "string",
+    );
+    const model = readAfter((copy) => tags(copy).reverse());
+    expect(model.areas.at(-1)?.id).toBe("image");
+    expect(model.createRoutes.map((route) => route.path)).toEqual(creates);
+  });
+
+  it("reads a bundle file once, and answers each later call with that model", () => {
+    expect(loadServiceModel()).toBe(loadServiceModel());
+  });
+
+  it("takes only an area's GET on /v1/<segment>/{id} for its poll, not its other routes", () => {
+    const model = readAfter((doc) => {
+      const poll = doc.paths["/v1/images/{id}"]!.get!;
+      // A GET below a job, a listing GET and a POST on a job, each tagged with the area.
+      doc.paths["/v1/images/{id}/files"] = { get: { ...structuredClone(poll), operationId: "listImageJobFiles" } };
+      doc.paths["/v1/images"] = { get: { ...structuredClone(poll), operationId: "listImageJobs", parameters: [] } };
+      doc.paths["/v1/images/{id}"]!.post = { ...structuredClone(poll), operationId: "cancelImageJob" };
+    });
+    expect(model.areas.find((area) => area.id === "image")?.poll.path).toBe("/v1/images/{id}");
+    const kinds = Object.fromEntries(model.operations.map((operation) => [operation.operationId, operation.kind]));
+    expect([kinds.getImageJob, kinds.listImageJobFiles, kinds.listImageJobs, kinds.cancelImageJob]).toEqual([
+      "poll",
+      "other",
+      "other",
+      "other",
+    ]);
+  });
+
+  it("reads the invalid-request type and code from the one 400 example with both, past others", () => {
+    const model = readAfter((doc) => {
+      const examples = badRequestExamples(doc);
+      examples.typeOnly = { value: { error: { type: "api_error", message: "No code." } } };
+      examples.codeOnly = { value: { error: { code: "internal", message: "No type." } } };
+      examples.nullError = { value: { error: null } };
+    });
+    expect(model.errors.invalidRequest).toEqual({
+      status: 400,
+      type: "invalid_request_error",
+      code: "model_not_available",
+    });
+  });
+
+  it("takes the moderation block's message field as its required field besides the reason, in either order", () => {
+    const model = readAfter((doc) => (schemas(doc).ModerationBlock!.required = ["restriction_reason", "error"]));
+    expect([model.errors.moderation.messageField, model.errors.moderation.reasonField]).toEqual([
+      "error",
+      "restriction_reason",
+    ]);
+  });
+
+  it("gives the moderation reasons no descriptions where the description has none", () => {
+    const model = readAfter((doc) => {
+      delete schemas(doc).RestrictionReason!.description;
+      delete schemas(doc).RestrictionReason!["x-enumDescriptions"];
+    });
+    expect([model.errors.moderation.description, model.errors.moderation.reasonDescriptions]).toEqual(["", {}]);
+    expect(model.errors.moderation.reasons).toHaveLength(5);
+  });
+
+  it("states an operation's success status only where it lists one and does not mark it not shown", () => {
+    const model = readAfter((doc) => {
+      const upload = doc.paths["/v1/uploads"]!.post!;
+      delete upload["x-not-shown"];
+      upload.responses["201"] = upload.responses["200"]!;
+      const post = doc.paths["/v1/posts"]!.post!;
+      delete post["x-not-shown"];
+    });
+    const status = (operationId: string) =>
+      model.operations.find((operation) => operation.operationId === operationId)?.successStatus;
+    expect([status("createUpload"), status("createPost")]).toEqual([null, 200]);
   });
 });

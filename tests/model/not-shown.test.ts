@@ -12,8 +12,8 @@ const marker = (key: string) => ({ "x-not-shown": { [key]: `The ${key} is not sh
 
 const doc = {
   openapi: "3.1.0",
-  info: { title: "t", version: "1", ...marker("deprecation-notice") },
-  servers: [{ url: "https://api.example", ...marker("region") }],
+  info: { title: "t", version: "1", ...marker("deprecation-notice"), "x-limits": { "1080p": marker("tuning") } },
+  servers: [{ url: "https://api.example", ...marker("region"), variables: { region1: marker("variable") } }],
   paths: {
     "/v1/a~b/{id}": {
       ...marker("path-note"),
@@ -41,7 +41,11 @@ const doc = {
     },
   },
   components: {
-    schemas: { JobStatus: { type: "string", ...marker("transitions") } },
+    schemas: {
+      JobStatus: { type: "string", ...marker("transitions") },
+      // The eleventh member of an allOf: an index of two digits is no place a reader looks.
+      Big: { allOf: [...Array.from({ length: 10 }, () => ({})), { properties: { size: marker("default") } }] },
+    },
     securitySchemes: { bearer: { type: "http", scheme: "bearer", ...marker("scopes") } },
     callbacks: { done: { ...marker("events") } },
   },
@@ -51,7 +55,10 @@ describe("the x-not-shown markers of a description", () => {
   it("lists each with its pointer, its owner and where in it, in document order", () => {
     expect(collectNotShown(doc).map(({ pointer, owner, where, key }) => [pointer, owner, where, key])).toEqual([
       ["#/info", "Service", "", "deprecation-notice"],
+      // Deeper in the service's info or a server, the keys on the way (digits and all) say where.
+      ["#/info/x-limits/1080p", "Service", "x-limits › 1080p", "tuning"],
       ["#/servers/0", "Server", "", "region"],
+      ["#/servers/0/variables/region1", "Server", "variables › region1", "variable"],
       ["#/paths/~1v1~1a~0b~1{id}", "/v1/a~b/{id}", "", "path-note"],
       ["#/paths/~1v1~1a~0b~1{id}/parameters/0", "/v1/a~b/{id}", "parameter `id`", "id-format"],
       ["#/paths/~1v1~1a~0b~1{id}/post", "POST /v1/a~b/{id}", "", "success-status"],
@@ -86,6 +93,7 @@ describe("the x-not-shown markers of a description", () => {
         "fields",
       ],
       ["#/components/schemas/JobStatus", "Schema JobStatus", "", "transitions"],
+      ["#/components/schemas/Big/allOf/10/properties/size", "Schema Big", "`size`", "default"],
       ["#/components/securitySchemes/bearer", "Security scheme bearer", "", "scopes"],
       // A kind of component the page has no word for is named by its key.
       ["#/components/callbacks/done", "callbacks done", "", "events"],
