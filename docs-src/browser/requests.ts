@@ -123,7 +123,10 @@ export function balanceChange(before: unknown, after: unknown): Array<[field: st
   return changes;
 }
 
-/** The result fields' URLs in a succeeded poll body (a field may hold a URL or a list of them). */
+/**
+ * The result fields' URLs in a succeeded poll body (a field may hold a URL or a list of them), each
+ * once: a 3D job's `files` lists the GLB that `model_url` names as well.
+ */
 export function resultUrls(body: unknown, fields: readonly string[]): string[] {
   if (typeof body !== "object" || body === null) return [];
   const urls: string[] = [];
@@ -133,7 +136,7 @@ export function resultUrls(body: unknown, fields: readonly string[]): string[] {
     else if (typeof value === "object" && value !== null) Object.values(value).forEach(collect);
   };
   for (const field of fields) collect((body as Record<string, unknown>)[field]);
-  return urls;
+  return [...new Set(urls)];
 }
 
 /**
