@@ -21,6 +21,7 @@ type Edit = (doc: OpenApiDocument) => void;
 const I_A = builtPath("/v1/images/i-a");
 const I_B = builtPath("/v1/images/i-b");
 const V_A = builtPath("/v1/videos/v-a");
+const CREATE_I_A = loadBundle().paths[I_A]!.post!.operationId;
 
 const schemas = (doc: OpenApiDocument): Record<string, JsonSchema> => doc.components.schemas!;
 const limits = (doc: OpenApiDocument): Record<string, Record<string, unknown>> =>
@@ -305,6 +306,48 @@ const CASES: ReadonlyArray<[fact: string, edit: Edit, message: string]> = [
     "service model: the create responses of area image state different id prefixes: img_, pic_",
   ],
   [
+    "an operation carries a tag",
+    (doc) => delete post(doc, I_A).tags,
+    `service model: ${I_A} must carry exactly one tag`,
+  ],
+  [
+    "a create answers 200",
+    (doc) => delete post(doc, I_A).responses["200"],
+    `service model: ${CREATE_I_A} has no 200 response`,
+  ],
+  [
+    "a create's 200 response has a JSON schema",
+    (doc) => (post(doc, I_A).responses["200"] = { description: "Job accepted." } as Operation["responses"][string]),
+    `service model: POST ${I_A}'s 200 response has no JSON schema`,
+  ],
+  [
+    "a create has a JSON request schema",
+    (doc) => delete post(doc, I_A).requestBody,
+    `service model: POST ${I_A} has no JSON request schema`,
+  ],
+  [
+    "the 401 response has a JSON schema (the error body)",
+    (doc) => delete sharedResponse(doc, "Unauthorized").content,
+    `service model: POST ${I_A}'s 401 response has no JSON schema`,
+  ],
+  [
+    "the 429 response has a JSON schema",
+    (doc) => delete sharedResponse(doc, "TooManyRequests").content,
+    `service model: POST ${I_A}'s 429 response has no JSON schema`,
+  ],
+  [
+    "a create answers 429",
+    (doc) => delete post(doc, I_A).responses["429"],
+    `service model: POST ${I_A} has no 429 response`,
+  ],
+  [
+    "a create response states the seconds billed",
+    (doc) =>
+      delete ((schemas(doc).MotionCreateResponse!.allOf as JsonSchema[])[1]!.properties as Record<string, unknown>)
+        .seconds,
+    "no 200 response of the description has a seconds field (a create response's price)",
+  ],
+  [
     "the account's credits show the balance",
     (doc) => delete (schemas(doc).AccountCredits!.properties as Record<string, JsonSchema>).total_available,
     "GET /v1/account/credits's 200 response has no total_available",
@@ -377,6 +420,17 @@ describe("the service model reads a description that varies within what it relie
       "other",
       "other",
     ]);
+  });
+
+  it("gives an area no result fields where its poll schema's success requires none", () => {
+    const model = readAfter((doc) => (schemas(doc).VideoJob!.then = { properties: { video_url: { type: "string" } } }));
+    expect(model.areas.find((area) => area.id === "video")?.resultFields).toEqual([]);
+  });
+
+  it("lists an operation's query parameters, not its path parameters", () => {
+    const model = readServiceModel(structuredClone(loadBundle()));
+    const query = (path: string) => model.operations.find((operation) => operation.path === path)?.queryParameters;
+    expect([query("/v1/images/{id}"), query("/v1/models")]).toEqual([[], ["type"]]);
   });
 
   it("reads the invalid-request type and code from the one 400 example with both, past others", () => {

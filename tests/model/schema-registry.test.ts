@@ -31,6 +31,7 @@ describe("the schema registry", () => {
     expect(atLeastFive).not.toBe(atLeastOne);
     expect(atLeastOne.component("Count")(3)).toBe(true);
     expect(atLeastFive.component("Count")(3)).toBe(false);
+    expect(() => atLeastFive.component("Total")).toThrow(new Error("no schema #/components/schemas/Total"));
     // A reference compiles against its own registry's component.
     const byRef = { $ref: "#/components/schemas/Count" } as JsonSchema;
     expect(atLeastOne.compile(byRef)(3)).toBe(true);
