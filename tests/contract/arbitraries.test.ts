@@ -35,13 +35,21 @@ const schema: JsonSchema = {
     reference_videos: { type: "array", maxItems: 3, items: { type: "string" }, "x-media": { kind: "video" } },
     tags: { type: "array", maxItems: 2, items: { type: "string" } },
     mask: { type: "string" },
+    // A list with no item limit, and a list of integers.
+    labels: { type: "array", items: { type: "string" } },
+    seeds: { type: "array", items: { type: "integer" } },
+    // A property whose schema is `true` (anything goes): never drawn.
+    anything: true,
   },
   // "image cannot be combined with video".
   not: { required: ["image", "video"] },
 };
 
-/** The examples give reference_images (one URL) and mask in one body, nothing in the other (no prompt: it is drawn). */
-const examples = [{ reference_images: ["https://a/1.png"], mask: "https://a/mask.png" }, {}];
+/**
+ * The examples give reference_images (one URL), mask and seeds (one integer) in one body, and tags a
+ * value that is no list in the other (no prompt: it is drawn).
+ */
+const examples = [{ reference_images: ["https://a/1.png"], mask: "https://a/mask.png", seeds: [7] }, { tags: "solo" }];
 
 const validate = (body: unknown): boolean => registry.compile(schema)(body) === true;
 const draw = (seed: number): Body[] => fc.sample(validBodies(schema, examples, validate), { seed, numRuns: 120 });
@@ -73,6 +81,11 @@ describe("validBodies", () => {
     expect(values(bodies, "strength").every((value) => (value as number) >= 0.5 && (value as number) <= 3.5)).toBe(
       true,
     );
+    // A number is drawn as an integer within its bounds: 0.5 to 3.5 gives 1, 2 and 3.
+    expect(new Set(values(bodies, "strength"))).toEqual(new Set([1, 2, 3]));
+    // With no bounds, from 0 to 1,000.
+    const scales = values(bodies, "scale") as number[];
+    expect(scales.every((value) => Number.isInteger(value) && value >= 0 && value <= 1000)).toBe(true);
     expect(new Set(values(bodies, "flag"))).toEqual(new Set([true, false]));
     expect(values(bodies, "options").every((value) => JSON.stringify(value) === "{}")).toBe(true);
   });
@@ -101,6 +114,18 @@ describe("validBodies", () => {
     }
     const tags = values(bodies, "tags") as string[][];
     expect(tags.every((list) => list.length <= 2 && list.every((item) => typeof item === "string"))).toBe(true);
+    // An example's value that is no list gives no items: the items are plain stand-ins.
+    expect(tags.flat().every((item) => item.startsWith("item"))).toBe(true);
+    // With no limit, at most three items.
+    expect(new Set((values(bodies, "labels") as string[][]).map((list) => list.length))).toEqual(new Set([0, 1, 2, 3]));
+    // Only text items are made distinct: a list of integers repeats the example's integer as it is.
+    const seeds = values(bodies, "seeds") as unknown[][];
+    expect(seeds.some((list) => list.length >= 2)).toBe(true);
+    expect(seeds.flat().every((item) => item === 7)).toBe(true);
+  });
+
+  it("draws no value for a property whose schema is true", () => {
+    expect(values(draw(6), "anything")).toEqual([]);
   });
 
   it("draws prompts of a few plain words, and other texts of plain words too", () => {
