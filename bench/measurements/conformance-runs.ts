@@ -56,11 +56,12 @@ function stretchNow(steps: number): number {
 }
 
 /**
- * Where in the sandbox's one-minute windows the guarded run starts. The run sends about 1,290
- * requests from one address, past the 1,200 a window allows it: started early in a window it waits
- * for the next one (62 s at 0 s in, 42 s at 20 s, 32 s at 30 s), from about 40 s in its requests
- * fall in two windows and it takes 26 to 31 s (measured on 2 cores under load, 2026-12-02). The
- * figure is the run's, not the luck of its start: it starts there every time.
+ * Where in the sandbox's one-minute windows the guarded run starts. The run sends about 2,400
+ * requests from one address (2,412 with seed 7, traced 2026-12-03), past the 1,200 a window allows
+ * it: it spends the window in its first 9 s, and every key then waits for the next one (83.1 s in
+ * all started at :02, 51.3 s at :25, 30.3 s at :50; bench/README.md). 40 s in, its requests fall
+ * in two windows. The figure is the run's work, not the luck of its start: it starts there every
+ * time, and bench/README.md states the wait it leaves out.
  */
 const RUN_PHASE_MS = 40_000;
 
