@@ -3,10 +3,25 @@
  * worked out by hand.
  */
 import { describe, expect, it } from "vitest";
+import type { PricingExtension, RoutePricing } from "../../runtime/costs/pricing.ts";
 import { quoteRoute } from "../../runtime/costs/quote.ts";
-import { routePricing } from "../support/route-pricing.ts";
 
-const route = routePricing;
+function route(pricing: PricingExtension | null, extra: Partial<RoutePricing> = {}): RoutePricing {
+  return {
+    method: "post",
+    operationId: "op",
+    summary: "fixture",
+    pricing,
+    notShown: null,
+    bodyIn: "body",
+    fields: {},
+    crossFieldRules: [],
+    knownFields: null,
+    media: {},
+    facts: {},
+    ...extra,
+  };
+}
 
 const sized = route(
   {
