@@ -24,10 +24,11 @@ const BELOW_THE_CAP = "no create is refused as queue full below the cap";
 /** Probes of the cap before the check gives up, when a job ended while each was answered. */
 const ATTEMPTS = 5;
 /**
- * The most jobs the check adds to fill the cap, in caps' worth: the other checks' jobs end at their
- * own pace (and some wait for the billing check), and short jobs end while the cap fills.
+ * The most jobs the check adds to fill the cap, in caps' worth: one for the first filling, as the
+ * other checks' jobs end at their own pace (and some wait for the billing check), and one for each
+ * probe, as short jobs may all end between two probes on a loaded machine.
  */
-const FILL_ROUNDS = 3;
+const FILL_ROUNDS = 1 + ATTEMPTS;
 const fillers = (session: Session): number => FILL_ROUNDS * session.concurrency;
 /**
  * After a refusal below the cap, the cap is filled once more when poll.timeoutSeconds have passed

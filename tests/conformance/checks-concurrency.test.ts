@@ -48,6 +48,8 @@ const POLL_ROUTE = "GET /v1/images/{id}";
 
 /** The declared cap of the test's target. */
 const CAP = 2;
+/** The jobs the check may add to fill the cap: a cap's worth for the first filling and one for each of its 5 probes. */
+const FILLERS = 6 * CAP;
 const INTERVAL_MS = 100;
 /**
  * A poll.timeoutSeconds past the test's time limit: a run that should end once its jobs are spent
@@ -507,16 +509,20 @@ beforeAll(async () => {
   );
   // The first 7 creates refused as queue full (other jobs hold the slots), then the cap honoured.
   runs.queueFullFirst = capRun({
-    create: (state) => (state.creates < 3 * CAP + 1 ? QUEUE_FULL : honest().create(state)),
+    create: (state) => (state.creates < 7 ? QUEUE_FULL : honest().create(state)),
   });
   // Refusals other than the queue-full 429: a 503 with its body, a 429 of no known shape.
   runs.otherRefusals = capRun({
     create: (state) => (state.creates % 2 === 0 ? { status: 503, body: QUEUE_FULL_BODY } : { status: 429, body: {} }),
   });
-  // The last two of its 3 caps' worth answered late, and accepted.
+  // The last two of its 6 caps' worth answered late, and accepted.
   runs.slowLast = capRun({
     create: (state) =>
-      state.creates < 2 * CAP ? BAD_REQUEST : state.running < CAP ? { ...untilProbed(state), delay: 150 } : QUEUE_FULL,
+      state.creates < FILLERS - CAP
+        ? BAD_REQUEST
+        : state.running < CAP
+          ? { ...untilProbed(state), delay: 150 }
+          : QUEUE_FULL,
   });
   runs.pollsRefused = capRun({
     create: honest().create,
@@ -525,16 +531,18 @@ beforeAll(async () => {
   });
   runs.neverFilled = capRun(REFUSING);
   runs.reset = capRun({ create: () => "reset" });
-  // Jobs end as soon as a create beyond the cap arrives, which is accepted: three rounds of the cap, no verdict.
+  // Half its jobs refused, then jobs end as soon as a create beyond the cap arrives, which is
+  // accepted: the three caps' worth left make three rounds, no verdict.
   runs.endingThrice = capRun({
     create: (state) => {
+      if (state.creates < FILLERS / 2) return BAD_REQUEST;
       if (state.running < CAP) return { until: () => gaveUp(state) };
       state.endAll();
       return beyondEnding(state);
     },
   });
   // With a cap of 3, the job created last ends as each create beyond the cap arrives, the others
-  // run on: each round takes one job more, and 9 are allowed.
+  // run on: each round takes one job more, and 18 are allowed.
   runs.fiveRounds = capRun(
     {
       create: (state) => {
@@ -563,8 +571,8 @@ beforeAll(async () => {
   runs.waitsForLate = capRun(REFUSING, {
     late: () => lateStage,
     beside: async (session, target) => {
-      // Spent once 3 x CAP creates are refused; the check still waits for the late stage.
-      await when(() => target.creates.length >= 3 * CAP);
+      // Spent once FILLERS creates are refused; the check still waits for the late stage.
+      await when(() => target.creates.length >= FILLERS);
       await nothingFor(200);
       beforeLate = [...session.results.all];
       lateNow();
@@ -837,13 +845,15 @@ describe("the concurrency check filling the cap", () => {
 
   it("uses up the place of a create refused otherwise (a 503 with the queue-full body, a 429 of no known shape)", async () => {
     const run = await runs.otherRefusals!;
-    expect(run.creates.map(({ status }) => status)).toEqual([503, 429, 503, 429, 503, 429]);
+    expect(run.creates.map(({ status }) => status)).toEqual(
+      Array.from({ length: FILLERS }, (_, index) => (index % 2 === 0 ? 503 : 429)),
+    );
     expect(listed(run.results)).toEqual(NEVER_FILLED);
   });
 
   it("waits for the answers to the last of its creates before it gives up filling", async () => {
     const run = await runs.slowLast!;
-    expect(run.creates.map(({ status }) => status)).toEqual([400, 400, 400, 400, 200, 200, 429]);
+    expect(run.creates.map(({ status }) => status)).toEqual([...Array(FILLERS - CAP).fill(400), 200, 200, 429]);
     expect(listed(run.results)).toEqual([...PROBE_PASSED, `* | ${BELOW} | pass`]);
   });
 });
@@ -993,9 +1003,9 @@ async function startClock(
 const COULD_NOT_FILL = (seconds: number): string =>
   `${I_C_ROUTE} | ${BELOW} | skip | refused as queue full with 0 of the suite's jobs running, and the run could not fill the cap for poll.timeoutSeconds (${seconds} s) after: ${OTHER_JOBS} may have held slots`;
 
-/** A target refusing the check's 3 caps' worth of creates with a 400, then answering each more with `then`. */
+/** A target refusing the check's 6 caps' worth of creates with a 400, then answering each more with `then`. */
 const refusingThen = (then: (state: TargetState) => CreateAnswer, poll?: TargetRules["poll"]): TargetRules => ({
-  create: (state) => (state.creates < 3 * CAP ? BAD_REQUEST : then(state)),
+  create: (state) => (state.creates < FILLERS ? BAD_REQUEST : then(state)),
   poll,
 });
 /** The check has judged the refusals below the cap. */
@@ -1025,8 +1035,8 @@ describe("the concurrency check's refilling of the cap on the clock", () => {
         expect(clock.statuses).toContain(
           `a create was refused as queue full below the cap: filling it for up to ${seconds} s more`,
         );
-        // Its 3 caps' worth, then one cap's worth more.
-        expect(clock.target.creates).toHaveLength(4 * CAP);
+        // Its 6 caps' worth, then one cap's worth more.
+        expect(clock.target.creates).toHaveLength(FILLERS + CAP);
       });
     }
   });
@@ -1041,7 +1051,7 @@ describe("the concurrency check's refilling of the cap on the clock", () => {
         // filled, or polls on. (Its run is over once its jobs are, when the test ends them.)
         await when(() => judged(clock) || clock.target.polls > CAP);
         expect(clock.target.polls).toBe(CAP);
-        expect(clock.target.creates.map(({ status }) => status)).toEqual([...Array(3 * CAP).fill(400), 200, 200]);
+        expect(clock.target.creates.map(({ status }) => status)).toEqual([...Array(FILLERS).fill(400), 200, 200]);
         expect(listed(clock.session.results.all).at(-1)).toBe(
           `${I_C_ROUTE} | ${BELOW} | skip | refused as queue full with 0 of the suite's jobs running, but the suite's own jobs filled the declared cap of ${CAP} at another time: ${OTHER_JOBS} held slots`,
         );
@@ -1087,7 +1097,7 @@ describe("the concurrency check's refilling of the cap on the clock", () => {
   it("stops at the run's time limit while it waits for its jobs to fill the cap again", async () => {
     await onTheClock(REFUSING, { seconds: 20, interval: 12_000, ago: 20_000, limit: 300 }, async (clock) => {
       await clock.run;
-      expect(clock.target.creates).toHaveLength(4 * CAP);
+      expect(clock.target.creates).toHaveLength(FILLERS + CAP);
       expect(listed(clock.session.results.all).at(-1)).toBe(COULD_NOT_FILL(20));
     });
   });
@@ -1095,11 +1105,11 @@ describe("the concurrency check's refilling of the cap on the clock", () => {
   it("stops once the refusals have persisted for poll.timeoutSeconds, adding no job more, and fails them", async () => {
     // The first create of the refilling refused as queue full, 20 s after the first refusal.
     await onTheClock(
-      refusingThen((state) => (state.creates === 3 * CAP ? QUEUE_FULL : BAD_REQUEST)),
+      refusingThen((state) => (state.creates === FILLERS ? QUEUE_FULL : BAD_REQUEST)),
       { seconds: 20, interval: 12_000, ago: 20_000 },
       async (clock) => {
         await clock.run;
-        expect(clock.target.creates.map(({ status }) => status)).toEqual([...Array(3 * CAP).fill(400), 429, 400]);
+        expect(clock.target.creates.map(({ status }) => status)).toEqual([...Array(FILLERS).fill(400), 429, 400]);
         expect(listed(clock.session.results.all).at(-1)).toMatch(
           new RegExp(
             `^${I_A_ROUTE} \\| ${BELOW} \\| fail \\| refused as queue full with [01] of the suite's jobs running, 3 times over 20\\.0 s \\(at least poll\\.timeoutSeconds\\)`,
@@ -1114,7 +1124,7 @@ describe("the concurrency check's refilling of the cap on the clock", () => {
     await onTheClock(REFUSING, { seconds: 20, interval: 12_000, ago: 10_000, limit: 100 }, async (clock) => {
       // Only the check's own timer of the limit can end it: the clock stands still.
       await clock.run;
-      expect(clock.target.creates).toHaveLength(3 * CAP);
+      expect(clock.target.creates).toHaveLength(FILLERS);
       // Its wait for the refilling: one timer, for the 10 s left.
       expect(clock.sleeps).toEqual([10_000]);
       expect(listed(clock.session.results.all).at(-1)).toBe(COULD_NOT_FILL(20));
@@ -1126,10 +1136,10 @@ describe("the concurrency check's refilling of the cap on the clock", () => {
 });
 
 describe("the concurrency check without a verdict on the cap", () => {
-  it("skips when its 3 caps' worth of jobs never fill the cap", async () => {
+  it("skips when its 6 caps' worth of jobs never fill the cap", async () => {
     const run = await runs.neverFilled!;
     expect(listed(run.results)).toEqual(NEVER_FILLED);
-    expect(run.creates.map(({ status }) => status)).toEqual(Array.from({ length: 3 * CAP }, () => 400));
+    expect(run.creates.map(({ status }) => status)).toEqual(Array.from({ length: FILLERS }, () => 400));
     expect(run.statuses).toEqual(["waiting for the cap to fill"]);
   });
 
@@ -1139,15 +1149,15 @@ describe("the concurrency check without a verdict on the cap", () => {
     expect(listed(run.results)).toEqual(NEVER_FILLED);
   });
 
-  it("without a declared cap, fills the description's Ultra cap of 10, 3 times over, and counts no refusal", async () => {
+  it("without a declared cap, fills the description's Ultra cap of 10, 6 times over, and counts no refusal", async () => {
     const run = await runs.undeclared!;
-    expect(run.creates).toHaveLength(30);
+    expect(run.creates).toHaveLength(60);
     expect(listed(run.results)).toEqual(NEVER_FILLED);
   });
 
   it("counts no create that got no answer as filling the cap, and fails the run with it", async () => {
     const run = await runs.reset!;
-    expect(run.creates).toHaveLength(3 * CAP);
+    expect(run.creates).toHaveLength(FILLERS);
     expect(run.error).toBeInstanceOf(NoAnswer);
     expect((run.error as NoAnswer).route).toBe(I_A_ROUTE);
     expect(listed(run.results)).toEqual(NEVER_FILLED);
@@ -1215,7 +1225,7 @@ describe("the concurrency check and creates refused as queue full below the cap"
     expect(listed(run.results).at(-1)).toBe(
       `${I_C_ROUTE} | ${BELOW} | skip | refused as queue full with 0 of the suite's jobs running while the 3 jobs an earlier run left (${I_A_ROUTE}, ${I_C_ROUTE}) may still have run, until ${new Date(T0 + 500).toISOString()}: run again after then`,
     );
-    expect(run.creates).toHaveLength(3 * CAP);
+    expect(run.creates).toHaveLength(FILLERS);
   });
 
   it("counts the refusals that came after the jobs an earlier run left may have run, and fails them once they persist", async () => {
@@ -1254,9 +1264,9 @@ describe("what the concurrency check needs and costs", () => {
     expect(blocked({ areas: ["3d", "audios"] })).toBeNull();
   });
 
-  it("plans 3 caps' worth of the cheapest create, a cap's worth more and 5 probes: 13 creates of I-A at 12 credits", () => {
+  it("plans a cap's worth of the cheapest create per probe and one more, a cap's worth for the refilling and 5 probes, of I-A at 12 credits", () => {
     const planned = concurrency.spend?.(sessionOf(configOf(LONG))) ?? [];
-    expect(planned).toHaveLength(3 * CAP + CAP + 5);
+    expect(planned).toHaveLength(6 * CAP + CAP + 5);
     for (const spend of planned) {
       expect(spend.key).toBe("main");
       expect(spend.what).toBe(`${I_A_ROUTE} (concurrency)`);

@@ -20,7 +20,7 @@ import {
   type Fault,
 } from "./support.ts";
 
-const TERMINAL_REACHED = "terminal state reached{example}";
+export const TERMINAL_REACHED = "terminal state reached{example}";
 const { values, terminal, initial } = MODEL.jobStatus;
 const running = values.filter((status) => !terminal.includes(status));
 

@@ -10,6 +10,7 @@ import { FIELD_CATCHES } from "../faults/fields.ts";
 import { SELF_TEST_PER_SOURCE_IP } from "../faults/limits.ts";
 import { CATCHES, faultNamed, hooksFor, type FaultName, type WrittenFaultName } from "../faults/registry.ts";
 import { named, type CheckName } from "../faults/support.ts";
+import { TERMINAL_REACHED } from "../faults/states.ts";
 import { startSandbox } from "../../../sandbox/server.ts";
 import { FAST_WINDOW_SECONDS, fastSandboxConfig } from "../../support/fast-sandbox.ts";
 import { sandboxDeclaration, sandboxDefaults } from "./sandbox-declaration.ts";
@@ -269,13 +270,16 @@ export const MUST_PASS: readonly CheckName[] = [
 const AT_ONCE = 12;
 
 /**
- * Jobs of 0.6 s, polls given up after 3 s; but the concurrency probe needs the cap's jobs to outlast
- * it, also on a loaded machine, so the faults it must catch run with jobs of 3 s.
+ * Jobs of 0.6 s. Polls are given up after 3 s only where that is the verdict (a fault that keeps
+ * jobs from ending is caught by the give-up); elsewhere after 20 s, so that a loaded machine, whose
+ * polls come late, does not end a job the fault leaves alone before its result is seen. The
+ * concurrency probe needs the cap's jobs to outlast it, also on a loaded machine, so the faults it
+ * must catch run with jobs of 3 s.
  */
 function timing(faults: FaultName[]): { jobSeconds: number; pollTimeoutSeconds: number } {
-  return faults.some((fault) => caughtBy(fault).group === "concurrency")
-    ? { jobSeconds: 3, pollTimeoutSeconds: 8 }
-    : { jobSeconds: 0.6, pollTimeoutSeconds: 3 };
+  if (faults.some((fault) => caughtBy(fault).group === "concurrency")) return { jobSeconds: 3, pollTimeoutSeconds: 8 };
+  const givenUp = faults.some((fault) => caughtBy(fault).check === TERMINAL_REACHED);
+  return { jobSeconds: 0.6, pollTimeoutSeconds: givenUp ? 3 : 20 };
 }
 
 /** The generated requests' seed, so that a run repeats. */
