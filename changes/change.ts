@@ -77,6 +77,9 @@ export class ChangeCollector {
     const existing = this.#changes.get(built.id);
     const change = existing ?? { ...built, routes: [] };
     if (!existing) this.#changes.set(built.id, change);
+    // One id met twice (a component used both as is and under `not`): the breaking reading stands, in either order.
+    else if (built.severity === "breaking" && existing.severity !== "breaking")
+      Object.assign(existing, { ...built, routes: existing.routes });
     this.#reach(change);
   }
 

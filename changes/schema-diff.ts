@@ -365,6 +365,7 @@ function compareMedia(before: unknown, after: unknown, report: Report): void {
       report("media-rule-changed", shown);
       continue;
     }
+    if (from !== undefined && from === to) continue; // the same limit spelled another way: 16:9 and 32:18
     // A limit stated where none was restricts; a limit dropped relaxes.
     const tighter = from === undefined || (to !== undefined && (bound === "upper" ? to < from : to > from));
     report(tighter ? "media-limit-tightened" : "media-limit-relaxed", shown);

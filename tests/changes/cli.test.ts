@@ -7,23 +7,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { runDiff } from "../../changes/diff-command.ts";
 import { latestRelease, PROJECT_ROOT } from "../../changes/baseline.ts";
 import { loadBundle } from "../../model/document.ts";
+import { runDiffIn } from "../support/diff-run.ts";
 import type { LooseJson } from "../support/loose.ts";
 
 const QUEUED = 'response-enum-value-added@schema JobStatus="queued"';
 let dir: string;
 
-function run(args: string[], cwd = dir): { status: number; stdout: string; stderr: string } {
-  let [stdout, stderr] = ["", ""];
-  const status = runDiff(args, {
-    cwd,
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-  });
-  return { status, stdout, stderr };
-}
+const run = (args: string[], cwd = dir) => runDiffIn(cwd, args);
 
 const write = (name: string, value: unknown): string => {
   writeFileSync(join(dir, name), typeof value === "string" ? value : JSON.stringify(value));

@@ -3,25 +3,10 @@
  * worked out by hand.
  */
 import { describe, expect, it } from "vitest";
-import type { PricingExtension, RoutePricing } from "../../runtime/costs/pricing.ts";
 import { quoteRoute } from "../../runtime/costs/quote.ts";
+import { routePricing } from "../support/route-pricing.ts";
 
-function route(pricing: PricingExtension | null, extra: Partial<RoutePricing> = {}): RoutePricing {
-  return {
-    method: "post",
-    operationId: "op",
-    summary: "fixture",
-    pricing,
-    notShown: null,
-    bodyIn: "body",
-    fields: {},
-    crossFieldRules: [],
-    knownFields: null,
-    media: {},
-    facts: {},
-    ...extra,
-  };
-}
+const route = routePricing;
 
 const sized = route(
   {
