@@ -9,6 +9,11 @@
  * that test alone: the tests that assert on the hook's work are never run, and it survives.
  * Crediting each test of the file instead runs the mutant against them all, the hook with it.
  * Code reached as a module loads (before any hook) stays static.
+ *
+ * One worker runs every file (isolate: false), so the namespace's coverage holds every file's so
+ * far, and Stryker's afterAll hands the whole of it to each file's report: the runner process kept a
+ * copy of all earlier files' coverage per file, and the dry run outgrew its 8 GB heap. Each file's
+ * report gets its own tests' coverage; Stryker merges the reports by test id.
  */
 import { afterAll, beforeAll, beforeEach, inject } from "vitest";
 
@@ -22,6 +27,8 @@ interface Coverage {
 interface StrykerNamespace {
   mutantCoverage?: Coverage;
   currentTestId?: string;
+  /** Ours: every file's coverage, where the instrumented modules write, while a file's report holds its own. */
+  wholeCoverage?: Coverage;
 }
 
 declare module "vitest" {
@@ -35,6 +42,9 @@ declare module "vitest" {
 if (inject("mode") === "dry-run") {
   const namespace = (): StrykerNamespace =>
     (globalThis as unknown as Record<string, StrykerNamespace | undefined>)[inject("globalNamespace")] ?? {};
+  // Before this file's modules load: a module that first loads now keeps the object it finds.
+  const held = namespace().wholeCoverage;
+  if (held) namespace().mutantCoverage = held;
   /** The static hits as this file's hooks began: what its modules' loading reached. */
   let loaded: Record<string, number> = {};
   /** The ids of this file's tests, as Stryker's own beforeEach (run before this one) set them. */
@@ -47,7 +57,7 @@ if (inject("mode") === "dry-run") {
     const test = namespace().currentTestId;
     if (test) tests.add(test);
   });
-  // Run before Stryker's afterAll, which hands the same coverage object to vitest's report.
+  // Run before Stryker's afterAll, which hands the namespace's coverage object to vitest's report.
   afterAll(() => {
     const coverage = namespace().mutantCoverage;
     if (!coverage) return;
@@ -60,5 +70,11 @@ if (inject("mode") === "dry-run") {
       // Reached by no module's loading: not static at all.
       if (!(mutant in loaded)) delete coverage.static[mutant];
     }
+    const own = [...tests].flatMap((test) => {
+      const covered = coverage.perTest[test];
+      return covered ? [[test, covered] as const] : [];
+    });
+    namespace().wholeCoverage = coverage;
+    namespace().mutantCoverage = { static: coverage.static, perTest: Object.fromEntries(own) };
   });
 }
