@@ -30,6 +30,18 @@ describe("media field names", () => {
         notShown,
       ]),
     ).toEqual([]);
+    // Another unshown fact does not excuse the missing forms.
+    expect(
+      findings(rule.check, [
+        { op: "remove", path: `${I_A_REQUEST}/properties/reference_images/x-media/forms` },
+        { ...notShown, value: { "max-files": "The most files are not shown." } },
+      ]),
+    ).toEqual([
+      {
+        path: expect.stringMatching(/reference_images\.x-media$/),
+        message: expect.stringContaining('Media field "reference_images" does not say which input forms it accepts'),
+      },
+    ]);
     expect(findings(rule.check, [notShown])).toEqual([
       {
         path: expect.stringMatching(/reference_images\.x-not-shown\.input-forms$/),
@@ -54,6 +66,58 @@ describe("media fields taking URLs only", () => {
 
   it("refer to MediaUrl, which refuses inline media in standard keywords", () => {
     expect(findings(rule.check, [urlOnly, refersToMediaUrl])).toEqual([]);
+  });
+
+  it("refer to MediaUrl among other allOf entries, and no other schema stands in for it", () => {
+    const beside = {
+      op: "add",
+      path: `${items}/allOf`,
+      value: [{ format: "uri" }, { $ref: "#/components/schemas/MediaUrl" }],
+    } as const;
+    expect(findings(rule.check, [urlOnly, beside])).toEqual([]);
+    const other = { op: "add", path: `${items}/allOf`, value: [{ $ref: "#/components/schemas/Other" }] } as const;
+    expect(findings(rule.check, [urlOnly, other])).toEqual([
+      {
+        path: expect.stringMatching(/reference_images\.items$/),
+        message:
+          "Media field \"reference_images\" takes URLs only (x-media.forms) but its items accept a data URI or raw base64: add allOf: [{$ref: '#/components/schemas/MediaUrl'}] to its items, so that any validator refuses inline media.",
+      },
+    ]);
+  });
+
+  it("a single media field taking URLs only refers to MediaUrl itself, not through items", () => {
+    const endImage = {
+      op: "add",
+      path: `${I_A_REQUEST}/properties/end_image`,
+      value: { type: "string", "x-media": { kind: "image", forms: ["public-url"] } },
+    } as const;
+    expect(findings(rule.check, [endImage])).toEqual([
+      {
+        path: expect.stringMatching(/end_image$/),
+        message:
+          "Media field \"end_image\" takes URLs only (x-media.forms) but its schema accepts a data URI or raw base64: add allOf: [{$ref: '#/components/schemas/MediaUrl'}], so that any validator refuses inline media.",
+      },
+    ]);
+  });
+
+  it("a field whose forms are not stated does not refer to MediaUrl either", () => {
+    expect(
+      findings(rule.check, [
+        { op: "remove", path: `${I_A_REQUEST}/properties/reference_images/x-media/forms` },
+        {
+          op: "add",
+          path: `${I_A_REQUEST}/properties/reference_images/x-not-shown`,
+          value: { "input-forms": "The input forms are not shown." },
+        },
+        refersToMediaUrl,
+      ]),
+    ).toEqual([
+      {
+        path: expect.stringMatching(/reference_images\.items$/),
+        message:
+          'Media field "reference_images" refers to MediaUrl, which refuses inline media, but its x-media.forms are not stated: remove the reference, or the inline forms.',
+      },
+    ]);
   });
 
   it("a field taking an inline form does not refer to MediaUrl", () => {

@@ -60,3 +60,15 @@ describe("a poll result built with allOf", () => {
     ]);
   });
 });
+
+describe("a poll route", () => {
+  it("is reported when it has no 200, at its responses", () => {
+    const found = findings(rule.check, [{ op: "remove", path: "/paths/~1v1~1images~1{id}/get/responses/200" }]);
+    expect(found).toEqual([
+      {
+        path: expect.stringMatching(/\{id\}\.get\.responses$/),
+        message: "GET /v1/images/{id} has no 200: a poll route answers 200 with the job's status and result.",
+      },
+    ]);
+  });
+});

@@ -60,6 +60,13 @@ describe("pricing fields", () => {
       'the rate table has the key "3K", which is not a value of size (1K, 2K)',
       'x-pricing refers to the field "id", which the request does not declare',
     ]);
+    // Each finding where the field is named, so that npm run lint points at its line.
+    expect(found.map(({ path }) => path.replace(/^.*x-pricing\./, ""))).toEqual([
+      "components.0.per",
+      "components.0.when.1",
+      "components.0.rateBy.table",
+      "components.0.when.0",
+    ]);
   });
 
   it("knows the fields a rate that is not shown differs by", () => {
@@ -71,5 +78,6 @@ describe("pricing fields", () => {
     expect(found.map(({ message }) => message.split(": ")[1])).toEqual([
       'x-pricing refers to the field "quality", which the request does not declare',
     ]);
+    expect(found.map(({ path }) => path.replace(/^.*x-pricing\./, ""))).toEqual(["components.0.rateNotShown"]);
   });
 });
