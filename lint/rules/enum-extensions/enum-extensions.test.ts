@@ -13,4 +13,13 @@ describe("enum extensions", () => {
       },
     ]);
   });
+
+  it("names x-terminal-values when it alone sits away from an enum", () => {
+    expect(findings(rule.check, [{ op: "remove", path: "/components/schemas/JobStatus/enum" }])).toEqual([
+      {
+        path: "components.schemas.JobStatus",
+        message: "x-terminal-values sits on a schema without enum: move it beside the enum it describes.",
+      },
+    ]);
+  });
 });

@@ -53,4 +53,13 @@ describe("x-limits", () => {
       },
     ]);
   });
+
+  it("says no family is named where x-limits.cooldown names none", () => {
+    const found = findings(rule.check, [{ op: "remove", path: "/info/x-limits/cooldown/family" }]);
+    expect(found.length).toBeGreaterThan(0);
+    for (const { path, message } of found) {
+      expect(path).toMatch(/^paths\..+\.post\.x-model-family$/);
+      expect(message).toContain('x-model-family "content-filtered" is not the family x-limits.cooldown names (none)');
+    }
+  });
 });

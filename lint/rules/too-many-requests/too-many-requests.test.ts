@@ -53,4 +53,16 @@ describe("too many requests", () => {
       { path: "components.schemas.CooldownError", message: expect.stringContaining('unknown keyword: "maxItem"') },
     ]);
   });
+
+  it("names an inline variant that no example shows by its place in the union", () => {
+    const variant = { type: "object", required: ["shown_by_no_example"], "x-retry-after": false };
+    expect(
+      findings(rule.check, [{ op: "add", path: "/components/schemas/TooManyRequestsBody/anyOf/-", value: variant }]),
+    ).toEqual([
+      {
+        path: expect.stringMatching(/^components\.schemas\.TooManyRequestsBody\.anyOf\.\d+$/),
+        message: expect.stringMatching(/^The 429 variant #\d+ has no example: add a named example of it/),
+      },
+    ]);
+  });
 });
