@@ -273,6 +273,8 @@ describe("the rate-limit window's countdown and refusal", () => {
         const fast = fastSandboxConfig(defaults) as { limits: { requests: object } };
         return { ...fast, limits: { ...fast.limits, requests: { ...fast.limits.requests, perKey: 150 } } };
       })(),
+      // Mid-window and still, as in rateRun: a burst straddling a window's end sends a second window's worth.
+      clock: new ManualClock((FAST_WINDOW_SECONDS * 1000) / 2),
     });
     const stop = new AbortController();
     try {
