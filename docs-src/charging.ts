@@ -12,15 +12,18 @@ export const NO_PRICE_STATED = "no price stated";
 
 const CHARGED = extensions.$defs["x-pricing"].properties.charged;
 
-/** Each charging mode's meaning, read off its definition ("on-success: only when ...; free: never."). */
-function chargedMeanings(): Map<string, string> {
+/**
+ * Each charging mode's meaning, read off its definition ("on-success: only when ...; free: never.");
+ * the build fails when a mode has none.
+ */
+export function chargedMeanings(charged: { description: string; enum: string[] } = CHARGED): Map<string, string> {
   const meanings = new Map(
-    CHARGED.description
+    charged.description
       .replace(/\.$/, "")
       .split("; ")
       .map((part) => [part.slice(0, part.indexOf(": ")), part.slice(part.indexOf(": ") + 2)] as const),
   );
-  const missing = CHARGED.enum.filter((mode) => !meanings.get(mode));
+  const missing = charged.enum.filter((mode) => !meanings.get(mode));
   if (missing.length > 0) throw new Error(`x-pricing.charged's definition gives no meaning for ${missing.join(", ")}`);
   return meanings;
 }

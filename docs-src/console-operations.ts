@@ -12,7 +12,7 @@ import { requestExample } from "./request-example.ts";
 import { SANDBOX_DEFAULT_URL, sandboxDemoKey } from "./sandbox-facts.ts";
 
 function namedExamples(doc: OpenApiDocument, operation: Operation): ConsoleExample[] {
-  const examples = operation?.requestBody?.content["application/json"]?.examples ?? {};
+  const examples = operation.requestBody?.content["application/json"]?.examples ?? {};
   return Object.entries(examples).map(([name, raw]) => {
     const example = deref(doc, raw as { summary?: string; value?: unknown });
     return { name, summary: example.summary ?? name, value: example.value };

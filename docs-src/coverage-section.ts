@@ -37,7 +37,7 @@ export function readCoverageRun(file: string): CoverageRun {
     throw new UsageError(
       `${where} is absent: the run had no sequence phase (a run against the mock, or one that skipped the group sequences)`,
     );
-  const rules: unknown = sequences?.coverage?.rules;
+  const rules: unknown = sequences.coverage?.rules;
   if (!Array.isArray(rules)) throw new UsageError(`${where}.coverage.rules must be a list`);
   for (const [index, rule] of (rules as Array<Partial<Record<"rule" | "seen" | "unseen", unknown>> | null>).entries())
     if (typeof rule?.rule !== "string" || !strings(rule.seen) || !strings(rule.unseen))

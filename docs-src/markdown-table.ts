@@ -20,7 +20,8 @@ export function firstParagraph(text: string | undefined): string {
     (text ?? "")
       .trim()
       .split(/\n\s*\n/)[0]
-      ?.replace(/\s*\n\s*/g, " ") ?? ""
+      ?.replace(/\s*\n\s*/g, " ")
+      .trim() ?? ""
   );
 }
 

@@ -72,7 +72,8 @@ export type GuideSections = ReadonlyArray<{
  * a section no guide shows stays as it is.
  */
 function shortIntroduction(description: string, guides: GuideSections): string {
-  const [lead = "", ...rest] = description.trim().split(/^(?=## )/m);
+  // The newline makes the first part the lead even when the description opens with a section.
+  const [lead = "", ...rest] = `\n${description}`.split(/^(?=## )/m);
   const links: string[] = [];
   const kept: string[] = [];
   for (const section of rest) {
@@ -84,7 +85,9 @@ function shortIntroduction(description: string, guides: GuideSections): string {
     else if (asPage) links.push(`[${heading}](${asPage.file})`);
     else kept.push(section.trim());
   }
-  return [lead.trim(), ...(links.length > 0 ? [`In the guides: ${links.join(" · ")}.`] : []), ...kept].join("\n\n");
+  return [lead.trim(), ...(links.length > 0 ? [`In the guides: ${links.join(" · ")}.`] : []), ...kept]
+    .filter(Boolean)
+    .join("\n\n");
 }
 
 export function referenceCopies(doc: OpenApiDocument, guides: GuideSections): ReferenceCopies {

@@ -175,5 +175,7 @@ export function referenceMarkdown(reference: OpenApiDocument): string {
     `Version ${reference.info.version}. The description itself: [openapi.json](openapi.json).`,
     String(reference.info.description ?? "").trim(),
     ...sections,
-  ].join("\n\n")}\n`;
+  ]
+    .filter(Boolean)
+    .join("\n\n")}\n`;
 }

@@ -4,7 +4,7 @@
  * MiniSearch into a script the search box loads.
  */
 import MiniSearch from "minisearch";
-import { operations, type OpenApiDocument } from "../model/document.ts";
+import { deref, operations, type OpenApiDocument } from "../model/document.ts";
 import { EXCERPT_CHARS, SEARCH_INDEX_GLOBAL, SEARCH_OPTIONS, type SearchEntry } from "./browser/search-data.ts";
 
 const ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'", "&amp;": "&" };
@@ -66,8 +66,11 @@ export function referenceEntries(
       `${method.toUpperCase()} ${path}`,
       operation.operationId,
       markdownWords(operation.description ?? ""),
-      ...(operation.parameters ?? []).map((parameter) => parameter.name ?? ""),
-    ].join(" "),
+      // Shared parameters are references: their names are in the components.
+      ...(operation.parameters ?? []).map((parameter) => deref(doc, parameter).name ?? ""),
+    ]
+      .filter(Boolean)
+      .join(" "),
     weight: 1,
   }));
   return [...tags, ...ops];

@@ -64,6 +64,23 @@ describe("the coverage section", () => {
     expect(section).toContain("(`conformance.json`, seed 42): 11 sequences, 700 steps");
   });
 
+  it("opens with its heading and the run's figures, then tables the rules under their column names", () => {
+    const section = coverageSection(run(SHORT));
+    expect(
+      section.startsWith(
+        "## Rule × condition coverage of a run\n\nThe sequence phase of the conformance run against `http://127.0.0.1:4020` (`conformance.json`, seed 42): " +
+          "11 sequences, 700 steps, 4 of 7 rule × condition pairs observed.\n\n2 rules were seen in fewer conditions than apply:\n\n" +
+          "| rule | not seen with | seen with |\n| --- | --- | --- |\n",
+      ),
+    ).toBe(true);
+    expect(section.endsWith("|\n")).toBe(true);
+  });
+
+  it("says one rule was short in the singular", () => {
+    const section = coverageSection(run(sequences([{ rule: "auth.bearer", seen: [], unseen: ["key=second"] }])));
+    expect(section).toContain("\n\n1 rule was seen in fewer conditions than apply:\n\n");
+  });
+
   it("says when every rule was seen in every condition that applies", () => {
     const section = coverageSection(run(sequences([{ rule: "auth.bearer", seen: ["key=first"], unseen: [] }])));
     expect(section).toContain("1 of 1 rule × condition pairs observed");
@@ -117,6 +134,22 @@ describe("reading a run's report", () => {
       "coverage without its rules",
       { summary: { target: "t", sequences: { ...SHORT, coverage: { observed: 1, applicable: 2 } } }, results: [] },
       /summary\.sequences\.coverage\.rules must be a list$/,
+    ],
+    [
+      "a sequence phase without coverage",
+      { summary: { target: "t", sequences: { ...SHORT, coverage: undefined } }, results: [] },
+      /summary\.sequences\.coverage\.rules must be a list$/,
+    ],
+    [
+      "conditions that are not text",
+      {
+        summary: {
+          target: "t",
+          sequences: { ...SHORT, coverage: { ...SHORT.coverage, rules: [{ rule: "x", seen: ["a", 1], unseen: [] }] } },
+        },
+        results: [],
+      },
+      /summary\.sequences\.coverage\.rules\[0\] must have a rule id and lists seen and unseen of conditions$/,
     ],
     [
       "a rule without its conditions",

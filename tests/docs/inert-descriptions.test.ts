@@ -52,6 +52,20 @@ describe("inertMarkdown", () => {
     expect(inertMarkdown('<b onclick="x()">b</b>')).not.toMatch(/<b /);
   });
 
+  it("shows raw HTML inside table cells and list items as text", () => {
+    expect(inertMarkdown("| a | b |\n|---|---|\n| <form>x</form> | `<form>` |")).toBe(
+      "| a | b |\n|---|---|\n| &lt;form&gt;x&lt;/form&gt; | `<form>` |",
+    );
+    expect(inertMarkdown("- one <style>s</style>\n- `<style>`")).toBe(
+      "- one &lt;style&gt;s&lt;/style&gt;\n- `<style>`",
+    );
+  });
+
+  it("finds raw HTML after a code block holding the same text, and leaves the code block as written", () => {
+    const markdown = "```\n<style>x</style>\n```\n\n<style>x</style>\n";
+    expect(inertMarkdown(markdown)).toBe("```\n<style>x</style>\n```\n\n&lt;style&gt;x&lt;/style&gt;\n");
+  });
+
   it("finds raw HTML after code holding the same text", () => {
     const markdown = "Write `<style>` in code, then <style>body{}</style> for real.";
     expect(inertMarkdown(markdown)).toBe("Write `<style>` in code, then &lt;style&gt;body{}&lt;/style&gt; for real.");
@@ -85,7 +99,8 @@ describe("makeDescriptionsInert", () => {
             description: "<iframe>",
             default: "<keep>",
             enum: ["<keep>"],
-            examples: ["<keep>"],
+            examples: ["<keep>", { description: "<keep>" }],
+            "x-note": null,
             properties: { value: { description: "<form>" }, description: { type: "string", description: "<input>" } },
           },
         },
@@ -94,7 +109,7 @@ describe("makeDescriptionsInert", () => {
     makeDescriptionsInert(doc);
     const text = JSON.stringify(doc);
     expect(rawTags(text)).toEqual([]);
-    expect(text.match(/<keep>/g)).toHaveLength(5);
+    expect(text.match(/<keep>/g)).toHaveLength(6);
   });
 });
 

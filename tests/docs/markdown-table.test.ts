@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { renderMarkdown } from "../../docs-src/markdown-page.ts";
-import { markdownTable } from "../../docs-src/markdown-table.ts";
+import { firstParagraph, markdownTable } from "../../docs-src/markdown-table.ts";
 
 const render = (markdown: string): string => renderMarkdown(`# T\n\n${markdown}\n`, "docs/guides/overview.md").html;
 
@@ -73,5 +73,25 @@ describe("a Markdown table of description text", () => {
       ["a | b", "c"],
       ["1", "2"],
     ]);
+  });
+});
+
+describe("a table's text", () => {
+  it("writes each cell on one line, trimmed, between single spaces", () => {
+    expect(markdownTable(["  A ", "B"], [["  one\n   two  ", ""]])).toBe("| A | B |\n| --- | --- |\n| one two |  |");
+  });
+});
+
+describe("firstParagraph", () => {
+  it("gives a description's first paragraph on one line, however its lines are broken", () => {
+    expect(firstParagraph("\n  First line\n  goes on.  \n\nSecond paragraph.")).toBe("First line goes on.");
+    expect(firstParagraph("One\n \t \nTwo")).toBe("One");
+    expect(firstParagraph("A  \nB\n  C")).toBe("A B C");
+    expect(firstParagraph("x\nyz\nw")).toBe("x yz w");
+  });
+
+  it("gives nothing for no description", () => {
+    expect(firstParagraph(undefined)).toBe("");
+    expect(firstParagraph("")).toBe("");
   });
 });
