@@ -9,6 +9,7 @@ import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
 import { QuoteError } from "../runtime/costs/quote-error.ts";
 import type { PricingExtension, RoutePricing } from "../runtime/costs/pricing.ts";
 import type { Job } from "./jobs.ts";
+import { outputCount } from "./outputs.ts";
 import type { Reply } from "./responses.ts";
 import type { Call } from "./rules.ts";
 import type { ServiceState } from "./state.ts";
@@ -24,20 +25,6 @@ function billedSeconds(quote: Quote | null, pricing: PricingExtension | null | u
       .map((c) => c.label),
   );
   return quote?.breakdown.find((line) => perSecond.has(line.label))?.quantity ?? 0;
-}
-
-/** Items of an array result field: the request's `num_<field>` (`num_images`), with its schema default. */
-function outputsOf(state: ServiceState, route: CreateRouteModel, body: Record<string, unknown>): number {
-  const area = state.areas.get(route.areaId)!;
-  const properties = (state.requestSchemas.get(route.operationId)?.schema.properties ?? {}) as Record<
-    string,
-    JsonSchema
-  >;
-  for (const field of area.resultFields) {
-    const count = body[`num_${field}`] ?? deref<JsonSchema>(state.model.doc, properties[`num_${field}`] ?? {}).default;
-    if (typeof count === "number") return count;
-  }
-  return 1;
 }
 
 const create: Handler = (call, state) => {
@@ -60,7 +47,7 @@ const create: Handler = (call, state) => {
     outcome,
     credits: call.quote?.credits ?? 0,
     held: route.priceHeld,
-    outputs: outputsOf(state, route, body),
+    outputs: outputCount(state, route, body),
     settled: false,
   };
   if (call.free) account.plan.takeFree(call.now);
@@ -135,6 +122,9 @@ const models: Handler = (call, state) => {
   return { status: 200, body: { models: wanted === null ? list : list.filter((model) => model.type === wanted) } };
 };
 
+/** The media a quote by `seconds` alone stands for: the quote reads its seconds, never its text. */
+const SECONDS_ONLY = "seconds given";
+
 /**
  * The quote request's shape is not shown. The sandbox's: `{ model: <slug>, body: <the create
  * request>, seconds?: <seconds of the one per-second media input>, media?: <durations by field> }`.
@@ -160,16 +150,20 @@ const cost: Handler = (call, state) => {
   if (!table) return { status: 200, body: { model: route.slug, credits: null } };
   const mediaFields = Object.keys(table.media);
   let media = request.media ?? state.priceInputs(body, table);
+  let priced = body;
   if (request.seconds !== undefined) {
     if (mediaFields.length !== 1)
       return state.responses.invalidRequest(
         `body.seconds: ${route.slug} has ${mediaFields.length} per-second media inputs; give body.media by field instead`,
       );
-    media = { ...(media as object), [mediaFields[0]!]: request.seconds };
+    const field = mediaFields[0]!;
+    media = { ...(media as object), [field]: request.seconds };
+    // "exact credits when seconds is sent": the seconds stand for the input, which a quote need not carry.
+    if (body[field] === undefined && !table.media[field]!.list) priced = { ...body, [field]: SECONDS_ONLY };
   }
   let quote: Quote;
   try {
-    quote = quoteRoute(state.priceTables, route.path, body, media);
+    quote = quoteRoute(state.priceTables, route.path, priced, media);
   } catch (error) {
     if (error instanceof QuoteError)
       return state.responses.invalidRequest(`${error.field.replace(/^(body|media)\b/, "body.$1")}: ${error.rule}`);

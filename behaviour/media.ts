@@ -14,6 +14,8 @@ interface DurationLimits {
   readonly minDurationSeconds?: number;
   readonly maxDurationSeconds?: number;
   readonly maxCombinedDurationSeconds?: number;
+  /** The media's seconds plus another field's (an output length) at most `maxSeconds` (V-B's 30 s). */
+  readonly maxTotalWithField?: { readonly field: string; readonly maxSeconds: number };
   readonly conditionalLimits?: ReadonlyArray<{
     readonly when: { readonly field: string; readonly equals: unknown };
     readonly limits: { readonly maxDurationSeconds?: number };
@@ -54,6 +56,10 @@ export function mediaDurationProblem(
     const total = seconds.reduce((sum, length) => sum + length, 0);
     if (total > (limits.maxCombinedDurationSeconds ?? Infinity))
       return `${where}: must be at most ${limits.maxCombinedDurationSeconds} seconds combined`;
+    const other = limits.maxTotalWithField;
+    const added = other && (body as Record<string, unknown>)[other.field];
+    if (other && typeof added === "number" && total + added > other.maxSeconds)
+      return `${where}: ${total} seconds plus body.${other.field} (${added}) must be at most ${other.maxSeconds} seconds`;
   }
   return null;
 }

@@ -10,6 +10,7 @@ import { QuoteError } from "../runtime/costs/quote-error.ts";
 import type { Account } from "./accounts.ts";
 import { AskError, type Outcome } from "./choices.ts";
 import { mediaDurationProblem } from "./media.ts";
+import { withOutputCount } from "./outputs.ts";
 import type { WindowState } from "./rate-windows.ts";
 import { SANDBOX_CODES, type Reply } from "./responses.ts";
 import type { ServiceState } from "./state.ts";
@@ -76,22 +77,34 @@ const isCreate = (call: Call): boolean => call.op.kind === "create";
 
 const credits = (call: Call): number => call.quote?.credits ?? 0;
 
+/**
+ * Counts one request in the fixed windows per source IP and per key (when the key is known): every
+ * request counts, rejected ones included, whether or not it names a route of the description. Says
+ * the window to report and, past either limit, the rate-limited 429.
+ */
+export function countInWindows(
+  request: Pick<ServiceRequest, "ip" | "key" | "now">,
+  state: ServiceState,
+): { window: WindowState; tooMany?: Reply } {
+  const ip = state.ipWindows.hit(request.ip, request.now);
+  const key =
+    request.key !== null && state.accounts.byKey.has(request.key)
+      ? state.keyWindows.hit(request.key, request.now)
+      : null;
+  const window = key ? nearer(key, ip) : ip;
+  const over = [key, ip].find((counted) => counted?.exceeded);
+  if (!over) return { window };
+  const message = `Rate limit exceeded. Retry in ${over.resetSeconds} seconds.`;
+  return { window, tooMany: state.responses.tooMany("rate-limited", message, over.resetSeconds) };
+}
+
 export const RULES: readonly Rule[] = [
   {
-    // Fixed windows per key and per source IP; every request counts, rejected ones included.
     name: "request-windows",
     check(call, state) {
-      const ip = state.ipWindows.hit(call.ip, call.now);
-      const key =
-        call.key !== null && state.accounts.byKey.has(call.key) ? state.keyWindows.hit(call.key, call.now) : null;
-      call.window = key ? nearer(key, ip) : ip;
-      const over = [key, ip].find((window) => window?.exceeded);
-      if (!over) return undefined;
-      return state.responses.tooMany(
-        "rate-limited",
-        `Rate limit exceeded. Retry in ${over.resetSeconds} seconds.`,
-        over.resetSeconds,
-      );
+      const { window, tooMany } = countInWindows(call, state);
+      call.window = window;
+      return tooMany;
     },
   },
   {
@@ -229,8 +242,11 @@ export const RULES: readonly Rule[] = [
         string,
         unknown
       >;
+      // A create is priced for the results it makes, a count it leaves out included (outputs.ts).
+      const route = isCreate(call) ? state.routes.get(call.op.path) : undefined;
+      const priced = route ? withOutputCount(state, route, input) : input;
       try {
-        call.quote = quoteRoute(state.priceTables, call.op.path, input, state.priceInputs(input, table));
+        call.quote = quoteRoute(state.priceTables, call.op.path, priced, state.priceInputs(priced, table));
       } catch (error) {
         // The quote names a duration `media.<field>`; the request carries it in body.<field>'s #duration.
         if (error instanceof QuoteError)

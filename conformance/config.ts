@@ -588,7 +588,7 @@ const FIELDS: { readonly [K in DeclaredField]-?: Field<TargetConfig[K]> } = {
     type: "array",
     shown: "none",
     meaning:
-      "`[{kind, url, seconds, width, height, megabytes}]`: media inputs the target can fetch (`kind` as the description's `x-media` kind, `video` or `audio`), each with what the target measures of it (at least one of the four): enables the prices check of the prices per second of a media input (which no answer states the seconds of), sending each input within a priced field's limits, and the media-limits check, sending each input past a field's limits.",
+      "`[{kind, url, seconds, width, height, megabytes}]`: media inputs the target can fetch (`kind` as the description's `x-media` kind, `video` or `audio`), each with what the target measures of it (at least one of the four): enables the prices check of the prices per second of a media input (which no answer states the seconds of), sending each input within a priced field's limits, and the media-limits check, sending each input past a field's limits (and V-B's input video with an output length past their 30 s together).",
     check: listOf(
       "{kind, url, seconds, width, height, megabytes}",
       (item) =>

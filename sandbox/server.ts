@@ -11,7 +11,8 @@ import { listenOnLoopback, type LoopbackServerOptions } from "../http-server/lis
 import { DOCS_ORIGINS } from "../http-server/loopback-guard.ts";
 import { readTarget, unrouted } from "../http-server/request-target.ts";
 import { SANDBOX_CODES, type Reply } from "../behaviour/responses.ts";
-import { newCall, RULES, type Call, type Rule } from "../behaviour/rules.ts";
+import type { WindowState } from "../behaviour/rate-windows.ts";
+import { countInWindows, newCall, RULES, type Call, type Rule } from "../behaviour/rules.ts";
 import { answer as answerOf } from "../behaviour/service.ts";
 import { ServiceState } from "../behaviour/state.ts";
 import { loadServiceModel, type ServiceModel } from "../model/service-model.ts";
@@ -97,6 +98,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 interface Outcome {
   readonly reply: Reply;
   readonly call?: Call;
+  /** The window a request refused before the rules was counted in (the rules count the others'). */
+  readonly window?: WindowState;
   /** The rest of the body is more than is thrown away, or the request failed mid-body: the connection cannot carry another request. */
   readonly close?: boolean;
 }
@@ -135,19 +138,26 @@ function createHandler(
     hold: (release: () => void) => void,
   ): Promise<Outcome> => {
     const method = request.method ?? "GET";
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1] ?? null;
+    // A request refused before the rules (its target, its route, its body's size) still counts in
+    // the windows, as the specification says of rejected requests; past a limit, it is the 429.
+    const refusedEarly = (reply: Reply, close: boolean): Outcome => {
+      const { window, tooMany } = countInWindows({ ip, key: bearer, now }, state);
+      return { reply: tooMany ?? reply, window, close };
+    };
     const read = readTarget(request.url ?? "/");
-    if ("problem" in read) return { reply: state.responses.invalidRequest(read.problem), close: !discardBody(request) };
+    if ("problem" in read) return refusedEarly(state.responses.invalidRequest(read.problem), !discardBody(request));
     const { path, query } = read.target;
     const match = router.match(method, path);
     if (!match) {
-      // Not a route of the description, or not this method: answered, with the window's headers, but not counted in it.
+      // Not a route of the description, or not this method (an unknown model's create among them).
       const { status, type, code, message, headers } = unrouted(router, state.model, method, path);
-      return { reply: state.responses.error(status, type, code, message, headers), close: !discardBody(request) };
+      return refusedEarly(state.responses.error(status, type, code, message, headers), !discardBody(request));
     }
     const body = await readBody(request, maxBodyBytes, budget);
     hold(body.release);
     if ("refused" in body.read) {
-      const reply =
+      return refusedEarly(
         body.read.refused === "too-large"
           ? state.responses.error(
               413,
@@ -161,11 +171,11 @@ function createHandler(
               SANDBOX_CODES.busy.code,
               `The sandbox is reading as many bodies as it buffers at once (${maxBufferedBytes} bytes, config http.maxBufferedBytes); send again shortly.`,
               { "retry-after": "1" },
-            );
-      return { reply, close: body.read.close };
+            ),
+        body.read.close,
+      );
     }
     const { text, utf8 } = decode(body.read.bytes);
-    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? "")?.[1] ?? null;
     const contentType = request.headers["content-type"] ?? null;
     const call = newCall({
       op: match.op,
@@ -184,7 +194,7 @@ function createHandler(
 
   const respond = (request: IncomingMessage, response: ServerResponse, outcome: Outcome, now: number) => {
     const ip = request.socket.remoteAddress ?? "";
-    const window = outcome.call?.window ?? state.ipWindows.peek(ip, now);
+    const window = outcome.window ?? outcome.call?.window ?? state.ipWindows.peek(ip, now);
     const headers: Record<string, string | number> = {
       [rateLimitHeaders.limit]: window.limit,
       [rateLimitHeaders.remaining]: window.remaining,

@@ -3,7 +3,9 @@
  * `x-media`): no body the suite writes shows them broken, since a URL's text says nothing of the
  * file behind it. Where the declaration gives inputs the target can fetch with what it measures of
  * them (`mediaInputs`), each create field an input breaks a limit of is sent it, in a named example
- * otherwise valid, and must be refused with 400 and the error body.
+ * otherwise valid, and must be refused with 400 and the error body. A field whose seconds plus
+ * another field's are limited (`maxTotalWithField`: V-B's input video plus output length, 30 s) is
+ * sent each input within its own limits with the other field's smallest value past the total.
  */
 import { needing, type Check } from "../check.ts";
 import type { MediaInput } from "../config.ts";
@@ -14,6 +16,7 @@ import type { Session } from "../session.ts";
 
 const GROUP = "media-limits";
 const REFUSED = "refuses {field} of {measured}, past its {limit}";
+const PAST_TOTAL = "refuses {field} of {measured} with {other} of {value}, past their most of {limit} together";
 
 /** The limits a field's `x-media` states that a measured input can break. */
 interface MediaLimits {
@@ -23,6 +26,7 @@ interface MediaLimits {
   readonly maxWidth?: number;
   readonly maxHeight?: number;
   readonly maxSizeMB?: number;
+  readonly maxTotalWithField?: { readonly field: string; readonly maxSeconds: number };
 }
 
 /** What of `limits` a declared input breaks (`25 s`, `the 20 s most`), or null where it breaks none. */
@@ -40,24 +44,57 @@ function broken(input: MediaInput, limits: MediaLimits): { measured: string; lim
   );
 }
 
-/** Each media field of a create route with the declared inputs that break one of its limits. */
-function cases(session: Session, op: ContractOperation) {
+/** A request's change and what the answer's result is named. */
+interface Case {
+  /** What is sent, as the failure names it: `video of 25 s`. */
+  readonly what: string;
+  readonly input: MediaInput;
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly name: string;
+}
+
+/**
+ * Each media field of a create route with the declared inputs that break one of its limits, and,
+ * where its seconds plus another field's are limited, the inputs within its own limits sent with
+ * the other field's smallest whole value (within that field's range) that passes the total.
+ */
+function cases(session: Session, op: ContractOperation): Case[] {
   const properties = (op.requestSchema?.properties ?? {}) as Record<string, Record<string, unknown>>;
   return Object.entries(properties).flatMap(([field, property]) => {
     const limits = property["x-media"] as MediaLimits | undefined;
     if (!limits) return [];
-    return (session.config.mediaInputs ?? []).flatMap((input) => {
-      const past = input.kind === limits.kind ? broken(input, limits) : null;
-      return past ? [{ field, list: property.type === "array", input, ...past }] : [];
+    const value = (input: MediaInput) => (property.type === "array" ? [input.url] : input.url);
+    return (session.config.mediaInputs ?? []).flatMap((input): Case[] => {
+      if (input.kind !== limits.kind) return [];
+      const past = broken(input, limits);
+      if (past) {
+        const name = REFUSED.replace("{field}", field)
+          .replace("{measured}", past.measured)
+          .replace("{limit}", past.limit);
+        return [{ what: `${field} of ${past.measured}`, input, body: { [field]: value(input) }, name }];
+      }
+      const total = limits.maxTotalWithField;
+      const other = total && properties[total.field];
+      if (!total || !other || input.seconds === undefined) return [];
+      const added = Math.floor(total.maxSeconds - input.seconds) + 1;
+      const range = other as { minimum?: number; maximum?: number };
+      if (added < (range.minimum ?? 0) || added > (range.maximum ?? Infinity)) return [];
+      const name = PAST_TOTAL.replace("{field}", field)
+        .replace("{measured}", `${input.seconds} s`)
+        .replace("{other}", total.field)
+        .replace("{value}", String(added))
+        .replace("{limit}", `${total.maxSeconds} s`);
+      const what = `${field} of ${input.seconds} s with ${total.field} of ${added}`;
+      return [{ what, input, body: { [field]: value(input), [total.field]: added }, name }];
     });
   });
 }
 
 export const mediaLimits: Check = {
   group: GROUP,
-  rules: { [REFUSED]: ["route:video-upscales.input-limits"] },
+  rules: { [REFUSED]: ["route:video-upscales.input-limits"], [PAST_TOTAL]: ["route:videos.v-b.length-limits"] },
   summary:
-    "With mediaInputs: each create field that a declared input breaks a limit of (duration, frame size, bytes) is sent it, in a named example otherwise valid, and refused with 400.",
+    "With mediaInputs: each create field that a declared input breaks a limit of (duration, frame size, bytes) is sent it, in a named example otherwise valid, and refused with 400; a field whose seconds plus another field's are limited (V-B's input video plus output length) is sent each input within its own limits with the other field's smallest value past the total, and refused with 400.",
   blockedBy: needing({
     declared: [{ field: "mediaInputs", gives: "media inputs the target can fetch, with what it measures of them" }],
   }),
@@ -71,18 +108,16 @@ export const mediaLimits: Check = {
         const base = validRequests(session, op, client)[0];
         // Stryker disable next-line ConditionalExpression: equivalent: every create of the description takes a JSON object body, so its first valid request's body is neither a non-object nor null and those guards never return early
         if (!base || typeof base.spec.body !== "object" || base.spec.body === null) return [];
-        return cases(session, op).map(async ({ field, list, input, measured, limit }) => {
-          const body = { ...(base.spec.body as Record<string, unknown>), [field]: list ? [input.url] : input.url };
-          const spec = { ...base.spec, body };
+        return cases(session, op).map(async ({ what, input, body, name }) => {
+          const spec = { ...base.spec, body: { ...(base.spec.body as Record<string, unknown>), ...body } };
           const exchange = await sendInvalid(session, client, op, spec);
-          const name = REFUSED.replace("{field}", field).replace("{measured}", measured).replace("{limit}", limit);
           session.results.expect(
             GROUP,
             op.route,
             name,
             exchange.status === 400
               ? responseProblems(session.contract, op, exchange)
-              : [`answered ${exchange.status}, not 400, to ${field} of ${measured} (${input.url})`],
+              : [`answered ${exchange.status}, not 400, to ${what} (${input.url})`],
             session.curl(spec),
           );
         });

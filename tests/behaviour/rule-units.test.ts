@@ -466,10 +466,15 @@ describe("the rules", () => {
     expect((await send("V-B", { reference_videos: [clip(8), clip(8)] })).json.error.message).toBe(
       "body.reference_videos (#duration): must be at most 15 seconds combined",
     );
-    expect((await send("V-B", { reference_videos: [clip(7), clip(8)] })).status).toBe(200);
+    // With a 15-s output: the input video plus the output length are 30 s together, V-B's most.
+    expect((await send("V-B", { reference_videos: [clip(7), clip(8)], length_seconds: 15 })).status).toBe(200);
     // The bounds themselves are within them.
-    expect((await send("V-B", { reference_videos: [clip(15)] })).status).toBe(200);
+    expect((await send("V-B", { reference_videos: [clip(15)], length_seconds: 15 })).status).toBe(200);
     expect((await send("V-B", { reference_videos: [clip(2)] })).status).toBe(200);
+    // The example's 20-s output with 15 s of video: 35 s together.
+    expect((await send("V-B", { reference_videos: [clip(7), clip(8)] })).json.error.message).toBe(
+      "body.reference_videos (#duration): 15 seconds plus body.length_seconds (20) must be at most 30 seconds",
+    );
     // MC-A: a reference video of at most 30 s, or 10 s when the character image sets the orientation.
     expect((await send("MC-A", { video: clip(12), character_orientation: "video" })).status).toBe(200);
     expect((await send("MC-A", { video: clip(12), character_orientation: "image" })).json.error.message).toBe(
@@ -539,6 +544,27 @@ describe("the rules", () => {
         durationIn,
       ),
     ).toBe("body.reference_videos (#duration): must be at most 15 seconds");
+  });
+
+  it("refuse V-B's reference videos whose seconds plus the output length pass 30 s, and take 30 s exactly", () => {
+    // Specification, V-B: "input video duration plus output length must not exceed 30 s".
+    const schema = requestSchemaOf("V-B");
+    const clip = (seconds: number) => `https://files.example.com/clip.mp4#duration=${seconds}`;
+    const body = (videos: number[], length?: number) => ({
+      reference_videos: videos.map(clip),
+      ...(length === undefined ? {} : { length_seconds: length }),
+    });
+    expect(mediaDurationProblem(schema, body([10, 5], 15), durationIn)).toBeNull();
+    expect(mediaDurationProblem(schema, body([10, 5], 16), durationIn)).toBe(
+      "body.reference_videos (#duration): 15 seconds plus body.length_seconds (16) must be at most 30 seconds",
+    );
+    expect(mediaDurationProblem(schema, body([2], 28), durationIn)).toBeNull();
+    expect(mediaDurationProblem(schema, body([2.5], 28), durationIn)).toMatch(
+      /2\.5 seconds plus body\.length_seconds \(28\)/,
+    );
+    // No output length sent, or one that is no number (the schema refuses it first): nothing to add.
+    expect(mediaDurationProblem(schema, body([15]), durationIn)).toBeNull();
+    expect(mediaDurationProblem(schema, { ...body([15]), length_seconds: "30" }, durationIn)).toBeNull();
   });
 
   it("say whether the API key is missing, sent with another scheme or unknown, and which route the Free plan may not call", async () => {

@@ -3,8 +3,10 @@
  * against the sandbox, with VU-A and V-B implemented and media inputs declared here. The limits are
  * the description's `x-media` (specification, the models' input limits): VU-A's `video` at most
  * 20 s, 2560 px wide, 1440 px high and 100 MB; V-B's `reference_videos` (a list) from 2 to 15 s
- * and at most 50 MB, its `reference_audios` at most 15 s. Each field an input breaks a limit of is
- * sent it and must be refused with 400 and the error body; an input at a limit breaks none.
+ * and at most 50 MB, its `reference_audios` at most 15 s, and its reference videos plus the output
+ * length at most 30 s together. Each field an input breaks a limit of is sent it and must be refused
+ * with 400 and the error body; an input at a limit breaks none; an input within V-B's video limits
+ * is sent with the shortest `length_seconds` that makes more than 30 s (and the same refusal).
  *
  * The sandbox refuses an input by the duration its URL's fragment names (`#duration=N`) alone, so
  * the inputs whose declared width, height or bytes break a limit name a duration it refuses too.
@@ -44,6 +46,7 @@ const INPUTS: MediaInput[] = [
   { kind: "video", url: url("clip-20s.mp4", 20), seconds: 20 },
   { kind: "video", url: url("clip-1s.mp4", 1), seconds: 1 },
   { kind: "video", url: url("clip-2s.mp4", 2), seconds: 2 },
+  { kind: "video", url: url("clip-15s.mp4", 15), seconds: 15 },
   { kind: "video", url: url("wide.mp4", 99), width: 3000 },
   { kind: "video", url: url("high.mp4", 99), height: 1500 },
   { kind: "video", url: url("at-most.mp4", 5), width: 2560, height: 1440, megabytes: 50 },
@@ -62,6 +65,19 @@ const EXPECTED = [
   [V_B, "refuses reference_videos of 1 s, past its least of 2 s", "reference_videos", [url("clip-1s.mp4", 1)]],
   [V_B, "refuses reference_videos of 120 MB, past its most of 50 MB", "reference_videos", [url("heavy.mp4", 99)]],
   [V_B, "refuses reference_audios of 25 s, past its most of 15 s", "reference_audios", [url("voice-25s.mp3", 25)]],
+  // Within their own limits, V-B's reference videos with the shortest output length past 30 s together.
+  [
+    V_B,
+    "refuses reference_videos of 2 s with length_seconds of 29, past their most of 30 s together",
+    "reference_videos",
+    [url("clip-2s.mp4", 2)],
+  ],
+  [
+    V_B,
+    "refuses reference_videos of 15 s with length_seconds of 16, past their most of 30 s together",
+    "reference_videos",
+    [url("clip-15s.mp4", 15)],
+  ],
 ] as const;
 
 const sessionOf = (target: string, config: Partial<TargetConfig> = {}): Session =>
@@ -127,9 +143,23 @@ describe("the media-limits check on the sandbox", () => {
     expect(Object.keys(POSTS.requestSchema?.properties ?? {})).toContain("clip");
   });
 
-  it("names each result by a template of its rules (VU-A's input limits)", () => {
-    for (const result of honest.results)
-      expect(templateOf(mediaLimits, result.name)).toBe("refuses {field} of {measured}, past its {limit}");
+  it("names each result by a template of its rules (VU-A's input limits, V-B's input plus output length)", () => {
+    const templates = honest.results.map((result) => templateOf(mediaLimits, result.name));
+    expect(templates.filter((template) => template === "refuses {field} of {measured}, past its {limit}")).toHaveLength(
+      EXPECTED.length - 2,
+    );
+    expect(
+      templates.filter(
+        (template) =>
+          template === "refuses {field} of {measured} with {other} of {value}, past their most of {limit} together",
+      ),
+    ).toHaveLength(2);
+    expect(mediaLimits.rules).toEqual({
+      "refuses {field} of {measured}, past its {limit}": ["route:video-upscales.input-limits"],
+      "refuses {field} of {measured} with {other} of {value}, past their most of {limit} together": [
+        "route:videos.v-b.length-limits",
+      ],
+    });
   });
 });
 
@@ -141,6 +171,8 @@ describe("the media-limits check fails a field not refused with 400 and the erro
         if (answer.status !== 400) return answer;
         // VU-A answers 422; V-B refuses with 400 but without the error body.
         if (call?.op.path === VU_A.path) return { ...answer, status: 422 };
+        if (call?.op.path === V_B.path && JSON.stringify(answer.body).includes("plus body.length_seconds"))
+          return { ...answer, status: 200 };
         if (call?.op.path === V_B.path) return { ...answer, body: { message: "too long" } };
         return answer;
       },
@@ -156,6 +188,17 @@ describe("the media-limits check fails a field not refused with 400 and the erro
     expect(results[`${VU_A.route} refuses video of 120 MB, past its most of 100 MB`]).toMatchObject({
       outcome: "fail",
       detail: `answered 422, not 400, to video of 120 MB (${url("heavy.mp4", 99)})`,
+    });
+  });
+
+  it("fails an input and output length past their total that is not refused, naming both", () => {
+    expect(
+      results[
+        `${V_B.route} refuses reference_videos of 2 s with length_seconds of 29, past their most of 30 s together`
+      ],
+    ).toMatchObject({
+      outcome: "fail",
+      detail: `answered 200, not 400, to reference_videos of 2 s with length_seconds of 29 (${url("clip-2s.mp4", 2)})`,
     });
   });
 

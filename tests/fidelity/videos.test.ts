@@ -385,6 +385,8 @@ videoVariant(
         minDurationSeconds: 2,
         maxDurationSeconds: 15,
         maxCombinedDurationSeconds: 15,
+        // "input video duration plus output length must not exceed 30 s"
+        maxTotalWithField: { field: "length_seconds", maxSeconds: 30 },
         maxSizeMB: 50,
       },
     },

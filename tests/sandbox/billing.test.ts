@@ -2,10 +2,11 @@
  * Billing through HTTP: the price is the description's quote, charged only on success; a held
  * price (lip sync, 3D) is reserved at creation and charged exactly; nothing is charged on failure,
  * timeout or a moderation block; per-request prices are charged on every search; POST /v1/cost and
- * GET /v1/models agree with the description; per-second prices read `#duration=N`, else the default.
+ * GET /v1/models agree with the description; per-second prices read `#duration=N`, else the default;
+ * a price per image is charged for the images made.
  */
 import { describe, expect, it } from "vitest";
-import { checkedSandboxes, configWith, example, model, routeWhere, type TestSandbox } from "./support.ts";
+import { areaOf, checkedSandboxes, configWith, example, model, routeWhere, type TestSandbox } from "./support.ts";
 
 const sandbox = checkedSandboxes();
 
@@ -97,6 +98,25 @@ describe("charges", () => {
     });
     sb.advance(END);
     expect((await balance(sb)).monthly_used).toBe(1_929);
+  });
+
+  it("charge a price per image for the images a job makes, one where the request leaves out a count with no stated default", async () => {
+    // Specification, I-C: "Flat 25 credits per image"; its num_images is "1 to 4" with no default.
+    const ic = routeWhere((route) => route.label === "I-C");
+    const sb = await sandbox(configWith());
+    const made = async (body: Record<string, unknown>) => {
+      const created = await sb.send("POST", ic.path, { body });
+      sb.advance(END);
+      return (await sb.send("GET", areaOf(ic.areaId).poll.path.replace("{id}", created.json.id))).json.images
+        .length as number;
+    };
+    expect(await made({ prompt: "a fox" })).toBe(1);
+    expect((await balance(sb)).monthly_used).toBe(25);
+    expect(await made({ prompt: "a fox", num_images: 3 })).toBe(3);
+    expect((await balance(sb)).monthly_used).toBe(25 + 75);
+    // The quote is the description's: the count is an input it names as missing.
+    const quote = await sb.send("POST", "/v1/cost", { body: { model: ic.slug, body: { prompt: "a fox" } } });
+    expect(quote.json).toMatchObject({ credits: null, reason: expect.stringContaining("num_images") });
   });
 
   it("charge nothing for failed, timed-out or moderation-blocked requests", async () => {
@@ -225,6 +245,24 @@ describe("prices", () => {
     });
     // 12 s of audio at 84 per second.
     expect(withSeconds.json.credits).toBe(1_008);
+  });
+
+  it("POST /v1/cost quotes a depth map by seconds alone, with no video in the body: exact credits", async () => {
+    // Specification, depth maps: "`POST /v1/cost` returns `credits_per_second`, `size_pricing`,
+    // `min_seconds`, plus exact `credits` when `seconds` is sent"; 20/30/40 per second, 5-s minimum.
+    const depth = routeWhere((route) => route.label === "DM-A");
+    const sb = await sandbox(configWith());
+    const quote = (body: Record<string, unknown>, seconds: number) =>
+      sb.send("POST", "/v1/cost", { body: { model: depth.slug, body, seconds } });
+    const { video: _video, ...withoutVideo } = example(depth.path) as Record<string, unknown>;
+    const bySeconds = await quote({ ...withoutVideo, size: "base" }, 12);
+    expect([bySeconds.status, bySeconds.json.credits, bySeconds.json.credits_per_second]).toEqual([200, 360, 30]);
+    expect(bySeconds.json).toMatchObject({ seconds: 12, min_seconds: 5 });
+    // Below the minimum: billed 5 s. The same seconds with a video give the same credits.
+    expect((await quote({ ...withoutVideo, size: "base" }, 3)).json.credits).toBe(150);
+    expect((await quote({ ...withoutVideo, size: "base", video: "https://x.example/v.mp4" }, 12)).json.credits).toBe(
+      360,
+    );
   });
 
   it("GET /v1/models lists every model with the description's pricing, filtered by type", async () => {

@@ -29,10 +29,16 @@ describe("npm run sandbox and a page it refuses", () => {
         "the sandbox to listen",
         60_000,
       );
-      expect(text.stdout()).toContain(
+      // Each start-up line is its own write, and the record follows them: a pipe may hand the lines
+      // over one at a time, before the record is on disk (CI saw the first line alone).
+      const pagesLine = await until(
+        () => /^pages allowed to call it: .*$/m.exec(text.stdout())?.[0],
+        "the line of pages allowed",
+      );
+      expect(pagesLine).toBe(
         "pages allowed to call it: http://127.0.0.1:8080, http://localhost:8080 (others: --allow-origin ORIGIN)",
       );
-      expect(localServer("sandbox", records)).toBe(url);
+      expect(await until(() => localServer("sandbox", records) ?? undefined, "the address recorded")).toBe(url);
       for (let i = 0; i < 3; i++) {
         const refused = await fetch(`${url}/v1/account/credits`, { headers: { origin: "http://127.0.0.1:9000" } });
         expect(refused.status).toBe(403);

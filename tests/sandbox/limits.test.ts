@@ -87,6 +87,34 @@ describe("request windows", () => {
     expect(expectRateLimited(await sb.send("GET", credits, { key: "key-b" }))).toBe(60);
     expect((await sb.send("GET", credits, { key: "key-b", from: "127.0.0.2" })).status).toBe(200);
   });
+  it("counts requests refused before any rule too, in the key's window and the address's: an unknown model's create, a path or a method the description lacks, a body past the sandbox's size; past the limit, each is the 429", async () => {
+    const sb = await sandbox(
+      configWith(
+        {},
+        { limits: { requests: { perKey: 4, perSourceIp: 7, windowSeconds: 60 } }, http: { maxBodyBytes: 64 } },
+      ),
+    );
+    const area = cheap.path.slice(0, cheap.path.lastIndexOf("/") + 1);
+    const refused = [
+      await sb.send("POST", `${area}no-such-model`, { body: {} }),
+      await sb.send("GET", "/v1/no-such-route"),
+      await sb.send("DELETE", credits),
+      await sb.send("POST", cheap.path, { body: { prompt: "x".repeat(100) } }),
+    ];
+    expect(refused.map((sent) => [sent.status, remaining(sent)])).toEqual([
+      [400, 3],
+      [404, 2],
+      [405, 1],
+      [413, 0],
+    ]);
+    // The key's window is spent: the next refusal of each kind is the rate limiter's 429.
+    expectRateLimited(await sb.send("GET", "/v1/no-such-route"));
+    expectRateLimited(await sb.send("POST", cheap.path, { body: { prompt: "x".repeat(100) } }));
+    // Without a key, the address's window (7, six spent) counts it: the seventh answers as before, the eighth is limited.
+    const seventh = await sb.send("GET", "/v1/no-such-route", { key: null });
+    expect([seventh.status, seventh.headers.get(rateLimitHeaders.limit), remaining(seventh)]).toEqual([404, "7", 0]);
+    expectRateLimited(await sb.send("DELETE", credits, { key: null }));
+  });
 });
 
 describe("uploads", () => {

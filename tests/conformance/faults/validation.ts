@@ -225,4 +225,13 @@ export const VALIDATION_FAULTS = {
       return original(call, state);
     }),
   },
+  "input-plus-output-length-unchecked": {
+    breaks: ["videos.v-b.length-limits"],
+    bug: "V-B checks its reference videos and its output length each on its own: 3 s of video with a 28-s output (31 s together) is made",
+    // The duration rule without x-media's maxTotalWithField: each field's own limits still hold.
+    rules: wrap("media-durations", (original) => (call, state) => {
+      const reply = original(call, state);
+      return reply && JSON.stringify(reply.body).includes("plus body.length_seconds") ? undefined : reply;
+    }),
+  },
 } satisfies Record<string, Fault>;

@@ -163,6 +163,12 @@ const WRITTEN_CAUGHT_BY: Record<WrittenFaultName, CheckName> = {
     "refuses video of 25 s, past its most of 20 s",
     "POST /v1/video-upscales/vu-a",
   ),
+  "input-plus-output-length-unchecked": named(
+    "media-limits",
+    "refuses {field} of {measured} with {other} of {value}, past their most of {limit} together",
+    "refuses reference_videos of 3 s with length_seconds of 28, past their most of 30 s together",
+    "POST /v1/videos/v-b",
+  ),
   "discount-not-applied": named("plan-prices", DISCOUNTED),
   "free-pool-web-only": named("plan-prices", POOL),
   "free-pool-never-used-up": named("plan-prices", AFTER_POOL),

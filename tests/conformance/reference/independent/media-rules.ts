@@ -1,7 +1,8 @@
 /**
  * The media rules of a create request that a schema cannot hold: the input forms each field takes
  * (x-media.forms), and the durations the server measures (each item within its range, lists within
- * their combined limit, limits that a mode tightens). A broken rule is a 400 naming the field.
+ * their combined limit, limits that a mode tightens, an input plus an output length). A broken rule
+ * is a 400 naming the field.
  */
 import { measuredSeconds } from "./media.ts";
 
@@ -13,6 +14,7 @@ interface MediaSpec {
   readonly minDurationSeconds?: number;
   readonly maxDurationSeconds?: number;
   readonly maxCombinedDurationSeconds?: number;
+  readonly maxTotalWithField?: { field: string; maxSeconds: number };
   readonly conditionalLimits?: readonly {
     when: { field: string; equals: unknown };
     limits: { maxDurationSeconds?: number };
@@ -73,6 +75,10 @@ export function checkMedia(
         problem: `${name} measure ${total} s together, above the ${spec.maxCombinedDurationSeconds} s combined limit`,
       };
     }
+    const other = spec.maxTotalWithField;
+    const added = other ? body[other.field] : undefined;
+    if (other && typeof added === "number" && total + added > other.maxSeconds)
+      return { problem: `${name} (${total} s) and ${other.field} (${added} s) exceed ${other.maxSeconds} s together` };
     measured[name] = Array.isArray(value) ? seconds : seconds[0]!;
   }
   return { measured };
