@@ -48,4 +48,9 @@ export interface Choices {
   readonly cooldownScope: "account" | "key";
   /** Which ends count as failed generations for the cooldown (not shown): any unsuccessful one, or `failed` only. */
   readonly cooldownCounts: "unsuccessful" | "failed";
+  /**
+   * The field a succeeded poll gives its result URL in where the poll schema names no result field
+   * (lip sync, video upscale: "Result URLs are present in the poll response", under a name not shown).
+   */
+  readonly unshownResultField?: string;
 }

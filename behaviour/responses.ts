@@ -58,7 +58,11 @@ export class Responses {
   /** The create response fields every route whose shape is shown requires: the shape used where none is shown. */
   private readonly commonCreateFields: readonly string[];
 
-  constructor(private readonly model: ServiceModel) {
+  constructor(
+    private readonly model: ServiceModel,
+    /** Choices.unshownResultField: where a succeeded poll whose schema names no result field gives its URL. */
+    private readonly unshownResultField?: string,
+  ) {
     this.variants = new Map(model.errors.tooManyRequests.variants.map((variant) => [variant.condition, variant]));
     const shown = model.createRoutes.filter((route) => route.idType === "string" && route.responseFields.length > 0);
     this.commonCreateFields = shown.length
@@ -144,13 +148,17 @@ export class Responses {
   /**
    * The poll response: the status, and exactly when the job succeeded every result field the poll
    * schema names (required or not: `images[].position`, 3D `files`), shaped by the schema and, where
-   * it leaves a type unshown, by the description's success example.
+   * it leaves a type unshown, by the description's success example. A schema that names no result
+   * field gets the URL under the unshown-result choice, if any.
    */
   job(area: AreaModel, job: Job, status: string): Reply {
     const body: Record<string, unknown> = { status };
     if (status === this.model.jobStatus.success) {
       const { properties, example } = this.pollShape(area);
-      for (const field of Object.keys(properties).filter((name) => name !== "status")) {
+      const fields = Object.keys(properties).filter((name) => name !== "status");
+      if (fields.length === 0 && this.unshownResultField)
+        body[this.unshownResultField] = `${FILES}/${job.id}/${this.unshownResultField}`;
+      for (const field of fields) {
         body[field] = resultValue(
           properties[field]!,
           example[field],

@@ -134,6 +134,16 @@ export const RULES: readonly Rule[] = [
     },
   },
   {
+    // A retired model answers 410 whatever its body holds: the model is gone, not the request wrong.
+    name: "retired-model",
+    check(call, state) {
+      const route = isCreate(call) ? state.routes.get(call.op.path) : undefined;
+      return route && call.account!.config.retiredModels.includes(route.slug)
+        ? state.responses.retired(route.slug)
+        : undefined;
+    },
+  },
+  {
     name: "request-body",
     check(call, state) {
       const request = state.requestSchemas.get(call.op.operationId);
@@ -191,15 +201,6 @@ export const RULES: readonly Rule[] = [
         `Upload limit exceeded. Retry in ${taken.retryAfterSeconds} seconds.`,
         taken.retryAfterSeconds,
       );
-    },
-  },
-  {
-    name: "retired-model",
-    check(call, state) {
-      const route = isCreate(call) ? state.routes.get(call.op.path) : undefined;
-      return route && call.account!.config.retiredModels.includes(route.slug)
-        ? state.responses.retired(route.slug)
-        : undefined;
     },
   },
   {

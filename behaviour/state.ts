@@ -88,7 +88,7 @@ export class ServiceState {
       growthMs: cooldown.growthSeconds * 1000,
     });
     this.jobs = new JobStore(model, choices);
-    this.responses = new Responses(model);
+    this.responses = new Responses(model, choices.unshownResultField);
     this.requestSchemas = requestSchemasOf(model);
     this.priceTables = withSuppliedRates(model.priceTables, config.rates);
     for (const route of model.createRoutes) this.routes.set(route.path, route);

@@ -27,6 +27,8 @@ export function sandboxChoices(model: ServiceModel, config: SandboxConfig): Choi
     // The sandbox's reading: an account's failures, whichever of its keys sent them; any unsuccessful end.
     cooldownScope: "account",
     cooldownCounts: "unsuccessful",
+    // The name every other video result of the description has (videos, motion control, depth maps).
+    unshownResultField: "video_url",
     jobId: (prefix, integer, sequence) =>
       integer
         ? String(sequence)

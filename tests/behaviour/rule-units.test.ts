@@ -402,17 +402,17 @@ describe("a request body's content type", () => {
 });
 
 describe("the rules", () => {
-  it("apply in this order: every request counts against the windows, rejected ones too, before any other rule refuses it; only a valid body is priced or charged", () => {
+  it("apply in this order: every request counts against the windows, rejected ones too, before any other rule refuses it; a retired model is gone whatever its body; only a valid body is priced or charged", () => {
     // The names the faults of the conformance self-test replace rules by.
     expect(RULES.map((rule) => rule.name)).toEqual([
       "request-windows",
       "authentication",
       "plan-gate",
+      "retired-model",
       "request-body",
       "media-forms",
       "media-durations",
       "uploads-window",
-      "retired-model",
       "cooldown",
       "outcome-marker",
       "price",

@@ -7,7 +7,7 @@
  * `succeeded`, `failed` and `timeout`"; States: succeeded: "Result URLs are present in the poll
  * response"; Poll results: "The `status` field is present in every poll response", with each
  * route's result fields (`images` for images, `model_url` and `files` for 3D, none shown for lip
- * sync). An honest target passes; each broken answer fails the result of the rule it breaks.
+ * sync, whose succeeded poll must still hold a URL, in a field of any name). An honest target passes; each broken answer fails the result of the rule it breaks.
  * Prices, from the specification's tables: I-A's text-to-image 12 credits, its edit with two
  * 2K references 38; D-B untextured 1080; LS-A's portrait-speech at most 10080 (84 credits a second,
  * its audio's length not known).
@@ -70,7 +70,8 @@ function succeeded(id: string): Record<string, unknown> {
       model_url: "https://files.example.com/m.glb",
       files: ["https://files.example.com/m.glb"],
     };
-  return { status: "succeeded" };
+  // Lip sync: the name of the result's field is not shown; the target picks one of its own.
+  return { status: "succeeded", output: { video: "https://files.example.com/v.mp4" } };
 }
 
 /** The create response of each area: the id prefixes of the specification, 3D and lip sync with their credits. */
@@ -376,6 +377,18 @@ describe("the lifecycle check fails a job that breaks the lifecycle", () => {
     ]);
   });
 
+  it("fails a succeeded lip-sync job whose poll holds no URL (the result field's name is not shown, so any field may hold it)", async () => {
+    const run = await lifecycleRun({ models: ["LS-A"] }, (_id, count) =>
+      count === 1
+        ? { status: 200, body: { status: "processing" } }
+        : { status: 200, body: { status: "succeeded", output: { video: "v.mp4", seconds: 4 } } },
+    );
+    const problem =
+      "a succeeded job's poll carries no URL, where the specification says result URLs are present in the poll response (the description names no result field for GET /v1/lip-sync/{id}, so any field may hold it)";
+    // Once per succeeded poll: the one that saw the terminal status and the stable one after it.
+    expect(judged(run.results)[`${JOB_LS} ${RESULTS}`]).toEqual(["fail", `${problem}; ${problem}`]);
+  });
+
   it("judges result fields only on polls answered 200, and reads no status from a body that is no JSON", async () => {
     const run = await lifecycleRun({ models: ["I-A"], poll: { ...POLL, stablePolls: 2 } }, (id, count) => {
       if (count === 1) return { status: 200, body: "still working" };
@@ -491,11 +504,8 @@ describe("the lifecycle check and jobs the description says outlast poll.timeout
       expect(creates[0]).toBe(`POST ${I_A_PATH}`);
       expect(creates[1]).toBe("measured");
       expect(creates.slice(2).sort()).toEqual([`POST ${D_B_PATH}`, `POST ${LS_A_PATH}`]);
-      // The description names no result field of a lip-sync job.
-      expect(judged(run.results)[`${JOB_LS} ${RESULTS}`]).toEqual([
-        "skip",
-        "the description names no result fields for GET /v1/lip-sync/{id}",
-      ]);
+      // The description names no result field of a lip-sync job: its URL, under a name of the target's, passes.
+      expect(judged(run.results)[`${JOB_LS} ${RESULTS}`]).toEqual(["pass"]);
     } finally {
       await target.close();
     }
@@ -541,7 +551,7 @@ describe("the lifecycle check and creates whose jobs it cannot follow", () => {
       [VALUES, "pass"],
       [TERMINAL, "pass"],
       [STABLE, "pass"],
-      [RESULTS, "skip"],
+      [RESULTS, "pass"],
     ]);
   });
 });

@@ -251,4 +251,16 @@ describe("retired models", () => {
     expect(retired.json.error.code).toBe(model.errors.retired.code);
     expect((await sb.send("POST", cheap.path, { body: example(cheap.path) })).status).toBe(200);
   });
+
+  it("answer 410 whatever the body holds (none, a field the model lacks, a value out of range): the model is gone", async () => {
+    const sb = await sandbox(configWith({ retiredModels: [family.slug] }));
+    const bodies = [undefined, { ...familyBody, not_a_field: 1 }, { ...familyBody, prompt: 12 }];
+    const answers = await Promise.all(bodies.map((body) => sb.send("POST", family.path, { body })));
+    expect(answers.map((sent) => [sent.status, sent.json.error.code])).toEqual(
+      bodies.map(() => [410, model.errors.retired.code]),
+    );
+    // The same bodies to a model still served are the 400 they always were.
+    const live = await sb.send("POST", cheap.path, { body: { ...example(cheap.path), not_a_field: 1 } });
+    expect(live.status).toBe(400);
+  });
 });

@@ -27,6 +27,7 @@ import {
 
 const POLLABLE = "job pollable through its id{example}";
 const POLLS_MATCH = "every poll response matches the description{example}";
+const RESULTS_ONCE = "result fields exactly once succeeded{example}";
 
 /** The area whose poll route is /v1/<segment>/{id}. */
 const areaNamed = (segment: string): AreaModel | undefined =>
@@ -114,6 +115,10 @@ const model3d = areaNamed("3d");
 const create3d = model3d && followedCreate(model3d);
 if (!model3d || !create3d) throw new Error("the description has no 3D area whose jobs can be followed");
 
+const lipSync = areaNamed("lip-sync");
+const createLipSync = lipSync && followedCreate(lipSync);
+if (!lipSync || !createLipSync) throw new Error("the description has no lip-sync area whose jobs can be followed");
+
 export const POLL_FAULTS = {
   "poll-without-status": {
     breaks: ["resources.poll.status-always-present"],
@@ -142,6 +147,15 @@ export const POLL_FAULTS = {
       body: omitted(bodyOf(answer), ["files"]),
     })),
   },
+  "unnamed-result-left-out": {
+    breaks: ["states.succeeded"],
+    bug: "a succeeded lip-sync job's poll carries its status alone: the description names no result field, so none is sent",
+    areas: withImages("lip-sync"),
+    answer: when(polled(lipSync, MODEL.jobStatus.success), (answer) => ({
+      ...answer,
+      body: { status: bodyOf(answer).status },
+    })),
+  },
   "completion-not-pollable": {
     breaks: ["events.completion-by-polling", "service.poll-until-terminal"],
     bug: "the status routes answer 404 for every job: completion is only pushed to a webhook",
@@ -157,5 +171,6 @@ export const POLL_CATCHES: Record<keyof typeof POLL_FAULTS, CheckName> = {
   "poll-without-status": named("lifecycle", POLLS_MATCH),
   "3d-files-deleted-at-once": named("lifecycle", POLLS_MATCH, undefined, jobRoute(create3d, model3d)),
   "3d-files-left-out": named("lifecycle", POLLS_MATCH, undefined, jobRoute(create3d, model3d)),
+  "unnamed-result-left-out": named("lifecycle", RESULTS_ONCE, undefined, jobRoute(createLipSync, lipSync)),
   "completion-not-pollable": named("lifecycle", POLLABLE),
 };
