@@ -104,14 +104,11 @@ describe("the target's declaration (CONFORMANCE_CONFIG and CONFORMANCE_AREAS / _
     const config = read({ CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" });
     expect(config.freePlanKey).toBe("sandbox-free-key");
     expect(config.outcomeMarkers.failed).toMatch(/failed/);
-    // The sandbox's default config shortens the cooldown's pause, and the declaration says by how much.
-    const sandbox = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as {
-      limits: { cooldown: { pauseSeconds: number; growthSeconds: number } };
-    };
-    expect(config.cooldownPauseSeconds).toBe(sandbox.limits.cooldown.pauseSeconds);
-    expect(sandbox.limits.cooldown.growthSeconds * contract.model.limits.cooldown.pauseSeconds).toBe(
-      sandbox.limits.cooldown.pauseSeconds * contract.model.limits.cooldown.growthSeconds,
-    );
+    // `npm run sandbox` pauses the family for the description's ten minutes, so its declaration
+    // shortens nothing: the cooldown check expects the description's pause and does not wait it out.
+    const sandbox = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { limits?: unknown };
+    expect(sandbox.limits).toBeUndefined();
+    expect(config.cooldownPauseSeconds).toBeUndefined();
   });
 
   it("reads a declared cooldown pause", () => {

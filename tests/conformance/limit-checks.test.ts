@@ -7,7 +7,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
-import { TARGET_DEFAULTS, readTargetConfig } from "../../conformance/config.ts";
 import { Contract } from "../../contract/contract.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { runConformance } from "../../conformance/run.ts";
@@ -15,14 +14,10 @@ import { DEFAULT_CONFIG_FILE } from "../../sandbox/config.ts";
 import { startSandbox, type SandboxHooks } from "../../sandbox/server.ts";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { bodyOf, tooManyCode } from "./faults/support.ts";
+import { sandboxDeclaration } from "./support/sandbox-declaration.ts";
 
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
+const declared = sandboxDeclaration(contract);
 const defaults = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as { jobs?: object; limits?: object };
 const { remaining: REMAINING } = contract.model.rateLimitHeaders;
 

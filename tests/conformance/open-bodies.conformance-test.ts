@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import type { TargetConfig } from "../../conformance/config.ts";
 import { Contract } from "../../contract/contract.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { runConformance } from "../../conformance/run.ts";
@@ -19,15 +19,11 @@ import type { RequestSchema, ServiceState } from "../../behaviour/state.ts";
 import { wrap } from "./faults/support.ts";
 import { readFileSync } from "node:fs";
 import { fastSandboxConfig } from "../support/fast-sandbox.ts";
+import { sandboxDeclaration } from "./support/sandbox-declaration.ts";
 
 const GROUP = "request-validation";
 const contract = new Contract();
-const declared = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
+const declared = sandboxDeclaration(contract);
 const config: TargetConfig = {
   ...declared,
   // This target does not take requests exactly as the description shapes them: it ignores unlisted fields.

@@ -7,8 +7,7 @@
  * The same two verdicts are asked of an implementation that shares no code with the sandbox.
  */
 import { describe, expect, it } from "vitest";
-import { CHECK_GROUPS } from "../../conformance/checks/index.ts";
-import { TARGET_DEFAULTS, readTargetConfig, type TargetConfig } from "../../conformance/config.ts";
+import { TARGET_DEFAULTS, type TargetConfig } from "../../conformance/config.ts";
 import { Contract } from "../../contract/contract.ts";
 import type { CheckResult } from "../../conformance/results.ts";
 import { runConformance } from "../../conformance/run.ts";
@@ -16,20 +15,16 @@ import { startIndependent } from "./reference/independent/server.ts";
 import { INDEPENDENT_DECLARATION } from "./reference/independent/declaration.ts";
 import { KEYS } from "./reference/independent/setup.ts";
 import { REFERENCE_CAP, startReference, type RunningReference } from "./reference/server.ts";
+import { sandboxDeclaration } from "./support/sandbox-declaration.ts";
 
 const contract = new Contract();
-const sandboxDeclaration = readTargetConfig(
-  { CONFORMANCE_CONFIG: "conformance/targets/sandbox.json" },
-  TARGET_DEFAULTS,
-  contract,
-  CHECK_GROUPS,
-);
+const sandboxDeclared = sandboxDeclaration(contract);
 /**
  * The reference's declaration: the sandbox's, with its own cap and quick polling, and without the
  * per-IP burst, declared for the description's limits: the reference has the fast sandbox's.
  */
 const declared: TargetConfig = {
-  ...sandboxDeclaration,
+  ...sandboxDeclared,
   concurrency: REFERENCE_CAP,
   poll: { intervalMs: 150, timeoutSeconds: 20, stablePolls: 1 },
   sourceIpBurst: undefined,
@@ -40,7 +35,7 @@ const undeclared: TargetConfig = TARGET_DEFAULTS;
 async function resultsAgainst(
   config: TargetConfig,
   reference: RunningReference,
-  apiKey = sandboxDeclaration.apiKey!,
+  apiKey = sandboxDeclared.apiKey!,
 ): Promise<CheckResult[]> {
   try {
     return (await runConformance({ target: reference.url, config, contract, apiKey })).results;

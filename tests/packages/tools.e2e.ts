@@ -16,7 +16,7 @@ import { TOOLS_PACKAGE } from "../../packages/shared/package-build.ts";
 import { buildToolsPackage, PACKAGE_NAME } from "../../packages/tools/build.ts";
 import type { BuiltPackage } from "../../packages/shared/package-build.ts";
 import { model } from "../support/description.ts";
-import { fastSandboxConfig } from "../support/fast-sandbox.ts";
+import { FAST_COOLDOWN_SECONDS, fastSandboxConfig } from "../support/fast-sandbox.ts";
 import { allEnded, descendants, output, until } from "../support/processes.ts";
 import {
   exportedDescriptionPaths,
@@ -242,10 +242,15 @@ describe("the tools package", () => {
     it("conformance --target passes against it with the sandbox's declaration, and writes its JSON and JUnit reports", {
       timeout: 120_000,
     }, async () => {
-      // Less its per-IP burst, whose limits are the default config's: the fast config's windows are 10 s.
+      // Less its per-IP burst, whose limits are the default config's (the fast config's windows are
+      // 10 s), and with the fast config's shortened cooldown, which the default config does not shorten.
       const { sourceIpBurst, ...declaration } = JSON.parse(readFileSync(join(project, declarationFile), "utf8"));
       expect(sourceIpBurst).toBeDefined();
-      writeFileSync(join(project, "declaration.json"), JSON.stringify(declaration));
+      expect(declaration.cooldownPauseSeconds).toBeUndefined();
+      writeFileSync(
+        join(project, "declaration.json"),
+        JSON.stringify({ ...declaration, cooldownPauseSeconds: FAST_COOLDOWN_SECONDS }),
+      );
       const { code, stdout, stderr } = await npx([
         "conformance",
         "--target",

@@ -27,10 +27,17 @@ describe("sandbox config", () => {
     expect(config.accounts.a!.outcome).toBe(model.jobStatus.success);
   });
 
-  it("ships a valid default config, whose cooldown pauses seconds rather than the description's minutes", () => {
+  it("ships a valid default config, whose limits are the description's (the cooldown pauses ten minutes, growing by ten)", () => {
     const config = readConfigFile(DEFAULT_CONFIG_FILE, model);
     expect(Object.keys(config.accounts).length).toBeGreaterThan(0);
-    expect(config.limits.cooldown.pauseSeconds).toBeLessThan(model.limits.cooldown.pauseSeconds);
+    expect(config.limits.cooldown).toEqual({
+      consecutiveFailures: 3,
+      withinSeconds: 3600,
+      pauseSeconds: 600,
+      growthSeconds: 600,
+    });
+    expect(config.limits.requests).toEqual({ perKey: 600, perSourceIp: 1200, windowSeconds: 60 });
+    expect(config.limits.uploads).toEqual({ perAccount: 60, windowSeconds: 60 });
   });
 
   it("takes the cooldown's pause and growth from the config, other limits from the description", () => {
