@@ -3,14 +3,18 @@
  * Redoc shows their tabs, curl, the typed client, Python and JavaScript (fetch), each with the
  * language Redoc highlights it in and its tab's label; the description itself left untouched.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_LABELS, withCodeSamples } from "../../docs-src/code-samples.ts";
 import { loadBundle, operations } from "../../model/document.ts";
 
 describe("withCodeSamples", () => {
   const bundle = loadBundle();
   const before = JSON.stringify(bundle);
-  const copy = withCodeSamples(bundle);
+  // In a beforeAll, so that the mutation run credits each test with it (tests/mutation/hook-coverage.ts).
+  let copy: ReturnType<typeof withCodeSamples>;
+  beforeAll(() => {
+    copy = withCodeSamples(bundle);
+  });
 
   it("gives every operation its four samples in tab order, each in its language under its label", () => {
     const all = operations(copy);

@@ -5,7 +5,7 @@
  * area's poll path, cadence, interval and result fields; none where the create answer shows no id);
  * the credits route, the rate-limit headers to highlight and the terminal statuses.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { consoleData, jobFollowing } from "../../docs-src/console-operations.ts";
 import { deref, loadBundle, operations } from "../../model/document.ts";
 import { loadServiceModel } from "../../model/service-model.ts";
@@ -13,7 +13,11 @@ import { DEFAULT_POLL_INTERVAL_MS } from "../../runtime/client/options.ts";
 
 const bundle = loadBundle();
 const model = loadServiceModel();
-const data = consoleData(model);
+// In a beforeAll, so that the mutation run credits each test with it (tests/mutation/hook-coverage.ts).
+let data: ReturnType<typeof consoleData>;
+beforeAll(() => {
+  data = consoleData(model);
+});
 const entry = (operationId: string) => data.operations.find((operation) => operation.operationId === operationId);
 
 describe("consoleData", () => {

@@ -4,7 +4,7 @@
  * the reference, that list folded under one line counting the other pages; the site's script on
  * every page and the reference's own scripts after it, in the order they depend on each other.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { guidePage, referencePage } from "../../docs-src/page-layout.ts";
 import {
   REDOC_SCRIPT_FILE,
@@ -30,10 +30,14 @@ const scripts = (html: string): string[] =>
   [...html.matchAll(/<script src="([^"]+)"><\/script>/g)].map((m) => m[1] ?? "");
 
 describe("guidePage", () => {
-  const html = guidePage(errors, "Errors <& more>", "Media & Co", "<p>Content.</p>\n", [
-    { id: "status-codes", title: "Status codes" },
-    { id: "a&b", title: "Rate <limits>" },
-  ]);
+  // In a beforeAll, so that the mutation run credits each test with it (tests/mutation/hook-coverage.ts).
+  let html: string;
+  beforeAll(() => {
+    html = guidePage(errors, "Errors <& more>", "Media & Co", "<p>Content.</p>\n", [
+      { id: "status-codes", title: "Status codes" },
+      { id: "a&b", title: "Rate <limits>" },
+    ]);
+  });
 
   it("titles the page with its title and the site's, escaped", () => {
     expect(html).toContain("<title>Errors &lt;&amp; more&gt; · Media &amp; Co</title>");
@@ -61,7 +65,11 @@ describe("guidePage", () => {
 });
 
 describe("referencePage", () => {
-  const html = referencePage(reference, "Media");
+  // In a beforeAll, so that the mutation run credits each test with it (tests/mutation/hook-coverage.ts).
+  let html: string;
+  beforeAll(() => {
+    html = referencePage(reference, "Media");
+  });
 
   it("folds the list of pages under one line that counts the others, with Redoc's container after it", () => {
     expect(SITE_PAGES.length).toBeGreaterThan(2);

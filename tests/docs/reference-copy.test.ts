@@ -5,7 +5,7 @@
  * model; and the page's introduction keeps its lead, links each section a guide shows to that guide,
  * and keeps the sections no guide shows.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type GuideSections, referenceCopies } from "../../docs-src/reference-copy.ts";
 import { deref, loadBundle, type OpenApiDocument, operations, type ResponseObject } from "../../model/document.ts";
 import { preferSelections } from "../../model/prefer-selections.ts";
@@ -25,7 +25,12 @@ const operation = (doc: OpenApiDocument, operationId: string) => {
 
 describe("referenceCopies", () => {
   const before = structuredClone(bundle);
-  const { whole, page } = referenceCopies(bundle, GUIDES);
+  // In a beforeAll, so that the mutation run credits each test with it (tests/mutation/hook-coverage.ts).
+  let whole: OpenApiDocument;
+  let page: OpenApiDocument;
+  beforeAll(() => {
+    ({ whole, page } = referenceCopies(bundle, GUIDES));
+  });
 
   it("leaves the description itself as it was", () => {
     expect(bundle).toEqual(before);

@@ -6,7 +6,7 @@
  * samples; every text whole, and an operation no tag of the description names is refused.
  * Expectations are written from those rules for a small description, not read off the output.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { OpenApiDocument, Operation } from "../../model/document.ts";
 import { referenceMarkdown } from "../../docs-src/reference-markdown.ts";
 
@@ -120,7 +120,11 @@ const block = (markdown: string, heading: string): string => {
 };
 
 describe("referenceMarkdown", () => {
-  const markdown = referenceMarkdown(document());
+  // In a beforeAll, so that the mutation run credits each test with it (tests/mutation/hook-coverage.ts).
+  let markdown: string;
+  beforeAll(() => {
+    markdown = referenceMarkdown(document());
+  });
 
   it("opens with the title, the version, a link to the description and its whole introduction", () => {
     expect(

@@ -9,7 +9,7 @@
 import { runInNewContext } from "node:vm";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_LABELS, withCodeSamples, type CodeSample } from "../../docs-src/code-samples.ts";
 import { referenceCopies } from "../../docs-src/reference-copy.ts";
 import { offlineRedocBundle } from "../../docs-src/redoc-bundle.ts";
@@ -29,7 +29,11 @@ function curlBody(source: string): unknown {
 }
 
 describe("code samples", () => {
-  const documented = withCodeSamples(doc);
+  // In a beforeAll, so that the mutation run credits each test with it (tests/mutation/hook-coverage.ts).
+  let documented: ReturnType<typeof withCodeSamples>;
+  beforeAll(() => {
+    documented = withCodeSamples(doc);
+  });
 
   it("are generated for every operation, from its own path and first request example", () => {
     for (const { path, method, operation } of operations(documented)) {
@@ -117,7 +121,11 @@ describe("the reference's copies of the description", () => {
     { file: "index.html", nav: "Overview", sections: [{ id: "conventions", title: "Conventions" }] },
     { file: "limits.html", nav: "Limits", sections: [] },
   ];
-  const copies = referenceCopies(doc, guides);
+  // In a beforeAll, so that the mutation run credits each test with it (tests/mutation/hook-coverage.ts).
+  let copies: ReturnType<typeof referenceCopies>;
+  beforeAll(() => {
+    copies = referenceCopies(doc, guides);
+  });
   const created = (document: typeof doc) =>
     Object.values(document.paths).find((item) => item.post?.operationId === "createImageIA")?.post;
 

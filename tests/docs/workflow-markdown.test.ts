@@ -6,7 +6,7 @@
  * its outputs; then how to run it. Descriptions are Markdown; everything else is code, its fence
  * longer than any backticks inside.
  */
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { workflowMarkdown } from "../../docs-src/workflow-pages.ts";
 import type { OpenApiDocument } from "../../model/document.ts";
 
@@ -76,10 +76,13 @@ const WORKFLOW = {
   },
 };
 
-// biome-ignore lint/suspicious/noExplicitAny: the module's Arazzo shape is its own; this literal is one
-const page = workflowMarkdown("workflows/create-image.arazzo.yaml", WORKFLOW as any, DOC);
-
 describe("workflowMarkdown", () => {
+  // In a beforeAll, so that the mutation run credits each test with it (tests/mutation/hook-coverage.ts).
+  let page: string;
+  beforeAll(() => {
+    // biome-ignore lint/suspicious/noExplicitAny: the module's Arazzo shape is its own; this literal is one
+    page = workflowMarkdown("workflows/create-image.arazzo.yaml", WORKFLOW as any, DOC);
+  });
   it("titles the page on one line and gives the file's description whole", () => {
     expect(page.startsWith("# Create an image\n\nMakes an image.\n\nThen waits.\n\n## Create and wait\n\n")).toBe(true);
   });
