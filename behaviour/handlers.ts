@@ -7,9 +7,9 @@ import { deref, type JsonSchema, type ResponseObject } from "../model/document.t
 import type { CreateRouteModel, OperationModel } from "../model/service-model.ts";
 import { quoteRoute, type Quote } from "../runtime/costs/quote.ts";
 import { QuoteError } from "../runtime/costs/quote-error.ts";
-import type { PricingExtension, RoutePricing } from "../runtime/costs/pricing.ts";
+import type { PricingComponent, PricingExtension, RoutePricing } from "../runtime/costs/pricing.ts";
 import type { Job } from "./jobs.ts";
-import { outputCount } from "./outputs.ts";
+import { outputCount, withOutputCount } from "./outputs.ts";
 import type { Reply } from "./responses.ts";
 import type { Call } from "./rules.ts";
 import type { ServiceState } from "./state.ts";
@@ -76,12 +76,14 @@ const poll: Handler = (call, state) => {
 
 const credits: Handler = (call, state) => state.responses.credits(call.account!.ledger.balance());
 
-/** `<field>_pricing` for each single-field rate table (`resolution_pricing`, `size_pricing`). */
+/** `<field>_pricing` for each field a rate table is keyed by first (`resolution_pricing`, `size_pricing`). */
 function pricingMaps(table: RoutePricing | undefined): Record<string, unknown> {
   const maps: Record<string, unknown> = {};
   for (const component of table?.pricing?.components ?? []) {
-    const fields = component.rateBy?.fields;
-    if (fields?.length === 1 && !component.when) maps[`${fields[0]}_pricing`] = component.rateBy!.table;
+    const field = component.rateBy?.fields[0];
+    // The first rate table keyed by the field: V-F's output seconds (its extensions' rates are in
+    // `pricing`), V-G's by resolution, then by mode within each.
+    if (field !== undefined && !(`${field}_pricing` in maps)) maps[`${field}_pricing`] = component.rateBy!.table;
   }
   return maps;
 }
@@ -126,6 +128,33 @@ const models: Handler = (call, state) => {
 const SECONDS_ONLY = "seconds given";
 
 /**
+ * The rate per second of a route's one per-second component for `body`, whatever the seconds: a
+ * quote of one second of a placeholder input. Undefined where the body cannot give it (a rate by a
+ * field the body leaves out with no default) or the input is a list.
+ */
+function rateOf(
+  state: ServiceState,
+  path: string,
+  body: Readonly<Record<string, unknown>>,
+  component: PricingComponent,
+) {
+  const field = (component.per as { mediaSeconds: string }).mediaSeconds;
+  if (state.priceTables[path]!.media[field]?.list) return undefined;
+  try {
+    const probe = quoteRoute(
+      state.priceTables,
+      path,
+      { ...body, [field]: body[field] ?? SECONDS_ONLY },
+      { [field]: 1 },
+    );
+    return probe.breakdown.find((candidate) => candidate.label === component.label)?.rate;
+  } catch (error) {
+    if (error instanceof QuoteError) return undefined;
+    throw error;
+  }
+}
+
+/**
  * The quote request's shape is not shown. The sandbox's: `{ model: <slug>, body: <the create
  * request>, seconds?: <seconds of the one per-second media input>, media?: <durations by field> }`.
  */
@@ -150,7 +179,8 @@ const cost: Handler = (call, state) => {
   if (!table) return { status: 200, body: { model: route.slug, credits: null } };
   const mediaFields = Object.keys(table.media);
   let media = request.media ?? state.priceInputs(body, table);
-  let priced = body;
+  // Quoted as the create is charged: for the results it makes, a count left out included (outputs.ts).
+  let priced = withOutputCount(state, route, body);
   if (request.seconds !== undefined) {
     if (mediaFields.length !== 1)
       return state.responses.invalidRequest(
@@ -159,7 +189,7 @@ const cost: Handler = (call, state) => {
     const field = mediaFields[0]!;
     media = { ...(media as object), [field]: request.seconds };
     // "exact credits when seconds is sent": the seconds stand for the input, which a quote need not carry.
-    if (body[field] === undefined && !table.media[field]!.list) priced = { ...body, [field]: SECONDS_ONLY };
+    if (body[field] === undefined && !table.media[field]!.list) priced = { ...priced, [field]: SECONDS_ONLY };
   }
   let quote: Quote;
   try {
@@ -173,7 +203,10 @@ const cost: Handler = (call, state) => {
     (component) => component.per && "mediaSeconds" in component.per,
   );
   const line = quote.breakdown.find((candidate) => perSecond.some((component) => component.label === candidate.label));
-  const per = perSecond.length === 1 ? perSecond[0]!.per : undefined;
+  const one = perSecond.length === 1 ? perSecond[0]! : undefined;
+  const per = one?.per;
+  // "returns credits_per_second ..., plus exact credits when seconds is sent": the rate without them too.
+  const rate = line?.rate ?? (one ? rateOf(state, route.path, withOutputCount(state, route, body), one) : undefined);
   return {
     status: 200,
     body: {
@@ -183,7 +216,8 @@ const cost: Handler = (call, state) => {
       charged: quote.charged,
       breakdown: quote.breakdown,
       ...(quote.reason ? { reason: quote.reason } : {}),
-      ...(perSecond.length === 1 && line ? { credits_per_second: line.rate, seconds: line.quantity } : {}),
+      ...(one && rate !== undefined ? { credits_per_second: rate } : {}),
+      ...(one && line ? { seconds: line.quantity } : {}),
       ...(per && "minimum" in per && per.minimum !== undefined ? { min_seconds: per.minimum } : {}),
       ...pricingMaps(table),
     },

@@ -2,7 +2,8 @@
  * Quotes of `POST /v1/cost`, at no cost. How a quote request names the model and the request to
  * quote is not shown, so the declaration gives its shape (`costRequest`: `"{model}"` and
  * `"{request}"` stand for them); `seconds` is the description's own field. A depth-map quote with
- * `seconds` carries `credits_per_second`, `size_pricing`, `min_seconds` and `credits`; where the
+ * `seconds` carries `credits_per_second`, `size_pricing`, `min_seconds` and `credits`, and one
+ * without `seconds` the first three all the same (only the exact `credits` need `seconds`); where the
  * account pays standard prices they are the standard ones, and on a plan that discounts the model
  * (planDiscounts) `credits` is the discounted price, rounded either way (the rounding is not
  * shown). Only depth-map quotes name the field of their price, so only they are judged. The JSON
@@ -24,6 +25,8 @@ const SECONDS = 7;
 
 const FIELDS =
   "a depth-map quote with seconds carries credits_per_second, size_pricing, min_seconds and credits{example}";
+const WITHOUT_SECONDS =
+  "a depth-map quote without seconds still carries credits_per_second, size_pricing and min_seconds{example}";
 const STANDARD = "a depth-map quote's figures are the standard prices{example}";
 const DISCOUNTED = "a depth-map quote on a discounted plan is the standard price less the discount{example}";
 
@@ -35,8 +38,13 @@ const costOp = (session: Session): ContractOperation | undefined =>
 const depthMaps = (session: Session): ContractOperation[] =>
   session.selected().filter((op) => op.create !== undefined && op.area === "depth-maps");
 
-/** The declared template with `"{model}"` and `"{request}"` put in, and `seconds`. */
-function quoteBody(template: Record<string, unknown>, slug: string, request: unknown): Record<string, unknown> {
+/** The declared template with `"{model}"` and `"{request}"` put in, and `seconds` where given. */
+function quoteBody(
+  template: Record<string, unknown>,
+  slug: string,
+  request: unknown,
+  seconds: number | undefined,
+): Record<string, unknown> {
   const fill = (value: unknown): unknown =>
     value === "{model}"
       ? slug
@@ -47,7 +55,7 @@ function quoteBody(template: Record<string, unknown>, slug: string, request: unk
           : typeof value === "object" && value !== null
             ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, fill(inner)]))
             : value;
-  return { ...(fill(template) as Record<string, unknown>), seconds: SECONDS };
+  return { ...(fill(template) as Record<string, unknown>), ...(seconds === undefined ? {} : { seconds }) };
 }
 
 /** A figure of a quote as a number (its JSON type is not shown), or NaN. */
@@ -77,12 +85,13 @@ async function quote(
   cost: ContractOperation,
   op: ContractOperation,
   request: unknown,
+  seconds: number | undefined,
 ): Promise<{ spec: RequestSpec; exchange: Exchange; json: Record<string, unknown> | undefined }> {
   const spec: RequestSpec = {
     method: cost.method,
     path: cost.path,
     headers: client.authorized(),
-    body: quoteBody(session.config.costRequest!, op.create!.slug, request),
+    body: quoteBody(session.config.costRequest!, op.create!.slug, request, seconds),
   };
   const exchange = await client.send(cost, spec, { positive: true });
   const json = exchange.json;
@@ -98,11 +107,12 @@ export const costQuotes: Check = {
   group: GROUP,
   rules: {
     [FIELDS]: ["depth-maps.cost-fields"],
+    [WITHOUT_SECONDS]: ["depth-maps.cost-fields"],
     [STANDARD]: ["depth-maps.cost-fields", "service.cost-quotes-discounted-price"],
     [DISCOUNTED]: ["service.cost-quotes-discounted-price"],
   },
   summary:
-    "With costRequest: a depth-map quote with seconds carries credits_per_second, size_pricing, min_seconds and credits; with standardPrices they are the standard prices, and on a plan that discounts the model (planDiscounts) credits is the discounted price.",
+    "With costRequest: a depth-map quote with seconds carries credits_per_second, size_pricing, min_seconds and credits, and one without seconds the first three; with standardPrices they are the standard prices, and on a plan that discounts the model (planDiscounts) credits is the discounted price.",
   blockedBy: needing(
     {
       declared: [
@@ -142,7 +152,7 @@ export const costQuotes: Check = {
         const request = example.value as Record<string, unknown>;
         const named = (template: string): string => template.replace("{example}", ` ("${example.name}")`);
         const expected = standardQuote(session, op, request);
-        const answered = await quote(session, session.main, cost, op, request);
+        const answered = await quote(session, session.main, cost, op, request, SECONDS);
         const curl = session.curl(answered.spec);
         if (!accepted(answered.exchange) || !answered.json) {
           session.results.fail(
@@ -163,6 +173,29 @@ export const costQuotes: Check = {
           fields.filter((field) => json[field] === undefined).map((field) => `the quote has no ${field}`),
           curl,
         );
+        const bare = await quote(session, session.main, cost, op, request, undefined);
+        const rate = figure(bare.json?.credits_per_second);
+        session.results.expect(
+          GROUP,
+          op.route,
+          named(WITHOUT_SECONDS),
+          !accepted(bare.exchange) || !bare.json
+            ? [`the quote without seconds answered ${bare.exchange.status}: ${bare.exchange.text.slice(0, 200)}`]
+            : [
+                ...fields
+                  .filter((field) => field !== "credits" && bare.json![field] === undefined)
+                  .map((field) => `the quote has no ${field}`),
+                // The rate is the request's, whatever the seconds: the one the quote with seconds gave.
+                ...(bare.json.credits_per_second !== undefined &&
+                json.credits_per_second !== undefined &&
+                rate !== figure(json.credits_per_second)
+                  ? [
+                      `credits_per_second is ${JSON.stringify(bare.json.credits_per_second)}, where the same request with seconds gave ${JSON.stringify(json.credits_per_second)}`,
+                    ]
+                  : []),
+              ],
+          session.curl(bare.spec),
+        );
         if (session.config.standardPrices && expected) {
           const problems = Object.entries(expected).flatMap(([field, value]) => {
             const same =
@@ -182,7 +215,7 @@ export const costQuotes: Check = {
           session.results.expect(GROUP, op.route, named(STANDARD), problems, curl);
         }
         if (discounts && percent !== undefined && expected) {
-          const other = await quote(session, session.client(discounts.apiKey), cost, op, request);
+          const other = await quote(session, session.client(discounts.apiKey), cost, op, request, SECONDS);
           const credits = figure(other.json?.credits);
           const allowed = discounted(expected.credits, percent);
           session.results.expect(

@@ -4,7 +4,7 @@
  * rounded up to whole seconds, 5-second minimum: 20 (`small`), 30 (`base`), 40 (`large`) ...
  * `POST /v1/cost` returns `credits_per_second`, `size_pricing`, `min_seconds`, plus exact `credits`
  * when `seconds` is sent"; Prices: "`POST /v1/cost` quotes the discounted price of a request". The
- * check asks for 7 seconds of each of DM-A's two examples ("defaults": `small`, 140 credits;
+ * check asks for 7 seconds of each of DM-A's two examples, and for each without seconds ("defaults": `small`, 140 credits;
  * "side-by-side": `large`, 280 credits), with the main key and with the planDiscounts key (DM-A 10 %
  * off in the sandbox's declaration: 126 and 252). The honest fake passes; each fault fails the
  * result it breaks, the detail naming what was answered.
@@ -32,6 +32,7 @@ const ROUTE = DM_A.route;
 const SLUG = DM_A.create!.slug;
 
 const FIELDS = "a depth-map quote with seconds carries credits_per_second, size_pricing, min_seconds and credits";
+const WITHOUT = "a depth-map quote without seconds still carries credits_per_second, size_pricing and min_seconds";
 const STANDARD = "a depth-map quote's figures are the standard prices";
 const DISCOUNTED = "a depth-map quote on a discounted plan is the standard price less the discount";
 const named = (rule: string, example: string) => `${rule} ("${example}")`;
@@ -57,13 +58,11 @@ interface Asked {
 function honestQuote(asked: Asked): Record<string, unknown> {
   const request = asked.body.body as { size?: keyof typeof SIZE_PRICING };
   const rate = SIZE_PRICING[request.size ?? "small"];
+  const fields = { credits_per_second: rate, size_pricing: SIZE_PRICING, min_seconds: 5 };
+  // Exact credits only when seconds are sent.
+  if (asked.body.seconds === undefined) return fields;
   const standard = Math.max(5, Math.ceil(Number(asked.body.seconds))) * rate;
-  return {
-    credits_per_second: rate,
-    size_pricing: SIZE_PRICING,
-    min_seconds: 5,
-    credits: asked.key === DISCOUNT_KEY ? (standard * (100 - PERCENT)) / 100 : standard,
-  };
+  return { ...fields, credits: asked.key === DISCOUNT_KEY ? (standard * (100 - PERCENT)) / 100 : standard };
 }
 
 /** The fake of POST /v1/cost, answering as `quote` says (honestly by default); `/valid` is the declared target, `/raw` the target itself. */
@@ -160,21 +159,25 @@ describe("the cost-quotes check against an honest quote", () => {
     const run = await quotesRun();
     expect(listed(run.results)).toEqual([
       [ROUTE, named(FIELDS, "defaults"), "pass"],
+      [ROUTE, named(WITHOUT, "defaults"), "pass"],
       [ROUTE, named(STANDARD, "defaults"), "pass"],
       [ROUTE, named(DISCOUNTED, "defaults"), "pass"],
       [ROUTE, named(FIELDS, "side-by-side"), "pass"],
+      [ROUTE, named(WITHOUT, "side-by-side"), "pass"],
       [ROUTE, named(STANDARD, "side-by-side"), "pass"],
       [ROUTE, named(DISCOUNTED, "side-by-side"), "pass"],
     ]);
     expect(run.results.map((result) => result.group)).toEqual(run.results.map(() => "cost-quotes"));
   });
 
-  it("asks for 7 seconds of each example, in the declared costRequest shape, with the main key then the discount key, through the declared target", async () => {
+  it("asks for 7 seconds of each example and for none, in the declared costRequest shape, with the main key then the discount key, through the declared target", async () => {
     const run = await quotesRun();
     expect(run.asked).toEqual([
       { key: MAIN_KEY, via: "valid", body: { model: SLUG, body: DEFAULTS, seconds: 7 } },
+      { key: MAIN_KEY, via: "valid", body: { model: SLUG, body: DEFAULTS } },
       { key: DISCOUNT_KEY, via: "valid", body: { model: SLUG, body: DEFAULTS, seconds: 7 } },
       { key: MAIN_KEY, via: "valid", body: { model: SLUG, body: SIDE_BY_SIDE, seconds: 7 } },
+      { key: MAIN_KEY, via: "valid", body: { model: SLUG, body: SIDE_BY_SIDE } },
       { key: DISCOUNT_KEY, via: "valid", body: { model: SLUG, body: SIDE_BY_SIDE, seconds: 7 } },
     ]);
   });
@@ -203,11 +206,11 @@ describe("the cost-quotes check against an honest quote", () => {
         credits_per_second: String(honest.credits_per_second),
         size_pricing: { small: "20", base: " 30 ", large: "40" },
         min_seconds: "5",
-        credits: String(honest.credits),
+        ...(honest.credits === undefined ? {} : { credits: String(honest.credits) }),
       })),
     );
     expect(outcomes(run.results).every((outcome) => outcome.endsWith(": pass"))).toBe(true);
-    expect(run.results).toHaveLength(6);
+    expect(run.results).toHaveLength(8);
   });
 });
 
@@ -236,6 +239,7 @@ describe("a depth-map quote with seconds carries credits_per_second, size_pricin
         `the declared quote request answered 400: ${JSON.stringify(refusal).slice(0, 200)}`,
       ],
       [ROUTE, named(FIELDS, "side-by-side"), "pass"],
+      [ROUTE, named(WITHOUT, "side-by-side"), "pass"],
       [ROUTE, named(STANDARD, "side-by-side"), "pass"],
       [ROUTE, named(DISCOUNTED, "side-by-side"), "pass"],
     ]);
@@ -246,6 +250,42 @@ describe("a depth-map quote with seconds carries credits_per_second, size_pricin
     expect(resultOf(run, named(FIELDS, "defaults"))?.detail).toBe("the declared quote request answered 200: 140");
     const none = await quotesRun(mainAnswers(() => "null"));
     expect(resultOf(none, named(FIELDS, "defaults"))?.detail).toBe("the declared quote request answered 200: null");
+  });
+});
+
+describe("a depth-map quote without seconds still carries credits_per_second, size_pricing and min_seconds", () => {
+  const withoutSeconds = (change: (honest: Record<string, unknown>) => unknown) =>
+    mainAnswers((honest, asked) => (asked.body.seconds === undefined ? change(honest) : honest));
+
+  it("fails a quote without seconds that leaves out a field, naming each, and needs no credits in it", async () => {
+    const run = await quotesRun(withoutSeconds(({ size_pricing }) => ({ size_pricing, credits: null })));
+    expect(resultOf(run, named(WITHOUT, "defaults"))).toMatchObject({
+      outcome: "fail",
+      detail: "the quote has no credits_per_second; the quote has no min_seconds",
+    });
+    expect(resultOf(run, named(WITHOUT, "defaults"))?.curl).not.toContain('"seconds"');
+    expect(resultOf(run, named(FIELDS, "defaults"))?.outcome).toBe("pass");
+  });
+
+  it("fails a rate other than the one the same request with seconds gave, a figure as text counting as its number", async () => {
+    const run = await quotesRun(withoutSeconds((honest) => ({ ...honest, credits_per_second: 30 })));
+    expect(resultOf(run, named(WITHOUT, "defaults"))?.detail).toBe(
+      "credits_per_second is 30, where the same request with seconds gave 20",
+    );
+    const text = await quotesRun(withoutSeconds((honest) => ({ ...honest, credits_per_second: " 20" })));
+    expect(resultOf(text, named(WITHOUT, "defaults"))?.outcome).toBe("pass");
+  });
+
+  it("fails a refused quote without seconds, quoting 200 characters of the answer", async () => {
+    const refusal = { error: { type: "invalid_request_error", code: "bad", message: "Send seconds. ".repeat(20) } };
+    const run = await quotesRun((asked) =>
+      asked.key === MAIN_KEY && asked.body.seconds === undefined
+        ? { status: 400, body: refusal }
+        : { status: 200, body: honestQuote(asked) },
+    );
+    expect(resultOf(run, named(WITHOUT, "defaults"))?.detail).toBe(
+      `the quote without seconds answered 400: ${JSON.stringify(refusal).slice(0, 200)}`,
+    );
   });
 });
 
@@ -291,8 +331,10 @@ describe("a depth-map quote's figures are the standard prices", () => {
     expect(listed(run.results)).toEqual([
       [ROUTE, STANDARD, "skip", "the account's prices are not declared standard (standardPrices)"],
       [ROUTE, named(FIELDS, "defaults"), "pass"],
+      [ROUTE, named(WITHOUT, "defaults"), "pass"],
       [ROUTE, named(DISCOUNTED, "defaults"), "pass"],
       [ROUTE, named(FIELDS, "side-by-side"), "pass"],
+      [ROUTE, named(WITHOUT, "side-by-side"), "pass"],
       [ROUTE, named(DISCOUNTED, "side-by-side"), "pass"],
     ]);
   });
@@ -345,11 +387,13 @@ describe("a depth-map quote on a discounted plan is the standard price less the 
       expect(listed(run.results)).toEqual([
         [ROUTE, DISCOUNTED, "skip", "not declared: a key whose plan discounts DM-A (planDiscounts)"],
         [ROUTE, named(FIELDS, "defaults"), "pass"],
+        [ROUTE, named(WITHOUT, "defaults"), "pass"],
         [ROUTE, named(STANDARD, "defaults"), "pass"],
         [ROUTE, named(FIELDS, "side-by-side"), "pass"],
+        [ROUTE, named(WITHOUT, "side-by-side"), "pass"],
         [ROUTE, named(STANDARD, "side-by-side"), "pass"],
       ]);
-      expect(run.asked.map((asked) => asked.key)).toEqual([MAIN_KEY, MAIN_KEY]);
+      expect(run.asked.map((asked) => asked.key)).toEqual([MAIN_KEY, MAIN_KEY, MAIN_KEY, MAIN_KEY]);
     }
   });
 });
@@ -378,9 +422,11 @@ describe("what the standard price of a depth-map quote holds, as the description
     );
     expect(outcomes(run.results)).toEqual([
       `${named(FIELDS, "defaults")}: pass`,
+      `${named(WITHOUT, "defaults")}: pass`,
       `${named(STANDARD, "defaults")}: pass`,
       `${named(DISCOUNTED, "defaults")}: pass`,
       `${named(FIELDS, "side-by-side")}: pass`,
+      `${named(WITHOUT, "side-by-side")}: pass`,
       `${named(STANDARD, "side-by-side")}: pass`,
       `${named(DISCOUNTED, "side-by-side")}: pass`,
     ]);
@@ -397,7 +443,9 @@ describe("what the standard price of a depth-map quote holds, as the description
     const run = await quotesRun(undefined, {}, new Contract(doc as unknown as OpenApiDocument));
     expect(outcomes(run.results)).toEqual([
       `${named(FIELDS, "defaults")}: pass`,
+      `${named(WITHOUT, "defaults")}: pass`,
       `${named(FIELDS, "side-by-side")}: pass`,
+      `${named(WITHOUT, "side-by-side")}: pass`,
       `${named(STANDARD, "side-by-side")}: pass`,
       `${named(DISCOUNTED, "side-by-side")}: pass`,
     ]);
@@ -407,9 +455,11 @@ describe("what the standard price of a depth-map quote holds, as the description
     const run = await quotesRun(undefined, {}, pricedBy([{ label: "flat", rate: 100 }]));
     expect(outcomes(run.results)).toEqual([
       `${named(FIELDS, "defaults")}: pass`,
+      `${named(WITHOUT, "defaults")}: pass`,
       `${named(FIELDS, "side-by-side")}: pass`,
+      `${named(WITHOUT, "side-by-side")}: pass`,
     ]);
-    expect(run.asked.map((asked) => asked.key)).toEqual([MAIN_KEY, MAIN_KEY]);
+    expect(run.asked.map((asked) => asked.key)).toEqual([MAIN_KEY, MAIN_KEY, MAIN_KEY, MAIN_KEY]);
   });
 });
 
@@ -441,7 +491,7 @@ describe("what the cost-quotes check needs", () => {
     };
     const run = await quotesRun(undefined, {}, new Contract(doc as unknown as OpenApiDocument));
     expect(outcomes(run.results).every((outcome) => outcome.endsWith(": pass"))).toBe(true);
-    expect(run.results).toHaveLength(6);
+    expect(run.results).toHaveLength(8);
   });
 
   it("reports in the cost-quotes group", () => {

@@ -114,9 +114,14 @@ describe("charges", () => {
     expect((await balance(sb)).monthly_used).toBe(25);
     expect(await made({ prompt: "a fox", num_images: 3 })).toBe(3);
     expect((await balance(sb)).monthly_used).toBe(25 + 75);
-    // The quote is the description's: the count is an input it names as missing.
+    // "POST /v1/cost quotes the ... price of a request before it is sent": the price it is then charged.
     const quote = await sb.send("POST", "/v1/cost", { body: { model: ic.slug, body: { prompt: "a fox" } } });
-    expect(quote.json).toMatchObject({ credits: null, reason: expect.stringContaining("num_images") });
+    expect(quote.json).toMatchObject({ credits: 25, breakdown: [{ rate: 25, quantity: 1, credits: 25 }] });
+    expect(quote.json.reason).toBeUndefined();
+    const three = await sb.send("POST", "/v1/cost", {
+      body: { model: ic.slug, body: { prompt: "a fox", num_images: 3 } },
+    });
+    expect(three.json.credits).toBe(75);
   });
 
   it("charge nothing for failed, timed-out or moderation-blocked requests", async () => {
@@ -265,6 +270,27 @@ describe("prices", () => {
     );
   });
 
+  it("POST /v1/cost gives a depth map's credits_per_second, size_pricing and min_seconds without seconds or a video, and no exact credits", async () => {
+    // Specification, depth maps: "returns `credits_per_second`, `size_pricing`, `min_seconds`, plus
+    // exact `credits` when `seconds` is sent"; size "default `small`": 20, `base` 30, `large` 40.
+    const depth = routeWhere((route) => route.label === "DM-A");
+    const sb = await sandbox(configWith());
+    const quote = async (body: Record<string, unknown>) =>
+      (await sb.send("POST", "/v1/cost", { body: { model: depth.slug, body } })).json;
+    const { video: _video, ...withoutVideo } = example(depth.path) as Record<string, unknown>;
+    const { size: _size, ...unsized } = withoutVideo;
+    const sizes = { small: 20, base: 30, large: 40 };
+    for (const [size, rate] of Object.entries(sizes))
+      expect(await quote({ ...withoutVideo, size }), size).toMatchObject({
+        credits: null,
+        credits_per_second: rate,
+        size_pricing: sizes,
+        min_seconds: 5,
+      });
+    const bare = await quote(unsized);
+    expect([bare.credits_per_second, bare.seconds]).toEqual([20, undefined]);
+  });
+
   it("GET /v1/models lists every model with the description's pricing, filtered by type", async () => {
     const sb = await sandbox(configWith());
     const all = (await sb.send("GET", "/v1/models")).json.models as Array<{
@@ -277,6 +303,23 @@ describe("prices", () => {
       expect(all.find((entry) => entry.model === route.slug)!.pricing).toEqual(
         priceTables[route.path]?.pricing ?? null,
       );
+    // "GET /v1/models lists the models and their current prices (including `resolution_pricing` ...)":
+    // each video model whose rates by resolution the specification shows.
+    const byResolution = (label: string) =>
+      (
+        all.find((entry) => entry.model === routeWhere((route) => route.label === label).slug) as Record<
+          string,
+          unknown
+        >
+      ).resolution_pricing;
+    expect(byResolution("V-A")).toEqual({ "480p": 65, "768p": 105, "1080p": 210, "2k": 420 });
+    // V-F: "Price per output second: 200 / 325 / 380 / 555" (its extensions' rates are in pricing).
+    expect(byResolution("V-F")).toEqual({ "720p": 200, "1080p": 325, "1440p": 380, "4K": 555 });
+    // V-G: "at 480p: 15 (`cost` mode), 30 (`speed`), 60 (`quality`); at 768p: 37, 52, 112".
+    expect(byResolution("V-G")).toEqual({
+      "480p": { cost: 15, speed: 30, quality: 60 },
+      "768p": { cost: 37, speed: 52, quality: 112 },
+    });
     const type = all.at(-1)!.type;
     const filtered = (await sb.send("GET", `/v1/models?type=${encodeURIComponent(type)}`)).json.models as typeof all;
     expect(filtered.length).toBeGreaterThan(0);

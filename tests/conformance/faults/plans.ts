@@ -59,6 +59,17 @@ export const PLAN_FAULTS = {
       return { ...answer, body };
     }),
   },
+  "cost-quote-rate-only-with-seconds": {
+    breaks: ["depth-maps.cost-fields"],
+    bug: "a depth-map quote gives credits_per_second only when seconds are sent, as if the rate needed them",
+    answer: when(
+      (answer, call) => isQuote(answer, call) && (call!.body as { seconds?: unknown }).seconds === undefined,
+      (answer) => {
+        const { credits_per_second: _left, ...body } = bodyOf(answer);
+        return { ...answer, body };
+      },
+    ),
+  },
   "cost-quote-ignores-discount": {
     breaks: ["service.cost-quotes-discounted-price"],
     bug: "POST /v1/cost quotes the standard price, not the plan's discounted one that creates are charged",

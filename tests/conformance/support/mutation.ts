@@ -177,6 +177,10 @@ const WRITTEN_CAUGHT_BY: Record<WrittenFaultName, CheckName> = {
     "cost-quotes",
     "a depth-map quote with seconds carries credits_per_second, size_pricing, min_seconds and credits{example}",
   ),
+  "cost-quote-rate-only-with-seconds": named(
+    "cost-quotes",
+    "a depth-map quote without seconds still carries credits_per_second, size_pricing and min_seconds{example}",
+  ),
   "cost-quote-ignores-discount": named(
     "cost-quotes",
     "a depth-map quote on a discounted plan is the standard price less the discount{example}",
@@ -264,6 +268,10 @@ export const MUST_PASS: readonly CheckName[] = [
   named(
     "cost-quotes",
     "a depth-map quote with seconds carries credits_per_second, size_pricing, min_seconds and credits{example}",
+  ),
+  named(
+    "cost-quotes",
+    "a depth-map quote without seconds still carries credits_per_second, size_pricing and min_seconds{example}",
   ),
   named("cost-quotes", "a depth-map quote's figures are the standard prices{example}"),
   named("cost-quotes", "a depth-map quote on a discounted plan is the standard price less the discount{example}"),
