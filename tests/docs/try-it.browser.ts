@@ -140,10 +140,10 @@ describe("the try-it console", () => {
     // One request a window per key: the console's credits read takes it, the create gets the 429.
     const config = JSON.parse(readFileSync(DEFAULT_CONFIG_FILE, "utf8")) as {
       accounts: Record<string, { keys: string[] }>;
-      limits: Record<string, unknown>;
+      limits?: Record<string, unknown>;
     };
     Object.values(config.accounts)[0]!.keys.push(KEY);
-    config.limits.requests = { perKey: 1 };
+    config.limits = { ...config.limits, requests: { perKey: 1 } };
     const limited = await startSandbox({ config, port: 0, allowedOrigins: [new URL(site.server.url).origin, "null"] });
     const recorded = await openRecorded(browser, `${site.server.url}reference.html`);
     try {
