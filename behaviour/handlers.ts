@@ -132,7 +132,7 @@ const SECONDS_ONLY = "seconds given";
  * quote of one second of a placeholder input. Undefined where the body cannot give it (a rate by a
  * field the body leaves out with no default) or the input is a list.
  */
-function rateOf(
+function perSecondRate(
   state: ServiceState,
   path: string,
   body: Readonly<Record<string, unknown>>,
@@ -206,7 +206,7 @@ const cost: Handler = (call, state) => {
   const one = perSecond.length === 1 ? perSecond[0]! : undefined;
   const per = one?.per;
   // "returns credits_per_second ..., plus exact credits when seconds is sent": the rate without them too.
-  const rate = line?.rate ?? (one ? rateOf(state, route.path, withOutputCount(state, route, body), one) : undefined);
+  const rate = line?.rate ?? (one ? perSecondRate(state, route.path, priced, one) : undefined);
   return {
     status: 200,
     body: {
