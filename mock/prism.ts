@@ -3,19 +3,17 @@
  * and resolves once it listens. A child process rather than an in-process instance: Prism's
  * libraries keep module-level state (Ajv caches, loggers), and a separate process is stopped cleanly.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { constants } from "node:os";
 import { errorBody, HTTP_CODES } from "../http-server/error-codes.ts";
 import { freePort, HOST } from "../http-server/listen.ts";
 import { loadBundle } from "../model/document.ts";
 import { IN_TOOLS_PACKAGE, runtimeFile } from "../tools/packaged.ts";
 import { Contract } from "../contract/contract.ts";
 import { startMockFront } from "./front.ts";
+import { startChild } from "./prism-process.ts";
 
 export const BUNDLE_YAML = runtimeFile("generated/openapi.yaml");
 const PRISM_CLI = fileURLToPath(new URL("../node_modules/@stoplight/prism-cli/dist/index.js", import.meta.url));
@@ -70,7 +68,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningPrism
     options.allowedOrigins,
   );
   try {
-    const prism = await startPrism(["mock"], { ...options, port: prismPort });
+    const prism = await startPrism("mock", { ...options, port: prismPort });
     return { baseUrl: `http://${HOST}:${front.port}`, stop: () => front.close().then(prism.stop) };
   } catch (error) {
     await front.close();
@@ -83,7 +81,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningPrism
  * response violation of the description is reported in the `sl-violations` response header.
  */
 export function startProxy(options: PrismProxyOptions): Promise<RunningPrism> {
-  return startPrism(["proxy"], options, options.upstream);
+  return startPrism("proxy", options, options.upstream);
 }
 
 /** Asked for the mock or the proxy where Prism is not installed: reported by its message alone. */
@@ -98,100 +96,51 @@ export function requirePrism(command: "mock" | "proxy"): void {
   }
 }
 
-async function startPrism(
-  command: ["mock" | "proxy"],
-  options: PrismOptions,
-  upstream?: string,
-): Promise<RunningPrism> {
-  requirePrism(command[0]);
+/** The Node arguments that run Prism's `command` on `document` at `port` of 127.0.0.1, preloads first. */
+export function prismArguments(command: "mock" | "proxy", document: string, port: number, upstream?: string): string[] {
+  return [
+    "--require",
+    EXITS_WITH_PARENT,
+    "--require",
+    HOST_GUARD,
+    PRISM_CLI,
+    command,
+    document,
+    ...(upstream === undefined ? [] : [upstream]),
+    "--host",
+    HOST,
+    "--port",
+    String(port),
+    // One process: the parent's stdin and signals reach the Prism that serves.
+    "--no-multiprocess",
+    // The mock's front answers CORS itself (front.ts); the proxy's callers are programs.
+    "--no-cors",
+  ];
+}
+
+/** What prism-host-guard.cjs reads from PRISM_HOST_GUARD: Prism's port, and the refusal of a Host that does not name it. */
+export function hostGuard(port: number): string {
+  const refusal = errorBody({
+    ...HTTP_CODES.hostNotAllowed,
+    message: `Host: must name this server, ${HOST}:${port} or localhost:${port}; a name resolving here is refused, as DNS rebinding would use one`,
+  });
+  return JSON.stringify({ port, body: JSON.stringify(refusal) });
+}
+
+async function startPrism(command: "mock" | "proxy", options: PrismOptions, upstream?: string): Promise<RunningPrism> {
+  requirePrism(command);
   // A port asked for is tried first: a port in use is then said as such, not as Prism's exit.
   const port = await freePort(options.port);
   const snapshotDir = options.snapshot ? mkdtempSync(join(tmpdir(), "prism-snapshot-")) : undefined;
   const document = snapshotDir ? join(snapshotDir, "openapi.json") : (options.document ?? BUNDLE_YAML);
   if (snapshotDir) writeFileSync(document, JSON.stringify(options.snapshot));
-  const removeSnapshot = (): void => {
-    if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
-  };
-  const args = ["--require", EXITS_WITH_PARENT, "--require", HOST_GUARD, PRISM_CLI, ...command, document];
-  if (upstream) args.push(upstream);
-  args.push("--host", HOST, "--port", String(port), "--no-multiprocess", "--no-cors");
-  // Prism's port refuses a Host that does not name it, in the front's words (prism-host-guard.cjs).
-  const refusal = errorBody({
-    ...HTTP_CODES.hostNotAllowed,
-    message: `Host: must name this server, ${HOST}:${port} or localhost:${port}; a name resolving here is refused, as DNS rebinding would use one`,
+  const child = await startChild({
+    args: prismArguments(command, document, port, upstream),
+    env: { ...process.env, PRISM_HOST_GUARD: hostGuard(port) },
+    verbose: options.verbose ?? false,
+    cleanup: () => {
+      if (snapshotDir) rmSync(snapshotDir, { recursive: true, force: true });
+    },
   });
-  const child = spawn(process.execPath, args, {
-    stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, PRISM_HOST_GUARD: JSON.stringify({ port, body: JSON.stringify(refusal) }) },
-  });
-  const baseUrl = `http://${HOST}:${port}`;
-  const stopNow = (): void => {
-    child.kill("SIGTERM");
-    removeSnapshot();
-  };
-  leftRunning.add(stopNow);
-  guardProcessExit();
-  const stop = async (): Promise<void> => {
-    await stopChild(child);
-    removeSnapshot();
-    leftRunning.delete(stopNow);
-  };
-  try {
-    await listening(child, options.verbose ?? false);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  return { baseUrl, stop };
-}
-
-/** Prism children not stopped yet, each with a synchronous way to stop it. */
-const leftRunning = new Set<() => void>();
-let guarded = false;
-
-/**
- * Stops every Prism child when this process ends first (an uncaught error, Ctrl-C, a CI job
- * cancelled with SIGTERM): otherwise the child outlives it and keeps its port. A signal with no
- * other listener ends the process as the default action would, after the cleanup.
- */
-function guardProcessExit(): void {
-  if (guarded) return;
-  guarded = true;
-  process.once("exit", () => {
-    for (const stopNow of leftRunning) stopNow();
-  });
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    process.once(signal, () => {
-      if (process.listenerCount(signal) === 0) process.exit(128 + constants.signals[signal]);
-    });
-  }
-}
-
-/** Resolves on Prism's "listening" line; rejects with its log if it exits first. */
-function listening(child: ChildProcess, verbose: boolean): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let log = "";
-    const onData = (chunk: Buffer): void => {
-      const text = chunk.toString();
-      if (verbose) process.stderr.write(text);
-      else if (log.length < 20_000) log += text;
-      if (/Prism is listening on/.test(text)) resolve();
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.once("exit", (code, signal) =>
-      reject(new Error(`Prism exited (${code ?? signal}) before listening:\n${log}`)),
-    );
-    child.once("error", reject);
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, "exit");
-  child.kill("SIGTERM");
-  // Prism normally exits on SIGTERM at once; SIGKILL only guards against a hung child.
-  const guard = setTimeout(() => child.kill("SIGKILL"), 5_000);
-  await exited;
-  clearTimeout(guard);
+  return { baseUrl: `http://${HOST}:${port}`, stop: child.stop };
 }
