@@ -10,7 +10,7 @@
 import { existsSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { readSlugMap, slugMapFile } from "../model/slug-map.ts";
-import { fails, formatFinding, lintDescription } from "./lint-description.ts";
+import { fails, formatFinding, type LintFinding, type LintReport, lintDescription } from "./lint-description.ts";
 import { lintWorkflows, workflowFiles, WORKFLOWS_DIR } from "./lint-workflows.ts";
 import { SourceMap } from "./source-map.ts";
 
@@ -22,11 +22,21 @@ export interface LintOutput {
 /** Why a bundle is not the current bundle of its root, in one line, or null (tools/bundle-description.ts's staleBundle, given by scripts/lint.ts). */
 export type StaleBundle = (bundle: string, root: string) => Promise<string | null>;
 
+/** What the command runs: the description's lint and the workflows' (tests give stand-ins for the CLIs they start). */
+export interface Linters {
+  description(bundle: string, inputs: { sources?: SourceMap }): Promise<LintReport>;
+  workflows(files: readonly string[]): Promise<LintFinding[]>;
+  /** The workflow files linted when no bundle is given. */
+  workflowFiles(): string[];
+}
+
+const LINTERS: Linters = { description: lintDescription, workflows: lintWorkflows, workflowFiles };
+
 /** Runs the lint command on `args` and returns its exit status. */
 export async function lintCommand(
   args: readonly string[],
   output: LintOutput,
-  staleBundle?: StaleBundle,
+  { staleBundle, linters = LINTERS }: { staleBundle?: StaleBundle; linters?: Linters } = {},
 ): Promise<number> {
   const [given, givenRoot] = args;
   const bundle = given ?? "generated/openapi.yaml";
@@ -47,10 +57,10 @@ export async function lintCommand(
     return 1;
   }
   const sources = root === undefined ? undefined : new SourceMap(resolve(root), readSlugMap(slugMapFile()));
-  const workflows = given === undefined ? workflowFiles() : [];
+  const workflows = given === undefined ? linters.workflowFiles() : [];
   const [{ findings, spectralResults, redoclyProblems }, workflowFindings] = await Promise.all([
-    lintDescription(bundle, { sources }),
-    lintWorkflows(workflows),
+    linters.description(bundle, { sources }),
+    linters.workflows(workflows),
   ]);
   for (const finding of [...findings, ...workflowFindings]) output.out(formatFinding(finding));
   output.out(

@@ -4,11 +4,11 @@
  * root is given and the finding's path leads into it; else in the bundle.
  */
 import { readFileSync } from "node:fs";
-import type { Spectral } from "@stoplight/spectral-core";
+import type { ISpectralDiagnostic, Spectral } from "@stoplight/spectral-core";
 import { relative, resolve } from "node:path";
 import type { JsonPath } from "./finding.ts";
 import { pointerPath } from "./refs.ts";
-import { lintWithRedocly } from "./run-redocly.ts";
+import { lintWithRedocly, type RedoclyProblem } from "./run-redocly.ts";
 import { lintText, loadSpectral } from "./run-spectral.ts";
 import type { SourceMap, SourceLocation } from "./source-map.ts";
 
@@ -75,6 +75,21 @@ export async function lintDescription(
     spectral.then((spectral) => lintText(spectral, text ?? readFileSync(bundle, "utf8"), bundle)),
     lintWithRedocly(bundle),
   ]);
+  return lintReport(bundle, results, problems, sources);
+}
+
+/**
+ * Spectral's results and Redocly's problems as one list of findings, by file, line and column.
+ * Each is located in `sources` where its path leads there (a key a rule says is missing, at its
+ * parent); else at its own place in the bundle (Spectral's range counts from 0, Redocly's from 1);
+ * else at the bundle's first line.
+ */
+export function lintReport(
+  bundle: string,
+  results: readonly Pick<ISpectralDiagnostic, "path" | "range" | "severity" | "code" | "message">[],
+  problems: readonly RedoclyProblem[],
+  sources?: SourceMap,
+): LintReport {
   const file = resolve(bundle);
   const locate = (path: JsonPath, fallback: () => SourceLocation | undefined): SourceLocation =>
     (sources && nearest(sources, path)) ?? fallback() ?? { file, line: 1, column: 1 };

@@ -4,15 +4,13 @@
  * files; its report (the codeclimate format, one JSON list for every file) gives each problem's
  * file and line.
  */
-import { execFile } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { LintFinding } from "./lint-description.ts";
-import { REDOCLY_OFFLINE_ENV } from "./run-redocly.ts";
+import { runRedocly } from "./run-redocly.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const REDOCLY = fileURLToPath(new URL("../node_modules/.bin/redocly", import.meta.url));
 export const WORKFLOWS_DIR = join(ROOT, "workflows");
 
 /** The workflow files of a folder (workflows/ by default), by name. */
@@ -36,30 +34,33 @@ export function lintWorkflows(
   config = join(WORKFLOWS_DIR, "redocly.yaml"),
 ): Promise<LintFinding[]> {
   if (files.length === 0) return Promise.resolve([]);
-  const args = ["lint", ...files.map((file) => resolve(file)), "--config", resolve(config), "--format", "codeclimate"];
-  return new Promise((done, fail) => {
-    execFile(
-      REDOCLY,
-      args,
-      { cwd: ROOT, env: { ...process.env, ...REDOCLY_OFFLINE_ENV }, encoding: "utf8", maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        // No problem, no report: the CLI prints nothing to stdout and exits 0.
-        if (stdout.trim() === "" && !error) return done([]);
-        const start = stdout.indexOf("[");
-        if (start < 0)
-          return fail(
-            new Error(`redocly lint of ${files.length} workflow file(s) printed no report:\n${stderr}${stdout}`),
-          );
-        const issues = JSON.parse(stdout.slice(start)) as CodeClimateIssue[];
-        done(
-          issues.map(({ description, severity, fingerprint, location }) => ({
-            location: { file: resolve(ROOT, location.path), line: location.lines.begin, column: 1 },
-            severity: severity === "minor" || severity === "info" ? "warn" : "error",
-            code: `redocly:${fingerprint.split("-#/")[0]}`,
-            message: description,
-          })),
-        );
-      },
-    );
-  });
+  return runRedocly(
+    ["lint", ...files.map((file) => resolve(file)), "--config", resolve(config), "--format", "codeclimate"],
+    (stdout, stderr, failed) => workflowFindings(files, stdout, stderr, failed),
+  );
+}
+
+/**
+ * The findings of Redocly's codeclimate report on `stdout`, each at its file and line: "minor" and
+ * "info" issues are warnings, every other severity an error; the rule is the fingerprint's part
+ * before its JSON pointer. No output from a run that did not fail is no finding; any other output
+ * without a report is an error that gives what the CLI printed.
+ */
+export function workflowFindings(
+  files: readonly string[],
+  stdout: string,
+  stderr: string,
+  failed: boolean,
+): LintFinding[] {
+  if (stdout.trim() === "" && !failed) return [];
+  const start = stdout.indexOf("[");
+  if (start < 0)
+    throw new Error(`redocly lint of ${files.length} workflow file(s) printed no report:\n${stderr}${stdout}`);
+  const issues = JSON.parse(stdout.slice(start)) as CodeClimateIssue[];
+  return issues.map(({ description, severity, fingerprint, location }) => ({
+    location: { file: resolve(ROOT, location.path), line: location.lines.begin, column: 1 },
+    severity: severity === "minor" || severity === "info" ? "warn" : "error",
+    code: `redocly:${fingerprint.split("-#/")[0]}`,
+    message: description,
+  }));
 }

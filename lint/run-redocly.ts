@@ -28,36 +28,53 @@ interface RedoclyReport {
 }
 
 /**
- * Runs `redocly lint` on one file with a configuration (redocly.yaml by default) and returns its
- * problems. The CLI runs in its own process, so it lints on another core while Spectral runs in
- * this one (@redocly/cli has no programmatic API).
+ * Runs Redocly's CLI with `args` in the project root (where redocly.yaml is), offline, and returns
+ * what `read` makes of its output. The CLI runs in its own process, so it lints on another core
+ * while Spectral runs in this one (@redocly/cli has no programmatic API).
  */
-export function lintWithRedocly(file: string, config = "redocly.yaml"): Promise<RedoclyProblem[]> {
+export function runRedocly<T>(
+  args: readonly string[],
+  read: (stdout: string, stderr: string, failed: boolean) => T,
+): Promise<T> {
   return new Promise((resolve, reject) => {
-    // The CLI runs in the project root (where redocly.yaml is); the file is the caller's.
-    const args = ["lint", resolvePath(file), "--config", config, "--format", "json", "--max-problems", "10000"];
-    // Redocly exits non-zero when it finds problems; the report on stdout says what they are.
     execFile(
       REDOCLY,
       args,
       { cwd: ROOT, env: { ...process.env, ...REDOCLY_OFFLINE_ENV }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-      (_error, stdout, stderr) => {
-        const start = stdout.indexOf("{");
-        if (start < 0) {
-          reject(new Error(`redocly lint ${file} printed no report:\n${stderr}${stdout}`));
-          return;
+      (error, stdout, stderr) => {
+        try {
+          resolve(read(stdout, stderr, error !== null));
+        } catch (reason) {
+          reject(reason);
         }
-        const report = JSON.parse(stdout.slice(start)) as RedoclyReport;
-        resolve(
-          report.problems.map(({ ruleId, severity, message, location }) => ({
-            ruleId,
-            severity,
-            message,
-            pointer: location[0]?.pointer ?? "#/",
-            start: location[0]?.start,
-          })),
-        );
       },
     );
   });
+}
+
+/** `redocly lint` of one file with a configuration (redocly.yaml by default): its problems. */
+export function lintWithRedocly(file: string, config = "redocly.yaml"): Promise<RedoclyProblem[]> {
+  // Redocly exits non-zero when it finds problems; the report on stdout says what they are.
+  return runRedocly(
+    ["lint", resolvePath(file), "--config", config, "--format", "json", "--max-problems", "10000"],
+    (stdout, stderr) => redoclyProblems(file, stdout, stderr),
+  );
+}
+
+/**
+ * The problems of Redocly's JSON report on `stdout` (after any line the CLI prints before it), each
+ * at its first location; a problem with no location is at the document's root. No report is an
+ * error that gives what the CLI printed instead.
+ */
+export function redoclyProblems(file: string, stdout: string, stderr: string): RedoclyProblem[] {
+  const start = stdout.indexOf("{");
+  if (start < 0) throw new Error(`redocly lint ${file} printed no report:\n${stderr}${stdout}`);
+  const report = JSON.parse(stdout.slice(start)) as RedoclyReport;
+  return report.problems.map(({ ruleId, severity, message, location }) => ({
+    ruleId,
+    severity,
+    message,
+    pointer: location[0]?.pointer ?? "#/",
+    start: location[0]?.start,
+  }));
 }

@@ -26,5 +26,7 @@ const { positionals } = parseFlags({ name: "lint", help: HELP, options: {}, posi
 Object.assign(process.env, REDOCLY_OFFLINE_ENV);
 const output = { out: (line: string) => console.log(line), err: (line: string) => process.stderr.write(`${line}\n`) };
 await runCommand("lint", async () => {
-  process.exit(await lintCommand(positionals, output, (bundle, root) => staleBundle(bundle, root, slugMapFile())));
+  process.exit(
+    await lintCommand(positionals, output, { staleBundle: (bundle, root) => staleBundle(bundle, root, slugMapFile()) }),
+  );
 });

@@ -27,7 +27,7 @@ async function lint(...args: string[]): Promise<{ status: number; stdout: string
   const status = await lintCommand(
     args,
     { out: (line) => lines.push(line), err: (line) => lines.push(line) },
-    (bundle, root) => staleBundle(bundle, root, slugMapFile()),
+    { staleBundle: (bundle, root) => staleBundle(bundle, root, slugMapFile()) },
   );
   return { status, stdout: lines.join("\n") };
 }

@@ -98,3 +98,44 @@ describe("source map", () => {
     expect(map.locate(["paths", "/v1/loop", "get"])).toBeUndefined();
   });
 });
+
+describe("source map, the edges of a walk", () => {
+  const local = write(
+    "local.yaml",
+    `paths:
+  /a:
+    $ref: "#/x-shared/a"
+  /b:
+    $ref: 5
+x-shared:
+  a:
+    get:
+      tags: [t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11]
+`,
+  );
+  const map = new SourceMap(local);
+
+  it("follows a $ref to a fragment of its own file", () => {
+    expect(map.locate(["paths", "/a", "get"])).toEqual({ file: local, line: 8, column: 5 });
+  });
+
+  it("points at a $ref itself where the path names it", () => {
+    expect(map.locate(["paths", "/a", "$ref"])).toEqual({ file: local, line: 3, column: 5 });
+  });
+
+  it("has no location through a $ref that is not a string", () => {
+    expect(map.locate(["paths", "/b", "get"])).toBeUndefined();
+  });
+
+  it("reads a list index of several digits, and no key that is not one", () => {
+    const tags = ["x-shared", "a", "get", "tags"];
+    expect(map.locate([...tags, 11])).toEqual({ file: local, line: 9, column: 59 });
+    expect(map.locate([...tags, "1x"])).toBeUndefined();
+    expect(map.locate([...tags, "x1"])).toBeUndefined();
+  });
+
+  it("locates paths itself and the root, slug or not", () => {
+    expect(new SourceMap(local, { "i-a": "real" }).locate(["paths"])).toEqual({ file: local, line: 1, column: 1 });
+    expect(map.locate([])).toEqual({ file: local, line: 1, column: 1 });
+  });
+});
