@@ -159,12 +159,16 @@ function publishFailure(
 const printNotes = (io: CommandIo, record: ReleaseRecord): void =>
   io.stdout(`release: the notes of ${record.version}:\n\n${releaseNotes(record)}\n`);
 
+/** Builds the packages of `releases` from the bundle in `bundleDir` and packs them into `outDir`: the tarballs, in the packages' order. */
+export type PackPackages = typeof packPackages;
+
 /** The bundle is the latest release's: publish its version where the registry lacks it, if anywhere. */
 async function publishRecorded(
   paths: ReleasePaths,
   plan: ReleasePlan,
   registry: Registry,
   io: CommandIo,
+  pack: PackPackages,
 ): Promise<void> {
   const last = plan.last!;
   const version = last.record.version!;
@@ -181,7 +185,7 @@ async function publishRecorded(
     plan.recorded.map((release) => release.record),
   );
   await loggedInAs(registry);
-  const tarballs = await packPackages(
+  const tarballs = await pack(
     paths.bundleDir,
     paths.tarballDir,
     Object.fromEntries(missing.map((name) => [name, releases[name]!])),
@@ -215,7 +219,12 @@ function changelogs(paths: ReleasePaths, io: CommandIo, write: boolean): number 
   return stale.length ? 1 : 0;
 }
 
-export async function runRelease(argv: readonly string[], io: CommandIo): Promise<number> {
+/** The command on `argv`; `pack` builds the packages (a test's stand-in skips the builds' seconds). */
+export async function runRelease(
+  argv: readonly string[],
+  io: CommandIo,
+  pack: PackPackages = packPackages,
+): Promise<number> {
   try {
     const { values, help } = readFlags(COMMAND, argv);
     if (help) {
@@ -231,7 +240,7 @@ export async function runRelease(argv: readonly string[], io: CommandIo): Promis
     const plan = planRelease(paths);
     const { pending, last } = plan;
     if (!pending) {
-      if (publishing) await publishRecorded(paths, plan, registry, io);
+      if (publishing) await publishRecorded(paths, plan, registry, io, pack);
       else
         io.stdout(
           `release: nothing to release: ${shownIn(paths, join(paths.bundleDir, "openapi.json"))} is what ${versionsOf(last!.record.version!)} were built from\n`,
@@ -259,7 +268,7 @@ export async function runRelease(argv: readonly string[], io: CommandIo): Promis
       await loggedInAs(registry);
     }
     // Build before writing anything, so a failed build leaves the repository as it was.
-    const tarballs = await packPackages(
+    const tarballs = await pack(
       paths.bundleDir,
       paths.tarballDir,
       packageReleases(version, [...plan.recorded.map((release) => release.record), pending]),

@@ -1,25 +1,31 @@
 /**
- * `npm run release` (release/command.ts, release/README.md "The command") up to the point where it
- * builds the packages, run in the test's process on a project in a temporary folder, with a
- * stand-in for npm (fake-npm.ts): what it says it would release and why (breaking: major,
- * compatible: minor, text only: patch), that --dry-run and --no-publish ask no registry, that a
- * bundle already released publishes only what the registry lacks, that a version the registry has
- * or a registry with no login is refused before anything is built or written, and --page and
- * --check. Building, recording and publishing the packages are the end-to-end suites'
- * (publish-failure.e2e.ts, tests/packages/registry.release-test.ts).
+ * `npm run release` (release/command.ts, release/README.md "The command"), run in the test's
+ * process on a project in a temporary folder, with a stand-in for npm (fake-npm.ts): what it says
+ * it would release and why (breaking: major, compatible: minor, text only: patch), that --dry-run
+ * and --no-publish ask no registry, that a bundle already released publishes only what the registry
+ * lacks, that a version the registry has or a registry with no login is refused before anything is
+ * built or written, --page and --check; and, with a stand-in for the builds, recording and
+ * publishing: all or nothing, and a failure that says how to finish. The real builds, npm and a
+ * registry are the end-to-end suites' (publish-failure.e2e.ts, tests/packages/registry.release-test.ts).
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EMPTY_ACKNOWLEDGEMENTS } from "../../changes/acknowledgements.ts";
 import { loadBundle } from "../../model/document.ts";
 import { placeholderPaths } from "../../model/slug-map.ts";
-import { CLIENT_PACKAGE, MCP_PACKAGE, PACKAGE_NAMES, TOOLS_PACKAGE } from "../../packages/shared/package-build.ts";
-import { changelogText } from "../../release/changelog.ts";
-import { packageReleases, recordRelease } from "../../release/command.ts";
+import {
+  CLIENT_PACKAGE,
+  MCP_PACKAGE,
+  PACKAGE_NAMES,
+  type PackageRelease,
+  TOOLS_PACKAGE,
+} from "../../packages/shared/package-build.ts";
+import { changelogFiles, changelogText } from "../../release/changelog.ts";
+import { type PackPackages, packageReleases, recordRelease } from "../../release/command.ts";
 import { planRelease, projectPaths } from "../../release/plan.ts";
-import type { ReleaseRecord } from "../../release/records.ts";
+import { type ReleaseRecord, readRecords } from "../../release/records.ts";
 import { PLANTED } from "../changes/planted.ts";
 import type { LooseJson } from "../support/loose.ts";
 import { withoutSlugMap } from "../support/placeholder-slugs.ts";
@@ -255,5 +261,153 @@ describe("recording a release", () => {
     const plan = planRelease(paths());
     expect(recordRelease(paths(), plan, plan.pending!)).not.toContain(paths().acknowledgementsFile);
     expect(existsSync(paths().acknowledgementsFile)).toBe(false);
+  });
+});
+
+/**
+ * Building, recording and publishing, with a stand-in for the builds (each package's tarball a
+ * small file named as npm names it; what it was asked to build is kept) and npm's answers set per
+ * test: a release is all or nothing, and a failure says how to finish.
+ */
+describe("building, recording and publishing", () => {
+  const BEFORE = "# Changelog\n\nAs it was before the release.\n";
+  let asked: Record<string, PackageRelease>[];
+  const pack: PackPackages = async (_bundleDir, outDir, releases) => {
+    asked.push(releases);
+    mkdirSync(outDir, { recursive: true });
+    return Object.entries(releases).map(([name, { version }]) => {
+      const file = join(outDir, `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`);
+      writeFileSync(file, name);
+      return file;
+    });
+  };
+  const tarball = (name: string, version = "1.0.0") =>
+    join(dir, "packages", "dist", `${name.replace(/^@/, "").replace("/", "-")}-${version}.tgz`);
+  const shown = (name: string) => `packages/dist/${basename(tarball(name))}`;
+  const publishing = (...argv: string[]) => releaseIn(dir, ["--root", ".", ...argv], pack);
+  const refuse = (name: string, version = "1.0.0") =>
+    npm.answer(
+      "publish",
+      { stderr: "npm error code E403\nnpm error 403 Forbidden - not yours\n", code: 1 },
+      tarball(name, version),
+    );
+  const published = () => npm.calls().flatMap((call) => (call[0] === "publish" ? [call[1]] : []));
+
+  beforeEach(() => {
+    asked = [];
+    bundle();
+    npm.answer("view", { stdout: "" });
+    npm.answer("whoami", { stdout: '"releaser"\n' });
+    mkdirSync(join(dir, "docs"));
+    writeFileSync(join(dir, "docs", "changelog.md"), BEFORE);
+  });
+
+  it("asks the registry and the login first, then builds, records, packs, publishes each package in order and prints the notes", async () => {
+    const { code, stdout, stderr } = await publishing("--registry", REGISTRY);
+    expect([code, stderr]).toEqual([0, ""]);
+    expect(npm.calls().map((call) => call[0])).toEqual([
+      "view",
+      "view",
+      "view",
+      "whoami",
+      ...PACKAGE_NAMES.map(() => "publish"),
+    ]);
+    expect(published()).toEqual(PACKAGE_NAMES.map((name) => tarball(name)));
+    const records = readRecords(paths().releasesDir).map((release) => release.record);
+    expect(asked).toEqual([packageReleases("1.0.0", records)]);
+    const lines = stdout.split("\n");
+    expect(lines.filter((line) => /^release: (packed|published) /.test(line))).toEqual([
+      ...PACKAGE_NAMES.map((name) => `release: packed ${shown(name)}`),
+      ...PACKAGE_NAMES.map((name) => `release: published ${shown(name)} to ${SHOWN}`),
+    ]);
+    expect(lines).toContain("release: wrote docs/changelog.md");
+    expect(stdout).toMatch(/\nrelease: the notes of 1\.0\.0:\n\n## 1\.0\.0\n/);
+    expect(readFileSync(join(dir, "docs", "changelog.md"), "utf8")).not.toBe(BEFORE);
+  });
+
+  it("with --no-publish records and packs, and asks no registry", async () => {
+    const { code, stdout } = await publishing("--no-publish", "--registry", REGISTRY);
+    expect(code).toBe(0);
+    expect(npm.calls()).toEqual([]);
+    expect(existsSync(join(dir, "releases", "1.0.0"))).toBe(true);
+    expect(stdout).toContain(`release: packed ${shown(CLIENT_PACKAGE)}\n`);
+    expect(stdout).not.toContain("published");
+  });
+
+  it("a publish refused before any package went out takes the release's files back, as they were", async () => {
+    refuse(CLIENT_PACKAGE);
+    const { code, stderr } = await publishing("--registry", REGISTRY);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      `release: ${SHOWN} refused ${basename(tarball(CLIENT_PACKAGE))}: 403 Forbidden - not yours; nothing was published, and the release's files are as they were (no releases/1.0.0/): fix that and run npm run release -- --registry ${SHOWN} again\n`,
+    );
+    expect(existsSync(join(dir, "releases", "1.0.0"))).toBe(false);
+    // A changelog that was there holds its text again; the ones the release made are gone.
+    expect(readFileSync(join(dir, "docs", "changelog.md"), "utf8")).toBe(BEFORE);
+    for (const file of changelogFiles(paths()).slice(1)) expect(existsSync(file)).toBe(false);
+    expect(published()).toEqual([tarball(CLIENT_PACKAGE)]);
+  });
+
+  it("takes back the emptied acknowledgements too, and names npm's own registry without a flag", async () => {
+    recorded();
+    bundle(["response enum value added"]);
+    acknowledge(QUEUED);
+    const before = readFileSync(paths().acknowledgementsFile, "utf8");
+    refuse(CLIENT_PACKAGE, "2.0.0");
+    const { code, stderr } = await publishing();
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^release: the registry of npm's configuration refused /);
+    expect(stderr).toMatch(/: fix that and run npm run release again\n$/);
+    expect(readFileSync(paths().acknowledgementsFile, "utf8")).toBe(before);
+  });
+
+  it("a publish refused after a package went out keeps the release recorded and names what is published", async () => {
+    refuse(TOOLS_PACKAGE);
+    const { code, stderr } = await publishing("--registry", REGISTRY);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      `release: ${SHOWN} refused ${basename(tarball(TOOLS_PACKAGE))}: 403 Forbidden - not yours; ${basename(tarball(CLIENT_PACKAGE))} is published, so 1.0.0 stays recorded (releases/1.0.0/): run npm run release -- --registry ${SHOWN} again to publish what the registry lacks of it\n`,
+    );
+    expect(existsSync(join(dir, "releases", "1.0.0"))).toBe(true);
+    expect(readFileSync(join(dir, "docs", "changelog.md"), "utf8")).not.toBe(BEFORE);
+  });
+
+  it("names every package published before the refusal", async () => {
+    refuse(MCP_PACKAGE);
+    const { stderr } = await publishing("--registry", REGISTRY);
+    expect(stderr).toContain(
+      `; ${basename(tarball(CLIENT_PACKAGE))}, ${basename(tarball(TOOLS_PACKAGE))} are published, so 1.0.0 stays recorded`,
+    );
+  });
+
+  describe("a recorded release the registry lacks part of", () => {
+    beforeEach(() => {
+      recorded();
+      npm.answer("view", { stdout: '"1.0.0"\n' });
+      npm.answer("view", { stdout: "" }, `${TOOLS_PACKAGE}@1.0.0`);
+    });
+
+    it("builds and publishes only what it lacks, then prints the notes", async () => {
+      const { code, stdout, stderr } = await publishing("--registry", REGISTRY);
+      expect([code, stderr]).toEqual([0, ""]);
+      const records = readRecords(paths().releasesDir).map((release) => release.record);
+      expect(asked).toEqual([{ [TOOLS_PACKAGE]: packageReleases("1.0.0", records)[TOOLS_PACKAGE] }]);
+      expect(published()).toEqual([tarball(TOOLS_PACKAGE)]);
+      expect(stdout).toMatch(
+        new RegExp(
+          `^release: publishing the recorded ${TOOLS_PACKAGE}@1\\.0\\.0, which ${SHOWN.replace(/[.*]/g, "\\$&")} lacks\\nrelease: published ${shown(TOOLS_PACKAGE)} to .*\\nrelease: the notes of 1\\.0\\.0:\\n`,
+        ),
+      );
+    });
+
+    it("a refusal keeps the record and says to run the release again", async () => {
+      refuse(TOOLS_PACKAGE);
+      const { code, stderr } = await publishing("--registry", REGISTRY);
+      expect(code).toBe(2);
+      expect(stderr).toBe(
+        `release: ${SHOWN} refused ${basename(tarball(TOOLS_PACKAGE))}: 403 Forbidden - not yours; 1.0.0 is recorded: run npm run release again to publish what the registry lacks of it\n`,
+      );
+      expect(existsSync(join(dir, "releases", "1.0.0"))).toBe(true);
+    });
   });
 });
