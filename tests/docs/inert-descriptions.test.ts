@@ -70,6 +70,18 @@ describe("inertMarkdown", () => {
     const markdown = "Write `<style>` in code, then <style>body{}</style> for real.";
     expect(inertMarkdown(markdown)).toBe("Write `<style>` in code, then &lt;style&gt;body{}&lt;/style&gt; for real.");
   });
+
+  it("finds an HTML block of several lines, and leaves the code after it as written", () => {
+    expect(inertMarkdown("<div>\n<form action=x>\n</div>\n\nUse `<input>` here.")).toBe(
+      "&lt;div&gt;\n&lt;form action=x&gt;\n&lt;/div&gt;\n\nUse `<input>` here.",
+    );
+  });
+
+  it("shows every tag as text, code included, where the lexer rewrote the HTML (inside a quote)", () => {
+    expect(inertMarkdown("> <div>\n> <form>\n\nUse `<input>` here.")).toBe(
+      "> &lt;div&gt;\n> &lt;form&gt;\n\nUse `&lt;input&gt;` here.",
+    );
+  });
 });
 
 describe("makeDescriptionsInert", () => {

@@ -7,14 +7,23 @@
  * answers only inside the site folder.
  */
 import { runInNewContext } from "node:vm";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE_LABELS, withCodeSamples, type CodeSample } from "../../docs-src/code-samples.ts";
 import { referenceCopies } from "../../docs-src/reference-copy.ts";
 import { offlineRedocBundle } from "../../docs-src/redoc-bundle.ts";
 import { REFERENCE_DATA_GLOBAL, type ReferenceData } from "../../docs-src/browser/console-data.ts";
-import { REFERENCE_DATA_FILE, REFERENCE_SCRIPT_FILE, REFERENCE_SPEC_FILE } from "../../docs-src/site-pages.ts";
+import {
+  LLMS_FILE,
+  markdownCopyFile,
+  REFERENCE_DATA_FILE,
+  REFERENCE_SCRIPT_FILE,
+  REFERENCE_SPEC_FILE,
+  SITE_PAGES,
+} from "../../docs-src/site-pages.ts";
+import { buildSite } from "../../docs-src/site.ts";
 import { readServiceModel } from "../../model/service-model.ts";
 import { deref, loadBundle, operations } from "../../model/document.ts";
 import { siteForThisFile } from "./built-site.ts";
@@ -193,5 +202,47 @@ describe("the reference's copies of the description", () => {
     const script = readFileSync(join(builtSite().dir, REFERENCE_SCRIPT_FILE), "utf8");
     expect(script).not.toMatch(/^\s*(import|export)\s/m);
     expect(readFileSync(join(builtSite().dir, "reference.html"), "utf8")).not.toContain("spec-url");
+  });
+});
+
+describe("buildSite's folder and llms.txt", () => {
+  // One build into a folder whose parents do not exist yet, one more into it over a stale file.
+  let out: string;
+  let first: string[];
+  let second: string[];
+  beforeAll(() => {
+    const parent = mkdtempSync(join(tmpdir(), "site-folder-"));
+    out = join(parent, "a", "b");
+    first = buildSite(doc, out);
+    mkdirSync(join(out, "old"));
+    writeFileSync(join(out, "old", "stale.html"), "from an earlier build");
+    second = buildSite(doc, out);
+  });
+  afterAll(() => rmSync(join(out, "..", ".."), { recursive: true, force: true }));
+
+  it("is made with its parents, emptied of an earlier build's files, and holds exactly the files the build returns", () => {
+    expect(existsSync(join(out, "old"))).toBe(false);
+    expect(second).toEqual(first);
+    expect(readdirSync(out).sort()).toEqual([...second].sort());
+  });
+
+  it("ignores itself in git: the site is derived output, never committed", () => {
+    expect(readFileSync(join(out, ".gitignore"), "utf8")).toBe("*\n");
+  });
+
+  it("lists each page in llms.txt with its Markdown copy, and its own title where that is not its name in the sidebar", () => {
+    const llms = readFileSync(join(out, LLMS_FILE), "utf8");
+    for (const page of SITE_PAGES) {
+      const copy = markdownCopyFile(page);
+      const title =
+        page.kind === "reference"
+          ? "every operation with its parameters, answers and code samples"
+          : /^# (.+)$/m.exec(readFileSync(join(out, copy), "utf8"))?.[1];
+      const about = title === page.nav ? "" : `: ${title}`;
+      expect(llms.split("\n"), page.nav).toContain(`- [${page.nav}](${copy})${about}`);
+    }
+    // Both kinds are there: a guide named as its title, and one whose title says more.
+    expect(llms).toContain("- [Overview](index.md)\n");
+    expect(llms).toContain("- [Price tables](prices.md): Prices\n");
   });
 });
