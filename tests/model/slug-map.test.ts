@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { PROJECT_SLUG_MAP, readSlugMap, slugMapFile } from "../../model/slug-map.ts";
+import { applySlugMap, applySlugMapFile, PROJECT_SLUG_MAP, readSlugMap, slugMapFile } from "../../model/slug-map.ts";
 
 const work = mkdtempSync(join(tmpdir(), "slug-map-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -83,5 +83,42 @@ describe("the slug map in effect", () => {
     expect(slugMapFile({})).toBe(projects);
     expect(slugMapFile({ MEDIA_SLUG_MAP: "" })).toBe(projects);
     expect(PROJECT_SLUG_MAP).toBe(join(fileURLToPath(new URL("../..", import.meta.url)), "slug-map.json"));
+  });
+});
+
+describe("a slug map applied to the description's paths", () => {
+  const paths = { "/v1/images/i-a": {}, "/v1/images/i-b": {}, "/v1/images/{id}": {}, "/v1/account/credits": {} };
+
+  it("renames each create path to its real slug, in the same order, and leaves the poll and other paths", () => {
+    expect(Object.keys(applySlugMap(paths, { "i-b": "real-b" }))).toEqual([
+      "/v1/images/i-a",
+      "/v1/images/real-b",
+      "/v1/images/{id}",
+      "/v1/account/credits",
+    ]);
+  });
+
+  it("refuses placeholders the description lacks, naming each in one or in several", () => {
+    expect(() => applySlugMap(paths, { "i-z": "z" }, "the map")).toThrow(
+      new Error('the map: "i-z" is not a slug of any path in the description'),
+    );
+    expect(() => applySlugMap(paths, { "i-y": "y", "i-a": "a", "i-z": "z" })).toThrow(
+      new Error('the slug map: "i-y", "i-z" are not slugs of any path in the description'),
+    );
+  });
+
+  it("refuses two slugs that would end as one path, naming both", () => {
+    expect(() => applySlugMap(paths, { "i-a": "same", "i-b": "same" }, "the map")).toThrow(
+      new Error(
+        "the map: /v1/images/i-a and /v1/images/i-b would both become /v1/images/same; every real slug must be unique within its area",
+      ),
+    );
+  });
+
+  it("names the file of applySlugMapFile in its errors", () => {
+    const file = mapFile(JSON.stringify({ "i-z": "z" }));
+    expect(() => applySlugMapFile(paths, file)).toThrow(
+      new Error(`slug map ${file}: "i-z" is not a slug of any path in the description`),
+    );
   });
 });
