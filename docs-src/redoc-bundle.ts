@@ -14,7 +14,11 @@ const SOURCE_MAP_COMMENT = /\n\/\/# sourceMappingURL=\S+\s*$/;
 
 export function offlineRedocBundle(): string {
   const file = createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js");
-  const original = readFileSync(file, "utf8");
+  return offlineBundle(readFileSync(file, "utf8"), file);
+}
+
+/** `original` (the bundle read from `file`) with the logo inlined and the source map dropped; an error naming `file` where either spot is not as expected, or a CDN URL remains. */
+export function offlineBundle(original: string, file: string): string {
   const occurrences = original.split(REMOTE_LOGO).length - 1;
   if (occurrences !== 1) throw new Error(`${file}: expected the Redocly logo URL once, found it ${occurrences} times`);
   if (!SOURCE_MAP_COMMENT.test(original)) throw new Error(`${file}: no trailing source-map comment`);
