@@ -35,12 +35,16 @@ export interface RunningChild {
 
 /** Children not stopped yet, each with a synchronous way to stop it (an exit listener cannot wait). */
 const leftRunning = new Set<() => void>();
-let guarded = false;
+
+/** What the exit guard uses of a process (tests give a stand-in, as they cannot end their own). */
+export type GuardedProcess = Pick<NodeJS.Process, "once" | "listenerCount" | "exit">;
+const guarded = new WeakSet<GuardedProcess>();
 
 /** Starts the child and resolves once it listens; rejects with its output's tail when it exits first. */
 export async function startChild(spec: ChildSpec): Promise<RunningChild> {
   // stdin is a pipe the child's preload watches (prism-exits-with-parent.cjs).
   const child = spawn(spec.executable ?? process.execPath, spec.args, {
+    // Stryker disable next-line ArrayDeclaration: equivalent: an empty stdio list is three pipes too
     stdio: ["pipe", "pipe", "pipe"],
     env: spec.env,
   });
@@ -65,8 +69,7 @@ export async function startChild(spec: ChildSpec): Promise<RunningChild> {
 }
 
 /**
- * Stops every child not stopped yet, without waiting: what this process does as it exits. Exported
- * for the tests, which cannot end their own process.
+ * Stops every child not stopped yet, without waiting: what this process does as it exits.
  */
 export function stopLeftRunning(): void {
   for (const stopNow of leftRunning) stopNow();
@@ -77,13 +80,13 @@ export function stopLeftRunning(): void {
  * with SIGTERM): otherwise the child outlives it and keeps its port. A signal with no other
  * listener ends the process as the default action would, after the cleanup.
  */
-function guardProcessExit(): void {
-  if (guarded) return;
-  guarded = true;
-  process.once("exit", stopLeftRunning);
+export function guardProcessExit(target: GuardedProcess = process): void {
+  if (guarded.has(target)) return;
+  guarded.add(target);
+  target.once("exit", stopLeftRunning);
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
-    process.once(signal, () => {
-      if (process.listenerCount(signal) === 0) process.exit(128 + constants.signals[signal]);
+    target.once(signal, () => {
+      if (target.listenerCount(signal) === 0) target.exit(128 + constants.signals[signal]);
     });
   }
 }

@@ -87,9 +87,9 @@ export function startProxy(options: PrismProxyOptions): Promise<RunningPrism> {
 /** Asked for the mock or the proxy where Prism is not installed: reported by its message alone. */
 export class PrismUnavailableError extends Error {}
 
-/** Throws where Prism is not installed, before any work is spent on starting it. */
-export function requirePrism(command: "mock" | "proxy"): void {
-  if (IN_TOOLS_PACKAGE) {
+/** Throws where Prism is not installed (the tools package), before any work is spent on starting it. */
+export function requirePrism(command: "mock" | "proxy", inToolsPackage = IN_TOOLS_PACKAGE): void {
+  if (inToolsPackage) {
     throw new PrismUnavailableError(
       `the Prism ${command} is not part of the tools package (Prism is a development tool of the description's repository): run against an implementation with --target URL${command === "proxy" ? ", without --proxy" : ""}`,
     );

@@ -7,13 +7,20 @@
  * process exits, and a signal with no other listener then ends it as the signal's default would.
  */
 import { spawn } from "node:child_process";
-import { once } from "node:events";
+import { EventEmitter, once } from "node:events";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type ChildSpec, LOG_TAIL, startChild, stopLeftRunning } from "../../mock/prism-process.ts";
+import {
+  type ChildSpec,
+  type GuardedProcess,
+  guardProcessExit,
+  LOG_TAIL,
+  startChild,
+  stopLeftRunning,
+} from "../../mock/prism-process.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/prism-process/", import.meta.url));
 const FAKE_PRISM = join(FIXTURES, "fake-prism.cjs");
@@ -119,14 +126,11 @@ describe("startChild", () => {
     expect(spec.cleanups).toBe(1);
   });
 
-  it("registers its exit listener once, however many children start", async () => {
-    const first = await startChild(fake("stdout"));
-    const second = await startChild(fake("stderr", { args: [FAKE_PRISM, "stderr"] }));
-    expect(process.listeners("exit").filter((listener) => listener === stopLeftRunning)).toHaveLength(1);
-    const signals = ["SIGINT", "SIGTERM", "SIGHUP"].map((signal) => process.listenerCount(signal));
-    const third = await startChild(fake("stdout", { args: [FAKE_PRISM, "stdout"] }));
-    expect(["SIGINT", "SIGTERM", "SIGHUP"].map((signal) => process.listenerCount(signal))).toEqual(signals);
-    await Promise.all([first.stop(), second.stop(), third.stop()]);
+  it("starts the child with the environment it is given", async () => {
+    const env = { ...process.env, FAKE_PRISM_TOLD: "the guard's settings" };
+    expect((await refusal(fake("env", { env }))).message).toBe(
+      "Prism exited (4) before listening:\ntold: the guard's settings\n",
+    );
   });
 
   it("stopLeftRunning ends the children not stopped yet, and cleans each up", async () => {
@@ -135,6 +139,50 @@ describe("startChild", () => {
     const stopped = await startChild(fake("stderr", { args: [FAKE_PRISM, "stderr"] }));
     await stopped.stop();
     stopLeftRunning();
+    expect(spec.cleanups).toBe(1);
+    await vi.waitFor(() => expect(readFileSync(marker(), "utf8")).toBe("SIGTERM"));
+    await running.stop();
+  });
+});
+
+describe("guardProcessExit, on a stand-in for the process", () => {
+  const standIn = () =>
+    Object.assign(new EventEmitter(), { exit: vi.fn() }) as unknown as GuardedProcess &
+      EventEmitter & { exit: ReturnType<typeof vi.fn> };
+
+  it("listens once for the exit and each ending signal, however often it is called", () => {
+    const target = standIn();
+    guardProcessExit(target);
+    guardProcessExit(target);
+    expect(["exit", "SIGINT", "SIGTERM", "SIGHUP"].map((event) => target.listenerCount(event))).toEqual([1, 1, 1, 1]);
+    expect(target.listeners("exit")).toEqual([stopLeftRunning]);
+  });
+
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ] as const)("on %s with no other listener, exits %i as the signal's default would", (signal, code) => {
+    const target = standIn();
+    guardProcessExit(target);
+    target.emit(signal);
+    expect(target.exit.mock.calls).toEqual([[code]]);
+  });
+
+  it("leaves a signal to the program's own listener when it has one", () => {
+    const target = standIn();
+    guardProcessExit(target);
+    target.on("SIGINT", () => {});
+    target.emit("SIGINT");
+    expect(target.exit).not.toHaveBeenCalled();
+  });
+
+  it("stops the children left running when the process exits", async () => {
+    const target = standIn();
+    guardProcessExit(target);
+    const spec = fake("stdout");
+    const running = await startChild(spec);
+    target.emit("exit");
     expect(spec.cleanups).toBe(1);
     await vi.waitFor(() => expect(readFileSync(marker(), "utf8")).toBe("SIGTERM"));
     await running.stop();

@@ -14,7 +14,15 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Contract } from "../../contract/contract.ts";
 import { freePort, listenOnLoopback, PortInUseError } from "../../http-server/listen.ts";
-import { hostGuard, prismArguments, type RunningPrism, startMock, startProxy } from "../../mock/prism.ts";
+import {
+  hostGuard,
+  PrismUnavailableError,
+  prismArguments,
+  requirePrism,
+  type RunningPrism,
+  startMock,
+  startProxy,
+} from "../../mock/prism.ts";
 
 const contract = new Contract();
 
@@ -150,5 +158,20 @@ describe("the Prism child's command line", () => {
     } finally {
       server.kill();
     }
+  });
+});
+
+describe("requirePrism", () => {
+  it("lets the repository's mock and proxy start", () => {
+    expect(() => requirePrism("mock", false)).not.toThrow();
+  });
+
+  it("refuses them in the tools package, which ships no Prism, saying to run against an implementation", () => {
+    const lacking =
+      "is not part of the tools package (Prism is a development tool of the description's repository): run against an implementation with --target URL";
+    expect(() => requirePrism("mock", true)).toThrow(new PrismUnavailableError(`the Prism mock ${lacking}`));
+    expect(() => requirePrism("proxy", true)).toThrow(
+      new PrismUnavailableError(`the Prism proxy ${lacking}, without --proxy`),
+    );
   });
 });
