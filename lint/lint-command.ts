@@ -67,6 +67,7 @@ export async function lintCommand(
     `lint: ${spectralResults} Spectral results, ${redoclyProblems} Redocly problems on ${bundle}${root === undefined ? "" : `, located in ${dirname(root)}/`}.`,
   );
   if (workflows.length > 0)
+    // Stryker disable next-line StringLiteral: equivalent: relative("") is relative("."), and "." stands only for the command run from workflows/ itself, which npm never does
     output.out(
       `lint: ${workflowFindings.length} Redocly problems in ${workflows.length} Arazzo workflows (${relative(".", WORKFLOWS_DIR) || "."}/).`,
     );

@@ -4,13 +4,13 @@
  * located, its severity and rule, their order, the line each prints as, and a report that is not
  * there. The CLIs themselves run in lint-script.e2e.ts and redocly-config.e2e.ts.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { fails, formatFinding, type LintFinding, lintReport } from "../../lint/lint-description.ts";
-import { workflowFindings } from "../../lint/lint-workflows.ts";
+import { lintWorkflows, workflowFiles, workflowFindings } from "../../lint/lint-workflows.ts";
 import { type RedoclyProblem, redoclyProblems } from "../../lint/run-redocly.ts";
 import { SourceMap } from "../../lint/source-map.ts";
 
@@ -157,6 +157,10 @@ describe("redoclyProblems", () => {
     ]);
   });
 
+  it("reads a report that starts the output", () => {
+    expect(redoclyProblems("x.yaml", JSON.stringify({ problems: [] }), "")).toEqual([]);
+  });
+
   it("is an error giving what the CLI printed when there is no report", () => {
     expect(() => redoclyProblems("x.yaml", "out text", "err text\n")).toThrow(
       new Error("redocly lint x.yaml printed no report:\nerr text\nout text"),
@@ -194,8 +198,9 @@ describe("workflowFindings", () => {
     });
   });
 
-  it("is no finding when a run that did not fail printed nothing", () => {
+  it("is no finding when a run that did not fail printed nothing, or an empty report", () => {
     expect(workflowFindings(["a"], " \n", "", false)).toEqual([]);
+    expect(workflowFindings(["a"], "[]", "", true)).toEqual([]);
   });
 
   it("is an error giving what the CLI printed when a failed run, or any output, holds no report", () => {
@@ -231,5 +236,19 @@ describe("fails and formatFinding", () => {
     );
     const outside = join(tmpdir(), "elsewhere.yaml");
     expect(formatFinding(finding(outside, "error"), dir)).toBe(`${outside}:3:4 error rule the message`);
+  });
+});
+
+describe("the workflow files", () => {
+  it("are the folder's *.arazzo.yaml files, by name, each with its path", () => {
+    const folder = join(dir, "workflows");
+    mkdirSync(folder);
+    for (const name of ["b.arazzo.yaml", "redocly.yaml", "a.arazzo.yaml", "notes.arazzo.yaml.bak"])
+      writeFileSync(join(folder, name), "");
+    expect(workflowFiles(folder)).toEqual([join(folder, "a.arazzo.yaml"), join(folder, "b.arazzo.yaml")]);
+  });
+
+  it("lint to nothing without starting Redocly when there are none", async () => {
+    expect(await lintWorkflows([], join(dir, "no-such-config.yaml"))).toEqual([]);
   });
 });

@@ -134,6 +134,14 @@ x-shared:
     expect(map.locate([...tags, "x1"])).toBeUndefined();
   });
 
+  it("reads real slugs in paths only: a key elsewhere that a real slug spells stays as written", () => {
+    expect(new SourceMap(local, { "i-a": "a" }).locate(["x-shared", "a", "get"])).toEqual({
+      file: local,
+      line: 8,
+      column: 5,
+    });
+  });
+
   it("locates paths itself and the root, slug or not", () => {
     expect(new SourceMap(local, { "i-a": "real" }).locate(["paths"])).toEqual({ file: local, line: 1, column: 1 });
     expect(map.locate([])).toEqual({ file: local, line: 1, column: 1 });
