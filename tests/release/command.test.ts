@@ -321,6 +321,8 @@ describe("building, recording and publishing", () => {
       ...PACKAGE_NAMES.map((name) => `release: published ${shown(name)} to ${SHOWN}`),
     ]);
     expect(lines).toContain("release: wrote docs/changelog.md");
+    // The first release consumes no acknowledgement, and says of none.
+    expect(stdout).not.toContain("moved from");
     expect(stdout).toMatch(/\nrelease: the notes of 1\.0\.0:\n\n## 1\.0\.0\n/);
     expect(readFileSync(join(dir, "docs", "changelog.md"), "utf8")).not.toBe(BEFORE);
   });
@@ -354,8 +356,11 @@ describe("building, recording and publishing", () => {
     acknowledge(QUEUED);
     const before = readFileSync(paths().acknowledgementsFile, "utf8");
     refuse(CLIENT_PACKAGE, "2.0.0");
-    const { code, stderr } = await publishing();
+    const { code, stdout, stderr } = await publishing();
     expect(code).toBe(2);
+    expect(stdout).toContain(
+      "release: one acknowledgement moved from changes/acknowledged.json into the record of 2.0.0\n",
+    );
     expect(stderr).toMatch(/^release: the registry of npm's configuration refused /);
     expect(stderr).toMatch(/: fix that and run npm run release again\n$/);
     expect(readFileSync(paths().acknowledgementsFile, "utf8")).toBe(before);
