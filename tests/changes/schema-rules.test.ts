@@ -82,6 +82,11 @@ describe("types", () => {
     expect(found({ type: ["string", "null"] }, { type: ["integer", "string"] })).toEqual([
       ["request-type-changed@body", "breaking"],
     ]);
+    // Only an integer is a number: a string neither narrows nor widens one.
+    expect(severities({ type: "number" }, { type: "string" })).toEqual({
+      request: ["type-changed@body breaking"],
+      response: ["type-changed@body breaking"],
+    });
   });
 
   it("the order of a type list changes nothing", () => {

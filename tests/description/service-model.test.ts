@@ -255,6 +255,28 @@ describe("the service model of the description", () => {
   });
 });
 
+describe("the id prefix an area's create responses state", () => {
+  /** The image area's job id prefix when ImageCreateResponse's `id` has `pattern`. */
+  const imagePrefix = (pattern: string): string | null => {
+    const copy = structuredClone(doc);
+    const own = (copy.components.schemas as Record<string, { allOf: JsonSchema[] }>).ImageCreateResponse!.allOf[1]!;
+    (own.properties as Record<string, JsonSchema>).id!.pattern = pattern;
+    return readServiceModel(copy).areas.find((candidate) => candidate.id === "image")!.jobIdPrefix;
+  };
+
+  it("is the literal a pattern anchored at the start consists of", () => {
+    expect(imagePrefix("^img_")).toBe("img_");
+    expect(imagePrefix("^job-2_")).toBe("job-2_");
+  });
+
+  it("is none for a pattern that says more than a prefix, or allows other starts", () => {
+    // The sandbox makes ids from the prefix: one that a longer pattern would refuse must not be read.
+    expect(imagePrefix("^img_[0-9a-f]{8}$")).toBeNull();
+    expect(imagePrefix("img_")).toBeNull();
+    expect(imagePrefix("^vid_|^img_")).toBeNull();
+  });
+});
+
 describe("a description that lacks a fact", () => {
   const broken = (change: (copy: OpenApiDocument) => void) => {
     const copy = structuredClone(doc);
