@@ -7,8 +7,8 @@
  * of this config in parts). Only the mutants whose file or covering tests changed since are run
  * again; on a checkout where none of those changed, scripts/mutation.ts does not start Stryker.
  * Stryker compares the mutated files and the test files only; a change elsewhere that a mutant's
- * fate depends on (the description, generated/) needs a new baseline. The generators, the
- * conformance suite and the other folders (HOUSE_ELSEWHERE) are left to the whole run,
+ * fate depends on (the description, generated/) needs a new baseline. The generators and the
+ * rest of the conformance suite (HOUSE_ELSEWHERE) are left to the whole run,
  * `npm run test:mutation` (stryker.config.mjs).
  */
 import base, { HOUSE_IN_CI, NOT_MUTATED, SHIPPED_AND_RULES } from "../../stryker.config.mjs";
